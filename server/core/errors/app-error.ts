@@ -1,0 +1,57 @@
+/**
+ * The only error a service throws on purpose. Anything else is a bug and is answered as a generic
+ * 500 that reveals nothing (see toErrorBody).
+ */
+import { defaultMessageOf, statusOf, type ErrorCode } from './catalogue';
+
+export type ErrorDetails = Record<string, unknown>;
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; details: ErrorDetails };
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: ErrorDetails;
+  /** Response headers that belong to this error (Retry-After). */
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, options: { message?: string; details?: ErrorDetails; headers?: Record<string, string> } = {}) {
+    super(options.message ?? defaultMessageOf(code));
+    this.name = 'AppError';
+    this.code = code;
+    this.status = statusOf(code);
+    this.details = options.details ?? {};
+    this.headers = options.headers ?? {};
+  }
+
+  toBody(): ErrorBody {
+    return { error: { code: this.code, message: this.message, details: this.details } };
+  }
+}
+
+export function appError(
+  code: ErrorCode,
+  options?: { message?: string; details?: ErrorDetails; headers?: Record<string, string> },
+): AppError {
+  return new AppError(code, options);
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}
+
+/** Any thrown value as an AppError: known errors pass through, everything else is an opaque 500. */
+export function toAppError(error: unknown): AppError {
+  if (isAppError(error)) return error;
+  return new AppError('internal.error');
+}
+
+export function rateLimitError(code: 'api_key.rate_limited' | 'auth.too_many_attempts', retryAfterSeconds: number): AppError {
+  const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  return new AppError(code, {
+    details: { retryAfterSeconds: seconds },
+    headers: { 'Retry-After': String(seconds) },
+  });
+}

@@ -1,0 +1,154 @@
+/**
+ * Every error code the service can answer, with its HTTP status and default message, in one place.
+ * Codes come from the spec's Errors section; the few the spec leaves "not shown" are marked `(ours)`.
+ * The code union, the statuses and the OpenAPI enum are all derived from this table.
+ */
+
+type Entry = readonly [status: number, message: string];
+
+function area<const A extends string, const T extends Record<string, Entry>>(name: A, codes: T) {
+  return Object.fromEntries(Object.entries(codes).map(([reason, entry]) => [`${name}.${reason}`, entry])) as {
+    [K in keyof T & string as `${A}.${K}`]: T[K];
+  };
+}
+
+export const errorCatalogue = {
+  ...area('request', {
+    bad_request: [400, 'The request does not match the expected schema.'],
+    not_found: [404, 'No such resource or route.'],
+    payload_too_large: [413, 'The request body is too large.'],
+    unsupported_media_type: [415, 'The request body must be JSON.'], // (ours)
+    method_not_allowed: [405, 'This method is not allowed on this route.'], // (ours)
+  }),
+  ...area('internal', {
+    error: [500, 'Something went wrong on our side. Try again later.'], // (ours)
+  }),
+  ...area('auth', {
+    unauthenticated: [401, 'Sign in or send a valid API key.'],
+    forbidden: [403, 'Your role does not allow this.'],
+    too_many_attempts: [429, 'Too many sign-in attempts. Wait before trying again.'],
+    https_required: [403, 'Sign-in requires HTTPS.'],
+    invalid_credentials: [401, 'Email or password is incorrect.'], // (ours)
+    wrong_password: [400, 'The current password is incorrect.'], // (ours)
+  }),
+  ...area('api_key', {
+    scope_missing: [403, 'The API key lacks the scope this route requires.'],
+    session_required: [403, 'This route is reserved to a signed-in member session.'],
+    route_not_allowed: [403, 'This route is not open to API keys.'],
+    rate_limited: [429, 'Too many requests for this API key. Slow down.'],
+    not_found: [404, 'No such API key.'], // (ours)
+  }),
+  ...area('idempotency', {
+    invalid_key: [400, 'Idempotency-Key must be 1 to 200 characters.'],
+    key_reused: [409, 'This Idempotency-Key was already used with a different request.'], // (ours: status)
+    in_progress: [409, 'A request with this Idempotency-Key is still being processed.'], // (ours)
+  }),
+  ...area('governance', {
+    not_found: [404, 'No such member or invitation.'],
+    last_admin: [409, 'This would leave the team without an active administrator.'],
+    self_target: [409, 'You cannot do this to your own account.'],
+    email_taken: [409, 'A member or a pending invitation already uses this address.'], // (ours)
+  }),
+  ...area('oauth', {
+    unsupported_provider: [400, 'This OAuth provider is not supported.'],
+    encryption_disabled: [409, 'The instance has no encryption key configured.'],
+    invalid_client_id: [400, 'The client id does not have the shape this provider expects.'],
+    app_not_configured: [409, 'No OAuth application is registered for this provider.'],
+    capability_not_supported: [400, 'This provider does not offer that capability.'],
+  }),
+  ...area('tables', {
+    not_found: [404, 'No such table.'],
+    limit_reached: [409, 'A limit of the instance was reached.'],
+    duplicate_slug: [409, 'A table already uses this slug.'],
+    duplicate_column: [400, 'Two columns share the same key.'],
+    page_out_of_range: [400, 'The requested page is beyond the last row.'],
+  }),
+  ...area('review', {
+    bad_request: [400, 'The review request is invalid.'],
+    not_found: [404, 'No such review item.'],
+    already_resolved: [409, 'This review item was already sent or rejected.'],
+    content_gone: [410, 'The content of this review item is gone.'],
+  }),
+  ...area('credentials', {
+    encryption_disabled: [409, 'The instance has no encryption key configured.'],
+  }),
+  ...area('imap', {
+    host_not_found: [422, 'The IMAP host name could not be resolved.'],
+    unreachable: [422, 'The IMAP server could not be reached.'],
+    tls_failed: [422, 'The TLS handshake with the IMAP server failed.'],
+    auth_failed: [422, 'The IMAP server refused the credentials.'],
+  }),
+  ...area('smtp', {
+    host_not_found: [422, 'The SMTP host name could not be resolved.'],
+    unreachable: [422, 'The SMTP server could not be reached.'],
+    tls_failed: [422, 'The TLS handshake with the SMTP server failed.'],
+    auth_failed: [422, 'The SMTP server refused the credentials.'],
+  }),
+  ...area('mailbox', {
+    not_found: [404, 'No such mailbox.'],
+    not_active: [409, 'The mailbox is not active.'],
+    resync_window_invalid: [400, 'The resync window must start in the past and within 92 days.'],
+  }),
+  ...area('credential', {
+    bad_request: [400, 'The credential is invalid.'],
+    admin_required: [403, 'Only an administrator can do this.'],
+    encryption_disabled: [409, 'The instance has no encryption key configured.'],
+  }),
+  ...area('support', {
+    bad_request: [400, 'The support request is invalid.'],
+    not_found: [404, 'No such support thread.'],
+    not_linked: [409, 'The support thread is not linked.'],
+  }),
+  ...area('llm', {
+    connection_not_found: [404, 'No such AI connection.'],
+    encryption_disabled: [409, 'The instance has no encryption key configured.'],
+    invalid_base_url: [400, 'The base URL is not allowed.'],
+    api_key_required: [400, 'This AI vendor needs an API key.'],
+    connection_label_taken: [409, 'Another AI connection uses this label.'],
+  }),
+  ...area('assistant', {
+    bad_request: [400, 'The assistant request is invalid.'],
+    model_not_allowed: [400, 'This model is not allowed.'],
+    tools_not_supported: [400, 'This model does not support tools.'],
+  }),
+  ...area('templates', {
+    not_found: [404, 'No such template.'],
+    forbidden_node: [409, 'The template uses a node type that is not allowed here.'],
+  }),
+  ...area('webmail', {
+    bad_request: [400, 'The mail request is invalid.'],
+    thread_not_found: [404, 'No such thread.'],
+    thread_too_large: [409, 'The thread is too large for this action.'],
+    message_not_found: [404, 'No such message.'],
+    unsupported_action: [400, 'This action is not supported here.'],
+  }),
+  ...area('approval', {
+    not_found: [404, 'No such approval.'],
+    already_decided: [409, 'This approval was already decided.'],
+  }),
+  ...area('dashboard', {
+    bad_request: [400, 'The dashboard request is invalid.'],
+    forbidden: [403, 'You cannot see these figures.'],
+  }),
+  ...area('contacts', { mailbox_not_found: [404, 'No such mailbox.'] }),
+  ...area('analyzer', {
+    mailbox_not_found: [404, 'No such mailbox.'],
+    report_not_found: [404, 'No such analysis report.'],
+  }),
+  ...area('incident', { not_found: [404, 'No such incident.'] }),
+  ...area('workflow', {
+    execution_limit_invalid: [409, 'The execution limits exceed the instance ceilings.'],
+  }),
+} as const;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+export const errorCodes = Object.keys(errorCatalogue) as ErrorCode[];
+
+export function statusOf(code: ErrorCode): number {
+  return errorCatalogue[code][0];
+}
+
+export function defaultMessageOf(code: ErrorCode): string {
+  return errorCatalogue[code][1];
+}
