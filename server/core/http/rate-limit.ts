@@ -1,0 +1,79 @@
+/**
+ * Sliding-window rate limits shared by every web instance through PostgreSQL.
+ *
+ * Hits are counted per limiter key and per second in the UNLOGGED table `rate_limit_buckets`, so
+ * counting never waits on a durable write. The window is the last `windowSeconds` whole seconds.
+ * A refused hit is taken back, so a client that keeps knocking is not locked out for longer.
+ */
+import { db } from '../db';
+
+export interface RateLimitResult {
+  allowed: boolean;
+  /** Hits in the window including this one (when allowed). */
+  count: number;
+  retryAfterSeconds: number;
+}
+
+export interface RateLimitRule {
+  key: string;
+  limit: number;
+  windowSeconds: number;
+}
+
+export function currentSecond(now = Date.now()): number {
+  return Math.floor(now / 1000);
+}
+
+/**
+ * Seconds until the window holds fewer than `limit` hits, given the window's buckets (oldest first).
+ * Pure, so it is tested on its own.
+ */
+export function retryAfterFor(buckets: { second: number; hits: number }[], limit: number, windowSeconds: number, now: number): number {
+  let excess = buckets.reduce((sum, bucket) => sum + bucket.hits, 0) - limit + 1;
+  for (const bucket of buckets) {
+    excess -= bucket.hits;
+    if (excess <= 0) return Math.max(1, bucket.second + windowSeconds - now + 1);
+  }
+  return 1;
+}
+
+/** Counts one hit for `rule.key` and says whether it is within the limit. */
+export async function hit(rule: RateLimitRule, now = currentSecond()): Promise<RateLimitResult> {
+  const rows = await db().$queryRaw<{ hits: number; earlier: bigint }[]>`
+    WITH current AS (
+      INSERT INTO rate_limit_buckets (key, second, hits) VALUES (${rule.key}, ${now}, 1)
+      ON CONFLICT (key, second) DO UPDATE SET hits = rate_limit_buckets.hits + 1
+      RETURNING hits
+    )
+    SELECT (SELECT hits FROM current) AS hits,
+           (SELECT coalesce(sum(hits), 0) FROM rate_limit_buckets
+             WHERE key = ${rule.key} AND second > ${now - rule.windowSeconds} AND second < ${now}) AS earlier`;
+  const count = Number(rows[0].hits) + Number(rows[0].earlier);
+  return judge(rule, count, now);
+}
+
+/** Completes a hit counted elsewhere (the API key lookup counts in the same statement). */
+export async function judge(rule: RateLimitRule, count: number, now = currentSecond()): Promise<RateLimitResult> {
+  if (count <= rule.limit) return { allowed: true, count, retryAfterSeconds: 0 };
+  await db().$executeRaw`UPDATE rate_limit_buckets SET hits = hits - 1 WHERE key = ${rule.key} AND second = ${now}`;
+  const buckets = await db().$queryRaw<{ second: bigint; hits: number }[]>`
+    SELECT second, hits FROM rate_limit_buckets
+     WHERE key = ${rule.key} AND second > ${now - rule.windowSeconds} ORDER BY second`;
+  const retryAfterSeconds = retryAfterFor(
+    buckets.map((bucket) => ({ second: Number(bucket.second), hits: bucket.hits })),
+    rule.limit,
+    rule.windowSeconds,
+    now,
+  );
+  return { allowed: false, count: count - 1, retryAfterSeconds };
+}
+
+/** Forgets the hits of one key (a successful sign-in clears its IP's failures). */
+export async function resetLimit(key: string): Promise<void> {
+  await db().$executeRaw`DELETE FROM rate_limit_buckets WHERE key = ${key}`;
+}
+
+/** Runner housekeeping: buckets older than the longest window are useless. */
+export async function purgeRateLimitBuckets(olderThanSeconds = 3600, now = currentSecond()): Promise<number> {
+  return db().$executeRaw`DELETE FROM rate_limit_buckets WHERE second < ${now - olderThanSeconds}`;
+}

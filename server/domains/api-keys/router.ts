@@ -1,0 +1,107 @@
+import { uuidParam } from '../../core/http/schemas';
+import { route } from '../../trpc/meta';
+import { actorOf, procedure, router } from '../../trpc/procedures';
+import {
+  adminKeyListOutput,
+  adminKeyOutput,
+  createApiKeyInput,
+  createApiKeyOutput,
+  keyListOutput,
+  keyOutput,
+} from './schemas';
+import { createKey, listAllKeys, listOwnKeys, revokeAnyKey, revokeOwnKey } from './service';
+
+const tag = 'API keys';
+
+export const apiKeysRouter = router({
+  create: procedure
+    .meta(
+      route({
+        method: 'POST',
+        path: '/api/v1/api-keys',
+        access: { kind: 'session' },
+        status: 201,
+        tag,
+        summary: { en: 'Create an API key', fr: 'Créer une clé d’API' },
+        description: {
+          en: 'Creates a key for the signed-in member: name (1-120), scopes (1-20, `<domain>:read` or `<domain>:write`; write implies read), optional expiry in days (1-730). The secret is in this answer only.',
+          fr: 'Crée une clé pour le membre connecté : nom (1-120), portées (1-20, `<domaine>:read` ou `<domaine>:write` ; l’écriture inclut la lecture), expiration facultative en jours (1-730). Le secret ne figure que dans cette réponse.',
+        },
+      }),
+    )
+    .input(createApiKeyInput)
+    .output(createApiKeyOutput)
+    .mutation(({ ctx, input }) => createKey(actorOf(ctx), input, ctx.ip)),
+
+  list: procedure
+    .meta(
+      route({
+        method: 'GET',
+        path: '/api/v1/api-keys',
+        access: { kind: 'session' },
+        tag,
+        summary: { en: 'List my API keys', fr: 'Lister mes clés d’API' },
+        description: {
+          en: 'All keys of the signed-in member, newest first, revoked and expired ones included.',
+          fr: 'Toutes les clés du membre connecté, les plus récentes d’abord, y compris révoquées et expirées.',
+        },
+      }),
+    )
+    .output(keyListOutput)
+    .query(({ ctx }) => listOwnKeys(actorOf(ctx))),
+
+  revoke: procedure
+    .meta(
+      route({
+        method: 'POST',
+        path: '/api/v1/api-keys/{id}/revoke',
+        access: { kind: 'session' },
+        errors: ['api_key.not_found'],
+        tag,
+        summary: { en: 'Revoke one of my API keys', fr: 'Révoquer une de mes clés d’API' },
+        description: {
+          en: 'Revokes the key at once and for good. Revoking again keeps the first date.',
+          fr: 'Révoque la clé immédiatement et définitivement. Une nouvelle révocation garde la première date.',
+        },
+      }),
+    )
+    .input(uuidParam)
+    .output(keyOutput)
+    .mutation(({ ctx, input }) => revokeOwnKey(actorOf(ctx), input.id, ctx.ip)),
+
+  adminList: procedure
+    .meta(
+      route({
+        method: 'GET',
+        path: '/api/v1/admin/api-keys',
+        access: { kind: 'scope', scope: 'admin:read', admin: true },
+        tag,
+        summary: { en: 'List every API key', fr: 'Lister toutes les clés d’API' },
+        description: {
+          en: 'All keys of the instance with their owner (administrators).',
+          fr: 'Toutes les clés de l’instance avec leur propriétaire (administrateurs).',
+        },
+      }),
+    )
+    .output(adminKeyListOutput)
+    .query(() => listAllKeys()),
+
+  adminRevoke: procedure
+    .meta(
+      route({
+        method: 'POST',
+        path: '/api/v1/admin/api-keys/{id}/revoke',
+        access: { kind: 'scope', scope: 'admin:write', admin: true },
+        errors: ['api_key.not_found'],
+        tag,
+        summary: { en: 'Revoke any API key', fr: 'Révoquer n’importe quelle clé d’API' },
+        description: {
+          en: 'Revokes a key of any member (administrators). Revoking again keeps the first date.',
+          fr: 'Révoque la clé de n’importe quel membre (administrateurs). Une nouvelle révocation garde la première date.',
+        },
+      }),
+    )
+    .input(uuidParam)
+    .output(adminKeyOutput)
+    .mutation(({ ctx, input }) => revokeAnyKey(actorOf(ctx), input.id, ctx.ip)),
+});

@@ -1,0 +1,94 @@
+/**
+ * API keys. A key acts as its owner with scopes that only narrow the owner's rights. The secret is
+ * returned once; only its SHA-256 is stored, with its first eight characters as a landmark.
+ */
+import type { ApiKey, Member } from '../../generated/prisma/client';
+import type { AuthenticatedActor } from '../../core/auth/access';
+import { normaliseScopes, type Scope } from '../../core/auth/scopes';
+import { newApiKeySecret, tokenHash } from '../../core/auth/tokens';
+import { auditByOf, recordAudit } from '../../core/audit';
+import { db, type Tx } from '../../core/db';
+import { appError } from '../../core/errors/app-error';
+import { iso } from '../../core/http/schemas';
+
+export function presentKey(key: ApiKey) {
+  return {
+    id: key.id,
+    name: key.name,
+    prefix: key.prefix,
+    scopes: key.scopes,
+    createdAt: iso(key.createdAt),
+    expiresAt: iso(key.expiresAt),
+    revokedAt: iso(key.revokedAt),
+    lastUsedAt: iso(key.lastUsedAt),
+  };
+}
+
+function presentAdminKey(key: ApiKey & { member: Pick<Member, 'id' | 'email' | 'name'> }) {
+  return { ...presentKey(key), owner: { id: key.member.id, email: key.member.email, name: key.member.name } };
+}
+
+const dayMs = 24 * 3600 * 1000;
+
+export async function createKey(actor: AuthenticatedActor, input: { name: string; scopes: string[]; expiresInDays?: number }, ip: string | null) {
+  const secret = newApiKeySecret();
+  return db().$transaction(async (tx) => {
+    const key = await tx.apiKey.create({
+      data: {
+        memberId: actor.member.id,
+        name: input.name,
+        prefix: secret.slice(0, 8),
+        secretHash: tokenHash(secret),
+        scopes: normaliseScopes(input.scopes as Scope[]),
+        expiresAt: input.expiresInDays ? new Date(Date.now() + input.expiresInDays * dayMs) : null,
+      },
+    });
+    await recordAudit(auditByOf(actor), { action: 'api_key.created', targetKind: 'api_key', targetId: key.id, details: { name: key.name, scopes: key.scopes }, ip }, tx);
+    return { key: presentKey(key), secret };
+  });
+}
+
+export async function listOwnKeys(actor: AuthenticatedActor) {
+  const keys = await db().apiKey.findMany({ where: { memberId: actor.member.id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+  return { keys: keys.map(presentKey) };
+}
+
+export async function listAllKeys() {
+  const keys = await db().apiKey.findMany({
+    include: { member: { select: { id: true, email: true, name: true } } },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+  });
+  return { keys: keys.map(presentAdminKey) };
+}
+
+/**
+ * Revokes a key once: a second revocation keeps the first date and writes no second audit entry.
+ * `ownerId` limits the search to one member's keys (another member's key is 404, never 403).
+ */
+async function revoke(actor: AuthenticatedActor, id: string, ownerId: string | null, ip: string | null, tx: Tx) {
+  const key = await tx.apiKey.findFirst({ where: { id, ...(ownerId ? { memberId: ownerId } : {}) } });
+  if (!key) throw appError('api_key.not_found');
+  // Conditional update: of two concurrent revocations only one sets the date and audits.
+  const { count } = await tx.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } });
+  const revoked = await tx.apiKey.findUniqueOrThrow({ where: { id } });
+  if (count === 0) return revoked;
+  await recordAudit(
+    auditByOf(actor),
+    { action: 'api_key.revoked', targetKind: 'api_key', targetId: id, details: { name: key.name, ownerId: key.memberId }, ip },
+    tx,
+  );
+  return revoked;
+}
+
+export async function revokeOwnKey(actor: AuthenticatedActor, id: string, ip: string | null) {
+  const key = await db().$transaction((tx) => revoke(actor, id, actor.member.id, ip, tx));
+  return { key: presentKey(key) };
+}
+
+export async function revokeAnyKey(actor: AuthenticatedActor, id: string, ip: string | null) {
+  return db().$transaction(async (tx) => {
+    const key = await revoke(actor, id, null, ip, tx);
+    const member = await tx.member.findUniqueOrThrow({ where: { id: key.memberId }, select: { id: true, email: true, name: true } });
+    return { key: presentAdminKey({ ...key, member }) };
+  });
+}

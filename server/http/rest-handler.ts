@@ -1,0 +1,123 @@
+/**
+ * The REST surface `/api/v1/...`: our adapter over trpc-to-openapi's node handler.
+ *
+ * What it adds around the procedures: the 5 MB body bound (413) read before anything else, JSON
+ * parsing with a clear 400, an empty POST body read as `{}`, and one error envelope
+ * `{"error":{"code","message","details"}}` with the catalogue's status for every failure.
+ * The node handler is built once (its fetch adapter rebuilds it, and the OpenAPI document, per request).
+ */
+import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
+import { AppError } from '../core/errors/app-error';
+import { createRequestContext, type RequestContext } from '../trpc/context';
+import { envelopeOf, logIfUnexpected } from '../trpc/errors';
+import { IdempotentReplay } from '../trpc/middleware/idempotency';
+import { appRouter } from '../trpc/root';
+import { routeByProcedurePath } from '../trpc/route-table';
+import { readBodyWithin, maxBodyBytes } from './body';
+
+type NodeHandler = ReturnType<typeof createOpenApiNodeHttpHandler>;
+
+interface CapturedRequest {
+  error?: unknown;
+  ctx?: RequestContext;
+}
+
+const captured = new WeakMap<object, CapturedRequest>();
+let handler: NodeHandler | null = null;
+
+function successStatusOf(path: string | undefined): number {
+  return (path && routeByProcedurePath(path)?.status) || 200;
+}
+
+function nodeHandler(): NodeHandler {
+  handler ??= createOpenApiNodeHttpHandler({
+    router: appRouter,
+    createContext: ({ req }: { req: Request }) => {
+      const ctx = createRequestContext('rest', req.headers);
+      captured.get(req)!.ctx = ctx;
+      return ctx;
+    },
+    responseMeta: ({ paths, errors }: { paths?: string[]; errors: unknown[] }) =>
+      errors.length ? {} : { status: successStatusOf(paths?.[0]) },
+    onError: ({ error, req }: { error: unknown; req: Request }) => {
+      captured.get(req)!.error = error;
+    },
+  } as never);
+  return handler;
+}
+
+function json(status: number, body: unknown, headers: Headers = new Headers()): Response {
+  headers.set('content-type', 'application/json');
+  return new Response(JSON.stringify(body), { status, headers });
+}
+
+function errorResponse(error: unknown, extraHeaders?: Headers): Response {
+  if (error instanceof IdempotentReplay || (error as { cause?: unknown })?.cause instanceof IdempotentReplay) {
+    const replay = (error instanceof IdempotentReplay ? error : (error as { cause: IdempotentReplay }).cause);
+    const headers = new Headers({ 'Idempotency-Replayed': 'true' });
+    return json(replay.status, replay.body, headers);
+  }
+  const { status, body, headers } = envelopeOf(error);
+  const responseHeaders = new Headers(extraHeaders);
+  for (const [name, value] of Object.entries(headers)) responseHeaders.set(name, value);
+  return json(status, body, responseHeaders);
+}
+
+/** Parses the body the way the node handler expects it: JSON, or `{}` when a body-taking request sends none. */
+function parseBody(method: string, contentType: string | null, text: string): unknown {
+  if (text.trim() === '') return method === 'GET' || method === 'DELETE' ? undefined : {};
+  if (!contentType?.toLowerCase().startsWith('application/json')) throw new AppError('request.unsupported_media_type');
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw new AppError('request.bad_request', {
+      message: 'The body is not valid JSON.',
+      details: { reason: cause instanceof Error ? cause.message : 'invalid_json' },
+    });
+  }
+}
+
+export async function handleRestRequest(request: Request): Promise<Response> {
+  try {
+    const text = await readBodyWithin(request, maxBodyBytes);
+    const body = parseBody(request.method, request.headers.get('content-type'), text);
+    const headers = new Headers(request.headers);
+    if (body !== undefined) headers.set('content-type', 'application/json');
+    const plain = new Request(request.url, { method: request.method, headers, signal: request.signal });
+    const proxied = new Proxy(plain, {
+      get: (target, prop) => (prop === 'body' ? body : Reflect.get(target, prop, target)),
+    });
+    const state: CapturedRequest = {};
+    captured.set(proxied, state);
+    const response = await runNodeHandler(proxied);
+    if (state.error !== undefined || response.status >= 400) {
+      if (state.error !== undefined) logIfUnexpected(state.error, new URL(request.url).pathname);
+      return errorResponse(state.error ?? new AppError('request.not_found'), state.ctx?.responseHeaders);
+    }
+    state.ctx?.responseHeaders.forEach((value, name) => response.headers.append(name, value));
+    return response;
+  } catch (error) {
+    logIfUnexpected(error);
+    return errorResponse(error);
+  }
+}
+
+function runNodeHandler(req: Request): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const responseHeaders = new Headers();
+    let statusCode = 200;
+    const res = {
+      setHeader: (name: string, value: string | string[]) => {
+        for (const item of Array.isArray(value) ? value : [value]) responseHeaders.append(name, item);
+      },
+      get statusCode() {
+        return statusCode;
+      },
+      set statusCode(code: number) {
+        statusCode = code;
+      },
+      end: (body?: string) => resolve(new Response(body ?? null, { status: statusCode, headers: responseHeaders })),
+    };
+    Promise.resolve(nodeHandler()(req as never, res as never)).catch(reject);
+  });
+}

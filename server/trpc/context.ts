@@ -1,0 +1,37 @@
+/**
+ * Per-request context shared by both transports (REST through trpc-to-openapi, and the UI's tRPC
+ * endpoint). The actor is resolved lazily by the authenticate middleware, only for routes that need it.
+ */
+import type { Actor } from '../core/auth/access';
+
+export interface RequestContext {
+  transport: 'rest' | 'trpc';
+  headers: Headers;
+  /** Client address as seen by the web server (proxy headers honoured only with TRUST_PROXY=1). */
+  ip: string | null;
+  /** True when the client reached us over HTTPS (directly or, with TRUST_PROXY=1, through a proxy). */
+  secure: boolean;
+  actor: Actor;
+  /** Response headers to add to a success or an error (Set-Cookie, Idempotency-Replayed). */
+  responseHeaders: Headers;
+}
+
+export const clientIpHeader = 'x-mailflow-client-ip';
+export const clientProtoHeader = 'x-mailflow-client-proto';
+
+export function createRequestContext(transport: RequestContext['transport'], headers: Headers): RequestContext {
+  return {
+    transport,
+    headers,
+    ip: headers.get(clientIpHeader),
+    secure: headers.get(clientProtoHeader) === 'https',
+    actor: { kind: 'anonymous' },
+    responseHeaders: new Headers(),
+  };
+}
+
+/** Base URL for links shown to the caller: PUBLIC_URL when set, else the origin the caller used. */
+export function baseUrlOf(ctx: RequestContext, publicUrl: string | null): string {
+  if (publicUrl) return publicUrl.replace(/\/+$/, '');
+  return `${ctx.secure ? 'https' : 'http'}://${ctx.headers.get('host') ?? 'localhost'}`;
+}

@@ -1,0 +1,62 @@
+/**
+ * Maps whatever a procedure or the adapter threw to the catalogue's envelope. `TRPCError` never
+ * leaves server/trpc: services throw AppError, zod input errors become 400 `request.bad_request`,
+ * and anything else is a bug answered as an opaque 500.
+ */
+import { TRPCError } from '@trpc/server';
+import { AppError, type ErrorBody } from '../core/errors/app-error';
+import { log } from '../core/log';
+
+function looksLikeAppError(value: unknown): value is AppError {
+  return value instanceof AppError || (value instanceof Error && value.name === 'AppError' && 'code' in value && 'status' in value);
+}
+
+function zodIssuesOf(error: TRPCError): unknown[] | null {
+  const cause = error.cause as { name?: string; issues?: unknown[] } | undefined;
+  return error.code === 'BAD_REQUEST' && cause?.name === 'ZodError' && Array.isArray(cause.issues) ? cause.issues : null;
+}
+
+export function toAppErrorFromAny(error: unknown): AppError {
+  if (looksLikeAppError(error)) return error;
+  if (error instanceof TRPCError) {
+    if (looksLikeAppError(error.cause)) return error.cause;
+    const issues = zodIssuesOf(error);
+    if (issues) {
+      return new AppError('request.bad_request', { details: { issues: issues.map(simplifyIssue) } });
+    }
+    switch (error.code) {
+      case 'PARSE_ERROR':
+        return new AppError('request.bad_request', { message: 'The body is not valid JSON.', details: { reason: 'invalid_json' } });
+      case 'NOT_FOUND':
+        return new AppError('request.not_found');
+      case 'UNSUPPORTED_MEDIA_TYPE':
+        return new AppError('request.unsupported_media_type');
+      case 'PAYLOAD_TOO_LARGE':
+        return new AppError('request.payload_too_large');
+      case 'METHOD_NOT_SUPPORTED':
+        return new AppError('request.method_not_allowed');
+      default:
+        break;
+    }
+  }
+  return new AppError('internal.error');
+}
+
+/** Called once per failed request by each transport: a 500 is a bug and deserves a log line. */
+export function logIfUnexpected(error: unknown, path?: string): void {
+  if (toAppErrorFromAny(error).status >= 500) {
+    const cause = error instanceof TRPCError && error.cause ? error.cause : error;
+    log.error({ err: cause, path }, 'unexpected error answered as 500');
+  }
+}
+
+/** Keeps what a client needs from a zod issue: where, what kind, and the human message. */
+function simplifyIssue(issue: unknown): Record<string, unknown> {
+  const { path, code, message } = issue as { path?: unknown[]; code?: string; message?: string };
+  return { path: (path ?? []).map(String).join('.'), code, message };
+}
+
+export function envelopeOf(error: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
+  const appError = toAppErrorFromAny(error);
+  return { status: appError.status, body: appError.toBody(), headers: appError.headers };
+}

@@ -1,0 +1,44 @@
+/**
+ * Route metadata: everything the request pipeline enforces and the OpenAPI document shows, declared
+ * once on each procedure with `route({...})`.
+ */
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import type { Access } from '../core/auth/access';
+import type { ErrorCode } from '../core/errors/catalogue';
+
+export interface Localised {
+  en: string;
+  fr: string;
+}
+
+export interface RouteSpec {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  /** Full path as in the spec, e.g. `/api/v1/api-keys/{id}/revoke`. */
+  path: `/${string}`;
+  access: Access;
+  /** The spec flags the operation `Idempotency`: it accepts an `Idempotency-Key` header. */
+  idempotent?: boolean;
+  /** Success status; 200 unless the spec says 201 or 202. */
+  status?: 200 | 201 | 202;
+  /** Route-specific error codes (the common ones from access and validation are added automatically). */
+  errors?: ErrorCode[];
+  summary: Localised;
+  description: Localised;
+  tag: string;
+}
+
+export type RouteMeta = OpenApiMeta & { route?: RouteSpec };
+
+export function route(spec: RouteSpec): RouteMeta {
+  return {
+    route: spec,
+    openapi: {
+      method: spec.method,
+      path: spec.path,
+      summary: spec.summary.en,
+      description: spec.description.en,
+      tags: [spec.tag],
+      protect: spec.access.kind !== 'public' && spec.access.kind !== 'urlToken',
+    },
+  };
+}

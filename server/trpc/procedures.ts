@@ -1,0 +1,20 @@
+/**
+ * The procedure every route is built from: authenticate → authorise → idempotency, then the route's
+ * own input validation and handler. Handlers read the caller with actorOf(ctx).
+ */
+import type { AuthenticatedActor } from '../core/auth/access';
+import { appError } from '../core/errors/app-error';
+import type { RequestContext } from './context';
+import { t } from './init';
+import { authenticate } from './middleware/authenticate';
+import { idempotency } from './middleware/idempotency';
+
+export const router = t.router;
+
+export const procedure = t.procedure.use(authenticate).use(idempotency);
+
+/** The authenticated caller of a route whose access rule requires one. */
+export function actorOf(ctx: RequestContext): AuthenticatedActor {
+  if (ctx.actor.kind === 'anonymous') throw appError('auth.unauthenticated');
+  return ctx.actor;
+}

@@ -1,0 +1,17 @@
+/** Every route of the service. The REST surface and the UI's tRPC client both come from this router. */
+import { apiKeysRouter } from '../domains/api-keys/router';
+import { auditRouter } from '../domains/audit/router';
+import { authRouter } from '../domains/auth/router';
+import { instanceRouter } from '../domains/instance/router';
+import { membersRouter } from '../domains/members/router';
+import { router } from './procedures';
+
+export const appRouter = router({
+  auth: authRouter,
+  apiKeys: apiKeysRouter,
+  members: membersRouter,
+  audit: auditRouter,
+  instance: instanceRouter,
+});
+
+export type AppRouter = typeof appRouter;
