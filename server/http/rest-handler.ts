@@ -23,27 +23,27 @@ interface CapturedRequest {
 }
 
 const captured = new WeakMap<object, CapturedRequest>();
-let handler: NodeHandler | null = null;
 
-function successStatusOf(path: string | undefined): number {
-  return (path && routeByProcedurePath(path)?.status) || 200;
+type AnyRouter = typeof appRouter;
+
+function successStatusOf(router: AnyRouter, path: string | undefined): number {
+  return (path && routeByProcedurePath(path, router)?.status) || 200;
 }
 
-function nodeHandler(): NodeHandler {
-  handler ??= createOpenApiNodeHttpHandler({
-    router: appRouter,
+function createNodeHandler(router: AnyRouter): NodeHandler {
+  return createOpenApiNodeHttpHandler({
+    router,
     createContext: ({ req }: { req: Request }) => {
       const ctx = createRequestContext('rest', req.headers);
       captured.get(req)!.ctx = ctx;
       return ctx;
     },
     responseMeta: ({ paths, errors }: { paths?: string[]; errors: unknown[] }) =>
-      errors.length ? {} : { status: successStatusOf(paths?.[0]) },
+      errors.length ? {} : { status: successStatusOf(router, paths?.[0]) },
     onError: ({ error, req }: { error: unknown; req: Request }) => {
       captured.get(req)!.error = error;
     },
   } as never);
-  return handler;
 }
 
 function json(status: number, body: unknown, headers: Headers = new Headers()): Response {
@@ -77,7 +77,18 @@ function parseBody(method: string, contentType: string | null, text: string): un
   }
 }
 
-export async function handleRestRequest(request: Request): Promise<Response> {
+/**
+ * Builds the REST handler of a router. The service mounts `handleRestRequest` (the app router); tests
+ * of the pipeline's generic mechanisms (idempotency) build one over a small router of their own.
+ */
+export function createRestHandler(router: AnyRouter): (request: Request) => Promise<Response> {
+  let handler: NodeHandler | null = null;
+  return (request) => serveRest(request, (handler ??= createNodeHandler(router)));
+}
+
+export const handleRestRequest = createRestHandler(appRouter);
+
+async function serveRest(request: Request, handler: NodeHandler): Promise<Response> {
   try {
     const text = await readBodyWithin(request, maxBodyBytes);
     const body = parseBody(request.method, request.headers.get('content-type'), text);
@@ -89,7 +100,7 @@ export async function handleRestRequest(request: Request): Promise<Response> {
     });
     const state: CapturedRequest = {};
     captured.set(proxied, state);
-    const response = await runNodeHandler(proxied);
+    const response = await runNodeHandler(handler, proxied);
     if (state.error !== undefined || response.status >= 400) {
       if (state.error !== undefined) logIfUnexpected(state.error, new URL(request.url).pathname);
       return errorResponse(state.error ?? new AppError('request.not_found'), state.ctx?.responseHeaders);
@@ -102,7 +113,7 @@ export async function handleRestRequest(request: Request): Promise<Response> {
   }
 }
 
-function runNodeHandler(req: Request): Promise<Response> {
+function runNodeHandler(handler: NodeHandler, req: Request): Promise<Response> {
   return new Promise((resolve, reject) => {
     const responseHeaders = new Headers();
     let statusCode = 200;
@@ -118,6 +129,6 @@ function runNodeHandler(req: Request): Promise<Response> {
       },
       end: (body?: string) => resolve(new Response(body ?? null, { status: statusCode, headers: responseHeaders })),
     };
-    Promise.resolve(nodeHandler()(req as never, res as never)).catch(reject);
+    Promise.resolve(handler(req as never, res as never)).catch(reject);
   });
 }

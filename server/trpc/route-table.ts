@@ -10,17 +10,21 @@ export interface RouteEntry {
 
 type AnyProcedure = { _def: { type: RouteEntry['type']; meta?: { route?: RouteSpec } } };
 
-let cache: RouteEntry[] | null = null;
+const cache = new WeakMap<object, RouteEntry[]>();
 
-export function routeTable(): RouteEntry[] {
-  cache ??= Object.entries(appRouter._def.procedures as unknown as Record<string, AnyProcedure>).map(([procedurePath, procedure]) => ({
-    procedurePath,
-    type: procedure._def.type,
-    spec: procedure._def.meta?.route,
-  }));
-  return cache;
+export function routeTable(router: { _def: { procedures: object } } = appRouter): RouteEntry[] {
+  let table = cache.get(router);
+  if (!table) {
+    table = Object.entries(router._def.procedures as Record<string, AnyProcedure>).map(([procedurePath, procedure]) => ({
+      procedurePath,
+      type: procedure._def.type,
+      spec: procedure._def.meta?.route,
+    }));
+    cache.set(router, table);
+  }
+  return table;
 }
 
-export function routeByProcedurePath(path: string): RouteSpec | undefined {
-  return routeTable().find((entry) => entry.procedurePath === path)?.spec;
+export function routeByProcedurePath(path: string, router?: { _def: { procedures: object } }): RouteSpec | undefined {
+  return routeTable(router).find((entry) => entry.procedurePath === path)?.spec;
 }

@@ -32,7 +32,7 @@ export function retryAfterFor(buckets: { second: number; hits: number }[], limit
   let excess = buckets.reduce((sum, bucket) => sum + bucket.hits, 0) - limit + 1;
   for (const bucket of buckets) {
     excess -= bucket.hits;
-    if (excess <= 0) return Math.max(1, bucket.second + windowSeconds - now + 1);
+    if (excess <= 0) return Math.max(1, bucket.second + windowSeconds - now);
   }
   return 1;
 }
