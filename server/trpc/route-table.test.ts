@@ -1,0 +1,63 @@
+/**
+ * Walks every procedure and checks the route declarations against the spec's rules.
+ */
+import { describe, expect, it } from 'vitest';
+import { isScope } from '../core/auth/scopes';
+import { errorCodes } from '../core/errors/catalogue';
+import { routeTable } from './route-table';
+
+const table = routeTable();
+
+/** Spec, Authentication §9 (the routes of this build among them). */
+const sessionOnly = ['GET /api/v1/api-keys', 'POST /api/v1/api-keys', 'POST /api/v1/api-keys/{id}/revoke', 'POST /api/v1/auth/logout', 'POST /api/v1/me/password'];
+
+/** Spec, Endpoints: operations that accept Idempotency-Key (none among this build's routes yet). */
+const idempotentRoutes: string[] = [];
+
+const name = (entry: (typeof table)[number]) => `${entry.spec!.method} ${entry.spec!.path}`;
+
+describe('route table', () => {
+  it('gives every procedure exactly one access rule', () => {
+    for (const entry of table) {
+      expect(entry.spec, entry.procedurePath).toBeDefined();
+      expect(['public', 'urlToken', 'session', 'noKeys', 'member', 'scope']).toContain(entry.spec!.access.kind);
+    }
+  });
+
+  it('uses only scopes from the catalogue', () => {
+    for (const entry of table) {
+      const access = entry.spec!.access;
+      if (access.kind === 'scope') expect(isScope(access.scope), name(entry)).toBe(true);
+    }
+  });
+
+  it('requires the admin role on every /admin/ route', () => {
+    for (const entry of table.filter((e) => e.spec!.path.startsWith('/api/v1/admin/'))) {
+      const access = entry.spec!.access as { admin?: boolean; scope?: string };
+      expect(access.admin, name(entry)).toBe(true);
+      expect(access.scope?.startsWith('admin:'), name(entry)).toBe(true);
+    }
+  });
+
+  it('reserves to sessions exactly the spec’s session-only routes', () => {
+    const declared = table.filter((entry) => entry.spec!.access.kind === 'session').map(name).sort();
+    expect(declared).toEqual([...sessionOnly].sort());
+  });
+
+  it('flags idempotent exactly the spec’s idempotent operations', () => {
+    expect(table.filter((entry) => entry.spec!.idempotent).map(name)).toEqual(idempotentRoutes);
+  });
+
+  it('lists only error codes from the catalogue', () => {
+    for (const entry of table) for (const code of entry.spec!.errors ?? []) expect(errorCodes, name(entry)).toContain(code);
+  });
+
+  it('declares every method and path once', () => {
+    const names = table.map(name);
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  it('uses GET for queries and another method for mutations', () => {
+    for (const entry of table) expect(entry.spec!.method === 'GET', name(entry)).toBe(entry.type === 'query');
+  });
+});
