@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors/app-error';
-import { authorize, type Access, type AuthenticatedActor } from './access';
+import { authorize, type Access, type AuthenticatedActor, type MemberIdentity } from './access';
 import { scopesCover } from './scopes';
 
-const member = { id: 'm', email: 'm@x', name: 'M', role: 'member' as const };
-const admin = { ...member, role: 'admin' as const };
+const member: MemberIdentity = { id: 'm', email: 'm@x', name: 'M', role: 'member' };
+const admin: MemberIdentity = { ...member, role: 'admin' };
 const session = (who = member): AuthenticatedActor => ({ kind: 'session', sessionId: 's', member: who });
 const key = (scopes: string[], who = member): AuthenticatedActor => ({ kind: 'apiKey', keyId: 'k', scopes, member: who });
 

@@ -76,12 +76,12 @@ describe('POST /api/v1/auth/login', () => {
   describe('in production', () => {
     const original = process.env.NODE_ENV;
     afterEach(() => {
-      process.env.NODE_ENV = original;
+      (process.env as Record<string, string | undefined>).NODE_ENV = original;
       resetConfigForTests();
     });
 
     it('refuses a sign-in over plain HTTP with auth.https_required, and sets Secure over HTTPS', async () => {
-      process.env.NODE_ENV = 'production';
+      (process.env as Record<string, string | undefined>).NODE_ENV = 'production';
       resetConfigForTests();
       const plain = await call('POST', '/api/v1/auth/login', { body: { email: member.email, password: testPassword }, ip: '10.0.0.6' });
       expect(plain.status).toBe(403);

@@ -1,0 +1,27 @@
+/**
+ * Entry point of a web process (`npm run web`): serves Next.js, REST, tRPC and the real-time channel
+ * on HOST:PORT against DATABASE_URL. `npm start` spawns it; several can run against one database.
+ * Prints `ready on <url>` once listening (scripts/start.ts waits for that line).
+ */
+import { config } from '../core/config';
+import { disconnectDb } from '../core/db';
+import { log } from '../core/log';
+import { startWebServer } from './web-server';
+
+const { NODE_ENV, PORT, HOST } = config();
+const web = await startWebServer({ dev: NODE_ENV !== 'production', port: PORT, host: HOST });
+console.log(`ready on ${web.url}`);
+
+let stopping = false;
+async function stop(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  log.info({ signal }, 'web server stopping');
+  const force = setTimeout(() => process.exit(1), 10_000);
+  force.unref();
+  await web.close().catch((err) => log.error({ err }, 'web server close failed'));
+  await disconnectDb();
+  process.exit(0);
+}
+process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));
