@@ -30,7 +30,7 @@ async function databaseCheck(): Promise<Check> {
 
 async function migrationsCheck(): Promise<Check> {
   try {
-    const status = await migrationStatus();
+    const status = await migrationStatus(db());
     return status.ok
       ? { name: 'migrations', ok: true }
       : { name: 'migrations', ok: false, detail: status.detail ?? `pending: ${status.pending.join(', ')}` };
