@@ -1,0 +1,125 @@
+'use client';
+
+/** Frame of every signed-in page: side navigation (a sheet on small screens), user menu, main area. */
+import Link from 'next/link';
+import { useState, type ReactNode } from 'react';
+import { useI18n } from '@/app/i18n/client';
+import { describeError } from '@/app/lib/errors';
+import { Alert } from '@/app/ui/alert';
+import { BrandMark } from '@/app/ui/brand-mark';
+import { Button } from '@/app/ui/button';
+import { Dialog, DialogClose, DialogTrigger, SheetContent } from '@/app/ui/dialog';
+import { CloseIcon, MenuIcon } from '@/app/ui/icons';
+import { SideNav } from './nav';
+import { useMe } from './use-me';
+import { UserMenu } from './user-menu';
+
+export interface ShellBrand {
+  name: string;
+  logoLight: string | null;
+  logoDark: string | null;
+}
+
+function UserSlot({ compact, onSignOutError }: { compact?: boolean; onSignOutError: (error: unknown) => void }) {
+  const { t } = useI18n();
+  const me = useMe();
+  if (me.data) return <UserMenu member={me.data} compact={compact} onSignOutError={onSignOutError} />;
+  if (me.isError) {
+    return (
+      <Button size="sm" variant="ghost" onClick={() => me.refetch()}>
+        {t.userMenu.reload}
+      </Button>
+    );
+  }
+  return (
+    <div role="status" className="flex items-center gap-2.5 p-2">
+      <span className="sr-only">{t.common.loading}</span>
+      <span className="size-8 animate-pulse rounded-full bg-subtle" />
+      {compact ? null : (
+        <span className="flex-1 space-y-1.5">
+          <span className="block h-2.5 w-24 animate-pulse rounded bg-subtle" />
+          <span className="block h-2.5 w-32 animate-pulse rounded bg-subtle" />
+        </span>
+      )}
+    </div>
+  );
+}
+
+export function AppShell({ brand, children }: { brand: ShellBrand; children: ReactNode }) {
+  const { t } = useI18n();
+  const me = useMe();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [signOutError, setSignOutError] = useState<unknown>(null);
+  const isAdmin = me.data?.role === 'admin';
+  const mark = <BrandMark name={brand.name} logoLight={brand.logoLight} logoDark={brand.logoDark} />;
+
+  return (
+    <div className="min-h-dvh md:pl-64">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-md bg-surface px-3 py-2 text-sm font-medium shadow focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+      >
+        {t.nav.skipToContent}
+      </a>
+
+      <aside className="fixed inset-y-0 left-0 hidden w-64 flex-col border-r border-line bg-surface md:flex">
+        <div className="flex h-14 shrink-0 items-center border-b border-line px-5">
+          <Link href="/" className="min-w-0 rounded-md">
+            {mark}
+          </Link>
+        </div>
+        <div className="min-h-0 flex-1 overflow-y-auto">
+          <SideNav isAdmin={isAdmin} />
+        </div>
+        <div className="shrink-0 border-t border-line p-2">
+          <UserSlot onSignOutError={setSignOutError} />
+        </div>
+      </aside>
+
+      <header className="sticky top-0 z-30 flex h-14 items-center gap-3 border-b border-line bg-surface/90 px-3 backdrop-blur md:hidden">
+        <Dialog open={menuOpen} onOpenChange={setMenuOpen}>
+          <DialogTrigger asChild>
+            <Button variant="ghost" size="icon" aria-label={t.nav.openMenu}>
+              <MenuIcon size={18} />
+            </Button>
+          </DialogTrigger>
+          <SheetContent title={t.nav.label}>
+            <div className="flex h-14 shrink-0 items-center justify-between border-b border-line pr-2 pl-5">
+              {mark}
+              <DialogClose asChild>
+                <Button variant="ghost" size="icon" aria-label={t.nav.closeMenu}>
+                  <CloseIcon />
+                </Button>
+              </DialogClose>
+            </div>
+            <div className="min-h-0 flex-1 overflow-y-auto">
+              <SideNav isAdmin={isAdmin} onNavigate={() => setMenuOpen(false)} />
+            </div>
+          </SheetContent>
+        </Dialog>
+        <Link href="/" className="min-w-0 flex-1 rounded-md">
+          {mark}
+        </Link>
+        <UserSlot compact onSignOutError={setSignOutError} />
+      </header>
+
+      <main id="main" tabIndex={-1} className="mx-auto w-full max-w-6xl px-4 py-8 focus:outline-none sm:px-6 lg:px-10 lg:py-10">
+        {signOutError ? (
+          <Alert
+            tone="danger"
+            testId="sign-out-error"
+            className="mb-6"
+            action={
+              <Button size="sm" variant="ghost" onClick={() => setSignOutError(null)}>
+                {t.common.close}
+              </Button>
+            }
+          >
+            {describeError(signOutError, t)}
+          </Alert>
+        ) : null}
+        {children}
+      </main>
+    </div>
+  );
+}

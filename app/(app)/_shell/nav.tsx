@@ -1,0 +1,136 @@
+'use client';
+
+/** The side navigation: sections by group, then settings, then administration for admins. */
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+import type { ComponentType } from 'react';
+import { useI18n } from '@/app/i18n/client';
+import type { Dictionary } from '@/app/i18n';
+import { cn } from '@/app/ui/cn';
+import {
+  ActivityIcon,
+  ApprovalIcon,
+  BellIcon,
+  ChartIcon,
+  ChatIcon,
+  DashboardIcon,
+  InboxIcon,
+  KeyIcon,
+  ListIcon,
+  MailIcon,
+  ReviewIcon,
+  TableIcon,
+  TemplateIcon,
+  UserIcon,
+  UsersIcon,
+  WorkflowIcon,
+} from '@/app/ui/icons';
+
+type Icon = ComponentType<{ size?: number; className?: string }>;
+
+interface NavItem {
+  href: string;
+  label: (t: Dictionary) => string;
+  icon: Icon;
+}
+
+interface NavGroup {
+  title: ((t: Dictionary) => string) | null;
+  items: NavItem[];
+  adminOnly?: boolean;
+}
+
+const section = (key: keyof Dictionary['sections'], href: string, icon: Icon): NavItem => ({
+  href,
+  label: (t) => t.sections[key].title,
+  icon,
+});
+
+const groups: NavGroup[] = [
+  {
+    title: null,
+    items: [section('dashboard', '/', DashboardIcon), section('notifications', '/notifications', BellIcon)],
+  },
+  {
+    title: (t) => t.nav.groups.automation,
+    items: [
+      section('workflows', '/workflows', WorkflowIcon),
+      section('executions', '/executions', ActivityIcon),
+      section('tables', '/tables', TableIcon),
+      section('templates', '/templates', TemplateIcon),
+      section('assistant', '/assistant', ChatIcon),
+    ],
+  },
+  {
+    title: (t) => t.nav.groups.mail,
+    items: [
+      section('mailboxes', '/mailboxes', InboxIcon),
+      section('messages', '/messages', MailIcon),
+      section('review', '/review', ReviewIcon),
+      section('approvals', '/approvals', ApprovalIcon),
+      section('contacts', '/contacts', UsersIcon),
+      section('analyzer', '/analyzer', ChartIcon),
+    ],
+  },
+  {
+    title: (t) => t.nav.groups.settings,
+    items: [{ href: '/settings/api-keys', label: (t) => t.nav.apiKeys, icon: KeyIcon }],
+  },
+  {
+    title: (t) => t.nav.groups.admin,
+    adminOnly: true,
+    items: [
+      { href: '/admin/members', label: (t) => t.nav.members, icon: UserIcon },
+      { href: '/admin/audit', label: (t) => t.nav.audit, icon: ListIcon },
+    ],
+  },
+];
+
+function isActive(pathname: string, href: string): boolean {
+  return href === '/' ? pathname === '/' : pathname === href || pathname.startsWith(`${href}/`);
+}
+
+export function SideNav({ isAdmin, onNavigate }: { isAdmin: boolean; onNavigate?: () => void }) {
+  const { t } = useI18n();
+  const pathname = usePathname();
+  return (
+    <nav aria-label={t.nav.label} className="flex flex-col gap-5 px-3 py-4">
+      {groups
+        .filter((group) => !group.adminOnly || isAdmin)
+        .map((group, index) => {
+          const headingId = `nav-group-${index}`;
+          return (
+            <div key={index} role="group" aria-labelledby={group.title ? headingId : undefined}>
+              {group.title ? (
+                <h2 id={headingId} className="mb-1 px-2.5 text-[11px] font-semibold tracking-wider text-muted/80 uppercase">
+                  {group.title(t)}
+                </h2>
+              ) : null}
+              <ul className="space-y-0.5">
+                {group.items.map((item) => {
+                  const active = isActive(pathname, item.href);
+                  const Icon = item.icon;
+                  return (
+                    <li key={item.href}>
+                      <Link
+                        href={item.href}
+                        onClick={onNavigate}
+                        aria-current={active ? 'page' : undefined}
+                        className={cn(
+                          'flex h-8 items-center gap-2.5 rounded-md px-2.5 text-sm transition-colors',
+                          active ? 'bg-brand/10 font-medium text-brand-fg' : 'text-muted hover:bg-subtle hover:text-fg',
+                        )}
+                      >
+                        <Icon className="shrink-0" />
+                        <span className="truncate">{item.label(t)}</span>
+                      </Link>
+                    </li>
+                  );
+                })}
+              </ul>
+            </div>
+          );
+        })}
+    </nav>
+  );
+}

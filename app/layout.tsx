@@ -1,0 +1,35 @@
+import type { Metadata, Viewport } from 'next';
+import type { CSSProperties, ReactNode } from 'react';
+import { getLocale } from '@/app/i18n/server';
+import { brandStyle } from '@/app/lib/brand';
+import { getBranding } from '@/app/lib/branding';
+import { Providers } from '@/app/lib/providers';
+import './globals.css';
+
+export function generateMetadata(): Metadata {
+  const brand = getBranding();
+  return {
+    title: { default: brand.name, template: `%s · ${brand.name}` },
+    icons: { icon: brand.favicon ?? '/favicon.svg' },
+    robots: { index: false, follow: false },
+  };
+}
+
+export const viewport: Viewport = {
+  themeColor: [
+    { media: '(prefers-color-scheme: light)', color: '#f7f7f8' },
+    { media: '(prefers-color-scheme: dark)', color: '#0f0f12' },
+  ],
+};
+
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const locale = await getLocale();
+  const brand = getBranding();
+  return (
+    <html lang={locale} style={brandStyle(brand.colors.primary, brand.colors.onPrimary) as CSSProperties}>
+      <body className="min-h-dvh bg-canvas font-sans text-fg antialiased">
+        <Providers locale={locale}>{children}</Providers>
+      </body>
+    </html>
+  );
+}
