@@ -26,6 +26,8 @@ const configSchema = z.object({
   TRUST_PROXY: flag,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().default('.data'),
+  /** Preferred port of the embedded PostgreSQL (used when DATABASE_URL is unset); a free one if taken. */
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(5433),
   SESSION_TTL_DAYS: positiveInt(30),
   INVITATION_TTL_DAYS: positiveInt(7),
   LOGIN_MAX_ATTEMPTS: positiveInt(10),

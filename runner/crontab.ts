@@ -1,0 +1,17 @@
+/**
+ * Recurring jobs. graphile-worker schedules each one once per matching minute across all runner
+ * processes (it records the last run in its `known_crontabs` table), so several runners do not
+ * multiply them. No backfill: a purge missed while the runner was down is covered by the next one.
+ */
+import { parseCronItems, type CronItem } from 'graphile-worker';
+import { housekeepingTaskNames as tasks } from '../server/core/jobs/housekeeping-jobs';
+
+export const cronItems: CronItem[] = [
+  // Written on every request, so the table grows fastest.
+  { task: tasks.purgeRateLimitBuckets, match: '* * * * *' },
+  { task: tasks.purgeIdempotencyRecords, match: '*/5 * * * *' },
+  { task: tasks.purgeSessions, match: '*/5 * * * *' },
+  { task: tasks.purgeInvitations, match: '*/5 * * * *' },
+].map((item) => ({ ...item, options: { backfillPeriod: 0, maxAttempts: 3 } }));
+
+export const parsedCronItems = parseCronItems(cronItems);

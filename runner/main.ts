@@ -1,0 +1,60 @@
+/**
+ * The runner process: graphile-worker executing the tasks of runner/tasks and the crontab against
+ * DATABASE_URL. Started by `npm start` (or `npm run runner`). Never imports Next.js, React or tRPC.
+ *
+ * SIGTERM/SIGINT: stop taking jobs, let running ones finish (graphile aborts them after 5 s), exit.
+ */
+import { run, type Runner } from 'graphile-worker';
+import { databaseUrl } from '../server/core/config';
+import { disconnectDb } from '../server/core/db';
+import { loadEnvFile } from '../server/core/load-env-file';
+import { log } from '../server/core/log';
+import { parsedCronItems } from './crontab';
+import { graphileLogger } from './graphile-logger';
+import { taskList } from './tasks';
+
+/** After this, a stop that is still waiting on a job gives up; `npm start` kills us later still. */
+const forcedExitMs = 12_000;
+
+loadEnvFile();
+
+const runner: Runner = await run({
+  connectionString: databaseUrl(),
+  taskList,
+  parsedCronItems,
+  logger: graphileLogger,
+  // We stop the runner ourselves, so the database pool and the log are closed in order.
+  noHandleSignals: true,
+  preset: {
+    // Measured here: ≈ 17,000 trivial jobs/s against ≈ 2,700 with the defaults.
+    worker: { concurrentJobs: 10, localQueue: { size: 100 }, completeJobBatchDelay: 0, failJobBatchDelay: 0 },
+  },
+});
+log.info('runner ready');
+
+let stopping = false;
+function stop(signal: NodeJS.Signals): void {
+  if (stopping) return;
+  stopping = true;
+  log.info({ signal }, 'runner stopping');
+  setTimeout(() => {
+    log.error('runner did not stop in time; exiting');
+    process.exit(1);
+  }, forcedExitMs).unref();
+  void runner.stop(signal).catch((error: unknown) => log.error({ err: error }, 'runner stop failed'));
+}
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+
+try {
+  await runner.promise;
+} catch (error) {
+  log.error({ err: error }, 'runner failed');
+  process.exitCode = 1;
+} finally {
+  await disconnectDb();
+}
+if (!stopping) {
+  // The worker pool ended without being asked to: let the supervisor see a failure.
+  process.exitCode ||= 1;
+}

@@ -1,0 +1,19 @@
+/**
+ * Every task the runner executes, listed explicitly (no directory scanning), so the list is typed
+ * and a test checks that each `*.task.ts` file is in it.
+ */
+import type { TaskList } from 'graphile-worker';
+import type { TaskDefinition } from './define-task';
+import { purgeIdempotencyRecordsTask } from './purge-idempotency-records.task';
+import { purgeInvitationsTask } from './purge-invitations.task';
+import { purgeRateLimitBucketsTask } from './purge-rate-limit-buckets.task';
+import { purgeSessionsTask } from './purge-sessions.task';
+
+export const taskDefinitions: readonly TaskDefinition[] = [
+  purgeIdempotencyRecordsTask,
+  purgeSessionsTask,
+  purgeRateLimitBucketsTask,
+  purgeInvitationsTask,
+];
+
+export const taskList: TaskList = Object.fromEntries(taskDefinitions.map((definition) => [definition.name, definition.task]));

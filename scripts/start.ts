@@ -1,0 +1,143 @@
+/**
+ * npm start (production) and npm run dev (`--dev`): everything a single-machine instance needs.
+ *
+ *   1. the database: DATABASE_URL, or the embedded PostgreSQL in <DATA_DIR>/postgres;
+ *   2. pending migrations;
+ *   3. the first administrator, when there is no member yet (its generated password shown once);
+ *   4. a current production build (`next build` when missing or stale; not with --dev);
+ *   5. the web server and the runner as child processes, until Ctrl-C / SIGTERM.
+ *
+ * Shutdown order: web and runner first (SIGTERM, SIGKILL after a grace period), the database last.
+ * If a child dies on its own, everything is stopped and we exit non-zero.
+ */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { config } from '../server/core/config';
+import { loadEnvFile } from '../server/core/load-env-file';
+import { openLocalDatabase, type LocalDatabase } from '../server/core/local-database';
+import { applyMigrations } from '../server/core/migrations/apply-migrations';
+import { buildNeeded, saveFingerprint, sourceFingerprint } from './lib/build-fingerprint';
+import { Supervisor, type ExitInfo } from './lib/supervisor';
+
+const dev = process.argv.includes('--dev');
+const root = process.cwd();
+/** The runner gives up on a running job after 12 s; the web server closes sooner. */
+const childGraceMs = 15_000;
+
+function say(message: string): void {
+  process.stdout.write(`${message}\n`);
+}
+
+loadEnvFile();
+
+let database: LocalDatabase | null = null;
+let stopping: Promise<never> | null = null;
+const supervisor = new Supervisor(onChildDied);
+
+function shutdown(exitCode: number, reason: string): Promise<never> {
+  stopping ??= (async () => {
+    say(reason);
+    await supervisor.stopAll(childGraceMs);
+    if (database) {
+      await database.stop();
+      if (database.embedded) say('PostgreSQL stopped');
+    }
+    process.exit(exitCode);
+  })();
+  return stopping;
+}
+
+function onChildDied({ name, code, signal }: ExitInfo): void {
+  void shutdown(1, `${name} exited unexpectedly (${signal ?? `code ${code}`}); stopping everything`);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  // npm and tsx relay the terminal's Ctrl-C too, so several copies of a signal arrive: the first
+  // one starts the shutdown and the rest are ignored (the grace timeouts bound its duration).
+  process.on(signal, () => void shutdown(0, `${signal} received; stopping`));
+}
+
+/** Runs `step` unless a shutdown has begun; afterwards, waits for that shutdown instead. */
+async function step<T>(run: () => Promise<T>): Promise<T> {
+  if (stopping) return stopping;
+  const result = await run();
+  if (stopping) return stopping;
+  return result;
+}
+
+function childEnv(databaseUrl: string): NodeJS.ProcessEnv {
+  return { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: dev ? 'development' : 'production' };
+}
+
+function tsxChild(name: string, entry: string, databaseUrl: string, onLine?: (line: string) => void) {
+  // One Node process with tsx's loader (the tsx CLI would add a wrapper process between us and it).
+  return { name, command: process.execPath, args: ['--import', 'tsx', entry], env: childEnv(databaseUrl), cwd: root, onLine };
+}
+
+async function ensureBuild(databaseUrl: string): Promise<void> {
+  const fingerprint = await sourceFingerprint(root);
+  const reason = await buildNeeded(root, fingerprint);
+  if (!reason) return;
+  say(`building the web application (${reason}); this takes a minute`);
+  const nextCli = createRequire(import.meta.url).resolve('next/dist/bin/next');
+  const code = await supervisor.run({
+    name: 'build',
+    command: process.execPath,
+    args: [nextCli, 'build'],
+    env: { ...childEnv(databaseUrl), NODE_ENV: 'production' },
+    cwd: root,
+  });
+  if (stopping) return;
+  if (code !== 0) await shutdown(1, 'next build failed');
+  await saveFingerprint(root, fingerprint);
+}
+
+/** The web server prints `ready on <url>` once it listens. */
+function readyWatcher(): { onLine: (line: string) => void } {
+  let announced = false;
+  return {
+    onLine(line) {
+      const match = /ready on (https?:\/\/\S+)/i.exec(line);
+      if (match && !announced) {
+        announced = true;
+        say(`\nmailflow is ready: ${match[1]}${dev ? ' (development mode)' : ''}\n`);
+      }
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  database = await step(() => openLocalDatabase(say));
+  const databaseUrl = database.url;
+
+  const { applied } = await step(() => applyMigrations(databaseUrl));
+  if (applied.length > 0) say(`applied migrations: ${applied.join(', ')}`);
+
+  // Imported after DATABASE_URL is known: the Prisma client reads it on first use.
+  process.env.DATABASE_URL = databaseUrl;
+  const { ensureFirstAdmin } = await import('../server/domains/members/bootstrap-admin');
+  const admin = await step(() => ensureFirstAdmin(process.env));
+  const { disconnectDb } = await import('../server/core/db');
+  await disconnectDb();
+  if (admin.created) {
+    say(`\nfirst administrator created: ${admin.email}`);
+    say(
+      admin.generatedPassword
+        ? `password: ${admin.generatedPassword}\n(shown only this once: sign in and change it)\n`
+        : 'password: the value of ADMIN_PASSWORD\n',
+    );
+  }
+
+  if (!dev) await step(() => ensureBuild(databaseUrl));
+
+  await step(async () => {
+    supervisor.start(tsxChild('web', path.join('server', 'http', 'main.ts'), databaseUrl, readyWatcher().onLine));
+    supervisor.start(tsxChild('runner', path.join('runner', 'main.ts'), databaseUrl));
+  });
+  const { HOST, PORT } = config();
+  say(`starting the web server on ${HOST}:${PORT} and the runner (Ctrl-C stops everything)`);
+}
+
+main().catch((error: unknown) => {
+  void shutdown(1, `startup failed: ${error instanceof Error ? error.message : String(error)}`);
+});

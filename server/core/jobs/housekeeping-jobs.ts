@@ -1,0 +1,19 @@
+/**
+ * Contracts of the housekeeping tasks: their names and payload. They are scheduled by the runner's
+ * crontab, whose jobs carry only graphile-worker's `_cron` stamp.
+ */
+import { z } from 'zod';
+
+export const housekeepingTaskNames = {
+  purgeIdempotencyRecords: 'purge-idempotency-records',
+  purgeSessions: 'purge-sessions',
+  purgeRateLimitBuckets: 'purge-rate-limit-buckets',
+  purgeInvitations: 'purge-invitations',
+} as const;
+
+/** Added by graphile-worker to jobs its cron schedules. */
+const cronStamp = z.object({ ts: z.string(), backfilled: z.boolean().optional() });
+
+export const housekeepingPayload = z.strictObject({ _cron: cronStamp.optional() });
+
+export type HousekeepingPayload = z.infer<typeof housekeepingPayload>;

@@ -1,0 +1,98 @@
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../../testing/test-database';
+import { applyMigrations } from './apply-migrations';
+import { defaultMigrationsDir, migrationNames } from './migration-files';
+import { migrationStatus } from './migration-status';
+
+const committed = migrationNames();
+
+async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** A copy of prisma/migrations with one more migration, as a later release would ship. */
+async function migrationsWithOneMore(): Promise<{ dir: string; extra: string }> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'mailflow-migrations-'));
+  await cp(defaultMigrationsDir(), dir, { recursive: true });
+  const extra = '99991231235959_add_test_marker';
+  await mkdir(path.join(dir, extra));
+  await writeFile(path.join(dir, extra, 'migration.sql'), 'CREATE TABLE "test_marker" ("id" INTEGER PRIMARY KEY);\n');
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+  return { dir, extra };
+}
+
+describe('applyMigrations', () => {
+  it('applies every migration to an empty database, then does nothing the second time', async () => {
+    const url = await createTestDatabase({ migrated: false });
+    expect(committed.length).toBeGreaterThan(0);
+
+    expect(await migrationStatus(url)).toMatchObject({ ok: false, pending: committed });
+    expect((await applyMigrations(url)).applied).toEqual(committed);
+    expect((await applyMigrations(url)).applied).toEqual([]);
+
+    const recorded = await query<{ migration_name: string; finished: boolean; checksum: string }>(
+      url,
+      'SELECT migration_name, finished_at IS NOT NULL AS finished, checksum FROM _prisma_migrations ORDER BY migration_name',
+    );
+    expect(recorded.map((row) => row.migration_name)).toEqual(committed);
+    expect(recorded.every((row) => row.finished && /^[0-9a-f]{64}$/.test(row.checksum))).toBe(true);
+    expect(await migrationStatus(url)).toEqual({ ok: true, pending: [] });
+  });
+
+  it('makes rate_limit_buckets UNLOGGED and the other tables durable', async () => {
+    const url = await createTestDatabase({ migrated: false });
+    await applyMigrations(url);
+    const rows = await query<{ relname: string; relpersistence: string }>(
+      url,
+      `SELECT relname, relpersistence FROM pg_class WHERE relname IN ('rate_limit_buckets', 'members')`,
+    );
+    expect(Object.fromEntries(rows.map((row) => [row.relname, row.relpersistence]))).toEqual({
+      rate_limit_buckets: 'u',
+      members: 'p',
+    });
+  });
+});
+
+describe('migrationStatus', () => {
+  it('reports a migration that is on disk but not applied, until it is applied', async () => {
+    const url = await createTestDatabase();
+    const { dir, extra } = await migrationsWithOneMore();
+
+    expect(await migrationStatus(url, { migrationsDir: dir })).toEqual({
+      ok: false,
+      pending: [extra],
+      detail: `pending: ${extra}`,
+    });
+    expect((await applyMigrations(url, { migrationsDir: dir })).applied).toEqual([extra]);
+    expect(await migrationStatus(url, { migrationsDir: dir })).toEqual({ ok: true, pending: [] });
+    // The committed directory knows nothing of the extra one: a newer database is still ready.
+    expect(await migrationStatus(url)).toEqual({ ok: true, pending: [] });
+  });
+
+  it('reports a failed migration and accepts a pg client or pool', async () => {
+    const url = await createTestDatabase();
+    const pool = new pg.Pool({ connectionString: url, max: 1 });
+    try {
+      await pool.query(
+        `INSERT INTO _prisma_migrations (id, checksum, migration_name, started_at, applied_steps_count)
+         VALUES ('x', 'x', '99991231235959_broken', now(), 0)`,
+      );
+      const status = await migrationStatus(pool);
+      expect(status.ok).toBe(false);
+      expect(status.pending).toEqual([]);
+      expect(status.detail).toContain('99991231235959_broken');
+    } finally {
+      await pool.end();
+    }
+  });
+});

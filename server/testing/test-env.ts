@@ -1,0 +1,28 @@
+/**
+ * What the global setup hands to test workers, through environment variables (workers are started
+ * after the setup and inherit them).
+ */
+export const templateDatabase = 'mailflow_template';
+
+export const testEnvNames = {
+  /** URL of a maintenance database on the test server, for CREATE/DROP DATABASE. */
+  adminUrl: 'MAILFLOW_TEST_ADMIN_URL',
+  /** Prefix shared by the databases of one run. */
+  runId: 'MAILFLOW_TEST_RUN_ID',
+} as const;
+
+export function testEnv(): { adminUrl: string; runId: string } {
+  const adminUrl = process.env[testEnvNames.adminUrl];
+  const runId = process.env[testEnvNames.runId];
+  if (!adminUrl || !runId) {
+    throw new Error('no test database server: run integration tests through vitest (server/testing/global-setup.ts)');
+  }
+  return { adminUrl, runId };
+}
+
+/** A URL on the same server as `adminUrl`, naming another database. */
+export function databaseUrlFor(adminUrl: string, database: string): string {
+  const url = new URL(adminUrl);
+  url.pathname = `/${encodeURIComponent(database)}`;
+  return url.toString();
+}
