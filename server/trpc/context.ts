@@ -11,6 +11,11 @@ export interface RequestContext {
   ip: string | null;
   /** True when the client reached us over HTTPS (directly or, with TRUST_PROXY=1, through a proxy). */
   secure: boolean;
+  /**
+   * True when a browser on this very machine calls us by a loopback name (http://localhost:3000 after
+   * `npm start`): browsers treat that origin as secure, so plain HTTP is acceptable there.
+   */
+  local: boolean;
   actor: Actor;
   /** Response headers to add to a success or an error (Set-Cookie, Idempotency-Replayed). */
   responseHeaders: Headers;
@@ -25,6 +30,7 @@ export function createRequestContext(transport: RequestContext['transport'], hea
     headers,
     ip: headers.get(clientIpHeader),
     secure: headers.get(clientProtoHeader) === 'https',
+    local: isLoopbackAddress(headers.get(clientIpHeader)) && isLoopbackHost(headers.get('host')),
     actor: { kind: 'anonymous' },
     responseHeaders: new Headers(),
   };
@@ -34,4 +40,14 @@ export function createRequestContext(transport: RequestContext['transport'], hea
 export function baseUrlOf(ctx: RequestContext, publicUrl: string | null): string {
   if (publicUrl) return publicUrl.replace(/\/+$/, '');
   return `${ctx.secure ? 'https' : 'http'}://${ctx.headers.get('host') ?? 'localhost'}`;
+}
+
+export function isLoopbackAddress(ip: string | null): boolean {
+  return Boolean(ip && (ip === '::1' || /^127\./.test(ip)));
+}
+
+export function isLoopbackHost(host: string | null): boolean {
+  if (!host) return false;
+  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0];
+  return name === 'localhost' || name === '[::1]' || /^127\./.test(name);
 }

@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { errorCatalogue, errorCodes, statusOf } from './catalogue';
 
-const specPath = fileURLToPath(new URL('../../../../shared/SPEC.md', import.meta.url));
+// The repository keeps a copy of the contract (docs/SPEC.md) so a fresh clone tests against it.
+const specPath = fileURLToPath(new URL('../../../docs/SPEC.md', import.meta.url));
 
 /** Every `area.reason` code the spec's Errors section names (the `imap.*` / `smtp.*` family expanded). */
 function specErrorCodes(): string[] {

@@ -83,9 +83,27 @@ describe('POST /api/v1/auth/login', () => {
     it('refuses a sign-in over plain HTTP with auth.https_required, and sets Secure over HTTPS', async () => {
       (process.env as Record<string, string | undefined>).NODE_ENV = 'production';
       resetConfigForTests();
-      const plain = await call('POST', '/api/v1/auth/login', { body: { email: member.email, password: testPassword }, ip: '10.0.0.6' });
+      const plain = await call('POST', '/api/v1/auth/login', {
+        body: { email: member.email, password: testPassword },
+        ip: '10.0.0.6',
+        headers: { host: 'mail.example.test' },
+      });
       expect(plain.status).toBe(403);
       expect(plain.body.error.code).toBe('auth.https_required');
+      // A remote client naming us by a loopback host is still remote.
+      const spoofedHost = await call('POST', '/api/v1/auth/login', {
+        body: { email: member.email, password: testPassword },
+        ip: '10.0.0.6',
+        headers: { host: 'localhost:3000' },
+      });
+      expect(spoofedHost.body.error.code).toBe('auth.https_required');
+      // A browser on the machine itself at http://localhost is a secure context: allowed.
+      const local = await call('POST', '/api/v1/auth/login', {
+        body: { email: member.email, password: testPassword },
+        ip: '127.0.0.1',
+        headers: { host: 'localhost:3000' },
+      });
+      expect(local.status).toBe(200);
       const secure = await call('POST', '/api/v1/auth/login', {
         body: { email: member.email, password: testPassword },
         ip: '10.0.0.6',

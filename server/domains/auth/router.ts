@@ -14,7 +14,7 @@ import { acceptInvitation, changePassword, currentMember, signIn, signOut } from
 const tag = 'Session';
 
 function originOf(ctx: RequestContext) {
-  return { ip: ctx.ip, userAgent: ctx.headers.get('user-agent'), secure: ctx.secure };
+  return { ip: ctx.ip, userAgent: ctx.headers.get('user-agent'), secure: ctx.secure, local: ctx.local };
 }
 
 export const authRouter = router({

@@ -14,10 +14,13 @@ import { clearedSessionCookie, openSession, revokeSessions, type SessionOrigin }
 
 export interface SignInRequest extends SessionOrigin {
   secure: boolean;
+  local: boolean;
 }
 
 export async function signIn(request: SignInRequest, input: { email: string; password: string }) {
-  if (isProduction() && !request.secure) throw appError('auth.https_required');
+  // Plain HTTP is refused in production, except from a browser on this machine calling a loopback name
+  // (browsers treat it as a secure context; it is how `npm start` is first used).
+  if (isProduction() && !request.secure && !request.local) throw appError('auth.https_required');
   const { LOGIN_MAX_ATTEMPTS, LOGIN_WINDOW_SECONDS } = config();
   const limit = await hit({ key: `login:${request.ip ?? 'unknown'}`, limit: LOGIN_MAX_ATTEMPTS, windowSeconds: LOGIN_WINDOW_SECONDS });
   if (!limit.allowed) throw rateLimitError('auth.too_many_attempts', limit.retryAfterSeconds);
