@@ -1,0 +1,98 @@
+/**
+ * `npx tsx bench/layers.ts`: where the time of GET /api/v1/auth/me goes, layer by layer, in ONE
+ * process without HTTP (an investigation aid next to `npm run bench`, not part of it):
+ *
+ *   pg        the route's two statements over a pg.Pool (what the floor server runs)
+ *   prisma    the same two statements through Prisma ($queryRawUnsafe + member.findUnique)
+ *   service   resolveActor(headers) + currentMember(actor): the route's code, no tRPC
+ *   rest      handleRestRequest(new Request(...)): tRPC + trpc-to-openapi + our REST adapter, no Next
+ *
+ * Each runs `BENCH_CONCURRENCY` (32) calls in flight for BENCH_LAYER_SECONDS (5) after 1 s warm-up
+ * and reports calls/s and the process CPU time per call (user+system, so scheduler noise from other
+ * processes does not inflate it). Same database setup as the bench (embedded, or BENCH_DATABASE_URL).
+ */
+import pg from 'pg';
+import { openBenchDatabase, migrate } from './database';
+
+const concurrency = Number(process.env.BENCH_CONCURRENCY) || 32;
+const seconds = Number(process.env.BENCH_LAYER_SECONDS) || 5;
+const keyCount = Number(process.env.BENCH_KEYS) || 500;
+const poolSize = Number(process.env.DATABASE_POOL_SIZE) || 10;
+
+async function measure(name: string, call: (index: number) => Promise<unknown>): Promise<void> {
+  let index = 0;
+  const run = async (until: number, counter: { calls: number }) => {
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (performance.now() < until) {
+          await call(index++);
+          counter.calls += 1;
+        }
+      }),
+    );
+  };
+  await run(performance.now() + 1_000, { calls: 0 });
+  const counter = { calls: 0 };
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  await run(started + seconds * 1_000, counter);
+  const elapsed = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuMsPerCall = (cpu.user + cpu.system) / 1000 / counter.calls;
+  console.log(
+    `${name.padEnd(8)} ${String(Math.round(counter.calls / elapsed)).padStart(6)} calls/s   ` +
+      `${cpuMsPerCall.toFixed(3)} ms CPU per call in this process (${((cpu.user + cpu.system) / 1e4 / elapsed).toFixed(0)}% of one core)`,
+  );
+}
+
+const database = await openBenchDatabase(() => {});
+try {
+  await migrate(database.url);
+  process.env.DATABASE_URL = database.url;
+  (process.env as Record<string, string>).NODE_ENV = 'production';
+  process.env.LOG_LEVEL = 'warn';
+  process.env.DATABASE_POOL_SIZE = String(poolSize);
+  const { createFixtures, captureMemberLookupSql } = await import('./fixtures');
+  const fixtures = await createFixtures(keyCount);
+  const memberQuery = await captureMemberLookupSql(database.url, fixtures.member.id);
+  const { apiKeyLookupSql, resolveActor } = await import('../server/core/auth/authenticate');
+  const { tokenHash } = await import('../server/core/auth/tokens');
+  const { db } = await import('../server/core/db');
+  const { currentMember } = await import('../server/domains/auth/service');
+  const { handleRestRequest } = await import('../server/http/rest-handler');
+  const secretOf = (index: number) => fixtures.secrets[index % fixtures.secrets.length];
+  const now = () => Math.floor(Date.now() / 1000);
+  const memberParams = (id: string) => memberQuery.params.map((value) => (value === '$memberId' ? id : value));
+
+  console.log(`layers of GET /api/v1/auth/me, ${concurrency} in flight, ${seconds} s each, pool ${poolSize}, ${keyCount} keys`);
+  const pool = new pg.Pool({ connectionString: database.url, max: poolSize });
+  await measure('pg', async (index) => {
+    const { rows } = await pool.query(apiKeyLookupSql, [tokenHash(secretOf(index)), now()]);
+    await pool.query(memberQuery.sql, memberParams(rows[0].member_id));
+  });
+  await pool.end();
+
+  await measure('prisma', async (index) => {
+    const rows = await db().$queryRawUnsafe<{ member_id: string }[]>(apiKeyLookupSql, tokenHash(secretOf(index)), now());
+    await db().member.findUnique({ where: { id: rows[0].member_id } });
+  });
+
+  await measure('service', async (index) => {
+    const actor = await resolveActor(new Headers({ authorization: `Bearer ${secretOf(index)}` }));
+    if (actor.kind === 'anonymous') throw new Error('anonymous');
+    await currentMember(actor);
+  });
+
+  await measure('rest', async (index) => {
+    const response = await handleRestRequest(
+      new Request('http://127.0.0.1/api/v1/auth/me', { headers: { authorization: `Bearer ${secretOf(index)}`, accept: 'application/json' } }),
+    );
+    if (response.status !== 200) throw new Error(`status ${response.status}: ${await response.text()}`);
+    await response.text();
+  });
+  const { disconnectDb } = await import('../server/core/db');
+  await disconnectDb();
+} finally {
+  await database.dispose();
+}
+process.exit(0);

@@ -1,0 +1,118 @@
+/**
+ * The two reference servers, each run as its own process (so it does not share an event loop with
+ * the load generator):
+ *
+ *   tsx bench/reference-server.ts ceiling   bare node:http, answers BENCH_BODY to every request
+ *   tsx bench/reference-server.ts floor     bare node:http + pg.Pool: per request exactly the two
+ *                                           statements GET /api/v1/auth/me runs (the key lookup of
+ *                                           server/core/auth/authenticate.ts, then the member query
+ *                                           Prisma emits for currentMember), same JSON out
+ *
+ * Environment: PORT (0: any), HOST, DATABASE_URL and DATABASE_POOL_SIZE (floor, default 10 like the
+ * app), BENCH_MEMBER_QUERY (floor: JSON `{sql, params}`, `$memberId` marking the id),
+ * API_KEY_RATE_LIMIT (floor, default 600). Prints `ready on <url>`.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import pg from 'pg';
+import { apiKeyLookupSql } from '../server/core/auth/authenticate';
+import { apiKeyPrefix, tokenHash } from '../server/core/auth/tokens';
+
+const mode = process.argv[2];
+const host = process.env.HOST ?? '127.0.0.1';
+const port = Number(process.env.PORT ?? 0);
+
+function send(res: ServerResponse, status: number, body: string): void {
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+const unauthenticated = JSON.stringify({ error: { code: 'auth.unauthenticated', message: 'Authentication required.', details: {} } });
+const rateLimited = JSON.stringify({ error: { code: 'api_key.rate_limited', message: 'Too many requests for this API key.', details: {} } });
+
+function ceilingHandler(): (req: IncomingMessage, res: ServerResponse) => void {
+  const body = process.env.BENCH_BODY;
+  if (!body) throw new Error('BENCH_BODY is not set');
+  return (_req, res) => send(res, 200, body);
+}
+
+interface KeyRow {
+  key_id: string;
+  member_id: string;
+  hits: number | string;
+  earlier: number | string;
+}
+
+interface MemberRow {
+  id: string;
+  email: string;
+  name: string;
+  role: string;
+  status: string;
+  created_at: Date;
+}
+
+function floorHandler(): (req: IncomingMessage, res: ServerResponse) => void {
+  const url = process.env.DATABASE_URL;
+  const memberQuery = process.env.BENCH_MEMBER_QUERY;
+  if (!url || !memberQuery) throw new Error('DATABASE_URL and BENCH_MEMBER_QUERY must be set');
+  const { sql: memberSql, params: memberParams } = JSON.parse(memberQuery) as { sql: string; params: unknown[] };
+  const poolSize = Number(process.env.DATABASE_POOL_SIZE);
+  const pool = new pg.Pool({ connectionString: url, max: Number.isInteger(poolSize) && poolSize > 0 ? poolSize : 10 });
+  pool.on('error', (error) => console.error('pool error:', error.message));
+  const limit = Number(process.env.API_KEY_RATE_LIMIT ?? 600);
+
+  const serve = async (req: IncomingMessage, res: ServerResponse) => {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+    const secret = match?.[1];
+    if (!secret || !secret.startsWith(apiKeyPrefix) || secret.length > 200) return send(res, 401, unauthenticated);
+    const now = Math.floor(Date.now() / 1000);
+    const { rows } = await pool.query<KeyRow>(apiKeyLookupSql, [tokenHash(secret), now]);
+    const key = rows[0];
+    if (!key) return send(res, 401, unauthenticated);
+    if (Number(key.hits) + Number(key.earlier) > limit) return send(res, 429, rateLimited);
+    const params = memberParams.map((value) => (value === '$memberId' ? key.member_id : value));
+    const member = (await pool.query<MemberRow>(memberSql, params)).rows[0];
+    if (!member) return send(res, 401, unauthenticated);
+    send(
+      res,
+      200,
+      JSON.stringify({
+        member: {
+          id: member.id,
+          email: member.email,
+          name: member.name,
+          role: member.role,
+          status: member.status,
+          mailboxCount: 0,
+          publishedWorkflowCount: 0,
+          createdAt: member.created_at.toISOString(),
+        },
+      }),
+    );
+  };
+  return (req, res) => {
+    serve(req, res).catch((error) => {
+      console.error('floor request failed:', error instanceof Error ? error.message : error);
+      if (!res.headersSent) send(res, 500, JSON.stringify({ error: { code: 'internal', message: 'internal error', details: {} } }));
+    });
+  };
+}
+
+const handler = mode === 'ceiling' ? ceilingHandler() : mode === 'floor' ? floorHandler() : null;
+if (!handler) {
+  console.error('usage: tsx bench/reference-server.ts ceiling|floor');
+  process.exit(2);
+}
+const server = createServer(handler);
+server.listen(port, host, () => {
+  const address = server.address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+  console.log(`ready on http://${host}:${actualPort}`);
+});
+const stop = () => {
+  server.closeAllConnections();
+  server.close(() => process.exit(0));
+  setTimeout(() => process.exit(0), 2_000).unref();
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
