@@ -1,0 +1,56 @@
+import { existsSync } from 'node:fs';
+import { defineConfig } from '@playwright/test';
+import { e2eAdmin, e2eBaseUrl, e2ePort } from './e2e/fixtures/env';
+
+const systemChromium = '/usr/bin/chromium';
+
+export default defineConfig({
+  testDir: 'e2e',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: process.env.CI ? [['list']] : [['list']],
+  outputDir: 'test-results',
+  use: {
+    baseURL: e2eBaseUrl,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    locale: 'en-US',
+    launchOptions: existsSync(systemChromium)
+      ? {
+          executablePath: systemChromium,
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--no-first-run',
+            '--disable-quic',
+            '--disable-dev-shm-usage',
+          ],
+        }
+      : {},
+  },
+  webServer: {
+    // A fresh instance: its own data directory (embedded PostgreSQL), the production build, web + runner.
+    command: 'rm -rf .data/e2e && exec npm start',
+    url: `${e2eBaseUrl}/readyz`,
+    timeout: 300_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: {
+      DATA_DIR: '.data/e2e',
+      EMBEDDED_PG_PORT: '5499',
+      PORT: String(e2ePort),
+      HOST: '127.0.0.1',
+      ADMIN_EMAIL: e2eAdmin.email,
+      ADMIN_PASSWORD: e2eAdmin.password,
+      LOGIN_MAX_ATTEMPTS: '1000',
+      LOG_LEVEL: 'warn',
+    },
+  },
+});
