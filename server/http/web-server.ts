@@ -7,7 +7,18 @@ import next from 'next';
 import { config, databaseUrl } from '../core/config';
 import { log } from '../core/log';
 import { stampClientOrigin } from './client-origin';
+import { serveWithFetchHandler } from './node-bridge';
 import { createRealtimeServer, isRealtimeRequest } from './realtime-server';
+import { handleRestRequest } from './rest-handler';
+
+/**
+ * REST calls skip the Next.js request pipeline (≈ 2 ms of CPU per request, measured by `npm run bench`):
+ * the custom server hands them straight to the same handler `app/api/v1/[...path]/route.ts` mounts.
+ * The OpenAPI document keeps its own route file.
+ */
+function isRestRequest(url: string | undefined): boolean {
+  return Boolean(url?.startsWith('/api/v1/') && !url.startsWith('/api/v1/openapi.json'));
+}
 
 export interface WebServer {
   server: Server;
@@ -22,14 +33,13 @@ export async function startWebServer(options: { dev: boolean; port: number; host
   const nextUpgrade = options.dev ? app.getUpgradeHandler() : null;
   const realtime = createRealtimeServer(databaseUrl());
   const trustProxy = config().TRUST_PROXY;
+  const serveRest = serveWithFetchHandler(handleRestRequest);
 
   const server = createServer((req, res) => {
     stampClientOrigin(req, trustProxy);
-    if (isRealtimeRequest(req.url)) {
-      void realtime.handleRequest(req, res);
-      return;
-    }
-    void handle(req, res);
+    if (isRealtimeRequest(req.url)) void realtime.handleRequest(req, res);
+    else if (isRestRequest(req.url)) void serveRest(req, res);
+    else void handle(req, res);
   });
   server.on('upgrade', (req, socket, head) => {
     stampClientOrigin(req, trustProxy);

@@ -38,7 +38,11 @@ export async function createMember(options: { role?: 'member' | 'admin'; email?:
 }
 
 export async function createApiKeyFor(member: TestMember, scopes: Scope[], options: { expiresInDays?: number } = {}) {
-  const actor = { kind: 'session' as const, sessionId: 'factory', member: { id: member.id, email: member.email, name: member.name, role: member.role } };
+  const actor = {
+    kind: 'session' as const,
+    sessionId: 'factory',
+    member: { id: member.id, email: member.email, name: member.name, role: member.role, createdAt: new Date() },
+  };
   const { key, secret } = await createKey(actor, { name: 'test key', scopes, expiresInDays: options.expiresInDays }, null);
   return { key, secret };
 }

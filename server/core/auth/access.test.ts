@@ -3,7 +3,7 @@ import { AppError } from '../errors/app-error';
 import { authorize, type Access, type AuthenticatedActor, type MemberIdentity } from './access';
 import { scopesCover } from './scopes';
 
-const member: MemberIdentity = { id: 'm', email: 'm@x', name: 'M', role: 'member' };
+const member: MemberIdentity = { id: 'm', email: 'm@x', name: 'M', role: 'member', createdAt: new Date(0) };
 const admin: MemberIdentity = { ...member, role: 'admin' };
 const session = (who = member): AuthenticatedActor => ({ kind: 'session', sessionId: 's', member: who });
 const key = (scopes: string[], who = member): AuthenticatedActor => ({ kind: 'apiKey', keyId: 'k', scopes, member: who });

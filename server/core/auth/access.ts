@@ -20,11 +20,13 @@ export type Access =
   | { kind: 'member'; admin?: boolean }
   | { kind: 'scope'; scope: Scope; admin?: boolean };
 
+/** The caller's member row as read while authenticating (an authenticated member is always active). */
 export interface MemberIdentity {
   id: string;
   email: string;
   name: string;
   role: 'member' | 'admin';
+  createdAt: Date;
 }
 
 export type Actor =

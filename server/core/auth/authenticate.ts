@@ -7,7 +7,7 @@
  * round trip per request, and the only durable write (`lastUsedAt`) happens at most once a minute.
  */
 import { config } from '../config';
-import { db } from '../db';
+import { db, pool } from '../db';
 import { appError, rateLimitError } from '../errors/app-error';
 import { currentSecond, judge } from '../http/rate-limit';
 import type { Actor, MemberIdentity } from './access';
@@ -38,8 +38,9 @@ interface KeyRow {
   email: string;
   name: string;
   role: 'member' | 'admin';
+  created_at: Date;
   hits: number;
-  earlier: bigint;
+  earlier: string;
 }
 
 export const apiKeyRateLimitWindowSeconds = 60;
@@ -54,7 +55,7 @@ export function apiKeyLimiterKey(keyId: string): string {
  */
 export const apiKeyLookupSql = `
 WITH k AS (
-  SELECT k.id AS key_id, k.scopes, m.id AS member_id, m.email, m.name, m.role::text AS role
+  SELECT k.id AS key_id, k.scopes, m.id AS member_id, m.email, m.name, m.role::text AS role, m.created_at
     FROM api_keys k JOIN members m ON m.id = k.member_id
    WHERE k.secret_hash = $1 AND k.revoked_at IS NULL
      AND (k.expires_at IS NULL OR k.expires_at > now()) AND m.status = 'active'
@@ -77,7 +78,8 @@ SELECT k.*, (SELECT hits FROM current) AS hits,
 async function authenticateKey(secret: string): Promise<Actor> {
   if (!secret.startsWith(apiKeyPrefix) || secret.length > 200) throw appError('auth.unauthenticated');
   const now = currentSecond();
-  const rows = await db().$queryRawUnsafe<KeyRow[]>(apiKeyLookupSql, tokenHash(secret), now);
+  // Straight on the pool rather than through Prisma: this runs on every key-authenticated request.
+  const { rows } = await pool().query<KeyRow>(apiKeyLookupSql, [tokenHash(secret), now]);
   const row = rows[0];
   if (!row) throw appError('auth.unauthenticated');
   const limit = await judge(
@@ -92,16 +94,17 @@ async function authenticateKey(secret: string): Promise<Actor> {
 async function authenticateSession(token: string): Promise<Actor> {
   const session = await db().session.findUnique({
     where: { tokenHash: tokenHash(token) },
-    include: { member: { select: { id: true, email: true, name: true, role: true, status: true } } },
+    include: { member: { select: { id: true, email: true, name: true, role: true, status: true, createdAt: true } } },
   });
   if (!session || session.revokedAt || session.expiresAt <= new Date() || session.member.status !== 'active') {
     return { kind: 'anonymous' };
   }
-  return { kind: 'session', sessionId: session.id, member: memberOf({ ...session.member, member_id: session.member.id }) };
+  const { id, email, name, role, createdAt } = session.member;
+  return { kind: 'session', sessionId: session.id, member: { id, email, name, role, createdAt } };
 }
 
-function memberOf(row: { member_id: string; email: string; name: string; role: string }): MemberIdentity {
-  return { id: row.member_id, email: row.email, name: row.name, role: row.role === 'admin' ? 'admin' : 'member' };
+function memberOf(row: KeyRow): MemberIdentity {
+  return { id: row.member_id, email: row.email, name: row.name, role: row.role === 'admin' ? 'admin' : 'member', createdAt: row.created_at };
 }
 
 /**

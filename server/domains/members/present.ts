@@ -7,7 +7,7 @@ import type { MemberOutput } from './schemas';
  * Mailboxes and workflows arrive with later domains; until then a member has none of either, so the
  * counts are truthfully zero. Those domains will provide the counts through memberFootprint().
  */
-export function presentMember(member: Member): MemberOutput {
+export function presentMember(member: Pick<Member, 'id' | 'email' | 'name' | 'role' | 'status' | 'createdAt'>): MemberOutput {
   return {
     id: member.id,
     email: member.email,
