@@ -41,6 +41,16 @@ function ErrorNote({ error, testId }: { error: unknown; testId: string }) {
   );
 }
 
+/** Closing a confirmation forgets the mutation's last result, so reopening starts clean. */
+function closeWith(mutation: { reset: () => void }, onClose: () => void) {
+  return (open: boolean) => {
+    if (!open) {
+      mutation.reset();
+      onClose();
+    }
+  };
+}
+
 function ChangeRoleDialog({ change, onClose }: { change: { member: Member; role: Role } | null; onClose: () => void }) {
   const { t } = useI18n();
   const trpc = useTRPC();
@@ -56,12 +66,7 @@ function ChangeRoleDialog({ change, onClose }: { change: { member: Member; role:
   return (
     <ConfirmDialog
       open={change !== null}
-      onOpenChange={(open) => {
-        if (!open) {
-          mutation.reset();
-          onClose();
-        }
-      }}
+      onOpenChange={closeWith(mutation, onClose)}
       tone="primary"
       title={change ? t.members.changeRoleTitle(change.member.name, change.role) : ''}
       description={change ? t.members.changeRoleBody[change.role] : undefined}
@@ -82,12 +87,7 @@ function DeactivateDialog({ member, onClose }: { member: Member | null; onClose:
   return (
     <ConfirmDialog
       open={member !== null}
-      onOpenChange={(open) => {
-        if (!open) {
-          mutation.reset();
-          onClose();
-        }
-      }}
+      onOpenChange={closeWith(mutation, onClose)}
       title={member ? (effects ? t.members.deactivatedTitle(member.name) : t.members.deactivateTitle(member.name)) : ''}
       description={t.members.deactivateBody}
       confirmLabel={mutation.isPending ? t.members.deactivating : t.members.deactivateConfirm}
@@ -122,12 +122,7 @@ function ReactivateDialog({ member, onClose }: { member: Member | null; onClose:
   return (
     <ConfirmDialog
       open={member !== null}
-      onOpenChange={(open) => {
-        if (!open) {
-          mutation.reset();
-          onClose();
-        }
-      }}
+      onOpenChange={closeWith(mutation, onClose)}
       tone="primary"
       title={member ? t.members.reactivateTitle(member.name) : ''}
       description={t.members.reactivateBody}
