@@ -6,8 +6,6 @@
 import { randomUUID } from 'node:crypto';
 import { unusablePasswordHash } from '../server/core/auth/password';
 import { db, disconnectDb } from '../server/core/db';
-import { PrismaPg } from '@prisma/adapter-pg';
-import { PrismaClient } from '../server/generated/prisma/client';
 import { createKey } from '../server/domains/api-keys/service';
 
 export interface BenchMember {
@@ -15,6 +13,7 @@ export interface BenchMember {
   email: string;
   name: string;
   role: 'member' | 'admin';
+  createdAt: Date;
 }
 
 export interface Fixtures {
@@ -33,48 +32,17 @@ export async function createFixtures(keyCount: number, parallel = 8): Promise<Fi
       passwordHash: unusablePasswordHash,
     },
   });
-  const member: BenchMember = { id: created.id, email: created.email, name: created.name, role: created.role };
+  const member: BenchMember = { id: created.id, email: created.email, name: created.name, role: created.role, createdAt: created.createdAt };
   const actor = { kind: 'session' as const, sessionId: 'bench', member };
   const secrets: string[] = new Array(keyCount);
   let next = 0;
   const worker = async () => {
     for (let index = next++; index < keyCount; index = next++) {
-      const { secret } = await createKey(actor, { name: `bench key ${index + 1}`, scopes: ['read'] }, null);
+      const { secret } = await createKey(actor, { name: `bench key ${index + 1}`, scopes: ['tables:read'] }, null);
       secrets[index] = secret;
     }
   };
   await Promise.all(Array.from({ length: Math.min(parallel, keyCount) }, worker));
   await disconnectDb();
   return { member, secrets };
-}
-
-export interface CapturedQuery {
-  sql: string;
-  /** Parameters as Prisma sent them, with the member id replaced by the placeholder `$memberId`. */
-  params: unknown[];
-}
-
-/**
- * The SQL Prisma emits for `currentMember`'s `member.findUnique({ where: { id } })`, captured from
- * Prisma's own query log, so the floor server runs the very statement the app runs.
- */
-export async function captureMemberLookupSql(url: string, memberId: string): Promise<CapturedQuery> {
-  const client = new PrismaClient({
-    adapter: new PrismaPg({ connectionString: url, max: 1 }),
-    log: [{ emit: 'event', level: 'query' }],
-  });
-  const seen: { query: string; params: string }[] = [];
-  client.$on('query', (event) => seen.push({ query: event.query, params: event.params }));
-  try {
-    await client.member.findUnique({ where: { id: memberId } });
-  } finally {
-    await client.$disconnect();
-  }
-  const lookup = seen.find((event) => /\bFROM\b.*"members"/is.test(event.query));
-  if (!lookup || seen.length !== 1) {
-    throw new Error(`expected one members query from Prisma, saw ${seen.length}: ${seen.map((event) => event.query).join(' | ')}`);
-  }
-  const params = (JSON.parse(lookup.params) as unknown[]).map((value) => (value === memberId ? '$memberId' : value));
-  if (!params.includes('$memberId')) throw new Error(`Prisma's member query does not take the id as a parameter: ${lookup.params}`);
-  return { sql: lookup.query, params };
 }

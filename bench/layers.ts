@@ -2,8 +2,8 @@
  * `npx tsx bench/layers.ts`: where the time of GET /api/v1/auth/me goes, layer by layer, in ONE
  * process without HTTP (an investigation aid next to `npm run bench`, not part of it):
  *
- *   pg        the route's two statements over a pg.Pool (what the floor server runs)
- *   prisma    the same two statements through Prisma ($queryRawUnsafe + member.findUnique)
+ *   pg        the route's one statement over a pg.Pool (what the floor server and the app run)
+ *   prisma    the same statement through Prisma ($queryRawUnsafe), for comparison
  *   service   resolveActor(headers) + currentMember(actor): the route's code, no tRPC
  *   rest      handleRestRequest(new Request(...)): tRPC + trpc-to-openapi + our REST adapter, no Next
  *
@@ -52,9 +52,8 @@ try {
   (process.env as Record<string, string>).NODE_ENV = 'production';
   process.env.LOG_LEVEL = 'warn';
   process.env.DATABASE_POOL_SIZE = String(poolSize);
-  const { createFixtures, captureMemberLookupSql } = await import('./fixtures');
+  const { createFixtures } = await import('./fixtures');
   const fixtures = await createFixtures(keyCount);
-  const memberQuery = await captureMemberLookupSql(database.url, fixtures.member.id);
   const { apiKeyLookupSql, resolveActor } = await import('../server/core/auth/authenticate');
   const { tokenHash } = await import('../server/core/auth/tokens');
   const { db } = await import('../server/core/db');
@@ -62,19 +61,18 @@ try {
   const { handleRestRequest } = await import('../server/http/rest-handler');
   const secretOf = (index: number) => fixtures.secrets[index % fixtures.secrets.length];
   const now = () => Math.floor(Date.now() / 1000);
-  const memberParams = (id: string) => memberQuery.params.map((value) => (value === '$memberId' ? id : value));
 
   console.log(`layers of GET /api/v1/auth/me, ${concurrency} in flight, ${seconds} s each, pool ${poolSize}, ${keyCount} keys`);
   const pool = new pg.Pool({ connectionString: database.url, max: poolSize });
   await measure('pg', async (index) => {
     const { rows } = await pool.query(apiKeyLookupSql, [tokenHash(secretOf(index)), now()]);
-    await pool.query(memberQuery.sql, memberParams(rows[0].member_id));
+    if (!rows[0]) throw new Error('key not found');
   });
   await pool.end();
 
   await measure('prisma', async (index) => {
     const rows = await db().$queryRawUnsafe<{ member_id: string }[]>(apiKeyLookupSql, tokenHash(secretOf(index)), now());
-    await db().member.findUnique({ where: { id: rows[0].member_id } });
+    if (!rows[0]) throw new Error('key not found');
   });
 
   await measure('service', async (index) => {

@@ -3,14 +3,13 @@
  * the load generator):
  *
  *   tsx bench/reference-server.ts ceiling   bare node:http, answers BENCH_BODY to every request
- *   tsx bench/reference-server.ts floor     bare node:http + pg.Pool: per request exactly the two
- *                                           statements GET /api/v1/auth/me runs (the key lookup of
- *                                           server/core/auth/authenticate.ts, then the member query
- *                                           Prisma emits for currentMember), same JSON out
+ *   tsx bench/reference-server.ts floor     bare node:http + pg.Pool: per request exactly the one
+ *                                           statement GET /api/v1/auth/me runs (apiKeyLookupSql of
+ *                                           server/core/auth/authenticate.ts, which also reads the
+ *                                           member), same JSON out, built from that row
  *
  * Environment: PORT (0: any), HOST, DATABASE_URL and DATABASE_POOL_SIZE (floor, default 10 like the
- * app), BENCH_MEMBER_QUERY (floor: JSON `{sql, params}`, `$memberId` marking the id),
- * API_KEY_RATE_LIMIT (floor, default 600). Prints `ready on <url>`.
+ * app), API_KEY_RATE_LIMIT (floor, default 600). Prints `ready on <url>`.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import pg from 'pg';
@@ -38,24 +37,17 @@ function ceilingHandler(): (req: IncomingMessage, res: ServerResponse) => void {
 interface KeyRow {
   key_id: string;
   member_id: string;
+  email: string;
+  name: string;
+  role: string;
+  created_at: Date;
   hits: number | string;
   earlier: number | string;
 }
 
-interface MemberRow {
-  id: string;
-  email: string;
-  name: string;
-  role: string;
-  status: string;
-  created_at: Date;
-}
-
 function floorHandler(): (req: IncomingMessage, res: ServerResponse) => void {
   const url = process.env.DATABASE_URL;
-  const memberQuery = process.env.BENCH_MEMBER_QUERY;
-  if (!url || !memberQuery) throw new Error('DATABASE_URL and BENCH_MEMBER_QUERY must be set');
-  const { sql: memberSql, params: memberParams } = JSON.parse(memberQuery) as { sql: string; params: unknown[] };
+  if (!url) throw new Error('DATABASE_URL must be set');
   const poolSize = Number(process.env.DATABASE_POOL_SIZE);
   const pool = new pg.Pool({ connectionString: url, max: Number.isInteger(poolSize) && poolSize > 0 ? poolSize : 10 });
   pool.on('error', (error) => console.error('pool error:', error.message));
@@ -70,22 +62,21 @@ function floorHandler(): (req: IncomingMessage, res: ServerResponse) => void {
     const key = rows[0];
     if (!key) return send(res, 401, unauthenticated);
     if (Number(key.hits) + Number(key.earlier) > limit) return send(res, 429, rateLimited);
-    const params = memberParams.map((value) => (value === '$memberId' ? key.member_id : value));
-    const member = (await pool.query<MemberRow>(memberSql, params)).rows[0];
-    if (!member) return send(res, 401, unauthenticated);
+    // Same fields, order and formats as presentMember (server/domains/members/present.ts); the lookup
+    // only matches active members, so status is 'active' as in currentMember.
     send(
       res,
       200,
       JSON.stringify({
         member: {
-          id: member.id,
-          email: member.email,
-          name: member.name,
-          role: member.role,
-          status: member.status,
+          id: key.member_id,
+          email: key.email,
+          name: key.name,
+          role: key.role,
+          status: 'active',
           mailboxCount: 0,
           publishedWorkflowCount: 0,
-          createdAt: member.created_at.toISOString(),
+          createdAt: key.created_at.toISOString(),
         },
       }),
     );

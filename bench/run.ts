@@ -3,7 +3,7 @@
  * against the production build, next to two references measured in the same run:
  *
  *   ceiling  bare node:http returning the same JSON body (what Node's HTTP stack allows here)
- *   floor    bare node:http + pg.Pool running the route's two statements (what the database allows)
+ *   floor    bare node:http + pg.Pool running the route's one statement (what the database allows)
  *
  * plus the database writes one request causes and the CPU time one request costs in each process.
  * See bench/README.md for the method and the knobs. Timing targets are printed as PASS/MISS and
@@ -123,12 +123,11 @@ async function main(): Promise<void> {
   await migrate(database.url);
   // The server modules read DATABASE_URL lazily: set it before the first db() call.
   process.env.DATABASE_URL = database.url;
-  const { createFixtures, captureMemberLookupSql } = await import('./fixtures');
+  const { createFixtures } = await import('./fixtures');
   const setupStarted = Date.now();
   // Separate keys for floor and app: each pays its own last_used_at writes (once a minute per key).
   const fixtures = await createFixtures(settings.keys * 2);
   const keySets = { floor: fixtures.secrets.slice(0, settings.keys), app: fixtures.secrets.slice(settings.keys) };
-  const memberQuery = await captureMemberLookupSql(database.url, fixtures.member.id);
   log(`fixtures: 1 member, ${fixtures.secrets.length} API keys via createKey() in ${fixed((Date.now() - setupStarted) / 1000, 1)} s`);
 
   const childEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => {
@@ -166,7 +165,7 @@ async function main(): Promise<void> {
       command: process.execPath,
       args: tsxArgs('bench/reference-server.ts', 'floor'),
       cwd: root,
-      env: childEnv({ BENCH_MEMBER_QUERY: JSON.stringify(memberQuery) }),
+      env: childEnv({}),
     }),
   ]);
 
@@ -195,7 +194,6 @@ async function main(): Promise<void> {
   log(`servers: app ${app.url} (pid ${app.pid}), floor ${floor.url} (pid ${floor.pid}), ceiling ${ceiling.url} (pid ${ceiling.pid})`);
   log(`response body (${Buffer.byteLength(appAnswer.body)} bytes) identical across app, floor and ceiling: ${sameBody ? 'yes' : 'NO'}`);
   if (!sameBody) log(`  app:   ${appAnswer.body}\n  floor: ${floorAnswer.body}`);
-  log(`floor's member query (from Prisma's query log): ${memberQuery.sql.replace(/"public"\."members"\./g, '')}`);
 
   const rotations = { ceiling: new Rotation(ceilingRequests), floor: new Rotation(floorRequests), app: new Rotation(appRequests) };
   const servers = { ceiling, floor, app };
@@ -289,7 +287,7 @@ async function main(): Promise<void> {
   const floorRps = find('floor', 'closed').load.rps;
   const labels: Record<Target, string> = {
     ceiling: 'ceiling: node:http, constant body',
-    floor: 'floor: node:http + pg, same 2 statements',
+    floor: 'floor: node:http + pg, same statement',
     app: 'app: production build',
   };
 
@@ -341,9 +339,9 @@ async function main(): Promise<void> {
     log(`server-process CPU per request, closed loop c=${settings.concurrency} (the app serves one request at a time per core: 1000 / ms = its req/s ceiling):`);
     const lines: [string, number][] = [
       ['ceiling: node:http, constant body', ceilingCpu.cpu.server / ceilingCpu.load.total],
-      ['floor: node:http + pg.Pool, the 2 statements', floorCpu.cpu.server / floorCpu.load.total],
+      ['floor: node:http + pg.Pool, the same statement', floorCpu.cpu.server / floorCpu.load.total],
       ...breakdown.map((probe) => [`app ${probe.label}`, probe.cpuMs] as [string, number]),
-      [`app GET ${routePath} with key (200): + key lookup and member query through Prisma`, appCpu.cpu.server / appCpu.load.total],
+      [`app GET ${routePath} with key (200): + the key lookup statement on pg.Pool`, appCpu.cpu.server / appCpu.load.total],
     ];
     for (const [label, ms] of lines) log(`  ${fixed(ms, 3).padStart(7)} ms  ${label}`);
   }
