@@ -4,6 +4,7 @@ import { auditRouter } from '../domains/audit/router';
 import { authRouter } from '../domains/auth/router';
 import { instanceRouter } from '../domains/instance/router';
 import { membersRouter } from '../domains/members/router';
+import { tablesRouter } from '../domains/tables/router';
 import { router } from './procedures';
 
 export const appRouter = router({
@@ -12,6 +13,7 @@ export const appRouter = router({
   members: membersRouter,
   audit: auditRouter,
   instance: instanceRouter,
+  tables: tablesRouter,
 });
 
 export type AppRouter = typeof appRouter;

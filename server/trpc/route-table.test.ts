@@ -11,8 +11,8 @@ const table = routeTable();
 /** Spec, Authentication §9 (the routes of this build among them). */
 const sessionOnly = ['GET /api/v1/api-keys', 'POST /api/v1/api-keys', 'POST /api/v1/api-keys/{id}/revoke', 'POST /api/v1/auth/logout', 'POST /api/v1/me/password'];
 
-/** Spec, Endpoints: operations that accept Idempotency-Key (none among this build's routes yet). */
-const idempotentRoutes: string[] = [];
+/** Spec, Endpoints: operations that accept Idempotency-Key (those among this build's routes). */
+const idempotentRoutes: string[] = ['POST /api/v1/tables'];
 
 const name = (entry: (typeof table)[number]) => `${entry.spec!.method} ${entry.spec!.path}`;
 
