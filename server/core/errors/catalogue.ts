@@ -62,6 +62,13 @@ export const errorCatalogue = {
     duplicate_slug: [409, 'A table already uses this slug.'],
     duplicate_column: [400, 'Two columns share the same key.'],
     page_out_of_range: [400, 'The requested page is beyond the last row.'],
+    column_not_found: [404, 'No such column in this table.'], // (ours)
+    row_not_found: [404, 'No such row in this table.'], // (ours)
+    invalid_cells: [400, 'Some cells do not fit their columns.'], // (ours) details.problems
+    duplicate_key: [409, 'Another row already has this key.'], // (ours)
+    key_column_missing: [409, 'This table has no key column.'], // (ours)
+    cells_incompatible: [409, 'Existing cells do not fit the new column settings.'], // (ours) details.rows
+    import_rejected: [422, 'Some lines of the file cannot be imported.'], // (ours) details.rejected
   }),
   ...area('review', {
     bad_request: [400, 'The review request is invalid.'],
