@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keyValueOf, mergeCells, normaliseCell, parseTextCell, searchTextOf, validateCells } from './cells';
+import { convertCell, keyValueOf, mergeCells, normaliseCell, parseTextCell, searchTextOf, validateCells } from './cells';
 import type { Column } from './schemas';
 
 const column = (type: Column['type'], extra: Partial<Column> = {}): Column => ({
@@ -93,5 +93,27 @@ describe('parseTextCell (CSV)', () => {
     ['date', ' 2026-01-02 ', '2026-01-02'],
   ] as const)('%s %j → %j', (type, text, expected) => {
     expect(parseTextCell(column(type), text)).toEqual(expected);
+  });
+});
+
+describe('convertCell (column type changes)', () => {
+  it.each([
+    ['text', 42, { value: '42' }],
+    ['text', true, { value: 'true' }],
+    ['number', '42', { value: 42 }],
+    ['number', 'forty-two', { reason: 'wrong_type' }],
+    ['boolean', 'yes', { value: true }],
+    ['email', 'ada@example.com', { value: 'ada@example.com' }],
+    ['email', 'ada', { reason: 'invalid_email' }],
+    ['datetime', '2026-01-02', { value: '2026-01-02T00:00:00.000Z' }],
+    ['date', '2026-01-02T23:30:00.000Z', { value: '2026-01-02' }],
+    ['date', 'soon', { reason: 'invalid_date' }],
+  ] as const)('to %s: %j → %j', (type, value, expected) => {
+    expect(convertCell(column(type), value, 100)).toEqual(expected);
+  });
+
+  it('keeps select values only when they are among the new options', () => {
+    expect(convertCell(column('select', { options: ['a'] }), 'a', 100)).toEqual({ value: 'a' });
+    expect(convertCell(column('select', { options: ['a'] }), 'b', 100)).toEqual({ reason: 'not_an_option' });
   });
 });

@@ -148,3 +148,20 @@ export function parseTextCell(column: Column, text: string): unknown {
       return trimmed;
   }
 }
+
+/**
+ * An existing stored value carried into a changed column (a type change, new options): the value
+ * as it is when it still fits, else read as text the way a CSV field would be. Dates widen to
+ * midnight UTC and date-times narrow to their UTC date.
+ */
+export function convertCell(column: Column, value: CellValue, maxCellChars: number): { value: CellValue } | { reason: CellProblem['reason'] } {
+  const direct = normaliseCell(column, value, maxCellChars);
+  if (!('reason' in direct)) return direct;
+  if (column.type === 'datetime' && typeof value === 'string' && datePattern.test(value)) return { value: `${value}T00:00:00.000Z` };
+  if (column.type === 'date' && typeof value === 'string' && datetimePattern.test(value)) {
+    return normaliseCell(column, new Date(value).toISOString().slice(0, 10), maxCellChars);
+  }
+  if (value === null) return direct;
+  const reparsed = normaliseCell(column, parseTextCell(column, String(value)), maxCellChars);
+  return 'reason' in reparsed ? direct : reparsed;
+}

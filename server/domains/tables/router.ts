@@ -3,6 +3,7 @@ import { actorOf, procedure, router } from '../../trpc/procedures';
 import { createTableInput, limitsOutput, patchTableInput, tableOutput, tableRefInput, tableSchema } from './schemas';
 import { createTable, deleteTable, getTable, listTables, patchTable, tableLimits } from './service';
 import { z } from 'zod';
+import { columnProcedures } from './column-router';
 
 const tag = 'Tables';
 const read = { kind: 'scope', scope: 'tables:read' } as const;
@@ -120,4 +121,6 @@ export const tablesRouter = router({
     .input(tableRefInput)
     .output(tableOutput)
     .mutation(({ ctx, input }) => deleteTable(actorOf(ctx), input.id, ctx.ip)),
+
+  ...columnProcedures,
 });

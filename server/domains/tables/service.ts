@@ -13,6 +13,7 @@ import { appError } from '../../core/errors/app-error';
 import { iso } from '../../core/http/schemas';
 import { buildColumns } from './columns';
 import { firstFree, slugFromName } from './naming';
+import { applyKeyUnique } from './row-rewrite';
 import { columnSchema, type ColumnInput } from './schemas';
 
 export function tableLimits() {
@@ -118,6 +119,7 @@ export async function patchTable(actor: AuthenticatedActor, input: PatchTableInp
         .map((field) => [field, input[field]]),
     );
     if (Object.keys(changes).length === 0) return { table: presentTable(table) };
+    if (input.keyUnique !== undefined && input.keyUnique !== table.keyUnique) await applyKeyUnique(tx, table.id, input.keyUnique);
     const updated = await tx.dataTable.update({ where: { id: table.id }, data: changes });
     await recordAudit(auditByOf(actor), { action: 'table.updated', targetKind: 'table', targetId: table.id, details: { changed: Object.keys(changes) }, ip }, tx);
     return { table: presentTable(updated) };
