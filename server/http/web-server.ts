@@ -10,15 +10,8 @@ import { stampClientOrigin } from './client-origin';
 import { serveWithFetchHandler } from './node-bridge';
 import { createRealtimeServer, isRealtimeRequest } from './realtime-server';
 import { handleRestRequest } from './rest-handler';
+import { isRestRequest } from './rest-routing';
 
-/**
- * REST calls skip the Next.js request pipeline (≈ 2 ms of CPU per request, measured by `npm run bench`):
- * the custom server hands them straight to the same handler `app/api/v1/[...path]/route.ts` mounts.
- * The OpenAPI document keeps its own route file.
- */
-function isRestRequest(url: string | undefined): boolean {
-  return Boolean(url?.startsWith('/api/v1/') && !url.startsWith('/api/v1/openapi.json'));
-}
 
 export interface WebServer {
   server: Server;

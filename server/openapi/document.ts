@@ -115,7 +115,7 @@ function extraOperations(lang: Lang) {
           {
             description: response[lang],
             ...(response.schema
-              ? { content: { 'application/json': { schema: response.schema } } }
+              ? { content: { [response.mediaType ?? 'application/json']: { schema: response.schema } } }
               : Number(status) >= 400
                 ? { content: { 'application/json': { schema: errorSchemaRef } } }
                 : {}),

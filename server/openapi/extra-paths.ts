@@ -2,6 +2,7 @@
  * Routes served outside tRPC (plain route files), declared by hand so the document lists every route.
  * Each carries the same `x-access` extension as generated operations.
  */
+import type { Access } from '../core/auth/access';
 import type { Localised } from '../trpc/meta';
 
 export interface ExtraPath {
@@ -10,8 +11,8 @@ export interface ExtraPath {
   tag: string;
   summary: Localised;
   description: Localised;
-  access: { kind: 'public' | 'session' | 'urlToken' };
-  responses: Record<string, { en: string; fr: string; schema?: Record<string, unknown> }>;
+  access: Access;
+  responses: Record<string, { en: string; fr: string; schema?: Record<string, unknown>; mediaType?: string }>;
   parameters?: Record<string, unknown>[];
 }
 
@@ -43,6 +44,25 @@ const readySchema = {
 };
 
 export const extraPaths: ExtraPath[] = [
+  {
+    method: 'get',
+    path: '/api/v1/tables/{id}/export.csv',
+    tag: 'Tables',
+    access: { kind: 'scope', scope: 'tables:read' },
+    summary: { en: 'Export a table as CSV', fr: 'Exporter une table en CSV' },
+    description: {
+      en: 'The table (by id or slug) as a CSV download: a header line of column labels, then every row in creation order.',
+      fr: 'La table (par id ou par slug) en téléchargement CSV : une ligne d’en-têtes avec les libellés des colonnes, puis chaque ligne dans l’ordre de création.',
+    },
+    parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'Table id or slug.' }],
+    responses: {
+      '200': { en: 'The CSV file.', fr: 'Le fichier CSV.', mediaType: 'text/csv', schema: { type: 'string' } },
+      '401': { en: 'No credential.', fr: 'Pas d’identifiant.' },
+      '403': { en: 'The key lacks tables:read.', fr: 'La clé n’a pas tables:read.' },
+      '404': { en: 'No such table (`tables.not_found`).', fr: 'Table inconnue (`tables.not_found`).' },
+      '429': { en: 'Rate limited.', fr: 'Limite de débit atteinte.' },
+    },
+  },
   {
     method: 'get',
     path: '/healthz',

@@ -76,7 +76,8 @@ export function normaliseCell(column: Column, value: unknown, maxCellChars: numb
 
 /**
  * Validates cells for a write. `partial` (an update) checks only the cells given; otherwise every
- * required column must have a value. Returns the stored cells (nulls dropped) or every problem found.
+ * required column must have a value. Returns the normalised cells, where null means "empty / clear"
+ * (store them through mergeCells, which drops nulls), or every problem found.
  */
 export function validateCells(
   columns: Column[],

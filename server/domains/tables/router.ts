@@ -4,6 +4,7 @@ import { createTableInput, limitsOutput, patchTableInput, tableOutput, tableRefI
 import { createTable, deleteTable, getTable, listTables, patchTable, tableLimits } from './service';
 import { z } from 'zod';
 import { columnProcedures } from './column-router';
+import { csvProcedures } from './csv-router';
 
 const tag = 'Tables';
 const read = { kind: 'scope', scope: 'tables:read' } as const;
@@ -123,4 +124,5 @@ export const tablesRouter = router({
     .mutation(({ ctx, input }) => deleteTable(actorOf(ctx), input.id, ctx.ip)),
 
   ...columnProcedures,
+  ...csvProcedures,
 });

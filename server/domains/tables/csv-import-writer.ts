@@ -1,0 +1,93 @@
+/**
+ * The write half of a CSV import: which lines insert, which update an existing row (upsert by key),
+ * which collide with an existing key; then the bulk statements. Runs inside the import's transaction
+ * with the table row locked, so keys checked here cannot change before the write.
+ */
+import type { DataTable } from '../../generated/prisma/client';
+import type { Tx } from '../../core/db';
+import { appError } from '../../core/errors/app-error';
+import { keyValueOf, mergeCells, searchTextOf, type Cells } from './cells';
+import type { PreparedLine, RejectedLine } from './csv-import';
+import type { Column } from './schemas';
+import { tableLimits } from './service';
+
+export interface ImportPlan {
+  inserts: Cells[];
+  updates: { id: string; cells: Cells }[];
+  rejected: RejectedLine[];
+}
+
+export async function planImport(
+  tx: Tx,
+  input: { table: DataTable; columns: Column[]; lines: PreparedLine[]; mode: 'insert' | 'upsert' },
+): Promise<ImportPlan> {
+  const keys = [...new Set(input.lines.flatMap((line) => (line.key === null ? [] : [line.key])))];
+  const existingRows = keys.length
+    ? await tx.$queryRaw<{ id: string; key_value: string; cells: Cells }[]>`
+        SELECT DISTINCT ON (key_value) id, key_value, cells FROM table_rows
+         WHERE table_id = ${input.table.id}::uuid AND key_value = ANY(${keys}::text[])
+         ORDER BY key_value, created_at, id`
+    : [];
+  const existing = new Map(existingRows.map((row) => [row.key_value, row]));
+  const keyColumn = input.columns.find((column) => column.isKey)?.key ?? null;
+
+  const plan: ImportPlan = { inserts: [], updates: [], rejected: [] };
+  if (input.mode === 'insert') {
+    for (const line of input.lines) {
+      if (input.table.keyUnique && line.key !== null && existing.has(line.key)) {
+        plan.rejected.push({ line: line.line, problems: [{ column: keyColumn, reason: 'duplicate_key', message: 'A row with this key already exists.' }] });
+      } else {
+        plan.inserts.push(mergeCells({}, line.cells));
+      }
+    }
+    return plan;
+  }
+
+  // Upsert: later lines with the same key update what earlier lines produced.
+  const updates = new Map<string, Cells>();
+  const pendingInserts = new Map<string, Cells>();
+  for (const line of input.lines) {
+    const key = line.key!;
+    const row = existing.get(key);
+    if (row) updates.set(row.id, mergeCells(updates.get(row.id) ?? row.cells, line.cells));
+    else pendingInserts.set(key, mergeCells(pendingInserts.get(key) ?? {}, line.cells));
+  }
+  plan.updates = [...updates].map(([id, cells]) => ({ id, cells }));
+  plan.inserts = [...pendingInserts.values()];
+  return plan;
+}
+
+export async function applyImportPlan(tx: Tx, input: { table: DataTable; columns: Column[]; plan: ImportPlan; memberId: string }) {
+  const { table, columns, plan, memberId } = input;
+  const { maxRows } = tableLimits();
+  if (table.rowCount + plan.inserts.length > maxRows) {
+    throw appError('tables.limit_reached', { details: { limit: 'maxRows', value: maxRows } });
+  }
+  const derived = (cells: Cells) => {
+    const key = keyValueOf(columns, cells);
+    return { cells: JSON.stringify(cells), key, unique: table.keyUnique ? key : null, search: searchTextOf(columns, cells) };
+  };
+  if (plan.inserts.length) {
+    const rows = plan.inserts.map(derived);
+    await tx.$executeRaw`
+      INSERT INTO table_rows (id, table_id, cells, key_value, unique_key, search_text, created_by_member, updated_by_member)
+      SELECT gen_random_uuid(), ${table.id}::uuid, v.cells, v.key_value, v.unique_key, v.search_text, ${memberId}::uuid, ${memberId}::uuid
+        FROM (SELECT unnest(${rows.map((r) => r.cells)}::jsonb[]) AS cells, unnest(${rows.map((r) => r.key)}::text[]) AS key_value,
+                     unnest(${rows.map((r) => r.unique)}::text[]) AS unique_key, unnest(${rows.map((r) => r.search)}::text[]) AS search_text,
+                     generate_subscripts(${rows.map((r) => r.cells)}::jsonb[], 1) AS position) AS v
+       ORDER BY v.position`;
+    await tx.dataTable.update({ where: { id: table.id }, data: { rowCount: { increment: plan.inserts.length } } });
+  }
+  if (plan.updates.length) {
+    const rows = plan.updates.map((update) => ({ id: update.id, ...derived(update.cells) }));
+    await tx.$executeRaw`
+      UPDATE table_rows AS r
+         SET cells = v.cells, key_value = v.key_value, unique_key = v.unique_key, search_text = v.search_text,
+             updated_at = now(), updated_by_member = ${memberId}::uuid, updated_by_execution = NULL
+        FROM (SELECT unnest(${rows.map((r) => r.id)}::uuid[]) AS id, unnest(${rows.map((r) => r.cells)}::jsonb[]) AS cells,
+                     unnest(${rows.map((r) => r.key)}::text[]) AS key_value, unnest(${rows.map((r) => r.unique)}::text[]) AS unique_key,
+                     unnest(${rows.map((r) => r.search)}::text[]) AS search_text) AS v
+       WHERE r.id = v.id`;
+  }
+  return { inserted: plan.inserts.length, updated: plan.updates.length };
+}
