@@ -6,6 +6,7 @@
  *   floor    bare node:http + pg.Pool running the route's one statement (what the database allows)
  *
  * plus the database writes one request causes and the CPU time one request costs in each process.
+ * Then a second section, bench/tables-rows.ts: the rows query of a shared table at its limits.
  * See bench/README.md for the method and the knobs. Timing targets are printed as PASS/MISS and
  * never fail the process: machines are noisy.
  */
@@ -434,6 +435,14 @@ async function main(): Promise<void> {
       `other logged-table row writes ${appOtherLogged}; commits that waited for a WAL flush ${appFsyncs ?? '? (needs PostgreSQL 18)'} (≤ last_used_at updates)`,
   );
   log(`  ${verdict(allOk)}  every response 200${allOk ? ' (no 429: enough keys)' : ': see the counts above'}`);
+
+  // Second section: the rows query at the table limits (bench/tables-rows.ts), in this process on the
+  // same database, once the servers above are stopped so they take no CPU from it.
+  if (process.env.BENCH_TABLES !== '0') {
+    await stopAll();
+    const { runTablesRowsBench } = await import('./tables-rows');
+    await runTablesRowsBench({ databaseUrl: database.url, log });
+  }
   log(`\ntotal time ${fixed((Date.now() - startedAt) / 1000, 0)} s, load average now ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}`);
 }
 

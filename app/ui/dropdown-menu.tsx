@@ -45,6 +45,19 @@ export function DropdownMenuRadioItem({ className, children, ...props }: Compone
   );
 }
 
+export function DropdownMenuCheckboxItem({ className, children, ...props }: ComponentProps<typeof Menu.CheckboxItem>) {
+  return (
+    <Menu.CheckboxItem className={cn(itemClasses, 'pl-8', className)} {...props}>
+      <span className="absolute left-2 flex size-4 items-center justify-center">
+        <Menu.ItemIndicator>
+          <CheckIcon className="!text-brand-fg" />
+        </Menu.ItemIndicator>
+      </span>
+      {children}
+    </Menu.CheckboxItem>
+  );
+}
+
 export function DropdownMenuLabel({ className, ...props }: ComponentProps<typeof Menu.Label>) {
   return <Menu.Label className={cn('px-2 pt-1.5 pb-1 text-xs font-medium text-muted', className)} {...props} />;
 }

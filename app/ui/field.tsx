@@ -99,3 +99,40 @@ export function SelectField({ label, hint, error, optional, id, children, ...pro
     </Frame>
   );
 }
+
+export function Textarea({ className, ...props }: ComponentProps<'textarea'>) {
+  return <textarea className={cn(controlBase, 'min-h-20 py-2 leading-5', className)} {...props} />;
+}
+
+export function TextareaField({ label, hint, error, optional, id, ...props }: FieldFrameProps & ComponentProps<'textarea'>) {
+  const ids = useFieldIds(id);
+  return (
+    <Frame label={label} hint={hint} error={error} optional={optional} {...ids}>
+      <Textarea id={ids.controlId} aria-invalid={error ? true : undefined} aria-describedby={describedBy(hint, error, ids)} {...props} />
+    </Frame>
+  );
+}
+
+export function Checkbox({ className, ...props }: Omit<ComponentProps<'input'>, 'type'>) {
+  return <input type="checkbox" className={cn('size-4 shrink-0 rounded border-line-strong accent-[var(--brand)]', className)} {...props} />;
+}
+
+/** A checkbox with its label on the right and an optional hint under it. */
+export function CheckboxField({ label, hint, id, className, ...props }: { label: ReactNode; hint?: ReactNode } & Omit<ComponentProps<'input'>, 'type'>) {
+  const ids = useFieldIds(id);
+  return (
+    <div className={cn('flex items-start gap-2.5', className)}>
+      <Checkbox id={ids.controlId} aria-describedby={hint ? ids.hintId : undefined} className="mt-0.5" {...props} />
+      <div className="min-w-0">
+        <label htmlFor={ids.controlId} className="block text-sm font-medium">
+          {label}
+        </label>
+        {hint ? (
+          <p id={ids.hintId} className="text-xs text-muted">
+            {hint}
+          </p>
+        ) : null}
+      </div>
+    </div>
+  );
+}

@@ -11,7 +11,6 @@ export const placeholderSections = [
   'approvals',
   'mailboxes',
   'messages',
-  'tables',
   'templates',
   'contacts',
   'analyzer',

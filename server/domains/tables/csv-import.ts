@@ -150,23 +150,24 @@ function prepareLines(records: CsvRecord[], targets: Map<number, Column>, column
 }
 
 export async function importCsv(actor: AuthenticatedActor, request: ImportRequest, ip: string | null) {
-  const { table, columns } = await tableWithColumns(request.id);
-  if (request.mode === 'upsert' && !columns.some((column) => column.isKey)) throw appError('tables.key_column_missing');
   const { headers, records } = readCsv(request.csv);
-  const targets = checkMapping(headers, request.mapping, columns);
-  const { accepted, rejected } = prepareLines(records, targets, columns, request.mode, table.keyUnique);
-
+  const tableId = (await findTableOrThrow(request.id)).id;
   return db().$transaction(
     async (tx) => {
-      // Lock the table: structure changes and other imports wait, and the keys planned stay true.
-      await tx.$queryRaw`SELECT id FROM data_tables WHERE id = ${table.id}::uuid FOR UPDATE`;
+      // Lock the table first, then read its structure: column changes and other imports wait, and
+      // the columns and keys checked below stay true until the write.
+      await tx.$queryRaw`SELECT id FROM data_tables WHERE id = ${tableId}::uuid FOR UPDATE`;
+      const table = await tx.dataTable.findUniqueOrThrow({ where: { id: tableId } });
+      const columns = z.array(columnSchema).parse(table.columns);
+      if (request.mode === 'upsert' && !columns.some((column) => column.isKey)) throw appError('tables.key_column_missing');
+      const targets = checkMapping(headers, request.mapping, columns);
+      const { accepted, rejected } = prepareLines(records, targets, columns, request.mode, table.keyUnique);
       const plan = await planImport(tx, { table, columns, lines: accepted, mode: request.mode });
       const allRejected = [...rejected, ...plan.rejected].sort((a, b) => a.line - b.line);
       if (allRejected.length > 0 && !request.skipInvalid) {
         throw appError('tables.import_rejected', { details: { count: allRejected.length, rejected: allRejected.slice(0, listedRejections) } });
       }
-      const fresh = await tx.dataTable.findUniqueOrThrow({ where: { id: table.id } });
-      const { inserted, updated } = await applyImportPlan(tx, { table: fresh, columns, plan, memberId: actor.member.id });
+      const { inserted, updated } = await applyImportPlan(tx, { table, columns, plan, memberId: actor.member.id });
       await recordAudit(
         auditByOf(actor),
         { action: 'table.rows_imported', targetKind: 'table', targetId: table.id, details: { mode: request.mode, inserted, updated, rejected: allRejected.length }, ip },
