@@ -71,6 +71,21 @@ export function DialogFooter({ children }: { children: ReactNode }) {
   );
 }
 
+/** The footer of a form dialog: Cancel (closes) and the submit button, both held while pending. */
+export function FormDialogFooter({ pending, submitLabel, pendingLabel }: { pending: boolean; submitLabel: string; pendingLabel: string }) {
+  const { t } = useI18n();
+  return (
+    <DialogFooter>
+      <DialogClose asChild>
+        <Button disabled={pending}>{t.common.cancel}</Button>
+      </DialogClose>
+      <Button type="submit" variant="primary" loading={pending}>
+        {pending ? pendingLabel : submitLabel}
+      </Button>
+    </DialogFooter>
+  );
+}
+
 /** A form filling the dialog: scrolling fields, footer with the buttons always visible. */
 export function DialogForm({ className, ...props }: ComponentProps<'form'>) {
   return <form method="post" noValidate className={cn('flex min-h-0 flex-1 flex-col', className)} {...props} />;

@@ -10,7 +10,7 @@ import { Alert } from '@/app/ui/alert';
 import { Badge } from '@/app/ui/badge';
 import { Button } from '@/app/ui/button';
 import { CopyField } from '@/app/ui/copy-field';
-import { ConfirmDialog, Dialog, DialogBody, DialogClose, DialogContent, DialogFooter, DialogForm } from '@/app/ui/dialog';
+import { ConfirmDialog, Dialog, DialogBody, DialogClose, DialogContent, DialogFooter, DialogForm, FormDialogFooter } from '@/app/ui/dialog';
 import { SelectField, TextField } from '@/app/ui/field';
 import { MailIcon, PlusIcon } from '@/app/ui/icons';
 import { SectionHeader } from '@/app/ui/page-header';
@@ -72,14 +72,7 @@ function InviteForm({ onCreated }: { onCreated: (created: Created) => void }) {
           <option value="admin">{t.roles.admin}</option>
         </SelectField>
       </DialogBody>
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button disabled={invite.isPending}>{t.common.cancel}</Button>
-        </DialogClose>
-        <Button type="submit" variant="primary" loading={invite.isPending}>
-          {invite.isPending ? t.invitations.dialog.submitting : t.invitations.dialog.submit}
-        </Button>
-      </DialogFooter>
+      <FormDialogFooter pending={invite.isPending} submitLabel={t.invitations.dialog.submit} pendingLabel={t.invitations.dialog.submitting} />
     </DialogForm>
   );
 }

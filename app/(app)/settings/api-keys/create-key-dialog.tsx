@@ -8,7 +8,7 @@ import { useTRPC, type RouterOutputs } from '@/app/lib/trpc';
 import { Alert } from '@/app/ui/alert';
 import { Button } from '@/app/ui/button';
 import { CopyField } from '@/app/ui/copy-field';
-import { Dialog, DialogBody, DialogClose, DialogContent, DialogFooter, DialogForm } from '@/app/ui/dialog';
+import { Dialog, DialogBody, DialogClose, DialogContent, DialogFooter, DialogForm, FormDialogFooter } from '@/app/ui/dialog';
 import { TextField } from '@/app/ui/field';
 import { emptyLevels, ScopePicker, scopesOf } from './scope-picker';
 
@@ -112,14 +112,7 @@ function CreateKeyForm({ onCreated }: { onCreated: (created: Created) => void })
           disabled={create.isPending}
         />
       </DialogBody>
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button disabled={create.isPending}>{t.common.cancel}</Button>
-        </DialogClose>
-        <Button type="submit" variant="primary" loading={create.isPending}>
-          {create.isPending ? t.apiKeys.createDialog.submitting : t.apiKeys.createDialog.submit}
-        </Button>
-      </DialogFooter>
+      <FormDialogFooter pending={create.isPending} submitLabel={t.apiKeys.createDialog.submit} pendingLabel={t.apiKeys.createDialog.submitting} />
     </DialogForm>
   );
 }

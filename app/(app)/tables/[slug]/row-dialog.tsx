@@ -7,8 +7,7 @@ import { useI18n } from '@/app/i18n/client';
 import type { Dictionary } from '@/app/i18n';
 import { appErrorOf, describeError } from '@/app/lib/errors';
 import { Alert } from '@/app/ui/alert';
-import { Button } from '@/app/ui/button';
-import { Dialog, DialogBody, DialogClose, DialogContent, DialogFooter, DialogForm } from '@/app/ui/dialog';
+import { Dialog, DialogBody, DialogContent, DialogForm, FormDialogFooter } from '@/app/ui/dialog';
 import { SelectField, TextField } from '@/app/ui/field';
 import { useTableMutations, useTablesCache, type Cells, type Column, type Row, type Table } from '../_lib/api';
 import { parseEditorText } from '../_lib/cells';
@@ -135,14 +134,7 @@ function RowForm({ table, onAdded }: { table: Table; onAdded: (row: Row) => void
           ))}
         </div>
       </DialogBody>
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button disabled={create.isPending}>{t.common.cancel}</Button>
-        </DialogClose>
-        <Button type="submit" variant="primary" loading={create.isPending}>
-          {create.isPending ? t.tables.rowDialog.submitting : t.tables.rowDialog.submit}
-        </Button>
-      </DialogFooter>
+      <FormDialogFooter pending={create.isPending} submitLabel={t.tables.rowDialog.submit} pendingLabel={t.tables.rowDialog.submitting} />
     </DialogForm>
   );
 }

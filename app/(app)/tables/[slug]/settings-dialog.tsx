@@ -9,7 +9,7 @@ import { appErrorOf, describeError } from '@/app/lib/errors';
 import { Alert } from '@/app/ui/alert';
 import { Button } from '@/app/ui/button';
 import { CheckboxField, TextareaField, TextField } from '@/app/ui/field';
-import { ConfirmDialog, Dialog, DialogBody, DialogClose, DialogContent, DialogFooter, DialogForm } from '@/app/ui/dialog';
+import { ConfirmDialog, Dialog, DialogBody, DialogContent, DialogForm, FormDialogFooter } from '@/app/ui/dialog';
 import { isSlug } from '@/server/domains/tables/naming';
 import { useTableMutations, useTablesCache, type Table } from '../_lib/api';
 
@@ -113,14 +113,7 @@ function SettingsForm({ table, onDone, onDelete }: { table: Table; onDone: () =>
           </div>
         </section>
       </DialogBody>
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button disabled={patch.isPending}>{t.common.cancel}</Button>
-        </DialogClose>
-        <Button type="submit" variant="primary" loading={patch.isPending}>
-          {patch.isPending ? s.saving : s.submit}
-        </Button>
-      </DialogFooter>
+      <FormDialogFooter pending={patch.isPending} submitLabel={s.submit} pendingLabel={s.saving} />
     </DialogForm>
   );
 }

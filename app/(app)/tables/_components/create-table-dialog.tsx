@@ -9,7 +9,7 @@ import { appErrorOf, describeError } from '@/app/lib/errors';
 import { Alert } from '@/app/ui/alert';
 import { Button } from '@/app/ui/button';
 import { CheckboxField, TextareaField, TextField } from '@/app/ui/field';
-import { Dialog, DialogBody, DialogClose, DialogContent, DialogFooter, DialogForm } from '@/app/ui/dialog';
+import { Dialog, DialogBody, DialogContent, DialogForm, FormDialogFooter } from '@/app/ui/dialog';
 import { ArrowDownIcon, ArrowUpIcon, PlusIcon, TrashIcon } from '@/app/ui/icons';
 import { isSlug, slugFromName } from '@/server/domains/tables/naming';
 import { useTableMutations, useTablesCache } from '../_lib/api';
@@ -209,14 +209,7 @@ function CreateTableForm({ onDone }: { onDone: () => void }) {
           </Button>
         </fieldset>
       </DialogBody>
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button disabled={create.isPending}>{t.common.cancel}</Button>
-        </DialogClose>
-        <Button type="submit" variant="primary" loading={create.isPending}>
-          {create.isPending ? t.tables.create.submitting : t.tables.create.submit}
-        </Button>
-      </DialogFooter>
+      <FormDialogFooter pending={create.isPending} submitLabel={t.tables.create.submit} pendingLabel={t.tables.create.submitting} />
     </DialogForm>
   );
 }
