@@ -1,0 +1,81 @@
+'use client';
+
+/**
+ * The data grid's row and column model and its virtualisation: TanStack Table for the rows, column
+ * visibility, selection and sort state; TanStack Virtual so only the rows on screen are rendered.
+ */
+import {
+  getCoreRowModel,
+  useReactTable,
+  type ColumnDef,
+  type RowSelectionState,
+  type SortingState,
+  type Updater,
+  type VisibilityState,
+} from '@tanstack/react-table';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useMemo, useRef } from 'react';
+import type { Row, SortDir, Table } from '../_lib/api';
+import { defaultWidth } from '../_lib/cells';
+import { headerHeight, rowHeight, selectWidth } from './grid-model';
+
+interface VirtualGridOptions {
+  table: Table;
+  rows: Row[];
+  sort: { key: string; dir: SortDir } | null;
+  hidden: VisibilityState;
+  onHiddenChange: (next: VisibilityState) => void;
+  selection: RowSelectionState;
+  onSelectionChange: (next: RowSelectionState) => void;
+}
+
+export function useVirtualGrid({ table, rows, sort, hidden, onHiddenChange, selection, onSelectionChange }: VirtualGridOptions) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const columnsByKey = useMemo(() => new Map(table.columns.map((column) => [column.key, column])), [table.columns]);
+
+  const columnDefs = useMemo<ColumnDef<Row>[]>(
+    () => [
+      { id: '__select', size: selectWidth, enableHiding: false },
+      ...table.columns.map((column) => ({
+        id: column.key,
+        accessorFn: (row: Row) => row.cells[column.key],
+        size: column.width ?? defaultWidth(column.type),
+      })),
+    ],
+    [table.columns],
+  );
+
+  const sorting = useMemo<SortingState>(() => (sort ? [{ id: sort.key, desc: sort.dir === 'desc' }] : []), [sort]);
+  const apply = <T,>(updater: Updater<T>, current: T): T => (typeof updater === 'function' ? (updater as (old: T) => T)(current) : updater);
+
+  const grid = useReactTable({
+    data: rows,
+    columns: columnDefs,
+    getRowId: (row) => row.id,
+    getCoreRowModel: getCoreRowModel(),
+    manualSorting: true,
+    manualFiltering: true,
+    manualPagination: true,
+    enableRowSelection: true,
+    state: { columnVisibility: hidden, rowSelection: selection, sorting },
+    onColumnVisibilityChange: (updater) => onHiddenChange(apply(updater, hidden)),
+    onRowSelectionChange: (updater) => onSelectionChange(apply(updater, selection)),
+  });
+
+  const leafColumns = grid.getVisibleLeafColumns();
+  const dataColumns = leafColumns.slice(1).map((leaf) => columnsByKey.get(leaf.id)!).filter(Boolean);
+  const modelRows = grid.getRowModel().rows;
+  const columnCount = dataColumns.length + 1;
+  const totalWidth = leafColumns.reduce((sum, leaf) => sum + leaf.getSize(), 0);
+
+  const virtualizer = useVirtualizer({
+    count: modelRows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => rowHeight,
+    overscan: 12,
+    scrollMargin: headerHeight,
+    scrollPaddingStart: headerHeight,
+  });
+
+  return { scrollRef, grid, dataColumns, modelRows, columnCount, totalWidth, virtualizer };
+}
