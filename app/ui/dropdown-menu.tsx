@@ -32,14 +32,21 @@ export function DropdownMenuItem({ className, ...props }: ComponentProps<typeof 
   return <Menu.Item className={cn(itemClasses, className)} {...props} />;
 }
 
+/** The check mark radio and checkbox items show when chosen. */
+function ItemCheck() {
+  return (
+    <span className="absolute left-2 flex size-4 items-center justify-center">
+      <Menu.ItemIndicator>
+        <CheckIcon className="!text-brand-fg" />
+      </Menu.ItemIndicator>
+    </span>
+  );
+}
+
 export function DropdownMenuRadioItem({ className, children, ...props }: ComponentProps<typeof Menu.RadioItem>) {
   return (
     <Menu.RadioItem className={cn(itemClasses, 'pl-8', className)} {...props}>
-      <span className="absolute left-2 flex size-4 items-center justify-center">
-        <Menu.ItemIndicator>
-          <CheckIcon className="!text-brand-fg" />
-        </Menu.ItemIndicator>
-      </span>
+      <ItemCheck />
       {children}
     </Menu.RadioItem>
   );
@@ -48,11 +55,7 @@ export function DropdownMenuRadioItem({ className, children, ...props }: Compone
 export function DropdownMenuCheckboxItem({ className, children, ...props }: ComponentProps<typeof Menu.CheckboxItem>) {
   return (
     <Menu.CheckboxItem className={cn(itemClasses, 'pl-8', className)} {...props}>
-      <span className="absolute left-2 flex size-4 items-center justify-center">
-        <Menu.ItemIndicator>
-          <CheckIcon className="!text-brand-fg" />
-        </Menu.ItemIndicator>
-      </span>
+      <ItemCheck />
       {children}
     </Menu.CheckboxItem>
   );
