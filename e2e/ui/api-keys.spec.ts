@@ -9,7 +9,7 @@ import { signIn } from '../fixtures/session';
 test('create a key in the UI, use it over REST, revoke it and see 401', async ({ page, request }) => {
   await signIn(page, e2eAdmin.email, e2eAdmin.password);
   await page.getByRole('link', { name: 'API keys' }).click();
-  await expect(page.getByRole('heading', { name: 'API keys' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'API keys', exact: true })).toBeVisible();
 
   await page.getByRole('button', { name: 'Create key' }).click();
   const dialog = page.getByRole('dialog');

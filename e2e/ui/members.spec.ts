@@ -10,7 +10,7 @@ test('invite, accept in another browser, deactivate, and the session is refused'
   const email = `joiner-${Date.now()}@e2e.test`;
   await signIn(page, e2eAdmin.email, e2eAdmin.password);
   await page.goto('/admin/members');
-  await expect(page.getByRole('heading', { name: 'Members' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Members', exact: true })).toBeVisible();
 
   await page.getByRole('button', { name: 'Invite member' }).click();
   const dialog = page.getByRole('dialog');

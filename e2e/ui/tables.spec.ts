@@ -31,7 +31,7 @@ test('create a table, import a CSV, filter, sort and edit; a member sees the row
 
   await test.step('the administrator creates the table with Email as its key', async () => {
     await page.getByRole('link', { name: 'Tables' }).click();
-    await expect(page.getByRole('heading', { name: 'Tables' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Tables', exact: true })).toBeVisible();
     await page.getByRole('button', { name: 'New table' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'New table' });
     await dialog.getByLabel('Name', { exact: true }).fill(tableName);
@@ -54,7 +54,7 @@ test('create a table, import a CSV, filter, sort and edit; a member sees the row
     await dialog.getByRole('button', { name: 'Create table' }).click();
 
     await expect(page).toHaveURL(new RegExp(`/tables/${slug}$`));
-    await expect(page.getByRole('heading', { name: tableName })).toBeVisible();
+    await expect(page.getByRole('heading', { name: tableName, exact: true })).toBeVisible();
     await expect(page.getByTestId('table-meta')).toHaveText(`${slug} · 4 columns · 0 rows · Email`);
     await expect(page.getByText('No rows yet')).toBeVisible();
   });
@@ -179,7 +179,7 @@ test('create a table, import a CSV, filter, sort and edit; a member sees the row
     await listed.getByRole('link', { name: tableName }).click();
 
     await expect(member).toHaveURL(new RegExp(`/tables/${slug}$`));
-    await expect(member.getByRole('heading', { name: tableName })).toBeVisible();
+    await expect(member.getByRole('heading', { name: tableName, exact: true })).toBeVisible();
     await expect(member.getByTestId('table-range')).toHaveText('1–4 of 4');
     await expect(member.getByTestId('cell-email')).toHaveText([
       'ada@example.com',
