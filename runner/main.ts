@@ -6,6 +6,7 @@
  */
 import { run, type Runner } from 'graphile-worker';
 import { databaseUrl } from '../server/core/config';
+import { housekeepingTaskNames } from '../server/core/jobs/housekeeping-jobs';
 import { disconnectDb } from '../server/core/db';
 import { loadEnvFile } from '../server/core/load-env-file';
 import { log } from '../server/core/log';
@@ -31,6 +32,8 @@ const runner: Runner = await run({
   },
 });
 log.info('runner ready');
+// Once per start (the job key keeps one pending job however many runners start together).
+await runner.addJob(housekeepingTaskNames.backfillTableTypedSlots, {}, { jobKey: housekeepingTaskNames.backfillTableTypedSlots, maxAttempts: 5 });
 
 let stopping = false;
 function stop(signal: NodeJS.Signals): void {

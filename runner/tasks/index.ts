@@ -3,17 +3,21 @@
  * and a test checks that each `*.task.ts` file is in it.
  */
 import type { TaskList } from 'graphile-worker';
+import { backfillTableTypedSlotsTask } from './backfill-table-typed-slots.task';
 import type { TaskDefinition } from './define-task';
 import { purgeIdempotencyRecordsTask } from './purge-idempotency-records.task';
 import { purgeInvitationsTask } from './purge-invitations.task';
 import { purgeRateLimitBucketsTask } from './purge-rate-limit-buckets.task';
 import { purgeSessionsTask } from './purge-sessions.task';
+import { purgeTableWriteEffectsTask } from './purge-table-write-effects.task';
 
 export const taskDefinitions: readonly TaskDefinition[] = [
   purgeIdempotencyRecordsTask,
   purgeSessionsTask,
   purgeRateLimitBucketsTask,
   purgeInvitationsTask,
+  purgeTableWriteEffectsTask,
+  backfillTableTypedSlotsTask,
 ];
 
 export const taskList: TaskList = Object.fromEntries(taskDefinitions.map((definition) => [definition.name, definition.task]));

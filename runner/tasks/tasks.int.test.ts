@@ -36,4 +36,17 @@ describe('housekeeping tasks in graphile-worker', () => {
     await runJob(housekeepingTaskNames.purgeInvitations, { unexpected: true });
     expect(await jobsLeft()).toBe(0);
   });
+
+  it('backfill-table-typed-slots gives slots to a table written before they existed, from an empty payload', async () => {
+    const table = await db().dataTable.create({
+      data: { name: 'Legacy', slug: 'legacy', columns: [{ key: 'score', label: 'Score', type: 'number', isKey: false, required: false, options: [], width: null, description: null }] },
+    });
+    await db().$executeRaw`INSERT INTO table_rows (id, table_id, cells) VALUES (gen_random_uuid(), ${table.id}::uuid, '{"score": 7}')`;
+
+    await runJob(housekeepingTaskNames.backfillTableTypedSlots, {});
+
+    expect((await db().dataTable.findUniqueOrThrow({ where: { id: table.id } })).typedSlots).toEqual({ score: 'n1' });
+    expect(await db().$queryRaw`SELECT n1 FROM table_rows WHERE table_id = ${table.id}::uuid`).toEqual([{ n1: 7 }]);
+    expect(await jobsLeft()).toBe(0);
+  });
 });

@@ -1,6 +1,7 @@
 /**
  * Contracts of the housekeeping tasks: their names and payload. They are scheduled by the runner's
- * crontab, whose jobs carry only graphile-worker's `_cron` stamp.
+ * crontab, whose jobs carry only graphile-worker's `_cron` stamp, or queued by the runner at start
+ * (empty payload).
  */
 import { z } from 'zod';
 
@@ -9,6 +10,9 @@ export const housekeepingTaskNames = {
   purgeSessions: 'purge-sessions',
   purgeRateLimitBuckets: 'purge-rate-limit-buckets',
   purgeInvitations: 'purge-invitations',
+  purgeTableWriteEffects: 'purge-table-write-effects',
+  /** Queued once at every runner start: gives typed slots to tables written before they existed. */
+  backfillTableTypedSlots: 'backfill-table-typed-slots',
 } as const;
 
 /** Added by graphile-worker to jobs its cron schedules. */

@@ -11,18 +11,23 @@ import { convertCell, type Cells } from './cells';
 import { buildColumns } from './columns';
 import { firstFree, keyFromLabel } from './naming';
 import { rewriteRows } from './row-rewrite';
-import type { Column, ColumnInput } from './schemas';
+import { columnSchema, type Column, type ColumnInput } from './schemas';
 import { findTableOrThrow, presentTable, tableLimits } from './service';
+import { assignSlots, parseTypedSlots, type TypedSlots } from './typed-slots';
+import { ensureTypedSlots } from './typed-slots-backfill';
 import { z } from 'zod';
-import { columnSchema } from './schemas';
 
 /** Structural changes may rewrite up to the row ceiling in one transaction. */
 const structuralTransaction = { timeout: 120_000, maxWait: 10_000 };
 
+/** The table under FOR UPDATE, read after the lock, with its typed slots (given first if it has none). */
 async function lockTable(tx: Tx, ref: string) {
-  const table = await findTableOrThrow(ref, tx);
-  await tx.$queryRaw`SELECT id FROM data_tables WHERE id = ${table.id}::uuid FOR UPDATE`;
-  return { table, columns: z.array(columnSchema).parse(table.columns) };
+  const { id } = await findTableOrThrow(ref, tx);
+  await tx.$queryRaw`SELECT id FROM data_tables WHERE id = ${id}::uuid FOR UPDATE`;
+  const table = await findTableOrThrow(id, tx);
+  const columns = z.array(columnSchema).parse(table.columns);
+  const slots = await ensureTypedSlots(tx, table, columns, parseTypedSlots(table.typedSlots));
+  return { table, columns, slots };
 }
 
 function columnOrThrow(columns: Column[], key: string): Column {
@@ -36,15 +41,22 @@ function withSingleKey(columns: Column[], keyColumn: string | null): Column[] {
   return keyColumn === null ? columns : columns.map((column) => ({ ...column, isKey: column.key === keyColumn }));
 }
 
-async function saveColumns(tx: Tx, actor: AuthenticatedActor, tableId: string, columns: Column[], audit: { action: string; details: Record<string, unknown> }, ip: string | null) {
-  const updated = await tx.dataTable.update({ where: { id: tableId }, data: { columns: columns as never } });
+async function saveColumns(
+  tx: Tx,
+  actor: AuthenticatedActor,
+  tableId: string,
+  structure: { columns: Column[]; slots: TypedSlots },
+  audit: { action: string; details: Record<string, unknown> },
+  ip: string | null,
+) {
+  const updated = await tx.dataTable.update({ where: { id: tableId }, data: { columns: structure.columns as never, typedSlots: structure.slots } });
   await recordAudit(auditByOf(actor), { action: audit.action, targetKind: 'table', targetId: tableId, details: audit.details, ip }, tx);
   return { table: presentTable(updated) };
 }
 
 export async function addColumn(actor: AuthenticatedActor, input: { id: string; column: ColumnInput; position?: number }, ip: string | null) {
   return db().$transaction(async (tx) => {
-    const { table, columns } = await lockTable(tx, input.id);
+    const { table, columns, slots } = await lockTable(tx, input.id);
     const limits = tableLimits();
     if (columns.length >= limits.maxColumns) throw appError('tables.limit_reached', { details: { limit: 'maxColumns', value: limits.maxColumns } });
     if (input.column.key && columns.some((column) => column.key === input.column.key)) {
@@ -57,8 +69,9 @@ export async function addColumn(actor: AuthenticatedActor, input: { id: string; 
     }
     const next = added.isKey ? columns.map((column) => ({ ...column, isKey: false })) : [...columns];
     next.splice(Math.min(input.position ?? next.length, next.length), 0, added);
-    if (added.isKey) await rewriteRows(tx, table, next, (cells) => ({ cells }));
-    return saveColumns(tx, actor, table.id, next, { action: 'table.column_added', details: { key: added.key, type: added.type } }, ip);
+    const structure = { columns: next, slots: assignSlots(next, slots) };
+    if (added.isKey) await rewriteRows(tx, table, structure, (cells) => ({ cells }));
+    return saveColumns(tx, actor, table.id, structure, { action: 'table.column_added', details: { key: added.key, type: added.type } }, ip);
   }, structuralTransaction);
 }
 
@@ -76,7 +89,7 @@ export interface ColumnChange {
 
 export async function updateColumn(actor: AuthenticatedActor, change: ColumnChange, ip: string | null) {
   return db().$transaction(async (tx) => {
-    const { table, columns } = await lockTable(tx, change.id);
+    const { table, columns, slots } = await lockTable(tx, change.id);
     const before = columnOrThrow(columns, change.key);
     const after: Column = {
       ...before,
@@ -94,13 +107,15 @@ export async function updateColumn(actor: AuthenticatedActor, change: ColumnChan
 
     let next = columns.map((column) => (column.key === after.key ? after : column));
     if (change.isKey === true) next = withSingleKey(next, after.key);
+    // A type change of another kind moves the column to another slot: the rewrite below fills it.
+    const structure = { columns: next, slots: assignSlots(next, slots) };
 
     const valuesChange = after.type !== before.type || (after.type === 'select' && after.options.join('\u0000') !== before.options.join('\u0000'));
     const requiredNow = after.required && !before.required;
     const keyMoves = after.isKey !== before.isKey || change.isKey === true;
     if (valuesChange || requiredNow || keyMoves) {
       const { maxCellChars } = tableLimits();
-      await rewriteRows(tx, table, next, (cells) => {
+      await rewriteRows(tx, table, structure, (cells) => {
         const value = cells[after.key] ?? null;
         if (value === null) {
           return after.required ? { problem: { column: after.key, value, reason: 'required' } } : { cells };
@@ -112,32 +127,34 @@ export async function updateColumn(actor: AuthenticatedActor, change: ColumnChan
       });
     }
     const changed = Object.keys(change).filter((field) => field !== 'id' && field !== 'key');
-    return saveColumns(tx, actor, table.id, next, { action: 'table.column_updated', details: { key: after.key, changed } }, ip);
+    return saveColumns(tx, actor, table.id, structure, { action: 'table.column_updated', details: { key: after.key, changed } }, ip);
   }, structuralTransaction);
 }
 
 export async function reorderColumns(actor: AuthenticatedActor, input: { id: string; keys: string[] }, ip: string | null) {
   return db().$transaction(async (tx) => {
-    const { table, columns } = await lockTable(tx, input.id);
+    const { table, columns, slots } = await lockTable(tx, input.id);
     const current = columns.map((column) => column.key);
     const same = input.keys.length === current.length && new Set(input.keys).size === current.length && input.keys.every((key) => current.includes(key));
     if (!same) {
       throw appError('request.bad_request', { message: 'keys must list every column exactly once.', details: { reason: 'keys_mismatch', expected: current } });
     }
     const next = input.keys.map((key) => columnOrThrow(columns, key));
-    return saveColumns(tx, actor, table.id, next, { action: 'table.columns_reordered', details: { keys: input.keys } }, ip);
+    return saveColumns(tx, actor, table.id, { columns: next, slots }, { action: 'table.columns_reordered', details: { keys: input.keys } }, ip);
   }, structuralTransaction);
 }
 
 export async function removeColumn(actor: AuthenticatedActor, input: { id: string; key: string }, ip: string | null) {
   return db().$transaction(async (tx) => {
-    const { table, columns } = await lockTable(tx, input.id);
+    const { table, columns, slots } = await lockTable(tx, input.id);
     const removed = columnOrThrow(columns, input.key);
     const next = columns.filter((column) => column.key !== input.key);
-    await rewriteRows(tx, table, next, (cells) => {
+    // The rewrite sets the freed slot to NULL in every row, so a later column can take it.
+    const structure = { columns: next, slots: assignSlots(next, slots) };
+    await rewriteRows(tx, table, structure, (cells) => {
       const { [input.key]: _dropped, ...rest } = cells;
       return { cells: rest };
     });
-    return saveColumns(tx, actor, table.id, next, { action: 'table.column_removed', details: { key: removed.key, wasKey: removed.isKey } }, ip);
+    return saveColumns(tx, actor, table.id, structure, { action: 'table.column_removed', details: { key: removed.key, wasKey: removed.isKey } }, ip);
   }, structuralTransaction);
 }

@@ -6,10 +6,12 @@
 import type { DataTable } from '../../generated/prisma/client';
 import type { Tx } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
-import { keyValueOf, mergeCells, searchTextOf, type Cells } from './cells';
+import { mergeCells, type Cells } from './cells';
 import type { PreparedLine, RejectedLine } from './csv-import';
+import { rowFieldsOf } from './row-fields';
 import type { Column } from './schemas';
 import { tableLimits } from './service';
+import { parseTypedSlots, slotAssignmentsSql, slotColumnsSql, slotExpressionsSql } from './typed-slots';
 
 export interface ImportPlan {
   inserts: Cells[];
@@ -63,31 +65,43 @@ export async function applyImportPlan(tx: Tx, input: { table: DataTable; columns
   if (table.rowCount + plan.inserts.length > maxRows) {
     throw appError('tables.limit_reached', { details: { limit: 'maxRows', value: maxRows } });
   }
-  const derived = (cells: Cells) => {
-    const key = keyValueOf(columns, cells);
-    return { cells: JSON.stringify(cells), key, unique: table.keyUnique ? key : null, search: searchTextOf(columns, cells) };
-  };
+  const structure = { columns, keyUnique: table.keyUnique, slots: parseTypedSlots(table.typedSlots) };
+  const derived = (cells: Cells) => rowFieldsOf(structure, cells);
   if (plan.inserts.length) {
     const rows = plan.inserts.map(derived);
-    await tx.$executeRaw`
-      INSERT INTO table_rows (id, table_id, cells, key_value, unique_key, search_text, created_by_member, updated_by_member)
-      SELECT gen_random_uuid(), ${table.id}::uuid, v.cells, v.key_value, v.unique_key, v.search_text, ${memberId}::uuid, ${memberId}::uuid
-        FROM (SELECT unnest(${rows.map((r) => r.cells)}::jsonb[]) AS cells, unnest(${rows.map((r) => r.key)}::text[]) AS key_value,
-                     unnest(${rows.map((r) => r.unique)}::text[]) AS unique_key, unnest(${rows.map((r) => r.search)}::text[]) AS search_text,
-                     generate_subscripts(${rows.map((r) => r.cells)}::jsonb[], 1) AS position) AS v
-       ORDER BY v.position`;
+    await tx.$executeRawUnsafe(
+      `INSERT INTO table_rows (id, table_id, cells, key_value, unique_key, search_text, created_by_member, updated_by_member, ${slotColumnsSql})
+       SELECT gen_random_uuid(), $1::uuid, v.cells, v.key_value, v.unique_key, v.search_text, $2::uuid, $2::uuid, ${slotExpressionsSql('v.slots')}
+         FROM (SELECT unnest($3::jsonb[]) AS cells, unnest($4::text[]) AS key_value, unnest($5::text[]) AS unique_key,
+                      unnest($6::text[]) AS search_text, unnest($7::jsonb[]) AS slots, generate_subscripts($3::jsonb[], 1) AS position) AS v
+        ORDER BY v.position`,
+      table.id,
+      memberId,
+      rows.map((r) => r.cells),
+      rows.map((r) => r.keyValue),
+      rows.map((r) => r.uniqueKey),
+      rows.map((r) => r.searchText),
+      rows.map((r) => r.slots),
+    );
     await tx.dataTable.update({ where: { id: table.id }, data: { rowCount: { increment: plan.inserts.length } } });
   }
   if (plan.updates.length) {
     const rows = plan.updates.map((update) => ({ id: update.id, ...derived(update.cells) }));
-    await tx.$executeRaw`
-      UPDATE table_rows AS r
-         SET cells = v.cells, key_value = v.key_value, unique_key = v.unique_key, search_text = v.search_text,
-             updated_at = now(), updated_by_member = ${memberId}::uuid, updated_by_execution = NULL
-        FROM (SELECT unnest(${rows.map((r) => r.id)}::uuid[]) AS id, unnest(${rows.map((r) => r.cells)}::jsonb[]) AS cells,
-                     unnest(${rows.map((r) => r.key)}::text[]) AS key_value, unnest(${rows.map((r) => r.unique)}::text[]) AS unique_key,
-                     unnest(${rows.map((r) => r.search)}::text[]) AS search_text) AS v
-       WHERE r.id = v.id`;
+    await tx.$executeRawUnsafe(
+      `UPDATE table_rows AS r
+          SET cells = v.cells, key_value = v.key_value, unique_key = v.unique_key, search_text = v.search_text,
+              updated_at = now(), updated_by_member = $1::uuid, updated_by_execution = NULL, ${slotAssignmentsSql('v.slots')}
+         FROM (SELECT unnest($2::uuid[]) AS id, unnest($3::jsonb[]) AS cells, unnest($4::text[]) AS key_value,
+                      unnest($5::text[]) AS unique_key, unnest($6::text[]) AS search_text, unnest($7::jsonb[]) AS slots) AS v
+        WHERE r.id = v.id`,
+      memberId,
+      rows.map((r) => r.id),
+      rows.map((r) => r.cells),
+      rows.map((r) => r.keyValue),
+      rows.map((r) => r.uniqueKey),
+      rows.map((r) => r.searchText),
+      rows.map((r) => r.slots),
+    );
   }
   return { inserted: plan.inserts.length, updated: plan.updates.length };
 }

@@ -1,14 +1,16 @@
 /**
  * Structural changes that touch every row of a table (a column's type, options or required flag, the
- * key column, a removed column, keyUnique): each row's cells are carried into the new structure in
- * memory, then written back in one statement together with the derived key and search texts.
- * Nothing is written when a single row does not fit: the caller gets the rows that do not.
+ * key column, a removed column, keyUnique, typed slots given to a table): each row's cells are
+ * carried into the new structure in memory, then written back in one statement together with the
+ * fields derived from them (row-fields.ts). Nothing is written when a single row does not fit: the
+ * caller gets the rows that do not.
  */
-import type { DataTable } from '../../generated/prisma/client';
 import type { Tx } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
-import { keyValueOf, searchTextOf, type CellProblem, type Cells, type CellValue } from './cells';
+import type { CellProblem, Cells, CellValue } from './cells';
+import { rowFieldsOf, type RowFields, type RowStructure } from './row-fields';
 import type { Column } from './schemas';
+import { slotAssignmentsSql, type TypedSlots } from './typed-slots';
 
 export type CellTransform = (cells: Cells, rowId: string) => { cells: Cells } | { problem: { column: string; value: CellValue; reason: CellProblem['reason'] } };
 
@@ -20,36 +22,40 @@ function isUniqueViolation(error: unknown): boolean {
   return /23505|unique constraint|Unique constraint/i.test(text);
 }
 
-export async function rewriteRows(tx: Tx, table: Pick<DataTable, 'id' | 'keyUnique'>, columns: Column[], transform: CellTransform): Promise<void> {
+/** The structure the rows are carried into. */
+export interface TargetStructure {
+  columns: Column[];
+  slots: TypedSlots | null;
+}
+
+export async function rewriteRows(tx: Tx, table: { id: string; keyUnique: boolean }, target: TargetStructure, transform: CellTransform): Promise<void> {
+  const structure: RowStructure = { ...target, keyUnique: table.keyUnique };
   const rows = await tx.$queryRaw<{ id: string; cells: Cells }[]>`SELECT id, cells FROM table_rows WHERE table_id = ${table.id}::uuid`;
   const misfits: { id: string; column: string; value: CellValue; reason: string }[] = [];
-  const ids: string[] = [];
-  const cells: string[] = [];
-  const keys: (string | null)[] = [];
-  const searches: string[] = [];
+  const written: (RowFields & { id: string })[] = [];
   for (const row of rows) {
     const result = transform(row.cells, row.id);
-    if ('problem' in result) {
-      misfits.push({ id: row.id, ...result.problem });
-      continue;
-    }
-    ids.push(row.id);
-    cells.push(JSON.stringify(result.cells));
-    keys.push(keyValueOf(columns, result.cells));
-    searches.push(searchTextOf(columns, result.cells));
+    if ('problem' in result) misfits.push({ id: row.id, ...result.problem });
+    else written.push({ id: row.id, ...rowFieldsOf(structure, result.cells) });
   }
   if (misfits.length > 0) {
     throw appError('tables.cells_incompatible', { details: { count: misfits.length, rows: misfits.slice(0, listedMisfits) } });
   }
-  if (ids.length === 0) return;
+  if (written.length === 0) return;
   try {
-    await tx.$executeRaw`
-      UPDATE table_rows AS r
-         SET cells = v.cells, key_value = v.key_value, search_text = v.search_text,
-             unique_key = CASE WHEN ${table.keyUnique} THEN v.key_value ELSE NULL END
-        FROM (SELECT unnest(${ids}::uuid[]) AS id, unnest(${cells}::jsonb[]) AS cells,
-                     unnest(${keys}::text[]) AS key_value, unnest(${searches}::text[]) AS search_text) AS v
-       WHERE r.id = v.id`;
+    await tx.$executeRawUnsafe(
+      `UPDATE table_rows AS r
+          SET cells = v.cells, key_value = v.key_value, unique_key = v.unique_key, search_text = v.search_text, ${slotAssignmentsSql('v.slots')}
+         FROM (SELECT unnest($1::uuid[]) AS id, unnest($2::jsonb[]) AS cells, unnest($3::text[]) AS key_value,
+                      unnest($4::text[]) AS unique_key, unnest($5::text[]) AS search_text, unnest($6::jsonb[]) AS slots) AS v
+        WHERE r.id = v.id`,
+      written.map((row) => row.id),
+      written.map((row) => row.cells),
+      written.map((row) => row.keyValue),
+      written.map((row) => row.uniqueKey),
+      written.map((row) => row.searchText),
+      written.map((row) => row.slots),
+    );
   } catch (error) {
     if (isUniqueViolation(error)) throw appError('tables.duplicate_key', { message: 'Several rows would share one key.' });
     throw error;

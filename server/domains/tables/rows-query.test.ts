@@ -3,6 +3,7 @@ import { AppError } from '../../core/errors/app-error';
 import { checkConditions, checkSort, countStatement, operatorsByType, parseFilter, rowsStatement } from './rows-query';
 import { filterOperators } from './rows-schemas';
 import type { Column } from './schemas';
+import { assignSlots } from './typed-slots';
 
 const column = (key: string, type: Column['type'], options: string[] = []): Column => ({
   key,
@@ -80,7 +81,7 @@ describe('checkSort', () => {
   });
 });
 
-describe('rowsStatement', () => {
+describe('rowsStatement on a table without typed slots (cells read as JSONB)', () => {
   const tableId = '3f0b8a8e-7f55-4a51-9d53-0a4a3e8f1c11';
   const hostile = "x'); DROP TABLE table_rows; --";
 
@@ -90,7 +91,7 @@ describe('rowsStatement', () => {
       { column: 'plan', op: 'eq', value: hostile },
       { column: 'score', op: 'between', values: [1, 2] },
     ]);
-    const statement = rowsStatement({ tableId, conditions, match: 'any', tsquery: "'drop':*", sort: checkSort(columns, 'name', 'desc'), offset: 5, limit: 10 });
+    const statement = rowsStatement({ tableId, conditions, match: 'any', tsquery: "'drop':*", sort: checkSort(columns, 'name', 'desc'), offset: 5, limit: 10, slots: null });
     expect(statement.plan).toBe('scan');
     expect(statement.text).not.toContain('DROP');
     expect(statement.text).not.toMatch(/'name'|'plan'|'score'/);
@@ -105,35 +106,73 @@ describe('rowsStatement', () => {
       { column: 'name', op: 'eq', value: 'a' },
       { column: 'name', op: 'starts_with', value: 'b' },
     ]);
-    expect(rowsStatement({ tableId, conditions, match: 'all', tsquery: null, sort: checkSort(columns, 'createdAt', 'asc'), offset: 0, limit: 1 }).text).toMatch(/= lower\(\$3::text\) AND starts_with/);
-    expect(rowsStatement({ tableId, conditions, match: 'any', tsquery: null, sort: checkSort(columns, 'createdAt', 'asc'), offset: 0, limit: 1 }).text).toMatch(/= lower\(\$3::text\) OR starts_with/);
+    expect(rowsStatement({ tableId, conditions, match: 'all', tsquery: null, sort: checkSort(columns, 'createdAt', 'asc'), offset: 0, limit: 1, slots: null }).text).toMatch(/= lower\(\$3::text\) AND starts_with/);
+    expect(rowsStatement({ tableId, conditions, match: 'any', tsquery: null, sort: checkSort(columns, 'createdAt', 'asc'), offset: 0, limit: 1, slots: null }).text).toMatch(/= lower\(\$3::text\) OR starts_with/);
   });
 
   it('reads an unfiltered page in creation or update order along an index, without sort or count', () => {
     for (const sort of ['createdAt', 'updatedAt']) {
-      const statement = rowsStatement({ tableId, conditions: [], match: 'all', tsquery: null, sort: checkSort(columns, sort, 'desc'), offset: 90_000, limit: 100 });
+      const statement = rowsStatement({ tableId, conditions: [], match: 'all', tsquery: null, sort: checkSort(columns, sort, 'desc'), offset: 90_000, limit: 100, slots: null });
       expect(statement.plan).toBe('index');
       expect(statement.text).not.toContain('OVER');
     }
-    expect(rowsStatement({ tableId, conditions: [], match: 'all', tsquery: null, sort: checkSort(columns, 'score', 'asc'), offset: 0, limit: 1 }).plan).toBe('scan');
+    expect(rowsStatement({ tableId, conditions: [], match: 'all', tsquery: null, sort: checkSort(columns, 'score', 'asc'), offset: 0, limit: 1, slots: null }).plan).toBe('scan');
   });
 
   it('checks the JSON type before casting a number sort key only when asked to', () => {
-    const input = { tableId, conditions: [], match: 'all' as const, tsquery: null, sort: checkSort(columns, 'score', 'asc'), offset: 0, limit: 1 };
+    const input = { tableId, conditions: [], match: 'all' as const, tsquery: null, sort: checkSort(columns, 'score', 'asc'), offset: 0, limit: 1, slots: null };
     expect(rowsStatement(input).text).not.toContain('jsonb_typeof');
     expect(rowsStatement({ ...input, guarded: true }).text).toContain('jsonb_typeof');
   });
 
   it('counts with the same conditions', () => {
     const conditions = checkConditions(columns, [{ column: 'on', op: 'eq', value: true }, { column: 'score', op: 'in', values: [1, 2] }]);
-    const count = countStatement({ tableId, conditions, match: 'all', tsquery: null });
+    const count = countStatement({ tableId, conditions, match: 'all', tsquery: null, slots: null });
     expect(count.text).toBe('SELECT count(*)::int AS total FROM table_rows WHERE table_id = $1::uuid AND ((cells->>$2::text) COLLATE "C" = $3::text AND (cells->>$4::text)::float8 = ANY($5::float8[]))');
     expect(count.values).toEqual([tableId, 'on', 'true', 'score', [1, 2]]);
   });
 
   it('checks the JSON type before casting number conditions only when asked to', () => {
     const conditions = checkConditions(columns, [{ column: 'score', op: 'gt', value: 1 }]);
-    expect(countStatement({ tableId, conditions, match: 'all', tsquery: null }).text).not.toContain('jsonb_typeof');
-    expect(countStatement({ tableId, conditions, match: 'all', tsquery: null, guarded: true }).text).toContain('jsonb_typeof');
+    expect(countStatement({ tableId, conditions, match: 'all', tsquery: null, slots: null }).text).not.toContain('jsonb_typeof');
+    expect(countStatement({ tableId, conditions, match: 'all', tsquery: null, slots: null, guarded: true }).text).toContain('jsonb_typeof');
+  });
+});
+
+describe('rowsStatement on typed slots', () => {
+  const tableId = '3f0b8a8e-7f55-4a51-9d53-0a4a3e8f1c11';
+  const slots = assignSlots(columns, {});
+
+  it('filters and sorts on the slot columns, with text values lower-cased like the slots', () => {
+    const conditions = checkConditions(columns, [
+      { column: 'name', op: 'contains', value: 'ÉMILE' },
+      { column: 'score', op: 'between', values: [1, 2] },
+      { column: 'plan', op: 'in', values: ['Pro'] },
+      { column: 'on', op: 'empty' },
+    ]);
+    const statement = rowsStatement({ tableId, conditions, match: 'all', tsquery: null, sort: checkSort(columns, 'score', 'desc'), offset: 0, limit: 10, slots });
+    expect(statement.text).not.toContain('cells->>');
+    expect(statement.text).toContain(`strpos(${slots.name}, $2::text) > 0`);
+    expect(statement.text).toContain(`${slots.score} BETWEEN $3::float8 AND $4::float8`);
+    expect(statement.text).toContain(`${slots.plan} = ANY($5::text[])`);
+    expect(statement.text).toContain(`${slots.on} IS NULL`);
+    expect(statement.text).toContain(`${slots.score} AS k`);
+    // Text folds case in JavaScript (the slot holds the lower-cased text); select values stay exact.
+    expect(statement.values).toEqual([tableId, 'émile', 1, 2, ['Pro'], 0, 10]);
+  });
+
+  it('reads a column without a slot from the cells', () => {
+    const { score: _score, ...partial } = slots;
+    const conditions = checkConditions(columns, [{ column: 'score', op: 'gt', value: 1 }, { column: 'name', op: 'eq', value: 'a' }]);
+    const count = countStatement({ tableId, conditions, match: 'any', tsquery: null, slots: partial });
+    expect(count.text).toBe(`SELECT count(*)::int AS total FROM table_rows WHERE table_id = $1::uuid AND ((cells->>$2::text)::float8 > $3::float8 OR ${slots.name} = $4::text)`);
+  });
+
+  it('never puts a user value in the SQL text', () => {
+    const hostile = "x'); DROP TABLE table_rows; --";
+    const conditions = checkConditions(columns, [{ column: 'name', op: 'starts_with', value: hostile }, { column: 'plan', op: 'neq', value: hostile }]);
+    const statement = rowsStatement({ tableId, conditions, match: 'any', tsquery: null, sort: checkSort(columns, 'name', 'asc'), offset: 0, limit: 1, slots });
+    expect(statement.text).not.toContain('DROP');
+    expect(statement.values).toEqual(expect.arrayContaining([hostile.toLowerCase(), hostile]));
   });
 });

@@ -5,28 +5,24 @@
  *
  * How a page is computed (measured on 100,000 rows × 20 columns, see bench/tables-rows.ts):
  *
- * - Cells live in one JSONB value per row, and a table's columns are data, so no B-tree can serve a
- *   sort or a range filter on a cell (an expression index per column would need DDL per column).
- *   A filtered or cell-sorted page is one sequential scan of the table's rows (parallel when the
- *   planner wants it) projecting only `(seq, sort key)`; those narrow tuples are sorted and counted
- *   by a window function in the same pass, and the page's full rows are then fetched by
- *   (table_id, seq).
- * - Each condition is plain SQL on `cells->>key` (a text extraction, then a float8 cast for numbers
- *   or a byte-wise text comparison for dates, date-times, booleans and select options). Measured
- *   against the alternatives on 100,000 rows: one `jsonb_path_match` for all conditions cost about
- *   1.6× as much CPU, `->` with jsonb comparisons more still.
+ * - Conditions and cell sorts read the columns' typed slots (typed-slots.ts): plain float8 and text
+ *   columns, so no JSONB is extracted per row. A column without a slot (a table written before
+ *   slots existed, or more columns of a kind than slots) is read as `cells->>key` instead, with the
+ *   same semantics (both paths are tested to answer alike).
+ * - A table's columns are data, so no B-tree serves a sort or a range filter on a cell: a filtered
+ *   or cell-sorted page is one sequential scan of the table's rows (parallel when the planner wants
+ *   it) projecting only `(seq, sort key)`; those narrow tuples are sorted and counted by a window
+ *   function in the same pass, and the page's full rows are then fetched by (table_id, seq).
  * - Parallel workers are made cheap to the planner for this statement (see rowsTransactionBegin in
  *   rows-service.ts), jit is off, work_mem holds the sort: measured, not guessed.
  * - `q` uses the generated `search` tsvector: its GIN index serves a selective search (bitmap
  *   scan); a broad one is checked row by row in the scan (cheaper than the bitmap then).
- * - A GIN index on `cells` (jsonb_path_ops) was left out: it serves only containment (`eq`/`in` on
- *   exact values), the planner cannot estimate its selectivity on parameters, and it would double the
- *   cost of every row write for a filter that the scan answers anyway.
  * - Without filter, q or cell sort, a page is read along the (table_id, seq) or
  *   (table_id, updated_at, seq) index, index-only, and joined back: no sort, no count (the total is
  *   the table's exact `row_count`).
  *
- * User values are always parameters; column keys too (`cells->>$n`).
+ * User values are always parameters; column keys too (`cells->>$n`); slot names come from the
+ * table's map, checked against the fixed slot list when read (parseTypedSlots).
  */
 import { appError } from '../../core/errors/app-error';
 import { normaliseCell } from './cells';
@@ -38,6 +34,7 @@ import {
   type FilterOperator,
 } from './rows-schemas';
 import type { Column } from './schemas';
+import { slotText, type TypedSlots } from './typed-slots';
 
 type ColumnType = Column['type'];
 
@@ -194,13 +191,47 @@ class Params {
 
 const comparisons: Partial<Record<FilterOperator, string>> = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' };
 
+/** A comparison of `cell` (an SQL expression) by the condition's operator; empty/not_empty are the caller's. */
+function comparisonSql(op: FilterOperator, cell: string, value: (index: number) => string, list: () => string): string {
+  switch (op) {
+    case 'neq':
+      return `${cell} IS DISTINCT FROM ${value(0)}`;
+    case 'between':
+      return `${cell} BETWEEN ${value(0)} AND ${value(1)}`;
+    case 'in':
+      return `${cell} = ANY(${list()})`;
+    case 'contains':
+      return `strpos(${cell}, ${value(0)}) > 0`;
+    case 'starts_with':
+      return `starts_with(${cell}, ${value(0)})`;
+    default:
+      return `${cell} ${comparisons[op]} ${value(0)}`;
+  }
+}
+
 /**
- * One condition as SQL over `cells->>key` (the key a parameter too). Text and email compare
- * case-insensitively; select, boolean, date and date-time compare their stored text exactly (ISO
- * dates and UTC date-times in byte order are chronological); numbers compare as float8 (`guarded`:
- * only cells holding a JSON number, see sortKey). "Not equal" includes empty cells.
+ * A cell condition on the column's typed slot (typed-slots.ts): a plain column compared with values
+ * in the slot's own form — numbers as float8, text and email lower-cased as the slot is, every other
+ * type as its stored text (the slot's collation is "C": byte-wise, so ISO dates are chronological).
  */
-function conditionSql(condition: CheckedCondition, params: Params, guarded: boolean): string {
+function slotConditionSql(condition: Extract<CheckedCondition, { target: 'cell' }>, slot: string, params: Params): string {
+  if (condition.op === 'empty') return `${slot} IS NULL`;
+  if (condition.op === 'not_empty') return `${slot} IS NOT NULL`;
+  if (slot[0] === 'n') {
+    return comparisonSql(condition.op, slot, (index) => params.add(condition.values[index], 'float8'), () => params.add(condition.values, 'float8[]'));
+  }
+  const values = condition.values.map((value) => slotText(condition.column.type, value));
+  return comparisonSql(condition.op, slot, (index) => params.add(values[index], 'text'), () => params.add(values, 'text[]'));
+}
+
+/**
+ * One condition as SQL: on the column's typed slot when it has one, else over `cells->>key` (the key
+ * a parameter too). Text and email compare case-insensitively; select, boolean, date and date-time
+ * compare their stored text exactly (ISO dates and UTC date-times in byte order are chronological);
+ * numbers compare as float8 (`guarded`: only cells holding a JSON number, see sortKey). "Not equal"
+ * includes empty cells.
+ */
+function conditionSql(condition: CheckedCondition, params: Params, slots: TypedSlots | null, guarded: boolean): string {
   if (condition.target === 'meta') {
     const field = metaColumns[condition.field];
     const at = (value: string) => params.add(value, 'timestamptz');
@@ -219,6 +250,8 @@ function conditionSql(condition: CheckedCondition, params: Params, guarded: bool
         return `${field} ${comparisons[condition.op]} ${at(condition.values[0])}`;
     }
   }
+  const slot = slots?.[condition.column.key];
+  if (slot) return slotConditionSql(condition, slot, params);
   const key = params.add(condition.column.key, 'text');
   if (condition.op === 'empty') return `NOT (cells ? ${key})`;
   if (condition.op === 'not_empty') return `(cells ? ${key})`;
@@ -232,8 +265,6 @@ function conditionSql(condition: CheckedCondition, params: Params, guarded: bool
       cell = `lower(cells->>${key})`;
       value = (v) => `lower(${params.add(v, 'text')})`;
       list = () => `ARRAY(SELECT lower(v) FROM unnest(${params.add(condition.values, 'text[]')}) AS v)`;
-      if (condition.op === 'contains') return `strpos(${cell}, ${value(condition.values[0])}) > 0`;
-      if (condition.op === 'starts_with') return `starts_with(${cell}, ${value(condition.values[0])})`;
       break;
     case 'number':
       cell = guarded ? `(CASE WHEN jsonb_typeof(cells->${key}) = 'number' THEN (cells->>${key})::float8 END)` : `(cells->>${key})::float8`;
@@ -246,21 +277,13 @@ function conditionSql(condition: CheckedCondition, params: Params, guarded: bool
       value = (v) => params.add(String(v), 'text');
       list = () => params.add(condition.values.map(String), 'text[]');
   }
-  switch (condition.op) {
-    case 'neq':
-      return `${cell} IS DISTINCT FROM ${value(condition.values[0])}`;
-    case 'between':
-      return `${cell} BETWEEN ${value(condition.values[0])} AND ${value(condition.values[1])}`;
-    case 'in':
-      return `${cell} = ANY(${list()})`;
-    default:
-      return `${cell} ${comparisons[condition.op]} ${value(condition.values[0])}`;
-  }
+  return comparisonSql(condition.op, cell, (index) => value(condition.values[index]), list);
 }
 
 /** The WHERE clause after `table_id = $1`: conditions joined by AND (`all`) or OR (`any`), and `q`. */
-function whereClause(conditions: CheckedCondition[], match: 'all' | 'any', tsquery: string | null, params: Params, guarded: boolean): string {
-  const parts = conditions.map((condition) => conditionSql(condition, params, guarded));
+function whereClause(input: Pick<RowsStatementInput, 'conditions' | 'match' | 'tsquery' | 'slots' | 'guarded'>, params: Params): string {
+  const { conditions, match, tsquery } = input;
+  const parts = conditions.map((condition) => conditionSql(condition, params, input.slots, input.guarded ?? false));
   let clause = parts.length === 0 ? '' : parts.length === 1 ? parts[0] : `(${parts.join(match === 'all' ? ' AND ' : ' OR ')})`;
   if (tsquery !== null) {
     const search = `search @@ ${params.add(tsquery, 'tsquery')}`;
@@ -270,15 +293,18 @@ function whereClause(conditions: CheckedCondition[], match: 'all' | 'any', tsque
 }
 
 /**
- * The sort key of a cell sort. Numbers sort numerically (float8: every stored number is a JS
- * double), dates and date-times chronologically (their stored ISO texts in byte order), booleans
- * false first, text case-insensitively. `guarded` checks the JSON type before the cast: the
- * service retries with it when a stored value is not a number (never written by this service).
+ * The sort key of a cell sort: the column's typed slot when it has one, else from `cells`. Numbers
+ * sort numerically (float8: every stored number is a JS double), dates and date-times
+ * chronologically (their stored ISO texts in byte order), booleans false first, text
+ * case-insensitively. `guarded` checks the JSON type before the cast: the service retries with it
+ * when a stored value is not a number (never written by this service).
  */
-function sortKey(sort: SortSpec, params: Params, guarded: boolean): string {
+function sortKey(sort: SortSpec, params: Params, slots: TypedSlots | null, guarded: boolean): string {
   if (sort.kind === 'createdAt') return 'seq';
   if (sort.kind === 'updatedAt') return 'updated_at';
   const column = sort.column!;
+  const slot = slots?.[column.key];
+  if (slot) return slot;
   const key = params.add(column.key, 'text');
   switch (column.type) {
     case 'number':
@@ -304,6 +330,8 @@ export interface RowsStatementInput {
   sort: SortSpec;
   offset: number;
   limit: number;
+  /** The table's typed slots (null: none yet, every condition reads `cells`). */
+  slots: TypedSlots | null;
   /** Number casts check the JSON type first (see sortKey). */
   guarded?: boolean;
 }
@@ -329,7 +357,7 @@ export function rowsStatement(input: RowsStatementInput): RowsStatement {
   const params = new Params();
   const table = params.add(input.tableId, 'uuid');
   const dir = input.sort.dir === 'desc' ? 'DESC' : 'ASC';
-  const where = whereClause(input.conditions, input.match, input.tsquery, params, input.guarded ?? false);
+  const where = whereClause(input, params);
   const unfiltered = `(SELECT row_count FROM data_tables WHERE id = ${table}) AS total_unfiltered`;
 
   if (planOf(input.conditions, input.tsquery !== null, input.sort) === 'index') {
@@ -349,7 +377,7 @@ export function rowsStatement(input: RowsStatementInput): RowsStatement {
     };
   }
 
-  const key = sortKey(input.sort, params, input.guarded ?? false);
+  const key = sortKey(input.sort, params, input.slots, input.guarded ?? false);
   const byCreation = input.sort.kind === 'createdAt';
   const order = (prefix: string) => (byCreation ? `${prefix}seq ${dir}` : `${prefix}k ${dir} NULLS LAST, ${prefix}seq ${dir}`);
   const offset = params.add(input.offset, 'int');
@@ -375,9 +403,9 @@ export function rowsStatement(input: RowsStatementInput): RowsStatement {
 }
 
 /** Rows matching the conditions and `q` (for the details of an out-of-range page). */
-export function countStatement(input: Pick<RowsStatementInput, 'tableId' | 'conditions' | 'match' | 'tsquery' | 'guarded'>): { text: string; values: unknown[] } {
+export function countStatement(input: Pick<RowsStatementInput, 'tableId' | 'conditions' | 'match' | 'tsquery' | 'slots' | 'guarded'>): { text: string; values: unknown[] } {
   const params = new Params();
   const table = params.add(input.tableId, 'uuid');
-  const where = whereClause(input.conditions, input.match, input.tsquery, params, input.guarded ?? false);
+  const where = whereClause(input, params);
   return { text: `SELECT count(*)::int AS total FROM table_rows WHERE table_id = ${table}${where}`, values: params.values };
 }

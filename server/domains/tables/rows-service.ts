@@ -20,11 +20,13 @@ import { auditByOf, recordAudit, type AuditBy } from '../../core/audit';
 import { db, pool, type Tx } from '../../core/db';
 import { AppError, appError, isAppError } from '../../core/errors/app-error';
 import { iso } from '../../core/http/schemas';
-import { keyValueOf, mergeCells, searchTextOf, validateCells, type CellProblem, type Cells } from './cells';
+import { keyValueOf, mergeCells, validateCells, type CellProblem, type Cells } from './cells';
 import { checkConditions, checkSort, countStatement, parseFilter, planOf, prefixQuerySql, rowsStatement, type RowsStatementInput } from './rows-query';
 import type { BatchOperation, ListRowsInput, Row } from './rows-schemas';
+import { rowFieldsOf } from './row-fields';
 import { columnSchema, type Column } from './schemas';
 import { findTableOrThrow, tableLimits } from './service';
+import { parseTypedSlots, slotAssignmentsSql, slotColumnsSql, slotExpressionsSql, type TypedSlots } from './typed-slots';
 
 // ---------------------------------------------------------------------------------------------
 // Writers and presentation
@@ -97,10 +99,11 @@ export function sqlStateOf(error: unknown): string | null {
 
 /**
  * The rows query's transaction. work_mem: the sort and the count of 100,000 narrow tuples stay in
- * memory (4 MB spills to disk). jit off: compiling costs 50-150 ms, more than it saves on expressions
- * that are mostly JSONB function calls. For a scan plan, parallel workers are made cheap to the
- * planner: it cannot estimate conditions on cells (it guesses a few rows where 95,000 match) and
- * then keeps a large table's scan and sort on one core, 20-35 % slower on this 2-core machine.
+ * memory (4 MB spills to disk). jit off: compiling costs 50-150 ms, more than it saves on these
+ * short expressions. For a scan plan, parallel workers are made cheap to the planner: it cannot
+ * estimate conditions on cells (a slot's statistics mix every table's columns, JSONB has none; it
+ * guesses a few rows where 95,000 match) and then keeps a large table's scan and sort on one core,
+ * 20-35 % slower on this 2-core machine.
  */
 export function rowsTransactionBegin(plan: 'index' | 'scan'): string {
   const parallel = plan === 'scan' ? '; SET LOCAL parallel_setup_cost = 10; SET LOCAL parallel_tuple_cost = 0.001' : '';
@@ -123,7 +126,16 @@ export async function listRows(input: ListRowsInput) {
   try {
     await client.query(begin);
     const tsquery = q ? ((await client.query<{ query: string | null }>(prefixQuerySql, [q])).rows[0]?.query ?? null) : null;
-    const statementInput: RowsStatementInput = { tableId: table.id, conditions, match: input.match, tsquery, sort, offset: input.offset, limit: input.limit };
+    const statementInput: RowsStatementInput = {
+      tableId: table.id,
+      conditions,
+      match: input.match,
+      tsquery,
+      sort,
+      offset: input.offset,
+      limit: input.limit,
+      slots: parseTypedSlots(table.typedSlots),
+    };
     let statement = rowsStatement(statementInput);
     let result: pg.QueryResult<PageRow>;
     try {
@@ -199,15 +211,23 @@ export interface LockedTable {
   columns: Column[];
   keyUnique: boolean;
   rowCount: number;
+  slots: TypedSlots | null;
 }
 
 /** Resolves the table and takes the row writers' share lock on it (see the module comment). */
 export async function lockTableForRows(tx: Tx, ref: string): Promise<LockedTable> {
   const table = await findTableOrThrow(ref, tx);
-  const [locked] = await tx.$queryRaw<{ columns: unknown; key_unique: boolean; row_count: number }[]>`
-    SELECT columns, key_unique, row_count FROM data_tables WHERE id = ${table.id}::uuid FOR KEY SHARE`;
+  const [locked] = await tx.$queryRaw<{ columns: unknown; key_unique: boolean; row_count: number; typed_slots: unknown }[]>`
+    SELECT columns, key_unique, row_count, typed_slots FROM data_tables WHERE id = ${table.id}::uuid FOR KEY SHARE`;
   if (!locked) throw appError('tables.not_found');
-  return { id: table.id, slug: table.slug, columns: storedColumns.parse(locked.columns), keyUnique: locked.key_unique, rowCount: locked.row_count };
+  return {
+    id: table.id,
+    slug: table.slug,
+    columns: storedColumns.parse(locked.columns),
+    keyUnique: locked.key_unique,
+    rowCount: locked.row_count,
+    slots: parseTypedSlots(locked.typed_slots),
+  };
 }
 
 export type RowOperation =
@@ -225,11 +245,6 @@ export interface OperationOutcome {
   delta: -1 | 0 | 1;
 }
 
-function derivedOf(table: LockedTable, cells: Cells) {
-  const keyValue = keyValueOf(table.columns, cells);
-  return { cells: JSON.stringify(cells), keyValue, uniqueKey: table.keyUnique ? keyValue : null, searchText: searchTextOf(table.columns, cells) };
-}
-
 function writerColumns(writer: RowWriter): { memberId: string; executionId: string | null } {
   return { memberId: writer.memberId, executionId: writer.kind === 'execution' ? writer.executionId : null };
 }
@@ -241,12 +256,12 @@ function duplicateKey(table: LockedTable, keyValue: string | null): AppError {
 
 /** Inserts; null when a row already holds the key while keyUnique is on. */
 async function insertStored(tx: Tx, table: LockedTable, cells: Cells, writer: RowWriter): Promise<StoredRow | null> {
-  const derived = derivedOf(table, cells);
+  const derived = rowFieldsOf(table, cells);
   const { memberId, executionId } = writerColumns(writer);
   const rows = await tx.$queryRawUnsafe<StoredRow[]>(
     `INSERT INTO table_rows (id, table_id, cells, key_value, unique_key, search_text,
-                             created_by_member, created_by_execution, updated_by_member, updated_by_execution)
-     VALUES (gen_random_uuid(), $1::uuid, $2::jsonb, $3, $4, $5, $6::uuid, $7, $6::uuid, $7)
+                             created_by_member, created_by_execution, updated_by_member, updated_by_execution, ${slotColumnsSql})
+     VALUES (gen_random_uuid(), $1::uuid, $2::jsonb, $3, $4, $5, $6::uuid, $7, $6::uuid, $7, ${slotExpressionsSql('$8::jsonb')})
      ON CONFLICT (table_id, unique_key) DO NOTHING
      RETURNING ${returningSql}`,
     table.id,
@@ -256,18 +271,19 @@ async function insertStored(tx: Tx, table: LockedTable, cells: Cells, writer: Ro
     derived.searchText,
     memberId,
     executionId,
+    derived.slots,
   );
   return rows[0] ?? null;
 }
 
 async function updateStored(tx: Tx, table: LockedTable, rowId: string, cells: Cells, writer: RowWriter): Promise<StoredRow> {
-  const derived = derivedOf(table, cells);
+  const derived = rowFieldsOf(table, cells);
   const { memberId, executionId } = writerColumns(writer);
   try {
     const rows = await tx.$queryRawUnsafe<StoredRow[]>(
       `UPDATE table_rows
           SET cells = $2::jsonb, key_value = $3, unique_key = $4, search_text = $5,
-              updated_at = now(), updated_by_member = $6::uuid, updated_by_execution = $7
+              updated_at = now(), updated_by_member = $6::uuid, updated_by_execution = $7, ${slotAssignmentsSql('$8::jsonb')}
         WHERE id = $1::uuid
        RETURNING ${returningSql}`,
       rowId,
@@ -277,6 +293,7 @@ async function updateStored(tx: Tx, table: LockedTable, rowId: string, cells: Ce
       derived.searchText,
       memberId,
       executionId,
+      derived.slots,
     );
     return rows[0];
   } catch (error) {

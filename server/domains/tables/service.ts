@@ -14,6 +14,7 @@ import { iso } from '../../core/http/schemas';
 import { buildColumns } from './columns';
 import { firstFree, slugFromName } from './naming';
 import { applyKeyUnique } from './row-rewrite';
+import { assignSlots } from './typed-slots';
 import { columnSchema, type ColumnInput } from './schemas';
 
 export function tableLimits() {
@@ -90,6 +91,7 @@ export async function createTable(actor: AuthenticatedActor, input: CreateTableI
         description: input.description ?? null,
         keyUnique: input.keyUnique,
         columns: columns as never,
+        typedSlots: assignSlots(columns, {}),
         createdById: actor.member.id,
       },
     });
