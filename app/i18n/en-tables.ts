@@ -83,7 +83,7 @@ export const enTables = {
     settings: 'Settings',
     importCsv: 'Import CSV',
     exportCsv: 'Export CSV',
-    exportHint: 'Downloads every row of the table as a CSV file.',
+    exportHint: 'Downloads the rows of this view (search, filters and order) as a CSV file.',
     addRow: 'Add row',
     notFound: {
       title: 'Table not found',
@@ -108,6 +108,14 @@ export const enTables = {
     clearFilters: 'Clear filters',
     matchAll: 'All of',
     matchAny: 'Any of',
+    order: 'Order',
+    orders: {
+      oldest: 'Oldest first',
+      newest: 'Newest first',
+      recentlyUpdated: 'Recently updated',
+      leastRecentlyUpdated: 'Least recently updated',
+    },
+    byColumn: (label: string, dir: 'asc' | 'desc') => `By ${label}, ${dir === 'asc' ? 'ascending' : 'descending'}`,
   },
   filter: {
     title: 'Filter rows',
@@ -158,6 +166,8 @@ export const enTables = {
     },
   },
   grid: {
+    resizeColumn: (label: string) => `Resize ${label}`,
+    resizeHint: 'Drag to resize; double-click for the default width.',
     label: (name: string) => `Rows of ${name}`,
     selectAll: 'Select every row on this page',
     selectRow: (n: number) => `Select row ${n}`,

@@ -85,7 +85,7 @@ export const frTables: Dictionary['tables'] = {
     settings: 'Paramètres',
     importCsv: 'Importer un CSV',
     exportCsv: 'Exporter en CSV',
-    exportHint: 'Télécharge toutes les lignes de la table dans un fichier CSV.',
+    exportHint: 'Télécharge les lignes de cette vue (recherche, filtres et ordre) dans un fichier CSV.',
     addRow: 'Ajouter une ligne',
     notFound: {
       title: 'Table introuvable',
@@ -110,6 +110,14 @@ export const frTables: Dictionary['tables'] = {
     clearFilters: 'Effacer les filtres',
     matchAll: 'Toutes\u00a0:',
     matchAny: 'Au moins une\u00a0:',
+    order: 'Ordre',
+    orders: {
+      oldest: 'Plus anciennes d’abord',
+      newest: 'Plus récentes d’abord',
+      recentlyUpdated: 'Modifiées récemment',
+      leastRecentlyUpdated: 'Modifiées il y a longtemps',
+    },
+    byColumn: (label: string, dir: 'asc' | 'desc') => `Par ${label}, ${dir === 'asc' ? 'croissant' : 'décroissant'}`,
   },
   filter: {
     title: 'Filtrer les lignes',
@@ -160,6 +168,8 @@ export const frTables: Dictionary['tables'] = {
     },
   },
   grid: {
+    resizeColumn: (label: string) => `Redimensionner ${label}`,
+    resizeHint: 'Faites glisser pour redimensionner ; double-cliquez pour la largeur par défaut.',
     label: (name: string) => `Lignes de ${name}`,
     selectAll: 'Sélectionner toutes les lignes de cette page',
     selectRow: (n: number) => `Sélectionner la ligne ${n}`,

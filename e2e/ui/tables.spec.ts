@@ -121,6 +121,16 @@ test('create a table, import a CSV, filter, sort and edit; a member sees the row
     expect(body.rows.map((row) => row.cells.amount)).toEqual([4500, 1200.5, 800]);
   });
 
+  await test.step('Export CSV downloads the rows of the view: filtered and sorted as shown', async () => {
+    const href = await page.getByTestId('export-csv').getAttribute('href');
+    expect(href).toContain('sort=amount');
+    const download = await page.request.get(href!);
+    expect(download.status()).toBe(200);
+    expect(await download.text()).toBe(
+      'Email,Name,Status,Amount\ngrace@example.com,Grace Hopper,Closed,4500\nada@example.com,Ada Lovelace,Open,1200.5\nkatherine@example.com,Katherine Johnson,Open,800\n',
+    );
+  });
+
   await test.step('a second condition: Status is one of Open, Waiting', async () => {
     await page.getByRole('button', { name: 'Filter, 1 condition applied' }).click();
     const builder = page.getByRole('dialog', { name: 'Filter rows' });
@@ -190,6 +200,24 @@ test('create a table, import a CSV, filter, sort and edit; a member sees the row
     await expect(member.getByTestId('cell-name')).toHaveText(['Ada Lovelace', 'Grace Hopper', 'Alan Turing', 'Katherine Johnson']);
     await expect(member.getByTestId('cell-status')).toHaveText(['Open', 'Closed', 'Waiting', 'Open']);
     await expect(member.getByRole('button', { name: 'Structure' })).toHaveCount(0);
+
+    // The order menu: newest first, then back; dragging a header's edge widens the column, remembered.
+    await member.getByTestId('order-menu').click();
+    await member.getByRole('menuitemradio', { name: 'Newest first' }).click();
+    await expect(member.getByTestId('cell-name')).toHaveText(['Katherine Johnson', 'Alan Turing', 'Grace Hopper', 'Ada Lovelace']);
+    await expect(member.getByTestId('order-menu')).toHaveText('Newest first');
+
+    const header = member.getByRole('columnheader', { name: 'Options for column Name' });
+    const before = (await header.boundingBox())!.width;
+    const handle = (await member.getByTestId('column-resize-name').boundingBox())!;
+    await member.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+    await member.mouse.down();
+    await member.mouse.move(handle.x + handle.width / 2 + 120, handle.y + handle.height / 2, { steps: 5 });
+    await member.mouse.up();
+    await expect.poll(async () => Math.round((await header.boundingBox())!.width)).toBe(Math.round(before + 120));
+    await member.reload();
+    await expect(member.getByTestId('cell-name').first()).toHaveText('Katherine Johnson');
+    await expect.poll(async () => Math.round((await header.boundingBox())!.width)).toBe(Math.round(before + 120));
     await memberContext.close();
   });
 });

@@ -1,11 +1,27 @@
 /**
  * GET /api/v1/tables/{id}/export.csv — a download, so a plain route rather than a JSON procedure; it
- * runs the same authentication, rate limit and scope check (`tables:read`) as every other route.
+ * runs the same authentication, rate limit and scope check (`tables:read`) as every other route,
+ * and takes the rows query's view parameters (`q`, `filter`, `match`, `sort`, `dir`) checked by the
+ * same schema.
  */
 import { authorize } from '../core/auth/access';
 import { resolveActor } from '../core/auth/authenticate';
 import { appError, toAppError } from '../core/errors/app-error';
+import { simplifyIssue } from '../core/errors/zod-issues';
 import { openTableExport } from '../domains/tables/csv-export';
+import { listRowsInput } from '../domains/tables/rows-schemas';
+
+const exportViewInput = listRowsInput.pick({ q: true, filter: true, match: true, sort: true, dir: true }).strict();
+
+function viewOf(request: Request) {
+  const parsed = exportViewInput.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  if (!parsed.success) {
+    throw appError('request.bad_request', {
+      details: { issues: parsed.error.issues.map(simplifyIssue) },
+    });
+  }
+  return parsed.data;
+}
 
 export const tableExportAccess = { kind: 'scope', scope: 'tables:read' } as const;
 
@@ -14,7 +30,7 @@ export async function handleTableExport(request: Request, ref: string): Promise<
     const actor = await resolveActor(request.headers);
     if (actor.kind === 'anonymous') throw appError('auth.unauthenticated');
     authorize(tableExportAccess, actor);
-    const { table, chunks } = await openTableExport(ref);
+    const { table, chunks } = await openTableExport(ref, viewOf(request));
     const encoder = new TextEncoder();
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {

@@ -51,12 +51,20 @@ export const extraPaths: ExtraPath[] = [
     access: { kind: 'scope', scope: 'tables:read' },
     summary: { en: 'Export a table as CSV', fr: 'Exporter une table en CSV' },
     description: {
-      en: 'The table (by id or slug) as a CSV download: a header line of column labels, then every row in creation order.',
-      fr: 'La table (par id ou par slug) en téléchargement CSV : une ligne d’en-têtes avec les libellés des colonnes, puis chaque ligne dans l’ordre de création.',
+      en: 'The table (by id or slug) as a CSV download: a header line of column labels, then every row, in creation order by default. `q`, `filter`, `match`, `sort` and `dir` work as in the rows query, to export a view.',
+      fr: 'La table (par id ou par slug) en téléchargement CSV : une ligne d’en-têtes avec les libellés des colonnes, puis chaque ligne, dans l’ordre de création par défaut. `q`, `filter`, `match`, `sort` et `dir` fonctionnent comme dans la requête de lignes, pour exporter une vue.',
     },
-    parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'Table id or slug.' }],
+    parameters: [
+      { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'Table id or slug.' },
+      { name: 'q', in: 'query', required: false, schema: { type: 'string', maxLength: 200 }, description: 'Full-text search over every cell of the row.' },
+      { name: 'filter', in: 'query', required: false, schema: { type: 'string' }, description: 'JSON array of at most 20 conditions, as in the rows query.' },
+      { name: 'match', in: 'query', required: false, schema: { enum: ['all', 'any'], default: 'all' } },
+      { name: 'sort', in: 'query', required: false, schema: { type: 'string', default: 'createdAt' }, description: 'A column key, `createdAt` or `updatedAt`.' },
+      { name: 'dir', in: 'query', required: false, schema: { enum: ['asc', 'desc'], default: 'asc' } },
+    ],
     responses: {
       '200': { en: 'The CSV file.', fr: 'Le fichier CSV.', mediaType: 'text/csv', schema: { type: 'string' } },
+      '400': { en: 'A bad view parameter (`request.bad_request`, naming the condition for a bad filter).', fr: 'Un paramètre de vue invalide (`request.bad_request`, qui nomme la condition pour un filtre invalide).' },
       '401': { en: 'No credential.', fr: 'Pas d’identifiant.' },
       '403': { en: 'The key lacks tables:read.', fr: 'La clé n’a pas tables:read.' },
       '404': { en: 'No such table (`tables.not_found`).', fr: 'Table inconnue (`tables.not_found`).' },

@@ -5,6 +5,7 @@
  */
 import { TRPCError } from '@trpc/server';
 import { AppError, type ErrorBody } from '../core/errors/app-error';
+import { simplifyIssue } from '../core/errors/zod-issues';
 import { log } from '../core/log';
 
 function looksLikeAppError(value: unknown): value is AppError {
@@ -51,11 +52,6 @@ export function logIfUnexpected(error: unknown, path?: string): void {
 }
 
 /** Keeps what a client needs from a zod issue: where, what kind, and the human message. */
-function simplifyIssue(issue: unknown): Record<string, unknown> {
-  const { path, code, message } = issue as { path?: unknown[]; code?: string; message?: string };
-  return { path: (path ?? []).map(String).join('.'), code, message };
-}
-
 export function envelopeOf(error: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
   const appError = toAppErrorFromAny(error);
   return { status: appError.status, body: appError.toBody(), headers: appError.headers };

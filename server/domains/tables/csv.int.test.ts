@@ -148,6 +148,29 @@ describe('GET /api/v1/tables/{id}/export.csv', () => {
     expect(await response.text()).toBe('Email,Name,Age,Active\nada@example.com,Ada,36,true\ndee@example.com,"Dee, Jr.",,\n');
   });
 
+  it('exports a view: only the rows matching q and filter, in the sort of the view', async () => {
+    const table = await newTable();
+    const lines = ['Email,Full name,Age,Active', 'ada@example.com,Ada,36,yes', 'bo@example.com,Bo,19,no', 'cy@example.com,Cy,52,yes', 'di@example.org,Di,44,yes'];
+    expect((await call('POST', `/api/v1/tables/${table.id}/import`, { cookie: member.cookie, body: { csv: lines.join('\n'), mapping } })).status).toBe(200);
+    const view = new URLSearchParams({ q: 'example.com', filter: JSON.stringify([{ column: 'active', op: 'eq', value: true }]), sort: 'age', dir: 'desc' });
+    const response = await handleTableExport(new Request(`http://localhost/x?${view}`, { headers: { cookie: member.cookie } }), table.id);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('Email,Name,Age,Active\ncy@example.com,Cy,52,true\nada@example.com,Ada,36,true\n');
+  });
+
+  it('answers 400 request.bad_request for a bad view before sending anything', async () => {
+    const table = await newTable();
+    const headers = { cookie: member.cookie };
+    const badFilter = await handleTableExport(new Request(`http://localhost/x?filter=${encodeURIComponent('[{"column":"nope","op":"eq","value":1}]')}`, { headers }), table.id);
+    expect(badFilter.status).toBe(400);
+    expect((await badFilter.json()).error).toMatchObject({ code: 'request.bad_request', details: { index: 0, reason: 'unknown_column' } });
+    const badDir = await handleTableExport(new Request('http://localhost/x?dir=sideways', { headers }), table.id);
+    expect(badDir.status).toBe(400);
+    expect((await badDir.json()).error.details.issues[0]).toMatchObject({ path: 'dir' });
+    const unknownParameter = await handleTableExport(new Request('http://localhost/x?limit=5', { headers }), table.id);
+    expect(unknownParameter.status).toBe(400);
+  });
+
   it('refuses without credential (401), a key without tables:read (403), an unknown table (404)', async () => {
     const table = await newTable();
     expect((await handleTableExport(new Request('http://localhost/x'), table.id)).status).toBe(401);

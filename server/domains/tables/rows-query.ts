@@ -25,6 +25,7 @@
  * table's map, checked against the fixed slot list when read (parseTypedSlots).
  */
 import { appError } from '../../core/errors/app-error';
+import { simplifyIssue } from '../../core/errors/zod-issues';
 import { normaliseCell } from './cells';
 import {
   filterSchema,
@@ -83,7 +84,7 @@ export function parseFilter(text: string | undefined): FilterCondition[] {
     const first = parsed.error.issues[0];
     const index = typeof first?.path[0] === 'number' ? first.path[0] : null;
     throw badFilter(index, 'invalid_condition', first?.message ?? 'does not match {column, op, value?, values?}.', {
-      issues: parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), code: issue.code, message: issue.message })),
+      issues: parsed.error.issues.map(simplifyIssue),
     });
   }
   return parsed.data;
@@ -408,4 +409,22 @@ export function countStatement(input: Pick<RowsStatementInput, 'tableId' | 'cond
   const table = params.add(input.tableId, 'uuid');
   const where = whereClause(input, params);
   return { text: `SELECT count(*)::int AS total FROM table_rows WHERE table_id = ${table}${where}`, values: params.values };
+}
+
+/**
+ * Every row matching the conditions and `q`, cells only, in the sort's order (creation order
+ * breaking ties): the CSV export of a view, read through a cursor (csv-export.ts).
+ */
+export function exportStatement(input: Pick<RowsStatementInput, 'tableId' | 'conditions' | 'match' | 'tsquery' | 'sort' | 'slots' | 'guarded'>): { text: string; values: unknown[] } {
+  const params = new Params();
+  const table = params.add(input.tableId, 'uuid');
+  const where = whereClause(input, params);
+  const dir = input.sort.dir === 'desc' ? 'DESC' : 'ASC';
+  const order =
+    input.sort.kind === 'createdAt'
+      ? `seq ${dir}`
+      : input.sort.kind === 'updatedAt'
+        ? `updated_at ${dir}, seq ${dir}`
+        : `${sortKey(input.sort, params, input.slots, input.guarded ?? false)} ${dir} NULLS LAST, seq ${dir}`;
+  return { text: `SELECT cells FROM table_rows WHERE table_id = ${table}${where} ORDER BY ${order}`, values: params.values };
 }

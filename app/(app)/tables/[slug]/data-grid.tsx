@@ -7,7 +7,7 @@
  * typing edits, Escape cancels, Delete clears. Cells save one at a time through rows.update; a refused
  * value stays in the cell with the service's reason under it until it is fixed or cancelled.
  */
-import type { RowSelectionState, VisibilityState } from '@tanstack/react-table';
+import type { ColumnSizingState, RowSelectionState, VisibilityState } from '@tanstack/react-table';
 import type { KeyboardEvent, ReactNode } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import type { Column, Row, SortDir, Table } from '../_lib/api';
@@ -28,6 +28,9 @@ export interface GridProps {
   onSort: (key: string, dir: SortDir | null) => void;
   hidden: VisibilityState;
   onHiddenChange: (next: VisibilityState) => void;
+  /** Widths set by dragging a header's edge. */
+  widths: ColumnSizingState;
+  onWidthsChange: (next: ColumnSizingState) => void;
   selection: RowSelectionState;
   onSelectionChange: (next: RowSelectionState) => void;
   onFilterColumn: (column: Column) => void;

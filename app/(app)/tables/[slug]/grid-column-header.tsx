@@ -31,6 +31,7 @@ export function HeaderCell({
   column,
   col,
   width,
+  resize,
   isFirst,
   isLast,
   isAdmin,
@@ -48,6 +49,8 @@ export function HeaderCell({
   column: Column;
   col: number;
   width: number;
+  /** Dragging the header's right edge (a TanStack resize handler); double-click resets the width. */
+  resize: { start: (event: unknown) => void; reset: () => void; active: boolean };
   isFirst: boolean;
   isLast: boolean;
   isAdmin: boolean;
@@ -65,7 +68,7 @@ export function HeaderCell({
       role="columnheader"
       aria-colindex={col + 1}
       aria-sort={sortDir === 'asc' ? 'ascending' : sortDir === 'desc' ? 'descending' : undefined}
-      className="flex shrink-0 border-r border-line"
+      className="relative flex shrink-0 border-r border-line"
       style={{ width }}
       title={column.description ?? undefined}
     >
@@ -176,6 +179,20 @@ export function HeaderCell({
           ) : null}
         </DropdownMenuContent>
       </DropdownMenu>
+      <div
+        role="separator"
+        aria-orientation="vertical"
+        aria-label={t.tables.grid.resizeColumn(column.label)}
+        title={t.tables.grid.resizeHint}
+        data-testid={`column-resize-${column.key}`}
+        onMouseDown={resize.start}
+        onTouchStart={resize.start}
+        onDoubleClick={resize.reset}
+        className={cn(
+          'absolute top-0 -right-1 z-[1] h-full w-2 cursor-col-resize touch-none select-none after:absolute after:inset-y-1 after:left-[3px] after:w-0.5 after:rounded-full hover:after:bg-brand/50',
+          resize.active && 'after:bg-brand',
+        )}
+      />
     </div>
   );
 }

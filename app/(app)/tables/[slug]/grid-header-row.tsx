@@ -33,6 +33,15 @@ export function GridHeaderRow({
 } & Pick<GridProps, 'isAdmin' | 'sort' | 'hidden' | 'onHiddenChange' | 'onSort' | 'onFilterColumn' | 'onEditColumn' | 'onRemoveColumn' | 'onMoveColumn'>) {
   const { t } = useI18n();
   const { isAdmin, sort, hidden } = props;
+  const headers = grid.getFlatHeaders();
+  const resizeOf = (column: Column) => {
+    const header = headers.find((candidate) => candidate.column.id === column.key);
+    return {
+      start: header?.getResizeHandler() ?? (() => {}),
+      reset: () => header?.column.resetSize(),
+      active: header?.column.getIsResizing() ?? false,
+    };
+  };
   return (
     <div role="rowgroup" className="sticky top-0 z-[3]" style={{ width: totalWidth, minWidth: '100%' }}>
       <div role="row" aria-rowindex={1} className="flex border-b border-line bg-subtle" style={{ height: headerHeight }}>
@@ -66,6 +75,7 @@ export function GridHeaderRow({
             column={column}
             col={index + 1}
             width={grid.getColumn(column.key)?.getSize() ?? defaultWidth(column.type)}
+            resize={resizeOf(column)}
             isFirst={index === 0}
             isLast={index === dataColumns.length - 1}
             isAdmin={isAdmin}

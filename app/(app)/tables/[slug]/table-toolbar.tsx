@@ -8,9 +8,10 @@ import type { VisibilityState } from '@tanstack/react-table';
 import { useI18n } from '@/app/i18n/client';
 import { Button, buttonClasses } from '@/app/ui/button';
 import { DownloadIcon, PlusIcon, TrashIcon, UploadIcon } from '@/app/ui/icons';
-import type { Column, FilterCondition, Match, Table } from '../_lib/api';
+import type { Column, FilterCondition, Match, SortDir, Table } from '../_lib/api';
 import { FilterBuilder } from './filter-builder';
 import { ColumnsMenu } from './table-columns-menu';
+import { OrderMenu, type MetaSort } from './table-order-menu';
 import { SearchBox } from './table-search-box';
 
 export function TableToolbar({
@@ -29,6 +30,10 @@ export function TableToolbar({
   onApplyFilters,
   hidden,
   onHiddenChange,
+  sort,
+  dir,
+  onOrder,
+  exportHref,
   onImport,
   onAddRow,
 }: {
@@ -47,6 +52,11 @@ export function TableToolbar({
   onApplyFilters: (filters: FilterCondition[], match: Match) => void;
   hidden: VisibilityState;
   onHiddenChange: (next: VisibilityState) => void;
+  sort: string | null;
+  dir: SortDir;
+  onOrder: (sort: MetaSort, dir: SortDir) => void;
+  /** The export of the current view (search, filters, order). */
+  exportHref: string;
   onImport: () => void;
   onAddRow: () => void;
 }) {
@@ -76,6 +86,7 @@ export function TableToolbar({
             onOpenChange={onFilterOpenChange}
             onApply={onApplyFilters}
           />
+          <OrderMenu sort={sort} dir={dir} columns={table.columns} onChange={onOrder} />
           <ColumnsMenu columns={table.columns} hidden={hidden} onChange={onHiddenChange} />
         </div>
       )}
@@ -84,7 +95,7 @@ export function TableToolbar({
           <UploadIcon />
           {t.tables.page.importCsv}
         </Button>
-        <a href={`/api/v1/tables/${encodeURIComponent(table.id)}/export.csv`} download={`${table.slug}.csv`} className={buttonClasses('secondary')} title={t.tables.page.exportHint} data-testid="export-csv">
+        <a href={exportHref} download={`${table.slug}.csv`} className={buttonClasses('secondary')} title={t.tables.page.exportHint} data-testid="export-csv">
           <DownloadIcon />
           {t.tables.page.exportCsv}
         </a>

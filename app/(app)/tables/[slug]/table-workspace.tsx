@@ -13,7 +13,7 @@ import { Card } from '@/app/ui/card';
 import { cn } from '@/app/ui/cn';
 import { CloseIcon, ColumnsIcon, PlusIcon } from '@/app/ui/icons';
 import { ErrorState, LoadingState } from '@/app/ui/states';
-import { useTablesCache, type Column, type SortDir, type Table } from '../_lib/api';
+import { exportHref, useTablesCache, type Column, type SortDir, type Table } from '../_lib/api';
 import { DataGrid } from './data-grid';
 import { FilterChips } from './filter-chips';
 import { EmptyGridMessage, GridMessage } from './grid-message';
@@ -22,14 +22,15 @@ import { TableDialogs, useTableDialogs } from './table-dialogs';
 import { TableHeader } from './table-header';
 import { Pagination } from './table-pagination';
 import { TableToolbar } from './table-toolbar';
-import { useHiddenColumns } from './use-hidden-columns';
+import { useColumnWidths, useHiddenColumns } from './use-remembered-view';
 import { useTableRows } from './use-table-rows';
 
 export function TableWorkspace({ table, isAdmin }: { table: Table; isAdmin: boolean }) {
   const { t } = useI18n();
   const cache = useTablesCache();
-  const { view, update, filterColumns, filters, sortKey, rows, filtered, outOfRange, selection, setSelection } = useTableRows(table);
+  const { view, params, update, filterColumns, filters, sortKey, rows, filtered, outOfRange, selection, setSelection } = useTableRows(table);
   const [hidden, setHidden] = useHiddenColumns(table.id);
+  const [widths, setWidths] = useColumnWidths(table.id);
   const dialogs = useTableDialogs();
   const { setColumnDialog, setRemoving } = dialogs;
   const [filterOpen, setFilterOpen] = useState(false);
@@ -121,6 +122,10 @@ export function TableWorkspace({ table, isAdmin }: { table: Table; isAdmin: bool
             onApplyFilters={(next, match) => update({ filters: next, match })}
             hidden={hidden}
             onHiddenChange={setHidden}
+            sort={sortKey}
+            dir={view.dir}
+            onOrder={(sort, dir) => update({ sort, dir })}
+            exportHref={exportHref(params ?? { id: table.id, offset: 0, limit: 1 })}
             onImport={() => dialogs.setImportOpen(true)}
             onAddRow={() => dialogs.setRowDialogOpen(true)}
           />
@@ -167,6 +172,8 @@ export function TableWorkspace({ table, isAdmin }: { table: Table; isAdmin: bool
                     onSort={(key: string, dir: SortDir | null) => update(dir ? { sort: key, dir } : { sort: null, dir: 'asc' })}
                     hidden={hidden}
                     onHiddenChange={setHidden}
+                    widths={widths}
+                    onWidthsChange={setWidths}
                     selection={selection}
                     onSelectionChange={setSelection}
                     onFilterColumn={(column) => openFilter(column)}

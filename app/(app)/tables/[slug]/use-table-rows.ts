@@ -13,6 +13,9 @@ import { useRows, type Column, type Table } from '../_lib/api';
 import { conditionsForColumns } from '../_lib/filters';
 import { useRowsParams, useViewState } from './use-view-state';
 
+/** Orders that are not a column: creation (the default) and last update. */
+const metaSorts: readonly string[] = ['createdAt', 'updatedAt'];
+
 export function useTableRows(table: Table) {
   const { t } = useI18n();
   const { state, update } = useViewState();
@@ -34,7 +37,7 @@ export function useTableRows(table: Table) {
   }, [table.columns, t]);
   // Conditions and sort on columns that no longer exist are dropped.
   const filters = useMemo(() => conditionsForColumns(state.filters, filterColumns), [state.filters, filterColumns]);
-  const sortKey = state.sort && table.columns.some((column) => column.key === state.sort) ? state.sort : null;
+  const sortKey = state.sort && (metaSorts.includes(state.sort) || table.columns.some((column) => column.key === state.sort)) ? state.sort : null;
   const view = useMemo(() => ({ ...state, filters, sort: sortKey }), [state, filters, sortKey]);
   const params = useRowsParams(table.id, view);
   const rows = useRows(table.columns.length > 0 ? params : null);
@@ -55,5 +58,5 @@ export function useTableRows(table: Table) {
     if (data.total > 0 && view.offset >= data.total) update({ offset: Math.floor((data.total - 1) / view.limit) * view.limit });
   }, [rows.data, rows.isPlaceholderData, view.offset, view.limit, update]);
 
-  return { view, update, filterColumns, filters, sortKey, rows, filtered, outOfRange, selection, setSelection };
+  return { view, params, update, filterColumns, filters, sortKey, rows, filtered, outOfRange, selection, setSelection };
 }

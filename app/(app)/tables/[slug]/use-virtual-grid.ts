@@ -8,6 +8,7 @@ import {
   getCoreRowModel,
   useReactTable,
   type ColumnDef,
+  type ColumnSizingState,
   type RowSelectionState,
   type SortingState,
   type Updater,
@@ -25,21 +26,26 @@ interface VirtualGridOptions {
   sort: { key: string; dir: SortDir } | null;
   hidden: VisibilityState;
   onHiddenChange: (next: VisibilityState) => void;
+  widths: ColumnSizingState;
+  onWidthsChange: (next: ColumnSizingState) => void;
   selection: RowSelectionState;
   onSelectionChange: (next: RowSelectionState) => void;
 }
 
-export function useVirtualGrid({ table, rows, sort, hidden, onHiddenChange, selection, onSelectionChange }: VirtualGridOptions) {
+export function useVirtualGrid({ table, rows, sort, hidden, onHiddenChange, widths, onWidthsChange, selection, onSelectionChange }: VirtualGridOptions) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const columnsByKey = useMemo(() => new Map(table.columns.map((column) => [column.key, column])), [table.columns]);
 
   const columnDefs = useMemo<ColumnDef<Row>[]>(
     () => [
-      { id: '__select', size: selectWidth, enableHiding: false },
+      { id: '__select', size: selectWidth, enableHiding: false, enableResizing: false },
       ...table.columns.map((column) => ({
         id: column.key,
         accessorFn: (row: Row) => row.cells[column.key],
         size: column.width ?? defaultWidth(column.type),
+        // The same bounds as a column's stored width.
+        minSize: 80,
+        maxSize: 800,
       })),
     ],
     [table.columns],
@@ -57,8 +63,11 @@ export function useVirtualGrid({ table, rows, sort, hidden, onHiddenChange, sele
     manualFiltering: true,
     manualPagination: true,
     enableRowSelection: true,
-    state: { columnVisibility: hidden, rowSelection: selection, sorting },
+    enableColumnResizing: true,
+    columnResizeMode: 'onChange',
+    state: { columnVisibility: hidden, columnSizing: widths, rowSelection: selection, sorting },
     onColumnVisibilityChange: (updater) => onHiddenChange(apply(updater, hidden)),
+    onColumnSizingChange: (updater) => onWidthsChange(apply(updater, widths)),
     onRowSelectionChange: (updater) => onSelectionChange(apply(updater, selection)),
   });
 

@@ -50,6 +50,14 @@ export interface RowsParams {
   match?: Match;
 }
 
+/** The CSV export of a view: the rows query's parameters without the page. */
+export function exportHref(params: RowsParams): string {
+  const { id, offset: _offset, limit: _limit, ...view } = params;
+  const query = new URLSearchParams(Object.entries(view).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  const text = query.toString();
+  return `/api/v1/tables/${encodeURIComponent(id)}/export.csv${text ? `?${text}` : ''}`;
+}
+
 export type RowsPage = RouterOutputs['rows']['list'];
 export type Row = RowsPage['rows'][number];
 export type ImportPreview = RouterOutputs['tables']['importPreview'];
