@@ -8,10 +8,10 @@ import type { Tx } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
 import { mergeCells, type Cells } from './cells';
 import type { PreparedLine, RejectedLine } from './csv-import';
-import { rowFieldsOf } from './row-fields';
+import { assignRowFieldsSql, rowFieldArrays, rowFieldsOf, unnestRowFieldsSql } from './row-fields';
 import type { Column } from './schemas';
 import { tableLimits } from './service';
-import { parseTypedSlots, slotAssignmentsSql, slotColumnsSql, slotExpressionsSql } from './typed-slots';
+import { parseTypedSlots, slotColumnsSql, slotExpressionsSql } from './typed-slots';
 
 export interface ImportPlan {
   inserts: Cells[];
@@ -72,35 +72,23 @@ export async function applyImportPlan(tx: Tx, input: { table: DataTable; columns
     await tx.$executeRawUnsafe(
       `INSERT INTO table_rows (id, table_id, cells, key_value, unique_key, search_text, created_by_member, updated_by_member, ${slotColumnsSql})
        SELECT gen_random_uuid(), $1::uuid, v.cells, v.key_value, v.unique_key, v.search_text, $2::uuid, $2::uuid, ${slotExpressionsSql('v.slots')}
-         FROM (SELECT unnest($3::jsonb[]) AS cells, unnest($4::text[]) AS key_value, unnest($5::text[]) AS unique_key,
-                      unnest($6::text[]) AS search_text, unnest($7::jsonb[]) AS slots, generate_subscripts($3::jsonb[], 1) AS position) AS v
+         FROM (SELECT ${unnestRowFieldsSql(3)}, generate_subscripts($3::jsonb[], 1) AS position) AS v
         ORDER BY v.position`,
       table.id,
       memberId,
-      rows.map((r) => r.cells),
-      rows.map((r) => r.keyValue),
-      rows.map((r) => r.uniqueKey),
-      rows.map((r) => r.searchText),
-      rows.map((r) => r.slots),
+      ...rowFieldArrays(rows),
     );
     await tx.dataTable.update({ where: { id: table.id }, data: { rowCount: { increment: plan.inserts.length } } });
   }
   if (plan.updates.length) {
-    const rows = plan.updates.map((update) => ({ id: update.id, ...derived(update.cells) }));
     await tx.$executeRawUnsafe(
       `UPDATE table_rows AS r
-          SET cells = v.cells, key_value = v.key_value, unique_key = v.unique_key, search_text = v.search_text,
-              updated_at = now(), updated_by_member = $1::uuid, updated_by_execution = NULL, ${slotAssignmentsSql('v.slots')}
-         FROM (SELECT unnest($2::uuid[]) AS id, unnest($3::jsonb[]) AS cells, unnest($4::text[]) AS key_value,
-                      unnest($5::text[]) AS unique_key, unnest($6::text[]) AS search_text, unnest($7::jsonb[]) AS slots) AS v
+          SET ${assignRowFieldsSql('v')}, updated_at = now(), updated_by_member = $1::uuid, updated_by_execution = NULL
+         FROM (SELECT unnest($2::uuid[]) AS id, ${unnestRowFieldsSql(3)}) AS v
         WHERE r.id = v.id`,
       memberId,
-      rows.map((r) => r.id),
-      rows.map((r) => r.cells),
-      rows.map((r) => r.keyValue),
-      rows.map((r) => r.uniqueKey),
-      rows.map((r) => r.searchText),
-      rows.map((r) => r.slots),
+      plan.updates.map((update) => update.id),
+      ...rowFieldArrays(plan.updates.map((update) => derived(update.cells))),
     );
   }
   return { inserted: plan.inserts.length, updated: plan.updates.length };

@@ -8,9 +8,9 @@
 import type { Tx } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
 import type { CellProblem, Cells, CellValue } from './cells';
-import { rowFieldsOf, type RowFields, type RowStructure } from './row-fields';
+import { assignRowFieldsSql, rowFieldArrays, rowFieldsOf, unnestRowFieldsSql, type RowFields, type RowStructure } from './row-fields';
 import type { Column } from './schemas';
-import { slotAssignmentsSql, type TypedSlots } from './typed-slots';
+import type { TypedSlots } from './typed-slots';
 
 export type CellTransform = (cells: Cells, rowId: string) => { cells: Cells } | { problem: { column: string; value: CellValue; reason: CellProblem['reason'] } };
 
@@ -44,17 +44,11 @@ export async function rewriteRows(tx: Tx, table: { id: string; keyUnique: boolea
   if (written.length === 0) return;
   try {
     await tx.$executeRawUnsafe(
-      `UPDATE table_rows AS r
-          SET cells = v.cells, key_value = v.key_value, unique_key = v.unique_key, search_text = v.search_text, ${slotAssignmentsSql('v.slots')}
-         FROM (SELECT unnest($1::uuid[]) AS id, unnest($2::jsonb[]) AS cells, unnest($3::text[]) AS key_value,
-                      unnest($4::text[]) AS unique_key, unnest($5::text[]) AS search_text, unnest($6::jsonb[]) AS slots) AS v
+      `UPDATE table_rows AS r SET ${assignRowFieldsSql('v')}
+         FROM (SELECT unnest($1::uuid[]) AS id, ${unnestRowFieldsSql(2)}) AS v
         WHERE r.id = v.id`,
       written.map((row) => row.id),
-      written.map((row) => row.cells),
-      written.map((row) => row.keyValue),
-      written.map((row) => row.uniqueKey),
-      written.map((row) => row.searchText),
-      written.map((row) => row.slots),
+      ...rowFieldArrays(written),
     );
   } catch (error) {
     if (isUniqueViolation(error)) throw appError('tables.duplicate_key', { message: 'Several rows would share one key.' });
