@@ -11,11 +11,10 @@ import { convertCell, type Cells } from './cells';
 import { buildColumns } from './columns';
 import { firstFree, keyFromLabel } from './naming';
 import { rewriteRows } from './row-rewrite';
-import { columnSchema, type Column, type ColumnInput } from './schemas';
+import { storedColumnsOf, type Column, type ColumnInput } from './schemas';
 import { findTableOrThrow, presentTable, tableLimits } from './service';
 import { assignSlots, parseTypedSlots, type TypedSlots } from './typed-slots';
 import { ensureTypedSlots } from './typed-slots-backfill';
-import { z } from 'zod';
 
 /** Structural changes may rewrite up to the row ceiling in one transaction. */
 const structuralTransaction = { timeout: 120_000, maxWait: 10_000 };
@@ -25,7 +24,7 @@ async function lockTable(tx: Tx, ref: string) {
   const { id } = await findTableOrThrow(ref, tx);
   await tx.$queryRaw`SELECT id FROM data_tables WHERE id = ${id}::uuid FOR UPDATE`;
   const table = await findTableOrThrow(id, tx);
-  const columns = z.array(columnSchema).parse(table.columns);
+  const columns = storedColumnsOf(table.columns);
   const slots = await ensureTypedSlots(tx, table, columns, parseTypedSlots(table.typedSlots));
   return { table, columns, slots };
 }

@@ -4,8 +4,7 @@ import { createMember, type TestMember } from '../../testing/factories';
 import { call } from '../../testing/rest-client';
 import { useTestDatabase } from '../../testing/test-database';
 import { keyValueOf, searchTextOf, type Cells } from './cells';
-import { columnSchema } from './schemas';
-import { z } from 'zod';
+import { storedColumnsOf } from './schemas';
 
 await useTestDatabase();
 
@@ -25,7 +24,7 @@ async function newTable(columns: unknown[], extra: Record<string, unknown> = {})
 /** Rows written straight into storage with their derived texts, independent of the rows routes. */
 async function seedRows(tableId: string, rows: Cells[]) {
   const table = await db().dataTable.findUniqueOrThrow({ where: { id: tableId } });
-  const columns = z.array(columnSchema).parse(table.columns);
+  const columns = storedColumnsOf(table.columns);
   const start = Date.now();
   for (const [index, cells] of rows.entries()) {
     const keyValue = keyValueOf(columns, cells);

@@ -5,37 +5,27 @@
  * memory whole and a sorted view is sorted once.
  */
 import { stringify } from 'csv-stringify/sync';
-import { z } from 'zod';
 import { pool } from '../../core/db';
 import type { Cells } from './cells';
-import { checkConditions, checkSort, exportStatement, parseFilter, prefixQuerySql } from './rows-query';
-import type { ListRowsInput } from './rows-schemas';
-import { columnSchema, type Column } from './schemas';
+import { checkView, exportStatement, type RowsView } from './rows-query';
+import { rowsTransactionBegin, searchQueryOf } from './rows-service';
+import { storedColumnsOf, type Column } from './schemas';
 import { findTableOrThrow } from './service';
 import { parseTypedSlots } from './typed-slots';
 
 const batchSize = 1000;
-
-export type ExportView = Pick<ListRowsInput, 'q' | 'filter' | 'match' | 'sort' | 'dir'>;
 
 function fieldOf(value: Cells[string] | undefined): string {
   return value === null || value === undefined ? '' : String(value);
 }
 
 /** Checks the view (400 for a bad filter or sort, before any byte is sent) and opens the export. */
-export async function openTableExport(ref: string, view: ExportView) {
+export async function openTableExport(ref: string, view: RowsView) {
   const table = await findTableOrThrow(ref);
-  const columns = z.array(columnSchema).parse(table.columns);
-  const statement = {
-    tableId: table.id,
-    conditions: checkConditions(columns, parseFilter(view.filter)),
-    match: view.match,
-    sort: checkSort(columns, view.sort, view.dir),
-    slots: parseTypedSlots(table.typedSlots),
-    // Export is not a hot path: number casts on JSONB always check the type first (see rows-query.ts).
-    guarded: true,
-  };
-  const q = view.q?.trim() ? view.q : null;
+  const columns = storedColumnsOf(table.columns);
+  const { q, ...checked } = checkView(columns, view);
+  // Export is not a hot path: number casts on JSONB always check the type first (see rows-query.ts).
+  const statement = { tableId: table.id, ...checked, slots: parseTypedSlots(table.typedSlots), guarded: true };
   return { table, chunks: exportChunks(columns, q, statement) };
 }
 
@@ -45,10 +35,9 @@ async function* exportChunks(columns: Column[], q: string | null, input: Omit<Pa
   let inTransaction = false;
   let broken = false;
   try {
-    await client.query("BEGIN READ ONLY; SET LOCAL work_mem = '32MB'; SET LOCAL jit = off");
+    await client.query(rowsTransactionBegin('scan'));
     inTransaction = true;
-    const tsquery = q ? ((await client.query<{ query: string | null }>(prefixQuerySql, [q])).rows[0]?.query ?? null) : null;
-    const statement = exportStatement({ ...input, tsquery });
+    const statement = exportStatement({ ...input, tsquery: await searchQueryOf(client, q) });
     await client.query(`DECLARE table_export NO SCROLL CURSOR FOR ${statement.text}`, statement.values);
     for (;;) {
       const { rows } = await client.query<{ cells: Cells }>(`FETCH ${batchSize} FROM table_export`);

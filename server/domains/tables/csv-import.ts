@@ -12,10 +12,8 @@ import { appError } from '../../core/errors/app-error';
 import { keyValueOf, parseTextCell, validateCells, type Cells } from './cells';
 import { keyFromLabel } from './naming';
 import { applyImportPlan, planImport } from './csv-import-writer';
-import type { Column } from './schemas';
+import { storedColumnsOf, type Column } from './schemas';
 import { findTableOrThrow, tableLimits } from './service';
-import { z } from 'zod';
-import { columnSchema } from './schemas';
 
 export interface ImportProblem {
   column: string | null;
@@ -69,7 +67,7 @@ export function suggestMapping(headers: string[], columns: Column[]): Record<str
 
 async function tableWithColumns(ref: string) {
   const table = await findTableOrThrow(ref);
-  return { table, columns: z.array(columnSchema).parse(table.columns) };
+  return { table, columns: storedColumnsOf(table.columns) };
 }
 
 export async function previewImport(ref: string, csv: string) {
@@ -158,7 +156,7 @@ export async function importCsv(actor: AuthenticatedActor, request: ImportReques
       // the columns and keys checked below stay true until the write.
       await tx.$queryRaw`SELECT id FROM data_tables WHERE id = ${tableId}::uuid FOR UPDATE`;
       const table = await tx.dataTable.findUniqueOrThrow({ where: { id: tableId } });
-      const columns = z.array(columnSchema).parse(table.columns);
+      const columns = storedColumnsOf(table.columns);
       if (request.mode === 'upsert' && !columns.some((column) => column.isKey)) throw appError('tables.key_column_missing');
       const targets = checkMapping(headers, request.mapping, columns);
       const { accepted, rejected } = prepareLines(records, targets, columns, request.mode, table.keyUnique);

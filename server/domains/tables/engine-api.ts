@@ -15,7 +15,7 @@ import { appError } from '../../core/errors/app-error';
 import { keyValueOf, normaliseCell, type CellValue } from './cells';
 import type { Row } from './rows-schemas';
 import { findRowByKey, inWriteTransaction, lockTableForRows, presentRow, writeOneIn, type RowOperation, type WriteContext } from './rows-service';
-import { columnSchema } from './schemas';
+import { storedColumnsOf } from './schemas';
 import { findTableOrThrow, tableLimits } from './service';
 import { z } from 'zod';
 
@@ -91,7 +91,7 @@ async function onceForEffect(tableRef: string, operation: RowOperation, writer: 
  */
 export async function lookupByKey(tableRef: string, keyValue: string | number | boolean): Promise<{ row: Row | null }> {
   const table = await findTableOrThrow(tableRef);
-  const columns = z.array(columnSchema).parse(table.columns);
+  const columns = storedColumnsOf(table.columns);
   const keyColumn = columns.find((column) => column.isKey);
   if (!keyColumn) throw appError('tables.key_column_missing');
   const normalised = normaliseCell(keyColumn, keyValue, tableLimits().maxCellChars);

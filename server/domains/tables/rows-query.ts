@@ -154,6 +154,25 @@ export function checkConditions(columns: Column[], conditions: FilterCondition[]
   });
 }
 
+/** What a view of the rows asks for (the rows query's and the export's parameters). */
+export interface RowsView {
+  q?: string;
+  filter?: string;
+  match: 'all' | 'any';
+  sort: string;
+  dir: 'asc' | 'desc';
+}
+
+/** A view checked against the table's columns (400 naming what does not fit); `q` null when blank. */
+export function checkView(columns: Column[], view: RowsView) {
+  return {
+    conditions: checkConditions(columns, parseFilter(view.filter)),
+    match: view.match,
+    sort: checkSort(columns, view.sort, view.dir),
+    q: view.q?.trim() ? view.q : null,
+  };
+}
+
 export interface SortSpec {
   kind: 'createdAt' | 'updatedAt' | 'cell';
   column?: Column;

@@ -14,17 +14,16 @@
  * 4. records the audit entry (and the engine's effect record) in the same transaction.
  */
 import type pg from 'pg';
-import { z } from 'zod';
 import type { AuthenticatedActor } from '../../core/auth/access';
 import { auditByOf, recordAudit, type AuditBy } from '../../core/audit';
 import { db, pool, type Tx } from '../../core/db';
 import { AppError, appError, isAppError } from '../../core/errors/app-error';
 import { iso } from '../../core/http/schemas';
 import { keyValueOf, mergeCells, validateCells, type CellProblem, type Cells } from './cells';
-import { checkConditions, checkSort, countStatement, parseFilter, planOf, prefixQuerySql, rowsStatement, type RowsStatementInput } from './rows-query';
+import { checkView, countStatement, planOf, prefixQuerySql, rowsStatement, type RowsStatementInput } from './rows-query';
 import type { BatchOperation, ListRowsInput, Row } from './rows-schemas';
 import { rowFieldsOf } from './row-fields';
-import { columnSchema, type Column } from './schemas';
+import { storedColumnsOf, type Column } from './schemas';
 import { findTableOrThrow, tableLimits } from './service';
 import { parseTypedSlots, slotAssignmentsSql, slotColumnsSql, slotExpressionsSql, type TypedSlots } from './typed-slots';
 
@@ -73,7 +72,6 @@ export function presentRow(row: StoredRow): Row {
   };
 }
 
-const storedColumns = z.array(columnSchema);
 const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function rowNotFound(rowId: string): AppError {
@@ -110,22 +108,24 @@ export function rowsTransactionBegin(plan: 'index' | 'scan'): string {
   return `BEGIN READ ONLY; SET LOCAL work_mem = '32MB'; SET LOCAL jit = off${parallel}`;
 }
 
+/** `q` as the tsquery the statements take (null: no full-text filter), in the caller's transaction. */
+export async function searchQueryOf(client: pg.PoolClient, q: string | null): Promise<string | null> {
+  if (q === null) return null;
+  return (await client.query<{ query: string | null }>(prefixQuerySql, [q])).rows[0]?.query ?? null;
+}
+
 type PageRow = StoredRow & { total: string | null; total_unfiltered: number | null };
 
 /** One page of rows. Runs on the shared pg pool (a measured hot path, see rows-query.ts). */
 export async function listRows(input: ListRowsInput) {
   const table = await findTableOrThrow(input.id);
-  const columns = storedColumns.parse(table.columns);
-  const conditions = checkConditions(columns, parseFilter(input.filter));
-  const sort = checkSort(columns, input.sort, input.dir);
-
-  const q = input.q?.trim() ? input.q : null;
+  const { conditions, sort, q } = checkView(storedColumnsOf(table.columns), input);
   const begin = rowsTransactionBegin(planOf(conditions, q !== null, sort));
   const client = await pool().connect();
   let broken = false;
   try {
     await client.query(begin);
-    const tsquery = q ? ((await client.query<{ query: string | null }>(prefixQuerySql, [q])).rows[0]?.query ?? null) : null;
+    const tsquery = await searchQueryOf(client, q);
     const statementInput: RowsStatementInput = {
       tableId: table.id,
       conditions,
@@ -223,7 +223,7 @@ export async function lockTableForRows(tx: Tx, ref: string): Promise<LockedTable
   return {
     id: table.id,
     slug: table.slug,
-    columns: storedColumns.parse(locked.columns),
+    columns: storedColumnsOf(locked.columns),
     keyUnique: locked.key_unique,
     rowCount: locked.row_count,
     slots: parseTypedSlots(locked.typed_slots),

@@ -21,6 +21,13 @@ export const columnSchema = z
 
 export type Column = z.infer<typeof columnSchema>;
 
+const storedColumns = z.array(columnSchema);
+
+/** A table's stored `columns` (JSONB) as columns, checked: a malformed structure fails loudly. */
+export function storedColumnsOf(stored: unknown): Column[] {
+  return storedColumns.parse(stored);
+}
+
 export const columnInput = z.object({
   key: columnKey.optional().describe('Derived from the label when absent.'),
   label: z.string().trim().min(1).max(120),

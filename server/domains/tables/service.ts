@@ -3,7 +3,6 @@
  * tables; every member reads them. Structure changes take one advisory lock, so the table count,
  * slug uniqueness and the ceilings hold under concurrent requests.
  */
-import { z } from 'zod';
 import type { DataTable } from '../../generated/prisma/client';
 import type { AuthenticatedActor } from '../../core/auth/access';
 import { auditByOf, recordAudit } from '../../core/audit';
@@ -15,14 +14,12 @@ import { buildColumns } from './columns';
 import { firstFree, slugFromName } from './naming';
 import { applyKeyUnique } from './row-rewrite';
 import { assignSlots } from './typed-slots';
-import { columnSchema, type ColumnInput } from './schemas';
+import { storedColumnsOf, type ColumnInput } from './schemas';
 
 export function tableLimits() {
   const c = config();
   return { maxTables: c.TABLES_MAX_TABLES, maxColumns: c.TABLES_MAX_COLUMNS, maxRows: c.TABLES_MAX_ROWS, maxCellChars: c.TABLES_MAX_CELL_CHARS };
 }
-
-const storedColumns = z.array(columnSchema);
 
 export function presentTable(table: DataTable) {
   return {
@@ -30,7 +27,7 @@ export function presentTable(table: DataTable) {
     slug: table.slug,
     name: table.name,
     description: table.description,
-    columns: storedColumns.parse(table.columns),
+    columns: storedColumnsOf(table.columns),
     keyUnique: table.keyUnique,
     rowCount: table.rowCount,
     createdAt: iso(table.createdAt),

@@ -8,8 +8,7 @@ import type { Tx } from '../../core/db';
 import { db } from '../../core/db';
 import { log } from '../../core/log';
 import { rewriteRows } from './row-rewrite';
-import { z } from 'zod';
-import { columnSchema, type Column } from './schemas';
+import { storedColumnsOf, type Column } from './schemas';
 import { assignSlots, type TypedSlots } from './typed-slots';
 
 /** The table's slots, assigned (and every row's values written) first when it has none. Caller holds the table FOR UPDATE. */
@@ -31,7 +30,7 @@ export async function backfillTypedSlots(): Promise<number> {
         const [table] = await tx.$queryRaw<{ id: string; key_unique: boolean; columns: unknown; typed_slots: unknown }[]>`
           SELECT id, key_unique, columns, typed_slots FROM data_tables WHERE id = ${id}::uuid FOR UPDATE`;
         if (!table || table.typed_slots !== null) return false;
-        await ensureTypedSlots(tx, { id: table.id, keyUnique: table.key_unique }, z.array(columnSchema).parse(table.columns), null);
+        await ensureTypedSlots(tx, { id: table.id, keyUnique: table.key_unique }, storedColumnsOf(table.columns), null);
         return true;
       },
       { timeout: 300_000, maxWait: 10_000 },

@@ -5,14 +5,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { db } from '../../core/db';
 import { createMember, type TestMember } from '../../testing/factories';
 import { call } from '../../testing/rest-client';
 import { useTestDatabase } from '../../testing/test-database';
 import type { Cells } from './cells';
 import { insertRow, upsertRow } from './engine-api';
-import { columnSchema } from './schemas';
+import { storedColumnsOf } from './schemas';
 import { numberSlots, parseTypedSlots, slotValuesOf, textSlots } from './typed-slots';
 import { backfillTypedSlots } from './typed-slots-backfill';
 
@@ -49,7 +48,7 @@ async function insertAll(tableId: string, rows: Cells[]) {
 /** Rows whose stored slots differ from what their cells and the table's map say (empty: all agree). */
 async function slotMismatches(tableId: string) {
   const [table] = await db().$queryRaw<{ columns: unknown; typed_slots: unknown }[]>`SELECT columns, typed_slots FROM data_tables WHERE id = ${tableId}::uuid`;
-  const columns = z.array(columnSchema).parse(table.columns);
+  const columns = storedColumnsOf(table.columns);
   const slots = parseTypedSlots(table.typed_slots);
   const rows = await db().$queryRawUnsafe<Record<string, unknown>[]>(`SELECT id, cells, ${[...numberSlots, ...textSlots].join(', ')} FROM table_rows WHERE table_id = $1::uuid`, tableId);
   return rows.flatMap((row) => {
