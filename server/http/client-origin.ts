@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { clientIpHeader, clientProtoHeader } from '../trpc/context';
+import { clientIpHeader, clientProtoHeader } from '../core/http/client-headers';
 
 function firstValue(header: string | string[] | undefined): string | null {
   const value = Array.isArray(header) ? header[0] : header;

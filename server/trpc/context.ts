@@ -3,6 +3,7 @@
  * endpoint). The actor is resolved lazily by the authenticate middleware, only for routes that need it.
  */
 import type { Actor } from '../core/auth/access';
+import { clientIpHeader, clientProtoHeader } from '../core/http/client-headers';
 
 export interface RequestContext {
   transport: 'rest' | 'trpc';
@@ -21,8 +22,7 @@ export interface RequestContext {
   responseHeaders: Headers;
 }
 
-export const clientIpHeader = 'x-mailflow-client-ip';
-export const clientProtoHeader = 'x-mailflow-client-proto';
+export { clientIpHeader, clientProtoHeader };
 
 export function createRequestContext(transport: RequestContext['transport'], headers: Headers): RequestContext {
   return {

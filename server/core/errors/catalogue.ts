@@ -28,6 +28,7 @@ export const errorCatalogue = {
     forbidden: [403, 'Your role does not allow this.'],
     too_many_attempts: [429, 'Too many sign-in attempts. Wait before trying again.'],
     https_required: [403, 'Sign-in requires HTTPS.'],
+    cross_origin: [403, 'This request comes from another site. Use the application’s own pages, or an API key.'], // (ours)
     invalid_credentials: [401, 'Email or password is incorrect.'], // (ours)
     wrong_password: [400, 'The current password is incorrect.'], // (ours)
   }),
