@@ -4,8 +4,6 @@ import { uuidParam } from '../../core/http/schemas';
 import { baseUrlOf } from '../../trpc/context';
 import { route } from '../../trpc/meta';
 import { actorOf, procedure, router } from '../../trpc/procedures';
-import { changeRole, deactivateMember, listMembers, reactivateMember } from './governance';
-import { createInvitation, listInvitations, revokeInvitation } from './invitations';
 import {
   changeRoleInput,
   createInvitationInput,
@@ -14,6 +12,15 @@ import {
   invitationSchema,
   memberSchema,
 } from './schemas';
+import {
+  changeRole,
+  createInvitation,
+  deactivateMember,
+  listInvitations,
+  listMembers,
+  reactivateMember,
+  revokeInvitation,
+} from './service';
 
 const tag = 'Members';
 const read = { kind: 'scope', scope: 'admin:read', admin: true } as const;
