@@ -3,6 +3,7 @@
  * meaning in `.env.example`; keep the two in step.
  */
 import { z } from 'zod';
+import { parseNetworks } from './http/ip-address';
 
 const flag = z
   .enum(['0', '1', 'true', 'false', ''])
@@ -16,6 +17,29 @@ const optionalText = z
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
+/** Reverse proxies in front of the web server: 0/false none, 1/true one, or a number of hops (at most 10). */
+const proxyHops = z
+  .string()
+  .optional()
+  .transform((value, context) => {
+    const text = (value ?? '').trim().toLowerCase();
+    if (text === '' || text === 'false') return 0;
+    if (text === 'true') return 1;
+    if (/^\d{1,2}$/.test(text) && Number(text) <= 10) return Number(text);
+    context.addIssue({ code: 'custom', message: 'TRUST_PROXY must be 0, 1, true, false or a number of proxy hops up to 10' });
+    return z.NEVER;
+  });
+
+/** Trusted proxy networks, checked here so a typo stops the start with the entry named. */
+const proxyNetworks = optionalText.superRefine((value, context) => {
+  if (value === null) return;
+  try {
+    parseNetworks(value);
+  } catch (error) {
+    context.addIssue({ code: 'custom', message: `TRUST_PROXY_CIDRS: ${(error as Error).message}` });
+  }
+});
+
 const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   DATABASE_URL: optionalText,
@@ -23,7 +47,10 @@ const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   /** Public base URL, used for links (invitation accept URLs). Defaults to http://HOST:PORT. */
   PUBLIC_URL: optionalText,
-  TRUST_PROXY: flag,
+  /** Number of trusted proxy hops whose `X-Forwarded-For` entries are believed (from the right). */
+  TRUST_PROXY: proxyHops,
+  /** Comma-separated proxy networks; when set, replaces the hop count (see server/http/client-origin.ts). */
+  TRUST_PROXY_CIDRS: proxyNetworks,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().default('.data'),
   /** Preferred port of the embedded PostgreSQL (used when DATABASE_URL is unset); a free one if taken. */

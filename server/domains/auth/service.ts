@@ -6,7 +6,7 @@ import { hashPassword, unusablePasswordHash, verifyPassword } from '../../core/a
 import { config, isProduction } from '../../core/config';
 import { db } from '../../core/db';
 import { appError, rateLimitError } from '../../core/errors/app-error';
-import { hit } from '../../core/http/rate-limit';
+import { hit, rateLimitSubject } from '../../core/http/rate-limit';
 import { auditByOf, recordAudit } from '../../core/audit';
 import { presentMember } from '../members/present';
 import { admitInvitee } from '../members/service';
@@ -23,7 +23,7 @@ export async function signIn(request: SignInRequest, input: { email: string; pas
   // (browsers treat it as a secure context; it is how `npm start` is first used).
   if (isProduction() && !request.secure && !request.local) throw appError('auth.https_required');
   const { LOGIN_MAX_ATTEMPTS, LOGIN_WINDOW_SECONDS } = config();
-  const limit = await hit({ key: `login:${request.ip ?? 'unknown'}`, limit: LOGIN_MAX_ATTEMPTS, windowSeconds: LOGIN_WINDOW_SECONDS });
+  const limit = await hit({ key: `login:${rateLimitSubject(request.ip)}`, limit: LOGIN_MAX_ATTEMPTS, windowSeconds: LOGIN_WINDOW_SECONDS });
   if (!limit.allowed) throw rateLimitError('auth.too_many_attempts', limit.retryAfterSeconds);
 
   const member = await repo.findMemberByEmail(input.email.toLowerCase());
