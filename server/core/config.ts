@@ -46,7 +46,9 @@ const configSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   /** Public base URL, used for links (invitation accept URLs). Defaults to http://HOST:PORT. */
-  PUBLIC_URL: optionalText,
+  PUBLIC_URL: optionalText.refine((value) => value === null || /^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i.test(value), {
+    message: 'PUBLIC_URL must be an http(s) URL without query or fragment, e.g. https://mail.example.com',
+  }),
   /** Number of trusted proxy hops whose `X-Forwarded-For` entries are believed (from the right). */
   TRUST_PROXY: proxyHops,
   /** Comma-separated proxy networks; when set, replaces the hop count (see server/http/client-origin.ts). */
@@ -98,9 +100,15 @@ export function isProduction(): boolean {
   return config().NODE_ENV === 'production';
 }
 
+/**
+ * The base URL of links the service hands out: PUBLIC_URL, else the address the web server is
+ * configured to listen on (a wildcard address becomes `localhost`). Never derived from a request.
+ */
 export function publicUrl(): string {
   const { PUBLIC_URL, HOST, PORT } = config();
-  return (PUBLIC_URL ?? `http://${HOST === '0.0.0.0' ? 'localhost' : HOST}:${PORT}`).replace(/\/+$/, '');
+  if (PUBLIC_URL) return PUBLIC_URL.replace(/\/+$/, '');
+  const host = HOST === '0.0.0.0' || HOST === '::' ? 'localhost' : HOST.includes(':') ? `[${HOST}]` : HOST;
+  return `http://${host}:${PORT}`;
 }
 
 export function databaseUrl(): string {

@@ -36,9 +36,3 @@ export function createRequestContext(transport: RequestContext['transport'], hea
     responseHeaders: new Headers(),
   };
 }
-
-/** Base URL for links shown to the caller: PUBLIC_URL when set, else the origin the caller used. */
-export function baseUrlOf(ctx: RequestContext, publicUrl: string | null): string {
-  if (publicUrl) return publicUrl.replace(/\/+$/, '');
-  return `${ctx.secure ? 'https' : 'http'}://${ctx.headers.get('host') ?? 'localhost'}`;
-}

@@ -105,12 +105,12 @@ export const authRouter = router({
         path: '/api/v1/auth/invitations/accept',
         access: { kind: 'public' },
         status: 201,
-        errors: ['request.not_found', 'governance.email_taken'],
+        errors: ['request.not_found', 'governance.email_taken', 'auth.https_required'],
         tag,
         summary: { en: 'Accept an invitation', fr: 'Accepter une invitation' },
         description: {
-          en: 'Creates the invited member with the given name and password and signs them in. An unknown, expired, revoked or used token is 404.',
-          fr: 'Crée le membre invité avec ce nom et ce mot de passe, puis ouvre sa session. Un jeton inconnu, expiré, révoqué ou déjà utilisé donne 404.',
+          en: 'Creates the invited member with the given name and password and signs them in. An unknown, expired, revoked or used token is 404. Like sign-in, refused when not over HTTPS in production.',
+          fr: 'Crée le membre invité avec ce nom et ce mot de passe, puis ouvre sa session. Un jeton inconnu, expiré, révoqué ou déjà utilisé donne 404. Comme la connexion, refusé hors HTTPS en production.',
         },
       }),
     )

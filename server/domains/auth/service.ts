@@ -3,7 +3,8 @@
  */
 import type { AuthenticatedActor } from '../../core/auth/access';
 import { hashPassword, unusablePasswordHash, verifyPassword } from '../../core/auth/password';
-import { config, isProduction } from '../../core/config';
+import { assertPasswordTransport, type RequestTransport } from '../../core/auth/transport';
+import { config } from '../../core/config';
 import { db } from '../../core/db';
 import { appError, rateLimitError } from '../../core/errors/app-error';
 import { hit, rateLimitSubject } from '../../core/http/rate-limit';
@@ -13,15 +14,11 @@ import { admitInvitee } from '../members/service';
 import * as repo from './repo';
 import { clearedSessionCookie, openSession, revokeSession, revokeSessions, type SessionOrigin } from './sessions';
 
-export interface SignInRequest extends SessionOrigin {
-  secure: boolean;
-  local: boolean;
-}
+/** Where a password-carrying request comes from: the session's origin and its transport. */
+export interface PasswordRequest extends SessionOrigin, RequestTransport {}
 
-export async function signIn(request: SignInRequest, input: { email: string; password: string }) {
-  // Plain HTTP is refused in production, except from a browser on this machine calling a loopback name
-  // (browsers treat it as a secure context; it is how `npm start` is first used).
-  if (isProduction() && !request.secure && !request.local) throw appError('auth.https_required');
+export async function signIn(request: PasswordRequest, input: { email: string; password: string }) {
+  assertPasswordTransport(request);
   const { LOGIN_MAX_ATTEMPTS, LOGIN_WINDOW_SECONDS } = config();
   const limit = await hit({ key: `login:${rateLimitSubject(request.ip)}`, limit: LOGIN_MAX_ATTEMPTS, windowSeconds: LOGIN_WINDOW_SECONDS });
   if (!limit.allowed) throw rateLimitError('auth.too_many_attempts', limit.retryAfterSeconds);
@@ -59,7 +56,8 @@ export async function changePassword(actor: AuthenticatedActor, input: { current
 }
 
 /** Creates the member an invitation names and signs them in. Unusable tokens are all one 404. */
-export async function acceptInvitation(origin: SessionOrigin, input: { token: string; name: string; password: string }) {
+export async function acceptInvitation(origin: PasswordRequest, input: { token: string; name: string; password: string }) {
+  assertPasswordTransport(origin);
   const passwordHash = await hashPassword(input.password);
   return db().$transaction(async (tx) => {
     const member = await admitInvitee(tx, { token: input.token, name: input.name, passwordHash }, origin.ip);

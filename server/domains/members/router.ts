@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { config } from '../../core/config';
 import { uuidParam } from '../../core/http/schemas';
-import { baseUrlOf } from '../../trpc/context';
 import { route } from '../../trpc/meta';
 import { actorOf, procedure, router } from '../../trpc/procedures';
 import {
@@ -134,9 +132,7 @@ export const membersRouter = router({
     )
     .input(createInvitationInput)
     .output(createInvitationOutput)
-    .mutation(({ ctx, input }) =>
-      createInvitation(actorOf(ctx), input, { baseUrl: baseUrlOf(ctx, config().PUBLIC_URL), ip: ctx.ip }),
-    ),
+    .mutation(({ ctx, input }) => createInvitation(actorOf(ctx), input, ctx.ip)),
 
   revokeInvitation: procedure
     .meta(

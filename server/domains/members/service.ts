@@ -13,7 +13,7 @@ import type { Member } from '../../generated/prisma/client';
 import type { AuthenticatedActor } from '../../core/auth/access';
 import { randomToken, tokenHash } from '../../core/auth/tokens';
 import { auditByOf, recordAudit } from '../../core/audit';
-import { config } from '../../core/config';
+import { config, publicUrl } from '../../core/config';
 import { db, type Tx } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
 import { revokeSessions } from '../auth/sessions';
@@ -88,11 +88,12 @@ export async function listInvitations() {
   return { invitations: invitations.map((invitation) => presentInvitation(invitation, now)) };
 }
 
-export async function createInvitation(
-  actor: AuthenticatedActor,
-  input: { email: string; role: 'member' | 'admin' },
-  origin: { baseUrl: string; ip: string | null },
-) {
+/**
+ * The accept link is built from the configured public address (PUBLIC_URL, else the address the
+ * server listens on), never from request headers: a `Host` of the caller's choosing would turn the
+ * link into one that hands the token to another site.
+ */
+export async function createInvitation(actor: AuthenticatedActor, input: { email: string; role: 'member' | 'admin' }, ip: string | null) {
   const token = randomToken();
   return db().$transaction(async (tx) => {
     await repo.lockInvitationAddress(input.email, tx);
@@ -110,10 +111,10 @@ export async function createInvitation(
     );
     await recordAudit(
       auditByOf(actor),
-      { action: 'invitation.created', targetKind: 'invitation', targetId: invitation.id, details: { email: input.email, role: input.role }, ip: origin.ip },
+      { action: 'invitation.created', targetKind: 'invitation', targetId: invitation.id, details: { email: input.email, role: input.role }, ip },
       tx,
     );
-    return { invitation: presentInvitation(invitation), acceptUrl: acceptUrlFor(origin.baseUrl, token), token };
+    return { invitation: presentInvitation(invitation), acceptUrl: acceptUrlFor(publicUrl(), token), token };
   });
 }
 
