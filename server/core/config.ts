@@ -62,6 +62,12 @@ const configSchema = z.object({
   LOGIN_MAX_ATTEMPTS: positiveInt(10),
   LOGIN_WINDOW_SECONDS: positiveInt(300),
   API_KEY_RATE_LIMIT: positiveInt(600),
+  /** Invitation accept attempts per client (IPv4 address or IPv6 /64) per sliding 10 minutes. */
+  INVITATION_ACCEPT_MAX_ATTEMPTS: positiveInt(10),
+  /** Password hashes (scrypt, 32 MB each) running at once in this process, 1-4 (libuv's pool has 4 threads). */
+  PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(4).default(2),
+  /** Password hashes waiting for a slot; beyond, requests get 503 auth.busy at once. */
+  PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).max(1000).default(32),
   TABLES_MAX_TABLES: positiveInt(200),
   TABLES_MAX_COLUMNS: positiveInt(50),
   TABLES_MAX_ROWS: positiveInt(100_000),

@@ -10,7 +10,7 @@ import { appError, rateLimitError } from '../../core/errors/app-error';
 import { hit, rateLimitSubject } from '../../core/http/rate-limit';
 import { auditByOf, recordAudit } from '../../core/audit';
 import { presentMember } from '../members/present';
-import { admitInvitee } from '../members/service';
+import { admitInvitee, isInvitationUsable } from '../members/service';
 import * as repo from './repo';
 import { clearedSessionCookie, openSession, revokeSession, revokeSessions, type SessionOrigin } from './sessions';
 
@@ -55,9 +55,23 @@ export async function changePassword(actor: AuthenticatedActor, input: { current
   });
 }
 
-/** Creates the member an invitation names and signs them in. Unusable tokens are all one 404. */
+/** Accept attempts are counted per client over this window (every attempt counts, like sign-in). */
+export const invitationAcceptWindowSeconds = 600;
+
+/**
+ * Creates the member an invitation names and signs them in. Unusable tokens are all one 404.
+ * Public and carrying a password to hash, so the cheap refusals come first: transport rule, the
+ * per-client limit, then the token, and only a usable token pays for the hash.
+ */
 export async function acceptInvitation(origin: PasswordRequest, input: { token: string; name: string; password: string }) {
   assertPasswordTransport(origin);
+  const limit = await hit({
+    key: `invitation-accept:${rateLimitSubject(origin.ip)}`,
+    limit: config().INVITATION_ACCEPT_MAX_ATTEMPTS,
+    windowSeconds: invitationAcceptWindowSeconds,
+  });
+  if (!limit.allowed) throw rateLimitError('auth.too_many_attempts', limit.retryAfterSeconds);
+  if (!(await isInvitationUsable(input.token))) throw appError('request.not_found');
   const passwordHash = await hashPassword(input.password);
   return db().$transaction(async (tx) => {
     const member = await admitInvitee(tx, { token: input.token, name: input.name, passwordHash }, origin.ip);
