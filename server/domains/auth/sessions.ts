@@ -1,12 +1,14 @@
 /**
  * Member sessions: a database row per sign-in (so sessions can be counted and revoked) and a cookie
  * `session` holding a random token whose hash names the row. Other domains end sessions through here
- * (deactivation).
+ * (deactivation). Ending a session also closes its real-time sockets on every web instance; the
+ * command is sent with the revoking transaction and delivered when it commits.
  */
 import { config, isProduction } from '../../core/config';
 import { db, type Tx } from '../../core/db';
 import { sessionCookieName } from '../../core/auth/authenticate';
 import { randomToken, tokenHash } from '../../core/auth/tokens';
+import { disconnectMemberSockets, disconnectSessionSockets } from '../../core/realtime/disconnect';
 import { insertSession, revokeLiveSessions, revokeSessionById } from './repo';
 
 export interface SessionOrigin {
@@ -40,12 +42,18 @@ export function clearedSessionCookie(): string {
   return sessionCookie('', 0);
 }
 
-/** Ends one session (sign-out). */
+/** Ends one session (sign-out) and closes its sockets. */
 export async function revokeSession(sessionId: string, tx: Tx = db()): Promise<void> {
   await revokeSessionById(sessionId, tx);
+  await disconnectSessionSockets(sessionId, tx);
 }
 
-/** Revokes sessions of a member, optionally keeping one. Returns how many were live. */
+/**
+ * Revokes sessions of a member, optionally keeping one, and closes the member's sockets but those of
+ * the kept session. Returns how many sessions were live.
+ */
 export async function revokeSessions(memberId: string, options: { except?: string } = {}, tx: Tx = db()): Promise<number> {
-  return (await revokeLiveSessions(memberId, options.except, tx)).length;
+  const revoked = await revokeLiveSessions(memberId, options.except, tx);
+  await disconnectMemberSockets(memberId, { exceptSession: options.except }, tx);
+  return revoked.length;
 }
