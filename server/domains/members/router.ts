@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { uuidParam } from '../../core/http/schemas';
 import { route } from '../../trpc/meta';
 import { actorOf, procedure, router } from '../../trpc/procedures';
@@ -7,8 +6,10 @@ import {
   createInvitationInput,
   createInvitationOutput,
   deactivateOutput,
-  invitationSchema,
-  memberSchema,
+  invitationListOutput,
+  invitationOutput,
+  memberListOutput,
+  memberOutput,
 } from './schemas';
 import {
   changeRole,
@@ -23,7 +24,6 @@ import {
 const tag = 'Members';
 const read = { kind: 'scope', scope: 'admin:read', admin: true } as const;
 const write = { kind: 'scope', scope: 'admin:write', admin: true } as const;
-const memberOutput = z.object({ member: memberSchema });
 
 export const membersRouter = router({
   list: procedure
@@ -37,7 +37,7 @@ export const membersRouter = router({
         description: { en: 'Every member of the team, oldest first.', fr: 'Tous les membres de l’équipe, du plus ancien au plus récent.' },
       }),
     )
-    .output(z.object({ members: z.array(memberSchema) }))
+    .output(memberListOutput)
     .query(() => listMembers()),
 
   changeRole: procedure
@@ -111,7 +111,7 @@ export const membersRouter = router({
         },
       }),
     )
-    .output(z.object({ invitations: z.array(invitationSchema) }))
+    .output(invitationListOutput)
     .query(() => listInvitations()),
 
   invite: procedure
@@ -150,6 +150,6 @@ export const membersRouter = router({
       }),
     )
     .input(uuidParam)
-    .output(z.object({ invitation: invitationSchema }))
+    .output(invitationOutput)
     .mutation(({ ctx, input }) => revokeInvitation(actorOf(ctx), input.id, ctx.ip)),
 });
