@@ -349,6 +349,7 @@ export const en = {
       'auth.invalid_credentials': 'Email or password is incorrect.',
       'auth.too_many_attempts': 'Too many sign-in attempts. Wait a moment before trying again.',
       'auth.https_required': 'Signing in requires a secure (HTTPS) connection.',
+      'auth.busy': 'The server is busy checking passwords. Try again in a moment.',
       'auth.wrong_password': 'The current password is incorrect.',
       'api_key.not_found': 'This API key no longer exists.',
       'api_key.session_required': 'This action needs a signed-in session.',

@@ -353,6 +353,7 @@ export const fr: Dictionary = {
       'auth.invalid_credentials': 'Adresse e-mail ou mot de passe incorrect.',
       'auth.too_many_attempts': 'Trop de tentatives de connexion. Patientez avant de réessayer.',
       'auth.https_required': 'La connexion exige une liaison sécurisée (HTTPS).',
+      'auth.busy': 'Le serveur vérifie trop de mots de passe à la fois. Réessayez dans un instant.',
       'auth.wrong_password': 'Le mot de passe actuel est incorrect.',
       'api_key.not_found': 'Cette clé d’API n’existe plus.',
       'api_key.session_required': 'Cette action demande une session ouverte.',

@@ -1,7 +1,8 @@
 /** The instance's brand for server components (same data as the public `instance.branding` route). */
-import { currentBranding } from '@/server/domains/instance/router';
+import type { Branding } from '@/server/domains/instance/schemas';
+import { currentBranding } from '@/server/domains/instance/service';
 
-export type Branding = ReturnType<typeof currentBranding>;
+export type { Branding };
 
 export function getBranding(): Branding {
   return currentBranding();

@@ -3,6 +3,7 @@
  * meaning in `.env.example`; keep the two in step.
  */
 import { z } from 'zod';
+import { parseNetworks } from './http/ip-address';
 
 const flag = z
   .enum(['0', '1', 'true', 'false', ''])
@@ -16,14 +17,42 @@ const optionalText = z
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
+/** Reverse proxies in front of the web server: 0/false none, 1/true one, or a number of hops (at most 10). */
+const proxyHops = z
+  .string()
+  .optional()
+  .transform((value, context) => {
+    const text = (value ?? '').trim().toLowerCase();
+    if (text === '' || text === 'false') return 0;
+    if (text === 'true') return 1;
+    if (/^\d{1,2}$/.test(text) && Number(text) <= 10) return Number(text);
+    context.addIssue({ code: 'custom', message: 'TRUST_PROXY must be 0, 1, true, false or a number of proxy hops up to 10' });
+    return z.NEVER;
+  });
+
+/** Trusted proxy networks, checked here so a typo stops the start with the entry named. */
+const proxyNetworks = optionalText.superRefine((value, context) => {
+  if (value === null) return;
+  try {
+    parseNetworks(value);
+  } catch (error) {
+    context.addIssue({ code: 'custom', message: `TRUST_PROXY_CIDRS: ${(error as Error).message}` });
+  }
+});
+
 const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   DATABASE_URL: optionalText,
   HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   /** Public base URL, used for links (invitation accept URLs). Defaults to http://HOST:PORT. */
-  PUBLIC_URL: optionalText,
-  TRUST_PROXY: flag,
+  PUBLIC_URL: optionalText.refine((value) => value === null || /^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i.test(value), {
+    message: 'PUBLIC_URL must be an http(s) URL without query or fragment, e.g. https://mail.example.com',
+  }),
+  /** Number of trusted proxy hops whose `X-Forwarded-For` entries are believed (from the right). */
+  TRUST_PROXY: proxyHops,
+  /** Comma-separated proxy networks; when set, replaces the hop count (see server/http/client-origin.ts). */
+  TRUST_PROXY_CIDRS: proxyNetworks,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().default('.data'),
   /** Preferred port of the embedded PostgreSQL (used when DATABASE_URL is unset); a free one if taken. */
@@ -33,6 +62,12 @@ const configSchema = z.object({
   LOGIN_MAX_ATTEMPTS: positiveInt(10),
   LOGIN_WINDOW_SECONDS: positiveInt(300),
   API_KEY_RATE_LIMIT: positiveInt(600),
+  /** Invitation accept attempts per client (IPv4 address or IPv6 /64) per sliding 10 minutes. */
+  INVITATION_ACCEPT_MAX_ATTEMPTS: positiveInt(10),
+  /** Password hashes (scrypt, 32 MB each) running at once in this process, 1-4 (libuv's pool has 4 threads). */
+  PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(4).default(2),
+  /** Password hashes waiting for a slot; beyond, requests get 503 auth.busy at once. */
+  PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).max(1000).default(32),
   TABLES_MAX_TABLES: positiveInt(200),
   TABLES_MAX_COLUMNS: positiveInt(50),
   TABLES_MAX_ROWS: positiveInt(100_000),
@@ -71,9 +106,15 @@ export function isProduction(): boolean {
   return config().NODE_ENV === 'production';
 }
 
+/**
+ * The base URL of links the service hands out: PUBLIC_URL, else the address the web server is
+ * configured to listen on (a wildcard address becomes `localhost`). Never derived from a request.
+ */
 export function publicUrl(): string {
   const { PUBLIC_URL, HOST, PORT } = config();
-  return (PUBLIC_URL ?? `http://${HOST === '0.0.0.0' ? 'localhost' : HOST}:${PORT}`).replace(/\/+$/, '');
+  if (PUBLIC_URL) return PUBLIC_URL.replace(/\/+$/, '');
+  const host = HOST === '0.0.0.0' || HOST === '::' ? 'localhost' : HOST.includes(':') ? `[${HOST}]` : HOST;
+  return `http://${host}:${PORT}`;
 }
 
 export function databaseUrl(): string {

@@ -2,13 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../testing/test-database';
 import { db } from './db';
-import {
-  purgeEndedSessions,
-  purgeExpiredIdempotencyRecords,
-  purgeOldRateLimitBuckets,
-  purgeOldTableWriteEffects,
-  purgeStaleInvitations,
-} from './housekeeping';
+import { purgeExpiredIdempotencyRecords, purgeOldRateLimitBuckets, purgeOldTableWriteEffects } from './housekeeping';
 
 await useTestDatabase();
 
@@ -17,51 +11,9 @@ const minute = 60_000;
 const day = 24 * 60 * minute;
 const at = (offsetMs: number) => new Date(now.getTime() + offsetMs);
 
-let memberId: string;
 beforeEach(async () => {
-  await db().session.deleteMany();
-  await db().invitation.deleteMany();
   await db().idempotencyRecord.deleteMany();
   await db().rateLimitBucket.deleteMany();
-  await db().member.deleteMany();
-  memberId = (await db().member.create({ data: { email: 'ada@example.test', name: 'Ada', passwordHash: 'x' } })).id;
-});
-
-async function sessionWith(label: string, data: { expiresAt: Date; revokedAt?: Date }) {
-  await db().session.create({ data: { memberId, tokenHash: label, ...data } });
-}
-
-async function remaining(model: 'session' | 'invitation'): Promise<string[]> {
-  const rows = model === 'session' ? await db().session.findMany() : await db().invitation.findMany();
-  return rows.map((row) => row.tokenHash).sort();
-}
-
-describe('purgeEndedSessions', () => {
-  it('deletes sessions expired or revoked more than a day ago, keeps the others', async () => {
-    await sessionWith('active', { expiresAt: at(10 * day) });
-    await sessionWith('expired-recently', { expiresAt: at(-day + minute) });
-    await sessionWith('expired-long-ago', { expiresAt: at(-day - minute) });
-    await sessionWith('revoked-recently', { expiresAt: at(10 * day), revokedAt: at(-day + minute) });
-    await sessionWith('revoked-long-ago', { expiresAt: at(10 * day), revokedAt: at(-day - minute) });
-
-    expect(await purgeEndedSessions(now)).toBe(2);
-    expect(await remaining('session')).toEqual(['active', 'expired-recently', 'revoked-recently']);
-  });
-});
-
-describe('purgeStaleInvitations', () => {
-  it('deletes invitations never accepted and expired for more than 30 days', async () => {
-    const invitation = (tokenHash: string, expiresAt: Date, extra: { acceptedAt?: Date; revokedAt?: Date } = {}) =>
-      db().invitation.create({ data: { email: `${tokenHash}@example.test`, tokenHash, expiresAt, invitedById: memberId, ...extra } });
-    await invitation('pending', at(2 * day));
-    await invitation('expired-29-days', at(-29 * day));
-    await invitation('expired-31-days', at(-31 * day));
-    await invitation('revoked-expired-31-days', at(-31 * day), { revokedAt: at(-40 * day) });
-    await invitation('accepted-expired-31-days', at(-31 * day), { acceptedAt: at(-35 * day) });
-
-    expect(await purgeStaleInvitations(now)).toBe(2);
-    expect(await remaining('invitation')).toEqual(['accepted-expired-31-days', 'expired-29-days', 'pending']);
-  });
 });
 
 describe('purgeExpiredIdempotencyRecords', () => {

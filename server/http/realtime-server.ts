@@ -1,21 +1,31 @@
 /**
  * The real-time channel `/api/v1/ws` (socket.io), on the web server's origin and port.
  *
- * Authentication happens before socket.io sees the request, so refusals carry the catalogue's
- * status and envelope: no credential 401 `auth.unauthenticated`, an API key 403
- * `api_key.session_required`. socket.io is attached to a private http.Server that never listens;
- * the public server hands it the requests it has admitted. Instances share rooms and broadcasts
- * through PostgreSQL (socket.io's postgres adapter), so no Redis is needed.
+ * Every handshake request (each polling request and the WebSocket upgrade) is admitted before
+ * socket.io sees it, so refusals carry the catalogue's status and envelope: another site's page
+ * 403 `auth.cross_origin` (a browser sends `Origin` on WebSocket upgrades, and SameSite=Lax does not
+ * stop a sibling subdomain or another app on localhost from opening one with the member's cookie),
+ * no credential 401 `auth.unauthenticated`, an API key 403 `api_key.session_required`. socket.io is
+ * attached to a private http.Server that never listens; the public server hands it the requests it
+ * has admitted. Instances share rooms and broadcasts through PostgreSQL (socket.io's postgres
+ * adapter), so no Redis is needed.
+ *
+ * Each socket joins its member's room and its session's room (core/realtime/rooms.ts): ending a
+ * session (sign-out, password change, deactivation) closes the matching sockets on every instance.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { createAdapter } from '@socket.io/postgres-adapter';
 import pg from 'pg';
 import { Server } from 'socket.io';
-import { resolveActor } from '../core/auth/authenticate';
+import { isSessionLive, resolveActor } from '../core/auth/authenticate';
 import type { Actor } from '../core/auth/access';
+import { config } from '../core/config';
 import { AppError, toAppError } from '../core/errors/app-error';
+import { assertSameOrigin } from '../core/http/cross-origin';
 import { log } from '../core/log';
+import { realtimeChannelPrefix } from '../core/realtime/disconnect';
+import { memberRoom, sessionRoom } from '../core/realtime/rooms';
 
 export const realtimePath = '/api/v1/ws';
 
@@ -31,10 +41,14 @@ function headersOf(req: IncomingMessage): Headers {
   return headers;
 }
 
-/** The member session behind a handshake, or the AppError to answer. */
-async function admit(req: IncomingMessage): Promise<{ actor: Actor } | { error: AppError }> {
+type SessionActor = Extract<Actor, { kind: 'session' }>;
+
+/** The member session behind a handshake from our own origin, or the AppError to answer. */
+async function admit(req: IncomingMessage): Promise<{ actor: SessionActor } | { error: AppError }> {
   try {
-    const actor = await resolveActor(headersOf(req));
+    const headers = headersOf(req);
+    assertSameOrigin(headers, config().PUBLIC_URL);
+    const actor = await resolveActor(headers);
     if (actor.kind === 'anonymous') return { error: new AppError('auth.unauthenticated') };
     if (actor.kind === 'apiKey') return { error: new AppError('api_key.session_required') };
     return { actor };
@@ -53,15 +67,24 @@ export interface RealtimeServer {
 export function createRealtimeServer(databaseUrl: string): RealtimeServer {
   const inner = createServer();
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
-  const io = new Server(inner, { path: realtimePath, serveClient: false, adapter: createAdapter(pool, { errorHandler: (err) => log.warn({ err }, 'realtime adapter') }) });
-  const members = new WeakMap<IncomingMessage, Actor>();
+  const io = new Server(inner, { path: realtimePath, serveClient: false, adapter: createAdapter(pool, { channelPrefix: realtimeChannelPrefix, errorHandler: (err) => log.warn({ err }, 'realtime adapter') }) });
+  const members = new WeakMap<IncomingMessage, SessionActor>();
 
   io.use((socket, next) => {
     const actor = members.get(socket.request);
-    if (!actor || actor.kind === 'anonymous') return next(new Error('auth.unauthenticated'));
+    if (!actor) return next(new Error('auth.unauthenticated'));
     socket.data.memberId = actor.member.id;
-    void socket.join(`member:${actor.member.id}`);
-    next();
+    socket.data.sessionId = actor.sessionId;
+    void socket.join([memberRoom(actor.member.id), sessionRoom(actor.sessionId)]);
+    // A revocation that committed after the handshake's check but before the join above missed this
+    // socket: ask once more now that any later one will reach it through its rooms.
+    isSessionLive(actor.sessionId).then(
+      (live) => next(live ? undefined : new Error('auth.unauthenticated')),
+      (err: unknown) => {
+        log.warn({ err }, 'realtime session check failed');
+        next(new Error('auth.unauthenticated'));
+      },
+    );
   });
 
   return {

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import next from 'next';
 import { config, databaseUrl } from '../core/config';
 import { log } from '../core/log';
-import { stampClientOrigin } from './client-origin';
+import { proxyTrustOf, stampClientOrigin } from './client-origin';
 import { serveWithFetchHandler } from './node-bridge';
 import { createRealtimeServer, isRealtimeRequest } from './realtime-server';
 import { handleRestRequest } from './rest-handler';
@@ -25,7 +25,7 @@ export async function startWebServer(options: { dev: boolean; port: number; host
   const handle = app.getRequestHandler();
   const nextUpgrade = options.dev ? app.getUpgradeHandler() : null;
   const realtime = createRealtimeServer(databaseUrl());
-  const trustProxy = config().TRUST_PROXY;
+  const trustProxy = proxyTrustOf(config());
   const serveRest = serveWithFetchHandler(handleRestRequest);
 
   const server = createServer((req, res) => {

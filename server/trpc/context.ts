@@ -3,18 +3,19 @@
  * endpoint). The actor is resolved lazily by the authenticate middleware, only for routes that need it.
  */
 import type { Actor } from '../core/auth/access';
-import { clientIpHeader, clientProtoHeader } from '../core/http/client-headers';
+import { clientIpHeader, clientLocalHeader, clientProtoHeader } from '../core/http/client-headers';
 
 export interface RequestContext {
   transport: 'rest' | 'trpc';
   headers: Headers;
-  /** Client address as seen by the web server (proxy headers honoured only with TRUST_PROXY=1). */
+  /** Client address as seen by the web server, or by the trusted proxies in front of it. */
   ip: string | null;
-  /** True when the client reached us over HTTPS (directly or, with TRUST_PROXY=1, through a proxy). */
+  /** True when the client reached us over HTTPS (directly or through a trusted proxy). */
   secure: boolean;
   /**
    * True when a browser on this very machine calls us by a loopback name (http://localhost:3000 after
-   * `npm start`): browsers treat that origin as secure, so plain HTTP is acceptable there.
+   * `npm start`): browsers treat that origin as secure, so plain HTTP is acceptable there. Decided
+   * by the web server from the socket peer, never from a forwarded address.
    */
   local: boolean;
   actor: Actor;
@@ -30,24 +31,8 @@ export function createRequestContext(transport: RequestContext['transport'], hea
     headers,
     ip: headers.get(clientIpHeader),
     secure: headers.get(clientProtoHeader) === 'https',
-    local: isLoopbackAddress(headers.get(clientIpHeader)) && isLoopbackHost(headers.get('host')),
+    local: headers.get(clientLocalHeader) === '1',
     actor: { kind: 'anonymous' },
     responseHeaders: new Headers(),
   };
-}
-
-/** Base URL for links shown to the caller: PUBLIC_URL when set, else the origin the caller used. */
-export function baseUrlOf(ctx: RequestContext, publicUrl: string | null): string {
-  if (publicUrl) return publicUrl.replace(/\/+$/, '');
-  return `${ctx.secure ? 'https' : 'http'}://${ctx.headers.get('host') ?? 'localhost'}`;
-}
-
-export function isLoopbackAddress(ip: string | null): boolean {
-  return Boolean(ip && (ip === '::1' || /^127\./.test(ip)));
-}
-
-export function isLoopbackHost(host: string | null): boolean {
-  if (!host) return false;
-  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0];
-  return name === 'localhost' || name === '[::1]' || /^127\./.test(name);
 }

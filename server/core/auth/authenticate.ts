@@ -103,6 +103,18 @@ async function authenticateSession(token: string): Promise<Actor> {
   return { kind: 'session', sessionId: session.id, member: { id, email, name, role, createdAt } };
 }
 
+/**
+ * Whether a session authenticated earlier is still live (not revoked or expired, member active). The
+ * real-time server asks again once a socket has joined its rooms, closing the gap in which a session
+ * is revoked between the handshake and the join.
+ */
+export async function isSessionLive(sessionId: string): Promise<boolean> {
+  const live = await db().session.count({
+    where: { id: sessionId, revokedAt: null, expiresAt: { gt: new Date() }, member: { status: 'active' } },
+  });
+  return live > 0;
+}
+
 function memberOf(row: KeyRow): MemberIdentity {
   return { id: row.member_id, email: row.email, name: row.name, role: row.role === 'admin' ? 'admin' : 'member', createdAt: row.created_at };
 }

@@ -1,8 +1,17 @@
 /**
  * Password hashing with scrypt (memory-hard; Node's built-in, no native addon to build).
  * Stored form: `scrypt$N$r$p$salt$hash`, all base64url, so parameters can be raised later.
+ *
+ * Every hash (sign-in's check included) passes one process-wide gate: at most
+ * PASSWORD_HASH_CONCURRENCY run at once on libuv's thread pool (4 threads, shared with file and DNS
+ * work), at most PASSWORD_HASH_QUEUE wait, and beyond that the request is refused at once with 503
+ * `auth.busy`. A flood of password-carrying requests then costs a bounded amount of CPU and memory
+ * (32 MB per running hash) instead of starving sign-in and everything else on the pool.
  */
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { config } from '../config';
+import { appError } from '../errors/app-error';
+import { BoundedGate, GateFullError } from './bounded-gate';
 
 const N = 2 ** 15;
 const r = 8;
@@ -10,10 +19,36 @@ const p = 1;
 const keyLength = 32;
 const maxmem = 64 * 1024 * 1024;
 
+/** A client refused for a full queue may try again about this much later (a queue drains in ~1-2 s). */
+export const busyRetryAfterSeconds = 2;
+
+let gate: BoundedGate | null = null;
+
+function hashingGate(): BoundedGate {
+  const { PASSWORD_HASH_CONCURRENCY, PASSWORD_HASH_QUEUE } = config();
+  gate ??= new BoundedGate(PASSWORD_HASH_CONCURRENCY, PASSWORD_HASH_QUEUE);
+  return gate;
+}
+
+/** Tests change the gate's settings between cases; this drops the process's gate (call when idle). */
+export function resetPasswordGateForTests(): void {
+  gate = null;
+}
+
 function scrypt(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scryptCallback(password, salt, keyLength, options, (error, key) => (error ? reject(error) : resolve(key))),
-  );
+  return hashingGate()
+    .run(
+      () =>
+        new Promise<Buffer>((resolve, reject) =>
+          scryptCallback(password, salt, keyLength, options, (error, key) => (error ? reject(error) : resolve(key))),
+        ),
+    )
+    .catch((error: unknown) => {
+      if (error instanceof GateFullError) {
+        throw appError('auth.busy', { details: { retryAfterSeconds: busyRetryAfterSeconds }, headers: { 'Retry-After': String(busyRetryAfterSeconds) } });
+      }
+      throw error;
+    });
 }
 
 export async function hashPassword(password: string): Promise<string> {

@@ -31,6 +31,7 @@ export const errorCatalogue = {
     cross_origin: [403, 'This request comes from another site. Use the application’s own pages, or an API key.'], // (ours)
     invalid_credentials: [401, 'Email or password is incorrect.'], // (ours)
     wrong_password: [400, 'The current password is incorrect.'], // (ours)
+    busy: [503, 'Too many password checks are in progress. Try again in a moment.'], // (ours) Retry-After
   }),
   ...area('api_key', {
     scope_missing: [403, 'The API key lacks the scope this route requires.'],

@@ -1,8 +1,10 @@
 /**
  * Headers the web server stamps on every request it admits (client copies are always overwritten):
- * the client's address and the scheme it reached us by. Proxy headers feed them only with
- * TRUST_PROXY=1 (see server/http/client-origin.ts). Everything downstream reads these, never
- * `X-Forwarded-*` itself.
+ * the client's address and the scheme it reached us by. Proxy headers feed them only through a
+ * trusted proxy (TRUST_PROXY, TRUST_PROXY_CIDRS; see server/http/client-origin.ts). Everything
+ * downstream reads these, never `X-Forwarded-*` itself.
  */
 export const clientIpHeader = 'x-mailflow-client-ip';
 export const clientProtoHeader = 'x-mailflow-client-proto';
+/** `1` when a browser on this machine called a loopback name directly (no proxy): the HTTPS rule's exemption. */
+export const clientLocalHeader = 'x-mailflow-client-local';

@@ -5,7 +5,9 @@
  * counting never waits on a durable write. The window is the last `windowSeconds` whole seconds.
  * A refused hit is taken back, so a client that keeps knocking is not locked out for longer.
  */
+import { isIP } from 'node:net';
 import { db } from '../db';
+import { ipv6Groups, normaliseIp } from './ip-address';
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -35,6 +37,20 @@ export function retryAfterFor(buckets: { second: number; hits: number }[], limit
     if (excess <= 0) return Math.max(1, bucket.second + windowSeconds - now);
   }
   return 1;
+}
+
+/**
+ * Who a per-IP limit counts: the IPv4 address itself, or the /64 network of an IPv6 address. One
+ * IPv6 subscriber usually holds a whole /64 (2^64 addresses), so counting single addresses would let
+ * one client take a fresh address per request. An unknown address is one shared subject.
+ */
+export function rateLimitSubject(ip: string | null): string {
+  const address = normaliseIp(ip);
+  if (!address) return 'unknown';
+  if (isIP(address) === 4) return address;
+  const groups = ipv6Groups(address);
+  if (!groups) return 'unknown';
+  return `${groups.slice(0, 4).map((group) => group.toString(16)).join(':')}::/64`;
 }
 
 /** Counts one hit for `rule.key` and says whether it is within the limit. */

@@ -1,54 +1,7 @@
-import { z } from 'zod';
-import { db } from '../../core/db';
-import { afterCursor, decodeCursor, limitParam, pageOf } from '../../core/http/cursor';
-import { iso, isoDateTime } from '../../core/http/schemas';
 import { route } from '../../trpc/meta';
 import { procedure, router } from '../../trpc/procedures';
-
-const auditEntrySchema = z
-  .object({
-    id: z.uuid(),
-    at: isoDateTime,
-    actorKind: z.enum(['member', 'system', 'webhook']),
-    actorMemberId: z.uuid().nullable(),
-    action: z.string(),
-    targetKind: z.string(),
-    targetId: z.string().nullable(),
-    details: z.record(z.string(), z.unknown()),
-    ip: z.string().nullable(),
-  })
-  .meta({ id: 'AuditEntry' });
-
-const auditQuery = z.object({
-  action: z.string().min(1).max(120).optional(),
-  actor: z.uuid().optional(),
-  since: z.iso.datetime().optional(),
-  cursor: z.string().max(500).optional(),
-  limit: limitParam(50, 200),
-});
-
-/** Most recent first; an unreadable cursor gives the first page, as the spec asks. */
-async function listAudit(query: z.infer<typeof auditQuery>) {
-  const rows = await db().auditEntry.findMany({
-    where: {
-      ...(query.action ? { action: query.action } : {}),
-      ...(query.actor ? { actorMemberId: query.actor } : {}),
-      ...(query.since ? { at: { gte: new Date(query.since) } } : {}),
-      ...afterCursor('at', decodeCursor(query.cursor)),
-    },
-    orderBy: [{ at: 'desc' }, { id: 'desc' }],
-    take: query.limit + 1,
-  });
-  const { items, nextCursor } = pageOf(rows, query.limit, (row) => row.at);
-  return {
-    entries: items.map((entry) => ({
-      ...entry,
-      at: iso(entry.at),
-      details: (entry.details ?? {}) as Record<string, unknown>,
-    })),
-    nextCursor,
-  };
-}
+import { auditPageOutput, auditQueryInput } from './schemas';
+import { listAudit } from './service';
 
 export const auditRouter = router({
   list: procedure
@@ -65,7 +18,7 @@ export const auditRouter = router({
         },
       }),
     )
-    .input(auditQuery)
-    .output(z.object({ entries: z.array(auditEntrySchema), nextCursor: z.string().nullable() }))
+    .input(auditQueryInput)
+    .output(auditPageOutput)
     .query(({ input }) => listAudit(input)),
 });

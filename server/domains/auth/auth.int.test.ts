@@ -1,5 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfigForTests } from '../../core/config';
+import { clientLocalHeader } from '../../core/http/client-headers';
 import { db } from '../../core/db';
 import { createApiKeyFor, createMember, testPassword, type TestMember } from '../../testing/factories';
 import { call } from '../../testing/rest-client';
@@ -97,11 +98,12 @@ describe('POST /api/v1/auth/login', () => {
         headers: { host: 'localhost:3000' },
       });
       expect(spoofedHost.body.error.code).toBe('auth.https_required');
-      // A browser on the machine itself at http://localhost is a secure context: allowed.
+      // A browser on the machine itself at http://localhost is a secure context: allowed (the web server
+      // stamps that from the socket peer, see server/http/client-origin.ts).
       const local = await call('POST', '/api/v1/auth/login', {
         body: { email: member.email, password: testPassword },
         ip: '127.0.0.1',
-        headers: { host: 'localhost:3000' },
+        headers: { host: 'localhost:3000', [clientLocalHeader]: '1' },
       });
       expect(local.status).toBe(200);
       const secure = await call('POST', '/api/v1/auth/login', {

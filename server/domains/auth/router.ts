@@ -24,7 +24,7 @@ export const authRouter = router({
         method: 'POST',
         path: '/api/v1/auth/login',
         access: { kind: 'public' },
-        errors: ['auth.invalid_credentials', 'auth.too_many_attempts', 'auth.https_required'],
+        errors: ['auth.invalid_credentials', 'auth.too_many_attempts', 'auth.https_required', 'auth.busy'],
         tag,
         summary: { en: 'Sign in', fr: 'Se connecter' },
         description: {
@@ -85,7 +85,7 @@ export const authRouter = router({
         method: 'POST',
         path: '/api/v1/me/password',
         access: { kind: 'session' },
-        errors: ['auth.wrong_password'],
+        errors: ['auth.wrong_password', 'auth.busy'],
         tag,
         summary: { en: 'Change my password', fr: 'Changer mon mot de passe' },
         description: {
@@ -105,12 +105,12 @@ export const authRouter = router({
         path: '/api/v1/auth/invitations/accept',
         access: { kind: 'public' },
         status: 201,
-        errors: ['request.not_found', 'governance.email_taken'],
+        errors: ['request.not_found', 'governance.email_taken', 'auth.https_required', 'auth.too_many_attempts', 'auth.busy'],
         tag,
         summary: { en: 'Accept an invitation', fr: 'Accepter une invitation' },
         description: {
-          en: 'Creates the invited member with the given name and password and signs them in. An unknown, expired, revoked or used token is 404.',
-          fr: 'Crée le membre invité avec ce nom et ce mot de passe, puis ouvre sa session. Un jeton inconnu, expiré, révoqué ou déjà utilisé donne 404.',
+          en: 'Creates the invited member with the given name and password and signs them in. An unknown, expired, revoked or used token is 404. Like sign-in, refused when not over HTTPS in production and rate-limited per IP (IPv6: per /64).',
+          fr: 'Crée le membre invité avec ce nom et ce mot de passe, puis ouvre sa session. Un jeton inconnu, expiré, révoqué ou déjà utilisé donne 404. Comme la connexion, refusé hors HTTPS en production et limité par adresse IP (IPv6 : par /64).',
         },
       }),
     )

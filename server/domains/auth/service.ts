@@ -3,29 +3,27 @@
  */
 import type { AuthenticatedActor } from '../../core/auth/access';
 import { hashPassword, unusablePasswordHash, verifyPassword } from '../../core/auth/password';
-import { tokenHash } from '../../core/auth/tokens';
-import { config, isProduction } from '../../core/config';
+import { assertPasswordTransport, type RequestTransport } from '../../core/auth/transport';
+import { config } from '../../core/config';
 import { db } from '../../core/db';
 import { appError, rateLimitError } from '../../core/errors/app-error';
-import { hit } from '../../core/http/rate-limit';
+import { hit, rateLimitSubject } from '../../core/http/rate-limit';
 import { auditByOf, recordAudit } from '../../core/audit';
 import { presentMember } from '../members/present';
-import { clearedSessionCookie, openSession, revokeSessions, type SessionOrigin } from './sessions';
+import { admitInvitee, isInvitationUsable } from '../members/service';
+import * as repo from './repo';
+import { clearedSessionCookie, openSession, revokeSession, revokeSessions, type SessionOrigin } from './sessions';
 
-export interface SignInRequest extends SessionOrigin {
-  secure: boolean;
-  local: boolean;
-}
+/** Where a password-carrying request comes from: the session's origin and its transport. */
+export interface PasswordRequest extends SessionOrigin, RequestTransport {}
 
-export async function signIn(request: SignInRequest, input: { email: string; password: string }) {
-  // Plain HTTP is refused in production, except from a browser on this machine calling a loopback name
-  // (browsers treat it as a secure context; it is how `npm start` is first used).
-  if (isProduction() && !request.secure && !request.local) throw appError('auth.https_required');
+export async function signIn(request: PasswordRequest, input: { email: string; password: string }) {
+  assertPasswordTransport(request);
   const { LOGIN_MAX_ATTEMPTS, LOGIN_WINDOW_SECONDS } = config();
-  const limit = await hit({ key: `login:${request.ip ?? 'unknown'}`, limit: LOGIN_MAX_ATTEMPTS, windowSeconds: LOGIN_WINDOW_SECONDS });
+  const limit = await hit({ key: `login:${rateLimitSubject(request.ip)}`, limit: LOGIN_MAX_ATTEMPTS, windowSeconds: LOGIN_WINDOW_SECONDS });
   if (!limit.allowed) throw rateLimitError('auth.too_many_attempts', limit.retryAfterSeconds);
 
-  const member = await db().member.findUnique({ where: { email: input.email.toLowerCase() } });
+  const member = await repo.findMemberByEmail(input.email.toLowerCase());
   // Verify even for unknown emails so timing does not reveal which addresses exist.
   const valid = await verifyPassword(input.password, member?.passwordHash ?? unusablePasswordHash);
   if (!member || !valid || member.status !== 'active') throw appError('auth.invalid_credentials');
@@ -40,45 +38,43 @@ export function currentMember(actor: AuthenticatedActor) {
 }
 
 export async function signOut(actor: AuthenticatedActor) {
-  if (actor.kind === 'session') {
-    await db().session.updateMany({ where: { id: actor.sessionId, revokedAt: null }, data: { revokedAt: new Date() } });
-  }
+  if (actor.kind === 'session') await revokeSession(actor.sessionId);
   return { signedOut: true as const, cookie: clearedSessionCookie() };
 }
 
 export async function changePassword(actor: AuthenticatedActor, input: { currentPassword: string; newPassword: string }, ip: string | null) {
-  const member = await db().member.findUnique({ where: { id: actor.member.id } });
+  const member = await repo.findMemberById(actor.member.id);
   if (!member) throw appError('auth.unauthenticated');
   if (!(await verifyPassword(input.currentPassword, member.passwordHash))) throw appError('auth.wrong_password');
   const passwordHash = await hashPassword(input.newPassword);
   return db().$transaction(async (tx) => {
-    const updated = await tx.member.update({ where: { id: member.id }, data: { passwordHash } });
+    const updated = await repo.setPasswordHash(member.id, passwordHash, tx);
     const sessionsRevoked = await revokeSessions(member.id, { except: actor.kind === 'session' ? actor.sessionId : undefined }, tx);
     await recordAudit(auditByOf(actor), { action: 'member.password_changed', targetKind: 'member', targetId: member.id, details: { sessionsRevoked }, ip }, tx);
     return { member: presentMember(updated), sessionsRevoked };
   });
 }
 
-/** Creates the member an invitation names and signs them in. Unusable tokens are all one 404. */
-export async function acceptInvitation(origin: SessionOrigin, input: { token: string; name: string; password: string }) {
+/** Accept attempts are counted per client over this window (every attempt counts, like sign-in). */
+export const invitationAcceptWindowSeconds = 600;
+
+/**
+ * Creates the member an invitation names and signs them in. Unusable tokens are all one 404.
+ * Public and carrying a password to hash, so the cheap refusals come first: transport rule, the
+ * per-client limit, then the token, and only a usable token pays for the hash.
+ */
+export async function acceptInvitation(origin: PasswordRequest, input: { token: string; name: string; password: string }) {
+  assertPasswordTransport(origin);
+  const limit = await hit({
+    key: `invitation-accept:${rateLimitSubject(origin.ip)}`,
+    limit: config().INVITATION_ACCEPT_MAX_ATTEMPTS,
+    windowSeconds: invitationAcceptWindowSeconds,
+  });
+  if (!limit.allowed) throw rateLimitError('auth.too_many_attempts', limit.retryAfterSeconds);
+  if (!(await isInvitationUsable(input.token))) throw appError('request.not_found');
   const passwordHash = await hashPassword(input.password);
   return db().$transaction(async (tx) => {
-    const claimed = await tx.invitation.updateManyAndReturn({
-      where: { tokenHash: tokenHash(input.token), acceptedAt: null, revokedAt: null, expiresAt: { gt: new Date() } },
-      data: { acceptedAt: new Date() },
-    });
-    const invitation = claimed[0];
-    if (!invitation) throw appError('request.not_found');
-    if (await tx.member.findUnique({ where: { email: invitation.email } })) throw appError('governance.email_taken');
-    const member = await tx.member.create({
-      data: { email: invitation.email, name: input.name, role: invitation.role, passwordHash },
-    });
-    await tx.invitation.update({ where: { id: invitation.id }, data: { acceptedMemberId: member.id } });
-    await recordAudit(
-      { memberId: member.id },
-      { action: 'invitation.accepted', targetKind: 'invitation', targetId: invitation.id, details: { role: member.role }, ip: origin.ip },
-      tx,
-    );
+    const member = await admitInvitee(tx, { token: input.token, name: input.name, passwordHash }, origin.ip);
     const { cookie } = await openSession(member.id, origin, tx);
     return { member: presentMember(member), cookie };
   });

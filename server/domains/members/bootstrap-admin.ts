@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { recordAudit } from '../../core/audit';
 import { hashPassword, passwordBounds } from '../../core/auth/password';
 import { db } from '../../core/db';
+import { countMembers, insertMember, lockFirstAdminCreation } from './repo';
 
 /** `process.env` or any object with these two variables. */
 export type FirstAdminEnv = Record<string, string | undefined> & { ADMIN_EMAIL?: string; ADMIN_PASSWORD?: string };
@@ -17,9 +18,6 @@ export type FirstAdminResult =
   | { created: true; memberId: string; email: string; generatedPassword: string | null };
 
 export const defaultAdminEmail = 'admin@localhost';
-
-/** Serialises concurrent first starts (two processes, one empty table). */
-const bootstrapLockKey = 0x6d66_0001;
 
 /**
  * Deliberately looser than the API's email schema: the default `admin@localhost` has no domain dot,
@@ -42,14 +40,14 @@ function adminPassword(env: FirstAdminEnv): { password: string; generated: boole
 
 export async function ensureFirstAdmin(env: FirstAdminEnv = process.env): Promise<FirstAdminResult> {
   // Checked first so that ordinary starts skip the deliberately slow password hashing.
-  if ((await db().member.count()) > 0) return { created: false };
+  if ((await countMembers()) > 0) return { created: false };
   const email = adminEmail(env);
   const { password, generated } = adminPassword(env);
   const passwordHash = await hashPassword(password);
   return db().$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${bootstrapLockKey})`;
-    if ((await tx.member.count()) > 0) return { created: false } as const;
-    const member = await tx.member.create({ data: { email, name: 'Administrator', role: 'admin', passwordHash } });
+    await lockFirstAdminCreation(tx);
+    if ((await countMembers(tx)) > 0) return { created: false } as const;
+    const member = await insertMember({ email, name: 'Administrator', role: 'admin', passwordHash }, tx);
     await recordAudit(
       'system',
       { action: 'member.created', targetKind: 'member', targetId: member.id, details: { role: 'admin', firstAdministrator: true } },

@@ -1,4 +1,5 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { publicUrl, resetConfigForTests } from '../../core/config';
 import { db } from '../../core/db';
 import { createMember, type TestMember } from '../../testing/factories';
 import { call } from '../../testing/rest-client';
@@ -29,7 +30,7 @@ describe('POST /api/v1/admin/members/invitations', () => {
       invitedBy: admin.id,
       expired: false,
     });
-    expect(acceptUrl).toBe(`http://team.example.test/invitations/accept#token=${token}`);
+    expect(acceptUrl).toBe(`${publicUrl()}/invitations/accept#token=${token}`);
     const row = await db().invitation.findUniqueOrThrow({ where: { id: invitation.id } });
     expect(JSON.stringify(row)).not.toContain(token);
   });
@@ -103,5 +104,63 @@ describe('DELETE /api/v1/admin/members/invitations/{id}', () => {
     const again = await call('DELETE', `/api/v1/admin/members/invitations/${invitation.id}`, { cookie: admin.cookie });
     expect(again.status).toBe(404);
     expect(again.body.error.code).toBe('governance.not_found');
+  });
+});
+
+describe('hardening 12: invitation links come from configuration, never from request headers', () => {
+  const saved = { PUBLIC_URL: process.env.PUBLIC_URL, HOST: process.env.HOST, PORT: process.env.PORT };
+  afterEach(() => {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    resetConfigForTests();
+  });
+
+  it('ignores Host and X-Forwarded-Host: without PUBLIC_URL the link names the configured listen address', async () => {
+    delete process.env.PUBLIC_URL;
+    process.env.HOST = '0.0.0.0';
+    process.env.PORT = '3456';
+    resetConfigForTests();
+    const response = await call('POST', '/api/v1/admin/members/invitations', {
+      cookie: admin.cookie,
+      body: { email: 'host-header@example.test' },
+      headers: { host: 'attacker.example', 'x-forwarded-host': 'attacker.example', 'x-mailflow-client-proto': 'https' },
+    });
+    expect(response.status).toBe(201);
+    expect(response.body.acceptUrl).toBe(`http://localhost:3456/invitations/accept#token=${response.body.token}`);
+  });
+
+  it('uses PUBLIC_URL when set', async () => {
+    process.env.PUBLIC_URL = 'https://mail.example.test/';
+    resetConfigForTests();
+    const response = await call('POST', '/api/v1/admin/members/invitations', {
+      cookie: admin.cookie,
+      body: { email: 'public-url@example.test' },
+      headers: { host: 'attacker.example' },
+    });
+    expect(response.body.acceptUrl).toBe(`https://mail.example.test/invitations/accept#token=${response.body.token}`);
+  });
+});
+
+describe('hardening 12: accepting an invitation follows the sign-in transport rule', () => {
+  const original = process.env.NODE_ENV;
+  afterEach(() => {
+    (process.env as Record<string, string | undefined>).NODE_ENV = original;
+    resetConfigForTests();
+  });
+
+  it('refuses plain HTTP in production with 403 auth.https_required, before using the token', async () => {
+    const { token } = (await invite('over-http@example.test')).body;
+    (process.env as Record<string, string | undefined>).NODE_ENV = 'production';
+    resetConfigForTests();
+    const body = { token, name: 'Plain', password: 'long-enough-password' };
+    const plain = await call('POST', '/api/v1/auth/invitations/accept', { body, ip: '203.0.113.20', headers: { host: 'localhost:3000' } });
+    expect(plain.status).toBe(403);
+    expect(plain.body.error.code).toBe('auth.https_required');
+    expect(await db().member.count({ where: { email: 'over-http@example.test' } })).toBe(0);
+    const secure = await call('POST', '/api/v1/auth/invitations/accept', { body, ip: '203.0.113.20', headers: { 'x-mailflow-client-proto': 'https' } });
+    expect(secure.status).toBe(201);
+    expect(secure.headers.get('set-cookie')).toContain('Secure');
   });
 });

@@ -1,24 +1,29 @@
-import { z } from 'zod';
-import { config } from '../../core/config';
 import { uuidParam } from '../../core/http/schemas';
-import { baseUrlOf } from '../../trpc/context';
 import { route } from '../../trpc/meta';
 import { actorOf, procedure, router } from '../../trpc/procedures';
-import { changeRole, deactivateMember, listMembers, reactivateMember } from './governance';
-import { createInvitation, listInvitations, revokeInvitation } from './invitations';
 import {
   changeRoleInput,
   createInvitationInput,
   createInvitationOutput,
   deactivateOutput,
-  invitationSchema,
-  memberSchema,
+  invitationListOutput,
+  invitationOutput,
+  memberListOutput,
+  memberOutput,
 } from './schemas';
+import {
+  changeRole,
+  createInvitation,
+  deactivateMember,
+  listInvitations,
+  listMembers,
+  reactivateMember,
+  revokeInvitation,
+} from './service';
 
 const tag = 'Members';
 const read = { kind: 'scope', scope: 'admin:read', admin: true } as const;
 const write = { kind: 'scope', scope: 'admin:write', admin: true } as const;
-const memberOutput = z.object({ member: memberSchema });
 
 export const membersRouter = router({
   list: procedure
@@ -32,7 +37,7 @@ export const membersRouter = router({
         description: { en: 'Every member of the team, oldest first.', fr: 'Tous les membres de l’équipe, du plus ancien au plus récent.' },
       }),
     )
-    .output(z.object({ members: z.array(memberSchema) }))
+    .output(memberListOutput)
     .query(() => listMembers()),
 
   changeRole: procedure
@@ -106,7 +111,7 @@ export const membersRouter = router({
         },
       }),
     )
-    .output(z.object({ invitations: z.array(invitationSchema) }))
+    .output(invitationListOutput)
     .query(() => listInvitations()),
 
   invite: procedure
@@ -127,9 +132,7 @@ export const membersRouter = router({
     )
     .input(createInvitationInput)
     .output(createInvitationOutput)
-    .mutation(({ ctx, input }) =>
-      createInvitation(actorOf(ctx), input, { baseUrl: baseUrlOf(ctx, config().PUBLIC_URL), ip: ctx.ip }),
-    ),
+    .mutation(({ ctx, input }) => createInvitation(actorOf(ctx), input, ctx.ip)),
 
   revokeInvitation: procedure
     .meta(
@@ -147,6 +150,6 @@ export const membersRouter = router({
       }),
     )
     .input(uuidParam)
-    .output(z.object({ invitation: invitationSchema }))
+    .output(invitationOutput)
     .mutation(({ ctx, input }) => revokeInvitation(actorOf(ctx), input.id, ctx.ip)),
 });

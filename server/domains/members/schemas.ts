@@ -32,6 +32,14 @@ export const invitationSchema = z
 
 export const memberIdInput = z.object({ id: z.uuid() });
 
+export const memberOutput = z.object({ member: memberSchema });
+
+export const memberListOutput = z.object({ members: z.array(memberSchema) });
+
+export const invitationOutput = z.object({ invitation: invitationSchema });
+
+export const invitationListOutput = z.object({ invitations: z.array(invitationSchema) });
+
 export const changeRoleInput = z.object({ id: z.uuid(), role: roleSchema });
 
 export const deactivateOutput = z.object({
