@@ -14,6 +14,7 @@ import { IdempotentReplay } from '../trpc/middleware/idempotency';
 import { appRouter } from '../trpc/root';
 import { routeByProcedurePath } from '../trpc/route-table';
 import { readBodyWithin, maxBodyBytes } from './body';
+import { queryValuesOf } from './query';
 
 type NodeHandler = ReturnType<typeof createOpenApiNodeHttpHandler>;
 
@@ -95,8 +96,12 @@ async function serveRest(request: Request, handler: NodeHandler): Promise<Respon
     const headers = new Headers(request.headers);
     if (body !== undefined) headers.set('content-type', 'application/json');
     const plain = new Request(request.url, { method: request.method, headers, signal: request.signal });
+    // The node handler takes `body` and `query` as they are when present: both are read here, the
+    // query as own keys only (trpc-to-openapi's own reader indexes a plain object with the client's
+    // keys, so `?constructor=x` or `?__proto__=x` made it throw: a 500 for any route).
+    const query = queryValuesOf(new URL(request.url));
     const proxied = new Proxy(plain, {
-      get: (target, prop) => (prop === 'body' ? body : Reflect.get(target, prop, target)),
+      get: (target, prop) => (prop === 'body' ? body : prop === 'query' ? query : Reflect.get(target, prop, target)),
     });
     const state: CapturedRequest = {};
     captured.set(proxied, state);
