@@ -13,7 +13,7 @@ import { envelopeOf, logIfUnexpected } from '../trpc/errors';
 import { IdempotentReplay } from '../trpc/middleware/idempotency';
 import { appRouter } from '../trpc/root';
 import { routeByProcedurePath } from '../trpc/route-table';
-import { readBodyWithin, maxBodyBytes } from './body';
+import { assertJsonOrUntyped, isJsonMediaType, maxBodyBytes, parseJson, readBodyWithin } from './body';
 import { queryValuesOf } from './query';
 
 type NodeHandler = ReturnType<typeof createOpenApiNodeHttpHandler>;
@@ -35,7 +35,7 @@ function createNodeHandler(router: AnyRouter): NodeHandler {
   return createOpenApiNodeHttpHandler({
     router,
     createContext: ({ req }: { req: Request }) => {
-      const ctx = createRequestContext('rest', req.headers);
+      const ctx = createRequestContext('rest', req.headers, req.method);
       captured.get(req)!.ctx = ctx;
       return ctx;
     },
@@ -64,18 +64,15 @@ function errorResponse(error: unknown, extraHeaders?: Headers): Response {
   return json(status, body, responseHeaders);
 }
 
-/** Parses the body the way the node handler expects it: JSON, or `{}` when a body-taking request sends none. */
+/**
+ * Parses the body the way the node handler expects it: JSON, or `{}` when a body-taking request sends
+ * none. A declared type other than JSON is 415 even with an empty body (see assertJsonOrUntyped).
+ */
 function parseBody(method: string, contentType: string | null, text: string): unknown {
+  if (method !== 'GET' && method !== 'HEAD') assertJsonOrUntyped(contentType);
   if (text.trim() === '') return method === 'GET' || method === 'DELETE' ? undefined : {};
-  if (!contentType?.toLowerCase().startsWith('application/json')) throw new AppError('request.unsupported_media_type');
-  try {
-    return JSON.parse(text);
-  } catch (cause) {
-    throw new AppError('request.bad_request', {
-      message: 'The body is not valid JSON.',
-      details: { reason: cause instanceof Error ? cause.message : 'invalid_json' },
-    });
-  }
+  if (!isJsonMediaType(contentType)) throw new AppError('request.unsupported_media_type');
+  return parseJson(text);
 }
 
 /**

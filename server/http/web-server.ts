@@ -10,7 +10,8 @@ import { stampClientOrigin } from './client-origin';
 import { serveWithFetchHandler } from './node-bridge';
 import { createRealtimeServer, isRealtimeRequest } from './realtime-server';
 import { handleRestRequest } from './rest-handler';
-import { isRestRequest } from './rest-routing';
+import { isRestRequest, isTrpcRequest } from './rest-routing';
+import { handleTrpcRequest } from './trpc-handler';
 
 
 export interface WebServer {
@@ -27,11 +28,13 @@ export async function startWebServer(options: { dev: boolean; port: number; host
   const realtime = createRealtimeServer(databaseUrl());
   const trustProxy = config().TRUST_PROXY;
   const serveRest = serveWithFetchHandler(handleRestRequest);
+  const serveTrpc = serveWithFetchHandler(handleTrpcRequest);
 
   const server = createServer((req, res) => {
     stampClientOrigin(req, trustProxy);
     if (isRealtimeRequest(req.url)) void realtime.handleRequest(req, res);
     else if (isRestRequest(req.url)) void serveRest(req, res);
+    else if (isTrpcRequest(req.url)) void serveTrpc(req, res);
     else void handle(req, res);
   });
   server.on('upgrade', (req, socket, head) => {
