@@ -26,6 +26,8 @@ export async function call<T = any>(method: string, path: string, options: CallO
   if (options.cookie) headers.set('cookie', options.cookie);
   if (options.key) headers.set('authorization', `Bearer ${options.key}`);
   headers.set(clientIpHeader, options.ip ?? '127.0.0.1');
+  // What a browser or an HTTP client sends: the origin it addressed (the cross-origin rule compares with it).
+  if (!headers.has('host')) headers.set('host', 'localhost');
   let body: string | undefined = options.rawBody;
   if (options.body !== undefined) {
     body = JSON.stringify(options.body);
