@@ -11,7 +11,7 @@ import { useTestDatabase } from '../testing/test-database';
 import { stampClientOrigin } from './client-origin';
 import { serveWithFetchHandler } from './node-bridge';
 import { handleRestRequest } from './rest-handler';
-import { isTrpcRequest } from './rest-routing';
+import { handleApiRequest } from './api-handler';
 import { handleTrpcRequest, maxBatchCalls } from './trpc-handler';
 
 await useTestDatabase();
@@ -23,11 +23,10 @@ let member: TestMember;
 
 beforeAll(async () => {
   member = await createMember();
-  const serveRest = serveWithFetchHandler(handleRestRequest);
-  const serveTrpc = serveWithFetchHandler(handleTrpcRequest);
+  const serveApi = serveWithFetchHandler(handleApiRequest);
   server = createServer((req, res) => {
     stampClientOrigin(req, false);
-    void (isTrpcRequest(req.url) ? serveTrpc(req, res) : serveRest(req, res));
+    void serveApi(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
