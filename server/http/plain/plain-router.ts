@@ -1,6 +1,7 @@
 /**
  * Finds the plain route of a request from the declarations alone (no hand-written path list).
- * A `{name}` segment matches one non-empty path segment; everything else matches literally.
+ * A `{name}` matches a non-empty part of one path segment (`{id}` or `{id}.csv`); everything else matches
+ * literally.
  */
 import { appError } from '../../core/errors/app-error';
 import type { PlainRoute } from './plain-route';
@@ -17,15 +18,15 @@ function escapeRegExp(text: string): string {
 
 export function compileRoute(route: PlainRoute): CompiledRoute {
   const paramNames: string[] = [];
+  // Split keeps the captured names at odd indexes: literal, name, literal, name, ...
   const source = route.path
-    .split('/')
-    .map((segment) => {
-      const param = /^\{([A-Za-z][A-Za-z0-9_]*)\}$/.exec(segment);
-      if (!param) return escapeRegExp(segment);
-      paramNames.push(param[1]);
+    .split(/\{([A-Za-z][A-Za-z0-9_]*)\}/)
+    .map((part, index) => {
+      if (index % 2 === 0) return escapeRegExp(part);
+      paramNames.push(part);
       return '([^/]+)';
     })
-    .join('/');
+    .join('');
   return { route, pattern: new RegExp(`^${source}$`), paramNames };
 }
 
