@@ -134,9 +134,11 @@ describe('plain routes: routing from the declarations', () => {
     expect(badEncoding?.status).toBe(400);
   });
 
-  it('leaves other methods and paths to the next handler (null)', async () => {
-    expect(await send('/api/v1/test/things')).toBeNull();
+  it('leaves other paths to the next handler (null), answers another method 405, HEAD as GET', async () => {
     expect(await send('/api/v1/test/items/1.json')).toBeNull();
+    expect(await send('/api/v1/test/thing')).toBeNull();
+    expect(await send('/api/v1/test/things')).toMatchObject({ status: 405, body: { error: { code: 'request.method_not_allowed' } } });
+    expect((await send('/api/v1/test/items/1.txt', { method: 'HEAD', headers: { authorization: `Bearer ${readKey}` } }))?.status).toBe(200);
   });
 
   it('answers unknown query parameters of a strict schema 400, prototype names included, and drops __proto__', async () => {

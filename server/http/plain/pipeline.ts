@@ -127,6 +127,9 @@ export function createPlainHandler(router: PlainRouter): (request: Request) => P
     } catch (error) {
       return Promise.resolve(errorResponse(error));
     }
-    return found ? servePlainRoute(found.route, found.params, request) : null;
+    if (found) return servePlainRoute(found.route, found.params, request);
+    // A plain route's path with another method: 405 here, rather than a 404 from the next handler.
+    if (router.hasPath(url.pathname)) return Promise.resolve(errorResponse(appError('request.method_not_allowed')));
+    return null;
   };
 }

@@ -58,8 +58,10 @@ export function createPlainRouter(routes: readonly PlainRoute[]): PlainRouter {
     routes,
     hasPath: (pathname) => compiled.some(({ pattern }) => pattern.test(pathname)),
     match(method, pathname) {
+      // HEAD is GET without a body (node:http drops the body of an answer to HEAD).
+      const wanted = method === 'HEAD' ? 'GET' : method;
       for (const { route, pattern, paramNames } of compiled) {
-        if (route.method !== method) continue;
+        if (route.method !== wanted) continue;
         const found = pattern.exec(pathname);
         if (!found) continue;
         // Own keys only: the names come from the declaration, the values from the client.
