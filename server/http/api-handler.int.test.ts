@@ -60,7 +60,9 @@ describe('API entry', () => {
   });
 
   it('serves the health checks and the document as plain routes', async () => {
-    expect((await (await fetch(`${base}/healthz`)).json()).status).toBe('ok');
+    const health = await fetch(`${base}/healthz`);
+    expect(health.headers.get('connection')).not.toBe('close');
+    expect((await health.json()).status).toBe('ok');
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
     expect((await (await fetch(`${base}/api/v1/openapi.json?lang=fr`)).json()).openapi).toMatch(/^3\.1/);
   });

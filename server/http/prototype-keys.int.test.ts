@@ -6,6 +6,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createApiKeyFor, createMember, testPassword, type TestMember } from '../testing/factories';
 import { call } from '../testing/rest-client';
 import { useTestDatabase } from '../testing/test-database';
+import { clientIpHeader } from '../core/http/client-headers';
+import { handleTrpcRequest } from './trpc-handler';
 
 await useTestDatabase();
 
@@ -66,5 +68,23 @@ describe('hardening 2: prototype names as query or body keys are ignored or 400,
       await call('POST', '/api/v1/tables', { cookie: admin.cookie, rawBody: nested, headers: { 'content-type': 'application/json' } }),
       `${name} nested`,
     );
+  });
+
+  it.each(prototypeNames)('tRPC: %s as a query key, and as a key of the input, of a query and of a mutation', async (name) => {
+    const headers = { host: 'localhost', [clientIpHeader]: '127.0.0.1', cookie: admin.cookie };
+    const input = encodeURIComponent(JSON.stringify({ [name]: 'x' }));
+    for (const url of [`instance.branding?${name}=x`, `tables.list?input=${input}`, `tables.list,instance.branding?batch=1&input=${encodeURIComponent(`{"${name}":{"0":1},"0":{}}`)}`]) {
+      const response = await handleTrpcRequest(new Request(`http://localhost/api/trpc/${url}`, { headers }));
+      expect(response.status, `${name} ${url}`).toBeLessThan(500);
+    }
+    const mutation = await handleTrpcRequest(
+      new Request('http://localhost/api/trpc/tables.create', {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: `{"${name}": {"polluted": true}, "name": "tRPC ${name}"}`,
+      }),
+    );
+    expect([200, 400], name).toContain(mutation.status);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

@@ -5,12 +5,14 @@
  * → body, bounded on the bytes read (415, 413, 400) → idempotency → handler. Every failure answers the
  * envelope with the catalogue status; an unexpected error is logged once and answered as an opaque 500.
  */
+import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { authorize, needsAuthentication, type Actor } from '../../core/auth/access';
 import { resolveActor } from '../../core/auth/authenticate';
 import { appError, AppError } from '../../core/errors/app-error';
 import { simplifyIssue } from '../../core/errors/zod-issues';
 import { clientIpHeader } from '../../core/http/client-headers';
+import { isStateChanging } from '../../core/http/cross-origin';
 import { guardCrossOrigin } from '../../core/http/cross-origin-rule';
 import { assertValidIdempotencyKey, claimIdempotencyKey, idempotencyKeyHeader } from '../../core/http/idempotency-claim';
 import { complete, release, requestHashOf } from '../../core/http/idempotency-store';
@@ -49,7 +51,7 @@ async function limitPerIp(route: PlainRoute, request: Request): Promise<void> {
 async function bodyOf(route: PlainRoute, request: Request): Promise<unknown> {
   const contentType = request.headers.get('content-type');
   if (!route.body) {
-    assertJsonOrUntyped(contentType);
+    if (isStateChanging(request.method)) assertJsonOrUntyped(contentType);
     return Buffer.alloc(0);
   }
   const mediaType = mediaTypeOf(contentType);
@@ -71,11 +73,11 @@ function errorResponse(error: unknown): Response {
 }
 
 /** Runs the handler under the route's idempotency: a JSON answer is stored and replayed, others are not kept. */
-async function idempotent(route: PlainRoute, request: Request, actor: Actor, fingerprint: unknown, run: () => Promise<Response>): Promise<Response> {
+async function idempotent(route: PlainRoute, request: Request, actor: Actor, fingerprint: () => unknown, run: () => Promise<Response>): Promise<Response> {
   const key = request.headers.get(idempotencyKeyHeader);
   if (!route.idempotent || key === null || actor.kind === 'anonymous') return run();
   assertValidIdempotencyKey(key);
-  const decision = await claimIdempotencyKey({ memberId: actor.member.id, route: `${route.method} ${route.path}`, key, requestHash: requestHashOf(fingerprint) });
+  const decision = await claimIdempotencyKey({ memberId: actor.member.id, route: `${route.method} ${route.path}`, key, requestHash: requestHashOf(fingerprint()) });
   if (decision.kind === 'replay') return Response.json(decision.body, { status: decision.status, headers: { 'Idempotency-Replayed': 'true' } });
   let response: Response;
   try {
@@ -107,7 +109,8 @@ export async function servePlainRoute(route: PlainRoute, rawParams: Record<strin
     const query = route.query ? checked(route.query, queryObjectOf(new URL(request.url)), 'query') : {};
     const body = await bodyOf(route, request);
     const origin = { ip: request.headers.get(clientIpHeader), userAgent: request.headers.get('user-agent') };
-    const fingerprint = { params, query, body: Buffer.isBuffer(body) ? body.toString('base64') : body };
+    // What makes two requests "the same" for an Idempotency-Key: raw bodies by their digest.
+    const fingerprint = () => ({ params, query, body: Buffer.isBuffer(body) ? createHash('sha256').update(body).digest('hex') : body });
     return await idempotent(route, request, actor, fingerprint, async () =>
       route.handle({ request, actor, params, query, body: body as never, origin }),
     );
