@@ -268,7 +268,7 @@ async function main(): Promise<void> {
   const breakdown: { label: string; cpuMs: number; rps: number; statuses: string }[] = [];
   if (process.env.BENCH_BREAKDOWN !== '0') {
     const probes = [
-      { label: 'GET /healthz: Next.js pipeline + a trivial route handler', path: '/healthz', headers: {} },
+      { label: 'GET /healthz: API entry + plain route pipeline (no Next.js) + a trivial handler', path: '/healthz', headers: {} },
       { label: `GET ${routePath} without credential (401): + REST adapter, trpc-to-openapi, tRPC`, path: routePath, headers: {} },
     ];
     for (const probe of probes) {

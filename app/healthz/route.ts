@@ -1,4 +1,4 @@
-import { handleHealthz } from '@/server/http/health';
+import { handleApiRequest } from '@/server/http/api-handler';
 
 export const dynamic = 'force-dynamic';
-export const GET = handleHealthz;
+export const GET = handleApiRequest;

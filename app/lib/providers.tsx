@@ -40,7 +40,8 @@ function makeQueryClient() {
 export function Providers({ locale, children }: { locale: Locale; children: ReactNode }) {
   const [queryClient] = useState(makeQueryClient);
   const [trpcClient] = useState(() =>
-    createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: '/api/trpc' })] }),
+    // The server refuses batches of more than 20 calls (maxBatchCalls in server/http/trpc-handler.ts).
+    createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: '/api/trpc', maxItems: 10 })] }),
   );
   return (
     <I18nProvider initialLocale={locale}>

@@ -1,4 +1,4 @@
-import { handleReadyz } from '@/server/http/health';
+import { handleApiRequest } from '@/server/http/api-handler';
 
 export const dynamic = 'force-dynamic';
-export const GET = handleReadyz;
+export const GET = handleApiRequest;

@@ -1,12 +1,25 @@
-/** Request body reading with the spec's bound (5 MB): a larger body is 413 before it is parsed. */
+/**
+ * Reading a request body: bounded on the bytes actually read (never on the declared length alone),
+ * JSON only where a route takes JSON.
+ *
+ * The bound stops the read as soon as it is crossed: the rest of the body is never buffered. The
+ * read is cancelled rather than drained; over node:http the stream from node-body.ts then leaves
+ * the socket alone, and the bridge closes the connection once the 413 is flushed.
+ */
 import { AppError } from '../core/errors/app-error';
 
+/** The spec's request body bound, for every route that does not declare its own. */
 export const maxBodyBytes = 5 * 1024 * 1024;
 
-export async function readBodyWithin(request: Request, limit: number): Promise<string> {
+export function tooLarge(limit: number): AppError {
+  return new AppError('request.payload_too_large', { details: { reason: 'body_limit', limitBytes: limit } });
+}
+
+/** The whole body as bytes, or 413 `request.payload_too_large` once more than `limit` bytes arrived. */
+export async function readBytesWithin(request: Request, limit: number): Promise<Buffer> {
   const declared = Number(request.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
-  if (!request.body) return '';
+  if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -15,14 +28,46 @@ export async function readBodyWithin(request: Request, limit: number): Promise<s
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      await reader.cancel();
+      await reader.cancel().catch(() => undefined);
       throw tooLarge(limit);
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
-function tooLarge(limit: number): AppError {
-  return new AppError('request.payload_too_large', { details: { reason: 'body_limit', limitBytes: limit } });
+export async function readBodyWithin(request: Request, limit: number): Promise<string> {
+  return (await readBytesWithin(request, limit)).toString('utf8');
+}
+
+/** The media type of a Content-Type value, lower-cased and without parameters (`charset=...`). */
+export function mediaTypeOf(contentType: string | null): string | null {
+  if (contentType === null) return null;
+  return contentType.split(';', 1)[0].trim().toLowerCase();
+}
+
+export function isJsonMediaType(contentType: string | null): boolean {
+  return mediaTypeOf(contentType) === 'application/json';
+}
+
+/**
+ * 415 for a request that declares a body of another type than JSON, even an empty one: an HTML form
+ * (`multipart/form-data`, `application/x-www-form-urlencoded`, `text/plain`) is what a cross-site page
+ * can make a browser send without asking, and no JSON route takes one.
+ */
+export function assertJsonOrUntyped(contentType: string | null): void {
+  if (contentType !== null && !isJsonMediaType(contentType)) {
+    throw new AppError('request.unsupported_media_type', { details: { contentType: mediaTypeOf(contentType)?.slice(0, 100) ?? '' } });
+  }
+}
+
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw new AppError('request.bad_request', {
+      message: 'The body is not valid JSON.',
+      details: { reason: cause instanceof SyntaxError ? cause.message.slice(0, 200) : 'invalid_json' },
+    });
+  }
 }

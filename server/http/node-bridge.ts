@@ -1,6 +1,9 @@
 /** Runs a fetch-style handler (Request → Response) for a node:http request. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { log } from '../core/log';
+import { closeAfterAnswer, requestBodyStream } from './node-body';
 
 export function toFetchRequest(req: IncomingMessage): Request {
   const headers = new Headers();
@@ -14,28 +17,48 @@ export function toFetchRequest(req: IncomingMessage): Request {
   return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
     method,
     headers,
-    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
+    body: hasBody ? requestBodyStream(req) : undefined,
     duplex: 'half',
   } as RequestInit);
 }
 
-export async function sendFetchResponse(res: ServerResponse, response: Response): Promise<void> {
+/**
+ * Writes the answer, streaming its body with backpressure (an export can be large). A client that
+ * hangs up mid-answer cancels the body stream, which releases what the handler holds for it.
+ */
+export async function sendFetchResponse(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
+  if (!req.complete) closeAfterAnswer(req, res);
   res.statusCode = response.status;
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie') res.setHeader(name, value);
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length) res.setHeader('set-cookie', cookies);
-  res.end(Buffer.from(await response.arrayBuffer()));
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  try {
+    await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), res);
+  } catch (err) {
+    if (!res.destroyed) log.warn({ err, url: req.url }, 'answer stream failed');
+    res.destroy();
+  }
 }
+
+const internalErrorBody = JSON.stringify({
+  error: { code: 'internal.error', message: 'Something went wrong on our side. Try again later.', details: {} },
+});
 
 export function serveWithFetchHandler(handler: (request: Request) => Promise<Response>) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    let response: Response;
     try {
-      await sendFetchResponse(res, await handler(toFetchRequest(req)));
-    } catch {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { code: 'internal.error', message: 'Something went wrong on our side. Try again later.', details: {} } }));
+      response = await handler(toFetchRequest(req));
+    } catch (err) {
+      log.error({ err, url: req.url }, 'unexpected error answered as 500');
+      response = new Response(internalErrorBody, { status: 500, headers: { 'content-type': 'application/json' } });
     }
+    await sendFetchResponse(req, res, response);
   };
 }

@@ -1,12 +1,25 @@
-/** GET /api/v1/openapi.json?lang=en|fr */
-import { AppError } from '../core/errors/app-error';
+/** GET /api/v1/openapi.json?lang=en|fr — this service's own description, as a plain route. */
+import { z } from 'zod';
 import { openApiDocument } from '../openapi/document';
+import { plainRoute } from './plain/plain-route';
 
-export function handleOpenApiRequest(request: Request): Response {
-  const lang = new URL(request.url).searchParams.get('lang') ?? 'en';
-  if (lang !== 'en' && lang !== 'fr') {
-    const error = new AppError('request.bad_request', { details: { issues: [{ path: 'lang', code: 'invalid_value', message: 'lang must be en or fr' }] } });
-    return Response.json(error.toBody(), { status: 400 });
-  }
-  return Response.json(openApiDocument(lang));
-}
+export const openApiRoute = plainRoute({
+  method: 'GET',
+  path: '/api/v1/openapi.json',
+  access: { kind: 'public' },
+  params: z.object({}),
+  query: z.object({ lang: z.enum(['en', 'fr']).default('en').describe('Language of the texts.') }).strict(),
+  success: {
+    status: 200,
+    mediaType: 'application/json',
+    schema: z.object({}).catchall(z.unknown()),
+    description: { en: 'The OpenAPI document.', fr: 'Le document OpenAPI.' },
+  },
+  tag: 'Instance',
+  summary: { en: 'This description', fr: 'Cette description' },
+  description: {
+    en: 'The OpenAPI 3.1 description generated from the route schemas, in English or French (`lang`).',
+    fr: 'La description OpenAPI 3.1 générée à partir des schémas des routes, en anglais ou en français (`lang`).',
+  },
+  handle: ({ query }) => Response.json(openApiDocument(query.lang)),
+});

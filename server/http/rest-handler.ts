@@ -13,7 +13,8 @@ import { envelopeOf, logIfUnexpected } from '../trpc/errors';
 import { IdempotentReplay } from '../trpc/middleware/idempotency';
 import { appRouter } from '../trpc/root';
 import { routeByProcedurePath } from '../trpc/route-table';
-import { readBodyWithin, maxBodyBytes } from './body';
+import { assertJsonOrUntyped, isJsonMediaType, maxBodyBytes, parseJson, readBodyWithin } from './body';
+import { queryValuesOf } from './query';
 
 type NodeHandler = ReturnType<typeof createOpenApiNodeHttpHandler>;
 
@@ -34,7 +35,7 @@ function createNodeHandler(router: AnyRouter): NodeHandler {
   return createOpenApiNodeHttpHandler({
     router,
     createContext: ({ req }: { req: Request }) => {
-      const ctx = createRequestContext('rest', req.headers);
+      const ctx = createRequestContext('rest', req.headers, req.method);
       captured.get(req)!.ctx = ctx;
       return ctx;
     },
@@ -63,18 +64,15 @@ function errorResponse(error: unknown, extraHeaders?: Headers): Response {
   return json(status, body, responseHeaders);
 }
 
-/** Parses the body the way the node handler expects it: JSON, or `{}` when a body-taking request sends none. */
+/**
+ * Parses the body the way the node handler expects it: JSON, or `{}` when a body-taking request sends
+ * none. A declared type other than JSON is 415 even with an empty body (see assertJsonOrUntyped).
+ */
 function parseBody(method: string, contentType: string | null, text: string): unknown {
+  if (method !== 'GET' && method !== 'HEAD') assertJsonOrUntyped(contentType);
   if (text.trim() === '') return method === 'GET' || method === 'DELETE' ? undefined : {};
-  if (!contentType?.toLowerCase().startsWith('application/json')) throw new AppError('request.unsupported_media_type');
-  try {
-    return JSON.parse(text);
-  } catch (cause) {
-    throw new AppError('request.bad_request', {
-      message: 'The body is not valid JSON.',
-      details: { reason: cause instanceof Error ? cause.message : 'invalid_json' },
-    });
-  }
+  if (!isJsonMediaType(contentType)) throw new AppError('request.unsupported_media_type');
+  return parseJson(text);
 }
 
 /**
@@ -95,8 +93,12 @@ async function serveRest(request: Request, handler: NodeHandler): Promise<Respon
     const headers = new Headers(request.headers);
     if (body !== undefined) headers.set('content-type', 'application/json');
     const plain = new Request(request.url, { method: request.method, headers, signal: request.signal });
+    // The node handler takes `body` and `query` as they are when present: both are read here, the
+    // query as own keys only (trpc-to-openapi's own reader indexes a plain object with the client's
+    // keys, so `?constructor=x` or `?__proto__=x` made it throw: a 500 for any route).
+    const query = queryValuesOf(new URL(request.url));
     const proxied = new Proxy(plain, {
-      get: (target, prop) => (prop === 'body' ? body : Reflect.get(target, prop, target)),
+      get: (target, prop) => (prop === 'body' ? body : prop === 'query' ? query : Reflect.get(target, prop, target)),
     });
     const state: CapturedRequest = {};
     captured.set(proxied, state);

@@ -9,8 +9,7 @@ import { log } from '../core/log';
 import { proxyTrustOf, stampClientOrigin } from './client-origin';
 import { serveWithFetchHandler } from './node-bridge';
 import { createRealtimeServer, isRealtimeRequest } from './realtime-server';
-import { handleRestRequest } from './rest-handler';
-import { isRestRequest } from './rest-routing';
+import { handleApiRequest, isApiRequest } from './api-handler';
 
 
 export interface WebServer {
@@ -26,12 +25,12 @@ export async function startWebServer(options: { dev: boolean; port: number; host
   const nextUpgrade = options.dev ? app.getUpgradeHandler() : null;
   const realtime = createRealtimeServer(databaseUrl());
   const trustProxy = proxyTrustOf(config());
-  const serveRest = serveWithFetchHandler(handleRestRequest);
+  const serveApi = serveWithFetchHandler(handleApiRequest);
 
   const server = createServer((req, res) => {
     stampClientOrigin(req, trustProxy);
     if (isRealtimeRequest(req.url)) void realtime.handleRequest(req, res);
-    else if (isRestRequest(req.url)) void serveRest(req, res);
+    else if (isApiRequest(req.url)) void serveApi(req, res);
     else void handle(req, res);
   });
   server.on('upgrade', (req, socket, head) => {

@@ -1,6 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
-import { handleOpenApiRequest } from '../http/openapi-route';
+import { handleApiRequest } from '../http/api-handler';
+import { plainRoutes } from '../http/plain/routes';
 import { routeTable } from '../trpc/route-table';
 import { openApiDocument } from './document';
 import { extraPaths } from './extra-paths';
@@ -29,14 +30,50 @@ describe('OpenAPI document', () => {
     expect(result.valid).toBe(true);
   });
 
-  it('contains every route the router defines, plus the hand-declared ones', () => {
+  it('contains every procedure, every plain route and the hand-declared WebSocket, each once', () => {
     const listed = new Set(operations('en').map(({ path, method }) => `${method.toUpperCase()} ${path}`));
     const expected = [
       ...routeTable().map((entry) => `${entry.spec!.method} ${entry.spec!.path}`),
+      ...plainRoutes.map((route) => `${route.method} ${route.path}`),
       ...extraPaths.map((extra) => `${extra.method.toUpperCase()} ${extra.path}`),
     ];
     expect(expected.filter((route) => !listed.has(route))).toEqual([]);
+    expect(new Set(expected).size).toBe(expected.length);
     expect(listed.size).toBe(expected.length);
+  });
+
+  it('takes each plain route’s access rule and parameters from its declaration alone', () => {
+    const byRoute = new Map(operations('en').map(({ path, method, operation }) => [`${method.toUpperCase()} ${path}`, operation]));
+    for (const route of plainRoutes) {
+      const operation = byRoute.get(`${route.method} ${route.path}`) as Operation & { parameters?: { name: string; in: string }[] };
+      expect(operation['x-access'], route.path).toMatchObject(route.access);
+      const declared = [...Object.keys(route.params.shape), ...Object.keys(route.query?.shape ?? {})].sort();
+      expect((operation.parameters ?? []).filter((p) => p.in !== 'header').map((p) => p.name).sort(), route.path).toEqual(declared);
+    }
+    // Only what no declaration can describe is written by hand.
+    expect(extraPaths.map((extra) => extra.path)).toEqual(['/api/v1/ws']);
+  });
+
+  it('documents the export’s view parameters from the rows query schema, with its CSV answer', () => {
+    const exportOperation = openApiDocument('en').paths?.['/api/v1/tables/{id}/export.csv']?.get as unknown as {
+      parameters: { name: string; in: string; required: boolean; schema: { enum?: string[] } }[];
+      responses: Record<string, { content?: Record<string, unknown> }>;
+    };
+    const parameters = new Map(exportOperation.parameters.map((parameter) => [parameter.name, parameter]));
+    expect(parameters.get('id')).toMatchObject({ in: 'path', required: true });
+    expect(parameters.get('dir')).toMatchObject({ in: 'query', required: false, schema: { enum: ['asc', 'desc'] } });
+    expect([...parameters.keys()].sort()).toEqual(['dir', 'filter', 'id', 'match', 'q', 'sort']);
+    expect(Object.keys(exportOperation.responses['200'].content!)).toEqual(['text/csv']);
+    expect(Object.keys(exportOperation.responses)).toEqual(expect.arrayContaining(['400', '401', '403', '404', '429', '500']));
+  });
+
+  it('lists auth.cross_origin on state-changing routes that are not urlToken, and not on reads', () => {
+    const byRoute = new Map(operations('en').map(({ path, method, operation }) => [`${method} ${path}`, operation]));
+    const codesOf = (name: string) =>
+      Object.values(byRoute.get(name)!.responses).flatMap((response) => (response as { 'x-error-codes'?: string[] })['x-error-codes'] ?? []);
+    expect(codesOf('post /api/v1/tables')).toContain('auth.cross_origin');
+    expect(codesOf('post /api/v1/auth/login')).toContain('auth.cross_origin');
+    expect(codesOf('get /api/v1/tables')).not.toContain('auth.cross_origin');
   });
 
   it('describes every route in English and in French', () => {
@@ -67,16 +104,16 @@ describe('OpenAPI document', () => {
     expect(Object.keys(create.responses)).not.toContain('200');
     expect(create.responses['403']).toMatchObject({
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-      'x-error-codes': ['api_key.session_required'],
+      'x-error-codes': ['auth.cross_origin', 'api_key.session_required'],
     });
     expect(Object.keys(byRoute.get('post /api/v1/auth/invitations/accept')!.responses)).toContain('201');
   });
 
   it('is served by GET /api/v1/openapi.json, 400 for an unknown lang', async () => {
-    const fr = handleOpenApiRequest(new Request('http://localhost/api/v1/openapi.json?lang=fr'));
+    const fr = await handleApiRequest(new Request('http://localhost/api/v1/openapi.json?lang=fr'));
     expect(fr.status).toBe(200);
     expect((await fr.json()).info.title).toBe(openApiDocument('fr').info.title);
-    const bad = handleOpenApiRequest(new Request('http://localhost/api/v1/openapi.json?lang=de'));
+    const bad = await handleApiRequest(new Request('http://localhost/api/v1/openapi.json?lang=de'));
     expect(bad.status).toBe(400);
     expect((await bad.json()).error.code).toBe('request.bad_request');
   });

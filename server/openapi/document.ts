@@ -5,77 +5,17 @@
  * header, and the French texts for `lang=fr`. Built once per language per process.
  */
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
-import { errorCodes, statusOf, type ErrorCode } from '../core/errors/catalogue';
-import type { Access } from '../core/auth/access';
+import { errorCodes } from '../core/errors/catalogue';
 import type { RouteSpec } from '../trpc/meta';
 import { appRouter } from '../trpc/root';
 import { routeTable } from '../trpc/route-table';
+import { plainRoutes } from '../http/plain/routes';
+import { commonErrorCodes, errorResponses, errorSchemaRef, securityOf, texts, type Lang } from './common';
 import { extraPaths } from './extra-paths';
+import { plainOperations } from './plain-paths';
 import { serviceVersion } from '../core/version';
 
-export type Lang = 'en' | 'fr';
-
-const texts = {
-  en: {
-    title: 'Mail workflow automation service API',
-    description:
-      'REST API of the service. Authenticate with the `session` cookie (web interface) or `Authorization: Bearer <API key>` (programs). Errors answer `{"error":{"code","message","details"}}`.',
-    success: 'Successful response',
-    error: 'Error; `error.code` is one of the listed codes.',
-  },
-  fr: {
-    title: 'API du service d’automatisation du courrier',
-    description:
-      'API REST du service. Authentification par le cookie `session` (interface web) ou `Authorization: Bearer <clé d’API>` (programmes). Les erreurs répondent `{"error":{"code","message","details"}}`.',
-    success: 'Réponse réussie',
-    error: 'Erreur ; `error.code` est l’un des codes listés.',
-  },
-} as const;
-
-/** Codes every route with this access rule can answer, besides its own. */
-export function commonErrorCodes(access: Access, hasInput: boolean): ErrorCode[] {
-  const codes: ErrorCode[] = ['request.payload_too_large', 'internal.error'];
-  if (hasInput) codes.push('request.bad_request');
-  if (access.kind === 'public' || access.kind === 'urlToken') return codes;
-  codes.push('auth.unauthenticated', 'api_key.rate_limited');
-  if (access.kind === 'session') codes.push('api_key.session_required');
-  if (access.kind === 'noKeys') codes.push('api_key.route_not_allowed');
-  if (access.kind === 'scope') codes.push('api_key.scope_missing');
-  if ('admin' in access && access.admin) codes.push('auth.forbidden');
-  return codes;
-}
-
-function securityOf(access: Access): Record<string, string[]>[] {
-  switch (access.kind) {
-    case 'public':
-    case 'urlToken':
-      return [];
-    case 'session':
-    case 'noKeys':
-      return [{ sessionCookie: [] }];
-    case 'member':
-      return [{ sessionCookie: [] }, { apiKey: [] }];
-    case 'scope':
-      return [{ sessionCookie: [] }, { apiKey: [access.scope] }];
-  }
-}
-
-const errorSchemaRef = { $ref: '#/components/schemas/Error' };
-
-function errorResponses(codes: ErrorCode[], lang: Lang) {
-  const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of new Set(codes)) byStatus.set(statusOf(code), [...(byStatus.get(statusOf(code)) ?? []), code]);
-  return Object.fromEntries(
-    [...byStatus].map(([status, list]) => [
-      String(status),
-      {
-        description: `${texts[lang].error} (${list.join(', ')})`,
-        content: { 'application/json': { schema: errorSchemaRef } },
-        'x-error-codes': list,
-      },
-    ]),
-  );
-}
+export type { Lang } from './common';
 
 type Operation = Record<string, unknown> & { responses: Record<string, Record<string, unknown>>; parameters?: unknown[]; requestBody?: unknown };
 
@@ -84,7 +24,10 @@ function completeOperation(operation: Operation, spec: RouteSpec, lang: Lang): v
   const success = operation.responses['200'];
   operation.responses = {
     [String(spec.status ?? 200)]: { ...success, description: texts[lang].success },
-    ...errorResponses([...commonErrorCodes(spec.access, hasInput), ...(spec.errors ?? [])], lang),
+    ...errorResponses(
+      [...commonErrorCodes({ access: spec.access, method: spec.method, hasInput, idempotent: spec.idempotent }), ...(spec.errors ?? [])],
+      lang,
+    ),
   };
   operation.summary = spec.summary[lang];
   operation.description = spec.description[lang];
@@ -144,7 +87,7 @@ function buildDocument(lang: Lang): OpenAPIObject {
     const operation = document.paths?.[entry.spec.path]?.[entry.spec.method.toLowerCase() as 'get'] as Operation | undefined;
     if (operation) completeOperation(operation, entry.spec, lang);
   }
-  document.paths = { ...document.paths, ...extraOperations(lang) } as OpenAPIObject['paths'];
+  document.paths = { ...document.paths, ...plainOperations(plainRoutes, lang), ...extraOperations(lang) } as OpenAPIObject['paths'];
   document.components = {
     ...document.components,
     schemas: {

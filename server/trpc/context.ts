@@ -7,6 +7,8 @@ import { clientIpHeader, clientLocalHeader, clientProtoHeader } from '../core/ht
 
 export interface RequestContext {
   transport: 'rest' | 'trpc';
+  /** The HTTP method the request came with (the cross-origin rule guards the state-changing ones). */
+  method: string;
   headers: Headers;
   /** Client address as seen by the web server, or by the trusted proxies in front of it. */
   ip: string | null;
@@ -25,9 +27,10 @@ export interface RequestContext {
 
 export { clientIpHeader, clientProtoHeader };
 
-export function createRequestContext(transport: RequestContext['transport'], headers: Headers): RequestContext {
+export function createRequestContext(transport: RequestContext['transport'], headers: Headers, method: string): RequestContext {
   return {
     transport,
+    method,
     headers,
     ip: headers.get(clientIpHeader),
     secure: headers.get(clientProtoHeader) === 'https',

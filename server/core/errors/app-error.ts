@@ -48,7 +48,7 @@ export function toAppError(error: unknown): AppError {
   return new AppError('internal.error');
 }
 
-export function rateLimitError(code: 'api_key.rate_limited' | 'auth.too_many_attempts', retryAfterSeconds: number): AppError {
+export function rateLimitError(code: 'api_key.rate_limited' | 'auth.too_many_attempts' | 'request.rate_limited', retryAfterSeconds: number): AppError {
   const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
   return new AppError(code, {
     details: { retryAfterSeconds: seconds },

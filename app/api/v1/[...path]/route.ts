@@ -1,8 +1,8 @@
-import { handleRestRequest } from '@/server/http/rest-handler';
+import { handleApiRequest } from '@/server/http/api-handler';
 
 export const dynamic = 'force-dynamic';
-export const GET = handleRestRequest;
-export const POST = handleRestRequest;
-export const PUT = handleRestRequest;
-export const PATCH = handleRestRequest;
-export const DELETE = handleRestRequest;
+export const GET = handleApiRequest;
+export const POST = handleApiRequest;
+export const PUT = handleApiRequest;
+export const PATCH = handleApiRequest;
+export const DELETE = handleApiRequest;

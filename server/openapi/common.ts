@@ -1,0 +1,87 @@
+/**
+ * What every operation of the document shares: the texts, the security requirement of an access rule,
+ * the common error codes a route can answer and the envelope responses listing them.
+ */
+import type { Access } from '../core/auth/access';
+import { isStateChanging } from '../core/http/cross-origin';
+import { statusOf, type ErrorCode } from '../core/errors/catalogue';
+
+export type Lang = 'en' | 'fr';
+
+export const texts = {
+  en: {
+    title: 'Mail workflow automation service API',
+    description:
+      'REST API of the service. Authenticate with the `session` cookie (web interface) or `Authorization: Bearer <API key>` (programs). Errors answer `{"error":{"code","message","details"}}`.',
+    success: 'Successful response',
+    error: 'Error; `error.code` is one of the listed codes.',
+  },
+  fr: {
+    title: 'API du service d’automatisation du courrier',
+    description:
+      'API REST du service. Authentification par le cookie `session` (interface web) ou `Authorization: Bearer <clé d’API>` (programmes). Les erreurs répondent `{"error":{"code","message","details"}}`.',
+    success: 'Réponse réussie',
+    error: 'Erreur ; `error.code` est l’un des codes listés.',
+  },
+} as const;
+
+/** What decides the codes every route can answer besides its own. */
+export interface RouteTraits {
+  access: Access;
+  method: string;
+  hasInput: boolean;
+  idempotent?: boolean;
+  rateLimited?: boolean;
+}
+
+/** Codes every route with these traits can answer, besides its own. */
+export function commonErrorCodes({ access, method, hasInput, idempotent, rateLimited }: RouteTraits): ErrorCode[] {
+  const codes: ErrorCode[] = ['internal.error'];
+  if (hasInput) codes.push('request.bad_request');
+  if (isStateChanging(method)) {
+    codes.push('request.payload_too_large', 'request.unsupported_media_type');
+    if (access.kind !== 'urlToken') codes.push('auth.cross_origin');
+  }
+  if (rateLimited) codes.push('request.rate_limited');
+  if (idempotent) codes.push('idempotency.invalid_key', 'idempotency.key_reused', 'idempotency.in_progress');
+  if (access.kind === 'public' || access.kind === 'urlToken') return codes;
+  codes.push('auth.unauthenticated', 'api_key.rate_limited');
+  if (access.kind === 'session') codes.push('api_key.session_required');
+  if (access.kind === 'noKeys') codes.push('api_key.route_not_allowed');
+  if (access.kind === 'scope') codes.push('api_key.scope_missing');
+  if ('admin' in access && access.admin) codes.push('auth.forbidden');
+  return codes;
+}
+
+export function securityOf(access: Access): Record<string, string[]>[] {
+  switch (access.kind) {
+    case 'public':
+    case 'urlToken':
+      return [];
+    case 'session':
+    case 'noKeys':
+      return [{ sessionCookie: [] }];
+    case 'member':
+      return [{ sessionCookie: [] }, { apiKey: [] }];
+    case 'scope':
+      return [{ sessionCookie: [] }, { apiKey: [access.scope] }];
+  }
+}
+
+export const errorSchemaRef = { $ref: '#/components/schemas/Error' };
+
+export function errorResponses(codes: ErrorCode[], lang: Lang) {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of new Set(codes)) byStatus.set(statusOf(code), [...(byStatus.get(statusOf(code)) ?? []), code]);
+  return Object.fromEntries(
+    [...byStatus].map(([status, list]) => [
+      String(status),
+      {
+        description: `${texts[lang].error} (${list.join(', ')})`,
+        content: { 'application/json': { schema: errorSchemaRef } },
+        'x-error-codes': list,
+      },
+    ]),
+  );
+}
+
