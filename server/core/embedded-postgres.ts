@@ -19,6 +19,7 @@ import { chmod, chown, mkdir, open, readFile, rm, writeFile } from 'node:fs/prom
 import path from 'node:path';
 import pg from 'pg';
 import { postgresBinaries } from './embedded-postgres-binaries';
+import { prepareClusterDirectory } from './embedded-postgres-directory';
 import { portOrFallback } from './free-port';
 import { guardAgainstOrphans } from './orphan-guard';
 import { postgresRunAs, type RunAs } from './postgres-system-user';
@@ -60,7 +61,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const durable = options.durable ?? true;
   const binaries = await postgresBinaries();
   const runAs = await postgresRunAs();
-  await mkdir(directory, { recursive: true });
+  await prepareClusterDirectory(directory, runAs);
 
   const password = await ensureCluster({ directory, dataDir, runAs, durable, initdb: binaries.initdb, log });
   refuseIfAlreadyRunning(dataDir);

@@ -2,11 +2,12 @@
  * `prisma migrate deploy` without the native engine: applies the pending directories of
  * `prisma/migrations` in order and records each in `_prisma_migrations` exactly as the CLI does, so
  * the native CLI keeps working against the same database elsewhere. The engine takes an advisory
- * lock, so two processes migrating at once apply each migration once.
+ * lock, so two processes migrating at once apply each migration once. Each migration's script runs
+ * whole, in one implicit transaction (see `./whole-script-adapter`).
  */
-import { PrismaPg } from '@prisma/adapter-pg';
 import { lockfileName, migrationFileName, readMigrations } from './migration-files';
 import { engineErrorMessage, noSchemaFilter, withSchemaEngine } from './schema-engine';
+import { wholeScriptAdapterFactory } from './whole-script-adapter';
 
 export interface ApplyMigrationsResult {
   /** Migrations applied by this call, in order; empty when the database was up to date. */
@@ -18,7 +19,7 @@ export async function applyMigrations(
   options: { migrationsDir?: string } = {},
 ): Promise<ApplyMigrationsResult> {
   const onDisk = await readMigrations(options.migrationsDir);
-  const adapter = new PrismaPg({ connectionString: databaseUrl, max: 2 });
+  const adapter = wholeScriptAdapterFactory({ connectionString: databaseUrl, max: 2 });
   try {
     const output = await withSchemaEngine(adapter, (engine) =>
       engine.applyMigrations({
@@ -36,6 +37,28 @@ export async function applyMigrations(
     );
     return { applied: output.appliedMigrationNames };
   } catch (error) {
-    throw new Error(`applying migrations failed: ${engineErrorMessage(error)}`, { cause: error });
+    throw new Error(`applying migrations failed: ${describeFailure(engineErrorMessage(error))}`, { cause: error });
   }
+}
+
+/**
+ * The engine reports a failed script as "external connector error", the database's message, then
+ * its internal span trace naming the migration. We keep the message, name the migration and say
+ * how to retry it: fix the file, then mark the failed attempt rolled back (what the native
+ * `prisma migrate resolve --rolled-back` does), since the engine refuses to go on past it.
+ */
+export function describeFailure(engineMessage: string): string {
+  const failed = /apply_script\s+with migration_name="([^"]+)"/.exec(engineMessage)?.[1];
+  if (!failed) return engineMessage;
+  const cause = engineMessage
+    .split('\n')
+    .map((line) => line.trim())
+    .find((line) => line !== '' && line !== 'external connector error');
+  return [
+    `migration ${failed} failed: ${cause ?? 'see _prisma_migrations.logs'}.`,
+    'Its script ran as one transaction, so none of it was kept (unless it holds a COMMIT of its own).',
+    `Fix prisma/migrations/${failed}/${migrationFileName}, then run`,
+    `UPDATE _prisma_migrations SET rolled_back_at = now() WHERE migration_name = '${failed}' AND finished_at IS NULL;`,
+    'and start again.',
+  ].join(' ');
 }

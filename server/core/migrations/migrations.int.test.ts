@@ -1,14 +1,16 @@
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createTestDatabase } from '../../testing/test-database';
 import { applyMigrations } from './apply-migrations';
 import { defaultMigrationsDir, migrationNames } from './migration-files';
 import { migrationStatus } from './migration-status';
 
 const committed = migrationNames();
+const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
 
 async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
   const client = new pg.Client({ connectionString: url });
@@ -94,5 +96,58 @@ describe('migrationStatus', () => {
     } finally {
       await pool.end();
     }
+  });
+});
+
+describe('hardening 15: a migration script runs whole, as `prisma migrate deploy` runs it', () => {
+  it('applies a function body, a string literal and comments that contain semicolons, and records it', async () => {
+    const url = await createTestDatabase({ migrated: false });
+    const dir = path.join(fixtures, 'semicolons');
+    const [name] = migrationNames(dir);
+
+    expect((await applyMigrations(url, { migrationsDir: dir })).applied).toEqual([name]);
+
+    const [result] = await query<{ count: number; note: string }>(
+      url,
+      `SELECT semicolon_count('a;b;c') AS count, note FROM semicolon_marker WHERE id = 1`,
+    );
+    expect(result).toEqual({ count: 2, note: 'first; second' });
+    const recorded = await query<{ migration_name: string; finished: boolean; steps: number }>(
+      url,
+      'SELECT migration_name, finished_at IS NOT NULL AS finished, applied_steps_count AS steps FROM _prisma_migrations',
+    );
+    expect(recorded).toEqual([{ migration_name: name, finished: true, steps: 1 }]);
+    expect(await migrationStatus(url, { migrationsDir: dir })).toEqual({ ok: true, pending: [] });
+  });
+
+  it('fails with the migration name and the database error, and leaves nothing of the failed script', async () => {
+    const url = await createTestDatabase({ migrated: false });
+    const dir = path.join(fixtures, 'failing');
+    const [name] = migrationNames(dir);
+
+    const failure = await applyMigrations(url, { migrationsDir: dir }).then(
+      () => null,
+      (error: Error) => error.message,
+    );
+    expect(failure).toContain(`migration ${name} failed: No such table: no_such_table_here.`);
+    expect(failure).not.toContain('sql_schema_connector'); // the engine's span trace
+
+    // One script, one implicit transaction: the table created before the failing statement is gone.
+    const [table] = await query<{ exists: boolean }>(url, `SELECT to_regclass('half_applied_marker') IS NOT NULL AS exists`);
+    expect(table).toEqual({ exists: false });
+    const status = await migrationStatus(url, { migrationsDir: dir });
+    expect(status.ok).toBe(false);
+    expect(status.detail).toContain(`failed or in progress: ${name}`);
+
+    // The way out the message gives: fix the file, mark the attempt rolled back, start again.
+    const fixed = await mkdtemp(path.join(tmpdir(), 'mailflow-migrations-'));
+    onTestFinished(() => rm(fixed, { recursive: true, force: true }));
+    await cp(dir, fixed, { recursive: true });
+    await writeFile(path.join(fixed, name!, 'migration.sql'), 'CREATE TABLE "half_applied_marker" ("id" INTEGER PRIMARY KEY);\n');
+    const markRolledBack = /UPDATE _prisma_migrations [^;]+;/.exec(failure ?? '')?.[0];
+    expect(markRolledBack).toBeDefined();
+    await query(url, markRolledBack!);
+    expect((await applyMigrations(url, { migrationsDir: fixed })).applied).toEqual([name]);
+    expect(await migrationStatus(url, { migrationsDir: fixed })).toEqual({ ok: true, pending: [] });
   });
 });
