@@ -1,6 +1,10 @@
 /**
  * Opaque keyset cursors for "newest first" lists: the cursor names the last item seen by its time and
  * id, so items inserted meanwhile never shift a page. An unreadable cursor decodes to null.
+ *
+ * A cursor is client input: it decodes only to what encodeCursor writes (an ISO time with a four-digit
+ * year and a uuid, the ids of every table here), so a forged one never reaches the database as a value
+ * it refuses (a non-uuid id, a year PostgreSQL cannot store), which would be a 500.
  */
 import { z } from 'zod';
 
@@ -9,7 +13,7 @@ export interface CursorPosition {
   id: string;
 }
 
-const cursorShape = z.object({ t: z.string(), i: z.string().min(1) });
+const cursorShape = z.object({ t: z.iso.datetime(), i: z.uuid() });
 
 export function encodeCursor(position: CursorPosition): string {
   return Buffer.from(JSON.stringify({ t: position.at.toISOString(), i: position.id })).toString('base64url');

@@ -15,3 +15,19 @@ describe('idempotency request hash', () => {
     expect(canonicalJson({ a: undefined, b: 1 })).toBe('{"b":1}');
   });
 });
+
+describe('hardening 6: fuzzed surface — a body nested deeper than the call stack is hashed, not a 500', () => {
+  it('hashes arrays and objects nested 100,000 deep', () => {
+    const depth = 100_000;
+    const arrays = JSON.parse(`${'['.repeat(depth)}1${']'.repeat(depth)}`);
+    const objects = JSON.parse(`${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`);
+    expect(canonicalJson(arrays)).toBe(`${'['.repeat(depth)}1${']'.repeat(depth)}`);
+    expect(canonicalJson(objects)).toBe(`${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`);
+    expect(requestHashOf(arrays)).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('writes the same text as before for ordinary bodies', () => {
+    expect(canonicalJson({ b: [1, { d: null, c: 'x' }, [], {}], a: true, e: undefined })).toBe('{"a":true,"b":[1,{"c":"x","d":null},[],{}]}');
+    expect(canonicalJson([undefined, 'é', 1.5])).toBe('[null,"é",1.5]');
+  });
+});

@@ -27,14 +27,41 @@ export function requestHashOf(input: unknown): string {
   return createHash('sha256').update(canonicalJson(input)).digest('hex');
 }
 
-export function canonicalJson(value: unknown): string {
-  if (value === undefined) return 'null';
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+/**
+ * Sorted-key JSON text of a parsed body. Iterative: JSON.parse accepts any nesting depth, and the
+ * body is hashed before input validation, so a recursive walk would overflow the stack (a 500) on a
+ * body nested a few thousand levels deep.
+ */
+export function canonicalJson(root: unknown): string {
+  const out: string[] = [];
+  const pending: ({ value: unknown } | { text: string })[] = [{ value: root }];
+  while (pending.length > 0) {
+    const task = pending.pop()!;
+    if ('text' in task) {
+      out.push(task.text);
+      continue;
+    }
+    const { value } = task;
+    if (value === undefined) out.push('null');
+    else if (value === null || typeof value !== 'object') out.push(JSON.stringify(value));
+    else {
+      const parts: ({ value: unknown } | { text: string })[] = [];
+      if (Array.isArray(value)) {
+        parts.push({ text: '[' });
+        value.forEach((item, index) => parts.push(...(index ? [{ text: ',' }] : []), { value: item }));
+        parts.push({ text: ']' });
+      } else {
+        const entries = Object.entries(value as Record<string, unknown>)
+          .filter(([, item]) => item !== undefined)
+          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+        parts.push({ text: '{' });
+        entries.forEach(([key, item], index) => parts.push({ text: `${index ? ',' : ''}${JSON.stringify(key)}:` }, { value: item }));
+        parts.push({ text: '}' });
+      }
+      for (let index = parts.length - 1; index >= 0; index--) pending.push(parts[index]);
+    }
+  }
+  return out.join('');
 }
 
 interface Scope {

@@ -1,0 +1,88 @@
+/**
+ * Where a schema alone cannot give a value that reaches a handler, the fuzz substitutes fixtures of
+ * the world: ids in paths, column keys and cells of the fixture table, an invitation token, the
+ * sign-in of the fixture member. This is the one place that knows routes by name; a route it does not
+ * know is still fuzzed, with generated values (a random uuid for a uuid parameter).
+ */
+import { testPassword } from '../factories';
+import type { FuzzOperation } from './operations';
+import type { Hint, Schema } from './schema';
+import { JsonString, WorldRef, type Pointer } from './values';
+import { fixtureColumns } from './world';
+
+/** Path parameters bound to a fixture: the first rule whose pattern matches the path template wins. */
+const pathRules: { pattern: RegExp; param: string; ref: string }[] = [
+  { pattern: /^\/api\/v1\/tables\/\{id\}/, param: 'id', ref: 'table.id' },
+  { pattern: /^\/api\/v1\/tables\/\{id\}\/columns\/\{key\}/, param: 'key', ref: 'static.note' },
+  { pattern: /^\/api\/v1\/tables\/\{id\}\/rows\/\{rowId\}/, param: 'rowId', ref: 'table.rowId' },
+  { pattern: /^\/api\/v1\/api-keys\/\{id\}/, param: 'id', ref: 'memberKey.id' },
+  { pattern: /^\/api\/v1\/admin\/api-keys\/\{id\}/, param: 'id', ref: 'memberKey.id' },
+  { pattern: /^\/api\/v1\/admin\/members\/invitations\/\{id\}/, param: 'id', ref: 'invitation.id' },
+  { pattern: /^\/api\/v1\/admin\/members\/\{id\}/, param: 'id', ref: 'victim.id' },
+];
+
+/** Existing ids of other kinds or owners: "another member's uuid" and cross-resource confusion. */
+export const foreignIds = ['victimKey.id', 'victim.id', 'admin.id', 'table.id', 'invitation.id', 'table.otherRowId'];
+
+export function pathParamRef(operation: FuzzOperation, name: string): WorldRef | string | null {
+  const rule = pathRules.find((candidate) => candidate.param === name && candidate.pattern.test(operation.path));
+  if (!rule) return null;
+  if (rule.ref.startsWith('static.')) return rule.ref.slice('static.'.length);
+  return new WorldRef(rule.ref);
+}
+
+function fixtureCells(): Record<string, unknown> {
+  return {
+    name: new WorldRef('unique.text'),
+    count: 42,
+    active: true,
+    day: '2024-02-29',
+    at: '2024-02-29T12:34:56Z',
+    kind: 'b',
+    mail: new WorldRef('unique.email'),
+    note: 'fuzz note',
+    constructor: 'fuzz constructor',
+  };
+}
+
+const last = (pointer: Pointer) => pointer[pointer.length - 1];
+
+/** Values for body properties, by property name and, where the name is ambiguous, by route. */
+export function bodyHint(operation: FuzzOperation): Hint {
+  const path = operation.path;
+  return (pointer, schema: Schema) => {
+    const name = last(pointer);
+    if (name === 'cells' && schema.type === 'object') return fixtureCells();
+    if (name === 'csv') return new WorldRef('unique.csv');
+    if (name === 'mapping') return { Name: 'name', Count: 'count', Note: 'note', Constructor: 'constructor' };
+    if (name === 'id' && pointer.includes('operations')) return new WorldRef('table.rowId');
+    if (name === 'keys' && /\/columns\/reorder$/.test(path)) return [...fixtureColumns.map((column) => column.key)].reverse();
+    if (name === 'token' && /invitations\/accept$/.test(path)) return new WorldRef('invitation.token');
+    if (name === 'email' && /\/auth\/login$/.test(path)) return new WorldRef('member.email');
+    if (name === 'password' && /\/auth\/login$/.test(path)) return testPassword;
+    if (name === 'currentPassword') return testPassword;
+    if (name === 'email') return new WorldRef('unique.email');
+    if (name === 'slug' || (name === 'key' && pointer.includes('column'))) return new WorldRef('unique.slug');
+    if (name === 'label' && pointer.includes('column')) return new WorldRef('unique.text');
+    if (name === 'scopes') return ['tables:read'];
+    return undefined;
+  };
+}
+
+/** Values for query parameters: a column to sort on, a filter that parses, a real cursor. */
+export function queryHint(operation: FuzzOperation): Hint {
+  return (pointer) => {
+    const name = last(pointer);
+    if (name === 'sort') return 'count';
+    if (name === 'filter') {
+      return new JsonString([
+        { column: 'name', op: 'eq', value: 'alpha' },
+        { column: 'count', op: 'gte', value: 0 },
+      ]);
+    }
+    if (name === 'q') return 'alpha';
+    if (name === 'actor') return new WorldRef('admin.id');
+    if (name === 'cursor') return new WorldRef(`cursor:${operation.id}.value`);
+    return undefined;
+  };
+}

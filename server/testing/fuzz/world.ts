@@ -1,0 +1,249 @@
+/**
+ * The fixtures a fuzzed operation acts on, so malformed input reaches handlers rather than stopping
+ * at the 404 of an unknown id: an administrator, a member and a third member (the target of
+ * administration), their sessions and API keys, a table with typed columns and rows, an API key and
+ * an invitation to revoke. Pieces are built on first use through the real REST surface (or the
+ * test factories for members and keys), and rebuilt when a request that succeeded may have consumed
+ * them (a deleted table, a revoked key, a signed-out session): see `markUsedAfterSuccess`.
+ */
+import { randomBytes, scryptSync } from 'node:crypto';
+import { verifyPassword } from '../../core/auth/password';
+import type { Scope } from '../../core/auth/scopes';
+import { db } from '../../core/db';
+import { clientIpHeader } from '../../core/http/client-headers';
+import { createApiKeyFor, createMember, testPassword, type TestMember } from '../factories';
+import type { Dispatcher } from './dispatch';
+
+export type Owner = 'admin' | 'member';
+
+export type Credential =
+  | { label: string; kind: 'none' }
+  | { label: string; kind: 'session'; owner: Owner }
+  | { label: string; kind: 'key'; owner: Owner; scopes: Scope[] };
+
+/**
+ * The fixture table's columns: one of each type, the first is the key column, and two whose keys are
+ * names on Object.prototype (the only two a column key's pattern allows), so that a lookup by key that
+ * is not an own-property lookup shows up wherever the fuzz sorts, filters, writes or imports.
+ */
+export const fixtureColumns = [
+  { key: 'name', label: 'Name', type: 'text', isKey: true },
+  { key: 'count', label: 'Count', type: 'number' },
+  { key: 'active', label: 'Active', type: 'boolean' },
+  { key: 'day', label: 'Day', type: 'date' },
+  { key: 'at', label: 'At', type: 'datetime' },
+  { key: 'kind', label: 'Kind', type: 'select', options: ['a', 'b'] },
+  { key: 'mail', label: 'Mail', type: 'email' },
+  { key: 'note', label: 'Note', type: 'text' },
+  { key: 'constructor', label: 'Constructor', type: 'text' },
+  { key: 'prototype', label: 'Prototype', type: 'number' },
+] as const;
+
+/** Keys of a rate-limited credential are replaced before they reach the per-key limit (600 a minute). */
+const keyUsesBeforeRotation = 400;
+
+type Piece = Record<string, unknown>;
+
+let lowCostHash: Promise<string> | null = null;
+
+/**
+ * The fixture members' password hash, at a low scrypt cost (N = 2^10 instead of 2^15), in the stored
+ * form `scrypt$N$r$p$salt$hash` whose parameters verifyPassword reads back: a fuzzed sign-in or
+ * password change that reaches the check then costs about a millisecond instead of about 70, which
+ * keeps the fuzz within its time bound. Checked once against verifyPassword, so a change of the
+ * stored form fails here loudly rather than turning every sign-in into a silent 401.
+ */
+function fixturePasswordHash(): Promise<string> {
+  lowCostHash ??= (async () => {
+    const salt = randomBytes(16);
+    const [N, r, p] = [1024, 8, 1];
+    const hash = scryptSync(testPassword, salt, 32, { N, r, p });
+    const stored = ['scrypt', N, r, p, salt.toString('base64url'), hash.toString('base64url')].join('$');
+    if (!(await verifyPassword(testPassword, stored))) throw new Error('fuzz world: the low-cost fixture hash is not in the form verifyPassword reads');
+    return stored;
+  })();
+  return lowCostHash;
+}
+
+async function fixtureMember(role: 'admin' | 'member', name: string): Promise<Piece> {
+  const member = await createMember({ role, name });
+  await db().member.update({ where: { id: member.id }, data: { passwordHash: await fixturePasswordHash() } });
+  return { ...member };
+}
+
+/** Fixture builds across all worlds, and the time they took: the cost of keeping fixtures alive. */
+export const fixtureFigures = { builds: 0, ms: 0 };
+
+export class World {
+  private readonly pieces = new Map<string, Promise<Piece>>();
+  private readonly builders = new Map<string, () => Promise<Piece>>();
+  private readonly keyUses = new Map<string, number>();
+  private counter = 0;
+  private readonly createdTables = new Set<string>();
+
+  constructor(
+    private readonly dispatch: Dispatcher,
+    private readonly tag: string,
+  ) {}
+
+  /** A named piece built by the caller (a cursor obtained through the fuzzed operation itself). */
+  define(name: string, build: () => Promise<Piece>): void {
+    this.builders.set(name, build);
+  }
+
+  /** `piece.field`, building the piece on first use; `unique.*` gives a fresh value each time. */
+  async resolve(name: string): Promise<unknown> {
+    const [piece, field] = splitName(name);
+    if (piece === 'unique') return this.unique(field);
+    const value = await this.piece(piece);
+    if (!Object.hasOwn(value, field)) throw new Error(`fuzz world: no ${name}`);
+    return value[field];
+  }
+
+  /** After a successful non-GET request, every piece it referenced may be gone: rebuild on next use. */
+  markUsedAfterSuccess(pieces: Iterable<string>): void {
+    for (const piece of pieces) this.drop(piece);
+  }
+
+  async headersFor(credential: Credential): Promise<{ headers: Record<string, string>; pieces: string[] }> {
+    switch (credential.kind) {
+      case 'none':
+        return { headers: {}, pieces: [] };
+      case 'session': {
+        const member = (await this.piece(credential.owner)) as unknown as TestMember;
+        return { headers: { cookie: member.cookie }, pieces: [credential.owner] };
+      }
+      case 'key': {
+        const name = `key:${credential.owner}:${credential.scopes.join(' ')}`;
+        const uses = (this.keyUses.get(name) ?? 0) + 1;
+        this.keyUses.set(name, uses);
+        if (uses % keyUsesBeforeRotation === 0) this.drop(name);
+        const key = await this.piece(name);
+        return { headers: { authorization: `Bearer ${key.secret as string}` }, pieces: [name] };
+      }
+    }
+  }
+
+  /** Removes what would outlive the operation and weigh on the next ones (tables count against a ceiling). */
+  async dispose(deleteTables: (ids: string[]) => Promise<void>): Promise<void> {
+    await deleteTables([...this.createdTables]);
+    this.pieces.clear();
+  }
+
+  /** Tables created by a fuzzed request that succeeded, removed with the world. */
+  noteCreatedTable(id: string): void {
+    this.createdTables.add(id);
+  }
+
+  private unique(field: string): string {
+    const n = ++this.counter;
+    switch (field) {
+      case 'email':
+        return `fuzz-${this.tag}-${n}@example.test`;
+      case 'slug':
+      case 'key':
+        return `fuzz_${this.tag.replace(/[^a-z0-9]/g, '')}_${n}`.slice(0, 60);
+      case 'csv':
+        return `Name,Count,Note,Constructor\nimport-${this.tag}-${n}-a,1,x,\nimport-${this.tag}-${n}-b,2,"quoted, with a comma",c\n`;
+      default:
+        return `fuzz ${this.tag} ${n}`;
+    }
+  }
+
+  private drop(piece: string): void {
+    if (piece === 'unique') return;
+    this.pieces.delete(piece);
+    // Pieces owned by a rebuilt member belong to the old one.
+    for (const name of [...this.pieces.keys()]) {
+      if (name.startsWith(`key:${piece}:`) || dependsOn[name] === piece) this.pieces.delete(name);
+    }
+  }
+
+  private piece(name: string): Promise<Piece> {
+    let built = this.pieces.get(name);
+    if (!built) {
+      built = this.build(name);
+      this.pieces.set(name, built);
+      built.catch(() => this.pieces.delete(name));
+    }
+    return built;
+  }
+
+  private async build(name: string): Promise<Piece> {
+    const started = performance.now();
+    try {
+      return await this.buildPiece(name);
+    } finally {
+      fixtureFigures.builds++;
+      fixtureFigures.ms += performance.now() - started;
+    }
+  }
+
+  private async buildPiece(name: string): Promise<Piece> {
+    const custom = this.builders.get(name);
+    if (custom) return custom();
+    if (name.startsWith('key:')) {
+      const [, owner, ...scopes] = name.split(':');
+      const member = (await this.piece(owner)) as unknown as TestMember;
+      const { secret, key } = await createApiKeyFor(member, scopes.join(':').split(' ') as Scope[]);
+      return { secret, id: key.id };
+    }
+    switch (name) {
+      case 'admin':
+        return fixtureMember('admin', `Fuzz admin ${this.tag}`);
+      case 'member':
+      case 'victim':
+        return fixtureMember('member', `Fuzz ${name} ${this.tag}`);
+      case 'memberKey':
+      case 'victimKey': {
+        const owner = (await this.piece(name === 'memberKey' ? 'member' : 'victim')) as unknown as TestMember;
+        const { key } = await createApiKeyFor(owner, ['tables:read']);
+        return { id: key.id };
+      }
+      case 'table':
+        return this.buildTable();
+      case 'invitation': {
+        const admin = (await this.piece('admin')) as unknown as TestMember;
+        const answer = await this.fixtureCall('POST', '/api/v1/admin/members/invitations', admin.cookie, { email: this.unique('email'), role: 'member' });
+        const { invitation, token } = answer as { invitation: { id: string }; token: string };
+        return { id: invitation.id, token };
+      }
+      default:
+        throw new Error(`fuzz world: unknown piece ${name}`);
+    }
+  }
+
+  private async buildTable(): Promise<Piece> {
+    const admin = (await this.piece('admin')) as unknown as TestMember;
+    const created = (await this.fixtureCall('POST', '/api/v1/tables', admin.cookie, {
+      name: `Fuzz ${this.unique('text')}`,
+      columns: fixtureColumns.map((column) => ({ ...column })),
+    })) as { table: { id: string; slug: string } };
+    const { id, slug } = created.table;
+    this.createdTables.add(id);
+    const operations = ['alpha', 'beta', 'gamma'].map((name, index) => ({
+      op: 'insert',
+      cells: { name, count: index + 1, active: index % 2 === 0, day: '2024-02-29', at: '2024-02-29T12:00:00Z', kind: 'a', mail: `${name}@example.test`, note: `note ${name}` },
+    }));
+    const batch = (await this.fixtureCall('POST', `/api/v1/tables/${id}/rows/batch`, admin.cookie, { operations })) as { results: { id: string }[] };
+    const rowIds = batch.results.map((result) => result.id);
+    if (rowIds.length < 2 || !rowIds[0] || !rowIds[1]) throw new Error(`fuzz world: unexpected batch answer ${JSON.stringify(batch).slice(0, 300)}`);
+    return { id, slug, rowId: rowIds[0], otherRowId: rowIds[1] };
+  }
+
+  private async fixtureCall(method: string, path: string, cookie: string, body?: unknown): Promise<unknown> {
+    const headers = new Headers({ cookie, [clientIpHeader]: '127.0.0.1' });
+    if (body !== undefined) headers.set('content-type', 'application/json');
+    const response = await this.dispatch(new Request(`http://localhost${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+    const text = await response.text();
+    if (response.status >= 300) throw new Error(`fuzz world: ${method} ${path} answered ${response.status} ${text.slice(0, 300)}`);
+    return JSON.parse(text);
+  }
+}
+
+const dependsOn: Record<string, string> = { memberKey: 'member', victimKey: 'victim' };
+
+function splitName(name: string): [string, string] {
+  const dot = name.lastIndexOf('.');
+  return [name.slice(0, dot), name.slice(dot + 1)];
+}
