@@ -1,6 +1,6 @@
 /** The REST fast path of the web server: node:http request → fetch handler → node:http response. */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, testPassword, type TestMember } from '../testing/factories';
 import { useTestDatabase } from '../testing/test-database';
@@ -68,5 +68,30 @@ describe('REST over node:http', () => {
       body: JSON.stringify({ email: member.email, password: testPassword }),
     });
     expect(limited.status).toBe(429);
+  });
+
+  it('answers a request whose Host is not a host name 400 in the envelope, never 500 (fuzzed surface)', async () => {
+    const { port } = server.address() as AddressInfo;
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.end('GET /api/v1/branding HTTP/1.1\r\nHost: exa mple..invalid:99999\r\nConnection: close\r\n\r\n');
+      });
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString('latin1')));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 200 /);
+    const brokenTarget = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.end('GET http://[/api/v1/branding HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+      });
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString('latin1')));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(brokenTarget).toMatch(/^HTTP\/1\.1 400 /);
+    expect(brokenTarget).toContain('"code":"request.bad_request"');
   });
 });

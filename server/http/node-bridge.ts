@@ -2,8 +2,27 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { AppError } from '../core/errors/app-error';
 import { log } from '../core/log';
 import { closeAfterAnswer, requestBodyStream } from './node-body';
+
+/**
+ * Handlers see the request target on a fixed origin. `Host` is client text (it need not even be a
+ * host name: `new URL` would throw on it); it stays a header, which the cross-origin rule compares and
+ * nothing uses to build a link.
+ */
+const internalOrigin = 'http://localhost';
+
+/** Thrown for a request target no URL can be made of; answered 400 in the envelope. */
+class BadRequestTarget extends Error {}
+
+function targetUrlOf(req: IncomingMessage): URL {
+  try {
+    return new URL(req.url ?? '/', internalOrigin);
+  } catch {
+    throw new BadRequestTarget('request target is not a URL');
+  }
+}
 
 export function toFetchRequest(req: IncomingMessage): Request {
   const headers = new Headers();
@@ -14,7 +33,7 @@ export function toFetchRequest(req: IncomingMessage): Request {
   }
   const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
-  return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
+  return new Request(targetUrlOf(req), {
     method,
     headers,
     body: hasBody ? requestBodyStream(req) : undefined,
@@ -46,9 +65,10 @@ export async function sendFetchResponse(req: IncomingMessage, res: ServerRespons
   }
 }
 
-const internalErrorBody = JSON.stringify({
-  error: { code: 'internal.error', message: 'Something went wrong on our side. Try again later.', details: {} },
-});
+function envelopeResponse(code: 'internal.error' | 'request.bad_request'): Response {
+  const error = new AppError(code);
+  return new Response(JSON.stringify(error.toBody()), { status: error.status, headers: { 'content-type': 'application/json' } });
+}
 
 export function serveWithFetchHandler(handler: (request: Request) => Promise<Response>) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -56,8 +76,12 @@ export function serveWithFetchHandler(handler: (request: Request) => Promise<Res
     try {
       response = await handler(toFetchRequest(req));
     } catch (err) {
-      log.error({ err, url: req.url }, 'unexpected error answered as 500');
-      response = new Response(internalErrorBody, { status: 500, headers: { 'content-type': 'application/json' } });
+      if (err instanceof BadRequestTarget) {
+        response = envelopeResponse('request.bad_request');
+      } else {
+        log.error({ err, url: req.url }, 'unexpected error answered as 500');
+        response = envelopeResponse('internal.error');
+      }
     }
     await sendFetchResponse(req, res, response);
   };

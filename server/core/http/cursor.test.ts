@@ -24,7 +24,7 @@ describe('cursor pagination', () => {
   });
 });
 
-describe('hardening 6: fuzzed surface — a forged cursor reads as no cursor, never as a value the database refuses', () => {
+describe('hardening (fuzzed surface): a forged cursor reads as no cursor, never as a value the database refuses', () => {
   const forge = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
   const id = '0b5f6a57-3c3e-4f0e-9d55-6c1d2b3a4f5e';
 

@@ -7,13 +7,14 @@
  * it refuses (a non-uuid id, a year PostgreSQL cannot store), which would be a 500.
  */
 import { z } from 'zod';
+import { isoDateTimeInput } from './schemas';
 
 export interface CursorPosition {
   at: Date;
   id: string;
 }
 
-const cursorShape = z.object({ t: z.iso.datetime(), i: z.uuid() });
+const cursorShape = z.object({ t: isoDateTimeInput, i: z.uuid() });
 
 export function encodeCursor(position: CursorPosition): string {
   return Buffer.from(JSON.stringify({ t: position.at.toISOString(), i: position.id })).toString('base64url');

@@ -16,7 +16,7 @@ describe('idempotency request hash', () => {
   });
 });
 
-describe('hardening 6: fuzzed surface — a body nested deeper than the call stack is hashed, not a 500', () => {
+describe('hardening (fuzzed surface): a body nested deeper than the call stack is hashed, not a 500', () => {
   it('hashes arrays and objects nested 100,000 deep', () => {
     const depth = 100_000;
     const arrays = JSON.parse(`${'['.repeat(depth)}1${']'.repeat(depth)}`);

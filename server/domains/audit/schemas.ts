@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { limitParam } from '../../core/http/cursor';
-import { isoDateTime } from '../../core/http/schemas';
+import { isoDateTime, isoDateTimeInput } from '../../core/http/schemas';
 
 export const auditEntrySchema = z
   .object({
@@ -21,7 +21,7 @@ export type AuditEntryOutput = z.infer<typeof auditEntrySchema>;
 export const auditQueryInput = z.object({
   action: z.string().min(1).max(120).optional(),
   actor: z.uuid().optional(),
-  since: z.iso.datetime().optional(),
+  since: isoDateTimeInput.optional(),
   cursor: z.string().max(500).optional(),
   limit: limitParam(50, 200),
 });

@@ -17,6 +17,7 @@ import { guardCrossOrigin } from '../../core/http/cross-origin-rule';
 import { assertValidIdempotencyKey, claimIdempotencyKey, idempotencyKeyHeader } from '../../core/http/idempotency-claim';
 import { complete, release, requestHashOf } from '../../core/http/idempotency-store';
 import { hit, rateLimitSubject } from '../../core/http/rate-limit';
+import { assertStorableText } from '../../core/http/storable-text';
 import { envelopeOf, logIfUnexpected } from '../../trpc/errors';
 import { isJsonMediaType, maxBodyBytes, mediaTypeOf, parseJson, readBytesWithin, assertJsonOrUntyped } from '../body';
 import { queryObjectOf } from '../query';
@@ -24,6 +25,7 @@ import type { PlainRoute } from './plain-route';
 import type { PlainRouter } from './plain-router';
 
 function checked<S extends z.ZodType>(schema: S, value: unknown, where: 'path' | 'query' | 'body'): z.output<S> {
+  assertStorableText(value, where);
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   throw appError('request.bad_request', { details: { in: where, issues: parsed.error.issues.map(simplifyIssue) } });
