@@ -16,11 +16,6 @@ export const retention = {
   expiredInvitationMs: 30 * day,
   /** Longer than the longest rate-limit window. */
   rateLimitBucketSeconds: 3600,
-  /**
-   * A table write's effect record answers a retried workflow step instead of writing twice: kept
-   * far longer than any step is retried or an execution replayed.
-   */
-  tableWriteEffectMs: 30 * day,
 } as const;
 
 /** Idempotency records past `expiresAt` can no longer answer a replay. */
@@ -47,12 +42,5 @@ export async function purgeOldRateLimitBuckets(now = new Date()): Promise<number
 export async function purgeStaleInvitations(now = new Date()): Promise<number> {
   const before = new Date(now.getTime() - retention.expiredInvitationMs);
   const { count } = await db().invitation.deleteMany({ where: { acceptedAt: null, expiresAt: { lt: before } } });
-  return count;
-}
-
-/** Table write effect records older than 30 days (no step retries that late). */
-export async function purgeOldTableWriteEffects(now = new Date()): Promise<number> {
-  const before = new Date(now.getTime() - retention.tableWriteEffectMs);
-  const { count } = await db().tableWriteEffect.deleteMany({ where: { createdAt: { lt: before } } });
   return count;
 }

@@ -8,8 +8,8 @@ import { authorize } from '../core/auth/access';
 import { resolveActor } from '../core/auth/authenticate';
 import { appError, toAppError } from '../core/errors/app-error';
 import { simplifyIssue } from '../core/errors/zod-issues';
-import { openTableExport } from '../domains/tables/csv-export';
-import { listRowsInput } from '../domains/tables/rows-schemas';
+import { openTableExport } from '../domains/tables/csv/service';
+import { listRowsInput } from '../domains/tables/rows/schemas';
 
 const exportViewInput = listRowsInput.pick({ q: true, filter: true, match: true, sort: true, dir: true }).strict();
 

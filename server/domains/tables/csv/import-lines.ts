@@ -1,0 +1,118 @@
+/**
+ * The checking half of a CSV import, pure: the file read into records, a suggested header → column
+ * mapping, the caller's mapping checked, and every line checked against the columns (with its line
+ * number and reasons when it does not fit).
+ */
+import { parse } from 'csv-parse/sync';
+import { appError } from '../../../core/errors/app-error';
+import { keyValueOf, parseTextCell, validateCells, type Cells } from '../rows/cells';
+import { keyFromLabel } from '../naming';
+import type { Column } from '../schemas';
+import { tableLimits } from '../limits';
+
+export interface ImportProblem {
+  column: string | null;
+  reason: string;
+  message: string;
+}
+
+export interface RejectedLine {
+  line: number;
+  problems: ImportProblem[];
+}
+
+
+export interface CsvRecord {
+  line: number;
+  fields: string[];
+}
+
+export function readCsv(csv: string): { headers: string[]; records: CsvRecord[] } {
+  let parsed: { record: string[]; info: { lines: number } }[];
+  try {
+    parsed = parse(csv, { bom: true, relax_column_count: true, skip_empty_lines: true, info: true }) as never;
+  } catch (error) {
+    throw appError('request.bad_request', {
+      message: 'The file is not readable as CSV.',
+      details: { reason: 'csv_unreadable', detail: error instanceof Error ? error.message : String(error) },
+    });
+  }
+  if (parsed.length === 0) throw appError('request.bad_request', { message: 'The file is empty.', details: { reason: 'csv_empty' } });
+  const [header, ...rest] = parsed;
+  return {
+    headers: header.record.map((name) => name.trim()),
+    records: rest.map((entry) => ({ line: entry.info.lines, fields: entry.record })),
+  };
+}
+
+/** A header maps to the column whose key or label it names (case and punctuation aside). */
+export function suggestMapping(headers: string[], columns: Column[]): Record<string, string | null> {
+  const used = new Set<string>();
+  return Object.fromEntries(
+    headers.map((header) => {
+      const wanted = keyFromLabel(header);
+      const match = columns.find((column) => !used.has(column.key) && (column.key === wanted || keyFromLabel(column.label) === wanted));
+      if (match) used.add(match.key);
+      return [header, match?.key ?? null];
+    }),
+  );
+}
+
+export function checkMapping(headers: string[], mapping: Record<string, string | null>, columns: Column[]): Map<number, Column> {
+  const byKey = new Map(columns.map((column) => [column.key, column]));
+  const targets = new Map<number, Column>();
+  const seen = new Set<string>();
+  for (const [header, key] of Object.entries(mapping)) {
+    if (key === null) continue;
+    const index = headers.indexOf(header);
+    const column = byKey.get(key);
+    if (index < 0 || !column || seen.has(key)) {
+      throw appError('request.bad_request', {
+        message: 'The mapping names an unknown header or column, or one column twice.',
+        details: { reason: 'invalid_mapping', header, column: key },
+      });
+    }
+    seen.add(key);
+    targets.set(index, column);
+  }
+  return targets;
+}
+
+export interface PreparedLine {
+  line: number;
+  cells: Cells;
+  key: string | null;
+}
+
+/** Every line checked against the columns; keys checked within the file for an insert. */
+export function prepareLines(records: CsvRecord[], targets: Map<number, Column>, columns: Column[], mode: 'insert' | 'upsert', keyUnique: boolean) {
+  const { maxCellChars } = tableLimits();
+  const keyColumn = columns.find((column) => column.isKey) ?? null;
+  const accepted: PreparedLine[] = [];
+  const rejected: RejectedLine[] = [];
+  const keysInFile = new Set<string>();
+  for (const record of records) {
+    const input: Record<string, unknown> = {};
+    for (const [index, column] of targets) input[column.key] = parseTextCell(column, record.fields[index] ?? '');
+    const result = validateCells(columns, input, { partial: false, maxCellChars });
+    if (!result.cells) {
+      rejected.push({ line: record.line, problems: result.problems });
+      continue;
+    }
+    const key = keyValueOf(columns, result.cells);
+    if (mode === 'upsert' && key === null) {
+      rejected.push({ line: record.line, problems: [{ column: keyColumn!.key, reason: 'required', message: 'The key column is needed to upsert.' }] });
+      continue;
+    }
+    if (mode === 'insert' && keyUnique && key !== null) {
+      if (keysInFile.has(key)) {
+        rejected.push({ line: record.line, problems: [{ column: keyColumn!.key, reason: 'duplicate_key', message: 'An earlier line has the same key.' }] });
+        continue;
+      }
+      keysInFile.add(key);
+    }
+    accepted.push({ line: record.line, cells: result.cells, key });
+  }
+  return { accepted, rejected };
+}
+
