@@ -13,7 +13,7 @@ import { slugFromName } from './naming';
 import { presentTable } from './present';
 import { countTables, findTableOrThrow, freeSlug, isSlugTaken, listAllTables, lockStructure } from './repo';
 import { applyKeyUnique } from './rows/row-rewrite';
-import { assignSlots } from './rows/typed-slots';
+import { assignSlots, storedTypedSlots } from './rows/typed-slots';
 import type { ColumnInput } from './schemas';
 
 export { tableLimits };
@@ -52,7 +52,7 @@ export async function createTable(actor: AuthenticatedActor, input: CreateTableI
         description: input.description ?? null,
         keyUnique: input.keyUnique,
         columns: columns as never,
-        typedSlots: assignSlots(columns, {}),
+        typedSlots: storedTypedSlots(assignSlots(columns, new Map())),
         createdById: actor.member.id,
       },
     });

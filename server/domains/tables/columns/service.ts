@@ -11,9 +11,9 @@ import { tableLimits } from '../limits';
 import { firstFree, keyFromLabel } from '../naming';
 import { presentTable } from '../present';
 import { lockTableForUpdate } from '../repo';
-import { convertCell, type Cells } from '../rows/cells';
+import { cellOf, convertCell, type Cells } from '../rows/cells';
 import { rewriteRows } from '../rows/row-rewrite';
-import { assignSlots, parseTypedSlots, type TypedSlots } from '../rows/typed-slots';
+import { assignSlots, parseTypedSlots, storedTypedSlots, type TypedSlots } from '../rows/typed-slots';
 import { ensureTypedSlots } from '../rows/typed-slots-backfill';
 import { storedColumnsOf, type Column, type ColumnInput } from '../schemas';
 import { buildColumns } from './build';
@@ -48,7 +48,7 @@ async function saveColumns(
   audit: { action: string; details: Record<string, unknown> },
   ip: string | null,
 ) {
-  const updated = await tx.dataTable.update({ where: { id: tableId }, data: { columns: structure.columns as never, typedSlots: structure.slots } });
+  const updated = await tx.dataTable.update({ where: { id: tableId }, data: { columns: structure.columns as never, typedSlots: storedTypedSlots(structure.slots) } });
   await recordAudit(auditByOf(actor), { action: audit.action, targetKind: 'table', targetId: tableId, details: audit.details, ip }, tx);
   return { table: presentTable(updated) };
 }
@@ -115,7 +115,7 @@ export async function updateColumn(actor: AuthenticatedActor, change: ColumnChan
     if (valuesChange || requiredNow || keyMoves) {
       const { maxCellChars } = tableLimits();
       await rewriteRows(tx, table, structure, (cells) => {
-        const value = cells[after.key] ?? null;
+        const value = cellOf(cells, after.key) ?? null;
         if (value === null) {
           return after.required ? { problem: { column: after.key, value, reason: 'required' } } : { cells };
         }

@@ -5,7 +5,7 @@
  */
 import { stringify } from 'csv-stringify/sync';
 import { pool } from '../../../core/db';
-import type { Cells } from '../rows/cells';
+import { cellOf, type Cells } from '../rows/cells';
 import { exportStatement } from '../rows/query';
 import { rowsTransactionBegin, searchQueryOf } from '../rows/read-transaction';
 import type { Column } from '../schemas';
@@ -28,7 +28,7 @@ export async function* exportChunks(columns: Column[], q: string | null, input: 
     await client.query(`DECLARE table_export NO SCROLL CURSOR FOR ${statement.text}`, statement.values);
     for (;;) {
       const { rows } = await client.query<{ cells: Cells }>(`FETCH ${batchSize} FROM table_export`);
-      if (rows.length > 0) yield stringify(rows.map((row) => columns.map((column) => fieldOf(row.cells[column.key]))));
+      if (rows.length > 0) yield stringify(rows.map((row) => columns.map((column) => fieldOf(cellOf(row.cells, column.key)))));
       if (rows.length < batchSize) break;
     }
     await client.query('COMMIT');

@@ -39,8 +39,13 @@ export function readCsv(csv: string): { headers: string[]; records: CsvRecord[] 
   }
   if (parsed.length === 0) throw appError('request.bad_request', { message: 'The file is empty.', details: { reason: 'csv_empty' } });
   const [header, ...rest] = parsed;
+  const headers = header.record.map((name) => name.trim());
+  // A mapping is a JSON object keyed by header: `__proto__` cannot be one of its keys.
+  if (headers.includes('__proto__')) {
+    throw appError('request.bad_request', { message: 'A header cannot be named __proto__: rename it.', details: { reason: 'csv_reserved_header', header: '__proto__' } });
+  }
   return {
-    headers: header.record.map((name) => name.trim()),
+    headers,
     records: rest.map((entry) => ({ line: entry.info.lines, fields: entry.record })),
   };
 }

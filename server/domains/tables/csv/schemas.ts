@@ -3,6 +3,7 @@
  * text), and the export's query parameters (a download route served outside tRPC).
  */
 import { z } from 'zod';
+import { ownRecord } from '../../../core/http/own-record';
 
 const tableRef = z.string().min(1).max(100).describe('Table id or slug.');
 const csvText = z.string().min(1).describe('The whole CSV file as text (first line: headers). The request body bound (5 MB) applies.');
@@ -22,7 +23,7 @@ export const previewImportOutput = z.object({
 export const importInput = z.object({
   id: tableRef,
   csv: csvText,
-  mapping: z.record(z.string(), z.string().nullable()),
+  mapping: ownRecord(z.string(), z.string().nullable()),
   mode: z.enum(['insert', 'upsert']).default('insert'),
   skipInvalid: z.boolean().default(false),
 });

@@ -5,10 +5,17 @@
  * Stored JSON per type: text, email, select → string; number → finite number; boolean → boolean;
  * date → "YYYY-MM-DD"; datetime → ISO 8601 in UTC ("…Z"). An empty cell is null (absent from `cells`).
  */
+import { ownValue, setOwn } from '../../../core/own-property';
 import type { Column } from '../schemas';
 
 export type CellValue = string | number | boolean | null;
+/** Column key → value. Keys are chosen by people: read a cell with cellOf, never `cells[key]`. */
 export type Cells = Record<string, CellValue>;
+
+/** The cell of a column, or undefined when the row has none (never a member of Object.prototype). */
+export function cellOf(cells: Cells, key: string): CellValue | undefined {
+  return ownValue(cells, key);
+}
 
 export interface CellProblem {
   column: string;
@@ -95,11 +102,11 @@ export function validateCells(
     }
     const result = normaliseCell(column, value, options.maxCellChars);
     if ('reason' in result) problems.push(problem(key, result.reason));
-    else cells[key] = result.value;
+    else setOwn(cells, key, result.value);
   }
   for (const column of columns) {
     const given = Object.hasOwn(input, column.key);
-    if (column.required && ((given && cells[column.key] === null) || (!given && !options.partial))) {
+    if (column.required && ((given && cellOf(cells, column.key) === null) || (!given && !options.partial))) {
       problems.push(problem(column.key, 'required'));
     }
   }
@@ -116,7 +123,7 @@ export function mergeCells(current: Cells, update: Cells): Cells {
 /** Canonical text of the key column's cell (emails compare case-insensitively), or null. */
 export function keyValueOf(columns: Column[], cells: Cells): string | null {
   const keyColumn = columns.find((column) => column.isKey);
-  const value = keyColumn ? cells[keyColumn.key] : null;
+  const value = keyColumn ? cellOf(cells, keyColumn.key) : null;
   if (value === null || value === undefined) return null;
   return keyColumn!.type === 'email' ? String(value).toLowerCase() : String(value);
 }
@@ -124,7 +131,7 @@ export function keyValueOf(columns: Column[], cells: Cells): string | null {
 /** Text the `q` filter searches: every cell value, in column order. */
 export function searchTextOf(columns: Column[], cells: Cells): string {
   return columns
-    .map((column) => cells[column.key])
+    .map((column) => cellOf(cells, column.key))
     .filter((value) => value !== null && value !== undefined)
     .map(String)
     .join(' ');

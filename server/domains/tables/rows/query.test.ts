@@ -142,7 +142,8 @@ describe('rowsStatement on a table without typed slots (cells read as JSONB)', (
 
 describe('rowsStatement on typed slots', () => {
   const tableId = '3f0b8a8e-7f55-4a51-9d53-0a4a3e8f1c11';
-  const slots = assignSlots(columns, {});
+  const slotMap = assignSlots(columns, new Map());
+  const slots = Object.fromEntries(slotMap);
 
   it('filters and sorts on the slot columns, with text values lower-cased like the slots', () => {
     const conditions = checkConditions(columns, [
@@ -151,7 +152,7 @@ describe('rowsStatement on typed slots', () => {
       { column: 'plan', op: 'in', values: ['Pro'] },
       { column: 'on', op: 'empty' },
     ]);
-    const statement = rowsStatement({ tableId, conditions, match: 'all', tsquery: null, sort: checkSort(columns, 'score', 'desc'), offset: 0, limit: 10, slots });
+    const statement = rowsStatement({ tableId, conditions, match: 'all', tsquery: null, sort: checkSort(columns, 'score', 'desc'), offset: 0, limit: 10, slots: slotMap });
     expect(statement.text).not.toContain('cells->>');
     expect(statement.text).toContain(`strpos(${slots.name}, $2::text) > 0`);
     expect(statement.text).toContain(`${slots.score} BETWEEN $3::float8 AND $4::float8`);
@@ -165,14 +166,14 @@ describe('rowsStatement on typed slots', () => {
   it('reads a column without a slot from the cells', () => {
     const { score: _score, ...partial } = slots;
     const conditions = checkConditions(columns, [{ column: 'score', op: 'gt', value: 1 }, { column: 'name', op: 'eq', value: 'a' }]);
-    const count = countStatement({ tableId, conditions, match: 'any', tsquery: null, slots: partial });
+    const count = countStatement({ tableId, conditions, match: 'any', tsquery: null, slots: new Map(Object.entries(partial)) });
     expect(count.text).toBe(`SELECT count(*)::int AS total FROM table_rows WHERE table_id = $1::uuid AND ((cells->>$2::text)::float8 > $3::float8 OR ${slots.name} = $4::text)`);
   });
 
   it('never puts a user value in the SQL text', () => {
     const hostile = "x'); DROP TABLE table_rows; --";
     const conditions = checkConditions(columns, [{ column: 'name', op: 'starts_with', value: hostile }, { column: 'plan', op: 'neq', value: hostile }]);
-    const statement = rowsStatement({ tableId, conditions, match: 'any', tsquery: null, sort: checkSort(columns, 'name', 'asc'), offset: 0, limit: 1, slots });
+    const statement = rowsStatement({ tableId, conditions, match: 'any', tsquery: null, sort: checkSort(columns, 'name', 'asc'), offset: 0, limit: 1, slots: slotMap });
     expect(statement.text).not.toContain('DROP');
     expect(statement.values).toEqual(expect.arrayContaining([hostile.toLowerCase(), hostile]));
   });

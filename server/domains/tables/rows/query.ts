@@ -21,10 +21,11 @@
  *   the table's exact `row_count`).
  *
  * User values are always parameters; column keys too (`cells->>$n`); slot names come from the
- * table's map, checked against the fixed slot list when read (parseTypedSlots).
+ * table's map (a Map: a column key never finds an inherited member), checked against the fixed slot
+ * list when read (parseTypedSlots) and again where they enter SQL (slotSql).
  */
 import type { FilterOperator } from './schemas';
-import { slotText, type TypedSlots } from './typed-slots';
+import { slotSql, slotText, type TypedSlots } from './typed-slots';
 import { metaColumns, type CheckedCondition, type Scalar, type SortSpec } from './view';
 
 /**
@@ -106,8 +107,8 @@ function conditionSql(condition: CheckedCondition, params: Params, slots: TypedS
         return `${field} ${comparisons[condition.op]} ${at(condition.values[0])}`;
     }
   }
-  const slot = slots?.[condition.column.key];
-  if (slot) return slotConditionSql(condition, slot, params);
+  const slot = slots?.get(condition.column.key);
+  if (slot) return slotConditionSql(condition, slotSql(slot), params);
   const key = params.add(condition.column.key, 'text');
   if (condition.op === 'empty') return `NOT (cells ? ${key})`;
   if (condition.op === 'not_empty') return `(cells ? ${key})`;
@@ -159,8 +160,8 @@ function sortKey(sort: SortSpec, params: Params, slots: TypedSlots | null, guard
   if (sort.kind === 'createdAt') return 'seq';
   if (sort.kind === 'updatedAt') return 'updated_at';
   const column = sort.column!;
-  const slot = slots?.[column.key];
-  if (slot) return slot;
+  const slot = slots?.get(column.key);
+  if (slot) return slotSql(slot);
   const key = params.add(column.key, 'text');
   switch (column.type) {
     case 'number':

@@ -9,14 +9,14 @@ import { db } from '../../../core/db';
 import { log } from '../../../core/log';
 import { rewriteRows } from './row-rewrite';
 import { storedColumnsOf, type Column } from '../schemas';
-import { assignSlots, type TypedSlots } from './typed-slots';
+import { assignSlots, storedTypedSlots, type TypedSlots } from './typed-slots';
 
 /** The table's slots, assigned (and every row's values written) first when it has none. Caller holds the table FOR UPDATE. */
 export async function ensureTypedSlots(tx: Tx, table: { id: string; keyUnique: boolean }, columns: Column[], current: TypedSlots | null): Promise<TypedSlots> {
   if (current) return current;
-  const slots = assignSlots(columns, {});
+  const slots = assignSlots(columns, new Map());
   await rewriteRows(tx, table, { columns, slots }, (cells) => ({ cells }));
-  await tx.dataTable.update({ where: { id: table.id }, data: { typedSlots: slots } });
+  await tx.dataTable.update({ where: { id: table.id }, data: { typedSlots: storedTypedSlots(slots) } });
   return slots;
 }
 

@@ -59,7 +59,8 @@ async function slotMismatches(tableId: string) {
 }
 
 async function slotsOf(tableId: string) {
-  return parseTypedSlots((await db().dataTable.findUniqueOrThrow({ where: { id: tableId } })).typedSlots);
+  const slots = parseTypedSlots((await db().dataTable.findUniqueOrThrow({ where: { id: tableId } })).typedSlots);
+  return slots && Object.fromEntries(slots);
 }
 
 const people: Cells[] = [

@@ -20,19 +20,23 @@
  * written before slots existed) is queried through JSONB until `backfillTypedSlots` gives it a map;
  * a column beyond the 50 slots of its kind is queried through JSONB too.
  */
-import type { CellValue, Cells } from './cells';
+import { cellOf, type CellValue, type Cells } from './cells';
 import type { Column } from '../schemas';
 
 export const slotsPerKind = 50;
 
 export type SlotKind = 'n' | 't';
-/** Column key → slot name ("n3", "t12"). */
-export type TypedSlots = Record<string, string>;
+/**
+ * Column key → slot name ("n3", "t12"). A Map, not an object: column keys are chosen by people,
+ * and a key such as `constructor` must not find Object.prototype's member in a plain object.
+ */
+export type TypedSlots = ReadonlyMap<string, string>;
 
 const range = Array.from({ length: slotsPerKind }, (_, index) => index + 1);
 export const numberSlots = range.map((index) => `n${index}`);
 export const textSlots = range.map((index) => `t${index}`);
 const allSlots = [...numberSlots, ...textSlots];
+const slotNames: ReadonlySet<string> = new Set(allSlots);
 
 export function slotKindOf(type: Column['type']): SlotKind {
   return type === 'number' ? 'n' : 't';
@@ -49,13 +53,26 @@ export function slotText(type: Column['type'], value: string | number | boolean)
   return foldsCase(type) ? text.toLowerCase() : text;
 }
 
-function isTypedSlots(value: unknown): value is TypedSlots {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((slot) => typeof slot === 'string' && allSlots.includes(slot));
+/**
+ * A slot name as it goes into SQL: one of the fixed `n1`…`t50`, or a thrown error (a bug, never
+ * user input: the map is checked when read). Every slot name that enters a statement passes here.
+ */
+export function slotSql(slot: string): string {
+  if (!slotNames.has(slot)) throw new Error(`not a typed slot: ${JSON.stringify(slot).slice(0, 40)}`);
+  return slot;
 }
 
-/** The stored map, or null for a table whose rows have no slot values yet. */
+/** The stored map (JSON object, own properties only), or null for a table whose rows have no slot values yet. */
 export function parseTypedSlots(stored: unknown): TypedSlots | null {
-  return isTypedSlots(stored) ? stored : null;
+  if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return null;
+  const entries = Object.entries(stored);
+  if (!entries.every(([, slot]) => typeof slot === 'string' && slotNames.has(slot))) return null;
+  return new Map(entries as [string, string][]);
+}
+
+/** The map as the JSON object `data_tables.typed_slots` stores (Object.fromEntries defines own properties, even `__proto__`). */
+export function storedTypedSlots(slots: TypedSlots): Record<string, string> {
+  return Object.fromEntries(slots);
 }
 
 /**
@@ -63,20 +80,20 @@ export function parseTypedSlots(stored: unknown): TypedSlots | null {
  * free slot of their kind (none left: the column has no slot).
  */
 export function assignSlots(columns: Column[], current: TypedSlots): TypedSlots {
-  const next: TypedSlots = {};
+  const next = new Map<string, string>();
   const used = new Set<string>();
   for (const column of columns) {
-    const slot = current[column.key];
+    const slot = current.get(column.key);
     if (slot && slot[0] === slotKindOf(column.type)) {
-      next[column.key] = slot;
+      next.set(column.key, slot);
       used.add(slot);
     }
   }
   for (const column of columns) {
-    if (next[column.key]) continue;
+    if (next.has(column.key)) continue;
     const free = (slotKindOf(column.type) === 'n' ? numberSlots : textSlots).find((slot) => !used.has(slot));
     if (!free) continue;
-    next[column.key] = free;
+    next.set(column.key, free);
     used.add(free);
   }
   return next;
@@ -87,13 +104,13 @@ export function slotValuesOf(columns: Column[], slots: TypedSlots | null, cells:
   const values: Record<string, number | string> = {};
   if (!slots) return values;
   for (const column of columns) {
-    const slot = slots[column.key];
-    const value: CellValue | undefined = cells[column.key];
+    const slot = slots.get(column.key);
+    const value: CellValue | undefined = cellOf(cells, column.key);
     if (!slot || value === null || value === undefined) continue;
     if (slot[0] === 'n') {
-      if (typeof value === 'number' && Number.isFinite(value)) values[slot] = value;
+      if (typeof value === 'number' && Number.isFinite(value)) values[slotSql(slot)] = value;
     } else {
-      values[slot] = slotText(column.type, value);
+      values[slotSql(slot)] = slotText(column.type, value);
     }
   }
   return values;

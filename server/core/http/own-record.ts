@@ -1,0 +1,17 @@
+/**
+ * A JSON object whose keys are chosen by the client (cells by column key, a CSV mapping by header).
+ * zod's record drops a `__proto__` key without a word (so it can never replace the prototype); here
+ * such a key is refused with a 400 instead, so a client never gets a success for data that was
+ * silently left out.
+ */
+import { z } from 'zod';
+
+export function ownRecord<K extends z.ZodType<string, string>, V extends z.ZodType>(key: K, value: V) {
+  return z.preprocess((input, ctx) => {
+    if (typeof input === 'object' && input !== null && Object.hasOwn(input, '__proto__')) {
+      ctx.addIssue({ code: 'custom', message: '`__proto__` cannot be used as a key.', path: ['__proto__'], input });
+      return z.NEVER;
+    }
+    return input;
+  }, z.record(key, value));
+}
