@@ -8,13 +8,11 @@ import { authorize } from '../core/auth/access';
 import { resolveActor } from '../core/auth/authenticate';
 import { appError, toAppError } from '../core/errors/app-error';
 import { simplifyIssue } from '../core/errors/zod-issues';
+import { exportQueryInput } from '../domains/tables/csv/schemas';
 import { openTableExport } from '../domains/tables/csv/service';
-import { listRowsInput } from '../domains/tables/rows/schemas';
-
-const exportViewInput = listRowsInput.pick({ q: true, filter: true, match: true, sort: true, dir: true }).strict();
 
 function viewOf(request: Request) {
-  const parsed = exportViewInput.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  const parsed = exportQueryInput.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!parsed.success) {
     throw appError('request.bad_request', {
       details: { issues: parsed.error.issues.map(simplifyIssue) },

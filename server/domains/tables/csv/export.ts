@@ -5,19 +5,38 @@
  */
 import { stringify } from 'csv-stringify/sync';
 import { pool } from '../../../core/db';
-import { cellOf, type Cells } from '../rows/cells';
+import { cellOf, type CellValue, type Cells } from '../rows/cells';
 import { exportStatement } from '../rows/query';
 import { rowsTransactionBegin, searchQueryOf } from '../rows/read-transaction';
 import type { Column } from '../schemas';
+import { neutraliseFormula } from './formula';
 
 const batchSize = 1000;
 
-function fieldOf(value: Cells[string] | undefined): string {
-  return value === null || value === undefined ? '' : String(value);
+/**
+ * A cell as CSV text. Unless `raw`, text that a spreadsheet would run as a formula is neutralised
+ * (formula.ts). A number cell is left as it is, even negative: it is a JavaScript number, whose text
+ * holds only digits, a sign, a point and an exponent, so a spreadsheet reads `-5` as the number -5
+ * and can never find a formula in it; prefixing it would turn every negative amount into text.
+ */
+function fieldOf(value: CellValue | undefined, raw: boolean): string {
+  if (value === null || value === undefined) return '';
+  if (raw || typeof value === 'number') return String(value);
+  return neutraliseFormula(String(value));
 }
 
-export async function* exportChunks(columns: Column[], q: string | null, input: Omit<Parameters<typeof exportStatement>[0], 'tsquery'>): AsyncGenerator<string> {
-  yield stringify([columns.map((column) => column.label)]);
+export interface ExportOptions {
+  /** The stored texts as they are, without neutralising formulas (programs). */
+  raw: boolean;
+}
+
+export async function* exportChunks(
+  columns: Column[],
+  q: string | null,
+  input: Omit<Parameters<typeof exportStatement>[0], 'tsquery'>,
+  options: ExportOptions,
+): AsyncGenerator<string> {
+  yield stringify([columns.map((column) => (options.raw ? column.label : neutraliseFormula(column.label)))]);
   const client = await pool().connect();
   let inTransaction = false;
   let broken = false;
@@ -28,7 +47,7 @@ export async function* exportChunks(columns: Column[], q: string | null, input: 
     await client.query(`DECLARE table_export NO SCROLL CURSOR FOR ${statement.text}`, statement.values);
     for (;;) {
       const { rows } = await client.query<{ cells: Cells }>(`FETCH ${batchSize} FROM table_export`);
-      if (rows.length > 0) yield stringify(rows.map((row) => columns.map((column) => fieldOf(cellOf(row.cells, column.key)))));
+      if (rows.length > 0) yield stringify(rows.map((row) => columns.map((column) => fieldOf(cellOf(row.cells, column.key), options.raw))));
       if (rows.length < batchSize) break;
     }
     await client.query('COMMIT');

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { ownRecord } from '../../../core/http/own-record';
+import { listRowsInput } from '../rows/schemas';
 
 const tableRef = z.string().min(1).max(100).describe('Table id or slug.');
 const csvText = z.string().min(1).describe('The whole CSV file as text (first line: headers). The request body bound (5 MB) applies.');
@@ -34,3 +35,21 @@ export const importOutput = z.object({
   rejectedCount: z.number().int().min(0),
   rejected: z.array(rejectedLine).describe('At most 100 lines; rejectedCount has them all.'),
 });
+
+/**
+ * Query parameters of `GET /api/v1/tables/{id}/export.csv` (the path's `id` is not among them): the
+ * rows query's view, checked by the same schema, and `raw`. Unknown parameters are a 400.
+ */
+export const exportQueryInput = listRowsInput
+  .pick({ q: true, filter: true, match: true, sort: true, dir: true })
+  .extend({
+    raw: z
+      .stringbool()
+      .default(false)
+      .describe(
+        'By default a value (or a column label) starting with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `\'` so a spreadsheet shows it instead of running it as a formula; number cells are left as they are. `raw=true` exports the stored text unchanged, for programs.',
+      ),
+  })
+  .strict();
+
+export type ExportQuery = z.infer<typeof exportQueryInput>;

@@ -11,11 +11,12 @@ import { db } from '../../../core/db';
 import { appError } from '../../../core/errors/app-error';
 import { findTableOrThrow } from '../repo';
 import { parseTypedSlots } from '../rows/typed-slots';
-import { checkView, type RowsView } from '../rows/view';
+import { checkView } from '../rows/view';
 import { storedColumnsOf } from '../schemas';
 import { exportChunks } from './export';
 import { checkMapping, prepareLines, readCsv, suggestMapping } from './import-lines';
 import { applyImportPlan, planImport } from './import-writer';
+import type { ExportQuery } from './schemas';
 
 const previewLines = 20;
 const listedRejections = 100;
@@ -79,11 +80,12 @@ export async function importCsv(actor: AuthenticatedActor, request: ImportReques
  * `dir`). Checks the view (400 for a bad filter or sort, before any byte is sent) and opens the
  * export; the chunks are read by the download route.
  */
-export async function openTableExport(ref: string, view: RowsView) {
+export async function openTableExport(ref: string, query: ExportQuery) {
+  const { raw, ...view } = query;
   const table = await findTableOrThrow(ref);
   const columns = storedColumnsOf(table.columns);
   const { q, ...checked } = checkView(columns, view);
   // Export is not a hot path: number casts on JSONB always check the type first (see ../rows/query.ts).
   const statement = { tableId: table.id, ...checked, slots: parseTypedSlots(table.typedSlots), guarded: true };
-  return { table, chunks: exportChunks(columns, q, statement) };
+  return { table, chunks: exportChunks(columns, q, statement, { raw }) };
 }
