@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { convertCell, keyValueOf, mergeCells, normaliseCell, parseTextCell, searchTextOf, validateCells } from './cells';
+import { convertCell, isEmailAddress, keyValueOf, mergeCells, normaliseCell, parseTextCell, searchTextOf, validateCells } from './cells';
 import type { Column } from '../schemas';
 
 const column = (type: Column['type'], extra: Partial<Column> = {}): Column => ({
@@ -115,5 +115,35 @@ describe('convertCell (column type changes)', () => {
   it('keeps select values only when they are among the new options', () => {
     expect(convertCell(column('select', { options: ['a'] }), 'a', 100)).toEqual({ value: 'a' });
     expect(convertCell(column('select', { options: ['a'] }), 'b', 100)).toEqual({ reason: 'not_an_option' });
+  });
+});
+
+describe('hardening 8: email cells are checked in linear time on at most 254 characters', () => {
+  const email = column('email', { key: 'email' });
+  const quadratic = `a@${'.'.repeat(9996)}@`;
+
+  it.each([
+    ['a@b.co', true],
+    ['first.last+tag@sub.example.org', true],
+    [`${'a'.repeat(242)}@example.com`, true],
+    [`${'a'.repeat(243)}@example.com`, false],
+    [`${'a'.repeat(300)}@example.com`, false],
+    ['a@b', false],
+    ['a@.b', false],
+    ['a@b.', false],
+    ['@b.co', false],
+    ['a@@b.co', false],
+    ['a b@c.de', false],
+    ['a@b\u00a0c.de', false],
+    [quadratic, false],
+    [`a@${'.'.repeat(253)}`, false],
+    [`a@${'.'.repeat(252)}`, true],
+  ])('%j is an address: %s', (text, valid) => {
+    expect(isEmailAddress(text)).toBe(valid);
+    expect(normaliseCell(email, text, 10_000)).toEqual(valid ? { value: text } : { reason: 'invalid_email' });
+  });
+
+  it('refuses 300 cells of the pathological value with invalid_email each', () => {
+    for (let index = 0; index < 300; index += 1) expect(normaliseCell(email, quadratic, 10_000)).toEqual({ reason: 'invalid_email' });
   });
 });

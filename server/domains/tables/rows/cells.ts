@@ -23,12 +23,35 @@ export interface CellProblem {
   message: string;
 }
 
-const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// Every pattern here runs on a string whose length was bounded first, and none can backtrack.
 const datePattern = /^(\d{4})-(\d{2})-(\d{2})$/;
 const datetimePattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+/** "YYYY-MM-DDTHH:MM:SS.nnnnnnnnn+HH:MM" is 35 characters. */
+const maxDatetimeLength = 35;
+const whiteSpace = /\s/;
+
+/** The longest address SMTP carries (RFC 5321: a 256-octet path less its angle brackets). */
+export const maxEmailLength = 254;
+
+/**
+ * One `@` with text before it, no white space, and a dot inside the domain (not at either end):
+ * what the earlier pattern `^[^\s@]+@[^\s@]+\.[^\s@]+$` accepted, but checked in a few linear passes
+ * over at most 254 characters (that pattern backtracked quadratically on `a@` followed by dots).
+ */
+export function isEmailAddress(text: string): boolean {
+  if (text.length > maxEmailLength) return false;
+  const at = text.indexOf('@');
+  if (at < 1 || at !== text.lastIndexOf('@') || whiteSpace.test(text)) return false;
+  const domain = text.slice(at + 1);
+  return domain.length >= 3 && domain.slice(1, -1).includes('.');
+}
+
+function isDatetimeText(text: string): boolean {
+  return text.length <= maxDatetimeLength && datetimePattern.test(text);
+}
 
 function isValidDate(text: string): boolean {
-  const match = datePattern.exec(text);
+  const match = text.length === 10 ? datePattern.exec(text) : null;
   if (!match) return false;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
   const date = new Date(Date.UTC(year, month - 1, day));
@@ -66,13 +89,13 @@ export function normaliseCell(column: Column, value: unknown, maxCellChars: numb
   switch (column.type) {
     case 'email': {
       const email = value.trim();
-      return emailPattern.test(email) ? { value: email } : { reason: 'invalid_email' };
+      return isEmailAddress(email) ? { value: email } : { reason: 'invalid_email' };
     }
     case 'date':
       return isValidDate(value) ? { value } : { reason: 'invalid_date' };
     case 'datetime': {
-      const time = Date.parse(value);
-      return datetimePattern.test(value) && !Number.isNaN(time) ? { value: new Date(time).toISOString() } : { reason: 'invalid_datetime' };
+      const time = isDatetimeText(value) ? Date.parse(value) : Number.NaN;
+      return Number.isNaN(time) ? { reason: 'invalid_datetime' } : { value: new Date(time).toISOString() };
     }
     case 'select':
       return column.options.includes(value) ? { value } : { reason: 'not_an_option' };
@@ -166,7 +189,7 @@ export function convertCell(column: Column, value: CellValue, maxCellChars: numb
   const direct = normaliseCell(column, value, maxCellChars);
   if (!('reason' in direct)) return direct;
   if (column.type === 'datetime' && typeof value === 'string' && datePattern.test(value)) return { value: `${value}T00:00:00.000Z` };
-  if (column.type === 'date' && typeof value === 'string' && datetimePattern.test(value)) {
+  if (column.type === 'date' && typeof value === 'string' && isDatetimeText(value)) {
     return normaliseCell(column, new Date(value).toISOString().slice(0, 10), maxCellChars);
   }
   if (value === null) return direct;
