@@ -369,6 +369,7 @@ export const en = {
       'tables.key_column_missing': 'This table has no key column.',
       'tables.cells_incompatible': 'Existing cells do not fit the new column settings.',
       'tables.import_rejected': 'Some lines of the file cannot be imported.',
+      'tables.import_in_progress': 'Another import into this table is still running. Try again when it is done.',
       'request.not_found': 'This item was not found.',
       'request.bad_request': 'Some values are not valid.',
       'request.payload_too_large': 'The request is too large.',

@@ -70,6 +70,7 @@ export const errorCatalogue = {
     key_column_missing: [409, 'This table has no key column.'], // (ours)
     cells_incompatible: [409, 'Existing cells do not fit the new column settings.'], // (ours) details.rows
     import_rejected: [422, 'Some lines of the file cannot be imported.'], // (ours) details.rejected
+    import_in_progress: [409, 'Another import into this table is still running. Try again when it is done.'], // (ours)
   }),
   ...area('review', {
     bad_request: [400, 'The review request is invalid.'],

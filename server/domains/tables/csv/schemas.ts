@@ -24,7 +24,7 @@ export const previewImportOutput = z.object({
 export const importInput = z.object({
   id: tableRef,
   csv: csvText,
-  mapping: ownRecord(z.string(), z.string().nullable()),
+  mapping: ownRecord(z.string(), z.string().nullable(), { maxKeys: 1000 }).describe('Header → column key (null skips the header); at most 1000 headers.'),
   mode: z.enum(['insert', 'upsert']).default('insert'),
   skipInvalid: z.boolean().default(false),
 });

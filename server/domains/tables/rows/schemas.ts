@@ -28,7 +28,7 @@ export const rowSchema = z
 export type Row = z.infer<typeof rowSchema>;
 
 /** Cells in a write: values of the column types; null (or "") empties a cell. */
-export const cellsInput = ownRecord(z.string().max(60), z.union([z.string(), z.number(), z.boolean(), z.null()]))
+export const cellsInput = ownRecord(z.string().max(60), z.union([z.string(), z.number(), z.boolean(), z.null()]), { maxKeys: 1000 })
   .describe('Column key → value. Text, email, select, date (YYYY-MM-DD) and datetime (ISO 8601 with a zone) as strings; numbers; booleans; null or "" empties the cell.');
 
 export const tableRef = z.string().min(1).max(100).describe('Table id or slug.');
