@@ -28,7 +28,7 @@ export async function handleTableExport(request: Request, ref: string): Promise<
     const actor = await resolveActor(request.headers);
     if (actor.kind === 'anonymous') throw appError('auth.unauthenticated');
     authorize(tableExportAccess, actor);
-    const { table, chunks } = await openTableExport(ref, viewOf(request));
+    const { table, chunks } = await openTableExport(actor, ref, viewOf(request));
     const encoder = new TextEncoder();
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {

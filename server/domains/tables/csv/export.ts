@@ -1,14 +1,12 @@
 /**
  * The CSV text of an export: a header line of column labels, then every row of the checked view, by
- * default in creation order. Rows are read through a database cursor in batches, so a table at the
- * row ceiling never sits in memory whole and a sorted view is sorted once.
+ * default in creation order. Rows are read through a database cursor in batches (export-cursor.ts),
+ * so a table at the row ceiling never sits in memory whole and a sorted view is sorted once.
  */
 import { stringify } from 'csv-stringify/sync';
-import { pool } from '../../../core/db';
-import { cellOf, type CellValue, type Cells } from '../rows/cells';
-import { exportStatement } from '../rows/query';
-import { rowsTransactionBegin, searchQueryOf } from '../rows/read-transaction';
+import { cellOf, type CellValue } from '../rows/cells';
 import type { Column } from '../schemas';
+import type { ExportCursor } from './export-cursor';
 import { neutraliseFormula } from './formula';
 
 const batchSize = 1000;
@@ -30,32 +28,43 @@ export interface ExportOptions {
   raw: boolean;
 }
 
-export async function* exportChunks(
-  columns: Column[],
-  q: string | null,
-  input: Omit<Parameters<typeof exportStatement>[0], 'tsquery'>,
-  options: ExportOptions,
-): AsyncGenerator<string> {
-  yield stringify([columns.map((column) => (options.raw ? column.label : neutraliseFormula(column.label)))]);
-  const client = await pool().connect();
-  let inTransaction = false;
-  let broken = false;
+/** What the download route reads: text chunks, and `return()` to stop early (the cursor is closed either way). */
+export interface ExportChunks extends AsyncIterableIterator<string> {
+  return(value?: undefined): Promise<IteratorResult<string>>;
+}
+
+async function* chunksOf(columns: Column[], cursor: ExportCursor, options: ExportOptions): AsyncGenerator<string> {
+  let complete = false;
   try {
-    await client.query(rowsTransactionBegin('scan'));
-    inTransaction = true;
-    const statement = exportStatement({ ...input, tsquery: await searchQueryOf(client, q) });
-    await client.query(`DECLARE table_export NO SCROLL CURSOR FOR ${statement.text}`, statement.values);
+    yield stringify([columns.map((column) => (options.raw ? column.label : neutraliseFormula(column.label)))]);
     for (;;) {
-      const { rows } = await client.query<{ cells: Cells }>(`FETCH ${batchSize} FROM table_export`);
-      if (rows.length > 0) yield stringify(rows.map((row) => columns.map((column) => fieldOf(cellOf(row.cells, column.key), options.raw))));
+      const rows = await cursor.fetch(batchSize);
+      if (rows.length > 0) yield stringify(rows.map((cells) => columns.map((column) => fieldOf(cellOf(cells, column.key), options.raw))));
       if (rows.length < batchSize) break;
     }
-    await client.query('COMMIT');
-    inTransaction = false;
+    complete = true;
   } finally {
     // Also reached when the download fails or is cancelled mid-way (the generator is returned early).
-    if (inTransaction) await client.query('ROLLBACK').catch(() => (broken = true));
-    // A connection whose transaction state is unknown is closed rather than reused.
-    client.release(broken);
+    await cursor.close(complete ? 'complete' : 'failed');
   }
+}
+
+/**
+ * The export's chunks over an open cursor. `return()` closes the cursor even before the first chunk
+ * was asked for (a generator that never started would skip its `finally`).
+ */
+export function exportChunks(columns: Column[], cursor: ExportCursor, options: ExportOptions): ExportChunks {
+  const chunks = chunksOf(columns, cursor, options);
+  const iterator: ExportChunks = {
+    next: () => chunks.next(),
+    async return() {
+      try {
+        return await chunks.return(undefined);
+      } finally {
+        await cursor.close('failed');
+      }
+    },
+    [Symbol.asyncIterator]: () => iterator,
+  };
+  return iterator;
 }

@@ -11,10 +11,12 @@ import { db } from '../../../core/db';
 import { appError, type AppError } from '../../../core/errors/app-error';
 import { tableLimits } from '../limits';
 import { findTableOrThrow, lockTableForUpdate } from '../repo';
+import { exportStatement } from '../rows/query';
 import { parseTypedSlots } from '../rows/typed-slots';
 import { checkView } from '../rows/view';
 import { storedColumnsOf } from '../schemas';
 import { exportChunks } from './export';
+import { ExportCursor } from './export-cursor';
 import { checkHeaders, checkMapping, prepareLines, suggestMapping } from './import-lines';
 import { claimImport, withImportSlot } from './import-lock';
 import { applyImportPlan, planImport } from './import-writer';
@@ -111,15 +113,17 @@ export async function importCsv(actor: AuthenticatedActor, request: ImportReques
 
 /**
  * CSV export of a table, or of a view of it (the rows query's `q`, `filter`, `match`, `sort` and
- * `dir`). Checks the view (400 for a bad filter or sort, before any byte is sent) and opens the
- * export; the chunks are read by the download route.
+ * `dir`). Checks the view (400 for a bad filter or sort), takes one of the actor's export slots
+ * (429/503 beyond the budget) and opens the cursor, all before any byte is sent; the chunks are read
+ * by the download route.
  */
-export async function openTableExport(ref: string, query: ExportQuery) {
+export async function openTableExport(actor: AuthenticatedActor, ref: string, query: ExportQuery) {
   const { raw, ...view } = query;
   const table = await findTableOrThrow(ref);
   const columns = storedColumnsOf(table.columns);
   const { q, ...checked } = checkView(columns, view);
   // Export is not a hot path: number casts on JSONB always check the type first (see ../rows/query.ts).
-  const statement = { tableId: table.id, ...checked, slots: parseTypedSlots(table.typedSlots), guarded: true };
-  return { table, chunks: exportChunks(columns, q, statement, { raw }) };
+  const input = { tableId: table.id, ...checked, slots: parseTypedSlots(table.typedSlots), guarded: true };
+  const cursor = await ExportCursor.open(actor.member.id, q, (tsquery) => exportStatement({ ...input, tsquery }));
+  return { table, chunks: exportChunks(columns, cursor, { raw }) };
 }
