@@ -188,7 +188,7 @@ export function parseTextCell(column: Column, text: string): unknown {
 export function convertCell(column: Column, value: CellValue, maxCellChars: number): { value: CellValue } | { reason: CellProblem['reason'] } {
   const direct = normaliseCell(column, value, maxCellChars);
   if (!('reason' in direct)) return direct;
-  if (column.type === 'datetime' && typeof value === 'string' && datePattern.test(value)) return { value: `${value}T00:00:00.000Z` };
+  if (column.type === 'datetime' && typeof value === 'string' && value.length === 10 && datePattern.test(value)) return { value: `${value}T00:00:00.000Z` };
   if (column.type === 'date' && typeof value === 'string' && isDatetimeText(value)) {
     return normaliseCell(column, new Date(value).toISOString().slice(0, 10), maxCellChars);
   }

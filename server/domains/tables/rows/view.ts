@@ -82,7 +82,7 @@ function normaliseValue(type: ColumnType | 'meta', column: Column | null, value:
     case 'meta': {
       if (typeof value !== 'string') return null;
       // A date alone means midnight UTC, as when a date column becomes a date-time column.
-      const text = /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value;
+      const text = value.length === 10 && /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value;
       const result = normaliseCell({ ...(column ?? ({} as Column)), type: 'datetime' }, text, 100);
       return 'value' in result && typeof result.value === 'string' ? result.value : null;
     }
