@@ -136,6 +136,18 @@ describe('hardening 3: a column named after an Object.prototype member behaves l
     await expectNumericView();
   });
 
+  it.each(prototypeNames)('a column labelled %s added to a table with rows gets its own slot and empty cells', async (name) => {
+    const created = await createTable([{ label: 'Code' }]);
+    const tableId = created.body.table.id;
+    await insert(tableId, { code: 'old' });
+    const added = await call('POST', `/api/v1/tables/${tableId}/columns`, { cookie: admin.cookie, body: { column: { label: name, type: 'number' } } });
+    expect(added.status).toBe(201);
+    const key = added.body.table.columns[1].key as string;
+    await insert(tableId, { code: 'new', [key]: 1 });
+    expect(await codes(tableId, { sort: key })).toEqual(['new', 'old']);
+    expect(await codes(tableId, { filter: JSON.stringify([{ column: key, op: 'empty' }]) })).toEqual(['old']);
+  });
+
   it.each(['constructor', 'prototype'])('a unique key column keyed %s: rows without a key value do not collide', async (name) => {
     const created = await createTable([{ key: name, label: 'Ref', isKey: true }, { label: 'Code' }], { keyUnique: true });
     expect(created.status).toBe(201);
