@@ -8,7 +8,7 @@
  *
  * each measured through the in-process REST handler (`handleRestRequest`, API key: authentication,
  * rate limit, scope, zod, the service, the envelope; no socket) and, as the floor, as the same SQL
- * run straight on `pg` (the statements rows-query.ts builds, in the same transaction shape). Target:
+ * run straight on `pg` (the statements rows/query.ts builds, in the same transaction shape). Target:
  * route p95 < 300 ms. Prints p50/p95/max for both and their ratio; PASS/MISS is information only.
  */
 import { randomUUID } from 'node:crypto';
@@ -50,7 +50,7 @@ export const columns = [
 ] as const;
 
 /**
- * One row per i, as the service would store it: cells with the stored forms of cells.ts, key_value
+ * One row per i, as the service would store it: cells with the stored forms of rows/cells.ts, key_value
  * and unique_key from the email, search_text = the values in column order (searchTextOf).
  * Distributions are chosen so the benchmark's filters keep > 90 % of the rows (offset 90,000 must
  * stay inside the result): churned 3 %, score 0-1000 uniform, notes mention "customer" 98 %.
@@ -152,10 +152,11 @@ export async function runTablesRowsBench(options: TablesBenchOptions): Promise<{
   const { resetConfigForTests } = await import('../server/core/config');
   const { createKey } = await import('../server/domains/api-keys/service');
   const { createTable } = await import('../server/domains/tables/service');
-  const { checkConditions, checkSort, parseFilter, prefixQuerySql, rowsStatement } = await import('../server/domains/tables/rows-query');
-  const { rowsTransactionBegin } = await import('../server/domains/tables/rows-service');
-  const { parseTypedSlots } = await import('../server/domains/tables/typed-slots');
-  const { backfillTypedSlots } = await import('../server/domains/tables/typed-slots-backfill');
+  const { prefixQuerySql, rowsStatement } = await import('../server/domains/tables/rows/query');
+  const { checkConditions, checkSort, parseFilter } = await import('../server/domains/tables/rows/view');
+  const { rowsTransactionBegin } = await import('../server/domains/tables/rows/read-transaction');
+  const { parseTypedSlots } = await import('../server/domains/tables/rows/typed-slots');
+  const { backfillTypedSlots } = await import('../server/domains/tables/rows/typed-slots-backfill');
   const { handleRestRequest } = await import('../server/http/rest-handler');
   resetConfigForTests();
 

@@ -370,10 +370,13 @@ export const en = {
       'tables.key_column_missing': 'This table has no key column.',
       'tables.cells_incompatible': 'Existing cells do not fit the new column settings.',
       'tables.import_rejected': 'Some lines of the file cannot be imported.',
+      'tables.import_in_progress': 'Another import into this table is still running. Try again when it is done.',
+      'tables.too_many_exports': 'Too many of your exports are still running. Wait for one to finish.',
       'request.not_found': 'This item was not found.',
       'request.bad_request': 'Some values are not valid.',
       'request.payload_too_large': 'The request is too large.',
       'internal.error': 'Something went wrong on our side. Try again later.',
+      'internal.busy': 'The service is busy. Try again in a moment.',
     } satisfies Partial<Record<ErrorCode, string>>,
   },
 };

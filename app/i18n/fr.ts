@@ -374,10 +374,13 @@ export const fr: Dictionary = {
       'tables.key_column_missing': 'Cette table n’a pas de colonne clé.',
       'tables.cells_incompatible': 'Des cellules existantes ne conviennent pas aux nouveaux réglages de la colonne.',
       'tables.import_rejected': 'Certaines lignes du fichier ne peuvent pas être importées.',
+      'tables.import_in_progress': 'Un autre import dans cette table est en cours. Réessayez quand il sera terminé.',
+      'tables.too_many_exports': 'Trop de vos exports sont encore en cours. Attendez que l’un d’eux se termine.',
       'request.not_found': 'Élément introuvable.',
       'request.bad_request': 'Certaines valeurs ne sont pas valides.',
       'request.payload_too_large': 'La requête est trop volumineuse.',
       'internal.error': 'Une erreur est survenue de notre côté. Réessayez plus tard.',
+      'internal.busy': 'Le service est occupé. Réessayez dans un instant.',
     },
   },
 };

@@ -72,6 +72,11 @@ const configSchema = z.object({
   TABLES_MAX_COLUMNS: positiveInt(50),
   TABLES_MAX_ROWS: positiveInt(100_000),
   TABLES_MAX_CELL_CHARS: positiveInt(10_000),
+  /** CSV exports streaming at once in this process (each holds a pool connection); default: a third of the pool. */
+  TABLES_MAX_EXPORTS: z.coerce.number().int().positive().optional(),
+  TABLES_MAX_EXPORTS_PER_MEMBER: positiveInt(2),
+  /** An export whose reader takes nothing for this long is ended and its connection freed. */
+  TABLES_EXPORT_IDLE_SECONDS: positiveInt(30),
   BRAND_NAME: z.string().default('Mailflow'),
   BRAND_LOGO_LIGHT_URL: optionalText,
   BRAND_LOGO_DARK_URL: optionalText,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../testing/test-database';
 import { db } from './db';
-import { purgeExpiredIdempotencyRecords, purgeOldRateLimitBuckets, purgeOldTableWriteEffects } from './housekeeping';
+import { purgeExpiredIdempotencyRecords, purgeOldRateLimitBuckets } from './housekeeping';
 
 await useTestDatabase();
 
@@ -44,19 +44,5 @@ describe('purgeOldRateLimitBuckets', () => {
     expect(await purgeOldRateLimitBuckets(now)).toBe(1);
     const left = await db().rateLimitBucket.findMany({ orderBy: { second: 'asc' } });
     expect(left.map((row) => Number(row.second))).toEqual([second - 3599, second]);
-  });
-});
-
-describe('purgeOldTableWriteEffects', () => {
-  it('deletes effect records older than 30 days, keeps the recent ones', async () => {
-    await db().tableWriteEffect.deleteMany();
-    const effect = (effectKey: string, createdAt: Date) =>
-      db().tableWriteEffect.create({ data: { effectKey, operation: 'insert', tableId: randomUUID(), rowId: null, executionId: 'exec-1', result: {}, createdAt } });
-    await effect('31-days-old', at(-31 * day));
-    await effect('29-days-old', at(-29 * day));
-    await effect('just-written', at(-minute));
-
-    expect(await purgeOldTableWriteEffects(now)).toBe(1);
-    expect((await db().tableWriteEffect.findMany({ orderBy: { createdAt: 'asc' } })).map((row) => row.effectKey)).toEqual(['29-days-old', 'just-written']);
   });
 });

@@ -7,17 +7,10 @@
 import { db } from './db';
 import { currentSecond, purgeRateLimitBuckets } from './http/rate-limit';
 
-const day = 24 * 60 * 60 * 1000;
-
 /** How long rows stay before they are deleted. */
 export const retention = {
   /** Longer than the longest rate-limit window. */
   rateLimitBucketSeconds: 3600,
-  /**
-   * A table write's effect record answers a retried workflow step instead of writing twice: kept
-   * far longer than any step is retried or an execution replayed.
-   */
-  tableWriteEffectMs: 30 * day,
 } as const;
 
 /** Idempotency records past `expiresAt` can no longer answer a replay. */
@@ -29,11 +22,4 @@ export async function purgeExpiredIdempotencyRecords(now = new Date()): Promise<
 /** Rate-limit buckets older than an hour. */
 export async function purgeOldRateLimitBuckets(now = new Date()): Promise<number> {
   return purgeRateLimitBuckets(retention.rateLimitBucketSeconds, currentSecond(now.getTime()));
-}
-
-/** Table write effect records older than 30 days (no step retries that late). */
-export async function purgeOldTableWriteEffects(now = new Date()): Promise<number> {
-  const before = new Date(now.getTime() - retention.tableWriteEffectMs);
-  const { count } = await db().tableWriteEffect.deleteMany({ where: { createdAt: { lt: before } } });
-  return count;
 }

@@ -1,38 +1,39 @@
 /**
  * GET /api/v1/tables/{id}/export.csv — a download, so a plain route rather than a JSON procedure. Its
- * view parameters are the rows query's own schema; access, rate limit and errors come from the pipeline.
+ * query is the tables domain's own schema (the rows query's view parameters plus `raw`); access, rate
+ * limit and errors come from the pipeline. The export opens its database cursor before answering, so
+ * a bad view or a full export budget is a proper error status, never a truncated 200.
  */
 import { z } from 'zod';
-import { openTableExport } from '../domains/tables/csv-export';
-import { listRowsInput } from '../domains/tables/rows-schemas';
-import { servePlainRoute } from './plain/pipeline';
+import { appError } from '../core/errors/app-error';
+import { exportQueryInput } from '../domains/tables/csv/schemas';
+import { openTableExport } from '../domains/tables/csv/service';
+import { listRowsInput } from '../domains/tables/rows/schemas';
 import { plainRoute } from './plain/plain-route';
 import { streamedDownload } from './plain/responses';
-
-const exportParams = listRowsInput.pick({ id: true });
-const exportView = listRowsInput.pick({ q: true, filter: true, match: true, sort: true, dir: true }).strict();
 
 export const tableExportRoute = plainRoute({
   method: 'GET',
   path: '/api/v1/tables/{id}/export.csv',
   access: { kind: 'scope', scope: 'tables:read' },
-  params: exportParams,
-  query: exportView,
+  params: listRowsInput.pick({ id: true }),
+  query: exportQueryInput,
   success: {
     status: 200,
     mediaType: 'text/csv',
     schema: z.string(),
     description: { en: 'The CSV file.', fr: 'Le fichier CSV.' },
   },
-  errors: ['tables.not_found'],
+  errors: ['tables.not_found', 'tables.too_many_exports', 'internal.busy'],
   tag: 'Tables',
   summary: { en: 'Export a table as CSV', fr: 'Exporter une table en CSV' },
   description: {
-    en: 'The table (by id or slug) as a CSV download: a header line of column labels, then every row, in creation order by default. `q`, `filter`, `match`, `sort` and `dir` work as in the rows query, to export a view; a bad filter is 400 `request.bad_request` naming the condition.',
-    fr: 'La table (par id ou par slug) en téléchargement CSV : une ligne d’en-têtes avec les libellés des colonnes, puis chaque ligne, dans l’ordre de création par défaut. `q`, `filter`, `match`, `sort` et `dir` fonctionnent comme dans la requête de lignes, pour exporter une vue ; un filtre invalide donne 400 `request.bad_request` qui nomme la condition.',
+    en: 'The table (by id or slug) as a CSV download: a header line of column labels, then every row, in creation order by default. `q`, `filter`, `match`, `sort` and `dir` work as in the rows query, to export a view; a bad filter is 400 `request.bad_request` naming the condition. To protect spreadsheet users, a label or text value starting with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `\'` (OWASP CSV injection); number cells are exported as they are. `raw=true` exports the stored texts unchanged, for programs. Exports streaming at once are limited per member (429 `tables.too_many_exports`) and per instance (503 `internal.busy`); an export whose reader takes nothing for 30 seconds is ended.',
+    fr: 'La table (par id ou par slug) en téléchargement CSV : une ligne d’en-têtes avec les libellés des colonnes, puis chaque ligne, dans l’ordre de création par défaut. `q`, `filter`, `match`, `sort` et `dir` fonctionnent comme dans la requête de lignes, pour exporter une vue ; un filtre invalide donne 400 `request.bad_request` qui nomme la condition. Pour protéger les utilisateurs de tableurs, un libellé ou un texte commençant par `=`, `+`, `-`, `@`, une tabulation ou un retour chariot est précédé de `\'` (injection CSV, OWASP) ; les cellules numériques sont exportées telles quelles. `raw=true` exporte les textes enregistrés sans changement, pour les programmes. Les exports simultanés sont limités par membre (429 `tables.too_many_exports`) et par instance (503 `internal.busy`) ; un export dont le lecteur ne lit plus rien pendant 30 secondes est interrompu.',
   },
-  async handle({ params, query }) {
-    const { table, chunks } = await openTableExport(params.id, query);
+  async handle({ actor, params, query }) {
+    if (actor.kind === 'anonymous') throw appError('auth.unauthenticated');
+    const { table, chunks } = await openTableExport(actor, params.id, query);
     return streamedDownload(chunks, {
       'content-type': 'text/csv; charset=utf-8',
       'content-disposition': `attachment; filename="${table.slug}.csv"`,
@@ -40,7 +41,3 @@ export const tableExportRoute = plainRoute({
   },
 });
 
-/** Serves the export of table `ref` through the pipeline, the view taken from the request's query. */
-export function handleTableExport(request: Request, ref: string): Promise<Response> {
-  return servePlainRoute(tableExportRoute, { id: ref }, request);
-}

@@ -62,9 +62,10 @@ describe('OpenAPI document', () => {
     const parameters = new Map(exportOperation.parameters.map((parameter) => [parameter.name, parameter]));
     expect(parameters.get('id')).toMatchObject({ in: 'path', required: true });
     expect(parameters.get('dir')).toMatchObject({ in: 'query', required: false, schema: { enum: ['asc', 'desc'] } });
-    expect([...parameters.keys()].sort()).toEqual(['dir', 'filter', 'id', 'match', 'q', 'sort']);
+    expect(parameters.get('raw')).toMatchObject({ in: 'query', required: false, schema: { enum: ['true', 'false'] } });
+    expect([...parameters.keys()].sort()).toEqual(['dir', 'filter', 'id', 'match', 'q', 'raw', 'sort']);
     expect(Object.keys(exportOperation.responses['200'].content!)).toEqual(['text/csv']);
-    expect(Object.keys(exportOperation.responses)).toEqual(expect.arrayContaining(['400', '401', '403', '404', '429', '500']));
+    expect(Object.keys(exportOperation.responses)).toEqual(expect.arrayContaining(['400', '401', '403', '404', '429', '500', '503']));
   });
 
   it('lists auth.cross_origin on state-changing routes that are not urlToken, and not on reads', () => {

@@ -4,7 +4,7 @@
  * and anything else is a bug answered as an opaque 500.
  */
 import { TRPCError } from '@trpc/server';
-import { AppError, type ErrorBody } from '../core/errors/app-error';
+import { AppError, toAppError, type ErrorBody } from '../core/errors/app-error';
 import { simplifyIssue } from '../core/errors/zod-issues';
 import { log } from '../core/log';
 
@@ -40,7 +40,8 @@ export function toAppErrorFromAny(error: unknown): AppError {
         break;
     }
   }
-  return new AppError('internal.error');
+  // The rest (a database that gave no connection in time, or a bug) is core's to map.
+  return toAppError(error instanceof TRPCError ? (error.cause ?? error) : error);
 }
 
 /** Called once per failed request by each transport: a 500 is a bug and deserves a log line. */

@@ -5,7 +5,6 @@ import { authRouter } from '../domains/auth/router';
 import { instanceRouter } from '../domains/instance/router';
 import { membersRouter } from '../domains/members/router';
 import { tablesRouter } from '../domains/tables/router';
-import { rowsRouter } from '../domains/tables/rows-router';
 import { router } from './procedures';
 
 export const appRouter = router({
@@ -15,7 +14,6 @@ export const appRouter = router({
   audit: auditRouter,
   instance: instanceRouter,
   tables: tablesRouter,
-  rows: rowsRouter,
 });
 
 export type AppRouter = typeof appRouter;

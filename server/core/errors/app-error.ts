@@ -2,6 +2,7 @@
  * The only error a service throws on purpose. Anything else is a bug and is answered as a generic
  * 500 that reveals nothing (see toErrorBody).
  */
+import { isDatabaseBusy } from '../db/busy';
 import { defaultMessageOf, statusOf, type ErrorCode } from './catalogue';
 
 export type ErrorDetails = Record<string, unknown>;
@@ -42,10 +43,20 @@ export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }
 
-/** Any thrown value as an AppError: known errors pass through, everything else is an opaque 500. */
+/**
+ * Any thrown value as an AppError: known errors pass through, a database that gave no connection in
+ * time is 503 `internal.busy` (the one place pg's acquire timeout becomes an answer), everything else
+ * is an opaque 500.
+ */
 export function toAppError(error: unknown): AppError {
   if (isAppError(error)) return error;
+  if (isDatabaseBusy(error)) return busyError(2, { reason: 'database' });
   return new AppError('internal.error');
+}
+
+/** 503 `internal.busy` with its Retry-After. */
+export function busyError(retryAfterSeconds: number, details: ErrorDetails = {}): AppError {
+  return new AppError('internal.busy', { details: { ...details, retryAfterSeconds }, headers: { 'Retry-After': String(retryAfterSeconds) } });
 }
 
 export function rateLimitError(code: 'api_key.rate_limited' | 'auth.too_many_attempts' | 'request.rate_limited', retryAfterSeconds: number): AppError {

@@ -23,6 +23,7 @@ export const errorCatalogue = {
   }),
   ...area('internal', {
     error: [500, 'Something went wrong on our side. Try again later.'], // (ours)
+    busy: [503, 'The service is busy. Try again in a moment.'], // (ours) Retry-After, details.retryAfterSeconds
   }),
   ...area('auth', {
     unauthenticated: [401, 'Sign in or send a valid API key.'],
@@ -72,6 +73,8 @@ export const errorCatalogue = {
     key_column_missing: [409, 'This table has no key column.'], // (ours)
     cells_incompatible: [409, 'Existing cells do not fit the new column settings.'], // (ours) details.rows
     import_rejected: [422, 'Some lines of the file cannot be imported.'], // (ours) details.rejected
+    import_in_progress: [409, 'Another import into this table is still running. Try again when it is done.'], // (ours)
+    too_many_exports: [429, 'Too many of your exports are still running. Wait for one to finish.'], // (ours) Retry-After
   }),
   ...area('review', {
     bad_request: [400, 'The review request is invalid.'],

@@ -1,10 +1,15 @@
+/**
+ * The tables domain's routes: the tables themselves here, their rows, columns and CSV files in their
+ * own folders, composed by nesting only (`tables.rows.list`, `tables.columns.add`, `tables.csv.import`).
+ */
+import { z } from 'zod';
 import { route } from '../../trpc/meta';
 import { actorOf, procedure, router } from '../../trpc/procedures';
+import { columnsRouter } from './columns/router';
+import { csvRouter } from './csv/router';
+import { rowsRouter } from './rows/router';
 import { createTableInput, limitsOutput, patchTableInput, tableOutput, tableRefInput, tableSchema } from './schemas';
 import { createTable, deleteTable, getTable, listTables, patchTable, tableLimits } from './service';
-import { z } from 'zod';
-import { columnProcedures } from './column-router';
-import { csvProcedures } from './csv-router';
 
 const tag = 'Tables';
 const read = { kind: 'scope', scope: 'tables:read' } as const;
@@ -123,6 +128,7 @@ export const tablesRouter = router({
     .output(tableOutput)
     .mutation(({ ctx, input }) => deleteTable(actorOf(ctx), input.id, ctx.ip)),
 
-  ...columnProcedures,
-  ...csvProcedures,
+  rows: rowsRouter,
+  columns: columnsRouter,
+  csv: csvRouter,
 });

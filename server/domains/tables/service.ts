@@ -3,59 +3,23 @@
  * tables; every member reads them. Structure changes take one advisory lock, so the table count,
  * slug uniqueness and the ceilings hold under concurrent requests.
  */
-import type { DataTable } from '../../generated/prisma/client';
 import type { AuthenticatedActor } from '../../core/auth/access';
 import { auditByOf, recordAudit } from '../../core/audit';
-import { config } from '../../core/config';
-import { db, type Tx } from '../../core/db';
+import { db } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
-import { iso } from '../../core/http/schemas';
-import { buildColumns } from './columns';
-import { firstFree, slugFromName } from './naming';
-import { applyKeyUnique } from './row-rewrite';
-import { assignSlots } from './typed-slots';
-import { storedColumnsOf, type ColumnInput } from './schemas';
+import { buildColumns } from './columns/build';
+import { tableLimits } from './limits';
+import { slugFromName } from './naming';
+import { presentTable } from './present';
+import { countTables, findTableOrThrow, freeSlug, isSlugTaken, listAllTables, lockStructure } from './repo';
+import { applyKeyUnique } from './rows/row-rewrite';
+import { assignSlots, storedTypedSlots } from './rows/typed-slots';
+import type { ColumnInput } from './schemas';
 
-export function tableLimits() {
-  const c = config();
-  return { maxTables: c.TABLES_MAX_TABLES, maxColumns: c.TABLES_MAX_COLUMNS, maxRows: c.TABLES_MAX_ROWS, maxCellChars: c.TABLES_MAX_CELL_CHARS };
-}
-
-export function presentTable(table: DataTable) {
-  return {
-    id: table.id,
-    slug: table.slug,
-    name: table.name,
-    description: table.description,
-    columns: storedColumnsOf(table.columns),
-    keyUnique: table.keyUnique,
-    rowCount: table.rowCount,
-    createdAt: iso(table.createdAt),
-    updatedAt: iso(table.updatedAt),
-  };
-}
-
-const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** By id or by slug, as the routes accept either. */
-export async function findTableOrThrow(ref: string, tx: Tx = db()): Promise<DataTable> {
-  const table = await tx.dataTable.findUnique({ where: uuidShape.test(ref) ? { id: ref.toLowerCase() } : { slug: ref } });
-  if (!table) throw appError('tables.not_found');
-  return table;
-}
-
-async function lockStructure(tx: Tx): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('tables:structure'))`;
-}
-
-async function freeSlug(tx: Tx, base: string): Promise<string> {
-  const taken = await tx.dataTable.findMany({ where: { slug: { startsWith: base } }, select: { slug: true } });
-  return firstFree(base, new Set(taken.map((table) => table.slug)), '-');
-}
+export { tableLimits };
 
 export async function listTables() {
-  const tables = await db().dataTable.findMany({ orderBy: [{ name: 'asc' }, { id: 'asc' }] });
-  return { tables: tables.map(presentTable) };
+  return { tables: (await listAllTables()).map(presentTable) };
 }
 
 export async function getTable(ref: string) {
@@ -75,10 +39,10 @@ export async function createTable(actor: AuthenticatedActor, input: CreateTableI
   const columns = buildColumns(input.columns, limits);
   return db().$transaction(async (tx) => {
     await lockStructure(tx);
-    if ((await tx.dataTable.count()) >= limits.maxTables) {
+    if ((await countTables(tx)) >= limits.maxTables) {
       throw appError('tables.limit_reached', { details: { limit: 'maxTables', value: limits.maxTables } });
     }
-    if (input.slug && (await tx.dataTable.findUnique({ where: { slug: input.slug } }))) {
+    if (input.slug && (await isSlugTaken(tx, input.slug))) {
       throw appError('tables.duplicate_slug', { details: { slug: input.slug } });
     }
     const table = await tx.dataTable.create({
@@ -88,7 +52,7 @@ export async function createTable(actor: AuthenticatedActor, input: CreateTableI
         description: input.description ?? null,
         keyUnique: input.keyUnique,
         columns: columns as never,
-        typedSlots: assignSlots(columns, {}),
+        typedSlots: storedTypedSlots(assignSlots(columns, new Map())),
         createdById: actor.member.id,
       },
     });
@@ -109,7 +73,7 @@ export async function patchTable(actor: AuthenticatedActor, input: PatchTableInp
   return db().$transaction(async (tx) => {
     await lockStructure(tx);
     const table = await findTableOrThrow(input.id, tx);
-    if (input.slug && input.slug !== table.slug && (await tx.dataTable.findUnique({ where: { slug: input.slug } }))) {
+    if (input.slug && input.slug !== table.slug && (await isSlugTaken(tx, input.slug))) {
       throw appError('tables.duplicate_slug', { details: { slug: input.slug } });
     }
     const changes = Object.fromEntries(

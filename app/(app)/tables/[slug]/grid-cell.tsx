@@ -7,7 +7,7 @@ import type { Dictionary } from '@/app/i18n';
 import { cn } from '@/app/ui/cn';
 import { Spinner } from '@/app/ui/spinner';
 import type { Column, Row } from '../_lib/api';
-import { displayCell, editorText } from '../_lib/cells';
+import { cellOf, displayCell, editorText } from '../_lib/cells';
 import { CellEditor, type CommitReason } from './cell-editor';
 import type { Draft } from './grid-model';
 
@@ -54,7 +54,7 @@ export function GridCell({
   locale: ReturnType<typeof useI18n>['locale'];
   t: Dictionary;
 }) {
-  const value = row.cells[column.key];
+  const value = cellOf(row.cells, column.key);
   const errorId = `cell-error-${row.id}-${column.key}`;
   const label = t.tables.grid.editCell(column.label, rowNumber);
   const showBubble = Boolean(draft?.error) && (isActive || isEditing);

@@ -18,6 +18,7 @@ import { Label, Select } from '@/app/ui/field';
 import { UploadIcon } from '@/app/ui/icons';
 import { Spinner } from '@/app/ui/spinner';
 import { useTableMutations, useTablesCache, type ImportPreview, type ImportResult, type RejectedLine, type Table } from '../_lib/api';
+import { ownValue } from '@/server/core/own-property';
 
 /** The service refuses bodies above 5 MB; the file travels inside JSON, so keep a margin. */
 const maxFileBytes = 4.5 * 1024 * 1024;
@@ -244,7 +245,7 @@ function ImportFlow({ table, onClose }: { table: Table; onClose: () => void }) {
                       <Select
                         controlSize="sm"
                         aria-label={d.mappingFor(header)}
-                        value={mapping[header] ?? ''}
+                        value={ownValue(mapping, header) ?? ''}
                         onChange={(event) => {
                           setMapping((current) => ({ ...current, [header]: event.target.value || null }));
                           setMappingError(null);
@@ -301,7 +302,7 @@ function ImportFlow({ table, onClose }: { table: Table; onClose: () => void }) {
                   <thead className="sticky top-0 bg-subtle">
                     <tr>
                       {preview.headers.map((header, index) => {
-                        const target = mapping[header];
+                        const target = ownValue(mapping, header);
                         const label = target ? table.columns.find((column) => column.key === target)?.label : null;
                         return (
                           <th key={`${header}-${index}`} scope="col" className="border-b border-line px-2.5 py-1.5 font-medium whitespace-nowrap">
@@ -316,7 +317,7 @@ function ImportFlow({ table, onClose }: { table: Table; onClose: () => void }) {
                     {preview.sample.map((line, lineIndex) => (
                       <tr key={lineIndex}>
                         {preview.headers.map((header, index) => (
-                          <td key={`${header}-${index}`} className={cn('max-w-48 truncate px-2.5 py-1.5', !mapping[header] && 'text-muted')}>
+                          <td key={`${header}-${index}`} className={cn('max-w-48 truncate px-2.5 py-1.5', !ownValue(mapping, header) && 'text-muted')}>
                             {line[index] ?? ''}
                           </td>
                         ))}

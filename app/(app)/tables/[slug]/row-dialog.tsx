@@ -11,6 +11,7 @@ import { Dialog, DialogBody, DialogContent, DialogForm, FormDialogFooter } from 
 import { SelectField, TextField } from '@/app/ui/field';
 import { useTableMutations, useTablesCache, type Cells, type Column, type Row, type Table } from '../_lib/api';
 import { parseEditorText } from '../_lib/cells';
+import { ownValue } from '@/server/core/own-property';
 
 type FieldErrors = Record<string, string>;
 
@@ -96,7 +97,7 @@ function RowForm({ table, onAdded }: { table: Table; onAdded: (row: Row) => void
     const cells: Cells = {};
     const found: FieldErrors = {};
     for (const column of table.columns) {
-      const parsed = parseEditorText(column.type, values[column.key] ?? '');
+      const parsed = parseEditorText(column.type, ownValue(values, column.key) ?? '');
       if (!parsed.ok) found[column.key] = t.tables.problems[parsed.error];
       else if (parsed.value !== null) cells[column.key] = parsed.value;
       else if (column.required) found[column.key] = t.tables.problems.required;
@@ -120,8 +121,8 @@ function RowForm({ table, onAdded }: { table: Table; onAdded: (row: Row) => void
             <CellField
               key={column.key}
               column={column}
-              value={values[column.key] ?? ''}
-              error={errors[column.key]}
+              value={ownValue(values, column.key) ?? ''}
+              error={ownValue(errors, column.key)}
               onChange={(value) => {
                 setValues((current) => ({ ...current, [column.key]: value }));
                 setErrors((current) => {

@@ -16,10 +16,11 @@ import {
 } from '@/app/ui/dropdown-menu';
 import { ColumnsIcon } from '@/app/ui/icons';
 import type { Column } from '../_lib/api';
+import { ownValue } from '@/server/core/own-property';
 
 export function ColumnsMenu({ columns, hidden, onChange }: { columns: Column[]; hidden: VisibilityState; onChange: (next: VisibilityState) => void }) {
   const { t } = useI18n();
-  const hiddenCount = columns.filter((column) => hidden[column.key] === false).length;
+  const hiddenCount = columns.filter((column) => ownValue(hidden, column.key) === false).length;
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
@@ -34,7 +35,7 @@ export function ColumnsMenu({ columns, hidden, onChange }: { columns: Column[]; 
         {columns.map((column) => (
           <DropdownMenuCheckboxItem
             key={column.key}
-            checked={hidden[column.key] !== false}
+            checked={ownValue(hidden, column.key) !== false}
             onSelect={(event) => event.preventDefault()}
             onCheckedChange={(checked) => onChange({ ...hidden, [column.key]: checked === true })}
           >

@@ -24,6 +24,7 @@ import { Pagination } from './table-pagination';
 import { TableToolbar } from './table-toolbar';
 import { useColumnWidths, useHiddenColumns } from './use-remembered-view';
 import { useTableRows } from './use-table-rows';
+import { ownValue } from '@/server/core/own-property';
 
 export function TableWorkspace({ table, isAdmin }: { table: Table; isAdmin: boolean }) {
   const { t } = useI18n();
@@ -46,7 +47,7 @@ export function TableWorkspace({ table, isAdmin }: { table: Table; isAdmin: bool
   }, [notice]);
 
   const selectedIds = Object.keys(selection).filter((id) => selection[id]);
-  const visibleColumns = table.columns.filter((column) => hidden[column.key] !== false);
+  const visibleColumns = table.columns.filter((column) => ownValue(hidden, column.key) !== false);
 
   function openFilter(seed: Column | null) {
     setFilterSeed(seed);

@@ -10,7 +10,7 @@ import type { Row as ModelRow } from '@tanstack/react-table';
 import { useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { useTableMutations, useTablesCache, type CellValue, type Column, type Row, type Table } from '../_lib/api';
-import { editorText, parseEditorText, sameCell } from '../_lib/cells';
+import { cellOf, editorText, parseEditorText, sameCell } from '../_lib/cells';
 import type { CommitReason } from './cell-editor';
 import { cellErrorText, cellId, type Draft, type Editing, type Position } from './grid-model';
 
@@ -54,7 +54,7 @@ export function useCellEditing({ table, modelRows, dataColumns, columnCount, act
       return;
     }
     if (typed !== undefined) setDraft(id, { text: typed, error: drafts[id]?.error ?? null, saving: false });
-    else if (!drafts[id]) setDraft(id, { text: editorText(column, row.cells[column.key]), error: null, saving: false });
+    else if (!drafts[id]) setDraft(id, { text: editorText(column, cellOf(row.cells, column.key)), error: null, saving: false });
     setEditing({ rowId: row.id, key: column.key, caretAtEnd: typed !== undefined || Boolean(drafts[id]?.error) });
   }
 
@@ -70,7 +70,7 @@ export function useCellEditing({ table, modelRows, dataColumns, columnCount, act
       }
       next = parsed.value;
     }
-    if (sameCell(next, row.cells[column.key])) {
+    if (sameCell(next, cellOf(row.cells, column.key))) {
       setDraft(id, null);
       return;
     }
@@ -97,7 +97,7 @@ export function useCellEditing({ table, modelRows, dataColumns, columnCount, act
   function toggle(row: Row, column: Column) {
     const current = drafts[cellId(row.id, column.key)];
     if (current?.saving) return;
-    const value = row.cells[column.key] === true;
+    const value = cellOf(row.cells, column.key) === true;
     void save(row, column, String(!value), 'toggle', !value);
   }
 
@@ -140,7 +140,7 @@ export function useCellEditing({ table, modelRows, dataColumns, columnCount, act
       startEditing(record, column);
     } else if ((event.key === 'Delete' || event.key === 'Backspace') && !drafts[id]?.saving) {
       event.preventDefault();
-      if (record.cells[column.key] !== undefined || drafts[id]) void save(record, column, '', 'clear', null);
+      if (cellOf(record.cells, column.key) !== undefined || drafts[id]) void save(record, column, '', 'clear', null);
     } else if (event.key === 'Escape' && drafts[id] && !drafts[id].saving) {
       event.preventDefault();
       setDraft(id, null);

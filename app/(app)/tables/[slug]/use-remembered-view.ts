@@ -4,18 +4,27 @@
 import type { ColumnSizingState, VisibilityState } from '@tanstack/react-table';
 import { useEffect, useState } from 'react';
 
+/**
+ * Keyed by column key, which people choose: without a prototype, the grid library's own lookups
+ * (`columnSizing[id]`) find nothing for a column keyed `constructor` that has no entry.
+ */
+function keyedByColumn<T extends Record<string, unknown>>(entries: object): T {
+  return Object.assign(Object.create(null) as T, entries);
+}
+
 function useRemembered<T extends Record<string, unknown>>(storageKey: string, compact: (value: T) => T) {
-  const [value, setValue] = useState<T>({} as T);
+  const [value, setValue] = useState<T>(() => keyedByColumn<T>({}));
   useEffect(() => {
     try {
       const stored = window.localStorage.getItem(storageKey);
-      setValue(stored ? (JSON.parse(stored) as T) : ({} as T));
+      const parsed: unknown = stored ? JSON.parse(stored) : {};
+      setValue(keyedByColumn<T>(typeof parsed === 'object' && parsed !== null ? parsed : {}));
     } catch {
-      setValue({} as T);
+      setValue(keyedByColumn<T>({}));
     }
   }, [storageKey]);
   const update = (next: T) => {
-    const kept = compact(next);
+    const kept = keyedByColumn<T>(compact(next));
     setValue(kept);
     try {
       window.localStorage.setItem(storageKey, JSON.stringify(kept));

@@ -17,7 +17,7 @@ import {
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef } from 'react';
 import type { Row, SortDir, Table } from '../_lib/api';
-import { defaultWidth } from '../_lib/cells';
+import { cellOf, defaultWidth } from '../_lib/cells';
 import { headerHeight, rowHeight, selectWidth } from './grid-model';
 
 interface VirtualGridOptions {
@@ -41,7 +41,7 @@ export function useVirtualGrid({ table, rows, sort, hidden, onHiddenChange, widt
       { id: '__select', size: selectWidth, enableHiding: false, enableResizing: false },
       ...table.columns.map((column) => ({
         id: column.key,
-        accessorFn: (row: Row) => row.cells[column.key],
+        accessorFn: (row: Row) => cellOf(row.cells, column.key),
         size: column.width ?? defaultWidth(column.type),
         // The same bounds as a column's stored width.
         minSize: 80,

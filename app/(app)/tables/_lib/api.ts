@@ -58,10 +58,10 @@ export function exportHref(params: RowsParams): string {
   return `/api/v1/tables/${encodeURIComponent(id)}/export.csv${text ? `?${text}` : ''}`;
 }
 
-export type RowsPage = RouterOutputs['rows']['list'];
+export type RowsPage = RouterOutputs['tables']['rows']['list'];
 export type Row = RowsPage['rows'][number];
-export type ImportPreview = RouterOutputs['tables']['importPreview'];
-export type ImportResult = RouterOutputs['tables']['importCsv'];
+export type ImportPreview = RouterOutputs['tables']['csv']['preview'];
+export type ImportResult = RouterOutputs['tables']['csv']['import'];
 
 export type RejectedLine = ImportResult['rejected'][number];
 export type CellProblem = RejectedLine['problems'][number];
@@ -74,10 +74,10 @@ export function useTablesCache() {
     /** Structure and row counts (the list and the table). */
     tables: () =>
       Promise.all([queryClient.invalidateQueries(trpc.tables.list.queryFilter()), queryClient.invalidateQueries(trpc.tables.get.queryFilter())]),
-    rows: (tableId: string) => queryClient.invalidateQueries(trpc.rows.list.queryFilter({ id: tableId })),
+    rows: (tableId: string) => queryClient.invalidateQueries(trpc.tables.rows.list.queryFilter({ id: tableId })),
     /** Replaces one row in every cached page of the table (an inline edit keeps its place). */
     putRow: (tableId: string, row: Row) =>
-      queryClient.setQueriesData<RowsPage>(trpc.rows.list.queryFilter({ id: tableId }), (page) =>
+      queryClient.setQueriesData<RowsPage>(trpc.tables.rows.list.queryFilter({ id: tableId }), (page) =>
         page ? { ...page, rows: page.rows.map((current) => (current.id === row.id ? row : current)) } : page,
       ),
     putTable: (table: Table) => {
@@ -100,7 +100,7 @@ export function useTable(ref: string) {
 export function useRows(params: RowsParams | null) {
   const trpc = useTRPC();
   return useQuery({
-    ...trpc.rows.list.queryOptions(params ?? { id: '', offset: 0, limit: 100 }),
+    ...trpc.tables.rows.list.queryOptions(params ?? { id: '', offset: 0, limit: 100 }),
     enabled: params !== null,
     placeholderData: keepPreviousData,
     staleTime: 5_000,
@@ -113,20 +113,20 @@ export function useTableMutations() {
     create: trpc.tables.create.mutationOptions(),
     patch: trpc.tables.patch.mutationOptions(),
     remove: trpc.tables.delete.mutationOptions(),
-    addColumn: trpc.tables.addColumn.mutationOptions(),
-    updateColumn: trpc.tables.updateColumn.mutationOptions(),
-    reorderColumns: trpc.tables.reorderColumns.mutationOptions(),
-    removeColumn: trpc.tables.removeColumn.mutationOptions(),
-    importPreview: trpc.tables.importPreview.mutationOptions(),
-    importCsv: trpc.tables.importCsv.mutationOptions(),
-    createRow: trpc.rows.create.mutationOptions(),
-    updateRow: trpc.rows.update.mutationOptions(),
+    addColumn: trpc.tables.columns.add.mutationOptions(),
+    updateColumn: trpc.tables.columns.update.mutationOptions(),
+    reorderColumns: trpc.tables.columns.reorder.mutationOptions(),
+    removeColumn: trpc.tables.columns.remove.mutationOptions(),
+    importPreview: trpc.tables.csv.preview.mutationOptions(),
+    importCsv: trpc.tables.csv.import.mutationOptions(),
+    createRow: trpc.tables.rows.create.mutationOptions(),
+    updateRow: trpc.tables.rows.update.mutationOptions(),
   };
 }
 
 /** Deletes rows in one batch (all or nothing; at most a page, so within the 500 operations of a batch). */
 export function useDeleteRows() {
   const trpc = useTRPC();
-  return useMutation(trpc.rows.batch.mutationOptions());
+  return useMutation(trpc.tables.rows.batch.mutationOptions());
 }
 

@@ -4,7 +4,13 @@
  * true/false, date → "YYYY-MM-DD", datetime → ISO 8601 in UTC, others → strings; an empty cell is absent.
  */
 import type { Dictionary, Locale } from '@/app/i18n';
-import type { CellValue, Column, ColumnType } from './api';
+import { ownValue } from '@/server/core/own-property';
+import type { CellValue, Cells, Column, ColumnType } from './api';
+
+/** A row's cell for a column key (keys are chosen by people: `constructor` must not find Object's). */
+export function cellOf(cells: Cells, key: string): CellValue | undefined {
+  return ownValue(cells, key);
+}
 
 const numberFormats = new Map<Locale, Intl.NumberFormat>();
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
