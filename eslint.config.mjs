@@ -1,0 +1,142 @@
+/**
+ * Lint: the rules that catch real bugs (type-aware where it matters: promises nobody awaits, values
+ * stringified as "[object Object]", switches that miss a case) and the import boundaries that keep
+ * the layers apart. Style is left to the code review; every rule here is an error, none a warning.
+ *
+ * Layers (ARCHITECTURE.md): server/core is framework-free and imports no domain, tRPC, HTTP layer or
+ * Next; domain code other than routers imports no tRPC; the runner imports no Next, React, tRPC or
+ * web server code; only server/http/web-server.ts imports Next on the server.
+ */
+import js from '@eslint/js';
+import nextPlugin from '@next/eslint-plugin-next';
+import importX from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const frameworkPackages = {
+  next: { group: ['next', 'next/*'], message: 'Only server/http/web-server.ts and app/ import Next.js.' },
+  react: { group: ['react', 'react/*', 'react-dom', 'react-dom/*'], message: 'React belongs to app/.' },
+  trpc: { group: ['@trpc/*'], message: 'tRPC stays in server/trpc and the routers.' },
+};
+
+const restrictPackages = (...names) => ({
+  'no-restricted-imports': ['error', { patterns: names.map((name) => frameworkPackages[name]) }],
+});
+
+export default tseslint.config(
+  {
+    ignores: ['node_modules/**', '.next/**', '.data/**', '.tools/**', 'server/generated/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.{ts,tsx,mts}'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      globals: { ...globals.node },
+    },
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver': { node: { extensions: ['.ts', '.tsx', '.mjs', '.js'] } } },
+    rules: {
+      // Promises: a forgotten await loses errors and ordering.
+      '@typescript-eslint/no-floating-promises': ['error', { ignoreVoid: true }],
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/return-await': ['error', 'in-try-catch'],
+      // Values that do not say what they seem to.
+      '@typescript-eslint/no-base-to-string': 'error',
+      '@typescript-eslint/no-for-in-array': 'error',
+      '@typescript-eslint/no-array-delete': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/only-throw-error': 'error',
+      '@typescript-eslint/prefer-promise-reject-errors': 'error',
+      '@typescript-eslint/no-implied-eval': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // Casts to `any` are sometimes the honest type at a library seam; the type-aware rules above catch the bugs.
+      '@typescript-eslint/no-explicit-any': 'off',
+      // Sandboxing: user expressions are never evaluated as code (ARCHITECTURE, security).
+      'no-eval': 'error',
+      'no-new-func': 'error',
+      // A user-chosen key must not reach Object.prototype (ARCHITECTURE rule 8).
+      'no-prototype-builtins': 'error',
+      'prefer-object-has-own': 'error',
+      eqeqeq: ['error', 'smart'],
+      'no-self-compare': 'error',
+      'no-template-curly-in-string': 'error',
+      'no-unsafe-finally': 'error',
+      // The module graph as written must resolve.
+      'import-x/no-cycle': 'off',
+    },
+  },
+  {
+    files: ['**/*.{mjs,js}'],
+    languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    files: ['app/**/*.tsx', 'app/**/*.ts'],
+    plugins: { 'react-hooks': reactHooks, '@next/next': nextPlugin },
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      ...nextPlugin.configs['core-web-vitals'].rules,
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+    },
+  },
+  // --- Layering -------------------------------------------------------------------------------
+  {
+    files: ['server/**/*.ts'],
+    ignores: ['server/http/web-server.ts'],
+    rules: restrictPackages('next', 'react'),
+  },
+  {
+    files: ['server/core/**/*.ts'],
+    rules: {
+      ...restrictPackages('next', 'react', 'trpc'),
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            { target: './server/core', from: './server/domains', message: 'server/core imports no domain.' },
+            { target: './server/core', from: './server/trpc', message: 'server/core imports no tRPC.' },
+            { target: './server/core', from: './server/http', message: 'server/core imports no HTTP layer.' },
+            { target: './server/core', from: './app', message: 'server/core imports nothing from app/.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Domain code other than routers (services, repos, schemas, presenters, housekeeping) and tests.
+    files: ['server/domains/**/*.ts'],
+    ignores: ['server/domains/**/router.ts', 'server/domains/**/*-router.ts', 'server/domains/**/*.test.ts'],
+    rules: {
+      ...restrictPackages('next', 'react', 'trpc'),
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            { target: './server/domains', from: './server/trpc', message: 'Services import no tRPC: only routers do.' },
+            { target: './server/domains', from: './server/http', message: 'Domains import no HTTP layer.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['runner/**/*.ts'],
+    rules: {
+      ...restrictPackages('next', 'react', 'trpc'),
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            { target: './runner', from: './server/trpc', message: 'The runner imports no tRPC.' },
+            { target: './runner', from: './server/http', message: 'The runner imports no web server code.' },
+            { target: './runner', from: './app', message: 'The runner imports nothing from app/.' },
+          ],
+        },
+      ],
+    },
+  },
+);
