@@ -161,7 +161,8 @@ export async function openLoop(options: {
     if (!all.includes(connection)) all.push(connection);
     inFlight += 1;
     maxInFlight = Math.max(maxInFlight, inFlight);
-    connection
+    // Fire and forget: the request's outcome is counted below, whatever it is (its own errors become 'error').
+    void connection
       .send(rotation.next())
       .then(
         (result) => String(result.status),

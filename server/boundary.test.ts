@@ -1,51 +1,52 @@
 /**
- * Framework boundaries inside server/: only the web server imports Next.js; services and core code
- * never import tRPC (TRPCError and procedures stay in server/trpc), nor React.
+ * The layering is enforced by ESLint (eslint.config.mjs, run by `npm test`): server/core imports no
+ * domain, tRPC, HTTP layer or Next; domain code other than routers imports no tRPC; the runner imports
+ * no tRPC, web server code or Next; only server/http/web-server.ts imports Next on the server. A rule
+ * whose import fails to resolve passes silently, so this lints probe sources as if they were real files
+ * of each layer and checks that every forbidden import is reported and every allowed one is not.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
-const serverDir = path.dirname(fileURLToPath(import.meta.url));
-const importPattern = /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)/g;
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const eslint = new ESLint({ cwd: root });
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    if (name === 'generated' || name === 'node_modules') return [];
-    if (statSync(full).isDirectory()) return sourceFiles(full);
-    return /\.tsx?$/.test(name) && !/\.test\.ts$/.test(name) ? [full] : [];
-  });
+/** The layering rules reported for `source` linted as the existing file `asFile`. */
+async function boundaryFindings(asFile: string, source: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`${source}\nexport {};\n`, { filePath: path.join(root, asFile) });
+  return result.messages
+    .filter((message) => message.ruleId === 'import-x/no-restricted-paths' || message.ruleId === 'no-restricted-imports')
+    .map((message) => message.message);
 }
 
-function importsOf(file: string): string[] {
-  return [...readFileSync(file, 'utf8').matchAll(importPattern)].map((match) => match[1] ?? match[2]);
-}
-
-const files = sourceFiles(serverDir).map((file) => ({ file: path.relative(serverDir, file), imports: importsOf(file) }));
-
-describe('server boundaries', () => {
-  it('lets only http/web-server.ts import Next.js', () => {
-    const offending = files.filter(({ file, imports }) => file !== path.join('http', 'web-server.ts') && imports.some((i) => /^next(\/|$)/.test(i)));
-    expect(offending.map(({ file }) => file)).toEqual([]);
+describe('layering boundaries (ESLint)', () => {
+  it.each([
+    ['core imports a domain', 'server/core/audit.ts', "import { listTables } from '../domains/tables/service';", /imports no domain/],
+    ['core imports tRPC code', 'server/core/auth/access.ts', "import { route } from '../../trpc/meta';", /imports no tRPC/],
+    ['core imports the HTTP layer', 'server/core/audit.ts', "import { handleApiRequest } from '../http/api-handler';", /no HTTP layer/],
+    ['core imports the tRPC package', 'server/core/audit.ts', "import { TRPCError } from '@trpc/server';", /tRPC stays/],
+    ['core imports Next', 'server/core/audit.ts', "import next from 'next';", /Next\.js/],
+    ['a service imports tRPC code', 'server/domains/tables/service.ts', "import { procedure } from '../../trpc/procedures';", /only routers do/],
+    ['a nested service imports the tRPC package', 'server/domains/tables/rows/service.ts', "import { TRPCError } from '@trpc/server';", /tRPC stays/],
+    ['a repo imports the HTTP layer', 'server/domains/auth/repo.ts', "import { handleApiRequest } from '../../http/api-handler';", /no HTTP layer/],
+    ['the runner imports tRPC code', 'runner/main.ts', "import { appRouter } from '../server/trpc/root';", /runner imports no tRPC/],
+    ['the runner imports web server code', 'runner/main.ts', "import { handleApiRequest } from '../server/http/api-handler';", /no web server code/],
+    ['the runner imports React', 'runner/main.ts', "import { useState } from 'react';", /React belongs to app/],
+    ['another HTTP file imports Next', 'server/http/api-handler.ts', "import next from 'next';", /Next\.js/],
+  ])('reports %s', async (_name, file, source, expected) => {
+    const findings = await boundaryFindings(file, source);
+    expect(findings.some((finding) => expected.test(finding)), findings.join('\n')).toBe(true);
   });
 
-  it('keeps tRPC out of core and domain services', () => {
-    const offending = files.filter(
-      ({ file, imports }) =>
-        (file.startsWith('core') || /^domains\/[^/]+\/(service|governance|invitations|sessions|present|schemas)\.ts$/.test(file)) &&
-        imports.some((i) => /^@trpc\//.test(i) || /\/trpc\//.test(i)),
-    );
-    expect(offending.map(({ file }) => file)).toEqual([]);
-  });
-
-  it('never imports React on the server', () => {
-    expect(files.filter(({ imports }) => imports.some((i) => /^react(-dom)?(\/|$)/.test(i))).map(({ file }) => file)).toEqual([]);
-  });
-
-  it('finds the files it checks (the walk works)', () => {
-    expect(files.some(({ file }) => file === path.join('http', 'web-server.ts'))).toBe(true);
-    expect(files.find(({ file }) => file === path.join('http', 'web-server.ts'))!.imports).toContain('next');
+  it.each([
+    ['core uses core', 'server/core/auth/access.ts', "import { hit } from '../http/rate-limit';"],
+    ['a router uses tRPC', 'server/domains/tables/router.ts', "import { procedure } from '../../trpc/procedures';"],
+    ['a service uses another domain’s service and core', 'server/domains/members/service.ts', "import { revokeSessions } from '../auth/sessions';\nimport { db } from '../../core/db';"],
+    ['the runner uses domain housekeeping', 'runner/main.ts', "import { purgeOldTableWriteEffects } from '../server/domains/tables/housekeeping';"],
+    ['the web server uses Next', 'server/http/web-server.ts', "import next from 'next';"],
+  ])('allows %s', async (_name, file, source) => {
+    expect(await boundaryFindings(file, source)).toEqual([]);
   });
 });

@@ -41,7 +41,7 @@ export function describeError(error: unknown, t: Dictionary): string {
   }
   if (info.code === 'request.bad_request') {
     const issues = Array.isArray(info.details.issues) ? (info.details.issues as { path?: unknown }[]) : [];
-    const fields = [...new Set(issues.map((issue) => String(issue.path ?? '')).filter(Boolean))];
+    const fields = [...new Set(issues.map((issue) => (typeof issue.path === 'string' ? issue.path : '')).filter(Boolean))];
     if (fields.length > 0) return t.errors.invalidFields(fields.join(', '));
   }
   const translated = (t.errors.codes as Record<string, string | undefined>)[info.code];

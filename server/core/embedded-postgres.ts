@@ -280,7 +280,7 @@ async function waitUntilReady(server: LaunchedServer, adminUrl: string, director
     } catch (error) {
       await client.end().catch(() => {});
       if ((error as { code?: string }).code === invalidPassword) {
-        throw new Error(`PostgreSQL refused the password in ${path.join(directory, 'password')}`);
+        throw new Error(`PostgreSQL refused the password in ${path.join(directory, 'password')}`, { cause: error });
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

@@ -20,6 +20,7 @@ import {
 } from '@/app/ui/dropdown-menu';
 import { ChevronUpDownIcon, LockIcon, LogOutIcon } from '@/app/ui/icons';
 import { ChangePasswordDialog } from './change-password-dialog';
+import { loadPageAfterSessionChange } from '@/app/lib/navigation';
 
 function initials(name: string): string {
   const parts = name.trim().split(/\s+/).filter(Boolean);
@@ -44,10 +45,10 @@ export function UserMenu({ member, compact = false, onSignOutError }: { member: 
 
   const logout = useMutation(
     trpc.auth.logout.mutationOptions({
-      onSuccess: () => window.location.assign('/login'),
+      onSuccess: () => loadPageAfterSessionChange('/login'),
       onError: (error) => {
         // Already signed out elsewhere: the goal is reached.
-        if (errorCodeOf(error) === 'auth.unauthenticated') window.location.assign('/login');
+        if (errorCodeOf(error) === 'auth.unauthenticated') loadPageAfterSessionChange('/login');
         else onSignOutError(error);
       },
     }),

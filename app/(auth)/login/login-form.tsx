@@ -10,6 +10,7 @@ import { Alert } from '@/app/ui/alert';
 import { Button } from '@/app/ui/button';
 import { Card } from '@/app/ui/card';
 import { TextField } from '@/app/ui/field';
+import { loadPageAfterSessionChange } from '@/app/lib/navigation';
 
 /** Seconds left until `until` (epoch ms), ticking every second; 0 when none. */
 function useCountdown(until: number | null): number {
@@ -35,7 +36,7 @@ export function LoginForm({ brandName, welcome, suspended }: { brandName: string
   const login = useMutation(
     trpc.auth.login.mutationOptions({
       // A full load so every cached query and server component starts from the new session.
-      onSuccess: () => window.location.assign('/'),
+      onSuccess: () => loadPageAfterSessionChange('/'),
       onError: (error) => {
         const retryAfter = retryAfterOf(error);
         if (errorCodeOf(error) === 'auth.too_many_attempts' && retryAfter) setRetryUntil(Date.now() + retryAfter * 1000);

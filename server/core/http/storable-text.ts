@@ -26,7 +26,7 @@ function pathOf(visit: Visit): string[] {
   return path.reverse();
 }
 
-const asShown = (key: string) => key.replace(/[\u0000\ud800-\udfff]/g, '\ufffd');
+const asShown = (key: string) => key.toWellFormed().replaceAll('\u0000', '\ufffd');
 
 /**
  * The path to the first unstorable string in `value` (`["cells", "name"]`; a bad key is named by

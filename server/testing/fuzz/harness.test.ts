@@ -2,10 +2,7 @@
  * The fuzz harness's own parts that decide a verdict or shape a request: if these were wrong, the
  * fuzz could pass while the application fails (or fail for no reason).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkAnswer } from './check';
 import { applyMutation, mutationsOf, prototypeNames } from './mutations';
 import { createRng } from './prng';

@@ -40,7 +40,7 @@ function Incompatible({ error }: { error: unknown }) {
         {rows.slice(0, shownRows).map((row, index) => (
           <li key={row.id ?? index} className="flex gap-2">
             <span className="shrink-0 font-mono text-xs text-muted">{c.incompatibleRow(String(row.id ?? '?').slice(0, 8))}</span>
-            <span className="truncate">{row.value === null || row.value === undefined || row.value === '' ? c.emptyValue : String(row.value)}</span>
+            <span className="truncate">{row.value === null || row.value === undefined || row.value === '' ? c.emptyValue : shownValue(row.value)}</span>
           </li>
         ))}
       </ul>
@@ -128,6 +128,11 @@ function ColumnForm({ table, column, onDone }: { table: Table; column: Column | 
 }
 
 /** `column` null adds a column; a column edits it. */
+/** A stored cell value as text (cells are text, numbers or booleans; anything else is shown as JSON). */
+function shownValue(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
+}
+
 export function ColumnDialog({
   table,
   open,

@@ -21,7 +21,7 @@ export function movedKeys(table: Table, key: string, by: -1 | 1): string[] | nul
   return keys;
 }
 
-export function useReorderColumns(table: Table) {
+export function useReorderColumns() {
   const mutations = useTableMutations();
   const cache = useTablesCache();
   return useMutation({
@@ -50,7 +50,7 @@ export function StructureDialog({
 }) {
   const { t } = useI18n();
   const s = t.tables.structure;
-  const reorder = useReorderColumns(table);
+  const reorder = useReorderColumns();
 
   function move(column: Column, by: -1 | 1) {
     const keys = movedKeys(table, column.key, by);

@@ -95,11 +95,12 @@ export function TableDialogs({
           deleteRows.mutate(
             { id: table.id, operations: selectedIds.map((id) => ({ op: 'delete' as const, id })) },
             {
-              onSuccess: async ({ results }) => {
-                await onRowsDeleted(results.length);
-                deleteRows.reset();
-                setConfirmDelete(false);
-              },
+              // The dialog closes once the grid shows the rows gone, whether or not that refresh succeeded.
+              onSuccess: ({ results }) =>
+                void onRowsDeleted(results.length).finally(() => {
+                  deleteRows.reset();
+                  setConfirmDelete(false);
+                }),
             },
           )
         }

@@ -38,7 +38,7 @@ export function TableWorkspace({ table, isAdmin }: { table: Table; isAdmin: bool
   const [filterSeed, setFilterSeed] = useState<Column | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState('');
-  const reorder = useReorderColumns(table);
+  const reorder = useReorderColumns();
 
   useEffect(() => {
     if (!notice) return;

@@ -11,6 +11,7 @@ import { Button } from '@/app/ui/button';
 import { Card } from '@/app/ui/card';
 import { TextField } from '@/app/ui/field';
 import { Spinner } from '@/app/ui/spinner';
+import { loadPageAfterSessionChange } from '@/app/lib/navigation';
 
 const passwordBounds = { min: 10, max: 200 };
 
@@ -42,7 +43,7 @@ export function AcceptInvitationForm({ brandName }: { brandName: string }) {
     return () => window.removeEventListener('hashchange', read);
   }, []);
 
-  const accept = useMutation(trpc.auth.acceptInvitation.mutationOptions({ onSuccess: () => window.location.assign('/') }));
+  const accept = useMutation(trpc.auth.acceptInvitation.mutationOptions({ onSuccess: () => loadPageAfterSessionChange('/') }));
 
   function submit(event: FormEvent) {
     event.preventDefault();
