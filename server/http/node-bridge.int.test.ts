@@ -94,4 +94,20 @@ describe('REST over node:http', () => {
     expect(brokenTarget).toMatch(/^HTTP\/1\.1 400 /);
     expect(brokenTarget).toContain('"code":"request.bad_request"');
   });
+
+  it.each(['/api/v1/tables/%2e%2e/branding', '/api/v1/x/../branding', '/api/v1/x/./../branding', '/api/v1/x\\..\\branding', '/api/v1/x/.%2E/branding'])(
+    'refuses a target with dot segments (%s) 400 instead of resolving it onto another route',
+    async (target) => {
+      const { port } = server.address() as AddressInfo;
+      const raw = await new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () => socket.end(`GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`));
+        let text = '';
+        socket.on('data', (chunk) => (text += chunk.toString('latin1')));
+        socket.on('end', () => resolve(text));
+        socket.on('error', reject);
+      });
+      expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+      expect(raw).toContain('"code":"request.bad_request"');
+    },
+  );
 });

@@ -16,7 +16,19 @@ const internalOrigin = 'http://localhost';
 /** Thrown for a request target no URL can be made of; answered 400 in the envelope. */
 class BadRequestTarget extends Error {}
 
+/**
+ * A path segment `.` or `..`, plain or percent-encoded, with `/` or `\` around it: URL parsing
+ * resolves it and so moves the request onto another route (`DELETE /tables/x/rows/..` would become
+ * `DELETE /tables/x/`). No route of ours has such a segment, so the request is refused instead.
+ */
+function hasDotSegment(target: string): boolean {
+  // The target is bounded by node:http's header size limit (16 KB).
+  const path = target.split(/[?#]/, 1)[0];
+  return path.split(/[/\\]/).some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment));
+}
+
 function targetUrlOf(req: IncomingMessage): URL {
+  if (hasDotSegment(req.url ?? '/')) throw new BadRequestTarget('dot segment in the request target');
   try {
     return new URL(req.url ?? '/', internalOrigin);
   } catch {

@@ -29,22 +29,31 @@ export const texts = {
 export interface RouteTraits {
   access: Access;
   method: string;
+  /** The path as documented, `{name}` for its parameters. */
+  path: string;
   hasInput: boolean;
   idempotent?: boolean;
   rateLimited?: boolean;
 }
 
 /** Codes every route with these traits can answer, besides its own. */
-export function commonErrorCodes({ access, method, hasInput, idempotent, rateLimited }: RouteTraits): ErrorCode[] {
+export function commonErrorCodes({ access, method, path, hasInput, idempotent, rateLimited }: RouteTraits): ErrorCode[] {
   const codes: ErrorCode[] = ['internal.error'];
-  if (hasInput) codes.push('request.bad_request');
+  const authenticates = access.kind !== 'public' && access.kind !== 'urlToken';
+  // A path parameter that cannot be one (empty, a further `/`) leaves no route to match.
+  if (path.includes('{')) codes.push('request.not_found');
+  // Any body can be malformed JSON, whether or not the route takes input.
+  if (hasInput || isStateChanging(method)) codes.push('request.bad_request');
   if (isStateChanging(method)) {
     codes.push('request.payload_too_large', 'request.unsupported_media_type');
     if (access.kind !== 'urlToken') codes.push('auth.cross_origin');
   }
+  // Waiting for a database connection is bounded (DATABASE_ACQUIRE_TIMEOUT_MS): authentication and
+  // every write query the database; public reads (branding, health, this document) do not.
+  if (authenticates || isStateChanging(method)) codes.push('internal.busy');
   if (rateLimited) codes.push('request.rate_limited');
   if (idempotent) codes.push('idempotency.invalid_key', 'idempotency.key_reused', 'idempotency.in_progress');
-  if (access.kind === 'public' || access.kind === 'urlToken') return codes;
+  if (!authenticates) return codes;
   codes.push('auth.unauthenticated', 'api_key.rate_limited');
   if (access.kind === 'session') codes.push('api_key.session_required');
   if (access.kind === 'noKeys') codes.push('api_key.route_not_allowed');

@@ -55,6 +55,7 @@ function operationOf(route: PlainRoute, lang: Lang): JsonSchema {
   const codes = commonErrorCodes({
     access: route.access,
     method: route.method,
+    path: route.path,
     hasInput: parameters.length > 0 || Boolean(requestBody),
     idempotent: route.idempotent,
     rateLimited: Boolean(route.rateLimit),

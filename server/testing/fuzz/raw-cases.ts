@@ -109,6 +109,12 @@ export const rawCases: RawCase[] = [
     run: (context) => rawExchange(context.port, [head('GET', `/api/v1/tables/%FF%FE/rows?sort=%C3%28&q=%ED%A0%80`, { host: host(context), cookie: context.adminCookie })]),
   },
   {
+    // Only a raw target keeps its dot segments: a fetch Request resolves them before any handler runs.
+    label: 'dot segments in the path of a destructive route (a row delete that would resolve to the table)',
+    run: (context) =>
+      rawExchange(context.port, [head('DELETE', `/api/v1/tables/${context.tableId}/rows/%2e%2e`, { host: host(context), cookie: context.adminCookie })]),
+  },
+  {
     label: 'prototype names in the query string of a public route',
     run: (context) => rawExchange(context.port, [head('GET', '/api/v1/branding?constructor=x&__proto__[polluted]=1&toString=1', { host: host(context) })]),
   },

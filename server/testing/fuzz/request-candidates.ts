@@ -120,7 +120,8 @@ export function pathCandidates(context: SchemaContext, operation: FuzzOperation,
         out.push({ family: mutation.family, label: `path ${parameter.name}: ${mutation.label}`, template: set(mutation.value) });
       }
     }
-    for (const text of ['%', '%FF', '%2F', '..', '.', '%2e%2e', '%00', 'a%20b', '%E0%A4%A']) {
+    // Dot segments (`..`, `%2e%2e`) are raw-socket cases (raw-cases.ts): a fetch Request resolves them first.
+    for (const text of ['%', '%FF', '%2F', '%00', 'a%20b', '%E0%A4%A']) {
       out.push({ family: 'encoding', label: `path ${parameter.name}: raw ${text}`, template: set(new RawSegment(text)) });
     }
   }
