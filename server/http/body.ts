@@ -15,6 +15,18 @@ export function tooLarge(limit: number): AppError {
   return new AppError('request.payload_too_large', { details: { reason: 'body_limit', limitBytes: limit } });
 }
 
+/**
+ * A chunk of the body. The stream fails when the client aborts mid-body: that is the client's doing,
+ * answered (to nobody, usually) as a 400, not logged as a server error.
+ */
+async function readChunk(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<ReadableStreamReadResult<Uint8Array>> {
+  try {
+    return await reader.read();
+  } catch {
+    throw new AppError('request.bad_request', { message: 'The request body ended before it was complete.', details: { reason: 'body_incomplete' } });
+  }
+}
+
 /** The whole body as bytes, or 413 `request.payload_too_large` once more than `limit` bytes arrived. */
 export async function readBytesWithin(request: Request, limit: number): Promise<Buffer> {
   const declared = Number(request.headers.get('content-length'));
@@ -24,7 +36,7 @@ export async function readBytesWithin(request: Request, limit: number): Promise<
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await readChunk(reader);
     if (done) break;
     size += value.byteLength;
     if (size > limit) {

@@ -4,6 +4,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, testPassword, type TestMember } from '../testing/factories';
 import { useTestDatabase } from '../testing/test-database';
+import { answerClientErrorsOf } from './client-error';
 import { stampClientOrigin } from './client-origin';
 import { serveWithFetchHandler } from './node-bridge';
 import { handleRestRequest } from './rest-handler';
@@ -21,6 +22,7 @@ beforeAll(async () => {
     stampClientOrigin(req, false);
     void serve(req, res);
   });
+  answerClientErrorsOf(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -110,4 +112,45 @@ describe('REST over node:http', () => {
       expect(raw).toContain('"code":"request.bad_request"');
     },
   );
+
+  it.each([
+    ['a malformed header line', 'GET /api/v1/branding HTTP/1.1\r\nHost: localhost\r\nnot a header\r\n\r\n', 400, 'request.bad_request'],
+    ['headers over 16 KB', `GET /api/v1/branding HTTP/1.1\r\nHost: localhost\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'request.headers_too_large'],
+    ['a body longer than its Content-Length', 'POST /api/v1/auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n\r\n{}garbage that is not HTTP\r\n\r\n', 400, 'request.bad_request'],
+  ])('answers what node:http refuses itself (%s) in the envelope', async (_name, bytes, status, code) => {
+    const { port } = server.address() as AddressInfo;
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString('latin1')));
+      socket.on('end', () => resolve(text));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    const answers = raw.split(/(?=HTTP\/1\.1 )/);
+    const last = answers[answers.length - 1];
+    expect(last).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+    expect(last).toContain(`"code":"${code}"`);
+  });
+
+  it('does not log a client that aborts mid-body as a server error', async () => {
+    const { log } = await import('../core/log');
+    const errors: unknown[] = [];
+    const original = log.error.bind(log);
+    log.error = ((...args: unknown[]) => void errors.push(args)) as typeof log.error;
+    try {
+      const { port } = server.address() as AddressInfo;
+      await new Promise<void>((resolve) => {
+        const socket = connect(port, '127.0.0.1', () => {
+          socket.write('POST /api/v1/auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{"email":"');
+          setTimeout(() => socket.destroy(), 50);
+        });
+        socket.on('close', () => resolve());
+      });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(errors).toEqual([]);
+    } finally {
+      log.error = original;
+    }
+  });
 });

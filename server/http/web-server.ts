@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import next from 'next';
 import { config, databaseUrl } from '../core/config';
 import { log } from '../core/log';
+import { answerClientErrorsOf } from './client-error';
 import { proxyTrustOf, stampClientOrigin } from './client-origin';
 import { serveWithFetchHandler } from './node-bridge';
 import { createRealtimeServer, isRealtimeRequest } from './realtime-server';
@@ -33,6 +34,7 @@ export async function startWebServer(options: { dev: boolean; port: number; host
     else if (isApiRequest(req.url)) void serveApi(req, res);
     else void handle(req, res);
   });
+  answerClientErrorsOf(server);
   server.on('upgrade', (req, socket, head) => {
     stampClientOrigin(req, trustProxy);
     if (isRealtimeRequest(req.url)) void realtime.handleUpgrade(req, socket, head);

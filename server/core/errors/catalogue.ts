@@ -19,6 +19,8 @@ export const errorCatalogue = {
     payload_too_large: [413, 'The request body is too large.'],
     unsupported_media_type: [415, 'The request body must be JSON.'], // (ours)
     method_not_allowed: [405, 'This method is not allowed on this route.'], // (ours)
+    headers_too_large: [431, 'The request headers are too large.'], // (ours) refused by the HTTP server itself
+    timeout: [408, 'The request was not received in time.'], // (ours) refused by the HTTP server itself
     rate_limited: [429, 'Too many requests from this address. Wait before trying again.'], // (ours) per-IP limit of a plain route
   }),
   ...area('internal', {
