@@ -2,14 +2,12 @@
  * hardening 1: the body bound holds on every transport, counted on the bytes actually read, and the
  * 413 arrives every time, in the envelope, over a real socket to a real node:http server.
  */
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientIpHeader } from '../core/http/client-headers';
 import { createMember, type TestMember } from '../testing/factories';
+import { startBridgeServer, type BridgeServer } from '../testing/bridge-server';
 import { useTestDatabase } from '../testing/test-database';
-import { stampClientOrigin } from './client-origin';
-import { serveWithFetchHandler } from './node-bridge';
 import { handleRestRequest } from './rest-handler';
 import { handleApiRequest } from './api-handler';
 import { handleTrpcRequest, maxBatchCalls } from './trpc-handler';
@@ -17,22 +15,17 @@ import { handleTrpcRequest, maxBatchCalls } from './trpc-handler';
 await useTestDatabase();
 
 const MB = 1024 * 1024;
-let server: Server;
+let server: BridgeServer;
 let port: number;
 let member: TestMember;
 
 beforeAll(async () => {
   member = await createMember();
-  const serveApi = serveWithFetchHandler(handleApiRequest);
-  server = createServer((req, res) => {
-    stampClientOrigin(req, false);
-    void serveApi(req, res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
+  server = await startBridgeServer(handleApiRequest);
+  port = server.port;
 });
 
-afterAll(() => new Promise((resolve) => server.close(resolve)));
+afterAll(() => server.close());
 
 interface RawAnswer {
   status: number;

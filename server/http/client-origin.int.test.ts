@@ -2,35 +2,27 @@
  * The client address behind a trusted proxy, end to end: a real node:http server stamping requests
  * as the web server does (TRUST_PROXY=1), in front of the REST handler.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfigForTests } from '../core/config';
 import { db } from '../core/db';
 import { createMember, testPassword, type TestMember } from '../testing/factories';
+import { startBridgeServer, type BridgeServer } from '../testing/bridge-server';
 import { useTestDatabase } from '../testing/test-database';
-import { stampClientOrigin } from './client-origin';
-import { serveWithFetchHandler } from './node-bridge';
 import { handleRestRequest } from './rest-handler';
 
 await useTestDatabase();
 
-let server: Server;
+let server: BridgeServer;
 let base: string;
 let member: TestMember;
 
 beforeAll(async () => {
   member = await createMember();
-  const serve = serveWithFetchHandler(handleRestRequest);
-  server = createServer((req, res) => {
-    stampClientOrigin(req, true); // TRUST_PROXY=1: one proxy in front of us
-    void serve(req, res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startBridgeServer(handleRestRequest, { trustProxy: true }); // TRUST_PROXY=1: one proxy in front of us
+  base = server.base;
 });
 
-afterAll(() => new Promise((resolve) => server.close(resolve)));
+afterAll(() => server.close());
 
 function login(forwardedFor: string, password: string, headers: Record<string, string> = {}) {
   return fetch(`${base}/api/v1/auth/login`, {

@@ -1,33 +1,23 @@
 /** The REST fast path of the web server: node:http request → fetch handler → node:http response. */
-import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendRaw, startBridgeServer, type BridgeServer } from '../testing/bridge-server';
 import { createMember, testPassword, type TestMember } from '../testing/factories';
 import { useTestDatabase } from '../testing/test-database';
-import { answerClientErrorsOf } from './client-error';
-import { stampClientOrigin } from './client-origin';
-import { serveWithFetchHandler } from './node-bridge';
 import { handleRestRequest } from './rest-handler';
 
 await useTestDatabase();
 
-let server: Server;
+let server: BridgeServer;
 let base: string;
 let member: TestMember;
 
 beforeAll(async () => {
   member = await createMember();
-  const serve = serveWithFetchHandler(handleRestRequest);
-  server = createServer((req, res) => {
-    stampClientOrigin(req, false);
-    void serve(req, res);
-  });
-  answerClientErrorsOf(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startBridgeServer(handleRestRequest);
+  base = server.base;
 });
 
-afterAll(() => new Promise((resolve) => server.close(resolve)));
+afterAll(() => server.close());
 
 describe('REST over node:http', () => {
   it('passes the JSON body through and returns the Set-Cookie header', async () => {
@@ -73,26 +63,9 @@ describe('REST over node:http', () => {
   });
 
   it('answers a request whose Host is not a host name 400 in the envelope, never 500 (fuzzed surface)', async () => {
-    const { port } = server.address() as AddressInfo;
-    const raw = await new Promise<string>((resolve, reject) => {
-      const socket = connect(port, '127.0.0.1', () => {
-        socket.end('GET /api/v1/branding HTTP/1.1\r\nHost: exa mple..invalid:99999\r\nConnection: close\r\n\r\n');
-      });
-      let text = '';
-      socket.on('data', (chunk) => (text += chunk.toString('latin1')));
-      socket.on('end', () => resolve(text));
-      socket.on('error', reject);
-    });
+    const raw = await sendRaw(server.port, 'GET /api/v1/branding HTTP/1.1\r\nHost: exa mple..invalid:99999\r\nConnection: close\r\n\r\n');
     expect(raw).toMatch(/^HTTP\/1\.1 200 /);
-    const brokenTarget = await new Promise<string>((resolve, reject) => {
-      const socket = connect(port, '127.0.0.1', () => {
-        socket.end('GET http://[/api/v1/branding HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
-      });
-      let text = '';
-      socket.on('data', (chunk) => (text += chunk.toString('latin1')));
-      socket.on('end', () => resolve(text));
-      socket.on('error', reject);
-    });
+    const brokenTarget = await sendRaw(server.port, 'GET http://[/api/v1/branding HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
     expect(brokenTarget).toMatch(/^HTTP\/1\.1 400 /);
     expect(brokenTarget).toContain('"code":"request.bad_request"');
   });
@@ -100,14 +73,7 @@ describe('REST over node:http', () => {
   it.each(['/api/v1/tables/%2e%2e/branding', '/api/v1/x/../branding', '/api/v1/x/./../branding', '/api/v1/x\\..\\branding', '/api/v1/x/.%2E/branding'])(
     'refuses a target with dot segments (%s) 400 instead of resolving it onto another route',
     async (target) => {
-      const { port } = server.address() as AddressInfo;
-      const raw = await new Promise<string>((resolve, reject) => {
-        const socket = connect(port, '127.0.0.1', () => socket.end(`GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`));
-        let text = '';
-        socket.on('data', (chunk) => (text += chunk.toString('latin1')));
-        socket.on('end', () => resolve(text));
-        socket.on('error', reject);
-      });
+      const raw = await sendRaw(server.port, `GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
       expect(raw).toMatch(/^HTTP\/1\.1 400 /);
       expect(raw).toContain('"code":"request.bad_request"');
     },
@@ -118,15 +84,7 @@ describe('REST over node:http', () => {
     ['headers over 16 KB', `GET /api/v1/branding HTTP/1.1\r\nHost: localhost\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'request.headers_too_large'],
     ['a body longer than its Content-Length', 'POST /api/v1/auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n\r\n{}garbage that is not HTTP\r\n\r\n', 400, 'request.bad_request'],
   ])('answers what node:http refuses itself (%s) in the envelope', async (_name, bytes, status, code) => {
-    const { port } = server.address() as AddressInfo;
-    const raw = await new Promise<string>((resolve, reject) => {
-      const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
-      let text = '';
-      socket.on('data', (chunk) => (text += chunk.toString('latin1')));
-      socket.on('end', () => resolve(text));
-      socket.on('close', () => resolve(text));
-      socket.on('error', reject);
-    });
+    const raw = await sendRaw(server.port, bytes);
     const answers = raw.split(/(?=HTTP\/1\.1 )/);
     const last = answers[answers.length - 1];
     expect(last).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
@@ -139,14 +97,7 @@ describe('REST over node:http', () => {
     const original = log.error.bind(log);
     log.error = ((...args: unknown[]) => void errors.push(args)) as typeof log.error;
     try {
-      const { port } = server.address() as AddressInfo;
-      await new Promise<void>((resolve) => {
-        const socket = connect(port, '127.0.0.1', () => {
-          socket.write('POST /api/v1/auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{"email":"');
-          setTimeout(() => socket.destroy(), 50);
-        });
-        socket.on('close', () => resolve());
-      });
+      await sendRaw(server.port, 'POST /api/v1/auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{"email":"', { destroyAfterMs: 50 });
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(errors).toEqual([]);
     } finally {

@@ -7,20 +7,10 @@ import { createApiKeyFor, createMember, testPassword, type TestMember } from '..
 import { call } from '../testing/rest-client';
 import { useTestDatabase } from '../testing/test-database';
 import { clientIpHeader } from '../core/http/client-headers';
+import { prototypeNames } from '../testing/prototype-names';
 import { handleTrpcRequest } from './trpc-handler';
 
 await useTestDatabase();
-
-const prototypeNames = [
-  'constructor',
-  '__proto__',
-  'toString',
-  'valueOf',
-  'hasOwnProperty',
-  'isPrototypeOf',
-  'propertyIsEnumerable',
-  'toLocaleString',
-];
 
 let admin: TestMember;
 let key: string;
@@ -52,9 +42,10 @@ describe('hardening 2: prototype names as query or body keys are ignored or 400,
     expectIgnoredOr400(response, name);
   });
 
-  it.each(prototypeNames)('body key %s on a public route (POST /api/v1/auth/login)', async (name) => {
+  it.each(prototypeNames.map((name, index) => [name, index] as const))('body key %s on a public route (POST /api/v1/auth/login)', async (name, index) => {
     const rawBody = `{"${name}": {"polluted": true}, "email": "${admin.email}", "password": "${testPassword}"}`;
-    const response = await call('POST', '/api/v1/auth/login', { rawBody, headers: { 'content-type': 'application/json' } });
+    // One client address per name: the sign-in limit (10 attempts per address) is not what this tests.
+    const response = await call('POST', '/api/v1/auth/login', { rawBody, headers: { 'content-type': 'application/json' }, ip: `198.51.100.${index + 1}` });
     expectIgnoredOr400(response, name);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });

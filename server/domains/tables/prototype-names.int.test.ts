@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../core/db';
 import { createMember, type TestMember } from '../../testing/factories';
+import { prototypeNames } from '../../testing/prototype-names';
 import { call } from '../../testing/rest-client';
 import { requestTableExport } from '../../testing/table-export';
 import { useTestDatabase } from '../../testing/test-database';
@@ -18,7 +19,6 @@ beforeAll(async () => {
   member = await createMember();
 });
 
-const prototypeNames = ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString', 'prototype'];
 const columnKeyShape = /^[a-z][a-z0-9_]*$/;
 
 interface TableAnswer {

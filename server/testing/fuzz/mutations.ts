@@ -8,6 +8,7 @@
 import type { Rng } from './prng';
 import { kindOf, mainVariant, randomUuid, variantsOf, type Schema, type SchemaContext } from './schema';
 import { JsonString, objectOf, RawJson, withValueAt, WorldRef, type Pointer } from './values';
+import { prototypeNames } from '../prototype-names';
 
 export type Family =
   | 'wrong-type'
@@ -39,20 +40,7 @@ export interface Mutation {
   remove?: boolean;
 }
 
-/** Names that live on Object.prototype (and the two that reach it), from issue 6 item 3. */
-export const prototypeNames = [
-  '__proto__',
-  'constructor',
-  'prototype',
-  'toString',
-  'valueOf',
-  'hasOwnProperty',
-  'isPrototypeOf',
-  'propertyIsEnumerable',
-  'toLocaleString',
-  '__defineGetter__',
-  '__lookupGetter__',
-] as const;
+export { prototypeNames };
 
 /** Shared long strings: built once, so the fuzz's own memory stays flat. */
 const megabyte = 'x'.repeat(1_000_000);

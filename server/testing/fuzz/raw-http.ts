@@ -4,35 +4,15 @@
  * abandoned halfway, pipelining. The server is node:http with the application's fetch handler mounted
  * by server/http/node-bridge.ts (the web server's own bridge), without Next.js.
  */
-import { createServer, type Server } from 'node:http';
 import net from 'node:net';
-import { clientIpHeader, clientProtoHeader } from '../../core/http/client-headers';
-import { serveWithFetchHandler } from '../../http/node-bridge';
+import { startBridgeServer, type BridgeServer } from '../bridge-server';
 import type { Dispatcher } from './dispatch';
 
-export interface RawServer {
-  port: number;
-  close(): Promise<void>;
-}
+export type RawServer = Pick<BridgeServer, 'port' | 'close'>;
 
-export async function startRawServer(dispatch: Dispatcher): Promise<RawServer> {
-  const serve = serveWithFetchHandler(dispatch);
-  const server: Server = createServer((req, res) => {
-    // What the web server stamps on every request (server/http/client-origin.ts), without proxies.
-    req.headers[clientIpHeader] = req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1';
-    req.headers[clientProtoHeader] = 'http';
-    void serve(req, res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return {
-    port,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+/** The web server's own mounting (client origin stamped, the bridge, client errors answered). */
+export function startRawServer(dispatch: Dispatcher): Promise<RawServer> {
+  return startBridgeServer(dispatch);
 }
 
 export interface RawResponse {
