@@ -4,6 +4,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError } from '../core/errors/app-error';
 import { log } from '../core/log';
+import { logIfUnexpected } from '../trpc/errors';
+import { errorResponse } from './error-response';
 import { closeAfterAnswer, requestBodyStream } from './node-body';
 
 /**
@@ -36,13 +38,19 @@ function targetUrlOf(req: IncomingMessage): URL {
   }
 }
 
-export function toFetchRequest(req: IncomingMessage): Request {
+/** A node:http request's headers as fetch Headers (a repeated header keeps every value). */
+export function headersOf(req: IncomingMessage): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
     else headers.set(name, value);
   }
+  return headers;
+}
+
+export function toFetchRequest(req: IncomingMessage): Request {
+  const headers = headersOf(req);
   const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
   return new Request(targetUrlOf(req), {
@@ -77,23 +85,15 @@ export async function sendFetchResponse(req: IncomingMessage, res: ServerRespons
   }
 }
 
-function envelopeResponse(code: 'internal.error' | 'request.bad_request'): Response {
-  const error = new AppError(code);
-  return new Response(JSON.stringify(error.toBody()), { status: error.status, headers: { 'content-type': 'application/json' } });
-}
-
 export function serveWithFetchHandler(handler: (request: Request) => Promise<Response>) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     let response: Response;
     try {
       response = await handler(toFetchRequest(req));
     } catch (err) {
-      if (err instanceof BadRequestTarget) {
-        response = envelopeResponse('request.bad_request');
-      } else {
-        log.error({ err, url: req.url }, 'unexpected error answered as 500');
-        response = envelopeResponse('internal.error');
-      }
+      const error = err instanceof BadRequestTarget ? new AppError('request.bad_request') : err;
+      logIfUnexpected(error, req.url);
+      response = errorResponse(error);
     }
     await sendFetchResponse(req, res, response);
   };

@@ -8,7 +8,7 @@
  * name that lives on `Object.prototype` (`constructor`, `toString`, ...) is an ordinary key here, left
  * to the route's schema: ignored by a lenient one, 400 from a strict one.
  */
-export const droppedQueryKeys: ReadonlySet<string> = new Set(['__proto__']);
+const droppedQueryKeys: ReadonlySet<string> = new Set(['__proto__']);
 
 /** Each key with all its values, in order (`?a=1&a=2` → `{a: ['1', '2']}`). */
 export function queryValuesOf(url: URL): Record<string, string[]> {

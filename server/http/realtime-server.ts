@@ -26,19 +26,12 @@ import { assertSameOrigin } from '../core/http/cross-origin';
 import { log } from '../core/log';
 import { realtimeChannelPrefix } from '../core/realtime/disconnect';
 import { memberRoom, sessionRoom } from '../core/realtime/rooms';
+import { headersOf } from './node-bridge';
 
 export const realtimePath = '/api/v1/ws';
 
 export function isRealtimeRequest(url: string | undefined): boolean {
   return Boolean(url && (url === realtimePath || url.startsWith(`${realtimePath}/`) || url.startsWith(`${realtimePath}?`)));
-}
-
-function headersOf(req: IncomingMessage): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-  }
-  return headers;
 }
 
 type SessionActor = Extract<Actor, { kind: 'session' }>;

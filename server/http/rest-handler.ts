@@ -9,10 +9,11 @@
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import { AppError } from '../core/errors/app-error';
 import { createRequestContext, type RequestContext } from '../trpc/context';
-import { envelopeOf, logIfUnexpected } from '../trpc/errors';
+import { logIfUnexpected } from '../trpc/errors';
 import { IdempotentReplay } from '../trpc/middleware/idempotency';
 import { appRouter } from '../trpc/root';
 import { routeByProcedurePath } from '../trpc/route-table';
+import { errorResponse } from './error-response';
 import { assertJsonOrUntyped, isJsonMediaType, maxBodyBytes, parseJson, readBodyWithin } from './body';
 import { queryValuesOf } from './query';
 
@@ -47,21 +48,11 @@ function createNodeHandler(router: AnyRouter): NodeHandler {
   } as never);
 }
 
-function json(status: number, body: unknown, headers: Headers = new Headers()): Response {
-  headers.set('content-type', 'application/json');
-  return new Response(JSON.stringify(body), { status, headers });
-}
-
-function errorResponse(error: unknown, extraHeaders?: Headers): Response {
-  if (error instanceof IdempotentReplay || (error as { cause?: unknown })?.cause instanceof IdempotentReplay) {
-    const replay = (error instanceof IdempotentReplay ? error : (error as { cause: IdempotentReplay }).cause);
-    const headers = new Headers({ 'Idempotency-Replayed': 'true' });
-    return json(replay.status, replay.body, headers);
-  }
-  const { status, body, headers } = envelopeOf(error);
-  const responseHeaders = new Headers(extraHeaders);
-  for (const [name, value] of Object.entries(headers)) responseHeaders.set(name, value);
-  return json(status, body, responseHeaders);
+/** An error, or the stored answer of an idempotent request replayed as it was first given. */
+function failureResponse(error: unknown, extraHeaders?: Headers): Response {
+  const replay = error instanceof IdempotentReplay ? error : (error as { cause?: unknown })?.cause;
+  if (replay instanceof IdempotentReplay) return Response.json(replay.body, { status: replay.status, headers: { 'Idempotency-Replayed': 'true' } });
+  return errorResponse(error, extraHeaders);
 }
 
 /**
@@ -96,7 +87,8 @@ async function serveRest(request: Request, handler: NodeHandler): Promise<Respon
     // The node handler takes `body` and `query` as they are when present: both are read here, the
     // query as own keys only (trpc-to-openapi's own reader indexes a plain object with the client's
     // keys, so `?constructor=x` or `?__proto__=x` made it throw: a 500 for any route).
-    const query = queryValuesOf(new URL(request.url));
+    const url = new URL(request.url);
+    const query = queryValuesOf(url);
     const proxied = new Proxy(plain, {
       get: (target, prop) => (prop === 'body' ? body : prop === 'query' ? query : Reflect.get(target, prop, target)),
     });
@@ -104,14 +96,14 @@ async function serveRest(request: Request, handler: NodeHandler): Promise<Respon
     captured.set(proxied, state);
     const response = await runNodeHandler(handler, proxied);
     if (state.error !== undefined || response.status >= 400) {
-      if (state.error !== undefined) logIfUnexpected(state.error, new URL(request.url).pathname);
-      return errorResponse(state.error ?? new AppError('request.not_found'), state.ctx?.responseHeaders);
+      if (state.error !== undefined) logIfUnexpected(state.error, url.pathname);
+      return failureResponse(state.error ?? new AppError('request.not_found'), state.ctx?.responseHeaders);
     }
     state.ctx?.responseHeaders.forEach((value, name) => response.headers.append(name, value));
     return response;
   } catch (error) {
     logIfUnexpected(error);
-    return errorResponse(error);
+    return failureResponse(error);
   }
 }
 

@@ -4,7 +4,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { appError } from '../errors/app-error';
-import { claim, type Claim } from './idempotency-store';
+import { claim, complete, release, type Claim } from './idempotency-store';
 
 export const idempotencyKeyHeader = 'idempotency-key';
 
@@ -25,4 +25,20 @@ export async function claimIdempotencyKey(scope: Parameters<typeof claim>[0]): P
   if (decision.kind === 'reused') throw appError('idempotency.key_reused');
   if (decision.kind === 'busy') throw appError('idempotency.in_progress');
   return decision;
+}
+
+/**
+ * Ends a claim with the answer given: a 5xx releases the key (the client may retry it anew), any other
+ * answer is stored for replay. `unsupported` when the answer cannot be stored (too large, or not JSON:
+ * `storable: false`): the caller says so with `Idempotency-Replayed: unsupported`.
+ */
+export async function settleIdempotencyKey(
+  recordId: string,
+  answer: { status: number; body: unknown; storable?: boolean },
+): Promise<'stored' | 'released' | 'unsupported'> {
+  if (answer.status >= 500 || answer.storable === false) {
+    await release(recordId);
+    return answer.status >= 500 ? 'released' : 'unsupported';
+  }
+  return (await complete(recordId, answer.status, answer.body)) ? 'stored' : 'unsupported';
 }

@@ -84,11 +84,6 @@ export async function judge(rule: RateLimitRule, count: number, now = currentSec
   return { allowed: false, count: count - 1, retryAfterSeconds };
 }
 
-/** Forgets the hits of one key (a successful sign-in clears its IP's failures). */
-export async function resetLimit(key: string): Promise<void> {
-  await db().$executeRaw`DELETE FROM rate_limit_buckets WHERE key = ${key}`;
-}
-
 /** Runner housekeeping: buckets older than the longest window are useless. */
 export async function purgeRateLimitBuckets(olderThanSeconds = 3600, now = currentSecond()): Promise<number> {
   return db().$executeRaw`DELETE FROM rate_limit_buckets WHERE second < ${now - olderThanSeconds}`;

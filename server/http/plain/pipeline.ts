@@ -14,11 +14,12 @@ import { simplifyIssue } from '../../core/errors/zod-issues';
 import { clientIpHeader } from '../../core/http/client-headers';
 import { isStateChanging } from '../../core/http/cross-origin';
 import { guardCrossOrigin } from '../../core/http/cross-origin-rule';
-import { assertValidIdempotencyKey, claimIdempotencyKey, idempotencyKeyHeader } from '../../core/http/idempotency-claim';
-import { complete, release, requestHashOf } from '../../core/http/idempotency-store';
+import { assertValidIdempotencyKey, claimIdempotencyKey, idempotencyKeyHeader, settleIdempotencyKey } from '../../core/http/idempotency-claim';
+import { requestHashOf } from '../../core/http/idempotency-store';
 import { hit, rateLimitSubject } from '../../core/http/rate-limit';
 import { assertStorableText } from '../../core/http/storable-text';
 import { envelopeOf, logIfUnexpected } from '../../trpc/errors';
+import { errorResponse } from '../error-response';
 import { isJsonMediaType, maxBodyBytes, mediaTypeOf, parseJson, readBytesWithin, assertJsonOrUntyped } from '../body';
 import { queryObjectOf } from '../query';
 import type { PlainRoute } from './plain-route';
@@ -67,11 +68,6 @@ async function bodyOf(route: PlainRoute, request: Request): Promise<unknown> {
   return checked(route.body.schema, parseJson(bytes.toString('utf8')), 'body');
 }
 
-function errorResponse(error: unknown): Response {
-  const { status, body, headers } = envelopeOf(error);
-  return Response.json(body, { status, headers });
-}
-
 /** Runs the handler under the route's idempotency: a JSON answer is stored and replayed, others are not kept. */
 async function idempotent(route: PlainRoute, request: Request, actor: Actor, fingerprint: () => unknown, run: () => Promise<Response>): Promise<Response> {
   const key = request.headers.get(idempotencyKeyHeader);
@@ -83,21 +79,16 @@ async function idempotent(route: PlainRoute, request: Request, actor: Actor, fin
   try {
     response = await run();
   } catch (error) {
-    const { status, body } = envelopeOf(error);
-    if (status >= 500) await release(decision.recordId);
-    else await complete(decision.recordId, status, body);
+    await settleIdempotencyKey(decision.recordId, envelopeOf(error));
     throw error;
   }
-  if (response.status >= 500 || !isJsonMediaType(response.headers.get('content-type'))) {
-    await release(decision.recordId);
-    if (response.status < 500) response.headers.set('Idempotency-Replayed', 'unsupported');
-    return response;
-  }
-  const text = await response.text();
-  const stored = await complete(decision.recordId, response.status, text ? JSON.parse(text) : null);
+  // Only JSON answers are kept for replay (a download is not).
+  const storable = isJsonMediaType(response.headers.get('content-type'));
+  const text = storable ? await response.text() : null;
+  const outcome = await settleIdempotencyKey(decision.recordId, { status: response.status, body: text ? JSON.parse(text) : null, storable });
   const headers = new Headers(response.headers);
-  if (!stored) headers.set('Idempotency-Replayed', 'unsupported');
-  return new Response(text, { status: response.status, headers });
+  if (outcome === 'unsupported') headers.set('Idempotency-Replayed', 'unsupported');
+  return text === null ? new Response(response.body, { status: response.status, headers }) : new Response(text, { status: response.status, headers });
 }
 
 export async function servePlainRoute(route: PlainRoute, rawParams: Record<string, string>, request: Request): Promise<Response> {

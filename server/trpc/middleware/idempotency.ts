@@ -3,8 +3,8 @@
  * send keys). Runs after authorisation and before input validation, so a replay answers the first
  * status and body, including a first answer that was a 400.
  */
-import { assertValidIdempotencyKey, claimIdempotencyKey, idempotencyKeyHeader } from '../../core/http/idempotency-claim';
-import { complete, release, requestHashOf } from '../../core/http/idempotency-store';
+import { assertValidIdempotencyKey, claimIdempotencyKey, idempotencyKeyHeader, settleIdempotencyKey } from '../../core/http/idempotency-claim';
+import { requestHashOf } from '../../core/http/idempotency-store';
 import { envelopeOf } from '../errors';
 import { t } from '../init';
 
@@ -36,9 +36,7 @@ export const idempotency = t.middleware(async ({ ctx, meta, getRawInput, next })
   const { status, body } = result.ok
     ? { status: spec.status ?? 200, body: result.data }
     : envelopeOf(result.error);
-  if (status >= 500) {
-    await release(decision.recordId);
-  } else if (!(await complete(decision.recordId, status, body))) {
+  if ((await settleIdempotencyKey(decision.recordId, { status, body })) === 'unsupported') {
     ctx.responseHeaders.set('Idempotency-Replayed', 'unsupported');
   }
   return result;
