@@ -1,6 +1,7 @@
 /**
  * npm start (production) and npm run dev (`--dev`): everything a single-machine instance needs.
  *
+ *   0. the instance encryption key: ENCRYPTION_KEY, or <DATA_DIR>/encryption-key (generated once);
  *   1. the database: DATABASE_URL, or the embedded PostgreSQL in <DATA_DIR>/postgres;
  *   2. pending migrations;
  *   3. the first administrator, when there is no member yet (its generated password shown once);
@@ -17,6 +18,7 @@ import { loadEnvFile } from '../server/core/load-env-file';
 import { openLocalDatabase, type LocalDatabase } from '../server/core/local-database';
 import { applyMigrations } from '../server/core/migrations/apply-migrations';
 import { buildNeeded, saveFingerprint, sourceFingerprint } from './lib/build-fingerprint';
+import { ensureInstanceKey } from './lib/instance-key';
 import { Supervisor, type ExitInfo } from './lib/supervisor';
 
 const dev = process.argv.includes('--dev');
@@ -107,6 +109,8 @@ function readyWatcher(): { onLine: (line: string) => void } {
 }
 
 async function main(): Promise<void> {
+  const instanceKey = await step(() => ensureInstanceKey(config().DATA_DIR, process.env));
+  if (instanceKey.generated) say(`generated the instance encryption key in ${instanceKey.file} (back it up with the database)`);
   database = await step(() => openLocalDatabase(say));
   const databaseUrl = database.url;
 

@@ -91,6 +91,12 @@ const configSchema = z.object({
   BRAND_LOGIN_WELCOME_FR: optionalText,
   BRAND_LOGIN_IMAGE_URL: optionalText,
   INSTANCE_SUSPENDED: flag,
+  /** Instance key sealing secrets at rest (any text of 32+ characters); unset: secrets cannot be stored. */
+  ENCRYPTION_KEY: optionalText.refine((value) => value === null || value.length >= 32, {
+    message: 'ENCRYPTION_KEY must be at least 32 characters (e.g. `openssl rand -base64 32`)',
+  }),
+  /** Earlier instance keys, comma-separated, still accepted to open secrets during a key rotation. */
+  ENCRYPTION_KEYS_PREVIOUS: optionalText,
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -77,6 +77,10 @@ export default async function setup(): Promise<() => Promise<void>> {
   }
   process.env[testEnvNames.adminUrl] = adminUrl;
   process.env[testEnvNames.runId] = runId;
+  // Secrets can be stored (a test of the keyless refusal removes it), and mail servers started by the
+  // tests on this machine's loopback are reachable through the network guard.
+  process.env.ENCRYPTION_KEY ??= `test-instance-key-${randomBytes(16).toString('hex')}`;
+  process.env.MAIL_ALLOW_PRIVATE_HOSTS ??= '1';
 
   return async () => {
     if (cluster) {

@@ -5,6 +5,7 @@
  * lock, so two processes migrating at once apply each migration once. Each migration's script runs
  * whole, in one implicit transaction (see `./whole-script-adapter`).
  */
+import { Logger, runMigrations as applyJobQueueSchema } from 'graphile-worker';
 import { lockfileName, migrationFileName, readMigrations } from './migration-files';
 import { engineErrorMessage, noSchemaFilter, withSchemaEngine } from './schema-engine';
 import { wholeScriptAdapterFactory } from './whole-script-adapter';
@@ -35,11 +36,16 @@ export async function applyMigrations(
         filters: noSchemaFilter,
       }),
     );
+    // The job queue's own schema (graphile_worker) too: the web process adds jobs in its
+    // transactions (server/core/jobs/enqueue.ts) and must not wait for a runner to create it.
+    await applyJobQueueSchema({ connectionString: databaseUrl, logger: quietJobQueueLogger });
     return { applied: output.appliedMigrationNames };
   } catch (error) {
     throw new Error(`applying migrations failed: ${describeFailure(engineErrorMessage(error))}`, { cause: error });
   }
 }
+
+const quietJobQueueLogger = new Logger(() => () => {});
 
 /**
  * The engine reports a failed script as "external connector error", the database's message, then

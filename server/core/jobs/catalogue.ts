@@ -1,0 +1,32 @@
+/**
+ * The typed catalogue of jobs queued by domain code and run by the runner: one name, one zod payload.
+ * Enqueuers (`./enqueue.ts`) and the runner's task registration (`runner/tasks`) both read it, so a
+ * payload can never drift between the two. Housekeeping jobs, scheduled by the crontab, are in
+ * `./housekeeping-jobs.ts`.
+ */
+import { z } from 'zod';
+
+const mailboxId = z.uuid();
+
+export const jobCatalogue = {
+  /** Bring a mailbox's mirror up to date (initial sync on first run, delta afterwards). Key `mail-sync:<id>`. */
+  'mail.sync': z.strictObject({ mailboxId, reason: z.enum(['connect', 'manual', 'poll', 'watch', 'recover']).default('manual') }),
+  /** Re-read a past window without journaling or dispatching anything. Key `mail-resync:<id>`. */
+  'mail.resync': z.strictObject({ mailboxId, since: z.iso.datetime() }),
+  /** Mirror older mail, in slices, as far back as the member asked. Key `mail-backfill:<id>`. */
+  'mail.backfill': z.strictObject({ mailboxId }),
+  /** Apply pending webmail operations (mail_operations) of a mailbox to the real mailbox. Key `mail-ops:<id>`. */
+  'mail.apply-operations': z.strictObject({ mailboxId }),
+  /** A mailbox was disconnected or deleted: release its watcher and lease everywhere. */
+  'mail.release': z.strictObject({ mailboxId }),
+} as const;
+
+export type JobName = keyof typeof jobCatalogue;
+export type JobPayload<Name extends JobName> = z.infer<(typeof jobCatalogue)[Name]>;
+
+export const jobKeys = {
+  sync: (id: string) => `mail-sync:${id}`,
+  resync: (id: string) => `mail-resync:${id}`,
+  backfill: (id: string) => `mail-backfill:${id}`,
+  operations: (id: string) => `mail-ops:${id}`,
+} as const;

@@ -1,0 +1,47 @@
+/**
+ * Live updates from any process (web or runner) to a member's browsers: an event broadcast to the
+ * member's room through the socket.io postgres adapter's channel, in its cluster message format (see
+ * ./disconnect.ts for why not @socket.io/postgres-emitter). Sent on the caller's transaction when one
+ * is given, so a rolled-back change announces nothing.
+ *
+ * Payloads are small (ids, counts, statuses): PostgreSQL notifications are limited to 8,000 bytes and
+ * the browser re-reads what changed through the API.
+ */
+import { MessageType, type ClusterMessage } from 'socket.io-adapter';
+import { db, type Tx } from '../db';
+import { realtimeChannelPrefix } from './disconnect';
+import { memberRoom } from './rooms';
+
+const namespace = '/';
+const channel = `${realtimeChannelPrefix}#${namespace}`;
+/** socket.io-parser's EVENT packet type. */
+const eventPacket = 2;
+const maxPayloadBytes = 7_000;
+
+/** Event names the UI listens to, with their payloads. */
+export interface RealtimeEvents {
+  'mail.changed': { mailboxId: string; threadIds?: string[]; reason: 'new' | 'flags' | 'moved' | 'expunged' | 'resync' };
+  'mailbox.status': { mailboxId: string; status: string; backfill?: unknown; lastDeltaAt?: string | null };
+  'notification.created': { id: string; kind: string; unreadCount?: number };
+}
+
+export async function emitToMember<Event extends keyof RealtimeEvents>(
+  memberId: string,
+  event: Event,
+  payload: RealtimeEvents[Event],
+  tx: Pick<Tx, '$executeRaw'> = db(),
+): Promise<void> {
+  const message: ClusterMessage = {
+    uid: 'emitter',
+    nsp: namespace,
+    type: MessageType.BROADCAST,
+    data: {
+      opts: { rooms: [memberRoom(memberId)], except: [], flags: {} },
+      packet: { type: eventPacket, data: [event, payload], nsp: namespace },
+    },
+  };
+  const text = JSON.stringify(message);
+  // Too big to notify: drop the detail, keep the signal (the client re-reads anyway).
+  const body = Buffer.byteLength(text) <= maxPayloadBytes ? text : JSON.stringify({ ...message, data: { ...message.data, packet: { type: eventPacket, data: [event, {}], nsp: namespace } } });
+  await tx.$executeRaw`SELECT pg_notify(${channel}, ${body})`;
+}

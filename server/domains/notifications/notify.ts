@@ -1,0 +1,50 @@
+/**
+ * Records a notification for a member and tells their open browsers, in the caller's transaction.
+ * Kinds and params are the spec's (Events); each kind's params are checked here so the feed never
+ * serves a malformed one.
+ */
+import { z } from 'zod';
+import { db, type Tx } from '../../core/db';
+import { emitToMember } from '../../core/realtime/emit';
+
+export const notificationParams = {
+  'execution.failed': z.strictObject({
+    workflowId: z.string(),
+    workflowName: z.string(),
+    executionId: z.string(),
+    errorSummary: z.string().max(200),
+  }),
+  'mailbox.error': z.strictObject({ mailboxId: z.string(), address: z.string(), kind: z.string() }),
+  'mailbox.recovered': z.strictObject({ mailboxId: z.string(), address: z.string() }),
+  'mailbox.removed': z.strictObject({
+    mailboxId: z.string(),
+    address: z.string(),
+    mode: z.enum(['disconnected', 'deleted']),
+    unpublishedWorkflows: z.number().int().min(0),
+  }),
+  'approval.pending': z.strictObject({ approvalId: z.string(), workflowName: z.string(), subject: z.string().max(120).nullable() }),
+} as const;
+
+export type NotificationKind = keyof typeof notificationParams;
+export type Severity = 'info' | 'warning' | 'error';
+
+export interface NewNotification<Kind extends NotificationKind> {
+  memberId: string;
+  kind: Kind;
+  severity: Severity;
+  params: z.input<(typeof notificationParams)[Kind]>;
+  /** An in-app path (`/settings/mailboxes`), never built from request headers. */
+  link?: string | null;
+}
+
+type Writer = Pick<Tx, 'notification' | '$executeRaw'>;
+
+export async function notify<Kind extends NotificationKind>(input: NewNotification<Kind>, tx: Writer = db()): Promise<{ id: string }> {
+  const params = notificationParams[input.kind].parse(input.params) as Record<string, unknown>;
+  const row = await tx.notification.create({
+    data: { memberId: input.memberId, kind: input.kind, severity: input.severity, params: params as object, link: input.link ?? null },
+    select: { id: true },
+  });
+  await emitToMember(input.memberId, 'notification.created', { id: row.id, kind: input.kind }, tx);
+  return row;
+}
