@@ -1,0 +1,92 @@
+/**
+ * Mirror rows for tests of the read side (mailboxes, folders, threads, messages) when no real mail
+ * server is involved. Sync tests fill the mirror through the real sync instead.
+ */
+import { randomUUID } from 'node:crypto';
+import { db } from '../core/db';
+import type { TestMember } from './factories';
+
+export const systemFolders = [
+  { key: 'INBOX', role: 'inbox' },
+  { key: 'Sent', role: 'sent' },
+  { key: 'Drafts', role: 'drafts' },
+  { key: 'Archive', role: 'archive' },
+  { key: 'Junk', role: 'spam' },
+  { key: 'Trash', role: 'trash' },
+] as const;
+
+export async function createMailbox(
+  member: Pick<TestMember, 'id'>,
+  options: { address?: string; provider?: 'imap' | 'mail_provider_a' | 'mail_provider_b'; status?: 'active' | 'disconnected' | 'error'; folders?: boolean } = {},
+) {
+  const mailbox = await db().mailbox.create({
+    data: {
+      memberId: member.id,
+      provider: options.provider ?? 'imap',
+      address: options.address ?? `box-${randomUUID().slice(0, 8)}@example.test`,
+      status: options.status ?? 'active',
+    },
+  });
+  if (options.folders !== false) {
+    await db().mailFolder.createMany({
+      data: systemFolders.map((folder) => ({ mailboxId: mailbox.id, key: folder.key, role: folder.role, name: folder.key })),
+    });
+  }
+  return mailbox;
+}
+
+export interface TestMessageOptions {
+  folderKey?: string;
+  threadId?: string;
+  subject?: string;
+  fromEmail?: string;
+  fromName?: string;
+  receivedAt?: Date;
+  seen?: boolean;
+  flagged?: boolean;
+  snippet?: string;
+  bodyText?: string | null;
+  bodyHtml?: string | null;
+  hasAttachments?: boolean;
+  messageIdHeader?: string;
+}
+
+/** A message in its own thread (or the given one); the thread's counts are recomputed. */
+export async function createMessage(mailbox: { id: string }, options: TestMessageOptions = {}) {
+  const receivedAt = options.receivedAt ?? new Date();
+  const threadId =
+    options.threadId ??
+    (await db().mailThread.create({ data: { mailboxId: mailbox.id, subject: options.subject ?? 'Hello', lastMessageAt: receivedAt } })).id;
+  const folderKey = options.folderKey ?? 'INBOX';
+  const message = await db().mailMessage.create({
+    data: {
+      mailboxId: mailbox.id,
+      threadId,
+      providerKey: `${folderKey}\n1\n${randomUUID()}`,
+      folderKey,
+      subject: options.subject ?? 'Hello',
+      snippet: options.snippet ?? 'A short preview',
+      fromEmail: options.fromEmail ?? 'sender@example.test',
+      fromName: options.fromName ?? 'Sender',
+      receivedAt,
+      seen: options.seen ?? false,
+      flagged: options.flagged ?? false,
+      bodyText: options.bodyText === undefined ? 'Body text' : options.bodyText,
+      bodyHtml: options.bodyHtml ?? null,
+      bodyComplete: true,
+      hasAttachments: options.hasAttachments ?? false,
+      messageIdHeader: options.messageIdHeader ?? `<${randomUUID()}@example.test>`,
+      ingestedVia: 'delta',
+    },
+  });
+  await db().$executeRaw`
+    UPDATE mail_threads t SET
+      message_count = s.n, unread_count = s.unread, flagged = s.flagged, has_attachments = s.attachments,
+      last_message_at = s.last, folder_keys = s.folders
+    FROM (SELECT count(*)::int AS n, count(*) FILTER (WHERE NOT seen)::int AS unread, bool_or(flagged) AS flagged,
+                 bool_or(has_attachments) AS attachments, max(received_at) AS last, array_agg(DISTINCT folder_key) AS folders
+          FROM mail_messages WHERE thread_id = ${threadId}::uuid) s
+    WHERE t.id = ${threadId}::uuid`;
+  await db().mailbox.update({ where: { id: mailbox.id }, data: { messageCount: { increment: 1 } } });
+  return message;
+}
