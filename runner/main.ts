@@ -32,8 +32,11 @@ const runner: Runner = await run({
   },
 });
 log.info('runner ready');
-// Once per start (the job key keeps one pending job however many runners start together).
-await runner.addJob(housekeepingTaskNames.backfillTableTypedSlots, {}, { jobKey: housekeepingTaskNames.backfillTableTypedSlots, maxAttempts: 5 });
+// Once per start (the job key keeps one pending job however many runners start together): typed
+// slots for tables written before them, and secrets still sealed under a rotated-out key.
+for (const name of [housekeepingTaskNames.backfillTableTypedSlots, housekeepingTaskNames.resealSecrets]) {
+  await runner.addJob(name, {}, { jobKey: name, maxAttempts: 5 });
+}
 
 let stopping = false;
 function stop(signal: NodeJS.Signals): void {

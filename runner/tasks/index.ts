@@ -10,6 +10,7 @@ import { purgeInvitationsTask } from './purge-invitations.task';
 import { purgeRateLimitBucketsTask } from './purge-rate-limit-buckets.task';
 import { purgeSessionsTask } from './purge-sessions.task';
 import { purgeTableWriteEffectsTask } from './purge-table-write-effects.task';
+import { resealSecretsTask } from './reseal-secrets.task';
 
 export const taskDefinitions: readonly TaskDefinition[] = [
   purgeIdempotencyRecordsTask,
@@ -18,6 +19,7 @@ export const taskDefinitions: readonly TaskDefinition[] = [
   purgeInvitationsTask,
   purgeTableWriteEffectsTask,
   backfillTableTypedSlotsTask,
+  resealSecretsTask,
 ];
 
 export const taskList: TaskList = Object.fromEntries(taskDefinitions.map((definition) => [definition.name, definition.task]));

@@ -101,6 +101,12 @@ export function openJson(sealed: string, purpose: string): unknown {
   return JSON.parse(open(sealed, purpose)) as unknown;
 }
 
+/** The prefix every value sealed under the current key starts with (`v1:<keyId>:`), or null without a key. */
+export function currentSealPrefix(): string | null {
+  const current = keyring().current;
+  return current ? `${version}:${current.id}:` : null;
+}
+
 /** True when the value was sealed under a key other than the current one (rotation). */
 export function needsReseal(sealed: string): boolean {
   const current = keyring().current;

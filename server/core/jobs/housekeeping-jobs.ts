@@ -11,6 +11,8 @@ export const housekeepingTaskNames = {
   purgeRateLimitBuckets: 'purge-rate-limit-buckets',
   purgeInvitations: 'purge-invitations',
   purgeTableWriteEffects: 'purge-table-write-effects',
+  /** Key rotation: re-seals secrets sealed under a previous instance key (at start and hourly). */
+  resealSecrets: 'reseal-secrets',
   /** Queued once at every runner start: gives typed slots to tables written before they existed. */
   backfillTableTypedSlots: 'backfill-table-typed-slots',
 } as const;
