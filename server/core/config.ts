@@ -91,6 +91,12 @@ const configSchema = z.object({
   BRAND_LOGIN_WELCOME_FR: optionalText,
   BRAND_LOGIN_IMAGE_URL: optionalText,
   INSTANCE_SUSPENDED: flag,
+  /**
+   * Outbound mail connections (IMAP/SMTP probes and sync) may reach loopback, private, CGNAT,
+   * link-local and unique-local addresses: for mail servers on the instance's own network. Off by
+   * default (server/core/net/network-guard.ts refuses them); cloud metadata addresses stay refused.
+   */
+  MAIL_ALLOW_PRIVATE_HOSTS: flag,
 });
 
 export type Config = z.infer<typeof configSchema>;
