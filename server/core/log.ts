@@ -17,6 +17,17 @@ export const log = pino({
       '*.secret',
       'token',
       '*.token',
+      // Mail server logins (IMAP/SMTP connect): the member's password, and the `auth: {user, pass}`
+      // option objects of the mail clients (imapflow, nodemailer), should one ever reach a log line.
+      '*.*.password',
+      'pass',
+      '*.pass',
+      'auth',
+      '*.auth',
+      '*.*.auth',
+      // Sealed secrets (credential rows) are not readable, but have no business in a log either.
+      'dataEnc',
+      '*.dataEnc',
       'headers.authorization',
       'headers.cookie',
       '*.headers.authorization',

@@ -9,6 +9,7 @@ import { db } from '../../core/db';
 import { appError, rateLimitError } from '../../core/errors/app-error';
 import { hit, rateLimitSubject } from '../../core/http/rate-limit';
 import { auditByOf, recordAudit } from '../../core/audit';
+import { memberFootprint } from '../members/footprint';
 import { presentMember } from '../members/present';
 import { admitInvitee, isInvitationUsable } from '../members/service';
 import * as repo from './repo';
@@ -29,12 +30,12 @@ export async function signIn(request: PasswordRequest, input: { email: string; p
   if (!member || !valid || member.status !== 'active') throw appError('auth.invalid_credentials');
 
   const { cookie } = await openSession(member.id, request);
-  return { member: presentMember(member), cookie };
+  return { member: presentMember(member, await memberFootprint(member.id)), cookie };
 }
 
-/** The member row was read while authenticating this very request: no second query. */
-export function currentMember(actor: AuthenticatedActor) {
-  return { member: presentMember({ ...actor.member, status: 'active' }) };
+/** The member row was read while authenticating this very request; only the counts are read here. */
+export async function currentMember(actor: AuthenticatedActor) {
+  return { member: presentMember({ ...actor.member, status: 'active' }, await memberFootprint(actor.member.id)) };
 }
 
 export async function signOut(actor: AuthenticatedActor) {
@@ -51,7 +52,7 @@ export async function changePassword(actor: AuthenticatedActor, input: { current
     const updated = await repo.setPasswordHash(member.id, passwordHash, tx);
     const sessionsRevoked = await revokeSessions(member.id, { except: actor.kind === 'session' ? actor.sessionId : undefined }, tx);
     await recordAudit(auditByOf(actor), { action: 'member.password_changed', targetKind: 'member', targetId: member.id, details: { sessionsRevoked }, ip }, tx);
-    return { member: presentMember(updated), sessionsRevoked };
+    return { member: presentMember(updated, await memberFootprint(member.id, tx)), sessionsRevoked };
   });
 }
 
@@ -76,6 +77,6 @@ export async function acceptInvitation(origin: PasswordRequest, input: { token: 
   return db().$transaction(async (tx) => {
     const member = await admitInvitee(tx, { token: input.token, name: input.name, passwordHash }, origin.ip);
     const { cookie } = await openSession(member.id, origin, tx);
-    return { member: presentMember(member), cookie };
+    return { member: presentMember(member, { mailboxCount: 0, publishedWorkflowCount: 0 }), cookie };
   });
 }

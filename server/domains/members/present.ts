@@ -3,19 +3,23 @@ import type { Invitation, Member } from '../../generated/prisma/client';
 import { iso } from '../../core/http/schemas';
 import type { MemberOutput } from './schemas';
 
-/**
- * Mailboxes and workflows arrive with later domains; until then a member has none of either, so the
- * counts are truthfully zero. Those domains will provide the counts through memberFootprint().
- */
-export function presentMember(member: Pick<Member, 'id' | 'email' | 'name' | 'role' | 'status' | 'createdAt'>): MemberOutput {
+/** What a member has elsewhere, counted by the domains that own it (./footprint.ts). */
+export interface MemberFootprint {
+  /** Every mailbox of the member, whatever its status (a deleted mailbox has no row left). */
+  mailboxCount: number;
+  /** Workflows arrive with the engine; until then none is published. */
+  publishedWorkflowCount: number;
+}
+
+export function presentMember(member: Pick<Member, 'id' | 'email' | 'name' | 'role' | 'status' | 'createdAt'>, footprint: MemberFootprint): MemberOutput {
   return {
     id: member.id,
     email: member.email,
     name: member.name,
     role: member.role,
     status: member.status,
-    mailboxCount: 0,
-    publishedWorkflowCount: 0,
+    mailboxCount: footprint.mailboxCount,
+    publishedWorkflowCount: footprint.publishedWorkflowCount,
     createdAt: iso(member.createdAt),
   };
 }

@@ -17,6 +17,8 @@ import { config, publicUrl } from '../../core/config';
 import { db, type Tx } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
 import { revokeSessions } from '../auth/sessions';
+import { pauseMemberMailboxes } from '../mailboxes/service';
+import { memberFootprint, memberFootprints } from './footprint';
 import { presentInvitation, presentMember } from './present';
 import * as repo from './repo';
 
@@ -35,21 +37,22 @@ async function refuseRemovingLastAdmin(tx: Tx, memberId: string) {
 
 export async function listMembers() {
   const members = await repo.listAllMembers();
-  return { members: members.map((member) => presentMember(member)) };
+  const footprints = await memberFootprints(members.map((member) => member.id));
+  return { members: members.map((member) => presentMember(member, footprints.get(member.id)!)) };
 }
 
 export async function changeRole(actor: AuthenticatedActor, input: { id: string; role: 'member' | 'admin' }, ip: string | null) {
   return db().$transaction(async (tx) => {
     if (input.role === 'member') await refuseRemovingLastAdmin(tx, input.id);
     const member = await findMemberOrThrow(tx, input.id);
-    if (member.role === input.role) return { member: presentMember(member) };
+    if (member.role === input.role) return { member: presentMember(member, await memberFootprint(member.id, tx)) };
     const updated = await repo.setMemberRole(member.id, input.role, tx);
     await recordAudit(
       auditByOf(actor),
       { action: 'member.role_changed', targetKind: 'member', targetId: member.id, details: { from: member.role, to: input.role }, ip },
       tx,
     );
-    return { member: presentMember(updated) };
+    return { member: presentMember(updated, await memberFootprint(member.id, tx)) };
   });
 }
 
@@ -59,24 +62,27 @@ export async function deactivateMember(actor: AuthenticatedActor, id: string, ip
     await refuseRemovingLastAdmin(tx, id);
     const member = await findMemberOrThrow(tx, id);
     if (member.status === 'suspended') {
-      return { member: presentMember(member), effects: { sessionsRevoked: 0, mailboxesPaused: 0, workflowsUnpublished: 0 } };
+      return { member: presentMember(member, await memberFootprint(id, tx)), effects: { sessionsRevoked: 0, mailboxesPaused: 0, workflowsUnpublished: 0 } };
     }
     const updated = await repo.setMemberStatus(id, 'suspended', tx);
     const sessionsRevoked = await revokeSessions(id, {}, tx);
-    // Mailboxes and workflows arrive with later domains; until then there is nothing to pause or unpublish.
-    const effects = { sessionsRevoked, mailboxesPaused: 0, workflowsUnpublished: 0 };
+    // Every mailbox still connected is disconnected (secrets removed); reactivation leaves them so.
+    const mailboxesPaused = await pauseMemberMailboxes(id, auditByOf(actor), ip, tx);
+    // Workflows arrive with the engine; until then there is nothing to unpublish.
+    const effects = { sessionsRevoked, mailboxesPaused, workflowsUnpublished: 0 };
     await recordAudit(auditByOf(actor), { action: 'member.deactivated', targetKind: 'member', targetId: id, details: effects, ip }, tx);
-    return { member: presentMember(updated), effects };
+    return { member: presentMember(updated, await memberFootprint(id, tx)), effects };
   });
 }
 
 export async function reactivateMember(actor: AuthenticatedActor, id: string, ip: string | null) {
   return db().$transaction(async (tx) => {
     const member = await findMemberOrThrow(tx, id);
-    if (member.status === 'active') return { member: presentMember(member) };
+    if (member.status === 'active') return { member: presentMember(member, await memberFootprint(id, tx)) };
+    // Only the member comes back: their mailboxes stay disconnected until they connect them again.
     const updated = await repo.setMemberStatus(id, 'active', tx);
     await recordAudit(auditByOf(actor), { action: 'member.reactivated', targetKind: 'member', targetId: id, ip }, tx);
-    return { member: presentMember(updated) };
+    return { member: presentMember(updated, await memberFootprint(id, tx)) };
   });
 }
 

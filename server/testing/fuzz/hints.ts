@@ -19,10 +19,11 @@ const pathRules: { pattern: RegExp; param: string; ref: string }[] = [
   { pattern: /^\/api\/v1\/admin\/api-keys\/\{id\}/, param: 'id', ref: 'memberKey.id' },
   { pattern: /^\/api\/v1\/admin\/members\/invitations\/\{id\}/, param: 'id', ref: 'invitation.id' },
   { pattern: /^\/api\/v1\/admin\/members\/\{id\}/, param: 'id', ref: 'victim.id' },
+  { pattern: /^\/api\/v1\/mailboxes\/\{id\}/, param: 'id', ref: 'mailbox.id' },
 ];
 
 /** Existing ids of other kinds or owners: "another member's uuid" and cross-resource confusion. */
-export const foreignIds = ['victimKey.id', 'victim.id', 'admin.id', 'table.id', 'invitation.id', 'table.otherRowId'];
+export const foreignIds = ['victimKey.id', 'victim.id', 'admin.id', 'table.id', 'invitation.id', 'table.otherRowId', 'victimMailbox.id'];
 
 export function pathParamRef(operation: FuzzOperation, name: string): WorldRef | string | null {
   const rule = pathRules.find((candidate) => candidate.param === name && candidate.pattern.test(operation.path));
@@ -65,6 +66,11 @@ export function bodyHint(operation: FuzzOperation): Hint {
     if (name === 'slug' || (name === 'key' && pointer.includes('column'))) return new WorldRef('unique.slug');
     if (name === 'label' && pointer.includes('column')) return new WorldRef('unique.text');
     if (name === 'scopes') return ['tables:read'];
+    // Connect probes real servers: a name that never resolves (RFC 2606) answers at once, never a live port.
+    if ((name === 'imapHost' || name === 'smtpHost') && /\/mailboxes\/imap$/.test(path)) return 'fuzz.invalid';
+    if (name === 'address' && /\/mailboxes\/imap$/.test(path)) return new WorldRef('unique.email');
+    // Resync and backfill windows that reach the handler: one day ago (the document's example is years old).
+    if (name === 'since' && /\/mailboxes\/\{id\}\/(resync|backfill)$/.test(path)) return new Date(Date.now() - 24 * 3600 * 1000).toISOString();
     return undefined;
   };
 }

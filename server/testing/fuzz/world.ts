@@ -2,8 +2,9 @@
  * The fixtures a fuzzed operation acts on, so malformed input reaches handlers rather than stopping
  * at the 404 of an unknown id: an administrator, a member and a third member (the target of
  * administration), their sessions and API keys, a table with typed columns and rows, an API key and
- * an invitation to revoke. Pieces are built on first use through the real REST surface (or the
- * test factories for members and keys), and rebuilt when a request that succeeded may have consumed
+ * an invitation to revoke, a mailbox of the member and one of the third member. Pieces are built on
+ * first use through the real REST surface (or the test factories for members, keys and mailboxes:
+ * connecting one needs real mail servers), and rebuilt when a request that succeeded may have consumed
  * them (a deleted table, a revoked key, a signed-out session): see `markUsedAfterSuccess`.
  */
 import { randomBytes, scryptSync } from 'node:crypto';
@@ -12,6 +13,7 @@ import type { Scope } from '../../core/auth/scopes';
 import { db } from '../../core/db';
 import { clientIpHeader } from '../../core/http/client-headers';
 import { createApiKeyFor, createMember, testPassword, type TestMember } from '../factories';
+import { createMailbox } from '../mail-factories';
 import type { Dispatcher } from './dispatch';
 
 export type Owner = 'admin' | 'member';
@@ -202,6 +204,12 @@ export class World {
       }
       case 'table':
         return this.buildTable();
+      case 'mailbox':
+      case 'victimMailbox': {
+        const owner = (await this.piece(name === 'mailbox' ? 'member' : 'victim')) as unknown as TestMember;
+        const mailbox = await createMailbox(owner, { address: this.unique('email') });
+        return { id: mailbox.id };
+      }
       case 'invitation': {
         const admin = (await this.piece('admin')) as unknown as TestMember;
         const answer = await this.fixtureCall('POST', '/api/v1/admin/members/invitations', admin.cookie, { email: this.unique('email'), role: 'member' });
@@ -241,7 +249,7 @@ export class World {
   }
 }
 
-const dependsOn: Record<string, string> = { memberKey: 'member', victimKey: 'victim' };
+const dependsOn: Record<string, string> = { memberKey: 'member', victimKey: 'victim', mailbox: 'member', victimMailbox: 'victim' };
 
 function splitName(name: string): [string, string] {
   const dot = name.lastIndexOf('.');

@@ -1,0 +1,168 @@
+/**
+ * The seam between the sync orchestrator (runner/mail) and a mail provider. The orchestrator owns
+ * leases, backoff, status and notifications; an adapter owns one provider's wire protocol. Adapters
+ * never write the mirror themselves: they hand batches to a `MirrorSink`, which commits each batch's
+ * rows together with the cursor that covers them (so a crash between batches resumes with no gap and
+ * no duplicate), recomputes threads and announces the change.
+ *
+ * Terminology: a mailbox is one connected account; a folder is an IMAP mailbox or a provider label /
+ * well-known folder; a message is one provider message (for IMAP: one UID in one folder, identified by
+ * `providerKey` = "<folderKey>\n<uidValidity>\n<uid>"); a cursor is how far a folder is mirrored
+ * (IMAP: uidValidity, syncedUid, oldestUid, highestModseq; providers: a delta token).
+ *
+ * Implemented by the IMAP adapter (./imap/sync/adapter.ts); the Gmail-compatible and Graph-compatible
+ * adapters implement the same interface.
+ */
+
+export type MailProvider = 'imap' | 'mail_provider_a' | 'mail_provider_b';
+export type FolderRole = 'inbox' | 'starred' | 'sent' | 'drafts' | 'archive' | 'all' | 'spam' | 'trash';
+export type IngestedVia = 'initial' | 'delta' | 'backfill' | 'resync';
+
+export interface ProviderFolder {
+  /** Stable key (IMAP path; provider label/folder id mapped to a readable key). 1-256 chars. */
+  key: string;
+  name: string | null;
+  role: FolderRole | null;
+  parentKey: string | null;
+  depth: number;
+  delimiter: string | null;
+  /** Provider's own id when it differs from `key`. */
+  providerId: string | null;
+  /** False for a folder that holds no messages (a hierarchy node, or a system role the server lacks). */
+  selectable: boolean;
+  color?: string | null;
+}
+
+export interface MessageFlags {
+  seen: boolean;
+  flagged: boolean;
+  draft: boolean;
+  /** Answered is not part of the spec's flags; `sent` comes from the folder role or the provider. */
+  sent: boolean;
+}
+
+/** A message read from the provider, to be ingested (parsed, signalled, threaded) by the sink. */
+export interface IncomingMessage {
+  providerKey: string;
+  folderKey: string;
+  labels: string[];
+  uid: bigint | null;
+  uidValidity: bigint | null;
+  modseq: bigint | null;
+  flags: MessageFlags;
+  /** Server receive time (IMAP INTERNALDATE); the date header is the fallback. */
+  internalDate: Date | null;
+  size: number;
+  /**
+   * The RFC 5322 source. In `processing_only` mode (or when the source was too large to fetch whole)
+   * only the header block is given and `sourceComplete` is false: bodies are fetched on demand.
+   */
+  source: Buffer;
+  sourceComplete: boolean;
+}
+
+export interface FlagUpdate {
+  providerKey: string;
+  flags: MessageFlags;
+  labels?: string[];
+  modseq?: bigint | null;
+}
+
+/** Per-folder cursor fields; only the fields present are written. */
+export interface FolderCursor {
+  folderKey: string;
+  uidValidity?: bigint | null;
+  uidNext?: bigint | null;
+  syncedUid?: bigint | null;
+  oldestUid?: bigint | null;
+  highestModseq?: bigint | null;
+  deltaToken?: string | null;
+}
+
+export interface MirrorBatch {
+  ingestedVia: IngestedVia;
+  messages: IncomingMessage[];
+  flagUpdates: FlagUpdate[];
+  /** Messages gone from the server (expunged, or moved by someone else). */
+  removedProviderKeys: string[];
+  /** Advanced in the same transaction as the rows above. */
+  cursors: FolderCursor[];
+}
+
+export interface MirrorSink {
+  /** Commits one batch atomically; returns how many messages were new to the mirror. */
+  commit(batch: MirrorBatch): Promise<{ inserted: number }>;
+  /** Drops every mirrored row of a folder (UIDVALIDITY changed) and resets its cursor, in one transaction. */
+  resetFolder(folderKey: string, uidValidity: bigint | null): Promise<void>;
+}
+
+/** What the orchestrator knows of the mirror when it calls an adapter. */
+export interface SyncContext {
+  mailboxId: string;
+  address: string;
+  syncMode: 'full' | 'processing_only';
+  /** Mirror folders with their cursors, as stored. */
+  folders: Array<ProviderFolder & Omit<FolderCursor, 'folderKey'>>;
+  sink: MirrorSink;
+  /** Aborted on shutdown or lease loss: stop between batches. */
+  signal: AbortSignal;
+  /** Initial sync window: messages newer than this (and at most `initialMaxPerFolder` per folder). */
+  initialSince: Date;
+  initialMaxPerFolder: number;
+}
+
+export interface SyncOutcome {
+  inserted: number;
+  /** True when every folder's initial window is mirrored. */
+  initialComplete: boolean;
+}
+
+export interface BackfillOutcome {
+  inserted: number;
+  done: boolean;
+  /** Oldest receive time mirrored so far. */
+  oldestAt: Date | null;
+  progressPct: number | null;
+}
+
+export interface MessageLocator {
+  providerKey: string;
+  folderKey: string;
+  uid: bigint | null;
+  uidValidity: bigint | null;
+}
+
+export interface MailOperationInput {
+  action: string;
+  params: { fromFolderKey?: string; toFolderKey?: string; labelsAdd?: string[]; labelsRemove?: string[] };
+  message: MessageLocator;
+}
+
+/** A message's identity after an operation moved it (COPYUID / provider answer); null when unchanged. */
+export interface AppliedOperation {
+  moved: MessageLocator | null;
+  /** True when the message no longer exists at the provider (deleted permanently). */
+  removed: boolean;
+}
+
+export interface WatchHandle {
+  /** Resolves once the watch connection is closed. */
+  close(): Promise<void>;
+}
+
+export interface MailProviderAdapter {
+  readonly provider: MailProvider;
+  listFolders(): Promise<ProviderFolder[]>;
+  /** Initial sync of recent mail where a folder has none yet, then the delta of every folder. */
+  syncDelta(context: SyncContext): Promise<SyncOutcome>;
+  /** One slice of older mail, down to `since` (null: everything). */
+  backfill(context: SyncContext, options: { since: Date | null; sliceSize: number }): Promise<BackfillOutcome>;
+  /** Re-reads messages received since the date: refreshes flags and folders, inserts missing ones (silent). */
+  resync(context: SyncContext, since: Date): Promise<{ inserted: number; refreshed: number }>;
+  /** The full RFC 5322 source of one message, or null when it is gone from the server. */
+  fetchContent(message: MessageLocator): Promise<Buffer | null>;
+  applyOperation(operation: MailOperationInput, folders: ProviderFolder[]): Promise<AppliedOperation>;
+  /** Push notifications of changes (IMAP IDLE); absent when the provider offers none (then: polling). */
+  watch?(onChange: () => void, onEnd: (error: unknown) => void): Promise<WatchHandle>;
+  close(): Promise<void>;
+}
