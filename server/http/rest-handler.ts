@@ -16,6 +16,7 @@ import { routeByProcedurePath } from '../trpc/route-table';
 import { errorResponse } from './error-response';
 import { assertJsonOrUntyped, isJsonMediaType, maxBodyBytes, parseJson, readBodyWithin } from './body';
 import { queryValuesOf } from './query';
+import { keepBodyInputsStrict } from './strict-body-inputs';
 
 type NodeHandler = ReturnType<typeof createOpenApiNodeHttpHandler>;
 
@@ -33,6 +34,7 @@ function successStatusOf(router: AnyRouter, path: string | undefined): number {
 }
 
 function createNodeHandler(router: AnyRouter): NodeHandler {
+  keepBodyInputsStrict(router);
   return createOpenApiNodeHttpHandler({
     router,
     createContext: ({ req }: { req: Request }) => {

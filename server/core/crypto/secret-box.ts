@@ -101,6 +101,15 @@ export function openJson(sealed: string, purpose: string): unknown {
   return JSON.parse(open(sealed, purpose)) as unknown;
 }
 
+/**
+ * A key for another use (keyed hashes) derived from the current instance key, never the key itself;
+ * null without an instance key. Changes when the instance key rotates.
+ */
+export function instanceSubkey(label: string): Buffer | null {
+  const current = keyring().current;
+  return current ? Buffer.from(hkdfSync('sha256', current.key, Buffer.alloc(0), `mailflow subkey: ${label}`, 32)) : null;
+}
+
 /** The prefix every value sealed under the current key starts with (`v1:<keyId>:`), or null without a key. */
 export function currentSealPrefix(): string | null {
   const current = keyring().current;

@@ -31,3 +31,24 @@ describe('hardening (fuzzed surface): a body nested deeper than the call stack i
     expect(canonicalJson([undefined, 'é', 1.5])).toBe('[null,"é",1.5]');
   });
 });
+
+describe('the stored request hash is keyed by the instance key (bodies carry passwords)', () => {
+  it('is not the plain SHA-256 of the body, and changes with the instance key', async () => {
+    const { createHash } = await import('node:crypto');
+    const { resetConfigForTests } = await import('../config');
+    const body = { address: 'a@example.test', password: 'hunter2' };
+    const saved = process.env.ENCRYPTION_KEY;
+    try {
+      process.env.ENCRYPTION_KEY = 'k'.repeat(40);
+      resetConfigForTests();
+      const first = requestHashOf(body);
+      expect(first).not.toBe(createHash('sha256').update(canonicalJson(body)).digest('hex'));
+      process.env.ENCRYPTION_KEY = 'j'.repeat(40);
+      resetConfigForTests();
+      expect(requestHashOf(body)).not.toBe(first);
+    } finally {
+      process.env.ENCRYPTION_KEY = saved;
+      resetConfigForTests();
+    }
+  });
+});

@@ -8,7 +8,8 @@
  * - `busy`: the first request is still running (the caller waits, then 409 `idempotency.in_progress`).
  * The unique index on (member, route, key) is what makes two concurrent requests never both execute.
  */
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { instanceSubkey } from '../crypto/secret-box';
 import { db } from '../db';
 
 export const idempotencyMemoryMs = 24 * 60 * 60 * 1000;
@@ -22,9 +23,14 @@ export type Claim =
   | { kind: 'reused' }
   | { kind: 'busy' };
 
-/** Same JSON value, same hash, whatever the key order. */
+/**
+ * Same JSON value, same hash, whatever the key order. Keyed (HMAC under a subkey of the instance key)
+ * because bodies carry secrets (an IMAP password on connect): a plain digest kept for 24 hours would
+ * let anyone who reads the database test password guesses against it. Without an instance key no
+ * secret can be stored anyway, and the hash is keyed with a fixed label only.
+ */
 export function requestHashOf(input: unknown): string {
-  return createHash('sha256').update(canonicalJson(input)).digest('hex');
+  return createHmac('sha256', instanceSubkey('idempotency request hash') ?? 'mailflow idempotency').update(canonicalJson(input)).digest('hex');
 }
 
 /**
