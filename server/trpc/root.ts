@@ -4,6 +4,7 @@ import { auditRouter } from '../domains/audit/router';
 import { authRouter } from '../domains/auth/router';
 import { instanceRouter } from '../domains/instance/router';
 import { membersRouter } from '../domains/members/router';
+import { notificationsRouter } from '../domains/notifications/router';
 import { tablesRouter } from '../domains/tables/router';
 import { router } from './procedures';
 
@@ -14,6 +15,7 @@ export const appRouter = router({
   audit: auditRouter,
   instance: instanceRouter,
   tables: tablesRouter,
+  notifications: notificationsRouter,
 });
 
 export type AppRouter = typeof appRouter;
