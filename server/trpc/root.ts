@@ -2,6 +2,7 @@
 import { apiKeysRouter } from '../domains/api-keys/router';
 import { auditRouter } from '../domains/audit/router';
 import { authRouter } from '../domains/auth/router';
+import { connectionsRouter } from '../domains/connections/router';
 import { instanceRouter } from '../domains/instance/router';
 import { membersRouter } from '../domains/members/router';
 import { notificationsRouter } from '../domains/notifications/router';
@@ -16,6 +17,7 @@ export const appRouter = router({
   instance: instanceRouter,
   tables: tablesRouter,
   notifications: notificationsRouter,
+  connections: connectionsRouter,
 });
 
 export type AppRouter = typeof appRouter;
