@@ -6,6 +6,7 @@ import { connectionsRouter } from '../domains/connections/router';
 import { instanceRouter } from '../domains/instance/router';
 import { membersRouter } from '../domains/members/router';
 import { notificationsRouter } from '../domains/notifications/router';
+import { oauthRouter } from '../domains/oauth/router';
 import { tablesRouter } from '../domains/tables/router';
 import { router } from './procedures';
 
@@ -18,6 +19,7 @@ export const appRouter = router({
   tables: tablesRouter,
   notifications: notificationsRouter,
   connections: connectionsRouter,
+  oauth: oauthRouter,
 });
 
 export type AppRouter = typeof appRouter;
