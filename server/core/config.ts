@@ -112,6 +112,12 @@ const configSchema = z.object({
   OAUTH_PROVIDER_B_AUTH_URL: httpUrl('https://login.microsoftonline.com/common/oauth2/v2.0/authorize'),
   OAUTH_PROVIDER_B_TOKEN_URL: httpUrl('https://login.microsoftonline.com/common/oauth2/v2.0/token'),
   OAUTH_PROVIDER_B_API_URL: httpUrl('https://graph.microsoft.com'),
+  /**
+   * Outbound mail connections (IMAP/SMTP probes and sync) may reach loopback, private, CGNAT,
+   * link-local and unique-local addresses: for mail servers on the instance's own network. Off by
+   * default (server/core/net/network-guard.ts refuses them); cloud metadata addresses stay refused.
+   */
+  MAIL_ALLOW_PRIVATE_HOSTS: flag,
 });
 
 export type Config = z.infer<typeof configSchema>;
