@@ -352,6 +352,22 @@ describe('GET /api/v1/oauth/{provider}/callback', () => {
     }
   });
 
+  it('calls the provider through the network guard: a loopback token endpoint is refused unless private hosts are allowed', async () => {
+    const started = await start(member, 'oauth_provider_a');
+    const back = await fakeA.consent(started.body.authorizationUrl);
+    const requests = fakeA.tokenRequests.length;
+    process.env.MAIL_ALLOW_PRIVATE_HOSTS = '0';
+    resetConfigForTests();
+    try {
+      const response = await callback(member, back);
+      expect(new URL(response.headers.get('location')!).searchParams.get('error')).toBe('oauth.exchange_failed');
+    } finally {
+      process.env.MAIL_ALLOW_PRIVATE_HOSTS = '1';
+      resetConfigForTests();
+    }
+    expect(fakeA.tokenRequests.length).toBe(requests);
+  });
+
   it('answers the redirect over a real socket, with no-store and no Referer', async () => {
     const server: BridgeServer = await startBridgeServer(handleApiRequest);
     try {

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { config } from '../../core/config';
-import { providerFetch } from './provider-fetch';
+import { providerFetch, type ProviderRequest } from './provider-fetch';
 import { providerDefinition, type OAuthProvider } from './providers';
 
 const timeoutMs = 15_000;
@@ -56,7 +56,9 @@ const tokenAnswer = z.object({
 
 const errorAnswer = z.object({ error: z.string().max(200) });
 
-async function readBounded(response: Response): Promise<string> {
+type ProviderResponse = Awaited<ReturnType<typeof providerFetch>>;
+
+async function readBounded(response: ProviderResponse): Promise<string> {
   if (!response.body) return '';
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -75,12 +77,14 @@ async function readBounded(response: Response): Promise<string> {
 }
 
 /** One call, bounded in time and size, answered as parsed JSON (or null when the body is not JSON). */
-async function callJson(url: string, init: RequestInit): Promise<{ status: number; json: unknown }> {
-  let response: Response;
+async function callJson(url: string, init: Omit<ProviderRequest, 'signal'>): Promise<{ status: number; json: unknown }> {
+  let response: ProviderResponse;
   try {
-    response = await providerFetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(timeoutMs) });
+    response = await providerFetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
-    throw new ProviderCallError(null, null, `the provider could not be reached (${(error as Error).name})`);
+    // The guard's refusals carry a reason safe to log (never the resolved address); others only their name.
+    const reason = (error as { reason?: unknown }).reason;
+    throw new ProviderCallError(null, null, `the provider could not be reached (${typeof reason === 'string' ? reason : (error as Error).name})`);
   }
   const text = await readBounded(response);
   try {
