@@ -2,9 +2,12 @@
 import { apiKeysRouter } from '../domains/api-keys/router';
 import { auditRouter } from '../domains/audit/router';
 import { authRouter } from '../domains/auth/router';
+import { connectionsRouter } from '../domains/connections/router';
 import { instanceRouter } from '../domains/instance/router';
 import { mailboxesRouter } from '../domains/mailboxes/router';
 import { membersRouter } from '../domains/members/router';
+import { notificationsRouter } from '../domains/notifications/router';
+import { oauthRouter } from '../domains/oauth/router';
 import { tablesRouter } from '../domains/tables/router';
 import { router } from './procedures';
 
@@ -16,6 +19,9 @@ export const appRouter = router({
   instance: instanceRouter,
   tables: tablesRouter,
   mailboxes: mailboxesRouter,
+  notifications: notificationsRouter,
+  connections: connectionsRouter,
+  oauth: oauthRouter,
 });
 
 export type AppRouter = typeof appRouter;

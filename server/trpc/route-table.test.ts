@@ -9,7 +9,7 @@ import { routeTable } from './route-table';
 const table = routeTable();
 
 /** Spec, Authentication §9 (the routes of this build among them). */
-const sessionOnly = ['GET /api/v1/api-keys', 'POST /api/v1/api-keys', 'POST /api/v1/api-keys/{id}/revoke', 'POST /api/v1/auth/logout', 'POST /api/v1/me/password'];
+const sessionOnly = ['GET /api/v1/api-keys', 'POST /api/v1/api-keys', 'POST /api/v1/api-keys/{id}/revoke', 'POST /api/v1/auth/logout', 'POST /api/v1/me/password', 'POST /api/v1/oauth/{provider}/start'];
 
 /** Spec, Endpoints: operations that accept Idempotency-Key (those among this build's routes). */
 const idempotentRoutes: string[] = [
@@ -17,6 +17,7 @@ const idempotentRoutes: string[] = [
   'POST /api/v1/mailboxes/imap',
   'POST /api/v1/mailboxes/{id}/sync',
   'POST /api/v1/mailboxes/{id}/resync',
+  'POST /api/v1/credentials',
 ];
 
 const name = (entry: (typeof table)[number]) => `${entry.spec!.method} ${entry.spec!.path}`;

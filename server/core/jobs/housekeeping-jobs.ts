@@ -13,6 +13,8 @@ export const housekeepingTaskNames = {
   purgeTableWriteEffects: 'purge-table-write-effects',
   /** Key rotation: re-seals secrets sealed under a previous instance key (at start and hourly). */
   resealSecrets: 'reseal-secrets',
+  purgeArchivedNotifications: 'purge-archived-notifications',
+  purgeOAuthFlows: 'purge-oauth-flows',
   /** Queued once at every runner start: gives typed slots to tables written before they existed. */
   backfillTableTypedSlots: 'backfill-table-typed-slots',
 } as const;

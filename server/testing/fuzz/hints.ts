@@ -20,10 +20,23 @@ const pathRules: { pattern: RegExp; param: string; ref: string }[] = [
   { pattern: /^\/api\/v1\/admin\/members\/invitations\/\{id\}/, param: 'id', ref: 'invitation.id' },
   { pattern: /^\/api\/v1\/admin\/members\/\{id\}/, param: 'id', ref: 'victim.id' },
   { pattern: /^\/api\/v1\/mailboxes\/\{id\}/, param: 'id', ref: 'mailbox.id' },
+  { pattern: /^\/api\/v1\/credentials\/\{id\}/, param: 'id', ref: 'connection.id' },
+  { pattern: /^\/api\/v1\/notifications\/\{id\}/, param: 'id', ref: 'notification.id' },
+  { pattern: /^\/api\/v1\/(admin\/oauth-apps|oauth)\/\{provider\}/, param: 'provider', ref: 'static.oauth_provider_a' },
 ];
 
 /** Existing ids of other kinds or owners: "another member's uuid" and cross-resource confusion. */
-export const foreignIds = ['victimKey.id', 'victim.id', 'admin.id', 'table.id', 'invitation.id', 'table.otherRowId', 'victimMailbox.id'];
+export const foreignIds = [
+  'victimKey.id',
+  'victim.id',
+  'admin.id',
+  'table.id',
+  'invitation.id',
+  'table.otherRowId',
+  'victimMailbox.id',
+  'victimConnection.id',
+  'victimNotification.id',
+];
 
 export function pathParamRef(operation: FuzzOperation, name: string): WorldRef | string | null {
   const rule = pathRules.find((candidate) => candidate.param === name && candidate.pattern.test(operation.path));
@@ -71,6 +84,10 @@ export function bodyHint(operation: FuzzOperation): Hint {
     if (name === 'address' && /\/mailboxes\/imap$/.test(path)) return new WorldRef('unique.email');
     // Resync and backfill windows that reach the handler: one day ago (the document's example is years old).
     if (name === 'since' && /\/mailboxes\/\{id\}\/(resync|backfill)$/.test(path)) return new Date(Date.now() - 24 * 3600 * 1000).toISOString();
+    if (name === 'type' && /\/credentials$/.test(path)) return 'http_generic';
+    if (name === 'data' && /\/credentials(\/\{id\})?$/.test(path)) return { kind: 'bearer', token: 'fuzz-token-value' };
+    if (name === 'clientId' && /\/oauth-apps\//.test(path)) return '123456789012-fuzz.apps.googleusercontent.com';
+    if (name === 'capability') return 'mail';
     return undefined;
   };
 }
