@@ -80,37 +80,55 @@ export async function connectImap(actor: AuthenticatedActor, input: ConnectImapI
   await probeMailServers(settings, input.password);
 
   const memberId = actor.member.id;
-  const result = await inRetriedTransaction(async (tx) => {
+  return inRetriedTransaction(async (tx) => {
     await repo.lockAddress(memberId, 'imap', input.address, tx);
     const existing = await repo.findByAddress(memberId, 'imap', input.address, tx);
     const credentialId = await storePassword(memberId, input.address, input.password, existing, tx);
-    const mailbox = existing
-      ? await reactivate(existing, settings as object, credentialId, tx)
-      : await repo.insertMailbox({ memberId, provider: 'imap', address: input.address, settings: settings as object, credentialId }, tx);
-    await enqueue('mail.sync', { mailboxId: mailbox.id, reason: 'connect' }, { jobKey: jobKeys.sync(mailbox.id) }, tx);
+    const { mailbox, created } = await attachMailbox({ memberId, provider: 'imap', address: input.address, credentialId, settings }, existing, tx);
+    const { imapHost, imapPort, smtpHost, smtpPort } = settings;
     await recordAudit(
       auditByOf(actor),
-      {
-        action: 'mailbox.connected',
-        targetKind: 'mailbox',
-        targetId: mailbox.id,
-        details: {
-          address: mailbox.address,
-          provider: 'imap',
-          created: !existing,
-          imapHost: settings.imapHost,
-          imapPort: settings.imapPort,
-          smtpHost: settings.smtpHost,
-          smtpPort: settings.smtpPort,
-        },
-        ip,
-      },
+      { action: 'mailbox.connected', targetKind: 'mailbox', targetId: mailbox.id, details: { address: mailbox.address, provider: 'imap', created, imapHost, imapPort, smtpHost, smtpPort }, ip },
       tx,
     );
-    await emitToMember(memberId, 'mailbox.status', { mailboxId: mailbox.id, status: mailbox.status }, tx);
-    return { mailboxId: mailbox.id, address: mailbox.address, created: !existing };
+    return { mailboxId: mailbox.id, address: mailbox.address, created };
   });
-  return result;
+}
+
+export interface ConnectedAccount {
+  memberId: string;
+  provider: 'imap' | 'mail_provider_a' | 'mail_provider_b';
+  address: string;
+  credentialId: string;
+  /** IMAP/SMTP settings; OAuth mailboxes have none. */
+  settings?: ImapSettings;
+}
+
+/**
+ * Creates the mailbox of a connected account, or reactivates the known one (same member, provider and
+ * address: new settings and secret, active, error forgotten), and queues its sync: the one way a
+ * mailbox comes online, for IMAP connect and the OAuth callback alike. `existing` is the row found
+ * under the caller's address lock (see `repo.lockAddress`).
+ */
+async function attachMailbox(account: ConnectedAccount, existing: Mailbox | null, tx: Tx): Promise<{ mailbox: Mailbox; created: boolean }> {
+  const settings = (account.settings ?? {}) as object;
+  const mailbox = existing
+    ? await reactivate(existing, settings, account.credentialId, tx)
+    : await repo.insertMailbox({ memberId: account.memberId, provider: account.provider, address: account.address, settings, credentialId: account.credentialId }, tx);
+  await enqueue('mail.sync', { mailboxId: mailbox.id, reason: 'connect' }, { jobKey: jobKeys.sync(mailbox.id) }, tx);
+  await emitToMember(account.memberId, 'mailbox.status', { mailboxId: mailbox.id, status: mailbox.status }, tx);
+  return { mailbox, created: !existing };
+}
+
+/** The OAuth callback's `mail` grant: its mailbox created or reconnected in the callback's transaction. */
+export async function connectOAuthMailbox(
+  account: Omit<ConnectedAccount, 'settings'> & { provider: 'mail_provider_a' | 'mail_provider_b' },
+  tx: Tx,
+): Promise<{ mailboxId: string; created: boolean }> {
+  await repo.lockAddress(account.memberId, account.provider, account.address, tx);
+  const existing = await repo.findByAddress(account.memberId, account.provider, account.address, tx);
+  const { mailbox, created } = await attachMailbox(account, existing, tx);
+  return { mailboxId: mailbox.id, created };
 }
 
 /**

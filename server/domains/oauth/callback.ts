@@ -11,7 +11,7 @@
  *
  * Then: the code is exchanged with the PKCE verifier, the granted scopes are checked, the account's
  * address is read, and in one transaction the grant is stored (./grants.ts) and, for `mail`, the
- * mailbox is created or reconnected with its first sync queued (./connect-mailbox.ts).
+ * mailbox is created or reconnected with its first sync queued (mailboxes service, `connectOAuthMailbox`).
  *
  * The outcome is a redirect to the app's page, `?connected=<provider>` or `?error=<code>`: the member
  * is in a browser, not a program.
@@ -23,7 +23,7 @@ import { open } from '../../core/crypto/secret-box';
 import { db } from '../../core/db';
 import { appError, isAppError, type AppError } from '../../core/errors/app-error';
 import { log } from '../../core/log';
-import { connectOAuthMailbox } from './connect-mailbox';
+import { connectOAuthMailbox } from '../mailboxes/service';
 import { storeGrant } from './grants';
 import { stateHashOf } from './pkce';
 import { redirectUriOf } from './present';
@@ -94,7 +94,7 @@ async function finish(actor: AuthenticatedActor, provider: OAuthProvider, flow: 
     const grant = await storeGrant(tx, { memberId: actor.member.id, provider, accountEmail: address, capability: flow.capability, tokens, requestedScopes: scopes });
     const mailbox =
       flow.capability === 'mail'
-        ? await connectOAuthMailbox(tx, { memberId: actor.member.id, provider: definition.mailboxProvider, address, credentialId: grant.credentialId })
+        ? await connectOAuthMailbox({ memberId: actor.member.id, provider: definition.mailboxProvider, address, credentialId: grant.credentialId }, tx)
         : null;
     await recordAudit(
       auditByOf(actor),
