@@ -8,6 +8,9 @@ import { ImapAdapter } from './imap/sync/adapter';
 import type { MailProviderAdapter } from './provider';
 import { SyncError } from './sync-errors';
 
+/** Providers the runner keeps in sync (those with a case in `openAdapter`). */
+export const syncedProviders: readonly string[] = ['imap'];
+
 export interface AdapterMailbox {
   id: string;
   provider: string;
