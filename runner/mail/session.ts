@@ -25,7 +25,8 @@ import { emitToMember } from '../../server/core/realtime/emit';
 import { recordFailure, recordSuccess, type SyncOperation } from './mailbox-status';
 
 export interface WorkRequest {
-  delta?: boolean;
+  /** `inbox`: only the inbox (what an IDLE watch saw change); true: every folder. */
+  delta?: boolean | 'inbox';
   operations?: boolean;
   resync?: boolean;
   backfill?: boolean;
@@ -95,7 +96,7 @@ export class MailboxSession {
     let operation: SyncOperation = 'sync';
     try {
       const adapter = await this.connect(mailbox);
-      const folders = await this.folders(mailbox, adapter, work.delta === true);
+      const folders = await this.folders(mailbox, adapter, work.delta !== undefined && work.delta !== false);
       const context: SyncContext = {
         mailboxId: mailbox.id,
         address: mailbox.address,
@@ -114,7 +115,9 @@ export class MailboxSession {
       let initialComplete = false;
       if (work.delta) {
         operation = 'sync';
-        const outcome = await adapter.syncDelta({ ...context, folders: await loadFolderStates(mailbox.id) });
+        const states = await loadFolderStates(mailbox.id);
+        const folders = work.delta === 'inbox' ? states.filter((folder) => folder.role === 'inbox') : states;
+        const outcome = await adapter.syncDelta({ ...context, folders });
         initialComplete = outcome.initialComplete;
         await recountMessages(mailbox.id);
       }
@@ -127,7 +130,7 @@ export class MailboxSession {
         operation = 'backfill';
         moreBackfill = await this.backfill(adapter, mailbox, context);
       }
-      if (!signal.aborted) await recordSuccess(mailbox.id, { delta: work.delta === true, initialComplete });
+      if (!signal.aborted) await recordSuccess(mailbox.id, { delta: Boolean(work.delta), initialComplete: initialComplete && work.delta === true });
       return { outcome: 'ok', more: { backfill: moreBackfill, operations: moreOperations } };
     } catch (error) {
       const failure = classifySyncError(error, { hide: this.secrets });

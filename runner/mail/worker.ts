@@ -53,7 +53,7 @@ export class MailboxWorker {
   request(work: WorkRequest): void {
     if (this.stopped) return;
     this.pending = {
-      delta: this.pending.delta || work.delta,
+      delta: this.pending.delta === true || work.delta === true ? true : this.pending.delta || work.delta,
       operations: this.pending.operations || work.operations,
       resync: this.pending.resync || work.resync,
       backfill: this.pending.backfill || work.backfill,
@@ -142,7 +142,7 @@ export class MailboxWorker {
     if (this.debounce || this.stopped) return;
     this.debounce = setTimeout(() => {
       this.debounce = null;
-      this.request({ delta: true });
+      this.request({ delta: 'inbox' });
     }, this.options.debounceMs ?? 50);
   }
 
