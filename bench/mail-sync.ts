@@ -23,7 +23,7 @@ import { ImapFlow } from 'imapflow';
 import pg from 'pg';
 import { readFileSync } from 'node:fs';
 import { clusterCpuMs, processCpuMs, selfCpuMs } from './cpu';
-import { mailCorpus } from './mail-corpus';
+import { mailCorpus } from './mail-sync-corpus';
 import { percentile } from './stats';
 
 const targets = { throughputRatio: 0.5, latencyP99Ms: 2_000 };

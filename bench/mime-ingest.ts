@@ -12,7 +12,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { simpleParser } from 'mailparser';
 import { ingestMessage } from '../server/core/mail/ingest/ingest';
-import { mailCorpus } from './mail-corpus';
+import { mailCorpus } from './mail-sync-corpus';
 
 const targetRatio = 1.3;
 
