@@ -15,12 +15,14 @@ import { config } from '../../server/core/config';
 import { db } from '../../server/core/db';
 import { openAdapter, type AdapterMailbox } from '../../server/core/mail/adapters';
 import { parseImapProviderKey } from '../../server/core/mail/imap/sync/provider-key';
+import type { ImapAdapterOptions } from '../../server/core/mail/imap/sync/adapter';
 import type { BatchLimits } from '../../server/core/mail/imap/sync/fetch-batches';
 import { loadFolderStates, reconcileFolders } from '../../server/core/mail/mirror/folders';
 import { completeOperation, dropOperation, failOperation, pendingOperations } from '../../server/core/mail/mirror/operations';
 import { createMirrorSink, recountMessages, type MirrorMailbox } from '../../server/core/mail/mirror/writer';
 import type { MailProviderAdapter, SyncContext } from '../../server/core/mail/provider';
 import { classifySyncError, type ClassifiedSyncError } from '../../server/core/mail/sync-errors';
+import { backfillAllowed } from '../../server/core/mail/sync-mode';
 import { emitToMember } from '../../server/core/realtime/emit';
 import { recordFailure, recordSuccess, type SyncOperation } from './mailbox-status';
 
@@ -42,6 +44,8 @@ export interface SessionOptions {
   initialDays?: number;
   initialMaxPerFolder?: number;
   limits?: Partial<BatchLimits>;
+  /** imapflow options over the defaults (tests only). */
+  imap?: ImapAdapterOptions['imap'];
   /** Backfill messages per run before handing the connection back to the delta. */
   backfillPerRun?: number;
   /** Folder list re-read at most this often (ms); always on the first run. */
@@ -144,7 +148,7 @@ export class MailboxSession {
     const usable = this.adapter && (this.adapter as { usable?: boolean }).usable !== false;
     if (this.adapter && usable) return this.adapter;
     await this.close();
-    const opened = await openAdapter(mailbox, { limits: this.options.limits });
+    const opened = await openAdapter(mailbox, { limits: this.options.limits, imap: this.options.imap });
     this.adapter = opened.adapter;
     this.secrets = opened.secrets;
     this.listedAt = 0;
@@ -206,8 +210,8 @@ export class MailboxSession {
   /** One budget of backfill; returns true when more remains. */
   private async backfill(adapter: MailProviderAdapter, mailbox: LoadedMailbox, context: SyncContext): Promise<boolean> {
     if (mailbox.backfillStatus !== 'pending' && mailbox.backfillStatus !== 'running') return false;
-    // processing_only keeps recent mail only: a backfill has nothing to mirror.
-    const done = mailbox.syncMode === 'processing_only';
+    // processing_only keeps recent mail only (./sync-mode.ts): a backfill has nothing to mirror.
+    const done = !backfillAllowed(mailbox.syncMode);
     let outcome = { done, remaining: 0 as number | null, inserted: 0 };
     if (!done) {
       await db().mailbox.update({ where: { id: mailbox.id }, data: { backfillStatus: 'running' } });
