@@ -123,7 +123,8 @@ export class MailboxSession {
         const folders = work.delta === 'inbox' ? states.filter((folder) => folder.role === 'inbox') : states;
         const outcome = await adapter.syncDelta({ ...context, folders });
         initialComplete = outcome.initialComplete;
-        await recountMessages(mailbox.id);
+        // The count is kept exact batch by batch; a full delta also heals any drift.
+        if (work.delta === true) await recountMessages(mailbox.id);
       }
       if (work.resync) {
         operation = 'resync';

@@ -9,7 +9,31 @@ import { log } from '../../server/core/log';
 import type { WatchHandle } from '../../server/core/mail/provider';
 import { MailboxSession, type SessionOptions, type WorkRequest } from './session';
 
+/** A counting semaphore: at most `size` holders at once, the others wait in order. */
+export class Slots {
+  private used = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly size: number) {}
+
+  async acquire(): Promise<() => void> {
+    if (this.used >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.used += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.waiting.shift();
+      // The slot passes straight to the next waiter.
+      if (next) next();
+      else this.used -= 1;
+    };
+  }
+}
+
 export interface WorkerOptions {
+  /** Shared with the other workers of the runner; none: unbounded. */
+  slots?: Slots;
   session?: SessionOptions;
   /** Poll interval without push (IDLE not offered, or the watch is down). Default 60 s. */
   pollMs?: number;
@@ -74,7 +98,14 @@ export class MailboxWorker {
     const work = this.pending;
     this.pending = {};
     this.clearTimer();
-    const result = await this.session.run(work, this.abort.signal);
+    const release = await this.options.slots?.acquire();
+    let result: Awaited<ReturnType<MailboxSession['run']>>;
+    try {
+      if (this.stopped) return;
+      result = await this.session.run(work, this.abort.signal);
+    } finally {
+      release?.();
+    }
     this.runs += 1;
     if (this.stopped) return;
     if (result.outcome === 'gone') {
