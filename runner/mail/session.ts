@@ -156,14 +156,10 @@ export class MailboxSession {
     return opened.adapter;
   }
 
+  /** The folder states, after re-reading the provider's list on the first run and then at most every `folderListEveryMs` on deltas. */
   private async folders(mailbox: LoadedMailbox, adapter: MailProviderAdapter, delta: boolean) {
     const every = this.options.folderListEveryMs ?? 60_000;
-    if (delta && Date.now() - this.listedAt >= every) {
-      const states = await reconcileFolders(mailbox, await adapter.listFolders());
-      this.listedAt = Date.now();
-      return states;
-    }
-    if (this.listedAt === 0) {
+    if (this.listedAt === 0 || (delta && Date.now() - this.listedAt >= every)) {
       const states = await reconcileFolders(mailbox, await adapter.listFolders());
       this.listedAt = Date.now();
       return states;

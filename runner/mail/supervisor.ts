@@ -123,7 +123,7 @@ export class MailSupervisor {
   private adopt(mailboxId: string): MailboxWorker {
     const existing = this.workers.get(mailboxId);
     if (existing) return existing;
-    const worker = new MailboxWorker(mailboxId, { ...this.options, slots: this.slots }, (id) => void this.drop(id, true));
+    const worker = new MailboxWorker(mailboxId, { ...this.options, slots: this.slots }, (id) => this.dropLater(id));
     this.workers.set(mailboxId, worker);
     worker.start();
     return worker;
@@ -134,6 +134,11 @@ export class MailSupervisor {
     this.workers.delete(mailboxId);
     await worker?.stop();
     if (release) await releaseLeases(this.owner, [mailboxId]);
+  }
+
+  /** Drops a worker from an event handler; a failure to give the lease back only costs its expiry. */
+  private dropLater(mailboxId: string): void {
+    this.drop(mailboxId, true).catch((error: unknown) => log.warn({ mailboxId, err: error }, 'dropping a mailbox worker failed'));
   }
 
   holds(mailboxId: string): boolean {
@@ -181,7 +186,7 @@ export class MailSupervisor {
       if (typeof parsed.mailboxId !== 'string' || !parsed.work) return;
       const worker = this.workers.get(parsed.mailboxId);
       if (!worker) return;
-      if (parsed.work.release) void this.drop(parsed.mailboxId, true);
+      if (parsed.work.release) this.dropLater(parsed.mailboxId);
       else worker.request(parsed.work);
     });
     await client.connect();

@@ -88,10 +88,17 @@ export class MailboxWorker {
   private kick(): void {
     if (this.running || this.stopped) return;
     if (!this.pending.delta && !this.pending.operations && !this.pending.resync && !this.pending.backfill) return;
-    this.running = this.loop().finally(() => {
-      this.running = null;
-      this.kick();
-    });
+    this.running = this.loop()
+      .catch((error: unknown) => {
+        // The session records the provider's failures itself; what reaches here is ours (the
+        // database unreachable while recording, a bug): log it and try everything again later.
+        log.error({ mailboxId: this.mailboxId, err: error }, 'mailbox worker run failed');
+        this.schedule(30_000, everything);
+      })
+      .finally(() => {
+        this.running = null;
+        this.kick();
+      });
   }
 
   private async loop(): Promise<void> {

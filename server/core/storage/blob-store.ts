@@ -12,10 +12,10 @@ import { db, type Tx } from '../db';
 export interface BlobStore {
   put(key: string, content: Buffer, tx?: Pick<Tx, 'storedBlob'>): Promise<{ size: number; sha256: string }>;
   /** Many at once (the mail sync's attachments of a batch), in one statement where the backend allows. */
-  putMany(entries: Array<{ key: string; content: Buffer }>, tx?: Pick<Tx, 'storedBlob' | '$executeRawUnsafe'>): Promise<void>;
+  putMany(entries: Array<{ key: string; content: Buffer }>, tx?: Pick<Tx, '$executeRawUnsafe'>): Promise<void>;
   /** Null when the key holds nothing (never stored, or purged). */
   get(key: string): Promise<Buffer | null>;
-  delete(keys: string[], tx?: Pick<Tx, 'storedBlob'>): Promise<void>;
+  delete(keys: string[], tx?: Pick<Tx, '$executeRawUnsafe'>): Promise<void>;
 }
 
 class PostgresBlobStore implements BlobStore {
@@ -30,7 +30,7 @@ class PostgresBlobStore implements BlobStore {
     return { size: content.length, sha256 };
   }
 
-  async putMany(entries: Array<{ key: string; content: Buffer }>, tx: Pick<Tx, 'storedBlob' | '$executeRawUnsafe'> = db()): Promise<void> {
+  async putMany(entries: Array<{ key: string; content: Buffer }>, tx: Pick<Tx, '$executeRawUnsafe'> = db()): Promise<void> {
     if (entries.length === 0) return;
     // Binary travels as base64 text arrays (decoded by PostgreSQL): one round trip for the batch.
     await tx.$executeRawUnsafe(
@@ -49,9 +49,9 @@ class PostgresBlobStore implements BlobStore {
     return row ? Buffer.from(row.content) : null;
   }
 
-  async delete(keys: string[], tx: Pick<Tx, 'storedBlob'> = db()): Promise<void> {
+  async delete(keys: string[], tx: Pick<Tx, '$executeRawUnsafe'> = db()): Promise<void> {
     if (keys.length === 0) return;
-    await tx.storedBlob.deleteMany({ where: { key: { in: keys } } });
+    await tx.$executeRawUnsafe(`DELETE FROM stored_blobs WHERE key = ANY($1::text[])`, keys);
   }
 }
 

@@ -14,6 +14,7 @@ import { emitToMember, type RealtimeEvents } from '../../realtime/emit';
 import { blobKeys, blobStore } from '../../storage/blob-store';
 import type { FlagUpdate, FolderCursor, MirrorBatch, MirrorSink } from '../provider';
 import { planMessageThreads, recomputeThreads } from '../threads/attach';
+import { inPgTransaction, type RawSql } from './pg-transaction';
 import { prepareMessage, type PreparedMessage } from './rows';
 
 export interface MirrorMailbox {
@@ -23,7 +24,7 @@ export interface MirrorMailbox {
   syncMode: 'full' | 'processing_only';
 }
 
-type Sql = Pick<Tx, '$queryRawUnsafe' | '$executeRawUnsafe' | '$executeRaw' | 'storedBlob'>;
+type Sql = RawSql;
 
 /** Longest a batch transaction may take (a batch of large messages with attachments). */
 const transactionTimeoutMs = 120_000;
@@ -89,7 +90,7 @@ async function prepareBatch(mailbox: MirrorMailbox, batch: MirrorBatch): Promise
 }
 
 function writePrepared(mailbox: MirrorMailbox, batch: MirrorBatch, prepared: PreparedMessage[]): Promise<CommitResult> {
-  return db().$transaction((tx) => writeBatch(tx, mailbox, batch, prepared), { timeout: transactionTimeoutMs, maxWait: 30_000 });
+  return inPgTransaction((sql) => writeBatch(sql, mailbox, batch, prepared), { timeoutMs: transactionTimeoutMs });
 }
 
 /** Ingests the batch's messages, then writes everything in one transaction. */
