@@ -48,6 +48,9 @@ export async function syncFolder(client: ImapFlow, context: SyncContext, folder:
   const pipe = new BatchPipe(context.sink, limits);
   const ref: FolderRef = { key: folder.key, role: folder.role, uidValidity: box.uidValidity };
   const modseq = condstoreUsable(client, box);
+  // UIDNEXT is mandatory in SELECT answers, but a server that omits it still gets synced: without it
+  // every delta reads from syncedUid + 1 and the initial window ends at the newest UID found.
+  const uidNext = typeof box.uidNext === 'number' && box.uidNext > 0 ? box.uidNext : null;
   const done = { folderKey: folder.key, uidValidity: box.uidValidity, highestModseq: modseq ? box.highestModseq! : null };
 
   if (state.syncedUid === null || state.syncedUid === undefined) {
@@ -55,7 +58,7 @@ export async function syncFolder(client: ImapFlow, context: SyncContext, folder:
     // everything above them.
     const found = box.exists === 0 ? [] : ((await client.search({ since: context.initialSince }, { uid: true })) || []);
     const window = found.slice(-context.initialMaxPerFolder);
-    const boundary = box.uidNext;
+    const boundary = uidNext ?? (found.at(-1) ?? 0) + 1;
     if (window.length === 0) {
       await pipe.push({ ingestedVia: 'initial', messages: [], flagUpdates: [], removedProviderKeys: [], cursors: [{ ...done, uidNext: BigInt(boundary), syncedUid: BigInt(boundary - 1), oldestUid: BigInt(boundary) }] });
       await pipe.drain();
@@ -76,13 +79,13 @@ export async function syncFolder(client: ImapFlow, context: SyncContext, folder:
 
   const synced = Number(state.syncedUid);
   let last = synced;
-  if (box.uidNext > synced + 1) {
+  if (uidNext === null || uidNext > synced + 1) {
     const read = await fetchNew(client, pipe, limits, { folder: ref, fromUid: synced + 1, boundaryUid: num(state.uidNext) ?? 0, signal: context.signal });
     if (read.aborted) {
       await pipe.drain();
       return { inserted: pipe.inserted, initialComplete: true };
     }
-    last = Math.max(read.lastUid ?? synced, box.uidNext - 1);
+    last = Math.max(read.lastUid ?? synced, (uidNext ?? 0) - 1);
   }
   const oldest = num(state.oldestUid) ?? synced + 1;
   if (oldest <= synced) {
@@ -175,8 +178,16 @@ export async function backfillFolder(
   const oldest = num(state.oldestUid);
   // Not synced yet (or just reset): the delta's initial sync comes first.
   if (reset || oldest === null || state.syncedUid === null || oldest <= 1) return { inserted: 0, remaining: 0 };
-  const query = options.since ? { uid: `1:${oldest - 1}`, since: options.since } : { uid: `1:${oldest - 1}` };
-  const below = ((await client.search(query, { uid: true })) || []).filter((uid) => uid < oldest);
+  // The walk stays contiguous in UIDs (every UID from oldestUid up is mirrored), so a later backfill
+  // further back never skips anything: with a date, it goes down to the lowest UID received since
+  // then, taking along the few older ones in between (dates and UIDs are not always in step).
+  let floor = 1;
+  if (options.since) {
+    const recent = ((await client.search({ uid: `1:${oldest - 1}`, since: options.since }, { uid: true })) || []).filter((uid) => uid < oldest);
+    if (recent.length === 0) return { inserted: 0, remaining: 0 };
+    floor = recent[0]!;
+  }
+  const below = ((await client.search({ uid: `${floor}:${oldest - 1}` }, { uid: true })) || []).filter((uid) => uid >= floor && uid < oldest);
   if (below.length === 0) {
     // Nothing older at all: the folder is complete down to its first UID.
     if (!options.since) {
