@@ -261,9 +261,12 @@ describe('sync against Dovecot', () => {
         { memberId: member.id, mailboxId: mailbox.id, messageId: toArchive!.id, action: 'archive', params: { fromFolderKey: 'INBOX', toFolderKey: 'Archive' } },
         { memberId: member.id, mailboxId: mailbox.id, messageId: toRead!.id, action: 'markRead' },
         { memberId: member.id, mailboxId: mailbox.id, messageId: toRead!.id, action: 'labels', params: { labelsAdd: ['Client X'] } },
-        { memberId: member.id, mailboxId: mailbox.id, messageId: toDelete!.id, action: 'deletePermanently' },
+        // A permanent delete leaves the mirror at once and names the server identity in params.
+        { memberId: member.id, mailboxId: mailbox.id, messageId: toDelete!.id, action: 'deletePermanently', params: { fromFolderKey: 'INBOX', providerKey: toDelete!.providerKey } },
       ],
     });
+    await db().mailMessage.delete({ where: { id: toDelete!.id } });
+    await db().mailbox.update({ where: { id: mailbox.id }, data: { messageCount: { decrement: 1 } } });
     await run({ operations: true, delta: true });
     await session.close();
 

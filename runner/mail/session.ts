@@ -112,7 +112,9 @@ export class MailboxSession {
         initialMaxPerFolder: this.options.initialMaxPerFolder ?? config().MAIL_INITIAL_SYNC_MAX_PER_FOLDER,
       };
       let moreOperations = false;
-      if (work.operations) {
+      // Pending operations go first whatever was asked: a delta or resync must never read back what
+      // the member already changed (a message they deleted, a move interrupted by a crash).
+      if (work.operations || work.delta || work.resync) {
         operation = 'apply-operations';
         moreOperations = await this.applyOperations(adapter, mailbox, context);
       }

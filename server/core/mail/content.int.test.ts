@@ -67,6 +67,13 @@ describe('fetchMessageContent', () => {
     expect(await db().mailMessage.findUniqueOrThrow({ where: { id: message.id } })).toMatchObject({ bodyHtml: '<p>The body</p>', bodyComplete: true });
     expect((await blobStore().get(attachment.blobKey!))?.toString()).toBe('x,y\n1,2\n');
 
+    // Without a position: every attachment the mirror lacks is completed too.
+    await db().mailAttachment.update({ where: { id: attachment.id }, data: { blobKey: null } });
+    await blobStore().delete([attachment.blobKey!]);
+    expect(await fetchMessageContent(message.id)).toMatchObject({ fetched: true, attachment: null });
+    expect((await db().mailAttachment.findUniqueOrThrow({ where: { id: attachment.id } })).blobKey).toBe(attachment.blobKey);
+    expect((await blobStore().get(attachment.blobKey!))?.toString()).toBe('x,y\n1,2\n');
+
     // Now served by the mirror.
     expect(await fetchMessageContent(message.id, { attachmentPosition: 0 })).toMatchObject({ fetched: false, bodyComplete: true });
     expect(await fetchMessageContent(message.id, { attachmentPosition: 9 })).toMatchObject({ attachment: null, fetched: false });

@@ -6,7 +6,9 @@
  * checks none itself).
  *
  * In `full` mode what was fetched is stored (body columns, attachment blobs), so the next read is
- * served by the mirror. In `processing_only` nothing is stored: the content is returned only.
+ * served by the mirror; called without `attachmentPosition` it completes the body and every
+ * attachment without content. In `processing_only` nothing is stored: the content is returned only
+ * (a download passes `attachmentPosition` and uses the `attachment` of the answer).
  *
  * Never throws for the provider's failures (unreachable, refused, gone): the answer then carries what
  * the mirror has, `fetched: false` and the failure's kind, and the caller answers with it.
@@ -48,7 +50,10 @@ export async function fetchMessageContent(messageId: string, options: { attachme
 
   const stored = wanted?.blobKey ? await blobStore().get(wanted.blobKey) : null;
   if (wanted && stored) return { ...mirrored(message), attachment: { content: stored, mime: wanted.mime, filename: wanted.filename } };
-  if (!wanted && message.bodyComplete) return { ...mirrored(message), attachment: null };
+  // Without a position: the body, and in full mode any attachment content the mirror lacks.
+  const full = message.mailbox.syncMode !== 'processing_only';
+  const contentMissing = full && message.attachments.some((row) => row.blobKey === null);
+  if (!wanted && message.bodyComplete && !contentMissing) return { ...mirrored(message), attachment: null };
   if (message.mailbox.status === 'disconnected') return { ...mirrored(message), attachment: null };
 
   let adapter: MailProviderAdapter | null = null;
@@ -60,7 +65,6 @@ export async function fetchMessageContent(messageId: string, options: { attachme
         const locator = { providerKey: message.providerKey, folderKey: message.folderKey, uid: message.uid, uidValidity: message.uidValidity, messageIdHeader: message.messageIdHeader };
         const source = await opened.adapter.fetchContent(locator);
         if (!source) return { ...mirrored(message), attachment: null, fetched: true };
-        const full = message.mailbox.syncMode !== 'processing_only';
         const ingested = await ingestMessage(source.content, { mailboxAddress: message.mailbox.address, mode: 'full', sourceComplete: source.complete });
         let attachment: FetchedContent['attachment'] = null;
         if (wanted) {
