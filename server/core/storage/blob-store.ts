@@ -11,9 +11,11 @@ import { db, type Tx } from '../db';
 
 export interface BlobStore {
   put(key: string, content: Buffer, tx?: Pick<Tx, 'storedBlob'>): Promise<{ size: number; sha256: string }>;
+  /** Many at once (the mail sync's attachments of a batch), in one statement where the backend allows. */
+  putMany(entries: Array<{ key: string; content: Buffer }>, tx?: Pick<Tx, '$executeRawUnsafe'>): Promise<void>;
   /** Null when the key holds nothing (never stored, or purged). */
   get(key: string): Promise<Buffer | null>;
-  delete(keys: string[], tx?: Pick<Tx, 'storedBlob'>): Promise<void>;
+  delete(keys: string[], tx?: Pick<Tx, '$executeRawUnsafe'>): Promise<void>;
 }
 
 class PostgresBlobStore implements BlobStore {
@@ -28,14 +30,28 @@ class PostgresBlobStore implements BlobStore {
     return { size: content.length, sha256 };
   }
 
+  async putMany(entries: Array<{ key: string; content: Buffer }>, tx: Pick<Tx, '$executeRawUnsafe'> = db()): Promise<void> {
+    if (entries.length === 0) return;
+    // Binary travels as base64 text arrays (decoded by PostgreSQL): one round trip for the batch.
+    await tx.$executeRawUnsafe(
+      `INSERT INTO stored_blobs (key, content, size, sha256)
+       SELECT k, decode(c, 'base64'), s, h FROM unnest($1::text[], $2::text[], $3::int[], $4::text[]) AS t(k, c, s, h)
+       ON CONFLICT (key) DO UPDATE SET content = excluded.content, size = excluded.size, sha256 = excluded.sha256`,
+      entries.map((entry) => entry.key),
+      entries.map((entry) => entry.content.toString('base64')),
+      entries.map((entry) => entry.content.length),
+      entries.map((entry) => createHash('sha256').update(entry.content).digest('hex')),
+    );
+  }
+
   async get(key: string): Promise<Buffer | null> {
     const row = await db().storedBlob.findUnique({ where: { key }, select: { content: true } });
     return row ? Buffer.from(row.content) : null;
   }
 
-  async delete(keys: string[], tx: Pick<Tx, 'storedBlob'> = db()): Promise<void> {
+  async delete(keys: string[], tx: Pick<Tx, '$executeRawUnsafe'> = db()): Promise<void> {
     if (keys.length === 0) return;
-    await tx.storedBlob.deleteMany({ where: { key: { in: keys } } });
+    await tx.$executeRawUnsafe(`DELETE FROM stored_blobs WHERE key = ANY($1::text[])`, keys);
   }
 }
 
