@@ -3,6 +3,7 @@ import { apiKeysRouter } from '../domains/api-keys/router';
 import { auditRouter } from '../domains/audit/router';
 import { authRouter } from '../domains/auth/router';
 import { instanceRouter } from '../domains/instance/router';
+import { mailRouter } from '../domains/mail/router';
 import { membersRouter } from '../domains/members/router';
 import { tablesRouter } from '../domains/tables/router';
 import { router } from './procedures';
@@ -14,6 +15,7 @@ export const appRouter = router({
   audit: auditRouter,
   instance: instanceRouter,
   tables: tablesRouter,
+  mail: mailRouter,
 });
 
 export type AppRouter = typeof appRouter;

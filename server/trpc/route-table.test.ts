@@ -12,7 +12,7 @@ const table = routeTable();
 const sessionOnly = ['GET /api/v1/api-keys', 'POST /api/v1/api-keys', 'POST /api/v1/api-keys/{id}/revoke', 'POST /api/v1/auth/logout', 'POST /api/v1/me/password'];
 
 /** Spec, Endpoints: operations that accept Idempotency-Key (those among this build's routes). */
-const idempotentRoutes: string[] = ['POST /api/v1/tables'];
+const idempotentRoutes: string[] = ['POST /api/v1/tables', 'POST /api/v1/threads/{id}/actions'];
 
 const name = (entry: (typeof table)[number]) => `${entry.spec!.method} ${entry.spec!.path}`;
 
