@@ -15,7 +15,7 @@ let second: { id: string };
 const base = Date.parse('2026-01-10T12:00:00Z');
 const at = (minutes: number) => new Date(base + minutes * 60_000);
 
-type Listed = { threads: { id: string; subject: string | null; mailboxId: string }[]; nextCursor: string | null };
+type Listed = { threads: { id: string; subject: string | null; mailboxId: string }[]; nextCursor: string | null; error?: { code: string } };
 const list = async (query: string, who: TestMember = member) => call<Listed>('GET', `/api/v1/threads${query}`, { cookie: who.cookie });
 const subjects = (body: Listed) => body.threads.map((thread) => thread.subject);
 
