@@ -12,6 +12,7 @@ import type { Scope } from '../../core/auth/scopes';
 import { db } from '../../core/db';
 import { clientIpHeader } from '../../core/http/client-headers';
 import { createApiKeyFor, createMember, testPassword, type TestMember } from '../factories';
+import { buildMailPiece } from './mail-world';
 import type { Dispatcher } from './dispatch';
 
 export type Owner = 'admin' | 'member';
@@ -143,6 +144,8 @@ export class World {
       case 'slug':
       case 'key':
         return `fuzz_${this.tag.replace(/[^a-z0-9]/g, '')}_${n}`.slice(0, 60);
+      case 'token':
+        return `fuzz-${this.tag.replace(/[^A-Za-z0-9]/g, '')}-${n}`;
       case 'csv':
         return `Name,Count,Note,Constructor\nimport-${this.tag}-${n}-a,1,x,\nimport-${this.tag}-${n}-b,2,"quoted, with a comma",c\n`;
       default:
@@ -202,6 +205,8 @@ export class World {
       }
       case 'table':
         return this.buildTable();
+      case 'mail':
+        return buildMailPiece((await this.piece('member')) as unknown as TestMember);
       case 'invitation': {
         const admin = (await this.piece('admin')) as unknown as TestMember;
         const answer = await this.fixtureCall('POST', '/api/v1/admin/members/invitations', admin.cookie, { email: this.unique('email'), role: 'member' });
@@ -241,7 +246,7 @@ export class World {
   }
 }
 
-const dependsOn: Record<string, string> = { memberKey: 'member', victimKey: 'victim' };
+const dependsOn: Record<string, string> = { memberKey: 'member', victimKey: 'victim', mail: 'member' };
 
 function splitName(name: string): [string, string] {
   const dot = name.lastIndexOf('.');
