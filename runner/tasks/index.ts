@@ -10,6 +10,7 @@ import { purgeInvitationsTask } from './purge-invitations.task';
 import { purgeRateLimitBucketsTask } from './purge-rate-limit-buckets.task';
 import { purgeSessionsTask } from './purge-sessions.task';
 import { purgeTableWriteEffectsTask } from './purge-table-write-effects.task';
+import { purgeUploadedAttachmentsTask } from './purge-uploaded-attachments.task';
 
 export const taskDefinitions: readonly TaskDefinition[] = [
   purgeIdempotencyRecordsTask,
@@ -17,6 +18,7 @@ export const taskDefinitions: readonly TaskDefinition[] = [
   purgeRateLimitBucketsTask,
   purgeInvitationsTask,
   purgeTableWriteEffectsTask,
+  purgeUploadedAttachmentsTask,
   backfillTableTypedSlotsTask,
 ];
 
