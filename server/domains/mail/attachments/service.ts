@@ -32,19 +32,17 @@ export interface AttachmentDownload {
   mime: string;
 }
 
-/** Content not mirrored is fetched from the server once; what still has none is purged (404). */
+/** Content not mirrored is fetched from the server; what still has none is purged (404). */
 export async function downloadAttachment(actor: AuthenticatedActor, messageId: string, position: number): Promise<AttachmentDownload> {
-  let attachment = await findMemberAttachment(actor.member.id, messageId, position);
+  const attachment = await findMemberAttachment(actor.member.id, messageId, position);
   if (!attachment) noSuchAttachment();
   let content = attachment.blobKey ? await blobStore().get(attachment.blobKey) : null;
   if (!content) {
     try {
-      await fetchMessageContent(messageId);
+      content = (await fetchMessageContent(messageId, { attachmentPosition: position }))?.attachment?.content ?? null;
     } catch (error) {
       log.warn({ messageId, err: error instanceof Error ? error.message : String(error) }, 'attachment content could not be fetched');
     }
-    attachment = (await findMemberAttachment(actor.member.id, messageId, position)) ?? attachment;
-    content = attachment.blobKey ? await blobStore().get(attachment.blobKey) : null;
   }
   if (!content) noSuchAttachment();
   return { content, filename: attachment.filename, mime: attachment.mime };

@@ -29,18 +29,21 @@ function notFound(): never {
 }
 
 /**
- * The message with what the mirror lacks fetched from the server first (`bodyComplete` false). A
- * server that cannot be reached leaves the mirror as it is: the answer says `bodyComplete: false`.
+ * The message with what the mirror lacks fetched from the server first (`bodyComplete` false); in
+ * `processing_only` mode the fetched body is used without being stored. A server that cannot be
+ * reached leaves the answer as the mirror has it: `bodyComplete: false`.
  */
 async function completeMessage(memberId: string, message: MemberMessage): Promise<MemberMessage> {
   if (message.bodyComplete) return message;
+  let fetched: Awaited<ReturnType<typeof fetchMessageContent>> = null;
   try {
-    await fetchMessageContent(message.id);
+    fetched = await fetchMessageContent(message.id);
   } catch (error) {
     log.warn({ messageId: message.id, err: error instanceof Error ? error.message : String(error) }, 'message content could not be fetched');
-    return message;
   }
-  return (await findMemberMessage(memberId, message.id)) ?? message;
+  if (!fetched?.fetched) return message;
+  const reread = (await findMemberMessage(memberId, message.id)) ?? message;
+  return { ...reread, bodyText: fetched.bodyText, bodyHtml: fetched.bodyHtml, bodyComplete: fetched.bodyComplete };
 }
 
 export async function getMessage(actor: AuthenticatedActor, input: { id: string; allowRemoteImages: boolean }): Promise<MessageOutput> {
