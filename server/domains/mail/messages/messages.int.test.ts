@@ -1,5 +1,6 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../../core/db';
+import { closeSanitizePool } from '../../../core/mail/sanitize/sanitize-pool';
 import { createApiKeyFor, createMember, type TestMember } from '../../../testing/factories';
 import { createMailbox, createMessage } from '../../../testing/mail-factories';
 import { prototypeNames } from '../../../testing/prototype-names';
@@ -74,7 +75,41 @@ describe('GET /api/v1/messages', () => {
   });
 });
 
+afterAll(async () => {
+  await closeSanitizePool();
+});
+
 describe('GET /api/v1/messages/{id}', () => {
+  it('answers bodyHtmlSafe sanitised on every read: no script, remote images blocked unless asked, cid: images pointed at their download path', async () => {
+    const html =
+      '<html><head><style>p{color:red}</style></head><body><p onclick="steal()">Hello <b>there</b></p><script>alert(1)</script>' +
+      '<a href="javascript:alert(1)">x</a><img src="https://tracker.example/pixel.gif"><img src="cid:logo@mail"></body></html>';
+    const message = await createMessage(mailbox, { subject: 'Rich', bodyHtml: html, receivedAt: at(70) });
+    await db().mailAttachment.create({ data: { messageId: message.id, position: 2, filename: 'logo.png', mime: 'image/png', size: 4, disposition: 'inline', contentId: '<logo@mail>' } });
+    const stored = (await db().mailMessage.findUniqueOrThrow({ where: { id: message.id } })).bodyHtml;
+
+    const blocked = await call('GET', `/api/v1/messages/${message.id}`, { cookie: member.cookie });
+    expect(blocked.status).toBe(200);
+    const safe: string = blocked.body.bodyHtmlSafe;
+    expect(safe).toContain('Hello <b>there</b>');
+    expect(safe).not.toMatch(/<script|onclick|javascript:/i);
+    expect(safe).not.toMatch(/\ssrc="https:\/\/tracker\.example/);
+    expect(safe).toContain(`src="/api/v1/messages/${message.id}/attachments/2"`);
+    expect(blocked.body.hasRemoteImages).toBe(true);
+
+    const allowed = await call('GET', `/api/v1/messages/${message.id}?allowRemoteImages=true`, { cookie: member.cookie });
+    expect(allowed.body.bodyHtmlSafe).toMatch(/\ssrc="https:\/\/tracker\.example\/pixel\.gif"/);
+    expect(allowed.body.bodyHtmlSafe).not.toMatch(/<script|onclick/i);
+    // Never stored: the mirror keeps the HTML as received.
+    expect((await db().mailMessage.findUniqueOrThrow({ where: { id: message.id } })).bodyHtml).toBe(stored);
+  });
+
+  it('answers a message without HTML with bodyHtmlSafe null', async () => {
+    const message = await createMessage(mailbox, { subject: 'Plain only', bodyHtml: null, receivedAt: at(71) });
+    const response = await call('GET', `/api/v1/messages/${message.id}`, { cookie: member.cookie });
+    expect(response.body).toMatchObject({ bodyHtmlSafe: null, hasRemoteImages: false, bodyText: 'Body text' });
+  });
+
   it('answers the full message with headers, attachments and their download paths', async () => {
     const message = await createMessage(mailbox, { subject: 'With parts', bodyText: 'Plain body', receivedAt: at(60) });
     await db().mailMessage.update({
