@@ -18,6 +18,7 @@ import { purgeRateLimitBucketsTask } from './purge-rate-limit-buckets.task';
 import { purgeSessionsTask } from './purge-sessions.task';
 import { purgeTableWriteEffectsTask } from './purge-table-write-effects.task';
 import { resealSecretsTask } from './reseal-secrets.task';
+import { purgeUploadedAttachmentsTask } from './purge-uploaded-attachments.task';
 
 export const taskDefinitions: readonly TaskDefinition[] = [
   purgeIdempotencyRecordsTask,
@@ -25,6 +26,7 @@ export const taskDefinitions: readonly TaskDefinition[] = [
   purgeRateLimitBucketsTask,
   purgeInvitationsTask,
   purgeTableWriteEffectsTask,
+  purgeUploadedAttachmentsTask,
   backfillTableTypedSlotsTask,
   resealSecretsTask,
   purgeArchivedNotificationsTask,

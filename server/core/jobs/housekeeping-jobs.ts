@@ -15,6 +15,7 @@ export const housekeepingTaskNames = {
   resealSecrets: 'reseal-secrets',
   purgeArchivedNotifications: 'purge-archived-notifications',
   purgeOAuthFlows: 'purge-oauth-flows',
+  purgeUploadedAttachments: 'purge-uploaded-attachments',
   /** Queued once at every runner start: gives typed slots to tables written before they existed. */
   backfillTableTypedSlots: 'backfill-table-typed-slots',
 } as const;

@@ -23,6 +23,9 @@ const pathRules: { pattern: RegExp; param: string; ref: string }[] = [
   { pattern: /^\/api\/v1\/credentials\/\{id\}/, param: 'id', ref: 'connection.id' },
   { pattern: /^\/api\/v1\/notifications\/\{id\}/, param: 'id', ref: 'notification.id' },
   { pattern: /^\/api\/v1\/(admin\/oauth-apps|oauth)\/\{provider\}/, param: 'provider', ref: 'static.oauth_provider_a' },
+  { pattern: /^\/api\/v1\/threads\/\{id\}/, param: 'id', ref: 'mail.threadId' },
+  { pattern: /^\/api\/v1\/messages\/\{id\}/, param: 'id', ref: 'mail.messageId' },
+  { pattern: /^\/api\/v1\/messages\/\{id\}\/attachments\/\{position\}/, param: 'position', ref: 'static.1' },
 ];
 
 /** Existing ids of other kinds or owners: "another member's uuid" and cross-resource confusion. */
@@ -36,6 +39,8 @@ export const foreignIds = [
   'victimMailbox.id',
   'victimConnection.id',
   'victimNotification.id',
+  'mail.threadId',
+  'mail.messageId',
 ];
 
 export function pathParamRef(operation: FuzzOperation, name: string): WorldRef | string | null {
@@ -88,6 +93,11 @@ export function bodyHint(operation: FuzzOperation): Hint {
     if (name === 'data' && /\/credentials(\/\{id\})?$/.test(path)) return { kind: 'bearer', token: 'fuzz-token-value' };
     if (name === 'clientId' && /\/oauth-apps\//.test(path)) return '123456789012-fuzz.apps.googleusercontent.com';
     if (name === 'capability') return 'mail';
+    if (name === 'clientToken') return new WorldRef('unique.token');
+    // `move` takes a folder and every thread fixture has something to move there.
+    if (name === 'action' && /\/threads\/\{id\}\/actions$/.test(path)) return 'move';
+    if (name === 'folder' && /\/threads\/\{id\}\/actions$/.test(path)) return 'Archive';
+    if (name === 'add' || name === 'remove') return ['fuzz-label'];
     return undefined;
   };
 }
@@ -97,6 +107,7 @@ export function queryHint(operation: FuzzOperation): Hint {
   return (pointer) => {
     const name = last(pointer);
     if (name === 'sort') return 'count';
+    if (name === 'filter' && /\/threads$/.test(operation.path)) return 'unread';
     if (name === 'filter') {
       return new JsonString([
         { column: 'name', op: 'eq', value: 'alpha' },
@@ -105,6 +116,8 @@ export function queryHint(operation: FuzzOperation): Hint {
     }
     if (name === 'q') return 'alpha';
     if (name === 'actor') return new WorldRef('admin.id');
+    if (name === 'mailboxId') return new WorldRef('mail.mailboxId');
+    if (name === 'folder') return 'inbox';
     if (name === 'cursor') return new WorldRef(`cursor:${operation.id}.value`);
     return undefined;
   };

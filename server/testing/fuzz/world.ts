@@ -15,6 +15,7 @@ import { clientIpHeader } from '../../core/http/client-headers';
 import { notify } from '../../domains/notifications/notify';
 import { createApiKeyFor, createMember, testPassword, type TestMember } from '../factories';
 import { createMailbox } from '../mail-factories';
+import { buildMailPiece } from './mail-world';
 import type { Dispatcher } from './dispatch';
 
 export type Owner = 'admin' | 'member';
@@ -146,6 +147,8 @@ export class World {
       case 'slug':
       case 'key':
         return `fuzz_${this.tag.replace(/[^a-z0-9]/g, '')}_${n}`.slice(0, 60);
+      case 'token':
+        return `fuzz-${this.tag.replace(/[^A-Za-z0-9]/g, '')}-${n}`;
       case 'csv':
         return `Name,Count,Note,Constructor\nimport-${this.tag}-${n}-a,1,x,\nimport-${this.tag}-${n}-b,2,"quoted, with a comma",c\n`;
       default:
@@ -222,6 +225,8 @@ export class World {
         const owner = (await this.piece(name === 'notification' ? 'member' : 'victim')) as unknown as TestMember;
         return notify({ memberId: owner.id, kind: 'mailbox.recovered', severity: 'info', params: { mailboxId: 'fuzz', address: 'fuzz@example.test' } });
       }
+      case 'mail':
+        return buildMailPiece((await this.piece('member')) as unknown as TestMember);
       case 'invitation': {
         const admin = (await this.piece('admin')) as unknown as TestMember;
         const answer = await this.fixtureCall('POST', '/api/v1/admin/members/invitations', admin.cookie, { email: this.unique('email'), role: 'member' });
@@ -270,6 +275,7 @@ const dependsOn: Record<string, string> = {
   victimConnection: 'victim',
   notification: 'member',
   victimNotification: 'victim',
+  mail: 'member',
 };
 
 function splitName(name: string): [string, string] {
