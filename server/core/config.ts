@@ -97,6 +97,12 @@ const configSchema = z.object({
   }),
   /** Earlier instance keys, comma-separated, still accepted to open secrets during a key rotation. */
   ENCRYPTION_KEYS_PREVIOUS: optionalText,
+  /**
+   * Outbound mail connections (IMAP/SMTP probes and sync) may reach loopback, private, CGNAT,
+   * link-local and unique-local addresses: for mail servers on the instance's own network. Off by
+   * default (server/core/net/network-guard.ts refuses them); cloud metadata addresses stay refused.
+   */
+  MAIL_ALLOW_PRIVATE_HOSTS: flag,
 });
 
 export type Config = z.infer<typeof configSchema>;
