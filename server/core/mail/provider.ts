@@ -66,6 +66,11 @@ export interface FlagUpdate {
   flags: MessageFlags;
   labels?: string[];
   modseq?: bigint | null;
+  /**
+   * The message's folder when the provider moved it without changing its identity (a Gmail label
+   * change, a Graph move under immutable ids); absent: unchanged.
+   */
+  folderKey?: string;
 }
 
 /** Per-folder cursor fields; only the fields present are written. */
@@ -94,6 +99,12 @@ export interface MirrorSink {
   commit(batch: MirrorBatch): Promise<{ inserted: number }>;
   /** Drops every mirrored row of a folder (UIDVALIDITY changed) and resets its cursor, in one transaction. */
   resetFolder(folderKey: string, uidValidity: bigint | null): Promise<void>;
+  /**
+   * Which of these provider keys the mirror holds. For providers whose change feed does not say
+   * whether a message is new to us (Gmail history, Graph delta): known ones get a flag update, unknown
+   * ones are fetched and ingested. Optional: without it the adapters fetch every changed message.
+   */
+  known?(providerKeys: string[]): Promise<Set<string>>;
 }
 
 /** What the orchestrator knows of the mirror when it calls an adapter. */

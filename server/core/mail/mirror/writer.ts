@@ -44,6 +44,7 @@ export function createMirrorSink(mailbox: MirrorMailbox): MirrorSink {
       return { inserted: result.inserted };
     },
     resetFolder: (folderKey, uidValidity) => resetFolder(mailbox, folderKey, uidValidity),
+    known: (providerKeys) => knownProviderKeys(mailbox.id, providerKeys),
   };
 }
 
@@ -154,6 +155,7 @@ async function applyFlagUpdates(tx: Sql, mailboxId: string, updates: FlagUpdate[
     draft: update.flags.draft,
     labels: update.labels ?? null,
     modseq: update.modseq?.toString() ?? null,
+    folder_key: update.folderKey ?? null,
   }));
   const changed = await tx.$queryRawUnsafe<{ thread_id: string | null }[]>(
     `WITH pending AS (SELECT DISTINCT message_id FROM mail_operations WHERE mailbox_id = $1::uuid AND status = 'pending')
@@ -161,11 +163,13 @@ async function applyFlagUpdates(tx: Sql, mailboxId: string, updates: FlagUpdate[
         seen = v.seen, flagged = v.flagged, draft = v.draft,
         labels = coalesce(v.labels, m.labels),
         modseq = coalesce(v.modseq, m.modseq),
+        folder_key = coalesce(v.folder_key, m.folder_key),
         updated_at = now()
        FROM json_populate_recordset(null::mail_messages, $2::json) v
       WHERE m.mailbox_id = $1::uuid AND m.provider_key = v.provider_key
         AND m.id NOT IN (SELECT message_id FROM pending)
-        AND (m.seen, m.flagged, m.draft, m.labels) IS DISTINCT FROM (v.seen, v.flagged, v.draft, coalesce(v.labels, m.labels))
+        AND (m.seen, m.flagged, m.draft, m.labels, m.folder_key)
+            IS DISTINCT FROM (v.seen, v.flagged, v.draft, coalesce(v.labels, m.labels), coalesce(v.folder_key, m.folder_key))
      RETURNING m.thread_id`,
     mailboxId,
     JSON.stringify(rows),
@@ -212,6 +216,20 @@ async function writeCursors(tx: Sql, mailboxId: string, cursors: FolderCursor[])
     if (sets.length === 0) continue;
     await tx.$executeRawUnsafe(`UPDATE mail_folders SET ${sets.join(', ')}, updated_at = now() WHERE mailbox_id = $1::uuid AND key = $2`, ...values);
   }
+}
+
+/** Which of these provider keys are mirrored (at most 10,000 asked at once). */
+export async function knownProviderKeys(mailboxId: string, providerKeys: string[]): Promise<Set<string>> {
+  const known = new Set<string>();
+  for (let start = 0; start < providerKeys.length; start += 10_000) {
+    const rows = await db().$queryRawUnsafe<{ provider_key: string }[]>(
+      `SELECT provider_key FROM mail_messages WHERE mailbox_id = $1::uuid AND provider_key = ANY($2::text[])`,
+      mailboxId,
+      providerKeys.slice(start, start + 10_000),
+    );
+    for (const row of rows) known.add(row.provider_key);
+  }
+  return known;
 }
 
 /**
