@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../../db';
-import { createMember } from '../../../../testing/factories';
+import { abortingAfter, adapterHarness, type AdapterHarness } from '../../../../testing/fakes/adapter-harness';
 import { startFakeGmail, type FakeGmailServer } from '../../../../testing/fakes/gmail-server';
-import { createMailbox } from '../../../../testing/mail-factories';
 import { buildRawMessage } from '../../../../testing/mail-servers/deliver';
 import { useTestDatabase } from '../../../../testing/test-database';
-import { createMirrorSink, type MirrorMailbox } from '../../mirror/writer';
-import type { MailProviderAdapter, ProviderFolder, SyncContext } from '../../provider';
 import { ProviderAuthError, ProviderError, ProviderRateLimited } from '../provider-errors';
-import { createGmailAdapter, type ProviderLimits } from './adapter';
+import type { ProviderLimits } from '../limits';
+import { createGmailAdapter } from './adapter';
 import { decodeGmailCursor } from './cursor';
 
 await useTestDatabase();
@@ -42,77 +40,15 @@ async function deliver(subject: string, labelIds: string[] = ['INBOX', 'UNREAD']
   return gmail.addMessage(await raw(subject, { date: at, text }), { labelIds, internalDate: at });
 }
 
-interface Harness {
-  mailbox: MirrorMailbox;
-  adapter: MailProviderAdapter;
-  tokenCalls: ({ forceRefresh?: boolean } | undefined)[];
-  /** What the orchestrator does before a sync: mirror the folder list. */
-  folders(): Promise<ProviderFolder[]>;
-  context(overrides?: Partial<SyncContext>): Promise<SyncContext>;
-  rows(): Promise<{ providerKey: string; folderKey: string; labels: string[]; seen: boolean; flagged: boolean; subject: string | null; ingestedVia: string; bodyComplete: boolean }[]>;
-}
+type Harness = AdapterHarness;
 
-async function harness(options: { limits?: Partial<ProviderLimits>; allowPrivate?: boolean; tokens?: string[] } = {}): Promise<Harness> {
-  const member = await createMember();
-  const row = await createMailbox(member, { provider: 'mail_provider_a', folders: false, address: `me-${serial}@example.test` });
-  const mailbox: MirrorMailbox = { id: row.id, memberId: member.id, address: row.address, syncMode: 'full' };
-  const tokenCalls: Harness['tokenCalls'] = [];
-  const tokens = options.tokens ?? ['gmail-token'];
-  const adapter = createGmailAdapter({
-    mailboxId: mailbox.id,
-    address: mailbox.address,
-    baseUrl: gmail.baseUrl,
-    allowPrivate: options.allowPrivate,
-    limits: options.limits,
-    accessToken: (request) => {
-      tokenCalls.push(request);
-      return Promise.resolve(tokens[Math.min(tokenCalls.length - 1, tokens.length - 1)]);
-    },
-  });
-  const sink = createMirrorSink(mailbox);
-  return {
-    mailbox,
-    adapter,
-    tokenCalls,
-    async folders() {
-      const folders = await adapter.listFolders();
-      for (const folder of folders) {
-        const data = { role: folder.role, name: folder.name, parentKey: folder.parentKey, depth: folder.depth, delimiter: folder.delimiter, providerId: folder.providerId, selectable: folder.selectable, color: folder.color ?? null };
-        await db().mailFolder.upsert({ where: { mailboxId_key: { mailboxId: mailbox.id, key: folder.key } }, create: { mailboxId: mailbox.id, key: folder.key, ...data }, update: data });
-      }
-      return folders;
-    },
-    async context(overrides = {}) {
-      const stored = await db().mailFolder.findMany({ where: { mailboxId: mailbox.id } });
-      return {
-        mailboxId: mailbox.id,
-        address: mailbox.address,
-        syncMode: 'full',
-        folders: stored.map((folder) => ({
-          key: folder.key,
-          name: folder.name,
-          role: folder.role as ProviderFolder['role'],
-          parentKey: folder.parentKey,
-          depth: folder.depth,
-          delimiter: folder.delimiter,
-          providerId: folder.providerId,
-          selectable: folder.selectable,
-          deltaToken: folder.deltaToken,
-        })),
-        sink,
-        signal: new AbortController().signal,
-        initialSince: new Date(now - 30 * day),
-        initialMaxPerFolder: 1000,
-        ...overrides,
-      };
-    },
-    rows: () =>
-      db().mailMessage.findMany({
-        where: { mailboxId: mailbox.id },
-        select: { providerKey: true, folderKey: true, labels: true, seen: true, flagged: true, subject: true, ingestedVia: true, bodyComplete: true },
-        orderBy: { receivedAt: 'desc' },
-      }),
-  };
+function harness(options: { limits?: Partial<ProviderLimits>; allowPrivate?: boolean; tokens?: string[] } = {}): Promise<Harness> {
+  return adapterHarness(
+    'mail_provider_a',
+    ({ mailboxId, address, accessToken }) =>
+      createGmailAdapter({ mailboxId, address, accessToken, baseUrl: gmail.baseUrl, allowPrivate: options.allowPrivate, limits: options.limits }),
+    { tokens: options.tokens ?? ['gmail-token'], initialSince: new Date(now - 30 * day) },
+  );
 }
 
 function clearMailbox(): void {
@@ -222,24 +158,7 @@ describe('Gmail adapter against the fake Gmail API', () => {
     await h.folders();
 
     // Killed after the first page: the next run resumes with the second page, no duplicate.
-    const controller = new AbortController();
-    let commits = 0;
-    const context = await h.context({ initialMaxPerFolder: 3 });
-    const sink = context.sink;
-    const stopping: SyncContext = {
-      ...context,
-      signal: controller.signal,
-      sink: {
-        ...sink,
-        known: sink.known?.bind(sink),
-        commit: async (batch) => {
-          const result = await sink.commit(batch);
-          commits += 1;
-          if (commits === 2) controller.abort(new Error('lease lost'));
-          return result;
-        },
-      },
-    };
+    const stopping = abortingAfter(await h.context({ initialMaxPerFolder: 3 }), 2);
     await expect(h.adapter.syncDelta(stopping)).rejects.toThrow('lease lost');
     expect(await h.rows()).toHaveLength(2);
     const outcome = await h.adapter.syncDelta(await h.context({ initialMaxPerFolder: 3 }));

@@ -30,39 +30,13 @@ import type {
   SyncOutcome,
 } from '../../provider';
 import type { AccessTokenSource, ProviderFetch } from '../http-client';
+import { providerLimits, type ProviderLimits } from '../limits';
 import { isNotFound, ProviderError } from '../provider-errors';
 import { abortReason, epochSeconds, headerBlock, mapLimit } from '../shared';
 import { GmailApi, type GmailHistoryRecord, type GmailMessage } from './api';
 import { decodeGmailCursor, encodeGmailCursor, type GmailCursor } from './cursor';
 import { archiveKey, foldersFromLabels, isUserLabelId, listedFolderKeys, placeMessage } from './labels';
 import { planGmailOperation, type GmailStep } from './plan';
-
-export interface ProviderLimits {
-  /** Message ids per list page (Gmail allows 500). Default 100. */
-  pageSize: number;
-  /** History records per page (at most 500). Default 500. */
-  historyPageSize: number;
-  /** History pages applied per delta call; the rest waits for the next one. Default 50. */
-  maxDeltaPages: number;
-  /** Largest source fetched whole at sync; larger messages are mirrored header-only. Default 25 MiB. */
-  maxSourceBytes: number;
-  /** Largest source `fetchContent` returns. Default 50 MiB. */
-  maxContentBytes: number;
-  /** Messages fetched at once. Default 4. */
-  concurrency: number;
-  /** One API exchange. Default 60 s; content fetches get three times as long. */
-  timeoutMs: number;
-}
-
-export const defaultProviderLimits: ProviderLimits = {
-  pageSize: 100,
-  historyPageSize: 500,
-  maxDeltaPages: 50,
-  maxSourceBytes: 25 * 1024 * 1024,
-  maxContentBytes: 50 * 1024 * 1024,
-  concurrency: 4,
-  timeoutMs: 60_000,
-};
 
 export interface GmailAdapterOptions {
   mailboxId: string;
@@ -100,7 +74,7 @@ class GmailAdapter implements MailProviderAdapter {
   private readonly limits: ProviderLimits;
 
   constructor(private readonly options: GmailAdapterOptions) {
-    this.limits = { ...defaultProviderLimits, ...options.limits };
+    this.limits = providerLimits(options.limits);
     this.api = new GmailApi({
       baseUrl: options.baseUrl ?? config().MAIL_PROVIDER_A_API_URL,
       accessToken: options.accessToken,
@@ -364,7 +338,7 @@ class GmailAdapter implements MailProviderAdapter {
       if (context.signal.aborted) throw abortReason(context.signal);
       let page;
       try {
-        page = await this.api.history(inbox.historyId!, this.limits.historyPageSize, pageToken, context.signal);
+        page = await this.api.history(inbox.historyId!, this.limits.deltaPageSize, pageToken, context.signal);
       } catch (error) {
         if (isNotFound(error)) {
           inbox = { ...inbox, historyId: undefined };
