@@ -109,6 +109,9 @@ const configSchema = z.object({
    * default (server/core/net/network-guard.ts refuses them); cloud metadata addresses stay refused.
    */
   MAIL_ALLOW_PRIVATE_HOSTS: flag,
+  /** Initial sync of a new mailbox: mail received in the last N days, at most M messages per folder. */
+  MAIL_INITIAL_SYNC_DAYS: positiveInt(30),
+  MAIL_INITIAL_SYNC_MAX_PER_FOLDER: positiveInt(1000),
   /** API root of `mail_provider_a` (Gmail-compatible); tests point it at a local fake. */
   MAIL_PROVIDER_A_API_URL: apiUrl('https://gmail.googleapis.com/gmail/v1', 'MAIL_PROVIDER_A_API_URL'),
   /** API root of `mail_provider_b` (Microsoft-Graph-compatible); tests point it at a local fake. */

@@ -37,23 +37,68 @@ export interface CommitResult {
   threadIds: Set<string>;
 }
 
-export function createMirrorSink(mailbox: MirrorMailbox): MirrorSink {
+export interface MirrorSinkWithTotals extends MirrorSink {
+  /** What the batches committed so far changed. */
+  totals: { inserted: number; updated: number; removed: number };
+}
+
+export function createMirrorSink(mailbox: MirrorMailbox): MirrorSinkWithTotals {
+  // Writes happen one after the other, in the order batches were handed over; a failed write stops
+  // every later one (its promise rejects with the same error).
+  let tail: Promise<unknown> = Promise.resolve();
+  const totals = { inserted: 0, updated: 0, removed: 0 };
   return {
-    async commit(batch) {
-      const result = await commitBatch(mailbox, batch);
-      return { inserted: result.inserted };
+    totals,
+    commit(batch) {
+      const previous = tail;
+      const written = (async () => {
+        const prepared = await prepareBatch(mailbox, batch);
+        await previous;
+        const result = await writePrepared(mailbox, batch, prepared);
+        totals.inserted += result.inserted;
+        totals.updated += result.updated;
+        totals.removed += result.removed;
+        return { inserted: result.inserted };
+      })();
+      tail = written;
+      // The caller awaits `written`; this copy only keeps an unawaited failure from being reported twice.
+      written.catch(() => {});
+      return written;
     },
-    resetFolder: (folderKey, uidValidity) => resetFolder(mailbox, folderKey, uidValidity),
-    known: (providerKeys) => knownProviderKeys(mailbox.id, providerKeys),
+    async resetFolder(folderKey, uidValidity) {
+      await tail.catch(() => {});
+      await resetFolder(mailbox, folderKey, uidValidity);
+    },
+    async mirroredKeys(prefix) {
+      await tail.catch(() => {});
+      const rows = await db().$queryRawUnsafe<{ provider_key: string }[]>(
+        `SELECT provider_key FROM mail_messages WHERE mailbox_id = $1::uuid AND left(provider_key, length($2)) = $2`,
+        mailbox.id,
+        prefix,
+      );
+      return rows.map((row) => row.provider_key);
+    },
+    async known(providerKeys) {
+      await tail.catch(() => {});
+      return knownProviderKeys(mailbox.id, providerKeys);
+    },
   };
+}
+
+async function prepareBatch(mailbox: MirrorMailbox, batch: MirrorBatch): Promise<PreparedMessage[]> {
+  const unique = new Map(batch.messages.map((message) => [message.providerKey, message]));
+  const prepared: PreparedMessage[] = [];
+  for (const message of unique.values()) prepared.push(await prepareMessage(mailbox, message, batch.ingestedVia));
+  return prepared;
+}
+
+function writePrepared(mailbox: MirrorMailbox, batch: MirrorBatch, prepared: PreparedMessage[]): Promise<CommitResult> {
+  return db().$transaction((tx) => writeBatch(tx, mailbox, batch, prepared), { timeout: transactionTimeoutMs, maxWait: 30_000 });
 }
 
 /** Ingests the batch's messages, then writes everything in one transaction. */
 export async function commitBatch(mailbox: MirrorMailbox, batch: MirrorBatch): Promise<CommitResult> {
-  const unique = new Map(batch.messages.map((message) => [message.providerKey, message]));
-  const prepared: PreparedMessage[] = [];
-  for (const message of unique.values()) prepared.push(await prepareMessage(mailbox, message, batch.ingestedVia));
-  return db().$transaction((tx) => writeBatch(tx, mailbox, batch, prepared), { timeout: transactionTimeoutMs, maxWait: 30_000 });
+  return writePrepared(mailbox, batch, await prepareBatch(mailbox, batch));
 }
 
 async function writeBatch(tx: Sql, mailbox: MirrorMailbox, batch: MirrorBatch, prepared: PreparedMessage[]): Promise<CommitResult> {
