@@ -118,6 +118,7 @@ export function abortingAfter(context: SyncContext, after: number, reason = 'lea
     signal: controller.signal,
     sink: {
       resetFolder: (folderKey, uidValidity) => sink.resetFolder(folderKey, uidValidity),
+      mirroredKeys: (prefix) => sink.mirroredKeys(prefix),
       known: sink.known ? (keys) => sink.known!(keys) : undefined,
       commit: async (batch) => {
         const result = await sink.commit(batch);

@@ -194,6 +194,7 @@ export class FakeGmailServer {
     if (!request.path.startsWith(`${prefix}/`)) return notFound();
     const parts = request.path.slice(prefix.length + 1).split('/').map(decodeURIComponent);
     const route = `${request.method} ${parts[0]}${parts.length > 1 ? '/:id' : ''}${parts.length > 2 ? `/${parts[2]}` : ''}`;
+    if (parts.length > 4 || (parts.length === 4 && parts[2] !== 'attachments')) return notFound();
     switch (route) {
       case 'GET profile':
         return { status: 200, json: { emailAddress: this.address, messagesTotal: this.messages.size, threadsTotal: this.messages.size, historyId: String(this.historyId) } };
@@ -205,6 +206,8 @@ export class FakeGmailServer {
         return this.list(request);
       case 'GET messages/:id':
         return this.get(parts[1], request.query.get('format') ?? 'full');
+      case 'GET messages/:id/attachments':
+        return this.attachment(parts[1], parts[3]);
       case 'POST messages/:id/modify':
         return this.modify(parts[1], request);
       case 'POST messages/:id/trash':
@@ -323,7 +326,16 @@ export class FakeGmailServer {
         .filter((header) => header.name.length > 0);
       return { status: 200, json: { ...base, payload: { partId: '', mimeType: 'message/rfc822', filename: '', headers } } };
     }
+    if (format === 'full') return { status: 200, json: { ...base, payload: mimeTree(message.raw, '', `${message.id}`) } };
     return fail(400, 'Invalid format', 'invalidArgument');
+  }
+
+  private attachment(id: string, attachmentId: string | undefined): FakeAnswer {
+    const message = this.messages.get(id);
+    if (!message || !attachmentId) return notFound();
+    const content = attachmentContent(mimeTree(message.raw, '', message.id), attachmentId);
+    if (!content) return fail(400, 'Invalid attachment token', 'invalidArgument');
+    return { status: 200, json: { size: content.length, data: content.toString('base64url') } };
   }
 
   private modify(id: string, request: FakeRequest): FakeAnswer {
@@ -372,6 +384,82 @@ export class FakeGmailServer {
     if (offset + maxResults < records.length) json.nextPageToken = pageToken(offset + maxResults, key);
     return { status: 200, json };
   }
+}
+
+interface TreePart {
+  partId: string;
+  mimeType: string;
+  filename: string;
+  headers: { name: string; value: string }[];
+  body: { size: number; data?: string; attachmentId?: string };
+  parts?: TreePart[];
+  /** Decoded content (kept out of the JSON answer by `attachmentContent`'s walk only). */
+  content?: Buffer;
+}
+
+function splitHead(raw: Buffer): { headers: { name: string; value: string }[]; body: Buffer } {
+  const text = raw.toString('latin1');
+  const end = text.indexOf('\r\n\r\n');
+  const head = end < 0 ? text : text.slice(0, end);
+  const headers = head
+    .replace(/\r\n[ \t]+/g, ' ')
+    .split('\r\n')
+    .filter((line) => line.includes(':'))
+    .map((line) => ({ name: line.slice(0, line.indexOf(':')), value: Buffer.from(line.slice(line.indexOf(':') + 1).trim(), 'latin1').toString('utf8') }));
+  return { headers, body: end < 0 ? Buffer.alloc(0) : raw.subarray(end + 4) };
+}
+
+function headerValue(headers: { name: string; value: string }[], name: string): string {
+  return headers.find((header) => header.name.toLowerCase() === name)?.value ?? '';
+}
+
+function decodeBody(body: Buffer, encoding: string): Buffer {
+  const kind = encoding.trim().toLowerCase();
+  if (kind === 'base64') return Buffer.from(body.toString('latin1').replace(/\s+/g, ''), 'base64');
+  if (kind === 'quoted-printable') {
+    const text = body.toString('latin1').replace(/=\r?\n/g, '');
+    return Buffer.from(text.replace(/=([0-9A-Fa-f]{2})/g, (_all, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1');
+  }
+  return body;
+}
+
+/**
+ * Gmail's `payload` of a message (format=full): the MIME tree with partIds numbered from 0, small
+ * bodies inline as base64url `data`, named parts behind an `attachmentId`. Enough MIME for the
+ * nodemailer-built messages of the tests.
+ */
+function mimeTree(raw: Buffer, partId: string, messageId: string): TreePart {
+  const { headers, body } = splitHead(raw);
+  const type = headerValue(headers, 'content-type') || 'text/plain';
+  const mimeType = type.split(';')[0].trim().toLowerCase();
+  const filename = /filename="?([^";]+)"?/i.exec(`${headerValue(headers, 'content-disposition')};${type}`)?.[1] ?? '';
+  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
+  if (mimeType.startsWith('multipart/') && boundary) {
+    const text = body.toString('latin1');
+    const pieces = text.split(`--${boundary}`).slice(1);
+    const parts: TreePart[] = [];
+    for (const piece of pieces) {
+      if (piece.startsWith('--')) break;
+      const child = Buffer.from(piece.replace(/^\r\n/, '').replace(/\r\n$/, ''), 'latin1');
+      parts.push(mimeTree(child, partId === '' ? String(parts.length) : `${partId}.${parts.length}`, messageId));
+    }
+    return { partId, mimeType, filename, headers, body: { size: 0 }, parts };
+  }
+  const content = decodeBody(body, headerValue(headers, 'content-transfer-encoding'));
+  const tree: TreePart = { partId, mimeType, filename, headers, body: { size: content.length } };
+  if (filename) tree.body.attachmentId = Buffer.from(`${messageId}:${partId}`).toString('base64url');
+  else tree.body.data = content.toString('base64url');
+  Object.defineProperty(tree, 'content', { value: content, enumerable: false });
+  return tree;
+}
+
+function attachmentContent(tree: TreePart, attachmentId: string): Buffer | null {
+  if (tree.body.attachmentId === attachmentId) return tree.content ?? null;
+  for (const part of tree.parts ?? []) {
+    const found = attachmentContent(part, attachmentId);
+    if (found) return found;
+  }
+  return null;
 }
 
 export async function startFakeGmail(options: { address?: string } = {}): Promise<FakeGmailServer> {

@@ -57,9 +57,12 @@ export interface RequestOptions {
   json?: unknown;
   headers?: Record<string, string>;
   signal?: AbortSignal;
-  /** Bytes of the answer read at most (default 8 MiB); past it `null` is answered (`tooLarge: 'null'`) or it throws. */
+  /**
+   * Bytes of the answer read at most (default 8 MiB). Past it: `throw` (default) a `provider.too_large`
+   * error, answer `null`, or `cut`: the first `maxBytes` bytes with `cut: true`.
+   */
   maxBytes?: number;
-  tooLarge?: 'null' | 'throw';
+  tooLarge?: 'null' | 'throw' | 'cut';
   timeoutMs?: number;
 }
 
@@ -67,6 +70,8 @@ export interface ProviderAnswer {
   status: number;
   headers: { get(name: string): string | null };
   bytes: Buffer;
+  /** The answer was longer than `maxBytes` and `bytes` is its beginning (`tooLarge: 'cut'`). */
+  cut: boolean;
 }
 
 /** Bytes of an error body read for its codes. */
@@ -129,12 +134,13 @@ export class ProviderHttp {
         continue;
       }
       if (response.status < 200 || response.status >= 300) throw await this.failure(response);
-      const bytes = await readBounded(response, options.maxBytes ?? defaultMaxBytes, options.signal);
-      if (bytes === null) {
+      const read = await readPrefix(response, options.maxBytes ?? defaultMaxBytes, options.signal, options.tooLarge === 'cut');
+      if (read.overflow) {
+        if (options.tooLarge === 'cut') return { status: response.status, headers: response.headers, bytes: read.bytes, cut: true };
         if (options.tooLarge === 'null') return null;
         throw new ProviderError({ kind: 'permanent', code: 'provider.too_large', httpStatus: response.status });
       }
-      return { status: response.status, headers: response.headers, bytes };
+      return { status: response.status, headers: response.headers, bytes: read.bytes, cut: false };
     }
   }
 
@@ -193,12 +199,21 @@ async function discard(response: ProviderResponse): Promise<void> {
 
 /** The body, or null once it passes `maxBytes` (counted on the bytes read, never on a declared length). */
 export async function readBounded(response: ProviderResponse, maxBytes: number, signal?: AbortSignal): Promise<Buffer | null> {
+  const read = await readPrefix(response, maxBytes, signal, false);
+  return read.overflow ? null : read.bytes;
+}
+
+/**
+ * The body up to `maxBytes`; `overflow` when there was more. With `keepPrefix` the first `maxBytes`
+ * bytes are answered then, otherwise nothing (and a declared length past the bound is not read at all).
+ */
+async function readPrefix(response: ProviderResponse, maxBytes: number, signal: AbortSignal | undefined, keepPrefix: boolean): Promise<{ bytes: Buffer; overflow: boolean }> {
   const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
+  if (!keepPrefix && Number.isFinite(declared) && declared > maxBytes) {
     await discard(response);
-    return null;
+    return { bytes: Buffer.alloc(0), overflow: true };
   }
-  if (!response.body) return Buffer.alloc(0);
+  if (!response.body) return { bytes: Buffer.alloc(0), overflow: false };
   const reader = response.body.getReader();
   const chunks: Buffer[] = [];
   let total = 0;
@@ -207,12 +222,14 @@ export async function readBounded(response: ProviderResponse, maxBytes: number, 
       signal?.throwIfAborted();
       const { done, value } = await reader.read();
       if (done || !value) break;
-      total += value.byteLength;
-      if (total > maxBytes) {
+      const chunk = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+      if (total + chunk.length > maxBytes) {
+        if (keepPrefix) chunks.push(chunk.subarray(0, maxBytes - total));
         await reader.cancel().catch(() => {});
-        return null;
+        return { bytes: keepPrefix ? Buffer.concat(chunks, maxBytes) : Buffer.alloc(0), overflow: true };
       }
-      chunks.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+      total += chunk.length;
+      chunks.push(chunk);
     }
   } catch (error) {
     if (signal?.aborted) throw abortReason(signal);
@@ -220,5 +237,5 @@ export async function readBounded(response: ProviderResponse, maxBytes: number, 
   } finally {
     reader.releaseLock();
   }
-  return Buffer.concat(chunks, total);
+  return { bytes: Buffer.concat(chunks, total), overflow: false };
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { NetworkGuardError } from '../../net/network-guard';
 import {
   classifyHttpFailure,
+  classifyProviderSyncError,
   describeProviderError,
   httpFailureError,
   networkFailureError,
@@ -85,5 +86,23 @@ describe('networkFailureError', () => {
   it('never quotes the cause in its message', () => {
     const error = networkFailureError(wrapped(Object.assign(new Error('connect ECONNREFUSED 10.1.2.3:443'), { code: 'ECONNREFUSED' })));
     expect(error.message).not.toContain('10.1.2.3');
+  });
+});
+
+describe('classifyProviderSyncError', () => {
+  it('maps each kind onto the sync classification', () => {
+    expect(classifyProviderSyncError(new ProviderRateLimited({ retryAfterSeconds: 7, httpStatus: 429 }))).toMatchObject({ kind: 'rate_limit', code: 'provider.rate_limited', retryAfterMs: 7000, httpStatus: 429 });
+    expect(classifyProviderSyncError(httpFailureError({ status: 401, retryAfter: null, reasons: [] }))).toMatchObject({ kind: 'auth', code: 'provider.auth_failed' });
+    expect(classifyProviderSyncError(networkFailureError(new NetworkGuardError('blocked_address', 'x')))).toMatchObject({ kind: 'unreachable', code: 'provider.address_not_allowed' });
+    expect(classifyProviderSyncError(networkFailureError(Object.assign(new Error('t'), { name: 'TimeoutError' })))).toMatchObject({ kind: 'timeout' });
+    expect(classifyProviderSyncError(httpFailureError({ status: 400, retryAfter: null, reasons: [] }))).toMatchObject({ kind: 'protocol', code: 'provider.bad_request' });
+    expect(classifyProviderSyncError(new Error('bug'))).toBeNull();
+  });
+
+  it('reads the OAuth token store\'s failures', () => {
+    const tokenError = (kind: string) => Object.assign(new Error('The grant was revoked or expired: connect the account again.'), { name: 'OAuthTokenError', kind, code: 'invalid_grant', httpStatus: 400 });
+    expect(classifyProviderSyncError(tokenError('auth'))).toMatchObject({ kind: 'auth', code: 'provider.auth_failed', httpStatus: 400 });
+    expect(classifyProviderSyncError(tokenError('config'))).toMatchObject({ kind: 'auth' });
+    expect(classifyProviderSyncError(tokenError('transient'))).toMatchObject({ kind: 'unreachable', code: 'provider.unreachable' });
   });
 });

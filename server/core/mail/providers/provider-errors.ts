@@ -10,6 +10,7 @@
  * (`providerCode`) for logs and tests. Pure, except for the clock default of `parseRetryAfter`.
  */
 import { NetworkGuardError } from '../../net/network-guard';
+import type { ClassifiedSyncError, SyncErrorKind } from '../sync-errors';
 
 export type ProviderErrorKind = 'auth' | 'rate_limited' | 'unreachable' | 'permanent';
 
@@ -228,4 +229,45 @@ export interface ProviderErrorSummary {
 export function describeProviderError(error: unknown): ProviderErrorSummary | null {
   if (!(error instanceof ProviderError)) return null;
   return { kind: error.kind, code: error.code, message: error.message, httpStatus: error.httpStatus, retryAfterSeconds: error.retryAfterSeconds };
+}
+
+/**
+ * A provider adapter's failure in the sync's classification (../sync-errors.ts), or null when the
+ * error is not one of theirs. A rate limit is `rate_limit` with the provider's wait; the OAuth token
+ * store's failures (`OAuthTokenError`: auth, config, transient) count as the grant's.
+ */
+export function classifyProviderSyncError(error: unknown): ClassifiedSyncError | null {
+  if (error instanceof ProviderError) {
+    const kind: SyncErrorKind =
+      error.kind === 'auth'
+        ? 'auth'
+        : error.kind === 'rate_limited'
+          ? 'rate_limit'
+          : error.kind === 'permanent'
+            ? 'protocol'
+            : error.code === 'provider.timeout'
+              ? 'timeout'
+              : 'unreachable';
+    return {
+      kind,
+      code: error.code,
+      message: error.message,
+      httpStatus: error.httpStatus,
+      retryAfterMs: error.retryAfterSeconds !== null ? error.retryAfterSeconds * 1000 : null,
+    };
+  }
+  const name = field(error, 'name');
+  const tokenKind = field(error, 'kind');
+  if (name === 'OAuthTokenError' && (tokenKind === 'auth' || tokenKind === 'config' || tokenKind === 'transient')) {
+    const status = field(error, 'httpStatus');
+    const message = field(error, 'message');
+    return {
+      kind: tokenKind === 'transient' ? 'unreachable' : 'auth',
+      code: tokenKind === 'transient' ? 'provider.unreachable' : 'provider.auth_failed',
+      message: typeof message === 'string' && message.length <= 300 ? message : messages['provider.auth_failed'],
+      httpStatus: typeof status === 'number' ? status : null,
+      retryAfterMs: null,
+    };
+  }
+  return null;
 }

@@ -215,17 +215,36 @@ describe('Gmail adapter against the fake Gmail API', () => {
     expect(rows.get(missing)).toMatchObject({ ingestedVia: 'resync' });
   });
 
-  it('a message over the size bound is mirrored header-only; fetchContent answers the whole source, null once gone', async () => {
+  it('a message over the size bound is mirrored header-only; fetchContent answers the source, a part alone, null once gone', async () => {
     clearMailbox();
-    const big = await deliver('Big one', ['INBOX'], 1, 'x'.repeat(200_000));
+    const at = new Date(now - day);
+    const bigSource = await buildRawMessage({
+      from: 'Alice <alice@example.test>',
+      to: 'me@example.test',
+      subject: 'Big one',
+      text: 'x'.repeat(200_000),
+      date: at,
+      attachments: [{ filename: 'report.csv', content: 'a,b\n1,2\n', contentType: 'text/csv' }],
+    });
+    const big = gmail.addMessage(bigSource, { labelIds: ['INBOX'], internalDate: at });
     const h = await harness({ limits: { maxSourceBytes: 50_000 } });
     await h.folders();
     await h.adapter.syncDelta(await h.context());
     expect((await h.rows())[0]).toMatchObject({ providerKey: big, subject: 'Big one', bodyComplete: false });
-    const source = await h.adapter.fetchContent({ providerKey: big, folderKey: 'INBOX', uid: null, uidValidity: null });
-    expect(source?.equals(gmail.messages.get(big)!.raw)).toBe(true);
+    const locator = { providerKey: big, folderKey: 'INBOX', uid: null, uidValidity: null };
+    const whole = await h.adapter.fetchContent(locator);
+    expect(whole?.complete).toBe(true);
+    expect(whole?.content.equals(bigSource)).toBe(true);
+    // Past the content bound: the header block, then the attachment alone by its MIME part number.
+    const bounded = await harness({ limits: { maxContentBytes: 20_000 } });
+    const head = await bounded.adapter.fetchContent(locator);
+    expect(head?.complete).toBe(false);
+    expect(head?.content.toString()).toContain('Subject: Big one');
+    expect(await bounded.adapter.fetchContent(locator, { part: '2' })).toEqual({ content: Buffer.from('a,b\n1,2\n'), complete: true });
+    expect((await bounded.adapter.fetchContent(locator, { part: '1' }))?.content.toString()).toBe('x'.repeat(200_000));
+    expect(await bounded.adapter.fetchContent(locator, { part: '7' })).toBeNull();
     gmail.deleteMessage(big);
-    expect(await h.adapter.fetchContent({ providerKey: big, folderKey: 'INBOX', uid: null, uidValidity: null })).toBeNull();
+    expect(await h.adapter.fetchContent(locator)).toBeNull();
   });
 
   it('operations change the labels at Gmail', async () => {

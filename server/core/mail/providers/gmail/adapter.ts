@@ -36,6 +36,7 @@ import { abortReason, epochSeconds, headerBlock, mapLimit } from '../shared';
 import { GmailApi, type GmailHistoryRecord, type GmailMessage } from './api';
 import { decodeGmailCursor, encodeGmailCursor, type GmailCursor } from './cursor';
 import { archiveKey, foldersFromLabels, isUserLabelId, listedFolderKeys, placeMessage } from './labels';
+import { findGmailPart } from './parts';
 import { planGmailOperation, type GmailStep } from './plan';
 
 export interface GmailAdapterOptions {
@@ -109,7 +110,7 @@ class GmailAdapter implements MailProviderAdapter {
   async backfill(context: SyncContext, options: { since: Date | null; sliceSize: number }): Promise<BackfillOutcome> {
     const inbox = this.inboxCursor(context);
     const oldestAt = (cursor: GmailCursor) => (cursor.backfillOldestMs !== undefined ? new Date(cursor.backfillOldestMs) : null);
-    if (!inbox.historyId) return { inserted: 0, done: false, oldestAt: null, progressPct: null };
+    if (!inbox.historyId) return { inserted: 0, done: false, remaining: null, oldestAt: null, progressPct: null };
     const sinceMs = options.since?.getTime() ?? -1;
     let cursor: GmailCursor = inbox;
     if (cursor.backfillSinceMs !== sinceMs) {
@@ -117,7 +118,7 @@ class GmailAdapter implements MailProviderAdapter {
       cursor = { ...cursor, backfillSinceMs: sinceMs, backfillPageToken: undefined, backfillListed: 0, backfillEstimate: undefined, backfillDone: undefined };
       if (cursor.backfillOldestMs !== undefined && cursor.backfillBeforeMs !== undefined) cursor.backfillBeforeMs = Math.min(cursor.backfillBeforeMs, cursor.backfillOldestMs + 1000);
     }
-    if (cursor.backfillDone) return { inserted: 0, done: true, oldestAt: oldestAt(cursor), progressPct: 100 };
+    if (cursor.backfillDone) return { inserted: 0, done: true, remaining: 0, oldestAt: oldestAt(cursor), progressPct: 100 };
     if (context.signal.aborted) throw abortReason(context.signal);
     const maxResults = Math.max(1, Math.min(500, options.sliceSize));
     const list = (from: GmailCursor) => {
@@ -150,7 +151,9 @@ class GmailAdapter implements MailProviderAdapter {
       cursors: [{ folderKey: 'INBOX', deltaToken: encodeGmailCursor(cursor) }],
     });
     const progressPct = done ? 100 : estimate && estimate > 0 ? Math.min(99, Math.round((listed / estimate) * 1000) / 10) : null;
-    return { inserted: result.inserted, done, oldestAt: oldestAt(cursor), progressPct };
+    // Gmail's `resultSizeEstimate` is an estimate: good enough for a progress bar, never for `done`.
+    const remaining = done ? 0 : estimate !== undefined ? Math.max(0, estimate - listed) : null;
+    return { inserted: result.inserted, done, remaining, oldestAt: oldestAt(cursor), progressPct };
   }
 
   async resync(context: SyncContext, since: Date): Promise<{ inserted: number; refreshed: number }> {
@@ -173,11 +176,23 @@ class GmailAdapter implements MailProviderAdapter {
     return { inserted, refreshed };
   }
 
-  async fetchContent(message: MessageLocator): Promise<Buffer | null> {
+  async fetchContent(message: MessageLocator, options: { part?: string } = {}): Promise<{ content: Buffer; complete: boolean } | null> {
+    const timeoutMs = this.limits.timeoutMs * 3;
     try {
-      const answer = await this.api.getRaw(message.providerKey, this.limits.maxContentBytes, undefined, this.limits.timeoutMs * 3);
-      if (answer === null) throw new ProviderError({ kind: 'permanent', code: 'provider.too_large' });
-      return decodeRaw(answer.raw);
+      if (options.part) {
+        const part = findGmailPart((await this.api.getFull(message.providerKey)).payload, options.part);
+        if (!part?.body) return null;
+        if (part.body.attachmentId) {
+          const content = await this.api.attachment(message.providerKey, part.body.attachmentId, this.limits.maxContentBytes, timeoutMs);
+          return content === null ? { content: Buffer.alloc(0), complete: false } : { content, complete: true };
+        }
+        return { content: typeof part.body.data === 'string' ? Buffer.from(part.body.data, 'base64url') : Buffer.alloc(0), complete: true };
+      }
+      const answer = await this.api.getRaw(message.providerKey, this.limits.maxContentBytes, undefined, timeoutMs);
+      if (answer !== null) return { content: decodeRaw(answer.raw), complete: true };
+      // Larger than this instance reads at once: the header block, and parts one by one on demand.
+      const metadata = await this.api.getMetadata(message.providerKey);
+      return { content: headerBlock(metadata.payload?.headers ?? []), complete: false };
     } catch (error) {
       if (isNotFound(error)) return null;
       throw error;

@@ -5,6 +5,7 @@
  */
 import { ProviderHttp, type ProviderHttpOptions } from '../http-client';
 import type { GmailLabel } from './labels';
+import type { GmailPart } from './parts';
 
 export interface GmailMessageRef {
   id: string;
@@ -21,7 +22,7 @@ export interface GmailMessage {
   sizeEstimate?: number;
   /** base64url RFC 5322 source (format=raw). */
   raw?: string;
-  payload?: { headers?: { name?: string; value?: string }[] };
+  payload?: GmailPart & { headers?: { name?: string; value?: string }[] };
 }
 
 export interface GmailMessageList {
@@ -130,6 +131,22 @@ export class GmailApi {
 
   getMetadata(messageId: string, signal?: AbortSignal): Promise<GmailMessage> {
     return this.http.json(`/users/me/messages/${id(messageId)}`, { query: { format: 'metadata' }, signal });
+  }
+
+  getFull(messageId: string, signal?: AbortSignal): Promise<GmailMessage> {
+    return this.http.json(`/users/me/messages/${id(messageId)}`, { query: { format: 'full' }, signal, maxBytes: 64 * 1024 * 1024 });
+  }
+
+  /** An attachment's decoded bytes (base64url `data`); null past `maxBytes`. */
+  async attachment(messageId: string, attachmentId: string, maxBytes: number, timeoutMs?: number): Promise<Buffer | null> {
+    const answer = await this.http.request(`/users/me/messages/${id(messageId)}/attachments/${id(attachmentId)}`, {
+      maxBytes: Math.ceil((maxBytes * 4) / 3) + 64 * 1024,
+      tooLarge: 'null',
+      timeoutMs,
+    });
+    if (answer === null) return null;
+    const data = (JSON.parse(answer.bytes.toString('utf8')) as { data?: unknown }).data;
+    return typeof data === 'string' ? Buffer.from(data, 'base64url') : Buffer.alloc(0);
   }
 
   getMinimal(messageId: string, signal?: AbortSignal): Promise<GmailMessage> {

@@ -203,7 +203,13 @@ describe('Graph adapter against the fake Graph API', () => {
     await h.folders();
     await h.adapter.syncDelta(await h.context());
     expect((await h.rows())[0]).toMatchObject({ providerKey: big, subject: 'Large', bodyComplete: false });
-    expect((await h.adapter.fetchContent(locator(big, 'inbox')))?.equals(graph.messages.get(big)!.raw)).toBe(true);
+    expect(await h.adapter.fetchContent(locator(big, 'inbox'))).toEqual({ content: graph.messages.get(big)!.raw, complete: true });
+    // Past the content bound: the beginning, marked incomplete; a single part is not addressable in Graph.
+    const bounded = await harness(graph, { limits: { maxContentBytes: 5_000 } });
+    const cut = await bounded.adapter.fetchContent(locator(big, 'inbox'));
+    expect(cut?.complete).toBe(false);
+    expect(cut?.content.equals(graph.messages.get(big)!.raw.subarray(0, 5_000))).toBe(true);
+    expect(await bounded.adapter.fetchContent(locator(big, 'inbox'), { part: '2' })).toBeNull();
     graph.deleteMessage(big);
     expect(await h.adapter.fetchContent(locator(big, 'inbox'))).toBeNull();
   });

@@ -128,7 +128,7 @@ class GraphAdapter implements MailProviderAdapter {
       let cursor = decodeGraphCursor(folder.deltaToken);
       const windowMs = cursor.windowMs;
       // The folder's first round is not done yet: its window is not settled.
-      if (windowMs === undefined || cursor.mode !== undefined) return { inserted, done: false, oldestAt: null, progressPct: null };
+      if (windowMs === undefined || cursor.mode !== undefined) return { inserted, done: false, remaining: null, oldestAt: null, progressPct: null };
       if (cursor.backfillSinceMs !== sinceMs) {
         cursor = { ...cursor, backfillSinceMs: sinceMs, backfillNext: undefined, backfillListed: 0, backfillTotal: undefined, backfillDone: undefined };
       }
@@ -168,7 +168,9 @@ class GraphAdapter implements MailProviderAdapter {
     const shares = states.map((state) => (state.backfillDone ? 1 : state.backfillTotal ? Math.min(1, (state.backfillListed ?? 0) / state.backfillTotal) : 0));
     const progressPct = done ? 100 : shares.length > 0 ? Math.min(99, Math.round((shares.reduce((sum, share) => sum + share, 0) / shares.length) * 1000) / 10) : null;
     const oldest = states.reduce<number | undefined>((min, state) => minDefined(min, state.backfillOldestMs), undefined);
-    return { inserted, done, oldestAt: oldest !== undefined ? new Date(oldest) : null, progressPct };
+    const remainders = states.map((state) => (state.backfillDone ? 0 : state.backfillTotal !== undefined ? Math.max(0, state.backfillTotal - (state.backfillListed ?? 0)) : null));
+    const remaining = remainders.some((value) => value === null) ? null : remainders.reduce<number>((sum, value) => sum + value!, 0);
+    return { inserted, done, remaining, oldestAt: oldest !== undefined ? new Date(oldest) : null, progressPct };
   }
 
   async resync(context: SyncContext, since: Date): Promise<{ inserted: number; refreshed: number }> {
@@ -189,11 +191,15 @@ class GraphAdapter implements MailProviderAdapter {
     return { inserted, refreshed };
   }
 
-  async fetchContent(message: MessageLocator): Promise<Buffer | null> {
+  /**
+   * The MIME source, cut at `maxContentBytes` (`complete: false`). A single MIME part (`part`) is not
+   * addressable in Graph by its MIME number: null (the caller falls back to what the mirror has).
+   */
+  async fetchContent(message: MessageLocator, options: { part?: string } = {}): Promise<{ content: Buffer; complete: boolean } | null> {
+    if (options.part) return null;
     try {
-      const source = await this.api.mime(message.providerKey, this.limits.maxContentBytes, undefined, this.limits.timeoutMs * 3);
-      if (source === null) throw new ProviderError({ kind: 'permanent', code: 'provider.too_large' });
-      return source;
+      const source = await this.api.mime(message.providerKey, this.limits.maxContentBytes, { timeoutMs: this.limits.timeoutMs * 3, cut: true });
+      return source ? { content: source.bytes, complete: !source.cut } : null;
     } catch (error) {
       if (isNotFound(error)) return null;
       throw error;
@@ -373,7 +379,7 @@ class GraphAdapter implements MailProviderAdapter {
   private async readMessage(context: SyncContext, folder: MirrorFolder, entry: GraphMessage): Promise<IncomingMessage | null> {
     if (context.signal.aborted) throw abortReason(context.signal);
     try {
-      let source = context.syncMode === 'full' ? await this.api.mime(entry.id, this.limits.maxSourceBytes, context.signal) : null;
+      let source = context.syncMode === 'full' ? ((await this.api.mime(entry.id, this.limits.maxSourceBytes, { signal: context.signal }))?.bytes ?? null) : null;
       const complete = source !== null;
       if (source === null) source = headerBlock((await this.api.message(entry.id, 'id,internetMessageHeaders', context.signal)).internetMessageHeaders ?? []);
       const received = Date.parse(entry.receivedDateTime ?? '');

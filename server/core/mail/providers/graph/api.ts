@@ -104,10 +104,16 @@ export class GraphApi {
     return this.http.json(`/me/messages/${segment(id)}`, { query: { $select: select }, signal });
   }
 
-  /** The MIME source; null when it passes `maxBytes`. */
-  async mime(id: string, maxBytes: number, signal?: AbortSignal, timeoutMs?: number): Promise<Buffer | null> {
-    const answer = await this.http.request(`/me/messages/${segment(id)}/$value`, { signal, timeoutMs, maxBytes, tooLarge: 'null', headers: { accept: 'message/rfc822, text/plain, */*' } });
-    return answer?.bytes ?? null;
+  /** The MIME source: null past `maxBytes`, or with `cut` its first `maxBytes` bytes and `cut: true`. */
+  async mime(id: string, maxBytes: number, options: { signal?: AbortSignal; timeoutMs?: number; cut?: boolean } = {}): Promise<{ bytes: Buffer; cut: boolean } | null> {
+    const answer = await this.http.request(`/me/messages/${segment(id)}/$value`, {
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+      maxBytes,
+      tooLarge: options.cut ? 'cut' : 'null',
+      headers: { accept: 'message/rfc822, text/plain, */*' },
+    });
+    return answer ? { bytes: answer.bytes, cut: answer.cut } : null;
   }
 
   patch(id: string, body: Record<string, unknown>): Promise<GraphMessage> {
