@@ -66,6 +66,8 @@ class GraphAdapter implements MailProviderAdapter {
   readonly provider = 'mail_provider_b' as const;
   private readonly api: GraphApi;
   private readonly limits: ProviderLimits;
+  /** Graph folder id → well-known name. */
+  private readonly wellKnown = new Map<string, string>();
 
   constructor(options: GraphAdapterOptions) {
     this.limits = providerLimits(options.limits);
@@ -79,14 +81,16 @@ class GraphAdapter implements MailProviderAdapter {
   }
 
   async listFolders(): Promise<ProviderFolder[]> {
-    const wellKnown = new Map<string, string>();
+    // Well-known folders keep their ids: asked once per adapter, a missing one again on each listing.
     for (const name of wellKnownNames) {
+      if ([...this.wellKnown.values()].includes(name)) continue;
       try {
-        wellKnown.set((await this.api.folder(name)).id, name);
+        this.wellKnown.set((await this.api.folder(name)).id, name);
       } catch (error) {
         if (!isNotFound(error)) throw error; // an account without an archive folder, say
       }
     }
+    const wellKnown = this.wellKnown;
     const read: { folder: GraphFolder; depth: number }[] = [];
     let level: (string | null)[] = [null];
     for (let depth = 0; depth < folderLimits.maxDepth && level.length > 0; depth += 1) {
@@ -105,7 +109,11 @@ class GraphAdapter implements MailProviderAdapter {
       }
       level = nextLevel;
     }
-    return foldersFromGraph(read, wellKnown);
+    // A well-known folder no longer listed (deleted, recreated): ask for it again next time.
+    const listedIds = new Set(read.map((entry) => entry.folder.id));
+    const folders = foldersFromGraph(read, wellKnown);
+    for (const id of [...wellKnown.keys()]) if (!listedIds.has(id)) wellKnown.delete(id);
+    return folders;
   }
 
   async syncDelta(context: SyncContext): Promise<SyncOutcome> {
