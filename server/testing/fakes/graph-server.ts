@@ -71,9 +71,17 @@ function odataDate(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-/** `receivedDateTime ge 2026-01-01T00:00:00Z and receivedDateTime lt ...` → a predicate; null when not of that form. */
-function parseFilter(filter: string | null): ((at: Date) => boolean) | null {
+/**
+ * `receivedDateTime ge 2026-01-01T00:00:00Z and receivedDateTime lt ...` or `internetMessageId eq '<id>'`
+ * → a predicate; null when not of those forms.
+ */
+function parseFilter(filter: string | null): ((message: FakeGraphMessage) => boolean) | null {
   if (filter === null || filter.trim() === '') return () => true;
+  const byId = /^\s*internetMessageId\s+eq\s+'((?:[^']|'')*)'\s*$/i.exec(filter);
+  if (byId) {
+    const wanted = byId[1].replaceAll("''", "'");
+    return (message) => messageIdOf(message) === wanted;
+  }
   const tests: ((at: Date) => boolean)[] = [];
   for (const clause of filter.split(/\s+and\s+/i)) {
     const match = /^\s*receivedDateTime\s+(ge|gt|lt|le)\s+(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z)\s*$/i.exec(clause);
@@ -82,7 +90,13 @@ function parseFilter(filter: string | null): ((at: Date) => boolean) | null {
     const op = match[1].toLowerCase();
     tests.push((at) => (op === 'ge' ? at.getTime() >= bound : op === 'gt' ? at.getTime() > bound : op === 'lt' ? at.getTime() < bound : at.getTime() <= bound));
   }
-  return (at) => tests.every((test) => test(at));
+  return (message) => tests.every((test) => test(message.receivedDateTime));
+}
+
+function messageIdOf(message: FakeGraphMessage): string | null {
+  const text = message.raw.toString('utf8');
+  const head = text.slice(0, Math.max(0, text.indexOf('\r\n\r\n'))).replace(/\r\n[ \t]+/g, ' ');
+  return /^message-id:\s*(.+)$/im.exec(head)?.[1].trim() ?? null;
 }
 
 function token(value: unknown): string {
@@ -336,7 +350,7 @@ export class FakeGraphServer {
     const orderBy = request.query.get('$orderby');
     if (orderBy !== null && !/^receivedDateTime( desc)?$/i.test(orderBy)) return fail(400, 'ErrorInvalidProperty', 'The $orderby is not supported.');
     const items = [...this.messages.values()]
-      .filter((message) => message.folderId === folder.id && test(message.receivedDateTime))
+      .filter((message) => message.folderId === folder.id && test(message))
       .sort((a, b) => b.receivedDateTime.getTime() - a.receivedDateTime.getTime() || (a.id < b.id ? -1 : 1))
       .map((message) => this.messageJson(message, request.query.get('$select')));
     return this.page(request, items, `/v1.0/me/mailFolders('${folder.id}')/messages`);
@@ -360,12 +374,12 @@ export class FakeGraphServer {
       if (!test) return fail(400, 'ErrorInvalidUrlQueryFilter', 'The query filter contains one or more invalid nodes.');
       let entries: Record<string, unknown>[];
       if (!base) {
-        entries = [...this.messages.values()].filter((message) => message.folderId === folder.id && test(message.receivedDateTime)).map((message) => this.messageJson(message, select));
+        entries = [...this.messages.values()].filter((message) => message.folderId === folder.id && test(message)).map((message) => this.messageJson(message, select));
       } else {
         const ids = [...new Set(this.changes.filter((change) => change.seq > base.s && change.folderId === folder.id).map((change) => change.messageId))];
         entries = ids.map((id) => {
           const message = this.messages.get(id);
-          return message && message.folderId === folder.id && test(message.receivedDateTime)
+          return message && message.folderId === folder.id && test(message)
             ? this.messageJson(message, select)
             : { '@odata.type': '#microsoft.graph.message', id, '@removed': { reason: 'deleted' } };
         });

@@ -247,6 +247,18 @@ describe('Gmail adapter against the fake Gmail API', () => {
     expect(await h.adapter.fetchContent(locator)).toBeNull();
   });
 
+  it('processing_only mirrors header blocks without downloading sources', async () => {
+    clearMailbox();
+    const id = await deliver('Headers only');
+    const h = await harness();
+    await h.folders();
+    const before = gmail.requests.length;
+    await h.adapter.syncDelta(await h.context({ syncMode: 'processing_only' }));
+    expect((await h.rows())[0]).toMatchObject({ providerKey: id, subject: 'Headers only', bodyComplete: false });
+    const gets = gmail.requests.slice(before).filter((request) => request.path.endsWith(`/messages/${id}`));
+    expect(gets.map((request) => new URLSearchParams(request.query).get('format'))).toEqual(['metadata']);
+  });
+
   it('operations change the labels at Gmail', async () => {
     clearMailbox();
     const h = await harness();

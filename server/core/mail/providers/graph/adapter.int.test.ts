@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db } from '../../../db';
 import { abortingAfter, adapterHarness, type AdapterHarness } from '../../../../testing/fakes/adapter-harness';
 import { startFakeGraph, type FakeGraphServer } from '../../../../testing/fakes/graph-server';
 import { buildRawMessage } from '../../../../testing/mail-servers/deliver';
@@ -128,6 +129,12 @@ describe('Graph adapter against the fake Graph API', () => {
     expect(applied.moved?.folderKey).toBe('inbox');
     expect(applied.moved?.providerKey).not.toBe(newId);
     expect(mutable.messages.get(applied.moved!.providerKey)?.folderId).toBe(mutable.folderId('inbox'));
+
+    // Applied again with the old id (the runner died before recording the new one): found by Message-ID.
+    const { messageIdHeader } = await db().mailMessage.findFirstOrThrow({ where: { mailboxId: h.mailbox.id }, select: { messageIdHeader: true } });
+    const retried = await h.adapter.applyOperation({ action: 'unarchive', params: {}, message: { ...locator(newId, 'archive'), messageIdHeader } }, await h.folders());
+    expect(retried).toEqual({ moved: locator(applied.moved!.providerKey, 'inbox'), removed: false });
+    expect(mutable.requestsTo(/\/move$/)).toHaveLength(1);
   });
 
   it('caps the initial window per folder without skipping, resumes a killed round, and backfills below it', async () => {
@@ -212,6 +219,17 @@ describe('Graph adapter against the fake Graph API', () => {
     expect(await bounded.adapter.fetchContent(locator(big, 'inbox'), { part: '2' })).toBeNull();
     graph.deleteMessage(big);
     expect(await h.adapter.fetchContent(locator(big, 'inbox'))).toBeNull();
+  });
+
+  it('processing_only mirrors header blocks without downloading MIME', async () => {
+    clear(graph);
+    const id = await deliver(graph, 'Headers only');
+    const h = await harness(graph);
+    await h.folders();
+    const before = graph.requests.length;
+    await h.adapter.syncDelta(await h.context({ syncMode: 'processing_only' }));
+    expect((await h.rows())[0]).toMatchObject({ providerKey: id, subject: 'Headers only', bodyComplete: false });
+    expect(graph.requests.slice(before).some((request) => request.path.endsWith('/$value'))).toBe(false);
   });
 
   it('operations change the message at Graph', async () => {

@@ -237,10 +237,18 @@ class GraphAdapter implements MailProviderAdapter {
           return { moved: null, removed: false };
         }
         case 'move': {
-          const current = await this.api.message(id, 'id,parentFolderId');
+          const current = await this.api.message(id, 'id,parentFolderId').catch(async (error: unknown) => {
+            if (!isNotFound(error)) throw error;
+            // Gone under this id: moved before (a retry after a crash, ids not immutable)? Look in the destination.
+            const found = await this.findByMessageId(plan.destinationId, operation.message.messageIdHeader);
+            if (found) return found;
+            throw error;
+          });
           // Already there (a retried operation): moving again would make a copy-like new id for nothing.
-          if (current.parentFolderId === plan.destinationId) {
-            return operation.message.folderKey === plan.destinationKey ? { moved: null, removed: false } : { moved: locator(id, plan.destinationKey), removed: false };
+          const destination = folders.find((folder) => folder.key === plan.destinationKey);
+          if (current.parentFolderId === plan.destinationId || (destination && current.parentFolderId === destination.providerId)) {
+            const unchanged = current.id === id && operation.message.folderKey === plan.destinationKey;
+            return unchanged ? { moved: null, removed: false } : { moved: locator(current.id, plan.destinationKey), removed: false };
           }
           const moved = await this.api.move(id, plan.destinationId);
           const key = folders.find((folder) => folder.providerId === moved.parentFolderId)?.key ?? plan.destinationKey;
@@ -255,6 +263,15 @@ class GraphAdapter implements MailProviderAdapter {
 
   async close(): Promise<void> {
     // Nothing held: HTTP connections belong to the shared guarded agent.
+  }
+
+  /** The message with this Message-ID in a folder (given by id or well-known name), or null. */
+  private async findByMessageId(folderId: string, messageIdHeader: string | null | undefined): Promise<GraphMessage | null> {
+    if (!messageIdHeader || messageIdHeader.length > 500) return null;
+    const literal = messageIdHeader.replaceAll("'", "''");
+    const page = await this.api.messages(folderId, { filter: `internetMessageId eq '${literal}'`, top: 2, select: 'id,parentFolderId', orderBy: null });
+    const hits = (page.value ?? []).filter((entry) => typeof entry?.id === 'string');
+    return hits.length === 1 ? hits[0] : null;
   }
 
   /** Runs the folder's delta round (or starts one) for at most `maxDeltaPages` pages. */

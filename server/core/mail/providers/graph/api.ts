@@ -71,7 +71,7 @@ export class GraphApi {
   /** A page of a folder's messages, newest first, or the page a next link names. */
   messages(
     folderId: string,
-    options: { filter?: string; top: number; count?: boolean; select?: string; link?: string },
+    options: { filter?: string; top: number; count?: boolean; select?: string; link?: string; orderBy?: string | null },
     signal?: AbortSignal,
   ): Promise<GraphPage<GraphMessage>> {
     if (options.link) return this.http.json(options.link, { signal, maxBytes: 16 * 1024 * 1024 });
@@ -79,7 +79,7 @@ export class GraphApi {
       query: {
         $select: options.select ?? messageFields,
         $filter: options.filter,
-        $orderby: 'receivedDateTime desc',
+        $orderby: options.orderBy === null ? undefined : (options.orderBy ?? 'receivedDateTime desc'),
         $top: options.top,
         $count: options.count ? 'true' : undefined,
       },
