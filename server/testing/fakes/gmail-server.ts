@@ -264,7 +264,7 @@ export class FakeGmailServer {
           mentionsSpamTrash = true;
           hit = true;
         } else {
-          const label = folderNames[value.toLowerCase()] ?? [...this.labels.values()].find((item) => item.name.toLowerCase() === value.toLowerCase())?.id ?? value;
+          const label = (Object.hasOwn(folderNames, value.toLowerCase()) ? folderNames[value.toLowerCase()] : undefined) ?? [...this.labels.values()].find((item) => item.name.toLowerCase() === value.toLowerCase())?.id ?? value;
           if (!negated && (label === 'SPAM' || label === 'TRASH')) mentionsSpamTrash = true;
           hit = message.labelIds.has(label);
         }
