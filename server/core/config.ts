@@ -46,6 +46,12 @@ const proxyNetworks = optionalText.superRefine((value, context) => {
   }
 });
 
+/** An http(s) API root without query or fragment; trailing slashes are dropped. */
+const apiUrl = (fallback: string, name: string) =>
+  optionalText
+    .transform((value) => (value ?? fallback).replace(/\/+$/, ''))
+    .refine((value) => /^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i.test(value), { message: `${name} must be an http(s) URL without query or fragment` });
+
 const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   DATABASE_URL: optionalText,
@@ -131,6 +137,10 @@ const configSchema = z.object({
   /** Initial sync of a new mailbox: mail received in the last N days, at most M messages per folder. */
   MAIL_INITIAL_SYNC_DAYS: positiveInt(30),
   MAIL_INITIAL_SYNC_MAX_PER_FOLDER: positiveInt(1000),
+  /** API root of `mail_provider_a` (Gmail-compatible); tests point it at a local fake. */
+  MAIL_PROVIDER_A_API_URL: apiUrl('https://gmail.googleapis.com/gmail/v1', 'MAIL_PROVIDER_A_API_URL'),
+  /** API root of `mail_provider_b` (Microsoft-Graph-compatible); tests point it at a local fake. */
+  MAIL_PROVIDER_B_API_URL: apiUrl('https://graph.microsoft.com/v1.0', 'MAIL_PROVIDER_B_API_URL'),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -66,7 +66,11 @@ export interface FlagUpdate {
   flags: MessageFlags;
   labels?: string[];
   modseq?: bigint | null;
-  /** Where the server has it, to put the mirror back in step (resync); unchanged when absent. */
+  /**
+   * The message's folder when it differs from the mirror's: the server has it elsewhere (resync), or
+   * the provider moved it without changing its identity (a Gmail label change, a Graph move under
+   * immutable ids). Unchanged when absent.
+   */
   folderKey?: string;
 }
 
@@ -102,6 +106,12 @@ export interface MirrorSink {
   resetFolder(folderKey: string, uidValidity: bigint | null): Promise<void>;
   /** Provider keys mirrored under a prefix (IMAP: one folder generation, "<folder>\n<uidValidity>\n"). */
   mirroredKeys(prefix: string): Promise<string[]>;
+  /**
+   * Which of these provider keys the mirror holds. For providers whose change feed does not say
+   * whether a message is new to us (Gmail history, Graph delta): known ones get a flag update, unknown
+   * ones are fetched and ingested. Optional: without it the adapters fetch every changed message.
+   */
+  known?(providerKeys: string[]): Promise<Set<string>>;
 }
 
 /** What the orchestrator knows of the mirror when it calls an adapter. */

@@ -9,6 +9,7 @@
  * database: never blamed on the member's server, never moves the mailbox to error by itself).
  */
 import { classifyImapError } from './imap/classify-imap-error';
+import { classifyProviderSyncError } from './providers/provider-errors';
 
 export type SyncErrorKind = 'auth' | 'unreachable' | 'tls' | 'timeout' | 'rate_limit' | 'protocol' | 'internal';
 
@@ -60,6 +61,8 @@ const imapReasonKinds: Record<string, SyncErrorKind> = {
 
 export function classifySyncError(error: unknown, options: { hide?: (string | null | undefined)[] } = {}): ClassifiedSyncError {
   if (error instanceof SyncError) return error.classified;
+  const provider = classifyProviderSyncError(error);
+  if (provider) return provider;
   if (isDatabaseError(error)) {
     return { kind: 'internal', code: 'internal.error', message: 'The sync could not write to the database.', httpStatus: null, retryAfterMs: null };
   }
@@ -91,7 +94,8 @@ export function classifySyncError(error: unknown, options: { hide?: (string | nu
 export const failuresBeforeError = 3;
 
 export function movesToError(kind: SyncErrorKind, consecutiveFailures: number): boolean {
-  if (kind === 'internal') return false;
+  // A server or provider asking us to slow down postpones the work (its Retry-After); it is no failure.
+  if (kind === 'internal' || kind === 'rate_limit') return false;
   return kind === 'auth' || consecutiveFailures >= failuresBeforeError;
 }
 

@@ -79,6 +79,10 @@ export function createMirrorSink(mailbox: MirrorMailbox): MirrorSinkWithTotals {
       );
       return rows.map((row) => row.provider_key);
     },
+    async known(providerKeys) {
+      await tail.catch(() => {});
+      return knownProviderKeys(mailbox.id, providerKeys);
+    },
   };
 }
 
@@ -260,6 +264,20 @@ async function writeCursors(tx: Sql, mailboxId: string, cursors: FolderCursor[])
     if (sets.length === 0) continue;
     await tx.$executeRawUnsafe(`UPDATE mail_folders SET ${sets.join(', ')}, updated_at = now() WHERE mailbox_id = $1::uuid AND key = $2`, ...values);
   }
+}
+
+/** Which of these provider keys are mirrored (at most 10,000 asked at once). */
+export async function knownProviderKeys(mailboxId: string, providerKeys: string[]): Promise<Set<string>> {
+  const known = new Set<string>();
+  for (let start = 0; start < providerKeys.length; start += 10_000) {
+    const rows = await db().$queryRawUnsafe<{ provider_key: string }[]>(
+      `SELECT provider_key FROM mail_messages WHERE mailbox_id = $1::uuid AND provider_key = ANY($2::text[])`,
+      mailboxId,
+      providerKeys.slice(start, start + 10_000),
+    );
+    for (const row of rows) known.add(row.provider_key);
+  }
+  return known;
 }
 
 /**

@@ -1,0 +1,151 @@
+/**
+ * The small HTTP server under the fake provider APIs: node:http on a free 127.0.0.1 port, requests
+ * read whole (bounded), answers as JSON or bytes, every request recorded for assertions, and a queue of
+ * injected failures the tests arm (`failNext`) that answer before the handler runs.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FakeRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingMessage['headers'];
+  /** The body as text ('' when none). */
+  text: string;
+}
+
+export interface FakeAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  json?: unknown;
+  body?: Buffer | string;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: string;
+  authorization: string | undefined;
+  prefer: string | undefined;
+}
+
+export interface InjectedFailure {
+  status: number;
+  /** `Retry-After` header value. */
+  retryAfter?: string;
+  /** Provider reason (Gmail `errors[].reason`) or code (Graph `error.code`). */
+  reason?: string;
+  /** Only requests whose path matches. */
+  path?: RegExp;
+  /** Requests answered this way (default 1). */
+  times?: number;
+}
+
+const maxBodyBytes = 5 * 1024 * 1024;
+
+export class FakeHttpServer {
+  readonly requests: RecordedRequest[] = [];
+  private server: Server | null = null;
+  private failures: (InjectedFailure & { times: number })[] = [];
+  origin = '';
+
+  constructor(
+    private readonly handle: (request: FakeRequest) => FakeAnswer | Promise<FakeAnswer>,
+    private readonly failureBody: (failure: InjectedFailure) => unknown,
+  ) {}
+
+  async start(): Promise<void> {
+    this.server = createServer((request, response) => {
+      this.serve(request, response).catch((error: unknown) => {
+        response.statusCode = 500;
+        response.setHeader('content-type', 'application/json');
+        response.end(JSON.stringify({ error: { code: 500, message: String(error) } }));
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    const { port } = this.server.address() as AddressInfo;
+    this.origin = `http://127.0.0.1:${port}`;
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** Answers the next matching request(s) with this failure instead of handling them. */
+  failNext(failure: InjectedFailure): void {
+    this.failures.push({ ...failure, times: failure.times ?? 1 });
+  }
+
+  /** Requests recorded so far whose path matches. */
+  requestsTo(path: RegExp, method?: string): RecordedRequest[] {
+    return this.requests.filter((request) => path.test(request.path) && (!method || request.method === method));
+  }
+
+  private async serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', this.origin);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of request) {
+      size += (chunk as Buffer).length;
+      if (size > maxBodyBytes) {
+        response.statusCode = 413;
+        response.end();
+        return;
+      }
+      chunks.push(chunk as Buffer);
+    }
+    this.requests.push({
+      method: request.method ?? 'GET',
+      path: url.pathname,
+      query: url.search,
+      authorization: request.headers.authorization,
+      prefer: request.headers.prefer as string | undefined,
+    });
+    const failure = this.failures.find((item) => !item.path || item.path.test(url.pathname));
+    let answer: FakeAnswer;
+    if (failure) {
+      failure.times -= 1;
+      if (failure.times <= 0) this.failures.splice(this.failures.indexOf(failure), 1);
+      answer = { status: failure.status, json: this.failureBody(failure), headers: failure.retryAfter ? { 'retry-after': failure.retryAfter } : {} };
+    } else {
+      answer = await this.handle({
+        method: request.method ?? 'GET',
+        path: url.pathname,
+        query: url.searchParams,
+        headers: request.headers,
+        text: Buffer.concat(chunks).toString('utf8'),
+      });
+    }
+    response.statusCode = answer.status;
+    for (const [name, value] of Object.entries(answer.headers ?? {})) response.setHeader(name, value);
+    if (answer.json !== undefined) {
+      response.setHeader('content-type', 'application/json; charset=UTF-8');
+      response.end(JSON.stringify(answer.json));
+    } else {
+      response.end(answer.body ?? '');
+    }
+  }
+}
+
+/** The bearer token of a request, or null. */
+export function bearerOf(request: FakeRequest): string | null {
+  const header = request.headers.authorization;
+  const match = typeof header === 'string' ? /^Bearer (\S+)$/.exec(header) : null;
+  return match ? match[1] : null;
+}
+
+/** A JSON body, or null when it is not JSON. */
+export function jsonBody(request: FakeRequest): Record<string, unknown> | null {
+  if (request.text === '') return null;
+  try {
+    const value: unknown = JSON.parse(request.text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
