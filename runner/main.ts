@@ -14,6 +14,8 @@ import { housekeepingTaskNames } from '../server/core/jobs/housekeeping-jobs';
 import { disconnectDb } from '../server/core/db';
 import { loadEnvFile } from '../server/core/load-env-file';
 import { log } from '../server/core/log';
+import { setOAuthTokenSource } from '../server/core/mail/providers/token-source';
+import { mailTokenSource } from '../server/domains/oauth/tokens';
 import { parsedCronItems } from './crontab';
 import { graphileLogger } from './graphile-logger';
 import { setMailSupervisor } from './mail/dispatch';
@@ -37,6 +39,8 @@ const runner: Runner = await run({
     worker: { concurrentJobs: 10, localQueue: { size: 100 }, completeJobBatchDelay: 0, failJobBatchDelay: 0 },
   },
 });
+// OAuth mailboxes sync with tokens from the OAuth domain's store (refreshed and re-sealed there).
+setOAuthTokenSource(mailTokenSource);
 const mail = new MailSupervisor();
 setMailSupervisor(mail);
 await mail.start();

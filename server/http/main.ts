@@ -6,9 +6,13 @@
 import { config } from '../core/config';
 import { disconnectDb } from '../core/db';
 import { log } from '../core/log';
+import { setOAuthTokenSource } from '../core/mail/providers/token-source';
+import { mailTokenSource } from '../domains/oauth/tokens';
 import { startWebServer } from './web-server';
 
 const { NODE_ENV, PORT, HOST } = config();
+// Reading a message whose body is not mirrored yet fetches it from an OAuth provider with these tokens.
+setOAuthTokenSource(mailTokenSource);
 const web = await startWebServer({ dev: NODE_ENV !== 'production', port: PORT, host: HOST });
 console.log(`ready on ${web.url}`);
 

@@ -7,7 +7,7 @@ import { startFakeOAuthProvider, type FakeOAuthProvider } from '../../testing/fa
 import { call } from '../../testing/rest-client';
 import { useTestDatabase } from '../../testing/test-database';
 import { openGrant, sealGrant } from './grants';
-import { getAccessToken, OAuthTokenError } from './tokens';
+import { getAccessToken, mailTokenSource, OAuthTokenError } from './tokens';
 
 await useTestDatabase();
 
@@ -89,6 +89,16 @@ describe('getAccessToken', () => {
     expect(openGrant(id, row.dataEnc)).toMatchObject({ accessToken: token.accessToken, refreshToken: before.refreshToken });
     // The new token is the one used next.
     expect((await getAccessToken(id)).accessToken).toBe(token.accessToken);
+  });
+
+  it('the mail adapters’ token source refreshes at once when asked to (the provider refused a token that had time left)', async () => {
+    const id = await granted('oauth_provider_a');
+    const current = await mailTokenSource(id);
+    const requests = fakes.oauth_provider_a.tokenRequests.length;
+    const refreshed = await mailTokenSource(id, { forceRefresh: true });
+    expect(fakes.oauth_provider_a.tokenRequests.length).toBe(requests + 1);
+    expect(refreshed).not.toBe(current);
+    expect(await mailTokenSource(id)).toBe(refreshed);
   });
 
   it('stores provider B’s rotated refresh token', async () => {

@@ -57,13 +57,15 @@ function grantedScopes(provider: OAuthProvider, granted: readonly string[]): str
   return [...new Set(scopes)];
 }
 
-export async function getAccessToken(credentialId: string, now = new Date()): Promise<AccessToken> {
+/** An access token for a grant, refreshed when it expires within the margin, or at once with `forceRefresh` (the provider refused it). */
+export async function getAccessToken(credentialId: string, options: { now?: Date; forceRefresh?: boolean } = {}): Promise<AccessToken> {
+  const now = options.now ?? new Date();
   const row = await db().credential.findUnique({ where: { id: credentialId } });
   const provider = row ? providerOfGrantType(row.type) : null;
   if (!row || !provider) throw new OAuthTokenError('config', 'not_an_oauth_grant', 'No OAuth grant has this id.');
   const secret = openGrant(row.id, row.dataEnc);
   const expiresAt = new Date(secret.expiresAt);
-  if (expiresAt.getTime() - now.getTime() > refreshMarginMs) return { accessToken: secret.accessToken, expiresAt, provider };
+  if (!options.forceRefresh && expiresAt.getTime() - now.getTime() > refreshMarginMs) return { accessToken: secret.accessToken, expiresAt, provider };
 
   if (!secret.refreshToken) throw new OAuthTokenError('auth', 'no_refresh_token', 'The grant has no refresh token: connect the account again.');
   const client = await activeClient(provider);
@@ -85,4 +87,9 @@ export async function getAccessToken(credentialId: string, now = new Date()): Pr
   };
   await db().credential.updateMany({ where: { id: row.id, updatedAt: row.updatedAt }, data: { dataEnc: sealGrant(row.id, refreshed) } });
   return { accessToken: tokens.accessToken, expiresAt: tokens.expiresAt, provider };
+}
+
+/** The token source the mail provider adapters use (installed by the runner and the web server at start). */
+export function mailTokenSource(credentialId: string, options?: { forceRefresh?: boolean }): Promise<string> {
+  return getAccessToken(credentialId, { forceRefresh: options?.forceRefresh }).then((token) => token.accessToken);
 }
