@@ -13,6 +13,8 @@ export const cronItems: CronItem[] = [
   { task: tasks.purgeSessions, match: '*/5 * * * *' },
   { task: tasks.purgeInvitations, match: '*/5 * * * *' },
   { task: tasks.purgeTableWriteEffects, match: '17 * * * *' },
+  { task: tasks.purgeArchivedNotifications, match: '23 3 * * *' },
+  { task: tasks.purgeOAuthFlows, match: '*/15 * * * *' },
 ].map((item) => ({ ...item, options: { backfillPeriod: 0, maxAttempts: 3 } }));
 
 export const parsedCronItems = parseCronItems(cronItems);

@@ -5,8 +5,10 @@
 import type { TaskList } from 'graphile-worker';
 import { backfillTableTypedSlotsTask } from './backfill-table-typed-slots.task';
 import type { TaskDefinition } from './define-task';
+import { purgeArchivedNotificationsTask } from './purge-archived-notifications.task';
 import { purgeIdempotencyRecordsTask } from './purge-idempotency-records.task';
 import { purgeInvitationsTask } from './purge-invitations.task';
+import { purgeOAuthFlowsTask } from './purge-oauth-flows.task';
 import { purgeRateLimitBucketsTask } from './purge-rate-limit-buckets.task';
 import { purgeSessionsTask } from './purge-sessions.task';
 import { purgeTableWriteEffectsTask } from './purge-table-write-effects.task';
@@ -18,6 +20,8 @@ export const taskDefinitions: readonly TaskDefinition[] = [
   purgeInvitationsTask,
   purgeTableWriteEffectsTask,
   backfillTableTypedSlotsTask,
+  purgeArchivedNotificationsTask,
+  purgeOAuthFlowsTask,
 ];
 
 export const taskList: TaskList = Object.fromEntries(taskDefinitions.map((definition) => [definition.name, definition.task]));

@@ -2,9 +2,11 @@
 import { apiKeysRouter } from '../domains/api-keys/router';
 import { auditRouter } from '../domains/audit/router';
 import { authRouter } from '../domains/auth/router';
+import { connectionsRouter } from '../domains/connections/router';
 import { instanceRouter } from '../domains/instance/router';
 import { mailboxesRouter } from '../domains/mailboxes/router';
 import { membersRouter } from '../domains/members/router';
+import { notificationsRouter } from '../domains/notifications/router';
 import { tablesRouter } from '../domains/tables/router';
 import { router } from './procedures';
 
@@ -16,6 +18,8 @@ export const appRouter = router({
   instance: instanceRouter,
   tables: tablesRouter,
   mailboxes: mailboxesRouter,
+  notifications: notificationsRouter,
+  connections: connectionsRouter,
 });
 
 export type AppRouter = typeof appRouter;

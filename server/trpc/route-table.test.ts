@@ -17,6 +17,7 @@ const idempotentRoutes: string[] = [
   'POST /api/v1/mailboxes/imap',
   'POST /api/v1/mailboxes/{id}/sync',
   'POST /api/v1/mailboxes/{id}/resync',
+  'POST /api/v1/credentials',
 ];
 
 const name = (entry: (typeof table)[number]) => `${entry.spec!.method} ${entry.spec!.path}`;

@@ -61,6 +61,11 @@ export const errorCatalogue = {
     invalid_client_id: [400, 'The client id does not have the shape this provider expects.'],
     app_not_configured: [409, 'No OAuth application is registered for this provider.'],
     capability_not_supported: [400, 'This provider does not offer that capability.'],
+    // The callback's outcomes, carried by its redirect (`?error=<code>`), never as an envelope.
+    state_invalid: [400, 'This connection attempt expired or was already used. Start again.'], // (ours)
+    access_denied: [400, 'The provider did not grant access.'], // (ours) the member refused, or the provider answered an error
+    scope_missing: [400, 'Some permissions needed for this capability were not granted. Start again and allow them all.'], // (ours)
+    exchange_failed: [502, 'The provider refused or did not answer the token exchange. Start again.'], // (ours)
   }),
   ...area('tables', {
     not_found: [404, 'No such table.'],
@@ -108,6 +113,7 @@ export const errorCatalogue = {
     bad_request: [400, 'The credential is invalid.'],
     admin_required: [403, 'Only an administrator can do this.'],
     encryption_disabled: [409, 'The instance has no encryption key configured.'],
+    in_use: [409, 'A mailbox uses this connection. Disconnect the mailbox first.'], // (ours) details.mailboxId, details.address
   }),
   ...area('support', {
     bad_request: [400, 'The support request is invalid.'],

@@ -11,6 +11,8 @@ export const housekeepingTaskNames = {
   purgeRateLimitBuckets: 'purge-rate-limit-buckets',
   purgeInvitations: 'purge-invitations',
   purgeTableWriteEffects: 'purge-table-write-effects',
+  purgeArchivedNotifications: 'purge-archived-notifications',
+  purgeOAuthFlows: 'purge-oauth-flows',
   /** Queued once at every runner start: gives typed slots to tables written before they existed. */
   backfillTableTypedSlots: 'backfill-table-typed-slots',
 } as const;

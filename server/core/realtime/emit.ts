@@ -23,6 +23,8 @@ export interface RealtimeEvents {
   'mail.changed': { mailboxId: string; threadIds?: string[]; reason: 'new' | 'flags' | 'moved' | 'expunged' | 'resync' };
   'mailbox.status': { mailboxId: string; status: string; backfill?: unknown; lastDeltaAt?: string | null };
   'notification.created': { id: string; kind: string; unreadCount?: number };
+  /** The member's unread count changed (read, read-all, archive), for the bell. */
+  'notification.unread': { unreadCount: number };
 }
 
 export async function emitToMember<Event extends keyof RealtimeEvents>(

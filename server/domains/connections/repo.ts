@@ -1,0 +1,33 @@
+/**
+ * Connection queries. A member sees their own connections (`scope` member) and the organisation's
+ * (`scope` org, written by administrators); another member's own connection does not exist for them
+ * (404 `request.not_found`, never 403).
+ */
+import { db, type Tx } from '../../core/db';
+import { appError } from '../../core/errors/app-error';
+import { oauthGrantTypes } from './secret-data';
+
+type Reader = Pick<Tx, 'credential'>;
+
+const newestFirst = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
+
+/** The member's connections, then the organisation's; OAuth grants only when their type is asked for. */
+export async function findVisible(memberId: string, type: string | undefined) {
+  const typeFilter = type === undefined ? { type: { notIn: [...oauthGrantTypes] } } : { type };
+  const [own, shared] = await Promise.all([
+    db().credential.findMany({ where: { memberId, scope: 'member', ...typeFilter }, orderBy: newestFirst }),
+    db().credential.findMany({ where: { scope: 'org', ...typeFilter }, orderBy: newestFirst }),
+  ]);
+  return [...own, ...shared];
+}
+
+export async function findVisibleOrThrow(memberId: string, id: string, tx: Reader = db()) {
+  const row = await tx.credential.findFirst({ where: { id, OR: [{ memberId, scope: 'member' }, { scope: 'org' }] } });
+  if (!row) throw appError('request.not_found', { message: 'No such connection.' });
+  return row;
+}
+
+/** A mailbox still syncing with this connection (a disconnected one no longer needs it). */
+export function findMailboxUsing(credentialId: string, tx: Pick<Tx, 'mailbox'> = db()) {
+  return tx.mailbox.findFirst({ where: { credentialId, status: { not: 'disconnected' } }, select: { id: true, address: true } });
+}

@@ -1,0 +1,100 @@
+import { uuidParam } from '../../core/http/schemas';
+import { inputErrorsAs } from '../../trpc/middleware/input-errors-as';
+import { route } from '../../trpc/meta';
+import { actorOf, procedure, router } from '../../trpc/procedures';
+import {
+  connectionListOutput,
+  connectionOutput,
+  createConnectionInput,
+  createConnectionOutput,
+  deleteConnectionOutput,
+  listConnectionsInput,
+  updateConnectionInput,
+} from './schemas';
+import { createConnection, deleteConnection, listConnections, updateConnection } from './service';
+
+const tag = 'Connections';
+const read = { kind: 'scope', scope: 'connections:read' } as const;
+const write = { kind: 'scope', scope: 'connections:write' } as const;
+/** The spec's connection routes answer their own code for input that does not match. */
+const connectionProcedure = procedure.use(inputErrorsAs('credential.bad_request'));
+
+export const connectionsRouter = router({
+  list: connectionProcedure
+    .meta(
+      route({
+        method: 'GET',
+        path: '/api/v1/credentials',
+        access: read,
+        errors: ['credential.bad_request'],
+        tag,
+        summary: { en: 'List connections', fr: 'Lister les connexions' },
+        description: {
+          en: 'The member’s connections, then the organisation’s, newest first in each group; optional `type`. OAuth grants (`mail_provider_a_oauth`, `mail_provider_b_oauth`) are listed only when their type is given, with their `capabilities`; they and `imap` connections are read-only here. Secrets are never returned; `hint` shows at most their last four characters.',
+          fr: 'Les connexions du membre, puis celles de l’organisation, les plus récentes d’abord dans chaque groupe ; `type` facultatif. Les autorisations OAuth (`mail_provider_a_oauth`, `mail_provider_b_oauth`) ne sont listées que si leur type est demandé, avec leurs `capabilities` ; elles et les connexions `imap` sont ici en lecture seule. Les secrets ne sont jamais renvoyés ; `hint` en montre au plus les quatre derniers caractères.',
+        },
+      }),
+    )
+    .input(listConnectionsInput)
+    .output(connectionListOutput)
+    .query(({ ctx, input }) => listConnections(actorOf(ctx), input)),
+
+  create: connectionProcedure
+    .meta(
+      route({
+        method: 'POST',
+        path: '/api/v1/credentials',
+        access: write,
+        idempotent: true,
+        status: 201,
+        errors: ['credential.bad_request', 'credential.admin_required', 'credential.encryption_disabled'],
+        tag,
+        summary: { en: 'Create a connection', fr: 'Créer une connexion' },
+        description: {
+          en: '`type`, `name` (1-80), `scope` (`member` by default; `org` for administrators only: 403 `credential.admin_required`), `data`: for `http_generic` one of {kind `apiKey`, headerName 1-128, value 1-4096}, {kind `bearer`, token 1-4096}, {kind `basic`, username 1-256, password 1-4096}, {kind `query`, paramName 1-128, value 1-4096}; for another type a map of at most 50 keys (1-128 characters, not `__proto__`) to strings of at most 4,096 characters. `imap` and OAuth grant types are created by their own flows. The secret is encrypted; without an instance key 409 `credential.encryption_disabled`. Every input error is 400 `credential.bad_request`.',
+          fr: '`type`, `name` (1-80), `scope` (`member` par défaut ; `org` réservé aux administrateurs : 403 `credential.admin_required`), `data` : pour `http_generic` l’un de {kind `apiKey`, headerName 1-128, value 1-4096}, {kind `bearer`, token 1-4096}, {kind `basic`, username 1-256, password 1-4096}, {kind `query`, paramName 1-128, value 1-4096} ; pour un autre type une table d’au plus 50 clés (1-128 caractères, pas `__proto__`) vers des textes d’au plus 4 096 caractères. Les types `imap` et d’autorisation OAuth sont créés par leurs propres parcours. Le secret est chiffré ; sans clé d’instance 409 `credential.encryption_disabled`. Toute erreur de saisie donne 400 `credential.bad_request`.',
+        },
+      }),
+    )
+    .input(createConnectionInput)
+    .output(createConnectionOutput)
+    .mutation(({ ctx, input }) => createConnection(actorOf(ctx), input, ctx.ip)),
+
+  update: connectionProcedure
+    .meta(
+      route({
+        method: 'PUT',
+        path: '/api/v1/credentials/{id}',
+        access: write,
+        errors: ['credential.bad_request', 'credential.admin_required', 'credential.encryption_disabled'],
+        tag,
+        summary: { en: 'Update a connection', fr: 'Modifier une connexion' },
+        description: {
+          en: '`name` (1-80) and optional `data`: without it the secret is kept, with it the secret is replaced entirely (same shapes as on creation; an `http_generic` connection may change kind). A connection outside the member’s scope is 404 `request.not_found`; organisation connections are changed by administrators only (403 `credential.admin_required`); `imap` connections and OAuth grants are read-only (400 `credential.bad_request`, `details.reason` `read_only`).',
+          fr: '`name` (1-80) et `data` facultatif : sans lui le secret est conservé, avec lui il est entièrement remplacé (mêmes formes qu’à la création ; une connexion `http_generic` peut changer de genre). Une connexion hors de la portée du membre donne 404 `request.not_found` ; les connexions de l’organisation ne sont modifiées que par les administrateurs (403 `credential.admin_required`) ; les connexions `imap` et les autorisations OAuth sont en lecture seule (400 `credential.bad_request`, `details.reason` `read_only`).',
+        },
+      }),
+    )
+    .input(updateConnectionInput)
+    .output(connectionOutput)
+    .mutation(({ ctx, input }) => updateConnection(actorOf(ctx), input, ctx.ip)),
+
+  delete: connectionProcedure
+    .meta(
+      route({
+        method: 'DELETE',
+        path: '/api/v1/credentials/{id}',
+        access: write,
+        errors: ['credential.bad_request', 'credential.admin_required', 'credential.in_use'],
+        tag,
+        summary: { en: 'Delete a connection', fr: 'Supprimer une connexion' },
+        description: {
+          en: 'Deletes the connection and its secret. A connection outside the member’s scope is 404 `request.not_found`; organisation connections are deleted by administrators only (403 `credential.admin_required`); one that a connected mailbox uses is 409 `credential.in_use` naming the mailbox (`details.mailboxId`, `details.address`): disconnect the mailbox first.',
+          fr: 'Supprime la connexion et son secret. Une connexion hors de la portée du membre donne 404 `request.not_found` ; les connexions de l’organisation ne sont supprimées que par les administrateurs (403 `credential.admin_required`) ; une connexion utilisée par une boîte connectée donne 409 `credential.in_use` en nommant la boîte (`details.mailboxId`, `details.address`) : déconnectez d’abord la boîte.',
+        },
+      }),
+    )
+    .input(uuidParam)
+    .output(deleteConnectionOutput)
+    .mutation(({ ctx, input }) => deleteConnection(actorOf(ctx), input.id, ctx.ip)),
+});
