@@ -1,0 +1,26 @@
+/**
+ * Query-key prefixes of the mail procedures, for invalidations that cross views (a mailbox removed,
+ * a live event): tRPC's TanStack keys start with the procedure path (`[['threads', 'list'], …]`), and
+ * TanStack matches a filter key as a prefix, so `[['threads']]` covers every thread query.
+ */
+import type { QueryClient } from '@tanstack/react-query';
+
+export const mailKeys = {
+  mailboxes: [['mailboxes', 'list']],
+  folders: [['folders']],
+  threadLists: [['threads', 'list']],
+  thread: (id?: string) => (id ? [['threads', 'get'], { input: { id } }] : [['threads', 'get']]),
+  messages: [['messages']],
+  notifications: [['notifications', 'list']],
+} as const;
+
+/** After mail changed: thread lists, folder counts and (some or all) open threads re-read. */
+export function refreshMailViews(queryClient: QueryClient, threadIds?: string[]): void {
+  void queryClient.invalidateQueries({ queryKey: mailKeys.threadLists });
+  void queryClient.invalidateQueries({ queryKey: mailKeys.folders });
+  if (threadIds && threadIds.length > 0) {
+    for (const id of threadIds) void queryClient.invalidateQueries({ queryKey: mailKeys.thread(id) });
+  } else {
+    void queryClient.invalidateQueries({ queryKey: mailKeys.thread() });
+  }
+}
