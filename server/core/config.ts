@@ -15,6 +15,12 @@ const optionalText = z
   .optional()
   .transform((value) => (value && value.trim() !== '' ? value.trim() : null));
 
+/** An http(s) URL without query or fragment, with a default; an empty value means the default. */
+const httpUrl = (fallback: string) =>
+  optionalText
+    .refine((value) => value === null || /^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i.test(value), { message: 'must be an http(s) URL without query or fragment' })
+    .transform((value) => (value ?? fallback).replace(/\/+$/, ''));
+
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 /** Reverse proxies in front of the web server: 0/false none, 1/true one, or a number of hops (at most 10). */
@@ -97,6 +103,21 @@ const configSchema = z.object({
   }),
   /** Earlier instance keys, comma-separated, still accepted to open secrets during a key rotation. */
   ENCRYPTION_KEYS_PREVIOUS: optionalText,
+  /** OAuth provider A (authorization, token, account and mail API endpoints); tests point them at local fakes. */
+  OAUTH_PROVIDER_A_AUTH_URL: httpUrl('https://accounts.google.com/o/oauth2/v2/auth'),
+  OAUTH_PROVIDER_A_TOKEN_URL: httpUrl('https://oauth2.googleapis.com/token'),
+  OAUTH_PROVIDER_A_USERINFO_URL: httpUrl('https://www.googleapis.com/oauth2/v3/userinfo'),
+  OAUTH_PROVIDER_A_API_URL: httpUrl('https://gmail.googleapis.com'),
+  /** OAuth provider B (authorization and token endpoints of its identity platform, and its API base). */
+  OAUTH_PROVIDER_B_AUTH_URL: httpUrl('https://login.microsoftonline.com/common/oauth2/v2.0/authorize'),
+  OAUTH_PROVIDER_B_TOKEN_URL: httpUrl('https://login.microsoftonline.com/common/oauth2/v2.0/token'),
+  OAUTH_PROVIDER_B_API_URL: httpUrl('https://graph.microsoft.com'),
+  /**
+   * Outbound mail connections (IMAP/SMTP probes and sync) may reach loopback, private, CGNAT,
+   * link-local and unique-local addresses: for mail servers on the instance's own network. Off by
+   * default (server/core/net/network-guard.ts refuses them); cloud metadata addresses stay refused.
+   */
+  MAIL_ALLOW_PRIVATE_HOSTS: flag,
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -72,7 +72,8 @@ function operationOf(route: PlainRoute, lang: Lang): JsonSchema {
     responses: {
       [String(success.status)]: {
         description: success.description[lang],
-        ...(success.status === 204
+        ...(success.status === 302 ? { headers: { Location: { description: success.description[lang], schema: { type: 'string', format: 'uri' } } } } : {}),
+        ...(success.status === 204 || success.status === 302
           ? {}
           : { content: { [success.mediaType]: { schema: success.schema ? jsonSchemaOf(success.schema, 'output') : { type: 'string' } } } }),
       },

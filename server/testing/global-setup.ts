@@ -12,7 +12,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../core/embedded-postgres';
 import { applyMigrations } from '../core/migrations/apply-migrations';
-import { databaseUrlFor, templateDatabase, testEnvNames } from './test-env';
+import { databaseUrlFor, templateDatabase, testEnvNames, testInstanceEnv } from './test-env';
 
 async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
@@ -54,6 +54,7 @@ async function dropRunDatabases(adminUrl: string, runId: string): Promise<void> 
 }
 
 export default async function setup(): Promise<() => Promise<void>> {
+  Object.assign(process.env, testInstanceEnv);
   const external = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
   let cluster: EmbeddedPostgres | null = null;
   let directory: string | null = null;

@@ -11,6 +11,14 @@ export const testEnvNames = {
   runId: 'MAILFLOW_TEST_RUN_ID',
 } as const;
 
+/**
+ * Instance settings every test process runs with (set by the global setup, inherited by workers):
+ * the test mail servers listen on 127.0.0.1, which the network guard refuses by default.
+ */
+export const testInstanceEnv = {
+  MAIL_ALLOW_PRIVATE_HOSTS: '1',
+} as const;
+
 export function testEnv(): { adminUrl: string; runId: string } {
   const adminUrl = process.env[testEnvNames.adminUrl];
   const runId = process.env[testEnvNames.runId];

@@ -7,6 +7,7 @@ import { instanceRouter } from '../domains/instance/router';
 import { mailboxesRouter } from '../domains/mailboxes/router';
 import { membersRouter } from '../domains/members/router';
 import { notificationsRouter } from '../domains/notifications/router';
+import { oauthRouter } from '../domains/oauth/router';
 import { tablesRouter } from '../domains/tables/router';
 import { router } from './procedures';
 
@@ -20,6 +21,7 @@ export const appRouter = router({
   mailboxes: mailboxesRouter,
   notifications: notificationsRouter,
   connections: connectionsRouter,
+  oauth: oauthRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -9,7 +9,7 @@ import { routeTable } from './route-table';
 const table = routeTable();
 
 /** Spec, Authentication §9 (the routes of this build among them). */
-const sessionOnly = ['GET /api/v1/api-keys', 'POST /api/v1/api-keys', 'POST /api/v1/api-keys/{id}/revoke', 'POST /api/v1/auth/logout', 'POST /api/v1/me/password'];
+const sessionOnly = ['GET /api/v1/api-keys', 'POST /api/v1/api-keys', 'POST /api/v1/api-keys/{id}/revoke', 'POST /api/v1/auth/logout', 'POST /api/v1/me/password', 'POST /api/v1/oauth/{provider}/start'];
 
 /** Spec, Endpoints: operations that accept Idempotency-Key (those among this build's routes). */
 const idempotentRoutes: string[] = [

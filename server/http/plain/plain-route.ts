@@ -28,7 +28,8 @@ export interface PerIpRateLimit {
 }
 
 export interface PlainRouteSuccess {
-  status: 200 | 201 | 202 | 204;
+  /** 302: a page the browser is sent on to (its `Location`), without a body. */
+  status: 200 | 201 | 202 | 204 | 302;
   /** Media type of the success body, e.g. `text/csv`, `application/json`. */
   mediaType: string;
   /** Shape of a JSON success body, for the document. */

@@ -3,11 +3,12 @@
  * it takes: the web server, the pipeline and the OpenAPI document all read this list.
  */
 import { healthzRoute, readyzRoute } from '../health-routes';
+import { oauthCallbackRoute } from '../oauth-callback-route';
 import { openApiRoute } from '../openapi-route';
 import { tableExportRoute } from '../table-export-route';
 import type { PlainRoute } from './plain-route';
 import { createPlainRouter } from './plain-router';
 
-export const plainRoutes: readonly PlainRoute[] = [tableExportRoute, openApiRoute, healthzRoute, readyzRoute];
+export const plainRoutes: readonly PlainRoute[] = [tableExportRoute, openApiRoute, healthzRoute, readyzRoute, oauthCallbackRoute];
 
 export const plainRouter = createPlainRouter(plainRoutes);

@@ -1,0 +1,86 @@
+/**
+ * OAuth grants: one Credential per member, provider and account (type `mail_provider_a_oauth` /
+ * `mail_provider_b_oauth`, `accountEmail` the account's address). A later consent for the same account
+ * merges into it: capabilities and scopes add up, the tokens are replaced (the refresh token is kept
+ * when the provider sends none). The tokens are sealed under `credential:<id>`.
+ */
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { openJson, sealJson } from '../../core/crypto/secret-box';
+import type { Tx } from '../../core/db';
+import type { TokenSet } from './provider-client';
+import { providerDefinition, type Capability, type OAuthProvider } from './providers';
+
+/** What a grant's sealed secret holds. */
+export const grantSecret = z.object({
+  accessToken: z.string(),
+  refreshToken: z.string().nullable(),
+  expiresAt: z.iso.datetime(),
+  tokenType: z.string(),
+});
+
+export type GrantSecret = z.infer<typeof grantSecret>;
+
+export function sealGrant(credentialId: string, secret: GrantSecret): string {
+  return sealJson(secret, `credential:${credentialId}`);
+}
+
+export function openGrant(credentialId: string, sealed: string): GrantSecret {
+  return grantSecret.parse(openJson(sealed, `credential:${credentialId}`));
+}
+
+function secretOf(tokens: TokenSet, previousRefreshToken: string | null): GrantSecret {
+  return {
+    accessToken: tokens.accessToken,
+    refreshToken: tokens.refreshToken ?? previousRefreshToken,
+    expiresAt: tokens.expiresAt.toISOString(),
+    tokenType: tokens.tokenType,
+  };
+}
+
+export interface GrantInput {
+  memberId: string;
+  provider: OAuthProvider;
+  accountEmail: string;
+  capability: Capability;
+  tokens: TokenSet;
+  /** What the flow asked for, recorded when the provider's answer does not list the granted scopes. */
+  requestedScopes: string[];
+}
+
+/** Creates or merges the grant; returns its id and whether it is new. Call inside a transaction. */
+export async function storeGrant(tx: Tx, input: GrantInput): Promise<{ credentialId: string; created: boolean; capabilities: string[] }> {
+  const type = providerDefinition(input.provider).grantType;
+  // Two callbacks for the same account at once must meet on one row: serialise them.
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`oauth-grant\n${input.memberId}\n${type}\n${input.accountEmail}`}, 0))`;
+  const granted = input.tokens.scopes ?? input.requestedScopes;
+  const existing = await tx.credential.findFirst({ where: { memberId: input.memberId, type, accountEmail: input.accountEmail, scope: 'member' } });
+  if (existing) {
+    const previous = openGrant(existing.id, existing.dataEnc);
+    const capabilities = [...new Set([...existing.capabilities, input.capability])];
+    await tx.credential.update({
+      where: { id: existing.id },
+      data: {
+        capabilities,
+        oauthScopes: [...new Set([...existing.oauthScopes, ...granted])],
+        dataEnc: sealGrant(existing.id, secretOf(input.tokens, previous.refreshToken)),
+      },
+    });
+    return { credentialId: existing.id, created: false, capabilities };
+  }
+  const id = randomUUID();
+  await tx.credential.create({
+    data: {
+      id,
+      memberId: input.memberId,
+      scope: 'member',
+      type,
+      name: input.accountEmail,
+      accountEmail: input.accountEmail,
+      capabilities: [input.capability],
+      oauthScopes: [...new Set(granted)],
+      dataEnc: sealGrant(id, secretOf(input.tokens, null)),
+    },
+  });
+  return { credentialId: id, created: true, capabilities: [input.capability] };
+}
