@@ -27,10 +27,15 @@ async function readChunk(reader: ReadableStreamDefaultReader<Uint8Array>): Promi
   }
 }
 
-/** The whole body as bytes, or 413 `request.payload_too_large` once more than `limit` bytes arrived. */
-export async function readBytesWithin(request: Request, limit: number): Promise<Buffer> {
+/** 413 at once when the request declares more than `limit` bytes (what arrives is counted too). */
+export function assertDeclaredLengthWithin(request: Request, limit: number): void {
   const declared = Number(request.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+}
+
+/** The whole body as bytes, or 413 `request.payload_too_large` once more than `limit` bytes arrived. */
+export async function readBytesWithin(request: Request, limit: number): Promise<Buffer> {
+  assertDeclaredLengthWithin(request, limit);
   if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -82,4 +87,31 @@ export function parseJson(text: string): unknown {
       details: { reason: cause instanceof SyntaxError ? cause.message.slice(0, 200) : 'invalid_json' },
     });
   }
+}
+
+/**
+ * The body as a stream that fails with 413 `request.payload_too_large` once more than `limit` bytes
+ * arrived (and with 400 when the client aborts), for routes that parse a large body as it comes
+ * (`streamed` plain routes). Cancelling it cancels the read.
+ */
+export function boundedBodyStream(request: Request, limit: number): ReadableStream<Uint8Array> {
+  assertDeclaredLengthWithin(request, limit);
+  const reader = request.body?.getReader() ?? null;
+  let size = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!reader) return controller.close();
+      const { done, value } = await readChunk(reader);
+      if (done) return controller.close();
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel().catch(() => undefined);
+        throw tooLarge(limit);
+      }
+      controller.enqueue(value);
+    },
+    async cancel() {
+      await reader?.cancel().catch(() => undefined);
+    },
+  });
 }

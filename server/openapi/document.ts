@@ -25,7 +25,11 @@ function completeOperation(operation: Operation, spec: RouteSpec, lang: Lang): v
   operation.responses = {
     [String(spec.status ?? 200)]: { ...success, description: texts[lang].success },
     ...errorResponses(
-      [...commonErrorCodes({ access: spec.access, method: spec.method, path: spec.path, hasInput, idempotent: spec.idempotent }), ...(spec.errors ?? [])],
+      [
+        ...commonErrorCodes({ access: spec.access, method: spec.method, path: spec.path, hasInput, idempotent: spec.idempotent }),
+        ...(spec.badRequestCode ? [spec.badRequestCode] : []),
+        ...(spec.errors ?? []),
+      ],
       lang,
     ),
   };

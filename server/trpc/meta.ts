@@ -22,6 +22,12 @@ export interface RouteSpec {
   status?: 200 | 201 | 202;
   /** Route-specific error codes (the common ones from access and validation are added automatically). */
   errors?: ErrorCode[];
+  /**
+   * The code of this route's 400 for input that does not match its schema (unstorable text included),
+   * when the spec gives the route its own (`webmail.bad_request`); default `request.bad_request`.
+   * What fails before the procedure (a body that is not JSON) stays `request.bad_request`.
+   */
+  badRequestCode?: ErrorCode;
   summary: Localised;
   description: Localised;
   tag: string;

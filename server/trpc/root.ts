@@ -5,6 +5,7 @@ import { authRouter } from '../domains/auth/router';
 import { connectionsRouter } from '../domains/connections/router';
 import { instanceRouter } from '../domains/instance/router';
 import { mailboxesRouter } from '../domains/mailboxes/router';
+import { mailRouter } from '../domains/mail/router';
 import { membersRouter } from '../domains/members/router';
 import { notificationsRouter } from '../domains/notifications/router';
 import { oauthRouter } from '../domains/oauth/router';
@@ -22,6 +23,7 @@ export const appRouter = router({
   notifications: notificationsRouter,
   connections: connectionsRouter,
   oauth: oauthRouter,
+  mail: mailRouter,
 });
 
 export type AppRouter = typeof appRouter;

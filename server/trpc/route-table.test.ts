@@ -18,6 +18,7 @@ const idempotentRoutes: string[] = [
   'POST /api/v1/mailboxes/{id}/sync',
   'POST /api/v1/mailboxes/{id}/resync',
   'POST /api/v1/credentials',
+  'POST /api/v1/threads/{id}/actions',
 ];
 
 const name = (entry: (typeof table)[number]) => `${entry.spec!.method} ${entry.spec!.path}`;

@@ -20,7 +20,7 @@ import { hit, rateLimitSubject } from '../../core/http/rate-limit';
 import { assertStorableText } from '../../core/http/storable-text';
 import { envelopeOf, logIfUnexpected } from '../../trpc/errors';
 import { errorResponse } from '../error-response';
-import { isJsonMediaType, maxBodyBytes, mediaTypeOf, parseJson, readBytesWithin, assertJsonOrUntyped } from '../body';
+import { assertDeclaredLengthWithin, isJsonMediaType, maxBodyBytes, mediaTypeOf, parseJson, readBytesWithin, assertJsonOrUntyped } from '../body';
 import { queryObjectOf } from '../query';
 import type { PlainRoute } from './plain-route';
 import type { PlainRouter } from './plain-router';
@@ -61,6 +61,10 @@ async function bodyOf(route: PlainRoute, request: Request): Promise<unknown> {
       message: `This route takes ${route.body.mediaTypes.join(' or ')}.`,
       details: { accepted: route.body.mediaTypes },
     });
+  }
+  if (route.body.streamed) {
+    assertDeclaredLengthWithin(request, route.maxBodyBytes ?? maxBodyBytes);
+    return Buffer.alloc(0);
   }
   const bytes = await readBytesWithin(request, route.maxBodyBytes ?? maxBodyBytes);
   if (!route.body.schema) return bytes;

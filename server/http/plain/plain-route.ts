@@ -18,6 +18,12 @@ export interface PlainRouteBody<B extends z.ZodType | undefined = z.ZodType | un
   mediaTypes: string[];
   /** For `application/json` bodies: the schema the parsed body must match (400 otherwise). */
   schema?: B;
+  /**
+   * The handler reads the body itself, as a stream (`boundedBodyStream(request, bound)` from
+   * server/http/body.ts), for bodies too large to hold whole (an upload). The pipeline checks the
+   * media type and the declared length against the bound, and hands the handler an empty buffer.
+   */
+  streamed?: boolean;
   description?: Localised;
 }
 

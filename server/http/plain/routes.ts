@@ -2,6 +2,7 @@
  * Every plain route of the service (routes that are not JSON procedures). Adding a route here is all
  * it takes: the web server, the pipeline and the OpenAPI document all read this list.
  */
+import { attachmentDownloadRoute, attachmentUploadRoute } from '../attachment-routes';
 import { healthzRoute, readyzRoute } from '../health-routes';
 import { oauthCallbackRoute } from '../oauth-callback-route';
 import { openApiRoute } from '../openapi-route';
@@ -9,6 +10,6 @@ import { tableExportRoute } from '../table-export-route';
 import type { PlainRoute } from './plain-route';
 import { createPlainRouter } from './plain-router';
 
-export const plainRoutes: readonly PlainRoute[] = [tableExportRoute, openApiRoute, healthzRoute, readyzRoute, oauthCallbackRoute];
+export const plainRoutes: readonly PlainRoute[] = [tableExportRoute, openApiRoute, healthzRoute, readyzRoute, oauthCallbackRoute, attachmentDownloadRoute, attachmentUploadRoute];
 
 export const plainRouter = createPlainRouter(plainRoutes);

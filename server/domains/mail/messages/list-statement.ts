@@ -1,0 +1,47 @@
+/**
+ * The statement of the messages list, most recent first by (received_at, id), keyset-paginated: one
+ * branch per mailbox along the index (mailbox_id, received_at desc, id desc), merged by an outer
+ * ORDER BY (see threads/list-statement.ts for why, and for the two halves of a search).
+ */
+import type { CursorPosition } from '../../../core/http/cursor';
+import { fewMatches, searchConditionSql, usesSearchIndex, type PreparedSearch } from '../search/sql';
+import { SqlParams, type Statement } from '../sql';
+
+export interface MessageListSpec {
+  mailboxIds: string[];
+  search: PreparedSearch | null;
+  after: CursorPosition | null;
+  take: number;
+}
+
+export const messageSummaryColumns = `m.id, m.mailbox_id, m.from_name, m.from_email, m.subject, m.snippet, m.received_at, m.folder_key,
+  m.labels, m.seen, m.flagged, m.draft, m.sent, m.is_auto_reply, m.is_no_reply, m.is_mailing_list, m.is_from_self, m.has_attachments`;
+
+export function messageListStatement(spec: MessageListSpec): Statement {
+  if (spec.mailboxIds.length === 0) throw new Error('messageListStatement needs at least one mailbox');
+  const params = new SqlParams();
+  const take = params.add(spec.take, 'int');
+  const after = spec.after ? `(m.received_at, m.id) < (${params.add(spec.after.at, 'timestamptz')}, ${params.add(spec.after.id, 'uuid')})` : null;
+  const search = spec.search ? searchConditionSql(spec.search, params) : null;
+  const indexed = search !== null && usesSearchIndex(spec.search);
+  const cap = indexed ? params.add(fewMatches + 1, 'int') : '';
+  const ctes: string[] = [];
+  const selects = spec.mailboxIds.flatMap((mailboxId, index) => {
+    const mailbox = params.add(mailboxId, 'uuid');
+    const conditions = [...(after ? [after] : []), ...(search ? [search] : [])];
+    const select = (extra: string[]) => `(SELECT ${messageSummaryColumns} FROM mail_messages m WHERE ${[...extra, ...conditions].join(' AND ')}
+      ORDER BY m.received_at DESC, m.id DESC LIMIT ${take})`;
+    if (!indexed) return [select([`m.mailbox_id = ${mailbox}`])];
+    const hits = `hits_${index}`;
+    // The mailbox compared as text: its btree index must not look cheaper than the search index here.
+    ctes.push(`${hits} AS MATERIALIZED (SELECT m.id FROM mail_messages m WHERE m.mailbox_id::text = ${mailbox}::text AND ${conditions.join(' AND ')} LIMIT ${cap})`);
+    const few = `(SELECT count(*) FROM ${hits}) < ${cap}`;
+    return [select([few, `m.id IN (SELECT id FROM ${hits})`]), select([`NOT ${few}`, `m.mailbox_id = ${mailbox}`])];
+  });
+  const withClause = ctes.length ? `WITH ${ctes.join(',\n')}\n` : '';
+  if (selects.length === 1) return { text: `${withClause}${selects[0].slice(1, -1)}`, values: params.values };
+  return {
+    text: `${withClause}SELECT * FROM (${selects.join('\nUNION ALL\n')}) m ORDER BY m.received_at DESC, m.id DESC LIMIT ${take}`,
+    values: params.values,
+  };
+}

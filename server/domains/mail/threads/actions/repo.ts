@@ -1,0 +1,66 @@
+/** The writes of a thread action, all in the caller's transaction. */
+import type { Tx } from '../../../../core/db';
+import { blobStore } from '../../../../core/storage/blob-store';
+
+export interface LockedThread {
+  id: string;
+  mailbox_id: string;
+  provider: string;
+  status: string;
+}
+
+/** The member's thread, locked until the transaction ends (two requests on one thread take turns). */
+export async function lockMemberThread(tx: Tx, memberId: string, threadId: string): Promise<LockedThread | null> {
+  const rows = await tx.$queryRaw<LockedThread[]>`
+    SELECT t.id, t.mailbox_id, b.provider, b.status FROM mail_threads t JOIN mailboxes b ON b.id = t.mailbox_id
+     WHERE t.id = ${threadId}::uuid AND b.member_id = ${memberId}::uuid FOR UPDATE OF t`;
+  return rows[0] ?? null;
+}
+
+export function operationsOfToken(tx: Tx, memberId: string, clientToken: string) {
+  return tx.mailOperation.findMany({
+    where: { memberId, clientToken },
+    select: { id: true, messageId: true, threadId: true, action: true },
+    orderBy: { messageId: 'asc' },
+  });
+}
+
+/** The thread's messages, oldest first, at most `take`. */
+export function threadMessagesForAction(tx: Tx, threadId: string, take: number) {
+  return tx.mailMessage.findMany({
+    where: { threadId },
+    select: { id: true, folderKey: true, sent: true, providerKey: true },
+    orderBy: [{ receivedAt: 'asc' }, { id: 'asc' }],
+    take,
+  });
+}
+
+/** Where each message now in trash or spam came from: the folder its latest trash/spam operation left. */
+export async function originFolders(tx: Tx, messageIds: string[]): Promise<Map<string, string>> {
+  if (messageIds.length === 0) return new Map();
+  const rows = await tx.$queryRaw<{ message_id: string; origin: string | null }[]>`
+    SELECT DISTINCT ON (message_id) message_id, params->>'fromFolderKey' AS origin FROM mail_operations
+     WHERE message_id = ANY(${messageIds}::uuid[]) AND action IN ('trash', 'spam')
+     ORDER BY message_id, created_at DESC`;
+  return new Map(rows.flatMap((row) => (row.origin ? [[row.message_id, row.origin] as [string, string]] : [])));
+}
+
+export async function updateLabels(tx: Tx, messageIds: string[], add: string[], remove: string[]): Promise<void> {
+  if (messageIds.length === 0) return;
+  // First occurrence order kept: existing labels, then the added ones.
+  await tx.$executeRaw`
+    UPDATE mail_messages m SET updated_at = now(), labels = coalesce((
+      SELECT array_agg(s.x ORDER BY s.at) FROM (
+        SELECT u.x, min(u.o) AS at FROM unnest(m.labels || ${add}::text[]) WITH ORDINALITY AS u(x, o)
+         WHERE u.x <> ALL(${remove}::text[]) GROUP BY u.x) s), ARRAY[]::text[])
+     WHERE m.id = ANY(${messageIds}::uuid[])`;
+}
+
+/** Removes messages from the mirror with their attachments' content. */
+export async function removeMessages(tx: Tx, mailboxId: string, messageIds: string[]): Promise<void> {
+  if (messageIds.length === 0) return;
+  const attachments = await tx.mailAttachment.findMany({ where: { messageId: { in: messageIds }, blobKey: { not: null } }, select: { blobKey: true } });
+  await blobStore().delete(attachments.flatMap((attachment) => (attachment.blobKey ? [attachment.blobKey] : [])), tx);
+  const { count } = await tx.mailMessage.deleteMany({ where: { id: { in: messageIds } } });
+  await tx.$executeRaw`UPDATE mailboxes SET message_count = greatest(0, message_count - ${count}::int) WHERE id = ${mailboxId}::uuid`;
+}

@@ -1,0 +1,98 @@
+/**
+ * Thread actions (POST /api/v1/threads/{id}/actions): one MailOperation per message concerned,
+ * applied to the mirror at once, the thread's columns recomputed and the runner's
+ * `mail.apply-operations` job enqueued, all in one transaction; the runner then applies the
+ * operations to the real mailbox. The same `clientToken` again answers the same operations with
+ * `duplicate: true` and changes nothing. What each action does: ./plan.ts.
+ */
+import { randomUUID } from 'node:crypto';
+import type { AuthenticatedActor } from '../../../../core/auth/access';
+import { db, type Tx } from '../../../../core/db';
+import { appError } from '../../../../core/errors/app-error';
+import { jobKeys } from '../../../../core/jobs/catalogue';
+import { enqueue } from '../../../../core/jobs/enqueue';
+import { emitToMember } from '../../../../core/realtime/emit';
+import { canDeletePermanently } from '../../providers';
+import { planThreadAction, type PlannedOperation } from './plan';
+import { recomputeThreads } from './recompute';
+import { lockMemberThread, operationsOfToken, originFolders, removeMessages, threadMessagesForAction, updateLabels } from './repo';
+import type { ThreadActionInput } from './schemas';
+
+/** A thread of this many messages or more is refused (spec, Limits). */
+export const maxThreadMessages = 1000;
+
+interface ActionAnswer {
+  threadId: string;
+  ops: { messageId: string; opId: string; duplicate: boolean }[];
+}
+
+async function applyToMirror(tx: Tx, mailboxId: string, planned: PlannedOperation[], labels: { add: string[]; remove: string[] } | undefined) {
+  const groups = new Map<string, { data: { seen?: boolean; flagged?: boolean; folderKey?: string }; ids: string[] }>();
+  for (const operation of planned) {
+    if (operation.remove) continue;
+    const data = {
+      ...(operation.seen !== undefined ? { seen: operation.seen } : {}),
+      ...(operation.flagged !== undefined ? { flagged: operation.flagged } : {}),
+      ...(operation.toFolderKey !== undefined ? { folderKey: operation.toFolderKey } : {}),
+    };
+    if (Object.keys(data).length === 0) continue;
+    const key = JSON.stringify(data);
+    const group = groups.get(key) ?? { data, ids: [] };
+    group.ids.push(operation.messageId);
+    groups.set(key, group);
+  }
+  for (const { data, ids } of groups.values()) await tx.mailMessage.updateMany({ where: { id: { in: ids } }, data });
+  const kept = planned.filter((operation) => !operation.remove).map((operation) => operation.messageId);
+  if (labels && (labels.add.length || labels.remove.length)) await updateLabels(tx, kept, labels.add, labels.remove);
+  await removeMessages(tx, mailboxId, planned.filter((operation) => operation.remove).map((operation) => operation.messageId));
+}
+
+function duplicateAnswer(threadId: string, existing: Awaited<ReturnType<typeof operationsOfToken>>, action: string): ActionAnswer {
+  if (existing.some((operation) => operation.threadId !== threadId || operation.action !== action)) {
+    throw appError('webmail.bad_request', {
+      message: 'This clientToken was already used for another request.',
+      details: { reason: 'client_token_reused' },
+    });
+  }
+  return { threadId, ops: existing.map((operation) => ({ messageId: operation.messageId, opId: operation.id, duplicate: true })) };
+}
+
+export async function actOnThread(actor: AuthenticatedActor, input: ThreadActionInput): Promise<ActionAnswer> {
+  const memberId = actor.member.id;
+  const actionName = input.action ?? 'labels';
+  return db().$transaction(async (tx) => {
+    const thread = await lockMemberThread(tx, memberId, input.id);
+    const existing = await operationsOfToken(tx, memberId, input.clientToken);
+    if (existing.length > 0) return duplicateAnswer(input.id, existing, actionName);
+    if (!thread) throw appError('webmail.thread_not_found');
+    const messages = await threadMessagesForAction(tx, thread.id, maxThreadMessages);
+    if (messages.length === 0) throw appError('webmail.message_not_found', { message: 'This thread has no messages left.' });
+    if (messages.length >= maxThreadMessages) throw appError('webmail.thread_too_large', { details: { limit: maxThreadMessages } });
+    if (thread.status === 'disconnected') throw appError('webmail.unsupported_action', { details: { reason: 'mailbox_disconnected' } });
+
+    const folders = await tx.mailFolder.findMany({ where: { mailboxId: thread.mailbox_id }, select: { key: true, role: true }, orderBy: { key: 'asc' } });
+    const cameFrom = input.action === 'restore' || input.action === 'notSpam' ? await originFolders(tx, messages.map((message) => message.id)) : new Map<string, string>();
+    const planned = planThreadAction(input, { messages, folders, canDeletePermanently: canDeletePermanently(thread.provider), cameFrom });
+
+    const ops = planned.map((operation) => ({ ...operation, opId: randomUUID() }));
+    await tx.mailOperation.createMany({
+      data: ops.map((operation) => ({
+        id: operation.opId,
+        memberId,
+        mailboxId: thread.mailbox_id,
+        messageId: operation.messageId,
+        threadId: thread.id,
+        action: operation.action,
+        params: operation.params,
+        clientToken: input.clientToken,
+      })),
+    });
+    await applyToMirror(tx, thread.mailbox_id, planned, input.labels);
+    await recomputeThreads(tx, [thread.id]);
+    await enqueue('mail.apply-operations', { mailboxId: thread.mailbox_id }, { jobKey: jobKeys.operations(thread.mailbox_id) }, tx);
+    const moved = planned.some((operation) => operation.toFolderKey !== undefined || operation.remove);
+    await emitToMember(memberId, 'mail.changed', { mailboxId: thread.mailbox_id, threadIds: [thread.id], reason: moved ? 'moved' : 'flags' }, tx);
+    ops.sort((a, b) => (a.messageId < b.messageId ? -1 : a.messageId > b.messageId ? 1 : 0));
+    return { threadId: thread.id, ops: ops.map((operation) => ({ messageId: operation.messageId, opId: operation.opId, duplicate: false })) };
+  });
+}
