@@ -83,6 +83,16 @@ const configSchema = z.object({
   TABLES_MAX_EXPORTS_PER_MEMBER: positiveInt(2),
   /** An export whose reader takes nothing for this long is ended and its connection freed. */
   TABLES_EXPORT_IDLE_SECONDS: positiveInt(30),
+  /** Threads sanitising mail HTML (server/core/mail/sanitize), 1-16; default: CPUs - 1, at least 1, at most 4. */
+  SANITIZE_THREADS: z.coerce.number().int().min(1).max(16).optional(),
+  /** Sanitising tasks waiting for a thread; beyond, 503 internal.busy at once. */
+  SANITIZE_QUEUE: z.coerce.number().int().min(0).max(10_000).default(100),
+  /** A sanitising thread beyond the first that has had no task for this long exits. */
+  SANITIZE_IDLE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  /** A body still being sanitised after this long is given up (its thread is replaced). */
+  SANITIZE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(300).default(15),
+  /** Memory for sanitised bodies kept per process (by message), in MB; 0 turns the cache off. */
+  SANITIZE_CACHE_MB: z.coerce.number().int().min(0).max(4_096).default(32),
   BRAND_NAME: z.string().default('Mailflow'),
   BRAND_LOGO_LIGHT_URL: optionalText,
   BRAND_LOGO_DARK_URL: optionalText,
