@@ -8,6 +8,7 @@ import { pluralEn as plural } from './plural';
 import { enTables } from './en-tables';
 import { enMail, enMailboxes, enNotifications } from './en-mail';
 import { enConnections, enOAuthApps } from './en-connections';
+import { enWebmail } from './en-webmail';
 
 export const en = {
   common: {
@@ -323,6 +324,7 @@ export const en = {
   mailboxes: enMailboxes,
   connections: enConnections,
   oauthApps: enOAuthApps,
+  webmail: enWebmail,
   accept: {
     metaTitle: 'Accept invitation',
     title: 'Join the team',

@@ -7,6 +7,7 @@ import { pluralFr as plural } from './plural';
 import { frTables } from './fr-tables';
 import { frMail, frMailboxes, frNotifications } from './fr-mail';
 import { frConnections, frOAuthApps } from './fr-connections';
+import { frWebmail } from './fr-webmail';
 
 export const fr: Dictionary = {
   common: {
@@ -327,6 +328,7 @@ export const fr: Dictionary = {
   mailboxes: frMailboxes,
   connections: frConnections,
   oauthApps: frOAuthApps,
+  webmail: frWebmail,
   accept: {
     metaTitle: 'Accepter l’invitation',
     title: 'Rejoindre l’équipe',

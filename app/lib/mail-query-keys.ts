@@ -1,16 +1,16 @@
 /**
  * Query-key prefixes of the mail procedures, for invalidations that cross views (a mailbox removed,
- * a live event): tRPC's TanStack keys start with the procedure path (`[['threads', 'list'], …]`), and
- * TanStack matches a filter key as a prefix, so `[['threads']]` covers every thread query.
+ * a live event): tRPC's TanStack keys start with the procedure path (`[['mail', 'threads', 'list'], …]`),
+ * and TanStack matches a filter key as a prefix, so `[['mail', 'threads']]` covers every thread query.
  */
 import type { QueryClient } from '@tanstack/react-query';
 
 export const mailKeys = {
   mailboxes: [['mailboxes', 'list']],
-  folders: [['folders']],
-  threadLists: [['threads', 'list']],
-  thread: (id?: string) => (id ? [['threads', 'get'], { input: { id } }] : [['threads', 'get']]),
-  messages: [['messages']],
+  folders: [['mail', 'folders']],
+  threadLists: [['mail', 'threads', 'list']],
+  thread: (id?: string) => (id ? [['mail', 'threads', 'get'], { input: { id } }] : [['mail', 'threads', 'get']]),
+  messages: [['mail', 'messages']],
   notifications: [['notifications', 'list']],
 } as const;
 

@@ -20,7 +20,7 @@ export interface ActionRequest {
 }
 
 /** The thread as it looks after the action (flags and counts). */
-export function patchThread(thread: Thread, { action }: ActionRequest): Thread {
+export function patchThread<T extends Thread>(thread: T, { action }: ActionRequest): T {
   switch (action) {
     case 'markRead':
       return { ...thread, unreadCount: 0, flags: { ...thread.flags, seen: true } };
