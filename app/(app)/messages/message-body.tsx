@@ -27,7 +27,6 @@ export function MessageFrame({ html, allowRemoteImages, title }: { html: string;
         srcDoc={srcDoc}
         title={title}
         referrerPolicy="no-referrer"
-        loading="lazy"
         data-testid="message-frame"
         className="block size-full border-0"
       />
