@@ -34,14 +34,26 @@ export function orderedFolders(folders: readonly Folder[]): Folder[] {
   return [...system, ...folders.filter((folder) => !folder.role)];
 }
 
-export function MailboxSelect({ mailboxes, value, onChange, className }: { mailboxes: Mailbox[]; value: string | null; onChange: (id: string | null) => void; className?: string }) {
+export function MailboxSelect({
+  id,
+  mailboxes,
+  value,
+  onChange,
+  className,
+}: {
+  id: string;
+  mailboxes: Mailbox[];
+  value: string | null;
+  onChange: (id: string | null) => void;
+  className?: string;
+}) {
   const { t } = useI18n();
   return (
     <div className={className}>
-      <label htmlFor="webmail-mailbox" className="sr-only">
+      <label htmlFor={id} className="sr-only">
         {t.webmail.mailbox}
       </label>
-      <Select id="webmail-mailbox" controlSize="sm" value={value ?? ''} onChange={(event) => onChange(event.target.value || null)}>
+      <Select id={id} controlSize="sm" value={value ?? ''} onChange={(event) => onChange(event.target.value || null)}>
         <option value="">{t.webmail.allMailboxes}</option>
         {mailboxes.map((mailbox) => (
           <option key={mailbox.id} value={mailbox.id}>

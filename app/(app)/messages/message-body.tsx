@@ -5,14 +5,16 @@
  * policy, remote images blocked until the reader allows them for this message or for the sender
  * (remembered in this browser), then the attachments with their download links.
  */
+import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { formatBytes } from '@/app/lib/format';
-import type { Attachment, MessageSummary } from '@/app/lib/mail-types';
+import type { Attachment, FullMessage, MessageSummary } from '@/app/lib/mail-types';
 import { Button } from '@/app/ui/button';
 import { DownloadIcon, ImageIcon, PaperclipIcon } from '@/app/ui/icons';
 import { Spinner } from '@/app/ui/spinner';
 import { ErrorState } from '@/app/ui/states';
+import { fetchAsDataUrl, inlineCandidates, withInlineImages } from './_lib/inline-images';
 import { isTrustedImageSender, trustImageSender } from './_lib/remote-images';
 import { buildSrcdoc, textToHtml } from './_lib/srcdoc';
 import { useMessage } from './use-mail-data';
@@ -64,6 +66,22 @@ function Attachments({ attachments }: { attachments: Attachment[] }) {
   );
 }
 
+/** The body's inline images as `data:` URLs (see ./_lib/inline-images.ts); the body shows at once without them. */
+function useInlineImages(message: FullMessage | undefined): ReadonlyMap<string, string> | undefined {
+  const candidates = useMemo(() => (message?.bodyHtmlSafe ? inlineCandidates(message.bodyHtmlSafe, message.attachments) : []), [message]);
+  const query = useQuery({
+    queryKey: ['webmail', 'inline-images', message?.id, candidates.map((candidate) => candidate.downloadUrl)],
+    enabled: candidates.length > 0,
+    staleTime: Infinity,
+    gcTime: 5 * 60_000,
+    queryFn: async ({ signal }) => {
+      const entries = await Promise.all(candidates.map(async (candidate) => [candidate.downloadUrl, await fetchAsDataUrl(candidate, signal).catch(() => null)] as const));
+      return new Map(entries.filter((entry): entry is readonly [string, string] => entry[1] !== null));
+    },
+  });
+  return query.data;
+}
+
 export function MessageBody({ summary }: { summary: MessageSummary }) {
   const { t } = useI18n();
   const sender = summary.from?.email ?? null;
@@ -73,6 +91,7 @@ export function MessageBody({ summary }: { summary: MessageSummary }) {
   // While the permissive read loads, keep showing the blocked one (same message, no flash).
   const blocked = useMessage(summary.id, { enabled: allowRemoteImages && !message.data, allowRemoteImages: false });
   const data = message.data ?? blocked.data;
+  const inlineImages = useInlineImages(data);
 
   if (!data) {
     if (message.isError) return <ErrorState error={message.error} onRetry={() => message.refetch()} testId="message-error" />;
@@ -84,7 +103,13 @@ export function MessageBody({ summary }: { summary: MessageSummary }) {
     );
   }
 
-  const html = data.bodyHtmlSafe ?? (data.bodyText ? textToHtml(data.bodyText) : null);
+  const html = data.bodyHtmlSafe
+    ? inlineImages
+      ? withInlineImages(data.bodyHtmlSafe, inlineImages)
+      : data.bodyHtmlSafe
+    : data.bodyText
+      ? textToHtml(data.bodyText)
+      : null;
   const people = (list: { name?: string | null; email: string }[]) => list.map((person) => person.name?.trim() || person.email).join(', ');
   const { to, cc } = data.headersSubset;
   return (

@@ -13,6 +13,7 @@ import type { ThreadFilter } from '@/app/lib/mail-types';
 import { Alert } from '@/app/ui/alert';
 import { buttonClasses, Button } from '@/app/ui/button';
 import { cn } from '@/app/ui/cn';
+import { Select } from '@/app/ui/field';
 import { MailIcon } from '@/app/ui/icons';
 import { EmptyState, ErrorState, LoadingState } from '@/app/ui/states';
 import { useMailboxes } from '../settings/mailboxes/use-mailboxes';
@@ -121,7 +122,9 @@ export function Webmail() {
 
   const currentFolder = folderList.find((folder) => (folder.role ?? folder.key) === route.folder || folder.key === route.folder);
   const title = scope.searchEverywhere ? w.searchResults : currentFolder ? folderName(currentFolder, t) : role ? w.roles[role] : route.folder;
-  const mailboxSelect = <MailboxSelect mailboxes={mailboxes.data} value={route.mailboxId} onChange={(id) => go({ mailboxId: id, folder: 'inbox', threadId: null })} />;
+  const mailboxSelect = (id: string) => (
+    <MailboxSelect id={id} mailboxes={mailboxes.data} value={route.mailboxId} onChange={(mailboxId) => go({ mailboxId, folder: 'inbox', threadId: null })} />
+  );
 
   return (
     <div className="flex min-h-0 flex-1">
@@ -132,7 +135,7 @@ export function Webmail() {
           onRetry={() => folders.refetch()}
           current={route.folder}
           onSelect={(folder) => go({ folder, threadId: null })}
-          mailboxSelect={mailboxSelect}
+          mailboxSelect={mailboxSelect('webmail-mailbox')}
         />
       </div>
       <div className={cn('min-h-0 w-full shrink-0 flex-col border-r border-line bg-surface md:flex md:w-80 xl:w-96', route.threadId ? 'hidden' : 'flex')}>
@@ -140,14 +143,16 @@ export function Webmail() {
           title={title}
           titleActions={<ShortcutsHelp open={helpOpen} onOpenChange={setHelpOpen} />}
           header={
-            <div className="flex gap-2 lg:hidden">
-              {mailboxSelect}
+            <div className="grid grid-cols-2 gap-2 lg:hidden">
+              {mailboxSelect('webmail-mailbox-compact')}
+              <div>
               <label htmlFor="webmail-folder-select" className="sr-only">
                 {w.folders}
               </label>
-              <select
+              <Select
                 id="webmail-folder-select"
-                className="h-8 min-w-0 flex-1 rounded-md border border-line-strong bg-surface px-2 text-[13px]"
+                controlSize="sm"
+                className="min-w-0"
                 value={route.folder}
                 onChange={(event) => go({ folder: event.target.value, threadId: null })}
               >
@@ -157,7 +162,8 @@ export function Webmail() {
                     {folder.unreadCount > 0 ? ` (${folder.unreadCount})` : ''}
                   </option>
                 ))}
-              </select>
+              </Select>
+              </div>
             </div>
           }
           q={view.q}

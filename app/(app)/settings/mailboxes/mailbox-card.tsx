@@ -27,7 +27,9 @@ function Figure({ label, value }: { label: string; value: string }) {
   return (
     <div className="min-w-0">
       <dt className="text-xs text-muted">{label}</dt>
-      <dd className="truncate text-sm font-medium">{value}</dd>
+      <dd className="truncate text-sm font-medium" title={value}>
+        {value}
+      </dd>
     </div>
   );
 }
