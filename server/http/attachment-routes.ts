@@ -17,7 +17,8 @@ export const attachmentDownloadRoute = plainRoute({
   query: z.object({}),
   success: {
     status: 200,
-    mediaType: 'application/octet-stream',
+    // The stored type when it is safe to serve, else application/octet-stream (see the description).
+    mediaType: '*/*',
     description: { en: 'The raw bytes of the attachment.', fr: 'Les octets bruts de la pièce jointe.' },
   },
   errors: ['internal.busy'],

@@ -8,7 +8,8 @@ import { clientIpHeader } from '../trpc/context';
 
 export interface CallOptions {
   body?: unknown;
-  rawBody?: string;
+  /** A body sent as it is (a multipart upload: bytes). */
+  rawBody?: string | Uint8Array<ArrayBuffer>;
   cookie?: string;
   key?: string;
   headers?: Record<string, string>;
@@ -29,7 +30,7 @@ export async function call<T = any>(method: string, path: string, options: CallO
   headers.set(clientIpHeader, options.ip ?? '127.0.0.1');
   // What a browser or an HTTP client sends: the origin it addressed (the cross-origin rule compares with it).
   if (!headers.has('host')) headers.set('host', 'localhost');
-  let body: string | undefined = options.rawBody;
+  let body: string | Uint8Array<ArrayBuffer> | undefined = options.rawBody;
   if (options.body !== undefined) {
     body = JSON.stringify(options.body);
     if (!headers.has('content-type')) headers.set('content-type', 'application/json');

@@ -72,7 +72,7 @@ export function checkAnswer(answer: AnswerShape, declaredSuccessMediaType?: stri
     if (!isJsonMediaType(contentType) || !parseJson(bytes).ok) {
       return { code: null, problem: { kind: 'bad_success_body', detail: `declared ${declaredSuccessMediaType}, got ${contentType ?? 'none'}` } };
     }
-  } else if (declaredSuccessMediaType && contentType && !contentType.toLowerCase().startsWith(declaredSuccessMediaType.toLowerCase())) {
+  } else if (declaredSuccessMediaType && declaredSuccessMediaType !== '*/*' && contentType && !contentType.toLowerCase().startsWith(declaredSuccessMediaType.toLowerCase())) {
     return { code: null, problem: { kind: 'bad_success_body', detail: `declared ${declaredSuccessMediaType}, got ${contentType}` } };
   }
   return { code: null, problem: null };

@@ -20,10 +20,13 @@ const pathRules: { pattern: RegExp; param: string; ref: string }[] = [
   { pattern: /^\/api\/v1\/admin\/members\/invitations\/\{id\}/, param: 'id', ref: 'invitation.id' },
   { pattern: /^\/api\/v1\/admin\/members\/\{id\}/, param: 'id', ref: 'victim.id' },
   { pattern: /^\/api\/v1\/mailboxes\/\{id\}/, param: 'id', ref: 'mailbox.id' },
+  { pattern: /^\/api\/v1\/threads\/\{id\}/, param: 'id', ref: 'mail.threadId' },
+  { pattern: /^\/api\/v1\/messages\/\{id\}/, param: 'id', ref: 'mail.messageId' },
+  { pattern: /^\/api\/v1\/messages\/\{id\}\/attachments\/\{position\}/, param: 'position', ref: 'static.1' },
 ];
 
 /** Existing ids of other kinds or owners: "another member's uuid" and cross-resource confusion. */
-export const foreignIds = ['victimKey.id', 'victim.id', 'admin.id', 'table.id', 'invitation.id', 'table.otherRowId', 'victimMailbox.id'];
+export const foreignIds = ['victimKey.id', 'victim.id', 'admin.id', 'table.id', 'invitation.id', 'table.otherRowId', 'victimMailbox.id', 'mail.threadId', 'mail.messageId'];
 
 export function pathParamRef(operation: FuzzOperation, name: string): WorldRef | string | null {
   const rule = pathRules.find((candidate) => candidate.param === name && candidate.pattern.test(operation.path));
@@ -71,6 +74,11 @@ export function bodyHint(operation: FuzzOperation): Hint {
     if (name === 'address' && /\/mailboxes\/imap$/.test(path)) return new WorldRef('unique.email');
     // Resync and backfill windows that reach the handler: one day ago (the document's example is years old).
     if (name === 'since' && /\/mailboxes\/\{id\}\/(resync|backfill)$/.test(path)) return new Date(Date.now() - 24 * 3600 * 1000).toISOString();
+    if (name === 'clientToken') return new WorldRef('unique.token');
+    // `move` takes a folder and every thread fixture has something to move there.
+    if (name === 'action' && /\/threads\/\{id\}\/actions$/.test(path)) return 'move';
+    if (name === 'folder' && /\/threads\/\{id\}\/actions$/.test(path)) return 'Archive';
+    if (name === 'add' || name === 'remove') return ['fuzz-label'];
     return undefined;
   };
 }
@@ -80,6 +88,7 @@ export function queryHint(operation: FuzzOperation): Hint {
   return (pointer) => {
     const name = last(pointer);
     if (name === 'sort') return 'count';
+    if (name === 'filter' && /\/threads$/.test(operation.path)) return 'unread';
     if (name === 'filter') {
       return new JsonString([
         { column: 'name', op: 'eq', value: 'alpha' },
@@ -88,6 +97,8 @@ export function queryHint(operation: FuzzOperation): Hint {
     }
     if (name === 'q') return 'alpha';
     if (name === 'actor') return new WorldRef('admin.id');
+    if (name === 'mailboxId') return new WorldRef('mail.mailboxId');
+    if (name === 'folder') return 'inbox';
     if (name === 'cursor') return new WorldRef(`cursor:${operation.id}.value`);
     return undefined;
   };

@@ -14,6 +14,7 @@ import { db } from '../../core/db';
 import { clientIpHeader } from '../../core/http/client-headers';
 import { createApiKeyFor, createMember, testPassword, type TestMember } from '../factories';
 import { createMailbox } from '../mail-factories';
+import { buildMailPiece } from './mail-world';
 import type { Dispatcher } from './dispatch';
 
 export type Owner = 'admin' | 'member';
@@ -145,6 +146,8 @@ export class World {
       case 'slug':
       case 'key':
         return `fuzz_${this.tag.replace(/[^a-z0-9]/g, '')}_${n}`.slice(0, 60);
+      case 'token':
+        return `fuzz-${this.tag.replace(/[^A-Za-z0-9]/g, '')}-${n}`;
       case 'csv':
         return `Name,Count,Note,Constructor\nimport-${this.tag}-${n}-a,1,x,\nimport-${this.tag}-${n}-b,2,"quoted, with a comma",c\n`;
       default:
@@ -210,6 +213,8 @@ export class World {
         const mailbox = await createMailbox(owner, { address: this.unique('email') });
         return { id: mailbox.id };
       }
+      case 'mail':
+        return buildMailPiece((await this.piece('member')) as unknown as TestMember);
       case 'invitation': {
         const admin = (await this.piece('admin')) as unknown as TestMember;
         const answer = await this.fixtureCall('POST', '/api/v1/admin/members/invitations', admin.cookie, { email: this.unique('email'), role: 'member' });
@@ -249,7 +254,7 @@ export class World {
   }
 }
 
-const dependsOn: Record<string, string> = { memberKey: 'member', victimKey: 'victim', mailbox: 'member', victimMailbox: 'victim' };
+const dependsOn: Record<string, string> = { memberKey: 'member', victimKey: 'victim', mailbox: 'member', victimMailbox: 'victim', mail: 'member' };
 
 function splitName(name: string): [string, string] {
   const dot = name.lastIndexOf('.');

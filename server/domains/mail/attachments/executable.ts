@@ -32,7 +32,7 @@ export const sniffBytes = 8;
 const extensions: ReadonlySet<string> = new Set([
   'exe', 'com', 'bat', 'cmd', 'scr', 'pif', 'cpl', 'msi', 'msp', 'mst', 'msc', 'dll', 'sys', 'drv', 'ocx',
   'js', 'jse', 'mjs', 'cjs', 'vbs', 'vbe', 'wsf', 'wsh', 'wsc', 'ws', 'hta', 'ps1', 'psm1', 'psd1', 'ps1xml', 'psc1',
-  'sh', 'bash', 'zsh', 'csh', 'ksh', 'command', 'run', 'bin', 'elf', 'so', 'dylib', 'app', 'pkg', 'dmg',
+  'sh', 'bash', 'zsh', 'csh', 'ksh', 'command', 'run', 'elf', 'so', 'dylib', 'app', 'pkg', 'dmg',
   'jar', 'class', 'war', 'ear', 'apk', 'appx', 'msix', 'xap', 'deb', 'rpm', 'lnk', 'inf', 'reg', 'scf', 'url', 'application', 'gadget',
   'py', 'pyw', 'pl', 'rb', 'php', 'vb', 'vba', 'xll', 'wasm', 'chm', 'appref-ms', 'settingcontent-ms',
 ]);

@@ -22,7 +22,8 @@ export function readSingleFile(body: ReadableStream<Uint8Array>, contentType: st
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: { 'content-type': contentType }, limits: { ...limits, fileSize: maxBytes } });
+      // busboy signals its limit on reaching it, not on passing it: one byte more tells a file over the bound.
+      parser = busboy({ headers: { 'content-type': contentType }, limits: { ...limits, fileSize: maxBytes + 1 } });
     } catch {
       reject(badMultipart('The body is not multipart/form-data with a boundary.', 'multipart_malformed'));
       return;
@@ -31,6 +32,9 @@ export function readSingleFile(body: ReadableStream<Uint8Array>, contentType: st
     let failure: AppError | null = null;
     let file: UploadedFile | null = null;
     let settled = false;
+    // The parser closes when the body is parsed; a file's own stream may still be delivering.
+    let parserClosed = false;
+    let openFiles = 0;
     const fail = (error: AppError) => {
       failure ??= error;
     };
@@ -45,11 +49,14 @@ export function readSingleFile(body: ReadableStream<Uint8Array>, contentType: st
     };
 
     parser.on('file', (_field, stream, info) => {
+      openFiles += 1;
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('limit', () => fail(new AppError('request.payload_too_large', { message: `The file is larger than ${maxBytes} bytes.`, details: { reason: 'file_too_large', limitBytes: maxBytes } })));
       stream.on('end', () => {
         file = { filename: info.filename ?? '', mime: info.mimeType ?? 'application/octet-stream', content: Buffer.concat(chunks) };
+        openFiles -= 1;
+        if (parserClosed && openFiles === 0) finish();
       });
     });
     parser.on('filesLimit', () => fail(badMultipart('Send one file per request.', 'too_many_files')));
@@ -59,7 +66,10 @@ export function readSingleFile(body: ReadableStream<Uint8Array>, contentType: st
       fail(badMultipart('The multipart body is malformed.', 'multipart_malformed'));
       finish();
     });
-    parser.on('close', finish);
+    parser.on('close', () => {
+      parserClosed = true;
+      if (openFiles === 0) finish();
+    });
     source.on('error', (error: unknown) => {
       fail(isAppError(error) ? error : badMultipart('The request body ended before it was complete.', 'body_incomplete'));
       finish();
