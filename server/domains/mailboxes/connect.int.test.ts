@@ -167,6 +167,16 @@ describe('POST /api/v1/mailboxes/imap', () => {
     expect((await queuedJobs(mailboxId)).map((job) => job.task).sort()).toEqual(['mail.backfill', 'mail.release', 'mail.sync']);
   });
 
+  it('two concurrent first connects of one address make one mailbox', async () => {
+    const member = await createMember();
+    const answers = await Promise.all([0, 1].map(() => call('POST', '/api/v1/mailboxes/imap', { cookie: member.cookie, body: body(bob) })));
+    expect(answers.map((answer) => answer.status)).toEqual([201, 201]);
+    expect(answers.map((answer) => answer.body.created).sort()).toEqual([false, true]);
+    expect(answers[0]!.body.mailboxId).toBe(answers[1]!.body.mailboxId);
+    expect(await db().mailbox.count({ where: { memberId: member.id } })).toBe(1);
+    expect(await db().credential.count({ where: { memberId: member.id } })).toBe(1);
+  });
+
   it('gives each member their own mailbox for the same address', async () => {
     const first = await createMember();
     const second = await createMember();
