@@ -31,7 +31,8 @@ export const createConnectionInput = z
     type: connectionType,
     name,
     scope: z.enum(['member', 'org']).default('member').describe('`org` (shared with every member) is reserved to administrators.'),
-    data: secretData,
+    // A union with a preprocessed member reads as optional to the document generator; it is not.
+    data: secretData.nonoptional(),
   })
   .superRefine((body, context) => checkDataForType(body.type, body.data, context));
 

@@ -29,13 +29,22 @@ export function openGrant(credentialId: string, sealed: string): GrantSecret {
   return grantSecret.parse(openJson(sealed, `credential:${credentialId}`));
 }
 
-function secretOf(tokens: TokenSet, previousRefreshToken: string | null): GrantSecret {
+function secretOf(tokens: TokenSet, keptRefreshToken: string | null): GrantSecret {
   return {
     accessToken: tokens.accessToken,
-    refreshToken: tokens.refreshToken ?? previousRefreshToken,
+    refreshToken: tokens.refreshToken ?? keptRefreshToken,
     expiresAt: tokens.expiresAt.toISOString(),
     tokenType: tokens.tokenType,
   };
+}
+
+/** The stored refresh token, or null when the old secret no longer opens (sealed under a key since dropped). */
+function previousRefreshToken(credentialId: string, sealed: string): string | null {
+  try {
+    return openGrant(credentialId, sealed).refreshToken;
+  } catch {
+    return null;
+  }
 }
 
 export interface GrantInput {
@@ -56,14 +65,14 @@ export async function storeGrant(tx: Tx, input: GrantInput): Promise<{ credentia
   const granted = input.tokens.scopes ?? input.requestedScopes;
   const existing = await tx.credential.findFirst({ where: { memberId: input.memberId, type, accountEmail: input.accountEmail, scope: 'member' } });
   if (existing) {
-    const previous = openGrant(existing.id, existing.dataEnc);
+    const previous = previousRefreshToken(existing.id, existing.dataEnc);
     const capabilities = [...new Set([...existing.capabilities, input.capability])];
     await tx.credential.update({
       where: { id: existing.id },
       data: {
         capabilities,
         oauthScopes: [...new Set([...existing.oauthScopes, ...granted])],
-        dataEnc: sealGrant(existing.id, secretOf(input.tokens, previous.refreshToken)),
+        dataEnc: sealGrant(existing.id, secretOf(input.tokens, previous)),
       },
     });
     return { credentialId: existing.id, created: false, capabilities };

@@ -53,7 +53,8 @@ function envelopeCode(value: unknown): { code: unknown; problem: string | null }
 
 const isJsonMediaType = (mediaType: string | null) => Boolean(mediaType && /^application\/(.+\+)?json\b/i.test(mediaType));
 
-export function checkAnswer(answer: AnswerShape, declaredSuccessMediaType?: string): Verdict {
+/** `declaredRedirect`: the document declares this 3xx status for the operation (a plain route that redirects the browser). */
+export function checkAnswer(answer: AnswerShape, declaredSuccessMediaType?: string, declaredRedirect = false): Verdict {
   const { status, contentType, bytes } = answer;
   if (status >= 400) {
     const parsed = isJsonMediaType(contentType) ? parseJson(bytes) : { ok: false as const };
@@ -67,6 +68,7 @@ export function checkAnswer(answer: AnswerShape, declaredSuccessMediaType?: stri
     if (expected !== status) return { code, problem: { kind: 'status_mismatch', detail: `code ${code} is ${expected} in the catalogue, answered ${status}` } };
     return { code, problem: null };
   }
+  if (status >= 300 && status < 400 && declaredRedirect) return { code: null, problem: null };
   if (status < 200 || status >= 300) return { code: null, problem: { kind: 'unexpected_status', detail: `status ${status}` } };
   if (declaredSuccessMediaType && isJsonMediaType(declaredSuccessMediaType) && status !== 204) {
     if (!isJsonMediaType(contentType) || !parseJson(bytes).ok) {

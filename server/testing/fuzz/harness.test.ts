@@ -36,6 +36,12 @@ describe('fuzz verdicts', () => {
     expect(checkAnswer({ status: 200, contentType: 'text/csv; charset=utf-8', bytes: new Uint8Array([97]) }, 'text/csv').problem).toBeNull();
   });
 
+  it('accepts a redirect only when the operation declares it', () => {
+    const redirect = { status: 302, contentType: null, bytes: new Uint8Array() };
+    expect(checkAnswer(redirect, undefined, true).problem).toBeNull();
+    expect(checkAnswer(redirect).problem?.kind).toBe('unexpected_status');
+  });
+
   it('flags a success whose body is not the declared media type', () => {
     expect(checkAnswer({ status: 200, contentType: 'text/plain', bytes: json({}) }, 'application/json').problem?.kind).toBe('bad_success_body');
   });

@@ -23,10 +23,25 @@ const pathRules: { pattern: RegExp; param: string; ref: string }[] = [
   { pattern: /^\/api\/v1\/threads\/\{id\}/, param: 'id', ref: 'mail.threadId' },
   { pattern: /^\/api\/v1\/messages\/\{id\}/, param: 'id', ref: 'mail.messageId' },
   { pattern: /^\/api\/v1\/messages\/\{id\}\/attachments\/\{position\}/, param: 'position', ref: 'static.1' },
+  { pattern: /^\/api\/v1\/credentials\/\{id\}/, param: 'id', ref: 'connection.id' },
+  { pattern: /^\/api\/v1\/notifications\/\{id\}/, param: 'id', ref: 'notification.id' },
+  { pattern: /^\/api\/v1\/(admin\/oauth-apps|oauth)\/\{provider\}/, param: 'provider', ref: 'static.oauth_provider_a' },
 ];
 
 /** Existing ids of other kinds or owners: "another member's uuid" and cross-resource confusion. */
-export const foreignIds = ['victimKey.id', 'victim.id', 'admin.id', 'table.id', 'invitation.id', 'table.otherRowId', 'victimMailbox.id', 'mail.threadId', 'mail.messageId'];
+export const foreignIds = [
+  'victimKey.id',
+  'victim.id',
+  'admin.id',
+  'table.id',
+  'invitation.id',
+  'table.otherRowId',
+  'victimMailbox.id',
+  'mail.threadId',
+  'mail.messageId',
+  'victimConnection.id',
+  'victimNotification.id',
+];
 
 export function pathParamRef(operation: FuzzOperation, name: string): WorldRef | string | null {
   const rule = pathRules.find((candidate) => candidate.param === name && candidate.pattern.test(operation.path));
@@ -79,6 +94,10 @@ export function bodyHint(operation: FuzzOperation): Hint {
     if (name === 'action' && /\/threads\/\{id\}\/actions$/.test(path)) return 'move';
     if (name === 'folder' && /\/threads\/\{id\}\/actions$/.test(path)) return 'Archive';
     if (name === 'add' || name === 'remove') return ['fuzz-label'];
+    if (name === 'type' && /\/credentials$/.test(path)) return 'http_generic';
+    if (name === 'data' && /\/credentials(\/\{id\})?$/.test(path)) return { kind: 'bearer', token: 'fuzz-token-value' };
+    if (name === 'clientId' && /\/oauth-apps\//.test(path)) return '123456789012-fuzz.apps.googleusercontent.com';
+    if (name === 'capability') return 'mail';
     return undefined;
   };
 }

@@ -176,7 +176,7 @@ export async function runCase(context: RunContext, operation: FuzzOperation, fuz
   const declared = operation.successMediaTypes.get(status);
   const verdict = streamError
     ? { code: null, problem: { kind: (status >= 500 ? 'server_error' : 'broken_stream') as ProblemKind, detail: streamError } }
-    : checkAnswer({ status, contentType, bytes }, declared);
+    : checkAnswer({ status, contentType, bytes }, declared, status >= 300 && status < 400 && operation.statuses.has(status));
   stats.count(status, verdict.code, operation.id);
   if (verdict.code && status < 500 && !operation.documentedCodes.has(verdict.code)) {
     let codes = stats.undocumented.get(operation.id);

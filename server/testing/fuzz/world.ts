@@ -12,6 +12,7 @@ import { verifyPassword } from '../../core/auth/password';
 import type { Scope } from '../../core/auth/scopes';
 import { db } from '../../core/db';
 import { clientIpHeader } from '../../core/http/client-headers';
+import { notify } from '../../domains/notifications/notify';
 import { createApiKeyFor, createMember, testPassword, type TestMember } from '../factories';
 import { createMailbox } from '../mail-factories';
 import { buildMailPiece } from './mail-world';
@@ -215,6 +216,17 @@ export class World {
       }
       case 'mail':
         return buildMailPiece((await this.piece('member')) as unknown as TestMember);
+      case 'connection':
+      case 'victimConnection': {
+        const owner = (await this.piece(name === 'connection' ? 'member' : 'victim')) as unknown as TestMember;
+        const answer = await this.fixtureCall('POST', '/api/v1/credentials', owner.cookie, { type: 'http_generic', name: `Fuzz ${this.unique('text')}`, data: { kind: 'bearer', token: 'fuzz-fixture-token' } });
+        return { id: (answer as { id: string }).id };
+      }
+      case 'notification':
+      case 'victimNotification': {
+        const owner = (await this.piece(name === 'notification' ? 'member' : 'victim')) as unknown as TestMember;
+        return notify({ memberId: owner.id, kind: 'mailbox.recovered', severity: 'info', params: { mailboxId: 'fuzz', address: 'fuzz@example.test' } });
+      }
       case 'invitation': {
         const admin = (await this.piece('admin')) as unknown as TestMember;
         const answer = await this.fixtureCall('POST', '/api/v1/admin/members/invitations', admin.cookie, { email: this.unique('email'), role: 'member' });
@@ -254,7 +266,17 @@ export class World {
   }
 }
 
-const dependsOn: Record<string, string> = { memberKey: 'member', victimKey: 'victim', mailbox: 'member', victimMailbox: 'victim', mail: 'member' };
+const dependsOn: Record<string, string> = {
+  memberKey: 'member',
+  victimKey: 'victim',
+  mailbox: 'member',
+  victimMailbox: 'victim',
+  mail: 'member',
+  connection: 'member',
+  victimConnection: 'victim',
+  notification: 'member',
+  victimNotification: 'victim',
+};
 
 function splitName(name: string): [string, string] {
   const dot = name.lastIndexOf('.');
