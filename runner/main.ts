@@ -2,7 +2,11 @@
  * The runner process: graphile-worker executing the tasks of runner/tasks and the crontab against
  * DATABASE_URL. Started by `npm start` (or `npm run runner`). Never imports Next.js, React or tRPC.
  *
- * SIGTERM/SIGINT: stop taking jobs, let running ones finish (graphile aborts them after 5 s), exit.
+ * Next to the worker, the mail supervisor (runner/mail/supervisor.ts) keeps this runner's share of the
+ * mailboxes in sync (leases, IMAP IDLE watches, polling).
+ *
+ * SIGTERM/SIGINT: stop taking jobs, let running ones finish (graphile aborts them after 5 s), stop the
+ * mail watchers and give their leases back, exit.
  */
 import { run, type Runner } from 'graphile-worker';
 import { databaseUrl } from '../server/core/config';
@@ -12,6 +16,8 @@ import { loadEnvFile } from '../server/core/load-env-file';
 import { log } from '../server/core/log';
 import { parsedCronItems } from './crontab';
 import { graphileLogger } from './graphile-logger';
+import { setMailSupervisor } from './mail/dispatch';
+import { MailSupervisor } from './mail/supervisor';
 import { taskList } from './tasks';
 
 /** After this, a stop that is still waiting on a job gives up; `npm start` kills us later still. */
@@ -31,7 +37,10 @@ const runner: Runner = await run({
     worker: { concurrentJobs: 10, localQueue: { size: 100 }, completeJobBatchDelay: 0, failJobBatchDelay: 0 },
   },
 });
-log.info('runner ready');
+const mail = new MailSupervisor();
+setMailSupervisor(mail);
+await mail.start();
+log.info({ owner: mail.owner }, 'runner ready');
 // Once per start (the job key keeps one pending job however many runners start together).
 await runner.addJob(housekeepingTaskNames.backfillTableTypedSlots, {}, { jobKey: housekeepingTaskNames.backfillTableTypedSlots, maxAttempts: 5 });
 
@@ -45,6 +54,7 @@ function stop(signal: NodeJS.Signals): void {
     process.exit(1);
   }, forcedExitMs).unref();
   void runner.stop(signal).catch((error: unknown) => log.error({ err: error }, 'runner stop failed'));
+  void mail.stop().catch((error: unknown) => log.error({ err: error }, 'mail supervisor stop failed'));
 }
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
@@ -55,6 +65,8 @@ try {
   log.error({ err: error }, 'runner failed');
   process.exitCode = 1;
 } finally {
+  setMailSupervisor(null);
+  await mail.stop().catch((error: unknown) => log.error({ err: error }, 'mail supervisor stop failed'));
   await disconnectDb();
 }
 if (!stopping) {

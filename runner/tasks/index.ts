@@ -6,6 +6,11 @@ import type { TaskList } from 'graphile-worker';
 import { backfillTableTypedSlotsTask } from './backfill-table-typed-slots.task';
 import type { TaskDefinition } from './define-task';
 import { purgeArchivedNotificationsTask } from './purge-archived-notifications.task';
+import { mailApplyOperationsTask } from './mail-apply-operations.task';
+import { mailBackfillTask } from './mail-backfill.task';
+import { mailReleaseTask } from './mail-release.task';
+import { mailResyncTask } from './mail-resync.task';
+import { mailSyncTask } from './mail-sync.task';
 import { purgeIdempotencyRecordsTask } from './purge-idempotency-records.task';
 import { purgeInvitationsTask } from './purge-invitations.task';
 import { purgeOAuthFlowsTask } from './purge-oauth-flows.task';
@@ -22,6 +27,11 @@ export const taskDefinitions: readonly TaskDefinition[] = [
   backfillTableTypedSlotsTask,
   purgeArchivedNotificationsTask,
   purgeOAuthFlowsTask,
+  mailSyncTask,
+  mailResyncTask,
+  mailBackfillTask,
+  mailApplyOperationsTask,
+  mailReleaseTask,
 ];
 
 export const taskList: TaskList = Object.fromEntries(taskDefinitions.map((definition) => [definition.name, definition.task]));

@@ -128,6 +128,9 @@ const configSchema = z.object({
    * default (server/core/net/network-guard.ts refuses them); cloud metadata addresses stay refused.
    */
   MAIL_ALLOW_PRIVATE_HOSTS: flag,
+  /** Initial sync of a new mailbox: mail received in the last N days, at most M messages per folder. */
+  MAIL_INITIAL_SYNC_DAYS: positiveInt(30),
+  MAIL_INITIAL_SYNC_MAX_PER_FOLDER: positiveInt(1000),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -66,6 +66,8 @@ export interface FlagUpdate {
   flags: MessageFlags;
   labels?: string[];
   modseq?: bigint | null;
+  /** Where the server has it, to put the mirror back in step (resync); unchanged when absent. */
+  folderKey?: string;
 }
 
 /** Per-folder cursor fields; only the fields present are written. */
@@ -90,10 +92,16 @@ export interface MirrorBatch {
 }
 
 export interface MirrorSink {
-  /** Commits one batch atomically; returns how many messages were new to the mirror. */
+  /**
+   * Commits one batch atomically; returns how many messages were new to the mirror. Batches may be
+   * handed over before the previous one resolved: they are ingested at once and written strictly in
+   * order, and a batch is never written after an earlier one failed (no cursor past a gap).
+   */
   commit(batch: MirrorBatch): Promise<{ inserted: number }>;
   /** Drops every mirrored row of a folder (UIDVALIDITY changed) and resets its cursor, in one transaction. */
   resetFolder(folderKey: string, uidValidity: bigint | null): Promise<void>;
+  /** Provider keys mirrored under a prefix (IMAP: one folder generation, "<folder>\n<uidValidity>\n"). */
+  mirroredKeys(prefix: string): Promise<string[]>;
 }
 
 /** What the orchestrator knows of the mirror when it calls an adapter. */
@@ -120,6 +128,8 @@ export interface SyncOutcome {
 export interface BackfillOutcome {
   inserted: number;
   done: boolean;
+  /** Messages still to read (when the provider can tell). */
+  remaining: number | null;
   /** Oldest receive time mirrored so far. */
   oldestAt: Date | null;
   progressPct: number | null;
@@ -130,6 +140,8 @@ export interface MessageLocator {
   folderKey: string;
   uid: bigint | null;
   uidValidity: bigint | null;
+  /** To find the message again when its identity at the provider was lost (a MOVE without COPYUID). */
+  messageIdHeader?: string | null;
 }
 
 export interface MailOperationInput {
@@ -159,10 +171,17 @@ export interface MailProviderAdapter {
   backfill(context: SyncContext, options: { since: Date | null; sliceSize: number }): Promise<BackfillOutcome>;
   /** Re-reads messages received since the date: refreshes flags and folders, inserts missing ones (silent). */
   resync(context: SyncContext, since: Date): Promise<{ inserted: number; refreshed: number }>;
-  /** The full RFC 5322 source of one message, or null when it is gone from the server. */
-  fetchContent(message: MessageLocator): Promise<Buffer | null>;
+  /**
+   * The RFC 5322 source of one message (or, with `part`, the decoded content of one MIME part), up
+   * to a bound; `complete` false when it was cut. Null when the message is gone from the server.
+   */
+  fetchContent(message: MessageLocator, options?: { part?: string }): Promise<{ content: Buffer; complete: boolean } | null>;
   applyOperation(operation: MailOperationInput, folders: ProviderFolder[]): Promise<AppliedOperation>;
-  /** Push notifications of changes (IMAP IDLE); absent when the provider offers none (then: polling). */
-  watch?(onChange: () => void, onEnd: (error: unknown) => void): Promise<WatchHandle>;
+  /**
+   * Push notifications of changes (IMAP IDLE on the inbox, on a connection of its own); null when
+   * the provider offers none (the orchestrator polls instead). `onEnd` runs once when the watch stops
+   * by itself (connection lost), never after `close()`.
+   */
+  watch?(onChange: () => void, onEnd: (error: unknown) => void): Promise<WatchHandle | null>;
   close(): Promise<void>;
 }

@@ -1,0 +1,244 @@
+/**
+ * A mailbox's sync session in the runner that holds its lease: one provider connection kept between
+ * runs, and `run(work)` doing, in this order, what was asked:
+ *
+ * 1. pending webmail operations (before the delta, so a MOVE interrupted by a crash is recognised
+ *    from the source side before the delta could see the moved copy as new mail);
+ * 2. the delta (initial sync of recent mail on the first run);
+ * 3. a resync window, when one was requested (silent);
+ * 4. a backfill slice budget, when a backfill is pending or running.
+ *
+ * Failures are classified and recorded (./mailbox-status.ts); the caller schedules the retry with the
+ * backoff returned. One session runs one thing at a time (the worker serialises calls).
+ */
+import { config } from '../../server/core/config';
+import { db } from '../../server/core/db';
+import { openAdapter, type AdapterMailbox } from '../../server/core/mail/adapters';
+import { parseImapProviderKey } from '../../server/core/mail/imap/sync/provider-key';
+import type { BatchLimits } from '../../server/core/mail/imap/sync/fetch-batches';
+import { loadFolderStates, reconcileFolders } from '../../server/core/mail/mirror/folders';
+import { completeOperation, dropOperation, failOperation, pendingOperations } from '../../server/core/mail/mirror/operations';
+import { createMirrorSink, recountMessages, type MirrorMailbox } from '../../server/core/mail/mirror/writer';
+import type { MailProviderAdapter, SyncContext } from '../../server/core/mail/provider';
+import { classifySyncError, type ClassifiedSyncError } from '../../server/core/mail/sync-errors';
+import { emitToMember } from '../../server/core/realtime/emit';
+import { recordFailure, recordSuccess, type SyncOperation } from './mailbox-status';
+
+export interface WorkRequest {
+  delta?: boolean;
+  operations?: boolean;
+  resync?: boolean;
+  backfill?: boolean;
+}
+
+export type RunResult =
+  | { outcome: 'ok'; more: { backfill: boolean; operations: boolean } }
+  | { outcome: 'failed'; failure: ClassifiedSyncError; retryInMs: number }
+  | { outcome: 'gone' };
+
+export interface SessionOptions {
+  /** Initial sync window (defaults from MAIL_INITIAL_SYNC_DAYS / MAIL_INITIAL_SYNC_MAX_PER_FOLDER). */
+  initialDays?: number;
+  initialMaxPerFolder?: number;
+  limits?: Partial<BatchLimits>;
+  /** Backfill messages per run before handing the connection back to the delta. */
+  backfillPerRun?: number;
+  /** Folder list re-read at most this often (ms); always on the first run. */
+  folderListEveryMs?: number;
+  /** Attempts of one webmail operation before it is marked failed. */
+  operationAttempts?: number;
+}
+
+type LoadedMailbox = AdapterMailbox & MirrorMailbox & { status: string; backfillStatus: string | null; backfillSince: Date | null; syncState: unknown };
+
+async function loadMailbox(mailboxId: string): Promise<LoadedMailbox | null> {
+  const row = await db().mailbox.findUnique({ where: { id: mailboxId }, include: { credential: { select: { id: true, dataEnc: true } } } });
+  if (!row) return null;
+  return {
+    id: row.id,
+    memberId: row.memberId,
+    address: row.address,
+    provider: row.provider,
+    syncMode: row.syncMode === 'processing_only' ? 'processing_only' : 'full',
+    settings: row.settings,
+    credential: row.credential,
+    status: row.status,
+    backfillStatus: row.backfillStatus,
+    backfillSince: row.backfillSince,
+    syncState: row.syncState,
+  };
+}
+
+function resyncSinceOf(syncState: unknown): Date | null {
+  const value = syncState && typeof syncState === 'object' ? (syncState as Record<string, unknown>).resyncSince : undefined;
+  if (typeof value !== 'string') return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+export class MailboxSession {
+  private adapter: MailProviderAdapter | null = null;
+  private secrets: string[] = [];
+  private listedAt = 0;
+
+  constructor(
+    readonly mailboxId: string,
+    private readonly options: SessionOptions = {},
+  ) {}
+
+  async run(work: WorkRequest, signal: AbortSignal): Promise<RunResult> {
+    const mailbox = await loadMailbox(this.mailboxId);
+    if (!mailbox || mailbox.status === 'disconnected') {
+      await this.close();
+      return { outcome: 'gone' };
+    }
+    let operation: SyncOperation = 'sync';
+    try {
+      const adapter = await this.connect(mailbox);
+      const folders = await this.folders(mailbox, adapter, work.delta === true);
+      const context: SyncContext = {
+        mailboxId: mailbox.id,
+        address: mailbox.address,
+        syncMode: mailbox.syncMode,
+        folders,
+        sink: createMirrorSink(mailbox),
+        signal,
+        initialSince: new Date(Date.now() - (this.options.initialDays ?? config().MAIL_INITIAL_SYNC_DAYS) * 24 * 3600_000),
+        initialMaxPerFolder: this.options.initialMaxPerFolder ?? config().MAIL_INITIAL_SYNC_MAX_PER_FOLDER,
+      };
+      let moreOperations = false;
+      if (work.operations) {
+        operation = 'apply-operations';
+        moreOperations = await this.applyOperations(adapter, mailbox, context);
+      }
+      let initialComplete = false;
+      if (work.delta) {
+        operation = 'sync';
+        const outcome = await adapter.syncDelta({ ...context, folders: await loadFolderStates(mailbox.id) });
+        initialComplete = outcome.initialComplete;
+        await recountMessages(mailbox.id);
+      }
+      if (work.resync) {
+        operation = 'resync';
+        await this.resync(adapter, mailbox, context);
+      }
+      let moreBackfill = false;
+      if (work.backfill && !signal.aborted) {
+        operation = 'backfill';
+        moreBackfill = await this.backfill(adapter, mailbox, context);
+      }
+      if (!signal.aborted) await recordSuccess(mailbox.id, { delta: work.delta === true, initialComplete });
+      return { outcome: 'ok', more: { backfill: moreBackfill, operations: moreOperations } };
+    } catch (error) {
+      const failure = classifySyncError(error, { hide: this.secrets });
+      await this.close();
+      const retryInMs = await recordFailure(mailbox.id, failure, operation);
+      return { outcome: 'failed', failure, retryInMs };
+    }
+  }
+
+  private async connect(mailbox: LoadedMailbox): Promise<MailProviderAdapter> {
+    const usable = this.adapter && (this.adapter as { usable?: boolean }).usable !== false;
+    if (this.adapter && usable) return this.adapter;
+    await this.close();
+    const opened = await openAdapter(mailbox, { limits: this.options.limits });
+    this.adapter = opened.adapter;
+    this.secrets = opened.secrets;
+    this.listedAt = 0;
+    return opened.adapter;
+  }
+
+  private async folders(mailbox: LoadedMailbox, adapter: MailProviderAdapter, delta: boolean) {
+    const every = this.options.folderListEveryMs ?? 60_000;
+    if (delta && Date.now() - this.listedAt >= every) {
+      const states = await reconcileFolders(mailbox, await adapter.listFolders());
+      this.listedAt = Date.now();
+      return states;
+    }
+    if (this.listedAt === 0) {
+      const states = await reconcileFolders(mailbox, await adapter.listFolders());
+      this.listedAt = Date.now();
+      return states;
+    }
+    return loadFolderStates(mailbox.id);
+  }
+
+  /** Returns true when more operations are pending than one run applies. */
+  private async applyOperations(adapter: MailProviderAdapter, mailbox: LoadedMailbox, context: SyncContext): Promise<boolean> {
+    const batch = 200;
+    const pending = await pendingOperations(mailbox.id, batch);
+    for (const operation of pending) {
+      if (context.signal.aborted) return true;
+      if (!operation.message) {
+        await dropOperation(operation.id);
+        continue;
+      }
+      try {
+        const result = await adapter.applyOperation(
+          { action: operation.action, params: operation.params as never, message: operation.message },
+          context.folders,
+        );
+        await completeOperation(operation, result);
+      } catch (error) {
+        const failure = classifySyncError(error, { hide: this.secrets });
+        // The connection or the account is the problem: the whole run fails and retries later.
+        if (failure.kind !== 'protocol') throw error;
+        const serverFolder = mailbox.provider === 'imap' ? (parseImapProviderKey(operation.message.providerKey)?.folderKey ?? null) : null;
+        await failOperation(operation, failure.message, this.options.operationAttempts ?? 5, serverFolder);
+      }
+    }
+    return pending.length === batch;
+  }
+
+  private async resync(adapter: MailProviderAdapter, mailbox: LoadedMailbox, context: SyncContext): Promise<void> {
+    const since = resyncSinceOf(mailbox.syncState);
+    if (!since) return;
+    await adapter.resync({ ...context, folders: await loadFolderStates(mailbox.id) }, since);
+    // Cleared only if no earlier window was asked for meanwhile.
+    await db().$executeRaw`
+      UPDATE mailboxes SET sync_state = sync_state - 'resyncSince'
+       WHERE id = ${mailbox.id}::uuid AND sync_state->>'resyncSince' = ${since.toISOString()}`;
+  }
+
+  /** One budget of backfill; returns true when more remains. */
+  private async backfill(adapter: MailProviderAdapter, mailbox: LoadedMailbox, context: SyncContext): Promise<boolean> {
+    if (mailbox.backfillStatus !== 'pending' && mailbox.backfillStatus !== 'running') return false;
+    // processing_only keeps recent mail only: a backfill has nothing to mirror.
+    const done = mailbox.syncMode === 'processing_only';
+    let outcome = { done, remaining: 0 as number | null, inserted: 0 };
+    if (!done) {
+      await db().mailbox.update({ where: { id: mailbox.id }, data: { backfillStatus: 'running' } });
+      outcome = await adapter.backfill({ ...context, folders: await loadFolderStates(mailbox.id) }, { since: mailbox.backfillSince, sliceSize: this.options.backfillPerRun ?? 1000 });
+    }
+    const [stats] = await db().$queryRaw<{ mirrored: bigint; oldest: Date | null }[]>`
+      SELECT count(*) AS mirrored, min(received_at) AS oldest FROM mail_messages WHERE mailbox_id = ${mailbox.id}::uuid`;
+    const mirrored = Number(stats?.mirrored ?? 0);
+    const remaining = outcome.remaining ?? 0;
+    const progressPct = outcome.done ? 100 : mirrored + remaining === 0 ? 0 : Math.min(99.9, Math.round((1000 * mirrored) / (mirrored + remaining)) / 10);
+    const updated = await db().mailbox.update({
+      where: { id: mailbox.id },
+      data: { backfillStatus: outcome.done ? 'done' : 'running', backfillProgressPct: progressPct, backfillOldestAt: stats?.oldest ?? null },
+      select: { status: true, backfillStatus: true, backfillProgressPct: true, backfillOldestAt: true },
+    });
+    await emitToMember(mailbox.memberId, 'mailbox.status', {
+      mailboxId: mailbox.id,
+      status: updated.status,
+      backfill: { status: updated.backfillStatus, progressPct: updated.backfillProgressPct, oldestSyncedAt: updated.backfillOldestAt?.toISOString() ?? null },
+    });
+    return !outcome.done && !context.signal.aborted;
+  }
+
+  /** Opens the provider's push channel (IDLE) for this mailbox, or null when it offers none. */
+  async watch(onChange: () => void, onEnd: (error: unknown) => void) {
+    const mailbox = await loadMailbox(this.mailboxId);
+    if (!mailbox || mailbox.status === 'disconnected') return null;
+    const adapter = await this.connect(mailbox);
+    return adapter.watch ? adapter.watch(onChange, onEnd) : null;
+  }
+
+  async close(): Promise<void> {
+    const adapter = this.adapter;
+    this.adapter = null;
+    if (adapter) await adapter.close().catch(() => {});
+  }
+}

@@ -1,0 +1,225 @@
+/**
+ * The mail side of a runner process: it announces the runner (heartbeat), holds leases on its fair
+ * share of the active mailboxes (ceil(active / live runners)), takes over expired leases of runners
+ * that died, and keeps one worker (./worker.ts: session, IDLE watch, polling, backoff) per mailbox
+ * it holds. Jobs for a mailbox another live runner holds are handed over by a PostgreSQL
+ * notification; the work itself is durable in the database (pending operations, the backfill status,
+ * the resync window), so a handover lost with its runner is picked up by the next holder.
+ *
+ * Joins the runner's orderly shutdown: `stop()` ends the workers (bounded wait), gives the leases back
+ * and removes the runner's row, so the other runners take the mailboxes at their next scan.
+ */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import pg from 'pg';
+import { databaseUrl } from '../../server/core/config';
+import { db } from '../../server/core/db';
+import { log } from '../../server/core/log';
+import {
+  fairShare,
+  heartbeatRunner,
+  leaseTiming,
+  otherLiveHolder,
+  purgeDeadRunners,
+  releaseLeases,
+  removeRunner,
+  renewLeases,
+  takeLease,
+  takeLeases,
+} from '../../server/core/mail/lease';
+import type { WorkRequest } from './session';
+import { MailboxWorker, type WorkerOptions } from './worker';
+
+/** The notification channel runners hand mailbox work over on. */
+export const mailWorkChannel = 'mailflow_mail_work';
+
+export type HandedWork = WorkRequest & { release?: boolean };
+
+export interface SupervisorOptions extends WorkerOptions {
+  owner?: string;
+  renewMs?: number;
+  ttlMs?: number;
+  scanMs?: number;
+  liveMs?: number;
+  /** Listen for handed-over work (default true). */
+  listen?: boolean;
+}
+
+export class MailSupervisor {
+  readonly owner: string;
+  private readonly workers = new Map<string, MailboxWorker>();
+  private scanTimer: NodeJS.Timeout | null = null;
+  private lastRenew = 0;
+  private listener: pg.Client | null = null;
+  private ticking: Promise<void> | null = null;
+  private stopped = false;
+
+  constructor(private readonly options: SupervisorOptions = {}) {
+    this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  }
+
+  private get timing() {
+    return {
+      renewMs: this.options.renewMs ?? leaseTiming.renewMs,
+      ttlMs: this.options.ttlMs ?? leaseTiming.ttlMs,
+      scanMs: this.options.scanMs ?? leaseTiming.scanMs,
+      liveMs: this.options.liveMs ?? leaseTiming.liveMs,
+    };
+  }
+
+  async start(): Promise<void> {
+    await heartbeatRunner({ id: this.owner, hostname: hostname(), pid: process.pid });
+    await purgeDeadRunners();
+    if (this.options.listen !== false) await this.listen();
+    await this.tick();
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.scanTimer = setTimeout(() => {
+      this.ticking = this.tick()
+        .catch((error: unknown) => log.error({ err: error }, 'mail supervisor tick failed'))
+        .finally(() => {
+          this.ticking = null;
+          this.schedule();
+        });
+    }, this.timing.scanMs);
+    this.scanTimer.unref();
+  }
+
+  /** Heartbeat and renewals (every renewMs), then the share: orphans taken, free leases up to the share, extras released. */
+  async tick(): Promise<void> {
+    if (this.stopped) return;
+    const { renewMs, ttlMs, liveMs } = this.timing;
+    if (Date.now() - this.lastRenew >= renewMs) {
+      this.lastRenew = Date.now();
+      await heartbeatRunner({ id: this.owner, hostname: hostname(), pid: process.pid });
+      const held = [...this.workers.keys()];
+      const kept = new Set(await renewLeases(this.owner, held, ttlMs));
+      for (const id of held) if (!kept.has(id)) await this.drop(id, false);
+    }
+    const { share } = await fairShare(liveMs);
+    const held = this.workers.size;
+    // Orphans (expired leases of a dead runner) are taken at once, whatever the share: they would
+    // otherwise wait unsynced; the share evens out afterwards.
+    const taken = await takeLeases(this.owner, { orphanLimit: 50, freeLimit: Math.max(0, share - held), ttlMs });
+    for (const id of taken) this.adopt(id);
+    // Above the share (a runner joined, or a job made us adopt one): give the newest back; runners
+    // under their share take it (never us: we are at our share).
+    const extra = this.workers.size - share;
+    if (extra > 0) {
+      const newest = [...this.workers.keys()].slice(-extra);
+      for (const id of newest) await this.drop(id, true);
+    }
+  }
+
+  private adopt(mailboxId: string): MailboxWorker {
+    const existing = this.workers.get(mailboxId);
+    if (existing) return existing;
+    const worker = new MailboxWorker(mailboxId, this.options, (id) => void this.drop(id, true));
+    this.workers.set(mailboxId, worker);
+    worker.start();
+    return worker;
+  }
+
+  private async drop(mailboxId: string, release: boolean): Promise<void> {
+    const worker = this.workers.get(mailboxId);
+    this.workers.delete(mailboxId);
+    await worker?.stop();
+    if (release) await releaseLeases(this.owner, [mailboxId]);
+  }
+
+  holds(mailboxId: string): boolean {
+    return this.workers.has(mailboxId);
+  }
+
+  worker(mailboxId: string): MailboxWorker | undefined {
+    return this.workers.get(mailboxId);
+  }
+
+  /**
+   * Work asked for by a job: done here when we hold (or can take) the mailbox's lease, otherwise
+   * handed to the live holder.
+   */
+  async dispatch(mailboxId: string, work: HandedWork): Promise<'local' | 'handed-over' | 'released'> {
+    if (work.release) {
+      if (this.workers.has(mailboxId)) await this.drop(mailboxId, true);
+      await notifyWork(mailboxId, work);
+      return 'released';
+    }
+    const local = this.workers.get(mailboxId);
+    if (local) {
+      local.request(work);
+      return 'local';
+    }
+    if (await takeLease(mailboxId, this.owner, this.timing.ttlMs)) {
+      this.adopt(mailboxId);
+      return 'local';
+    }
+    await notifyWork(mailboxId, work);
+    return 'handed-over';
+  }
+
+  private async listen(): Promise<void> {
+    const client = new pg.Client({ connectionString: databaseUrl() });
+    client.on('error', (error) => log.warn({ message: error.message }, 'mail work listener lost'));
+    client.on('notification', (message) => {
+      if (message.channel !== mailWorkChannel || !message.payload) return;
+      let parsed: { mailboxId?: unknown; work?: HandedWork };
+      try {
+        parsed = JSON.parse(message.payload) as typeof parsed;
+      } catch {
+        return;
+      }
+      if (typeof parsed.mailboxId !== 'string' || !parsed.work) return;
+      const worker = this.workers.get(parsed.mailboxId);
+      if (!worker) return;
+      if (parsed.work.release) void this.drop(parsed.mailboxId, true);
+      else worker.request(parsed.work);
+    });
+    await client.connect();
+    await client.query(`LISTEN ${mailWorkChannel}`);
+    this.listener = client;
+  }
+
+  private stopping: Promise<void> | null = null;
+
+  /** Stops every worker, gives the leases back and leaves (every caller waits for the same stop). */
+  stop(): Promise<void> {
+    this.stopping ??= this.stopNow();
+    return this.stopping;
+  }
+
+  private async stopNow(): Promise<void> {
+    this.stopped = true;
+    if (this.scanTimer) clearTimeout(this.scanTimer);
+    await this.ticking;
+    await Promise.all([...this.workers.values()].map((worker) => worker.stop()));
+    this.workers.clear();
+    await releaseLeases(this.owner).catch((error: unknown) => log.warn({ err: error }, 'releasing mailbox leases failed'));
+    await removeRunner(this.owner).catch(() => {});
+    await this.listener?.end().catch(() => {});
+    this.listener = null;
+  }
+
+  /**
+   * Simulates a dead runner (tests): timers and workers stop, nothing is released or removed, so
+   * the leases expire like a crashed process's.
+   */
+  async abandon(): Promise<void> {
+    this.stopped = true;
+    if (this.scanTimer) clearTimeout(this.scanTimer);
+    await this.ticking;
+    await Promise.all([...this.workers.values()].map((worker) => worker.stop()));
+    this.workers.clear();
+    await this.listener?.end().catch(() => {});
+  }
+}
+
+export async function notifyWork(mailboxId: string, work: HandedWork): Promise<void> {
+  await db().$executeRaw`SELECT pg_notify(${mailWorkChannel}, ${JSON.stringify({ mailboxId, work })})`;
+}
+
+/** Whether a live runner other than `owner` holds the mailbox. */
+export { otherLiveHolder };

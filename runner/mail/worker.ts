@@ -1,0 +1,172 @@
+/**
+ * The work of one leased mailbox in this runner: requests (delta, operations, resync, backfill) are
+ * merged and run one at a time through the mailbox's session; an IMAP IDLE watch asks for a delta on
+ * every change it sees; a timer polls (often when the provider offers no push, rarely otherwise, for
+ * the folders IDLE does not watch); a failure closes the watch and retries everything after the
+ * backoff; a backfill continues in budgets between deltas until it is done.
+ */
+import { log } from '../../server/core/log';
+import type { WatchHandle } from '../../server/core/mail/provider';
+import { MailboxSession, type SessionOptions, type WorkRequest } from './session';
+
+export interface WorkerOptions {
+  session?: SessionOptions;
+  /** Poll interval without push (IDLE not offered, or the watch is down). Default 60 s. */
+  pollMs?: number;
+  /** Poll interval while IDLE watches the inbox (other folders). Default 5 min. */
+  watchedPollMs?: number;
+  /** Open IDLE watches. Default true. */
+  watch?: boolean;
+  /** Delay coalescing a burst of IDLE events into one delta. Default 50 ms. */
+  debounceMs?: number;
+}
+
+const everything: Required<WorkRequest> = { delta: true, operations: true, resync: true, backfill: true };
+
+export class MailboxWorker {
+  private readonly session: MailboxSession;
+  private readonly abort = new AbortController();
+  private pending: WorkRequest = {};
+  private running: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private debounce: NodeJS.Timeout | null = null;
+  private watchHandle: WatchHandle | null = null;
+  private watching = false;
+  private failing = false;
+  private stopped = false;
+  /** Runs completed (tests wait on it). */
+  runs = 0;
+
+  constructor(
+    readonly mailboxId: string,
+    private readonly options: WorkerOptions,
+    private readonly onGone: (mailboxId: string) => void,
+  ) {
+    this.session = new MailboxSession(mailboxId, options.session);
+  }
+
+  /** A newly held mailbox catches up on everything that may be waiting. */
+  start(): void {
+    this.request(everything);
+  }
+
+  request(work: WorkRequest): void {
+    if (this.stopped) return;
+    this.pending = {
+      delta: this.pending.delta || work.delta,
+      operations: this.pending.operations || work.operations,
+      resync: this.pending.resync || work.resync,
+      backfill: this.pending.backfill || work.backfill,
+    };
+    this.kick();
+  }
+
+  private kick(): void {
+    if (this.running || this.stopped) return;
+    if (!this.pending.delta && !this.pending.operations && !this.pending.resync && !this.pending.backfill) return;
+    this.running = this.loop().finally(() => {
+      this.running = null;
+      this.kick();
+    });
+  }
+
+  private async loop(): Promise<void> {
+    const work = this.pending;
+    this.pending = {};
+    this.clearTimer();
+    const result = await this.session.run(work, this.abort.signal);
+    this.runs += 1;
+    if (this.stopped) return;
+    if (result.outcome === 'gone') {
+      this.onGone(this.mailboxId);
+      return;
+    }
+    if (result.outcome === 'failed') {
+      this.failing = true;
+      await this.closeWatch();
+      log.warn({ mailboxId: this.mailboxId, kind: result.failure.kind, code: result.failure.code, retryInMs: result.retryInMs }, 'mailbox sync failed');
+      this.schedule(result.retryInMs, everything);
+      return;
+    }
+    this.failing = false;
+    if (result.more.operations) this.pending.operations = true;
+    // A backfill continues after whatever else is waiting, one budget at a time.
+    if (result.more.backfill) setImmediate(() => this.request({ backfill: true }));
+    await this.ensureWatch();
+    this.schedule(this.watching ? (this.options.watchedPollMs ?? 300_000) : (this.options.pollMs ?? 60_000), { delta: true });
+  }
+
+  private schedule(delayMs: number, work: WorkRequest): void {
+    this.clearTimer();
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.request(work);
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private async ensureWatch(): Promise<void> {
+    if (this.watching || this.stopped || this.failing || this.options.watch === false) return;
+    this.watching = true;
+    try {
+      const handle = await this.session.watch(
+        () => this.onChange(),
+        (error) => {
+          this.watchHandle = null;
+          this.watching = false;
+          if (this.stopped) return;
+          log.info({ mailboxId: this.mailboxId, err: error instanceof Error ? error.message : String(error) }, 'mailbox watch ended');
+          // Catch up on what the watch may have missed, then watch again.
+          this.request({ delta: true });
+        },
+      );
+      if (this.stopped) {
+        await handle?.close();
+        return;
+      }
+      this.watchHandle = handle;
+      this.watching = handle !== null;
+    } catch (error) {
+      this.watching = false;
+      log.info({ mailboxId: this.mailboxId, err: error instanceof Error ? error.message : String(error) }, 'mailbox watch could not start');
+    }
+  }
+
+  private onChange(): void {
+    if (this.debounce || this.stopped) return;
+    this.debounce = setTimeout(() => {
+      this.debounce = null;
+      this.request({ delta: true });
+    }, this.options.debounceMs ?? 50);
+  }
+
+  private async closeWatch(): Promise<void> {
+    const handle = this.watchHandle;
+    this.watchHandle = null;
+    this.watching = false;
+    await handle?.close().catch(() => {});
+  }
+
+  /** Waits for the run in progress (bounded), closes the watch and the connection. */
+  async stop(timeoutMs = 5_000): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.abort.abort();
+    this.clearTimer();
+    if (this.debounce) clearTimeout(this.debounce);
+    await this.closeWatch();
+    if (this.running) await Promise.race([this.running.catch(() => {}), new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
+    await this.session.close();
+  }
+
+  /** Resolves when no run is in progress or pending (tests). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running.catch(() => {});
+  }
+}

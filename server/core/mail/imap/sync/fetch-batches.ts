@@ -1,0 +1,155 @@
+/**
+ * Streams messages from a selected folder into mirror batches: bounded by count and bytes, handed to
+ * the sink without waiting for the previous batch's write (the sink writes in order), with at most
+ * `inFlight` batches outstanding so memory stays bounded while the next FETCH responses are read.
+ */
+import type { FetchMessageObject, FetchQueryObject, ImapFlow } from 'imapflow';
+import type { FolderCursor, IncomingMessage, IngestedVia, MirrorBatch, MirrorSink } from '../../provider';
+import { flagsOf, labelsOf } from './flags';
+import { imapProviderKey } from './provider-key';
+import { packUids } from './uid-ranges';
+
+export interface BatchLimits {
+  /** Messages per transaction. */
+  messages: number;
+  /** Source bytes per transaction. */
+  bytes: number;
+  /** Source bytes fetched per message (larger ones are cut and completed on demand). */
+  fetchBytes: number;
+  /** Batches handed to the sink and not written yet. */
+  inFlight: number;
+}
+
+export const defaultBatchLimits: BatchLimits = { messages: 200, bytes: 32 * 1024 * 1024, fetchBytes: 25 * 1024 * 1024, inFlight: 2 };
+
+export interface FolderRef {
+  key: string;
+  role: string | null;
+  uidValidity: bigint;
+}
+
+/** MODSEQ is asked for by imapflow itself whenever CONDSTORE is enabled. */
+export function fetchQuery(limits: BatchLimits): FetchQueryObject {
+  return { uid: true, flags: true, internalDate: true, size: true, source: { start: 0, maxLength: limits.fetchBytes } };
+}
+
+export function incomingOf(message: FetchMessageObject, folder: FolderRef, limits: BatchLimits): IncomingMessage {
+  const size = message.size ?? message.source?.length ?? 0;
+  const internalDate = message.internalDate ? new Date(message.internalDate) : null;
+  return {
+    providerKey: imapProviderKey(folder.key, folder.uidValidity, message.uid),
+    folderKey: folder.key,
+    labels: labelsOf(message.flags),
+    uid: BigInt(message.uid),
+    uidValidity: folder.uidValidity,
+    modseq: message.modseq ?? null,
+    flags: flagsOf(message.flags, folder.role),
+    internalDate: internalDate && !Number.isNaN(internalDate.getTime()) ? internalDate : null,
+    size,
+    source: message.source ?? Buffer.alloc(0),
+    sourceComplete: message.source !== undefined && size <= limits.fetchBytes,
+  };
+}
+
+/** Orders writes and bounds the batches outstanding. */
+export class BatchPipe {
+  private readonly outstanding: Promise<{ inserted: number }>[] = [];
+  inserted = 0;
+
+  constructor(
+    private readonly sink: MirrorSink,
+    private readonly limits: BatchLimits,
+  ) {}
+
+  async push(batch: MirrorBatch): Promise<void> {
+    this.outstanding.push(this.sink.commit(batch));
+    while (this.outstanding.length >= this.limits.inFlight) await this.settleOne();
+  }
+
+  async drain(): Promise<void> {
+    while (this.outstanding.length > 0) await this.settleOne();
+  }
+
+  private async settleOne(): Promise<void> {
+    const next = this.outstanding.shift();
+    if (next) this.inserted += (await next).inserted;
+  }
+}
+
+export interface FetchNewOptions {
+  folder: FolderRef;
+  /** First UID to read. */
+  fromUid: number;
+  /** UIDs below this are the initial window ('initial'), from it on new mail ('delta'). */
+  boundaryUid: number;
+  /** Written with the first batch (initial sync: oldestUid, uidNext). */
+  firstCursor?: Omit<FolderCursor, 'folderKey'>;
+  signal: AbortSignal;
+}
+
+/**
+ * Reads UIDs fromUid:* and commits them in batches, each advancing `syncedUid` to its last UID.
+ * Returns the highest UID seen (or null) and whether it stopped early (abort).
+ */
+export async function fetchNew(client: ImapFlow, pipe: BatchPipe, limits: BatchLimits, options: FetchNewOptions): Promise<{ lastUid: number | null; aborted: boolean }> {
+  let batch: IncomingMessage[] = [];
+  let batchVia: IngestedVia = 'initial';
+  let bytes = 0;
+  let lastUid: number | null = null;
+  let first = options.firstCursor;
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const cursor: FolderCursor = { folderKey: options.folder.key, uidValidity: options.folder.uidValidity, syncedUid: batch.at(-1)!.uid!, ...first };
+    first = undefined;
+    await pipe.push({ ingestedVia: batchVia, messages: batch, flagUpdates: [], removedProviderKeys: [], cursors: [cursor] });
+    batch = [];
+    bytes = 0;
+  };
+  for await (const message of client.fetch(`${options.fromUid}:*`, fetchQuery(limits), { uid: true })) {
+    // "n:*" always answers the last message, even below n.
+    if (message.uid < options.fromUid) continue;
+    const via: IngestedVia = message.uid < options.boundaryUid ? 'initial' : 'delta';
+    if (batch.length > 0 && via !== batchVia) await flush();
+    batchVia = via;
+    const incoming = incomingOf(message, options.folder, limits);
+    batch.push(incoming);
+    bytes += incoming.source.length;
+    lastUid = message.uid;
+    if (batch.length >= limits.messages || bytes >= limits.bytes) {
+      await flush();
+      if (options.signal.aborted) return { lastUid, aborted: true };
+    }
+  }
+  await flush();
+  return { lastUid, aborted: false };
+}
+
+/** Fetches the given UIDs (any order) in slices and commits them as `ingestedVia`, with no cursor. */
+export async function fetchUids(
+  client: ImapFlow,
+  pipe: BatchPipe,
+  limits: BatchLimits,
+  options: { folder: FolderRef; uids: number[]; ingestedVia: IngestedVia; cursorOf?: (uids: number[]) => FolderCursor[]; signal: AbortSignal },
+): Promise<boolean> {
+  const sorted = [...new Set(options.uids)].sort((a, b) => a - b);
+  for (let index = 0; index < sorted.length; index += limits.messages) {
+    if (options.signal.aborted) return false;
+    const slice = sorted.slice(index, index + limits.messages);
+    let batch: IncomingMessage[] = [];
+    let bytes = 0;
+    const flush = async (uids: number[]) => {
+      if (batch.length === 0 && uids.length === 0) return;
+      await pipe.push({ ingestedVia: options.ingestedVia, messages: batch, flagUpdates: [], removedProviderKeys: [], cursors: options.cursorOf?.(uids) ?? [] });
+      batch = [];
+      bytes = 0;
+    };
+    for await (const message of client.fetch(packUids(slice), fetchQuery(limits), { uid: true })) {
+      const incoming = incomingOf(message, options.folder, limits);
+      batch.push(incoming);
+      bytes += incoming.source.length;
+      if (bytes >= limits.bytes) await flush([]);
+    }
+    await flush(slice);
+  }
+  return true;
+}
