@@ -29,17 +29,15 @@ export const enNotifications = {
 };
 
 export const enMail = {
-  /** `lastError.kind` of a mailbox and `kind` of a mailbox.error notification. */
+  /** `lastError.kind` of a mailbox and `kind` of a mailbox.error notification (server/core/mail/sync-errors.ts). */
   errorKinds: {
     auth: 'The server refused the sign-in. Reconnect the mailbox with a new password or authorization.',
-    token: 'The authorization expired or was revoked. Reconnect the mailbox.',
-    network: 'The mail server could not be reached. The sync retries by itself.',
+    unreachable: 'The mail server could not be reached. The sync retries by itself.',
     tls: 'The secure connection to the mail server failed.',
-    rate_limited: 'The provider is limiting requests. The sync resumes by itself.',
-    server: 'The mail server answered with an error. The sync retries by itself.',
-    protocol: 'The mail server answered in an unexpected way.',
-    quota: 'The mailbox or the provider quota is full.',
-    config: 'The mailbox settings are no longer valid. Reconnect the mailbox.',
+    timeout: 'The mail server took too long to answer. The sync retries by itself.',
+    rate_limit: 'The provider is limiting requests. The sync resumes by itself.',
+    protocol: 'The mail server answered in an unexpected way. The sync retries by itself.',
+    internal: 'Something went wrong while syncing. The sync retries by itself.',
   } as Record<string, string>,
   errorKindUnknown: (kind: string) => (kind ? `The sync stopped (${kind}). It retries by itself.` : 'The sync stopped. It retries by itself.'),
 };

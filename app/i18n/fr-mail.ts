@@ -32,14 +32,12 @@ export const frNotifications: typeof enNotifications = {
 export const frMail: typeof enMail = {
   errorKinds: {
     auth: 'Le serveur a refusé la connexion. Reconnectez la boîte avec un nouveau mot de passe ou une nouvelle autorisation.',
-    token: 'L’autorisation a expiré ou a été révoquée. Reconnectez la boîte.',
-    network: 'Le serveur de messagerie est injoignable. La synchronisation réessaie d’elle-même.',
+    unreachable: 'Le serveur de messagerie est injoignable. La synchronisation réessaie d’elle-même.',
     tls: 'La connexion sécurisée au serveur de messagerie a échoué.',
-    rate_limited: 'Le fournisseur limite les requêtes. La synchronisation reprend d’elle-même.',
-    server: 'Le serveur de messagerie a répondu par une erreur. La synchronisation réessaie d’elle-même.',
-    protocol: 'Le serveur de messagerie a répondu de façon inattendue.',
-    quota: 'La boîte ou le quota du fournisseur est plein.',
-    config: 'Les réglages de la boîte ne sont plus valides. Reconnectez la boîte.',
+    timeout: 'Le serveur de messagerie a mis trop de temps à répondre. La synchronisation réessaie d’elle-même.',
+    rate_limit: 'Le fournisseur limite les requêtes. La synchronisation reprend d’elle-même.',
+    protocol: 'Le serveur de messagerie a répondu de façon inattendue. La synchronisation réessaie d’elle-même.',
+    internal: 'Un problème est survenu pendant la synchronisation. Elle réessaie d’elle-même.',
   },
   errorKindUnknown: (kind: string) =>
     kind ? `La synchronisation s’est arrêtée (${kind}). Elle réessaie d’elle-même.` : 'La synchronisation s’est arrêtée. Elle réessaie d’elle-même.',

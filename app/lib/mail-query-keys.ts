@@ -11,6 +11,8 @@ export const mailKeys = {
   threadLists: [['mail', 'threads', 'list']],
   thread: (id?: string) => (id ? [['mail', 'threads', 'get'], { input: { id } }] : [['mail', 'threads', 'get']]),
   messages: [['mail', 'messages']],
+  /** Mutation key of thread actions. */
+  threadAction: [['mail', 'threads', 'act']],
   notifications: [['notifications', 'list']],
 } as const;
 

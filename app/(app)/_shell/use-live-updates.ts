@@ -8,7 +8,7 @@
  */
 import { useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { useRealtimeEvent, useRealtimeReconnect } from '@/app/lib/realtime';
-import { refreshMailViews } from '@/app/lib/mail-query-keys';
+import { mailKeys, refreshMailViews } from '@/app/lib/mail-query-keys';
 import type { Mailbox, MailboxBackfill } from '@/app/lib/mail-types';
 import { useTRPC } from '@/app/lib/trpc';
 
@@ -39,7 +39,11 @@ export function useLiveUpdates() {
   });
 
   useRealtimeEvent('mail.changed', (payload) => {
-    refreshMail(Array.isArray(payload.threadIds) ? payload.threadIds : undefined);
+    // While a thread action is on its way, its own settling re-reads everything: re-reading now could
+    // bring back, for a moment, a thread the optimistic update already moved.
+    if (queryClient.isMutating({ mutationKey: mailKeys.threadAction }) === 0) {
+      refreshMail(Array.isArray(payload.threadIds) ? payload.threadIds : undefined);
+    }
     // New or removed mail changes the mailbox's message count.
     if (payload.reason !== 'flags') refreshMailboxes();
   });

@@ -48,11 +48,12 @@ export function Webmail() {
 
   const open = useCallback(
     (id: string | null) => {
-      go({ threadId: id }, id ? 'push' : 'replace');
+      // Opening from the list adds a history entry (Back closes the thread); moving between threads does not.
+      go({ threadId: id }, id && !route.threadId ? 'push' : 'replace');
       const thread = id ? threads.find((item) => item.id === id) : undefined;
       if (thread && thread.unreadCount > 0) actions.act({ threadId: thread.id, action: 'markRead' });
     },
-    [go, threads, actions],
+    [go, threads, actions, route.threadId],
   );
 
   function act(request: ActRequest) {
