@@ -50,6 +50,7 @@ export const enWebmail = {
     alwaysFrom: (sender: string) => `Always show from ${sender}`,
   },
   actionFailed: (reason: string) => `The action was undone: ${reason}`,
+  readOnly: 'Disconnected mailbox: reconnect it to act on its mail.',
   noLabels: 'No labels yet.',
   addLabel: 'New label',
   add: 'Add',

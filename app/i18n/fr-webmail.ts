@@ -52,6 +52,7 @@ export const frWebmail: typeof enWebmail = {
     alwaysFrom: (sender: string) => `Toujours afficher pour ${sender}`,
   },
   actionFailed: (reason: string) => `L’action a été annulée\u00a0: ${reason}`,
+  readOnly: 'Boîte déconnectée\u00a0: reconnectez-la pour agir sur son courrier.',
   noLabels: 'Aucun libellé pour l’instant.',
   addLabel: 'Nouveau libellé',
   add: 'Ajouter',

@@ -122,24 +122,29 @@ export function MessageBody({ summary }: { summary: MessageSummary }) {
         </p>
       ) : null}
       {data.hasRemoteImages && !allowRemoteImages ? (
-        <div role="status" data-testid="remote-images-banner" className="mb-2 flex flex-wrap items-center gap-2 rounded-md bg-subtle px-3 py-2 text-sm">
-          <ImageIcon className="shrink-0 text-muted" />
-          <span className="min-w-0 flex-1">{t.webmail.remoteImages.blocked}</span>
-          <Button size="sm" variant="ghost" onClick={() => setAllowedHere(true)}>
-            {t.webmail.remoteImages.showOnce}
-          </Button>
-          {sender ? (
-            <Button
-              size="sm"
-              variant="ghost"
-              onClick={() => {
-                trustImageSender(sender);
-                setAllowedHere(true);
-              }}
-            >
-              {t.webmail.remoteImages.alwaysFrom(sender)}
-            </Button>
-          ) : null}
+        <div role="status" data-testid="remote-images-banner" className="mb-2 flex items-start gap-2 rounded-md bg-subtle px-3 py-2 text-sm">
+          <ImageIcon className="mt-0.5 shrink-0 text-muted" />
+          <div className="min-w-0 flex-1">
+            <p>{t.webmail.remoteImages.blocked}</p>
+            <div className="mt-1 -ml-2.5 flex flex-wrap gap-1">
+              <Button size="sm" variant="ghost" onClick={() => setAllowedHere(true)}>
+                {t.webmail.remoteImages.showOnce}
+              </Button>
+              {sender ? (
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  className="max-w-full"
+                  onClick={() => {
+                    trustImageSender(sender);
+                    setAllowedHere(true);
+                  }}
+                >
+                  <span className="truncate">{t.webmail.remoteImages.alwaysFrom(sender)}</span>
+                </Button>
+              ) : null}
+            </div>
+          </div>
         </div>
       ) : null}
       {html ? (

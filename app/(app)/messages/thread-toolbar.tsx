@@ -14,9 +14,23 @@ import type { ThreadActionRequest } from './use-thread-actions';
 
 export type ActRequest = Omit<ThreadActionRequest, 'threadId'>;
 
-function IconAction({ label, shortcut, onClick, children, testId }: { label: string; shortcut?: string; onClick: () => void; children: React.ReactNode; testId?: string }) {
+function IconAction({
+  label,
+  shortcut,
+  onClick,
+  children,
+  testId,
+  disabled,
+}: {
+  label: string;
+  shortcut?: string;
+  onClick: () => void;
+  children: React.ReactNode;
+  testId?: string;
+  disabled?: boolean;
+}) {
   return (
-    <Button size="icon" variant="ghost" aria-label={label} title={shortcut ? `${label} (${shortcut})` : label} onClick={onClick} data-testid={testId}>
+    <Button size="icon" variant="ghost" aria-label={label} title={shortcut ? `${label} (${shortcut})` : label} onClick={onClick} data-testid={testId} disabled={disabled}>
       {children}
     </Button>
   );
@@ -28,6 +42,7 @@ export function ThreadToolbar({
   labels,
   mailboxFolders,
   permanentDelete,
+  readOnly,
   onAct,
   onBack,
 }: {
@@ -37,6 +52,7 @@ export function ThreadToolbar({
   labels: string[];
   mailboxFolders: Folder[];
   permanentDelete: boolean;
+  readOnly: boolean;
   onAct: (request: ActRequest) => void;
   onBack: () => void;
 }) {
@@ -52,69 +68,72 @@ export function ThreadToolbar({
         <ArrowLeftIcon />
       </IconAction>
       <span aria-hidden="true" className="mx-1 h-5 w-px bg-line" />
-      {role === 'archive' ? (
-        <IconAction label={a.unarchive} onClick={() => onAct({ action: 'unarchive' })}>
-          <InboxIcon />
-        </IconAction>
-      ) : (
-        <IconAction label={a.archive} shortcut="e" onClick={() => onAct({ action: 'archive' })} testId="action-archive">
-          <ArchiveIcon />
-        </IconAction>
-      )}
-      {role === 'trash' ? (
-        <>
-          <IconAction label={a.restore} onClick={() => onAct({ action: 'restore' })}>
-            <UndoIcon />
+      {readOnly ? <span className="text-xs text-muted">{t.webmail.readOnly}</span> : null}
+      <fieldset disabled={readOnly} className="contents">
+        {role === 'archive' ? (
+          <IconAction label={a.unarchive} onClick={() => onAct({ action: 'unarchive' })}>
+            <InboxIcon />
           </IconAction>
-          {permanentDelete ? (
-            <IconAction label={a.deletePermanently} onClick={() => setConfirmDelete(true)}>
-              <TrashIcon className="text-red-600" />
+        ) : (
+          <IconAction label={a.archive} shortcut="e" onClick={() => onAct({ action: 'archive' })} testId="action-archive">
+            <ArchiveIcon />
+          </IconAction>
+        )}
+        {role === 'trash' ? (
+          <>
+            <IconAction label={a.restore} onClick={() => onAct({ action: 'restore' })}>
+              <UndoIcon />
             </IconAction>
-          ) : null}
-        </>
-      ) : (
-        <IconAction label={a.trash} shortcut="#" onClick={() => onAct({ action: 'trash' })}>
-          <TrashIcon />
+            {permanentDelete ? (
+              <IconAction label={a.deletePermanently} onClick={() => setConfirmDelete(true)}>
+                <TrashIcon className="text-red-600" />
+              </IconAction>
+            ) : null}
+          </>
+        ) : (
+          <IconAction label={a.trash} shortcut="#" onClick={() => onAct({ action: 'trash' })}>
+            <TrashIcon />
+          </IconAction>
+        )}
+        {role === 'spam' ? (
+          <IconAction label={a.notSpam} onClick={() => onAct({ action: 'notSpam' })}>
+            <InboxIcon />
+          </IconAction>
+        ) : (
+          <IconAction label={a.spam} onClick={() => onAct({ action: 'spam' })}>
+            <SpamIcon />
+          </IconAction>
+        )}
+        <span aria-hidden="true" className="mx-1 h-5 w-px bg-line" />
+        {read ? (
+          <IconAction label={a.markUnread} shortcut="Shift+U" onClick={() => onAct({ action: 'markUnread' })}>
+            <MailIcon />
+          </IconAction>
+        ) : (
+          <IconAction label={a.markRead} shortcut="Shift+I" onClick={() => onAct({ action: 'markRead' })}>
+            <MailOpenIcon />
+          </IconAction>
+        )}
+        <IconAction label={thread.flags.flagged ? a.unflag : a.flag} shortcut="s" onClick={() => onAct({ action: thread.flags.flagged ? 'unflag' : 'flag' })}>
+          <StarIcon className={thread.flags.flagged ? 'fill-amber-400 text-amber-500' : undefined} />
         </IconAction>
-      )}
-      {role === 'spam' ? (
-        <IconAction label={a.notSpam} onClick={() => onAct({ action: 'notSpam' })}>
-          <InboxIcon />
-        </IconAction>
-      ) : (
-        <IconAction label={a.spam} onClick={() => onAct({ action: 'spam' })}>
-          <SpamIcon />
-        </IconAction>
-      )}
-      <span aria-hidden="true" className="mx-1 h-5 w-px bg-line" />
-      {read ? (
-        <IconAction label={a.markUnread} shortcut="Shift+U" onClick={() => onAct({ action: 'markUnread' })}>
-          <MailIcon />
-        </IconAction>
-      ) : (
-        <IconAction label={a.markRead} shortcut="Shift+I" onClick={() => onAct({ action: 'markRead' })}>
-          <MailOpenIcon />
-        </IconAction>
-      )}
-      <IconAction label={thread.flags.flagged ? a.unflag : a.flag} shortcut="s" onClick={() => onAct({ action: thread.flags.flagged ? 'unflag' : 'flag' })}>
-        <StarIcon className={thread.flags.flagged ? 'fill-amber-400 text-amber-500' : undefined} />
-      </IconAction>
-      <DropdownMenu>
-        <DropdownMenuTrigger asChild>
-          <Button size="icon" variant="ghost" aria-label={a.move} title={a.move} disabled={moveTargets.length === 0}>
-            <FolderIcon />
-          </Button>
-        </DropdownMenuTrigger>
-        <DropdownMenuContent align="end" className="max-h-80 overflow-y-auto">
-          <DropdownMenuLabel>{a.moveTo}</DropdownMenuLabel>
-          {moveTargets.map((folder) => (
-            <DropdownMenuItem key={folder.key} onSelect={() => onAct({ action: 'move', folder: folder.role ?? folder.key })}>
-              {folderName(folder, t)}
-            </DropdownMenuItem>
-          ))}
-        </DropdownMenuContent>
-      </DropdownMenu>
-      <LabelsPopover labels={labels} folders={mailboxFolders} onChange={(change) => onAct({ labels: change })} />
+        <DropdownMenu>
+          <DropdownMenuTrigger asChild>
+            <Button size="icon" variant="ghost" aria-label={a.move} title={a.move} disabled={moveTargets.length === 0}>
+              <FolderIcon />
+            </Button>
+          </DropdownMenuTrigger>
+          <DropdownMenuContent align="end" className="max-h-80 overflow-y-auto">
+            <DropdownMenuLabel>{a.moveTo}</DropdownMenuLabel>
+            {moveTargets.map((folder) => (
+              <DropdownMenuItem key={folder.key} onSelect={() => onAct({ action: 'move', folder: folder.role ?? folder.key })}>
+                {folderName(folder, t)}
+              </DropdownMenuItem>
+            ))}
+          </DropdownMenuContent>
+        </DropdownMenu>
+        <LabelsPopover labels={labels} folders={mailboxFolders} onChange={(change) => onAct({ labels: change })} />
+      </fieldset>
       <ConfirmDialog
         open={confirmDelete}
         onOpenChange={setConfirmDelete}

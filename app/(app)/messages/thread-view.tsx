@@ -17,11 +17,14 @@ import { useFolders, useThread } from './use-mail-data';
 export function ThreadView({
   threadId,
   role,
+  canAct,
   onAct,
   onBack,
 }: {
   threadId: string;
   role: FolderRole | null;
+  /** False for a disconnected mailbox: its mail is readable, not actionable. */
+  canAct: (mailboxId: string) => boolean;
   onAct: (request: ActRequest) => void;
   onBack: () => void;
 }) {
@@ -70,6 +73,7 @@ export function ThreadView({
           labels={labels}
           mailboxFolders={mailboxFolders.data?.folders ?? []}
           permanentDelete={mailboxFolders.data?.permanentDelete ?? false}
+          readOnly={!canAct(thread.mailboxId)}
           onAct={onAct}
           onBack={onBack}
         />

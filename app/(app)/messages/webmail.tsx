@@ -46,24 +46,38 @@ export function Webmail() {
   const actions = useThreadActions(folderList);
   const scope = { folder: route.folder, role, filter: view.filter, searchEverywhere: view.everywhere && Boolean(view.q.trim()) };
 
+  // A disconnected mailbox's mail stays readable but takes no action (the service refuses them).
+  const activeMailboxes = useMemo(
+    () => new Set((mailboxes.data ?? []).filter((mailbox) => mailbox.status !== 'disconnected').map((mailbox) => mailbox.id)),
+    [mailboxes.data],
+  );
+  // Opening an unread thread marks it read, where the mailbox can still take actions.
+  const markReadOnOpen = useCallback(
+    (id: string | null) => {
+      const thread = id ? threads.find((item) => item.id === id) : undefined;
+      if (thread && thread.unreadCount > 0 && activeMailboxes.has(thread.mailboxId)) actions.act({ threadId: thread.id, action: 'markRead' });
+    },
+    [threads, activeMailboxes, actions],
+  );
+
   const open = useCallback(
     (id: string | null) => {
       // Opening from the list adds a history entry (Back closes the thread); moving between threads does not.
       go({ threadId: id }, id && !route.threadId ? 'push' : 'replace');
-      const thread = id ? threads.find((item) => item.id === id) : undefined;
-      if (thread && thread.unreadCount > 0) actions.act({ threadId: thread.id, action: 'markRead' });
+      markReadOnOpen(id);
     },
-    [go, threads, actions, route.threadId],
+    [go, markReadOnOpen, route.threadId],
   );
 
   function act(request: ActRequest) {
     const threadId = route.threadId;
     if (!threadId) return;
+    const thread = threads.find((item) => item.id === threadId);
+    if (thread && !activeMailboxes.has(thread.mailboxId)) return;
     if (request.action && !staysInList(scope, { action: request.action, toFolder: request.folder })) {
       const next = neighbourAfterRemoval(threads, threadId);
       go({ threadId: next }, 'replace');
-      const nextThread = next ? threads.find((item) => item.id === next) : undefined;
-      if (nextThread && nextThread.unreadCount > 0) actions.act({ threadId: nextThread.id, action: 'markRead' });
+      markReadOnOpen(next);
     }
     actions.act({ threadId, ...request });
   }
@@ -203,7 +217,14 @@ export function Webmail() {
           </Alert>
         ) : null}
         {route.threadId ? (
-          <ThreadView key={route.threadId} threadId={route.threadId} role={scope.searchEverywhere ? null : role} onAct={act} onBack={() => open(null)} />
+          <ThreadView
+            key={route.threadId}
+            threadId={route.threadId}
+            role={scope.searchEverywhere ? null : role}
+            canAct={(mailboxId) => activeMailboxes.has(mailboxId)}
+            onAct={act}
+            onBack={() => open(null)}
+          />
         ) : (
           <div className="flex flex-1 flex-col items-center justify-center p-8 text-center text-muted" data-testid="reading-empty">
             <MailIcon size={28} />
