@@ -37,7 +37,8 @@ const folderOfThread = (n: string) => `CASE
   WHEN ${n} % 100 < 98 THEN 'Projects' ELSE 'Receipts' END`;
 
 const words = `ARRAY[${vocabulary.map((word) => `'${word}'`).join(',')}]`;
-const word = (seed: string) => `(${words})[1 + (${seed}) % 50]`;
+/** A word drawn by hashing `seed` (an SQL integer expression): words mix freely across messages. */
+const word = (seed: string) => `(${words})[1 + ((hashint4(${seed})::bigint % 50) + 50) % 50]`;
 
 export async function seedMirror(client: pg.Client, mailboxId: string, messageCount: number): Promise<void> {
   const threadCount = Math.ceil((messageCount * 2) / 5);
@@ -54,7 +55,7 @@ export async function seedMirror(client: pg.Client, mailboxId: string, messageCo
       subject, snippet, from_name, from_email, received_at, seen, flagged, has_attachments, size, body_complete, ingested_via, updated_at)
     SELECT gen_random_uuid(), $1, b.id, ${folderOfThread('s.thread')} || E'\\n1\\n' || s.j, ${folderOfThread('s.thread')}, s.j, 1,
            '<bench-' || s.j || '@example.test>',
-           initcap(${word('s.j * 7')}) || ' ' || ${word('s.j * 13 + 3')} || ' ' || ${word('s.j * 29 + 11')} || CASE WHEN s.j % 1000 = 0 THEN ' zephyr' ELSE '' END,
+           initcap(${word('s.j * 7')}) || ' ' || ${word('s.j * 13 + 3')} || ' ' || ${word('s.j * 29 + 11')} || CASE WHEN s.j % 997 = 0 THEN ' zephyr' ELSE '' END,
            'About the ' || ${word('s.j * 31 + 5')} || ' and the ' || ${word('s.j * 37 + 17')} || ', see the ' || ${word('s.j * 41 + 23')} || ' before the ' || ${word('s.j * 43 + 29')},
            'Sender ' || (s.j * 13) % 2000, 'user' || (s.j * 13) % 2000 || '@' || (ARRAY['acme','globex','initech','umbrella'])[1 + s.j % 4] || '.test',
            now() - make_interval(mins => s.j), s.j % 5 <> 0, s.j % 33 = 0, s.j % 10 = 0, 2000 + s.j % 5000, true, 'initial', now()

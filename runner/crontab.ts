@@ -15,6 +15,7 @@ export const cronItems: CronItem[] = [
   { task: tasks.purgeTableWriteEffects, match: '17 * * * *' },
   { task: tasks.purgeArchivedNotifications, match: '23 3 * * *' },
   { task: tasks.purgeOAuthFlows, match: '*/15 * * * *' },
+  { task: tasks.purgeUploadedAttachments, match: '23 * * * *' },
 ].map((item) => ({ ...item, options: { backfillPeriod: 0, maxAttempts: 3 } }));
 
 export const parsedCronItems = parseCronItems(cronItems);

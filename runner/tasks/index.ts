@@ -17,6 +17,7 @@ import { purgeOAuthFlowsTask } from './purge-oauth-flows.task';
 import { purgeRateLimitBucketsTask } from './purge-rate-limit-buckets.task';
 import { purgeSessionsTask } from './purge-sessions.task';
 import { purgeTableWriteEffectsTask } from './purge-table-write-effects.task';
+import { purgeUploadedAttachmentsTask } from './purge-uploaded-attachments.task';
 
 export const taskDefinitions: readonly TaskDefinition[] = [
   purgeIdempotencyRecordsTask,
@@ -24,6 +25,7 @@ export const taskDefinitions: readonly TaskDefinition[] = [
   purgeRateLimitBucketsTask,
   purgeInvitationsTask,
   purgeTableWriteEffectsTask,
+  purgeUploadedAttachmentsTask,
   backfillTableTypedSlotsTask,
   purgeArchivedNotificationsTask,
   purgeOAuthFlowsTask,

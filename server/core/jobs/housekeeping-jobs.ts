@@ -13,6 +13,7 @@ export const housekeepingTaskNames = {
   purgeTableWriteEffects: 'purge-table-write-effects',
   purgeArchivedNotifications: 'purge-archived-notifications',
   purgeOAuthFlows: 'purge-oauth-flows',
+  purgeUploadedAttachments: 'purge-uploaded-attachments',
   /** Queued once at every runner start: gives typed slots to tables written before they existed. */
   backfillTableTypedSlots: 'backfill-table-typed-slots',
 } as const;

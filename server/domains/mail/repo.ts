@@ -20,11 +20,27 @@ export interface ScopedMailbox {
  * for no mailbox at all.
  */
 export async function mailboxesInScope(memberId: string, mailboxId?: string): Promise<ScopedMailbox[]> {
-  const mailboxes = await db().mailbox.findMany({
-    where: { memberId, ...(mailboxId ? { id: mailboxId } : {}) },
-    select: { id: true, provider: true, status: true, address: true },
-    orderBy: { connectedAt: 'asc' },
-  });
+  return checkedScope(await runStatement<ScopedMailbox>(mailboxScopeStatement(memberId, mailboxId, false)), mailboxId);
+}
+
+/** The same, with each mailbox's folders (key and role), in one statement: the threads list needs both. */
+export async function mailboxesWithFolders(memberId: string, mailboxId?: string): Promise<(ScopedMailbox & { folders: { key: string; role: string | null }[] })[]> {
+  return checkedScope(await runStatement<ScopedMailbox & { folders: { key: string; role: string | null }[] }>(mailboxScopeStatement(memberId, mailboxId, true)), mailboxId);
+}
+
+/** The statement of the two above (also run by bench/mail-lists.ts's floor). */
+export function mailboxScopeStatement(memberId: string, mailboxId: string | undefined, withFolders: boolean): Statement {
+  const folders = withFolders
+    ? `, coalesce((SELECT json_agg(json_build_object('key', f.key, 'role', f.role) ORDER BY f.key) FROM mail_folders f WHERE f.mailbox_id = b.id), '[]'::json) AS folders`
+    : '';
+  return {
+    text: `SELECT b.id, b.provider, b.status, b.address${folders} FROM mailboxes b
+            WHERE b.member_id = $1::uuid${mailboxId ? ' AND b.id = $2::uuid' : ''} ORDER BY b.connected_at, b.id`,
+    values: mailboxId ? [memberId, mailboxId] : [memberId],
+  };
+}
+
+function checkedScope<T>(mailboxes: T[], mailboxId: string | undefined): T[] {
   if (mailboxId && mailboxes.length === 0) {
     throw appError('request.bad_request', {
       message: 'No such mailbox among yours.',

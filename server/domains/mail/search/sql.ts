@@ -94,7 +94,18 @@ export function prepareSearch(terms: SearchTerm[], tsquery: string | null): Prep
  * selectivity (it assumes 2 % whatever the word), so the statement decides at run time, counting
  * at most this many matches + 1 (see the lists' statements).
  */
-export const fewMatches = 4000;
+export const fewMatches = 1000;
+
+/** How many of the newest rows a search list checks one by one before it turns to the search index. */
+export const walkedFirst = 2000;
+
+/** The two thresholds of a search list; tests set small ones to take every path on a few rows. */
+export interface SearchTuning {
+  walkedFirst: number;
+  fewMatches: number;
+}
+
+export const searchTuning: SearchTuning = { walkedFirst, fewMatches };
 
 /** Whether the search can be read from the search index (it has a positive word; negations alone cannot). */
 export function usesSearchIndex(search: PreparedSearch | null): boolean {

@@ -7,14 +7,17 @@
  *
  * With `q`, a thread is listed when one of its messages in the folder matches. Which way is fast
  * depends on how many messages match, which PostgreSQL cannot estimate for prefix queries (see
- * `fewMatches`): each branch first collects at most `fewMatches + 1` matching messages through the
- * search index (`hits`). Fewer than that: they are all, and the page is their threads, sorted. As
- * many: matches are common, and the branch walks the threads newest first, probing each one's
- * messages (EXISTS along thread_id). Each half is gated by a one-time filter, so only one runs.
+ * `fewMatches`), so each branch decides as it goes, in three steps gated by one-time filters (a
+ * step whose gate is false never runs, nor its CTE):
+ *   1. `walk`: the newest `walkedFirst` threads of the folder, probing each one's messages (EXISTS
+ *      along thread_id). A full page there is the answer: common words end here, cheaply.
+ *   2. `hits`: at most `fewMatches + 1` matching messages through the search index. Fewer than
+ *      that: they are all, and the page is their threads, sorted. Rare words end here.
+ *   3. otherwise matches are many but old: the walk goes on over every thread of the folder.
  * `draft` and `sent` of the thread's flags are read for the page only.
  */
 import type { CursorPosition } from '../../../core/http/cursor';
-import { fewMatches, searchConditionSql, usesSearchIndex, type PreparedSearch } from '../search/sql';
+import { searchConditionSql, searchTuning, usesSearchIndex, type PreparedSearch, type SearchTuning } from '../search/sql';
 import { SqlParams, type Statement } from '../sql';
 
 export type ThreadFilter = 'all' | 'unread' | 'flagged' | 'attachments';
@@ -34,6 +37,8 @@ export interface ThreadListSpec {
   after: CursorPosition | null;
   /** Rows to fetch (the page size plus one, to know whether a next page exists). */
   take: number;
+  /** Thresholds of the search steps (default `searchTuning`). */
+  tuning?: SearchTuning;
 }
 
 export const threadColumns = `t.id, t.mailbox_id, t.subject, t.last_message_at, t.message_count, t.unread_count, t.flagged,
@@ -67,20 +72,34 @@ function branchOf(index: number, scope: ThreadScope, spec: ThreadListSpec, param
   const search = spec.search ? searchConditionSql(spec.search, params) : null;
   if (!search) return { ctes: [], selects: [select([])] };
   const inFolder = keys ? ` AND (m.folder_key = ANY(${keys}) OR m.labels && ${keys})` : '';
-  const probe = `EXISTS (SELECT 1 FROM mail_messages m WHERE m.thread_id = t.id${inFolder} AND ${search})`;
+  // A scalar subquery rather than EXISTS: PostgreSQL keeps it a probe per thread (along thread_id)
+  // instead of turning it into a join over every matching message.
+  const probe = `(SELECT true FROM mail_messages m WHERE m.thread_id = t.id${inFolder} AND ${search} LIMIT 1)`;
   if (!usesSearchIndex(spec.search)) return { ctes: [], selects: [select([probe])] };
 
+  const walk = `walk_${index}`;
   const hits = `hits_${index}`;
-  const cap = params.add(fewMatches + 1, 'int');
+  const walkRows = params.add((spec.tuning ?? searchTuning).walkedFirst, 'int');
+  const cap = params.add((spec.tuning ?? searchTuning).fewMatches + 1, 'int');
   // A message of a thread older than the cursor is older than it too: later pages collect fewer.
   const older = at ? ` AND m.received_at <= ${at}` : '';
-  // The mailbox compared as text: its btree index must not look cheaper than the search index here.
-  const cte = `${hits} AS MATERIALIZED (SELECT m.thread_id FROM mail_messages m
-    WHERE m.mailbox_id::text = ${mailbox}::text${inFolder}${older} AND ${search} LIMIT ${cap})`;
-  const few = `(SELECT count(*) FROM ${hits}) < ${cap}`;
+  // CASE, not AND: the hits are counted (and collected) only when the walk fell short.
+  const walked = `(SELECT count(*) FROM ${walk}) >= ${take}`;
+  const few = `CASE WHEN ${walked} THEN false ELSE (SELECT count(*) FROM ${hits}) < ${cap} END`;
+  const many = `CASE WHEN ${walked} THEN false ELSE (SELECT count(*) FROM ${hits}) >= ${cap} END`;
   return {
-    ctes: [cte],
-    selects: [select([few, `t.id IN (SELECT thread_id FROM ${hits})`]), select([`NOT ${few}`, probe])],
+    ctes: [
+      `${walk} AS MATERIALIZED (SELECT * FROM (SELECT ${threadColumns} FROM mail_threads t WHERE ${conditions.join(' AND ')}
+         ORDER BY t.last_message_at DESC, t.id DESC LIMIT ${walkRows}) t WHERE ${probe} ORDER BY t.last_message_at DESC, t.id DESC LIMIT ${take})`,
+      // The mailbox compared as text: its btree index must not look cheaper than the search index here.
+      `${hits} AS MATERIALIZED (SELECT m.thread_id FROM mail_messages m
+         WHERE m.mailbox_id::text = ${mailbox}::text${inFolder}${older} AND ${search} LIMIT ${cap})`,
+    ],
+    selects: [
+      `(SELECT * FROM ${walk} t WHERE ${walked})`,
+      select([few, `t.id IN (SELECT thread_id FROM ${hits})`]),
+      select([many, probe]),
+    ],
   };
 }
 

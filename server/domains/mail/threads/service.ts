@@ -4,7 +4,7 @@ import { appError } from '../../../core/errors/app-error';
 import { decodeCursor, pageOf } from '../../../core/http/cursor';
 import { resolveFolder } from '../folders/resolve';
 import { presentMessageSummary } from '../present';
-import { foldersOf, mailboxesInScope, runStatement } from '../repo';
+import { mailboxesWithFolders, runStatement } from '../repo';
 import { preparedSearchOf } from '../search/prepare';
 import { threadListStatement, type ThreadScope } from './list-statement';
 import { presentThread, type ThreadRow } from './present';
@@ -20,14 +20,15 @@ function unknownFolder(): never {
 
 /** Newest first; an unreadable cursor gives the first page. */
 export async function listThreads(actor: AuthenticatedActor, input: ListThreadsInput) {
-  const mailboxes = await mailboxesInScope(actor.member.id, input.mailboxId);
+  const mailboxes = await mailboxesWithFolders(actor.member.id, input.mailboxId);
   const ids = mailboxes.map((mailbox) => mailbox.id);
   let scopes: ThreadScope[];
   let flaggedOnly = false;
   if (input.searchEverywhere) {
     scopes = ids.map((mailboxId) => ({ mailboxId, folderKeys: null }));
   } else {
-    const resolved = resolveFolder(input.folder, ids, ids.length ? await foldersOf(ids) : []);
+    const folders = mailboxes.flatMap((mailbox) => mailbox.folders.map((folder) => ({ mailboxId: mailbox.id, ...folder })));
+    const resolved = resolveFolder(input.folder, ids, folders);
     if (!resolved) unknownFolder();
     flaggedOnly = resolved.flaggedOnly;
     scopes = [...resolved.keysByMailbox].filter(([, keys]) => keys.length > 0).map(([mailboxId, folderKeys]) => ({ mailboxId, folderKeys }));
