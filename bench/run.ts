@@ -6,7 +6,9 @@
  *   floor    bare node:http + pg.Pool running the route's one statement (what the database allows)
  *
  * plus the database writes one request causes and the CPU time one request costs in each process.
- * Then a second section, bench/tables-rows.ts: the rows query of a shared table at its limits.
+ * Then a second section, bench/tables-rows.ts: the rows query of a shared table at its limits, and the
+ * mail sections: bench/mime-ingest.ts (ingest vs bare mailparser) and bench/mail-sync.ts (initial
+ * sync from a local Dovecot vs a bare imapflow fetch, new-mail latency with IDLE; BENCH_MAIL=0 skips them).
  * See bench/README.md for the method and the knobs. Timing targets are printed as PASS/MISS and
  * never fail the process: machines are noisy.
  */
@@ -442,6 +444,15 @@ async function main(): Promise<void> {
     await stopAll();
     const { runTablesRowsBench } = await import('./tables-rows');
     await runTablesRowsBench({ databaseUrl: database.url, log });
+  }
+  // Mail: MIME ingest vs bare mailparser, then the sync against a local Dovecot (bench/mime-ingest.ts,
+  // bench/mail-sync.ts), on the same database with the servers above stopped.
+  if (process.env.BENCH_MAIL !== '0') {
+    await stopAll();
+    const { runMimeIngestBench } = await import('./mime-ingest');
+    await runMimeIngestBench({ log });
+    const { runMailSyncBench } = await import('./mail-sync');
+    await runMailSyncBench({ databaseUrl: database.url, log });
   }
   log(`\ntotal time ${fixed((Date.now() - startedAt) / 1000, 0)} s, load average now ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}`);
 }

@@ -12,7 +12,7 @@ import { createImapMailbox } from '../../server/testing/imap-mailbox';
 import { appendMessages, buildRawMessage, openTestImap, type AppendOptions } from '../../server/testing/mail-servers/deliver';
 import { startDovecot, type DovecotServer, type MailUser } from '../../server/testing/mail-servers/dovecot';
 import { useTestDatabase } from '../../server/testing/test-database';
-import { MailboxSession, type WorkRequest } from './session';
+import { MailboxSession, type SessionOptions, type WorkRequest } from './session';
 
 await useTestDatabase();
 
@@ -49,11 +49,11 @@ async function withImap<T>(user: MailUser, use: (client: ImapFlow) => Promise<T>
   }
 }
 
-async function setup(options: { syncMode?: 'full' | 'processing_only' } = {}) {
+async function setup(options: { syncMode?: 'full' | 'processing_only'; session?: SessionOptions } = {}) {
   const user = await newUser();
   const member = await createMember();
   const mailbox = await createImapMailbox(member, server, user, { syncMode: options.syncMode });
-  const session = new MailboxSession(mailbox.id);
+  const session = new MailboxSession(mailbox.id, options.session);
   const run = async (work: WorkRequest = { delta: true }) => {
     const result = await session.run(work, new AbortController().signal);
     if (result.outcome === 'failed') throw new Error(`sync failed: ${JSON.stringify(result.failure)}`);
@@ -134,6 +134,26 @@ describe('sync against Dovecot', () => {
     expect(await db().mailThread.count({ where: { mailboxId: mailbox.id } })).toBe(3);
   });
 
+  it('without CONDSTORE/QRESYNC, flags are compared and expunges found by UID SEARCH', async () => {
+    const { user, mailbox, session, run } = await setup({ session: { imap: { qresync: false, disableAutoEnable: true } } });
+    await deliver(user, [{ raw: await message('One') }, { raw: await message('Two') }, { raw: await message('Three') }]);
+    await run();
+    const inbox = await db().mailFolder.findFirstOrThrow({ where: { mailboxId: mailbox.id, key: 'INBOX' } });
+    expect(inbox.highestModseq).toBeNull();
+    await withImap(user, async (client) => {
+      await client.mailboxOpen('INBOX');
+      await client.messageFlagsAdd('3', ['\\Flagged', '\\Seen'], { uid: true });
+      await client.messageDelete('1', { uid: true });
+    });
+    await run();
+    await session.close();
+    expect((await messagesOf(mailbox.id)).map((row) => [row.subject, row.seen, row.flagged])).toEqual([
+      ['Two', false, false],
+      ['Three', true, true],
+    ]);
+    expect((await db().mailbox.findUniqueOrThrow({ where: { id: mailbox.id } })).messageCount).toBe(2);
+  });
+
   it('a UIDVALIDITY change (folder recreated) replaces the folder\'s mirror without duplicates', async () => {
     const { user, mailbox, session, run } = await setup();
     await deliver(user, [{ folder: 'Archive', raw: await message('Kept A', { messageId: '<a@x>' }) }, { folder: 'Archive', raw: await message('Kept B', { messageId: '<b@x>' }) }]);
@@ -173,6 +193,12 @@ describe('sync against Dovecot', () => {
     expect(row).toMatchObject({ subject: 'Newsletter', seen: true, isMailingList: true, bodyText: null, bodyHtml: null, bodyComplete: false, hasAttachments: true, snippet: 'Body of Newsletter' });
     const attachments = await db().mailAttachment.findMany({ where: { messageId: row!.id } });
     expect(attachments).toMatchObject([{ filename: 'a.pdf', blobKey: null }]);
+
+    // Only recent mail: a backfill request completes at once with nothing added.
+    await db().mailbox.update({ where: { id: mailbox.id }, data: { backfillStatus: 'pending' } });
+    await run({ backfill: true });
+    await session.close();
+    expect(await db().mailbox.findUniqueOrThrow({ where: { id: mailbox.id } })).toMatchObject({ backfillStatus: 'done', backfillProgressPct: 100, messageCount: 1 });
   });
 
   it('backfill walks older mail down to the requested date and reports progress', async () => {

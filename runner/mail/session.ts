@@ -15,17 +15,20 @@ import { config } from '../../server/core/config';
 import { db } from '../../server/core/db';
 import { openAdapter, type AdapterMailbox } from '../../server/core/mail/adapters';
 import { parseImapProviderKey } from '../../server/core/mail/imap/sync/provider-key';
+import type { ImapAdapterOptions } from '../../server/core/mail/imap/sync/adapter';
 import type { BatchLimits } from '../../server/core/mail/imap/sync/fetch-batches';
 import { loadFolderStates, reconcileFolders } from '../../server/core/mail/mirror/folders';
 import { completeOperation, dropOperation, failOperation, pendingOperations } from '../../server/core/mail/mirror/operations';
 import { createMirrorSink, recountMessages, type MirrorMailbox } from '../../server/core/mail/mirror/writer';
 import type { MailProviderAdapter, SyncContext } from '../../server/core/mail/provider';
 import { classifySyncError, type ClassifiedSyncError } from '../../server/core/mail/sync-errors';
+import { backfillAllowed } from '../../server/core/mail/sync-mode';
 import { emitToMember } from '../../server/core/realtime/emit';
 import { recordFailure, recordSuccess, type SyncOperation } from './mailbox-status';
 
 export interface WorkRequest {
-  delta?: boolean;
+  /** `inbox`: only the inbox (what an IDLE watch saw change); true: every folder. */
+  delta?: boolean | 'inbox';
   operations?: boolean;
   resync?: boolean;
   backfill?: boolean;
@@ -41,6 +44,8 @@ export interface SessionOptions {
   initialDays?: number;
   initialMaxPerFolder?: number;
   limits?: Partial<BatchLimits>;
+  /** imapflow options over the defaults (tests only). */
+  imap?: ImapAdapterOptions['imap'];
   /** Backfill messages per run before handing the connection back to the delta. */
   backfillPerRun?: number;
   /** Folder list re-read at most this often (ms); always on the first run. */
@@ -95,7 +100,7 @@ export class MailboxSession {
     let operation: SyncOperation = 'sync';
     try {
       const adapter = await this.connect(mailbox);
-      const folders = await this.folders(mailbox, adapter, work.delta === true);
+      const folders = await this.folders(mailbox, adapter, work.delta !== undefined && work.delta !== false);
       const context: SyncContext = {
         mailboxId: mailbox.id,
         address: mailbox.address,
@@ -114,9 +119,12 @@ export class MailboxSession {
       let initialComplete = false;
       if (work.delta) {
         operation = 'sync';
-        const outcome = await adapter.syncDelta({ ...context, folders: await loadFolderStates(mailbox.id) });
+        const states = await loadFolderStates(mailbox.id);
+        const folders = work.delta === 'inbox' ? states.filter((folder) => folder.role === 'inbox') : states;
+        const outcome = await adapter.syncDelta({ ...context, folders });
         initialComplete = outcome.initialComplete;
-        await recountMessages(mailbox.id);
+        // The count is kept exact batch by batch; a full delta also heals any drift.
+        if (work.delta === true) await recountMessages(mailbox.id);
       }
       if (work.resync) {
         operation = 'resync';
@@ -127,7 +135,7 @@ export class MailboxSession {
         operation = 'backfill';
         moreBackfill = await this.backfill(adapter, mailbox, context);
       }
-      if (!signal.aborted) await recordSuccess(mailbox.id, { delta: work.delta === true, initialComplete });
+      if (!signal.aborted) await recordSuccess(mailbox.id, { delta: Boolean(work.delta), initialComplete: initialComplete && work.delta === true });
       return { outcome: 'ok', more: { backfill: moreBackfill, operations: moreOperations } };
     } catch (error) {
       const failure = classifySyncError(error, { hide: this.secrets });
@@ -141,7 +149,7 @@ export class MailboxSession {
     const usable = this.adapter && (this.adapter as { usable?: boolean }).usable !== false;
     if (this.adapter && usable) return this.adapter;
     await this.close();
-    const opened = await openAdapter(mailbox, { limits: this.options.limits });
+    const opened = await openAdapter(mailbox, { limits: this.options.limits, imap: this.options.imap });
     this.adapter = opened.adapter;
     this.secrets = opened.secrets;
     this.listedAt = 0;
@@ -203,8 +211,8 @@ export class MailboxSession {
   /** One budget of backfill; returns true when more remains. */
   private async backfill(adapter: MailProviderAdapter, mailbox: LoadedMailbox, context: SyncContext): Promise<boolean> {
     if (mailbox.backfillStatus !== 'pending' && mailbox.backfillStatus !== 'running') return false;
-    // processing_only keeps recent mail only: a backfill has nothing to mirror.
-    const done = mailbox.syncMode === 'processing_only';
+    // processing_only keeps recent mail only (./sync-mode.ts): a backfill has nothing to mirror.
+    const done = !backfillAllowed(mailbox.syncMode);
     let outcome = { done, remaining: 0 as number | null, inserted: 0 };
     if (!done) {
       await db().mailbox.update({ where: { id: mailbox.id }, data: { backfillStatus: 'running' } });

@@ -28,7 +28,7 @@ import {
   takeLeases,
 } from '../../server/core/mail/lease';
 import type { WorkRequest } from './session';
-import { MailboxWorker, type WorkerOptions } from './worker';
+import { MailboxWorker, Slots, type WorkerOptions } from './worker';
 
 /** The notification channel runners hand mailbox work over on. */
 export const mailWorkChannel = 'mailflow_mail_work';
@@ -43,11 +43,15 @@ export interface SupervisorOptions extends WorkerOptions {
   liveMs?: number;
   /** Listen for handed-over work (default true). */
   listen?: boolean;
+  /** Mailbox runs at once in this runner (default 4); IDLE watches are not counted. */
+  concurrentRuns?: number;
 }
 
 export class MailSupervisor {
   readonly owner: string;
   private readonly workers = new Map<string, MailboxWorker>();
+  /** Sync runs at once in this process (connections and database transactions are bounded). */
+  private readonly slots: Slots;
   private scanTimer: NodeJS.Timeout | null = null;
   private lastRenew = 0;
   private listener: pg.Client | null = null;
@@ -56,6 +60,7 @@ export class MailSupervisor {
 
   constructor(private readonly options: SupervisorOptions = {}) {
     this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    this.slots = new Slots(options.concurrentRuns ?? 4);
   }
 
   private get timing() {
@@ -97,7 +102,8 @@ export class MailSupervisor {
       await heartbeatRunner({ id: this.owner, hostname: hostname(), pid: process.pid });
       const held = [...this.workers.keys()];
       const kept = new Set(await renewLeases(this.owner, held, ttlMs));
-      for (const id of held) if (!kept.has(id)) await this.drop(id, false);
+      // Disconnected meanwhile (or, after a stall, taken by another runner: then the release matches nothing).
+      for (const id of held) if (!kept.has(id)) await this.drop(id, true);
     }
     const { share } = await fairShare(liveMs);
     const held = this.workers.size;
@@ -117,7 +123,7 @@ export class MailSupervisor {
   private adopt(mailboxId: string): MailboxWorker {
     const existing = this.workers.get(mailboxId);
     if (existing) return existing;
-    const worker = new MailboxWorker(mailboxId, this.options, (id) => void this.drop(id, true));
+    const worker = new MailboxWorker(mailboxId, { ...this.options, slots: this.slots }, (id) => void this.drop(id, true));
     this.workers.set(mailboxId, worker);
     worker.start();
     return worker;

@@ -9,7 +9,31 @@ import { log } from '../../server/core/log';
 import type { WatchHandle } from '../../server/core/mail/provider';
 import { MailboxSession, type SessionOptions, type WorkRequest } from './session';
 
+/** A counting semaphore: at most `size` holders at once, the others wait in order. */
+export class Slots {
+  private used = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly size: number) {}
+
+  async acquire(): Promise<() => void> {
+    if (this.used >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.used += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.waiting.shift();
+      // The slot passes straight to the next waiter.
+      if (next) next();
+      else this.used -= 1;
+    };
+  }
+}
+
 export interface WorkerOptions {
+  /** Shared with the other workers of the runner; none: unbounded. */
+  slots?: Slots;
   session?: SessionOptions;
   /** Poll interval without push (IDLE not offered, or the watch is down). Default 60 s. */
   pollMs?: number;
@@ -53,7 +77,7 @@ export class MailboxWorker {
   request(work: WorkRequest): void {
     if (this.stopped) return;
     this.pending = {
-      delta: this.pending.delta || work.delta,
+      delta: this.pending.delta === true || work.delta === true ? true : this.pending.delta || work.delta,
       operations: this.pending.operations || work.operations,
       resync: this.pending.resync || work.resync,
       backfill: this.pending.backfill || work.backfill,
@@ -74,7 +98,14 @@ export class MailboxWorker {
     const work = this.pending;
     this.pending = {};
     this.clearTimer();
-    const result = await this.session.run(work, this.abort.signal);
+    const release = await this.options.slots?.acquire();
+    let result: Awaited<ReturnType<MailboxSession['run']>>;
+    try {
+      if (this.stopped) return;
+      result = await this.session.run(work, this.abort.signal);
+    } finally {
+      release?.();
+    }
     this.runs += 1;
     if (this.stopped) return;
     if (result.outcome === 'gone') {
@@ -142,7 +173,7 @@ export class MailboxWorker {
     if (this.debounce || this.stopped) return;
     this.debounce = setTimeout(() => {
       this.debounce = null;
-      this.request({ delta: true });
+      this.request({ delta: 'inbox' });
     }, this.options.debounceMs ?? 50);
   }
 

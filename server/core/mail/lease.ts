@@ -28,7 +28,7 @@ const syncedStatuses = ['active', 'error'];
 export async function takeLease(mailboxId: string, owner: string, ttlMs: number = leaseTiming.ttlMs): Promise<boolean> {
   const rows = await db().$queryRaw<{ id: string }[]>`
     UPDATE mailboxes SET lease_owner = ${owner}, lease_until = now() + ${ttlMs} * interval '1 millisecond'
-     WHERE id = ${mailboxId}::uuid AND status = ANY(${syncedStatuses}::text[])
+     WHERE id = ${mailboxId}::uuid AND status = ANY(${syncedStatuses}::text[]) AND provider = ANY(${syncedProviders}::text[])
        AND (lease_owner IS NULL OR lease_until IS NULL OR lease_until < now() OR lease_owner = ${owner})
     RETURNING id`;
   return rows.length > 0;

@@ -15,4 +15,16 @@ describe('blob store (PostgreSQL backend)', () => {
     await blobStore().delete([key]);
     expect(await blobStore().get(key)).toBeNull();
   });
+
+  it('stores many at once, replacing existing keys', async () => {
+    const first = blobKeys.attachment('00000000-0000-4000-8000-000000000002', 0);
+    const second = blobKeys.attachment('00000000-0000-4000-8000-000000000002', 1);
+    await blobStore().put(first, Buffer.from('old'));
+    await blobStore().putMany([
+      { key: first, content: Buffer.from([0, 255, 10, 13]) },
+      { key: second, content: Buffer.alloc(0) },
+    ]);
+    expect(await blobStore().get(first)).toEqual(Buffer.from([0, 255, 10, 13]));
+    expect(await blobStore().get(second)).toEqual(Buffer.alloc(0));
+  });
 });

@@ -11,6 +11,8 @@ import { db, type Tx } from '../db';
 
 export interface BlobStore {
   put(key: string, content: Buffer, tx?: Pick<Tx, 'storedBlob'>): Promise<{ size: number; sha256: string }>;
+  /** Many at once (the mail sync's attachments of a batch), in one statement where the backend allows. */
+  putMany(entries: Array<{ key: string; content: Buffer }>, tx?: Pick<Tx, 'storedBlob' | '$executeRawUnsafe'>): Promise<void>;
   /** Null when the key holds nothing (never stored, or purged). */
   get(key: string): Promise<Buffer | null>;
   delete(keys: string[], tx?: Pick<Tx, 'storedBlob'>): Promise<void>;
@@ -26,6 +28,20 @@ class PostgresBlobStore implements BlobStore {
       update: { content: bytes, size: content.length, sha256 },
     });
     return { size: content.length, sha256 };
+  }
+
+  async putMany(entries: Array<{ key: string; content: Buffer }>, tx: Pick<Tx, 'storedBlob' | '$executeRawUnsafe'> = db()): Promise<void> {
+    if (entries.length === 0) return;
+    // Binary travels as base64 text arrays (decoded by PostgreSQL): one round trip for the batch.
+    await tx.$executeRawUnsafe(
+      `INSERT INTO stored_blobs (key, content, size, sha256)
+       SELECT k, decode(c, 'base64'), s, h FROM unnest($1::text[], $2::text[], $3::int[], $4::text[]) AS t(k, c, s, h)
+       ON CONFLICT (key) DO UPDATE SET content = excluded.content, size = excluded.size, sha256 = excluded.sha256`,
+      entries.map((entry) => entry.key),
+      entries.map((entry) => entry.content.toString('base64')),
+      entries.map((entry) => entry.content.length),
+      entries.map((entry) => createHash('sha256').update(entry.content).digest('hex')),
+    );
   }
 
   async get(key: string): Promise<Buffer | null> {

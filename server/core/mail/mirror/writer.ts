@@ -158,12 +158,13 @@ async function insertMessages(tx: Sql, mailbox: MirrorMailbox, prepared: Prepare
 
 async function insertAttachments(tx: Sql, messages: PreparedMessage[]): Promise<void> {
   const rows: object[] = [];
+  const blobs: Array<{ key: string; content: Buffer }> = [];
   for (const message of messages) {
     for (const attachment of message.attachments) {
       let blobKey: string | null = null;
       if (attachment.content) {
         blobKey = blobKeys.attachment(message.id, attachment.position);
-        await blobStore().put(blobKey, attachment.content, tx);
+        blobs.push({ key: blobKey, content: attachment.content });
       }
       rows.push({
         message_id: message.id,
@@ -179,6 +180,7 @@ async function insertAttachments(tx: Sql, messages: PreparedMessage[]): Promise<
     }
   }
   if (rows.length === 0) return;
+  await blobStore().putMany(blobs, tx);
   await tx.$executeRawUnsafe(
     `INSERT INTO mail_attachments (id, message_id, position, filename, mime, size, disposition, content_id, part_ref, blob_key)
      SELECT gen_random_uuid(), message_id, position, filename, mime, size, disposition, content_id, part_ref, blob_key

@@ -91,8 +91,6 @@ export function planThreads(
     for (const id of message.ids) sets.union(threadNode(message.threadId), `i:${id}`);
   }
 
-  // Threads reached by each component, after identity links.
-  const threadsOf = (node: string, threadIds: Iterable<string>) => [...threadIds].filter((threadId) => sets.find(threadNode(threadId)) === sets.find(node));
   const knownThreadIds = new Set(known.messages.map((message) => message.threadId));
 
   // Subject fallback, in receive order so an original precedes its replies.
@@ -103,11 +101,17 @@ export function planThreads(
     list.push({ node: threadNode(thread.threadId), at: thread.lastMessageAt.getTime() });
     bySubject.set(thread.subjectKey, list);
   }
+  // Linked by identity: sharing a component with another new message or with a mirrored thread.
+  const membersByRoot = new Map<string, number>();
+  for (const message of messages) {
+    const root = sets.find(messageNode(message.id));
+    membersByRoot.set(root, (membersByRoot.get(root) ?? 0) + 1);
+  }
+  const rootsWithThreads = new Set([...knownThreadIds].map((threadId) => sets.find(threadNode(threadId))));
   const linkedByIdentity = new Set<string>();
   for (const message of messages) {
     const root = sets.find(messageNode(message.id));
-    const others = messages.some((other) => other.id !== message.id && sets.find(messageNode(other.id)) === root);
-    if (others || threadsOf(messageNode(message.id), knownThreadIds).length > 0) linkedByIdentity.add(message.id);
+    if ((membersByRoot.get(root) ?? 0) > 1 || rootsWithThreads.has(root)) linkedByIdentity.add(message.id);
   }
   for (const message of ordered) {
     const at = message.receivedAt.getTime();

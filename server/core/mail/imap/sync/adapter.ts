@@ -3,7 +3,7 @@
  * for listing folders, the delta, backfill and resync slices, on-demand content and webmail
  * operations; IDLE watches run on a connection of their own.
  */
-import type { ImapFlow } from 'imapflow';
+import type { ImapFlow, ImapFlowOptions } from 'imapflow';
 import type {
   AppliedOperation,
   BackfillOutcome,
@@ -16,6 +16,7 @@ import type {
   WatchHandle,
 } from '../../provider';
 import { SyncError } from '../../sync-errors';
+import { processingOnlyFetchBytes } from '../../sync-mode';
 import { closeImap, fullFetchBytes, openImapClient, type ImapMailboxSource } from './connect';
 import { defaultBatchLimits, type BatchLimits } from './fetch-batches';
 import { labelToKeyword } from './flags';
@@ -40,11 +41,15 @@ function syncOrder(folders: FolderState[]): FolderState[] {
 
 export interface ImapAdapterOptions {
   limits?: Partial<BatchLimits>;
+  /** imapflow options over the defaults (tests: a server seen without CONDSTORE/QRESYNC). */
+  imap?: Partial<ImapFlowOptions>;
 }
 
 export class ImapAdapter implements MailProviderAdapter {
   readonly provider = 'imap' as const;
   private readonly limits: BatchLimits;
+
+  private readonly imapOverrides: Partial<ImapFlowOptions>;
 
   private constructor(
     private readonly source: ImapMailboxSource,
@@ -53,13 +58,12 @@ export class ImapAdapter implements MailProviderAdapter {
     options: ImapAdapterOptions,
   ) {
     this.limits = { ...defaultBatchLimits, ...options.limits };
+    this.imapOverrides = options.imap ?? {};
   }
 
   static async open(source: ImapMailboxSource, options: ImapAdapterOptions & { syncMode?: 'full' | 'processing_only' } = {}): Promise<ImapAdapter> {
-    const { client, secret } = await openImapClient(source);
-    // processing_only mirrors no bodies: read enough of each message for its headers, signals and
-    // snippet, not its attachments.
-    const fetchBytes = options.syncMode === 'processing_only' ? 256 * 1024 : fullFetchBytes;
+    const { client, secret } = await openImapClient(source, options.imap);
+    const fetchBytes = options.syncMode === 'processing_only' ? processingOnlyFetchBytes : fullFetchBytes;
     return new ImapAdapter(source, client, secret, { ...options, limits: { fetchBytes, ...options.limits } });
   }
 
@@ -233,7 +237,7 @@ export class ImapAdapter implements MailProviderAdapter {
   }
 
   async watch(onChange: () => void, onEnd: (error: unknown) => void): Promise<WatchHandle | null> {
-    const { client } = await openImapClient(this.source, { socketTimeout: 30 * 60_000 });
+    const { client } = await openImapClient(this.source, { ...this.imapOverrides, socketTimeout: 30 * 60_000 });
     if (!client.capabilities.has('IDLE')) {
       await closeImap(client);
       return null;

@@ -20,7 +20,7 @@ export interface BatchLimits {
   inFlight: number;
 }
 
-export const defaultBatchLimits: BatchLimits = { messages: 200, bytes: 32 * 1024 * 1024, fetchBytes: 25 * 1024 * 1024, inFlight: 2 };
+export const defaultBatchLimits: BatchLimits = { messages: 200, bytes: 32 * 1024 * 1024, fetchBytes: 25 * 1024 * 1024, inFlight: 3 };
 
 export interface FolderRef {
   key: string;

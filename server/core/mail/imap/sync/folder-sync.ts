@@ -92,7 +92,10 @@ export async function syncFolder(client: ImapFlow, context: SyncContext, folder:
       await fullCompare(client, context, pipe, ref, oldest, synced);
     }
   }
-  await pipe.push(cursorOnly({ ...done, syncedUid: BigInt(last) }));
+  // A folder where nothing moved costs no transaction.
+  if (last !== synced || (done.highestModseq ?? null) !== (state.highestModseq ?? null)) {
+    await pipe.push(cursorOnly({ ...done, syncedUid: BigInt(last) }));
+  }
   await pipe.drain();
   return { inserted: pipe.inserted, initialComplete: true };
 }

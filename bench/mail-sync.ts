@@ -1,0 +1,229 @@
+/**
+ * The mail sync against a local Dovecot (the test suite's private server, `dovecot-imapd`):
+ *
+ * 1. Initial sync of BENCH_SYNC_MESSAGES (10,000) messages of the mail corpus into the mirror, by the
+ *    real engine (runner/mail/session.ts: ingest, threads, attachments, batches with their cursors),
+ *    against the floor: a bare imapflow FETCH of the same data (UID, flags, date, size, source) that
+ *    keeps nothing. Interleaved rounds, a new mailbox row per app round; target floor/app ≥ 0.5.
+ * 2. New-mail latency with IDLE: a runner's mail supervisor watches the mailbox; a message is
+ *    appended by IMAP every 250 ms and timed from the APPEND's completion to the commit that makes
+ *    it visible in mail_messages (the `mail.changed` notification sent in that commit, received by
+ *    LISTEN); target p99 < 2 s.
+ *
+ * Dovecot is filled by writing maildir files directly (far quicker than 10,000 APPENDs), then read
+ * once before timing so its index is built. `npx tsx bench/mail-sync.ts` runs it alone (embedded
+ * PostgreSQL, or BENCH_DATABASE_URL as in the main bench). PASS/MISS is information only.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { chown, mkdir, stat, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ImapFlow } from 'imapflow';
+import pg from 'pg';
+import { readFileSync } from 'node:fs';
+import { clusterCpuMs, processCpuMs, selfCpuMs } from './cpu';
+import { mailCorpus } from './mail-sync-corpus';
+import { percentile } from './stats';
+
+const targets = { throughputRatio: 0.5, latencyP99Ms: 2_000 };
+
+interface MailBenchOptions {
+  databaseUrl: string;
+  log: (message: string) => void;
+  messages?: number;
+  rounds?: number;
+  latencySamples?: number;
+}
+
+async function fillMaildir(dir: string, user: string, corpus: Awaited<ReturnType<typeof mailCorpus>>): Promise<void> {
+  const mailRoot = path.join(dir, 'mail');
+  const owner = await stat(mailRoot);
+  const maildir = path.join(mailRoot, user, 'Maildir');
+  for (const sub of ['', 'cur', 'new', 'tmp']) {
+    await mkdir(path.join(maildir, sub), { recursive: true });
+  }
+  for (const entry of [path.join(mailRoot, user), maildir, ...['cur', 'new', 'tmp'].map((sub) => path.join(maildir, sub))]) {
+    await chown(entry, owner.uid, owner.gid);
+  }
+  let index = 0;
+  for (const message of corpus) {
+    index += 1;
+    const flags = `${message.flagged ? 'F' : ''}${message.seen ? 'S' : ''}`;
+    const name = `${Math.floor(message.date.getTime() / 1000)}.M${String(index).padStart(6, '0')}P1.bench,S=${message.raw.length}:2,${flags}`;
+    const file = path.join(maildir, 'cur', name);
+    await writeFile(file, message.raw);
+    await chown(file, owner.uid, owner.gid);
+    await utimes(file, message.date, message.date);
+  }
+}
+
+export async function runMailSyncBench(options: MailBenchOptions): Promise<{ ratio: number; p99: number } | null> {
+  const { log } = options;
+  const count = options.messages ?? (Number(process.env.BENCH_SYNC_MESSAGES) || 10_000);
+  const rounds = options.rounds ?? (Number(process.env.BENCH_SYNC_ROUNDS) || 2);
+  const samples = options.latencySamples ?? 50;
+  log(`\nmail sync against a local Dovecot: initial sync of ${count} messages vs bare imapflow, then new-mail latency with IDLE`);
+  if (!existsSync('/usr/sbin/dovecot')) {
+    log('  skipped: /usr/sbin/dovecot is missing (apt-get install dovecot-imapd)');
+    return null;
+  }
+  process.env.DATABASE_URL = options.databaseUrl;
+  process.env.MAIL_ALLOW_PRIVATE_HOSTS = '1';
+  process.env.ENCRYPTION_KEY ??= `bench-instance-key-${randomUUID()}`;
+  process.env.LOG_LEVEL ??= 'warn';
+  const { resetConfigForTests } = await import('../server/core/config');
+  resetConfigForTests();
+  const { db, disconnectDb } = await import('../server/core/db');
+  const { startDovecot } = await import('../server/testing/mail-servers/dovecot');
+  const { createImapMailbox } = await import('../server/testing/imap-mailbox');
+  const { appendMessage } = await import('../server/testing/mail-servers/deliver');
+  const { MailboxSession } = await import('../runner/mail/session');
+  const { MailSupervisor } = await import('../runner/mail/supervisor');
+  const { realtimeChannelPrefix } = await import('../server/core/realtime/disconnect');
+
+  const user = { user: `bench-${randomUUID().slice(0, 8)}@example.test`, password: `pw-${randomUUID()}` };
+  const server = await startDovecot({ users: [user] });
+  const listener = new pg.Client({ connectionString: options.databaseUrl });
+  try {
+    let started = Date.now();
+    const corpus = await mailCorpus(count, { seed: 5, to: user.user });
+    const bytes = corpus.reduce((sum, message) => sum + message.raw.length, 0);
+    await fillMaildir(server.dir, user.user, corpus);
+    log(`  corpus: ${count} messages, ${(bytes / 1024 / 1024).toFixed(0)} MB (${(bytes / count / 1024).toFixed(1)} KB average), written as maildir files in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+    const member = await db().member.create({ data: { email: `bench-${randomUUID().slice(0, 8)}@example.test`, name: 'Bench', passwordHash: 'x' } });
+
+    const bare = async (): Promise<{ ms: number; seen: number; bytes: number }> => {
+      const begin = performance.now();
+      const client = new ImapFlow({ host: server.host, port: server.plainPort, secure: false, doSTARTTLS: false, auth: { user: user.user, pass: user.password }, logger: false, disableAutoIdle: true, qresync: true });
+      client.on('error', () => {});
+      await client.connect();
+      await client.mailboxOpen('INBOX', { readOnly: true });
+      let seen = 0;
+      let read = 0;
+      for await (const message of client.fetch('1:*', { uid: true, flags: true, internalDate: true, size: true, source: { start: 0, maxLength: 25 * 1024 * 1024 } }, { uid: true })) {
+        seen += 1;
+        read += message.source?.length ?? 0;
+      }
+      await client.logout();
+      return { ms: performance.now() - begin, seen, bytes: read };
+    };
+
+    started = Date.now();
+    const warm = await bare();
+    log(`  Dovecot indexed and read once (warm-up): ${warm.seen} messages in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+    // PostgreSQL's CPU: the postmaster (parent of a backend) and its children, local servers only.
+    const [{ pid: backendPid }] = await db().$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+    let postmasterPid = Number.NaN;
+    try {
+      postmasterPid = Number(readFileSync(`/proc/${backendPid}/stat`, 'utf8').split(') ')[1]?.split(' ')[1] ?? Number.NaN);
+    } catch {
+      // a remote server (BENCH_DATABASE_URL): no PostgreSQL CPU figure
+    }
+    const pgCpuMs = () => (Number.isFinite(postmasterPid) && Number.isFinite(processCpuMs(postmasterPid)) ? clusterCpuMs(postmasterPid) : Number.NaN);
+    const floorMs: number[] = [];
+    const appMs: number[] = [];
+    const appCpu: number[] = [];
+    const pgCpu: number[] = [];
+    let mirrored = 0;
+    for (let round = 0; round < rounds; round += 1) {
+      const floor = await bare();
+      floorMs.push(floor.ms);
+      const mailbox = await createImapMailbox(member, server, user, { address: `round${round}-${user.user}` });
+      const session = new MailboxSession(mailbox.id, { initialDays: 3650, initialMaxPerFolder: 1_000_000 });
+      const cpuBefore = selfCpuMs();
+      const pgBefore = pgCpuMs();
+      const begin = performance.now();
+      const result = await session.run({ delta: true }, new AbortController().signal);
+      const elapsed = performance.now() - begin;
+      appCpu.push(selfCpuMs() - cpuBefore);
+      pgCpu.push(pgCpuMs() - pgBefore);
+      await session.close();
+      if (result.outcome !== 'ok') throw new Error(`the sync failed: ${JSON.stringify(result)}`);
+      appMs.push(elapsed);
+      mirrored = await db().mailMessage.count({ where: { mailboxId: mailbox.id } });
+      // Leave the row in place (its mirror is the bench's data) but out of the way of the next phases.
+      await db().mailbox.update({ where: { id: mailbox.id }, data: { status: 'disconnected' } });
+    }
+    const floorBest = Math.min(...floorMs);
+    const appBest = Math.min(...appMs);
+    const ratio = floorBest / appBest;
+    log(`  floor bare imapflow FETCH: best ${(floorBest / 1000).toFixed(2)} s (${((count / floorBest) * 1000).toFixed(0)} messages/s); rounds ${floorMs.map((ms) => (ms / 1000).toFixed(2)).join(', ')} s`);
+    log(
+      `  app   initial sync into the mirror: best ${(appBest / 1000).toFixed(2)} s (${((count / appBest) * 1000).toFixed(0)} messages/s); rounds ${appMs.map((ms) => (ms / 1000).toFixed(2)).join(', ')} s; ` +
+        `${mirrored} rows; CPU of this process ${appCpu.map((ms) => (ms / 1000).toFixed(1)).join(', ')} s, PostgreSQL ${pgCpu.map((ms) => (Number.isNaN(ms) ? '?' : (ms / 1000).toFixed(1))).join(', ')} s`,
+    );
+    log(`  ${ratio >= targets.throughputRatio && mirrored === count ? 'PASS' : 'MISS'}  initial sync ≥ ${targets.throughputRatio} × bare imapflow fetch: ${ratio.toFixed(2)}× (${mirrored}/${count} mirrored)`);
+
+    // New-mail latency with IDLE.
+    const live = await createImapMailbox(member, server, user, { address: `live-${user.user}` });
+    await db().mailFolder.deleteMany({ where: { mailboxId: live.id } });
+    const supervisor = new MailSupervisor({ owner: `bench-${randomUUID().slice(0, 6)}`, pollMs: 600_000, watchedPollMs: 600_000, session: { initialDays: 1, initialMaxPerFolder: 10 } });
+    const arrivals = new Map<string, number>();
+    await listener.connect();
+    listener.on('notification', (message) => {
+      if (!message.payload?.includes('"mail.changed"') || !message.payload.includes(live.id)) return;
+      arrivals.set('last', performance.now());
+    });
+    await listener.query(`LISTEN "${realtimeChannelPrefix}#/"`);
+    await supervisor.start();
+    const holdDeadline = Date.now() + 60_000;
+    while (!(await db().mailbox.findUniqueOrThrow({ where: { id: live.id } })).lastDeltaAt) {
+      if (Date.now() > holdDeadline) throw new Error('the supervisor did not sync the live mailbox');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const latencies: number[] = [];
+    let missed = 0;
+    for (let index = 0; index < samples; index += 1) {
+      const subject = `Latency ${index} ${randomUUID().slice(0, 6)}`;
+      const raw = Buffer.from(`From: a@example.test\r\nTo: ${user.user}\r\nSubject: ${subject}\r\nMessage-ID: <lat-${index}-${randomUUID()}@bench>\r\n\r\nping ${index}\r\n`);
+      arrivals.delete('last');
+      await appendMessage({ server, ...user, raw });
+      const appended = performance.now();
+      const deadline = appended + 10_000;
+      for (;;) {
+        const seen = arrivals.get('last');
+        if (seen !== undefined && (await db().mailMessage.count({ where: { mailboxId: live.id, subject } })) === 1) {
+          latencies.push(Math.max(0, seen - appended));
+          break;
+        }
+        if (performance.now() > deadline) {
+          missed += 1;
+          break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    await supervisor.stop();
+    const sorted = Float64Array.from(latencies).sort();
+    const p50 = percentile(sorted, 50);
+    const p99 = percentile(sorted, 99);
+    log(`  new-mail latency with IDLE (APPEND done → committed in mail_messages), ${samples} messages 250 ms apart: p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms, max ${(sorted.at(-1) ?? Number.NaN).toFixed(0)} ms${missed ? `, ${missed} not seen within 10 s` : ''}`);
+    log(`  ${p99 < targets.latencyP99Ms && missed === 0 ? 'PASS' : 'MISS'}  new-mail latency p99 < ${targets.latencyP99Ms} ms: ${p99.toFixed(0)} ms`);
+    return { ratio, p99 };
+  } finally {
+    await listener.end().catch(() => {});
+    await server.stop();
+    await disconnectDb();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  const { openBenchDatabase, migrate } = await import('./database');
+  const database = await openBenchDatabase(() => {});
+  try {
+    console.log(`database: ${database.description}`);
+    await migrate(database.url);
+    await runMailSyncBench({ databaseUrl: database.url, log: (message) => console.log(message) });
+  } catch (error) {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+    process.exitCode = 1;
+  } finally {
+    await database.dispose();
+  }
+  process.exit(process.exitCode ?? 0);
+}
