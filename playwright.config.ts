@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
-import { e2eAdmin, e2eBaseUrl, e2ePort } from './e2e/fixtures/env';
+import { e2eAdmin, e2eBaseUrl, e2eDataDir, e2ePgPort, e2ePort } from './e2e/fixtures/env';
 
 const systemChromium = '/usr/bin/chromium';
 
@@ -30,21 +30,23 @@ export default defineConfig({
             '--no-first-run',
             '--disable-quic',
             '--disable-dev-shm-usage',
+            // Chromium's own calls home (form autofill hints): the hostile-HTML test counts every request leaving the machine.
+            '--disable-features=AutofillServerCommunication',
           ],
         }
       : {},
   },
   webServer: {
     // A fresh instance: its own data directory (embedded PostgreSQL), the production build, web + runner.
-    command: 'rm -rf .data/e2e && exec npm start',
+    command: `rm -rf ${e2eDataDir} && exec npm start`,
     url: `${e2eBaseUrl}/readyz`,
     timeout: 300_000,
     reuseExistingServer: false,
     stdout: 'pipe',
     stderr: 'pipe',
     env: {
-      DATA_DIR: '.data/e2e',
-      EMBEDDED_PG_PORT: '5499',
+      DATA_DIR: e2eDataDir,
+      EMBEDDED_PG_PORT: String(e2ePgPort),
       PORT: String(e2ePort),
       HOST: '127.0.0.1',
       ADMIN_EMAIL: e2eAdmin.email,

@@ -6,6 +6,9 @@ import type { ErrorCode } from '@/server/core/errors/catalogue';
 import type { ScopeDomain } from '@/server/core/auth/scopes';
 import { pluralEn as plural } from './plural';
 import { enTables } from './en-tables';
+import { enMail, enMailboxes, enNotifications } from './en-mail';
+import { enConnections, enOAuthApps } from './en-connections';
+import { enWebmail } from './en-webmail';
 
 export const en = {
   common: {
@@ -41,7 +44,9 @@ export const en = {
       admin: 'Admin',
     },
     apiKeys: 'API keys',
+    connections: 'Connections',
     members: 'Members',
+    oauthApps: 'OAuth applications',
     audit: 'Audit log',
   },
   sections: {
@@ -313,6 +318,13 @@ export const en = {
     end: 'You have reached the oldest entry.',
   },
   tables: enTables,
+  oauthProviderNames: { oauth_provider_a: 'Provider A', oauth_provider_b: 'Provider B' },
+  notifications: enNotifications,
+  mail: enMail,
+  mailboxes: enMailboxes,
+  connections: enConnections,
+  oauthApps: enOAuthApps,
+  webmail: enWebmail,
   accept: {
     metaTitle: 'Accept invitation',
     title: 'Join the team',
@@ -374,18 +386,35 @@ export const en = {
       'tables.import_in_progress': 'Another import into this table is still running. Try again when it is done.',
       'tables.too_many_exports': 'Too many of your exports are still running. Wait for one to finish.',
       'oauth.unsupported_provider': 'This provider is not supported.',
-      'oauth.encryption_disabled': 'This instance has no encryption key, so it cannot store secrets. Ask an administrator.',
-      'oauth.invalid_client_id': 'This client ID does not have the shape this provider uses.',
-      'oauth.app_not_configured': 'This provider is not set up yet. Ask an administrator to register its application.',
+      'oauth.encryption_disabled': 'This instance has no encryption key, so secrets cannot be stored. Ask the operator to set ENCRYPTION_KEY.',
+      'oauth.invalid_client_id': 'This client id does not have the shape the provider uses.',
+      'oauth.app_not_configured': 'An administrator must register this provider’s OAuth application first.',
       'oauth.capability_not_supported': 'This provider does not offer that.',
       'oauth.state_invalid': 'This connection attempt expired or was already used. Start again.',
-      'oauth.access_denied': 'Access was not granted at the provider.',
+      'oauth.access_denied': 'The provider did not grant access. Start again and accept the request.',
       'oauth.scope_missing': 'Some permissions were not granted. Start again and allow them all.',
-      'oauth.exchange_failed': 'The provider did not complete the connection. Try again in a moment.',
-      'credential.bad_request': 'Some values of this connection are not valid.',
-      'credential.admin_required': 'Only an administrator can do this with organisation connections.',
-      'credential.encryption_disabled': 'This instance has no encryption key, so it cannot store secrets. Ask an administrator.',
+      'oauth.exchange_failed': 'The provider did not complete the connection. Start again.',
       'credential.in_use': 'A mailbox uses this connection. Disconnect the mailbox first.',
+      'credentials.encryption_disabled': 'This instance has no encryption key, so passwords cannot be stored. Ask the operator to set ENCRYPTION_KEY.',
+      'imap.host_not_found': 'This IMAP server name does not exist. Check the host.',
+      'imap.unreachable': 'The IMAP server did not answer on this port. Check the host, the port and the TLS setting.',
+      'imap.tls_failed': 'The secure connection to the IMAP server failed. Check the TLS setting and the port, or allow an invalid certificate for a server of your own.',
+      'imap.auth_failed': 'The IMAP server refused the username or password.',
+      'smtp.host_not_found': 'This SMTP server name does not exist. Check the host.',
+      'smtp.unreachable': 'The SMTP server did not answer on this port. Check the host, the port and the TLS setting.',
+      'smtp.tls_failed': 'The secure connection to the SMTP server failed. Check the TLS setting and the port, or allow an invalid certificate for a server of your own.',
+      'smtp.auth_failed': 'The SMTP server refused the username or password.',
+      'mailbox.not_found': 'This mailbox no longer exists.',
+      'mailbox.not_active': 'This mailbox is not active. Reconnect it first.',
+      'mailbox.resync_window_invalid': 'Choose a start in the past, within the last 92 days.',
+      'credential.bad_request': 'Some values of this connection are not valid.',
+      'credential.admin_required': 'Only an administrator can manage organisation connections.',
+      'credential.encryption_disabled': 'This instance has no encryption key, so secrets cannot be stored. Ask the operator to set ENCRYPTION_KEY.',
+      'webmail.bad_request': 'This mail action is not valid.',
+      'webmail.thread_not_found': 'This conversation no longer exists.',
+      'webmail.thread_too_large': 'This conversation is too large for this action (1,000 messages or more).',
+      'webmail.message_not_found': 'This message no longer exists.',
+      'webmail.unsupported_action': 'This action is not available for this mailbox.',
       'request.not_found': 'This item was not found.',
       'request.bad_request': 'Some values are not valid.',
       'request.payload_too_large': 'The request is too large.',

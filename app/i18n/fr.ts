@@ -5,6 +5,9 @@
 import type { Dictionary } from './en';
 import { pluralFr as plural } from './plural';
 import { frTables } from './fr-tables';
+import { frMail, frMailboxes, frNotifications } from './fr-mail';
+import { frConnections, frOAuthApps } from './fr-connections';
+import { frWebmail } from './fr-webmail';
 
 export const fr: Dictionary = {
   common: {
@@ -40,7 +43,9 @@ export const fr: Dictionary = {
       admin: 'Administration',
     },
     apiKeys: 'Clés d’API',
+    connections: 'Connexions',
     members: 'Membres',
+    oauthApps: 'Applications OAuth',
     audit: 'Journal d’audit',
   },
   sections: {
@@ -317,6 +322,13 @@ export const fr: Dictionary = {
     end: 'Vous avez atteint l’entrée la plus ancienne.',
   },
   tables: frTables,
+  oauthProviderNames: { oauth_provider_a: 'Fournisseur A', oauth_provider_b: 'Fournisseur B' },
+  notifications: frNotifications,
+  mail: frMail,
+  mailboxes: frMailboxes,
+  connections: frConnections,
+  oauthApps: frOAuthApps,
+  webmail: frWebmail,
   accept: {
     metaTitle: 'Accepter l’invitation',
     title: 'Rejoindre l’équipe',
@@ -378,18 +390,35 @@ export const fr: Dictionary = {
       'tables.import_in_progress': 'Un autre import dans cette table est en cours. Réessayez quand il sera terminé.',
       'tables.too_many_exports': 'Trop de vos exports sont encore en cours. Attendez que l’un d’eux se termine.',
       'oauth.unsupported_provider': 'Ce fournisseur n’est pas pris en charge.',
-      'oauth.encryption_disabled': 'Cette instance n’a pas de clé de chiffrement et ne peut donc pas enregistrer de secrets. Contactez un administrateur.',
-      'oauth.invalid_client_id': 'Cet identifiant client n’a pas la forme utilisée par ce fournisseur.',
-      'oauth.app_not_configured': 'Ce fournisseur n’est pas encore configuré. Demandez à un administrateur d’enregistrer son application.',
+      'oauth.encryption_disabled': 'Cette instance n’a pas de clé de chiffrement : les secrets ne peuvent pas être enregistrés. Demandez à l’exploitant de définir ENCRYPTION_KEY.',
+      'oauth.invalid_client_id': 'Cet identifiant client n’a pas la forme attendue par le fournisseur.',
+      'oauth.app_not_configured': 'Un administrateur doit d’abord enregistrer l’application OAuth de ce fournisseur.',
       'oauth.capability_not_supported': 'Ce fournisseur ne propose pas cela.',
       'oauth.state_invalid': 'Cette tentative de connexion a expiré ou a déjà servi. Recommencez.',
-      'oauth.access_denied': 'L’accès n’a pas été accordé chez le fournisseur.',
+      'oauth.access_denied': 'Le fournisseur n’a pas accordé l’accès. Recommencez et acceptez la demande.',
       'oauth.scope_missing': 'Certaines autorisations n’ont pas été accordées. Recommencez et acceptez-les toutes.',
-      'oauth.exchange_failed': 'Le fournisseur n’a pas terminé la connexion. Réessayez dans un instant.',
+      'oauth.exchange_failed': 'Le fournisseur n’a pas terminé la connexion. Recommencez.',
+      'credential.in_use': 'Une boîte utilise cette connexion. Déconnectez d’abord la boîte.',
+      'credentials.encryption_disabled': 'Cette instance n’a pas de clé de chiffrement : les mots de passe ne peuvent pas être enregistrés. Demandez à l’exploitant de définir ENCRYPTION_KEY.',
+      'imap.host_not_found': 'Ce nom de serveur IMAP n’existe pas. Vérifiez le serveur.',
+      'imap.unreachable': 'Le serveur IMAP ne répond pas sur ce port. Vérifiez le serveur, le port et le réglage TLS.',
+      'imap.tls_failed': 'La connexion sécurisée au serveur IMAP a échoué. Vérifiez le réglage TLS et le port, ou acceptez un certificat invalide pour votre propre serveur.',
+      'imap.auth_failed': 'Le serveur IMAP a refusé l’identifiant ou le mot de passe.',
+      'smtp.host_not_found': 'Ce nom de serveur SMTP n’existe pas. Vérifiez le serveur.',
+      'smtp.unreachable': 'Le serveur SMTP ne répond pas sur ce port. Vérifiez le serveur, le port et le réglage TLS.',
+      'smtp.tls_failed': 'La connexion sécurisée au serveur SMTP a échoué. Vérifiez le réglage TLS et le port, ou acceptez un certificat invalide pour votre propre serveur.',
+      'smtp.auth_failed': 'Le serveur SMTP a refusé l’identifiant ou le mot de passe.',
+      'mailbox.not_found': 'Cette boîte n’existe plus.',
+      'mailbox.not_active': 'Cette boîte n’est pas active. Reconnectez-la d’abord.',
+      'mailbox.resync_window_invalid': 'Choisissez un début dans le passé, dans les 92 derniers jours.',
       'credential.bad_request': 'Certaines valeurs de cette connexion ne sont pas valides.',
-      'credential.admin_required': 'Seul un administrateur peut faire cela avec les connexions de l’organisation.',
-      'credential.encryption_disabled': 'Cette instance n’a pas de clé de chiffrement et ne peut donc pas enregistrer de secrets. Contactez un administrateur.',
-      'credential.in_use': 'Une boîte aux lettres utilise cette connexion. Déconnectez d’abord la boîte.',
+      'credential.admin_required': 'Seul un administrateur peut gérer les connexions de l’organisation.',
+      'credential.encryption_disabled': 'Cette instance n’a pas de clé de chiffrement : les secrets ne peuvent pas être enregistrés. Demandez à l’exploitant de définir ENCRYPTION_KEY.',
+      'webmail.bad_request': 'Cette action sur le courrier n’est pas valide.',
+      'webmail.thread_not_found': 'Cette conversation n’existe plus.',
+      'webmail.thread_too_large': 'Cette conversation est trop longue pour cette action (1 000 messages ou plus).',
+      'webmail.message_not_found': 'Ce message n’existe plus.',
+      'webmail.unsupported_action': 'Cette action n’est pas disponible pour cette boîte.',
       'request.not_found': 'Élément introuvable.',
       'request.bad_request': 'Certaines valeurs ne sont pas valides.',
       'request.payload_too_large': 'La requête est trop volumineuse.',

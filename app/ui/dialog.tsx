@@ -120,6 +120,7 @@ export function ConfirmDialog({
   confirmLabel,
   tone = 'danger',
   pending = false,
+  confirmDisabled = false,
   error,
   result,
   onConfirm,
@@ -132,6 +133,8 @@ export function ConfirmDialog({
   confirmLabel: string;
   tone?: 'danger' | 'primary';
   pending?: boolean;
+  /** Holds the confirm button (e.g. until what the action affects is known). */
+  confirmDisabled?: boolean;
   error?: ReactNode;
   result?: ReactNode;
   onConfirm: () => void;
@@ -166,7 +169,7 @@ export function ConfirmDialog({
                 <RadixAlert.Cancel asChild>
                   <Button disabled={pending}>{t.common.cancel}</Button>
                 </RadixAlert.Cancel>
-                <Button variant={tone} loading={pending} onClick={onConfirm}>
+                <Button variant={tone} loading={pending} disabled={confirmDisabled} onClick={onConfirm}>
                   {confirmLabel}
                 </Button>
               </>

@@ -2,15 +2,20 @@
 
 /** Frame of every signed-in page: side navigation (a sheet on small screens), user menu, main area. */
 import Link from 'next/link';
+import { usePathname } from 'next/navigation';
 import { useState, type ReactNode } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { describeError } from '@/app/lib/errors';
+import { RealtimeProvider } from '@/app/lib/realtime';
 import { Alert } from '@/app/ui/alert';
 import { BrandMark } from '@/app/ui/brand-mark';
 import { Button } from '@/app/ui/button';
 import { Dialog, DialogClose, DialogTrigger, SheetContent } from '@/app/ui/dialog';
 import { CloseIcon, MenuIcon } from '@/app/ui/icons';
+import { cn } from '@/app/ui/cn';
 import { SideNav } from './nav';
+import { NotificationBell } from './notifications/notification-bell';
+import { useLiveUpdates } from './use-live-updates';
 import { useMe } from './use-me';
 import { UserMenu } from './user-menu';
 
@@ -45,8 +50,27 @@ function UserSlot({ compact, onSignOutError }: { compact?: boolean; onSignOutErr
   );
 }
 
+/** Pages that use the whole width and height (three panes) instead of the reading column. */
+const widePaths = ['/messages'];
+
+function LiveUpdates() {
+  useLiveUpdates();
+  return null;
+}
+
 export function AppShell({ brand, children }: { brand: ShellBrand; children: ReactNode }) {
+  return (
+    <RealtimeProvider>
+      <LiveUpdates />
+      <Shell brand={brand}>{children}</Shell>
+    </RealtimeProvider>
+  );
+}
+
+function Shell({ brand, children }: { brand: ShellBrand; children: ReactNode }) {
   const { t } = useI18n();
+  const pathname = usePathname();
+  const wide = widePaths.some((path) => pathname === path || pathname.startsWith(`${path}/`));
   const me = useMe();
   const [menuOpen, setMenuOpen] = useState(false);
   const [signOutError, setSignOutError] = useState<unknown>(null);
@@ -63,10 +87,11 @@ export function AppShell({ brand, children }: { brand: ShellBrand; children: Rea
       </a>
 
       <aside className="fixed inset-y-0 left-0 hidden w-64 flex-col border-r border-line bg-surface md:flex">
-        <div className="flex h-14 shrink-0 items-center border-b border-line px-5">
-          <Link href="/" className="min-w-0 rounded-md">
+        <div className="flex h-14 shrink-0 items-center gap-2 border-b border-line pr-2 pl-5">
+          <Link href="/" className="min-w-0 flex-1 rounded-md">
             {mark}
           </Link>
+          <NotificationBell />
         </div>
         <div className="min-h-0 flex-1 overflow-y-auto">
           <SideNav isAdmin={isAdmin} />
@@ -100,15 +125,23 @@ export function AppShell({ brand, children }: { brand: ShellBrand; children: Rea
         <Link href="/" className="min-w-0 flex-1 rounded-md">
           {mark}
         </Link>
+        <NotificationBell align="end" />
         <UserSlot compact onSignOutError={setSignOutError} />
       </header>
 
-      <main id="main" tabIndex={-1} className="mx-auto w-full max-w-6xl px-4 py-8 focus:outline-none sm:px-6 lg:px-10 lg:py-10">
+      <main
+        id="main"
+        tabIndex={-1}
+        className={cn(
+          'focus:outline-none',
+          wide ? 'flex h-[calc(100dvh-3.5rem)] w-full flex-col md:h-dvh' : 'mx-auto w-full max-w-6xl px-4 py-8 sm:px-6 lg:px-10 lg:py-10',
+        )}
+      >
         {signOutError ? (
           <Alert
             tone="danger"
             testId="sign-out-error"
-            className="mb-6"
+            className={wide ? 'm-3' : 'mb-6'}
             action={
               <Button size="sm" variant="ghost" onClick={() => setSignOutError(null)}>
                 {t.common.close}

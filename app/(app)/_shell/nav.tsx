@@ -18,7 +18,9 @@ import {
   KeyIcon,
   ListIcon,
   MailIcon,
+  PlugIcon,
   ReviewIcon,
+  ShieldIcon,
   TableIcon,
   TemplateIcon,
   UserIcon,
@@ -64,7 +66,6 @@ const groups: NavGroup[] = [
   {
     title: (t) => t.nav.groups.mail,
     items: [
-      section('mailboxes', '/mailboxes', InboxIcon),
       section('messages', '/messages', MailIcon),
       section('review', '/review', ReviewIcon),
       section('approvals', '/approvals', ApprovalIcon),
@@ -74,13 +75,18 @@ const groups: NavGroup[] = [
   },
   {
     title: (t) => t.nav.groups.settings,
-    items: [{ href: '/settings/api-keys', label: (t) => t.nav.apiKeys, icon: KeyIcon }],
+    items: [
+      section('mailboxes', '/settings/mailboxes', InboxIcon),
+      { href: '/settings/connections', label: (t) => t.nav.connections, icon: PlugIcon },
+      { href: '/settings/api-keys', label: (t) => t.nav.apiKeys, icon: KeyIcon },
+    ],
   },
   {
     title: (t) => t.nav.groups.admin,
     adminOnly: true,
     items: [
       { href: '/admin/members', label: (t) => t.nav.members, icon: UserIcon },
+      { href: '/admin/oauth-apps', label: (t) => t.nav.oauthApps, icon: ShieldIcon },
       { href: '/admin/audit', label: (t) => t.nav.audit, icon: ListIcon },
     ],
   },

@@ -9,13 +9,10 @@ export const placeholderSections = [
   'executions',
   'review',
   'approvals',
-  'mailboxes',
-  'messages',
   'templates',
   'contacts',
   'analyzer',
   'assistant',
-  'notifications',
 ] as const satisfies readonly SectionKey[];
 
 export function isPlaceholderSection(value: string): value is (typeof placeholderSections)[number] {

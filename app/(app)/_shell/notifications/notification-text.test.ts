@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { en } from '@/app/i18n/en';
+import { fr } from '@/app/i18n/fr';
+import type { AppNotification } from '@/app/lib/mail-types';
+import { inAppPath, notificationText } from './notification-text';
+
+const base: AppNotification = { id: 'n1', kind: 'mailbox.error', severity: 'error', params: {}, link: null, createdAt: '2026-01-01T00:00:00.000Z', readAt: null };
+
+describe('notification texts', () => {
+  it('says each kind with its params, in both languages', () => {
+    const error = { ...base, params: { mailboxId: 'm', address: 'a@example.test', kind: 'auth' } };
+    expect(notificationText(error, en)).toMatchObject({ title: 'a@example.test stopped syncing', href: '/settings/mailboxes' });
+    expect(notificationText(error, en).body).toContain('refused the sign-in');
+    expect(notificationText(error, fr).title).toBe('a@example.test ne se synchronise plus');
+    const removed = { ...base, kind: 'mailbox.removed', params: { address: 'a@example.test', mode: 'deleted', unpublishedWorkflows: 2 } };
+    expect(notificationText(removed, en)).toMatchObject({ title: 'a@example.test was deleted', body: '2 workflows were unpublished.' });
+    const failed = { ...base, kind: 'execution.failed', params: { workflowName: 'Invoices', errorSummary: 'HTTP 500' } };
+    expect(notificationText(failed, en)).toMatchObject({ title: 'Workflow “Invoices” failed', body: 'HTTP 500', href: '/executions' });
+    const approval = { ...base, kind: 'approval.pending', params: { workflowName: 'Refunds', subject: null } };
+    expect(notificationText(approval, fr)).toMatchObject({ body: null, href: '/approvals' });
+    expect(notificationText({ ...base, kind: 'something.new' }, en)).toMatchObject({ title: 'New notification', href: null });
+  });
+
+  it('follows only links inside the application', () => {
+    expect(inAppPath('/settings/mailboxes')).toBe('/settings/mailboxes');
+    expect(inAppPath('https://evil.example/')).toBeNull();
+    expect(inAppPath('//evil.example/')).toBeNull();
+    expect(inAppPath('/\\evil.example')).toBeNull();
+    expect(inAppPath('javascript:alert(1)')).toBeNull();
+    expect(notificationText({ ...base, link: '//evil.example' }, en).href).toBe('/settings/mailboxes');
+  });
+});

@@ -1,0 +1,79 @@
+'use client';
+
+/**
+ * What the live channel's events mean for the cached queries (mounted once, in the shell): new
+ * notifications refresh the bell; mail changes refresh the thread lists, the folder counts and the
+ * open threads they name; mailbox status changes patch the mailbox list at once (progress bars),
+ * then refresh it. After a reconnection everything live is re-read (events may have been missed).
+ */
+import { useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import { useRealtimeEvent, useRealtimeReconnect } from '@/app/lib/realtime';
+import { mailKeys, refreshMailViews } from '@/app/lib/mail-query-keys';
+import type { Mailbox, MailboxBackfill } from '@/app/lib/mail-types';
+import { useTRPC } from '@/app/lib/trpc';
+
+type NotificationFeed = InfiniteData<{ unreadCount: number }>;
+
+function isBackfill(value: unknown): value is MailboxBackfill {
+  return Boolean(value && typeof value === 'object' && typeof (value as { status?: unknown }).status === 'string');
+}
+
+export function useLiveUpdates() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+
+  const refreshNotifications = () => void queryClient.invalidateQueries(trpc.notifications.list.infiniteQueryFilter());
+  const refreshMail = (threadIds?: string[]) => refreshMailViews(queryClient, threadIds);
+  const refreshMailboxes = () => void queryClient.invalidateQueries(trpc.mailboxes.list.queryFilter());
+
+  useRealtimeEvent('notification.created', refreshNotifications);
+
+  // Read, read-all or archive in another tab: the count moves at once, the lists on their next read.
+  useRealtimeEvent('notification.unread', (payload) => {
+    const unreadCount = payload.unreadCount;
+    if (typeof unreadCount !== 'number') return refreshNotifications();
+    queryClient.setQueriesData(trpc.notifications.list.infiniteQueryFilter(), (feed: NotificationFeed | undefined) =>
+      feed ? { ...feed, pages: feed.pages.map((page) => ({ ...page, unreadCount })) } : feed,
+    );
+    void queryClient.invalidateQueries({ ...trpc.notifications.list.infiniteQueryFilter(), refetchType: 'none' });
+  });
+
+  useRealtimeEvent('mail.changed', (payload) => {
+    // While a thread action is on its way, its own settling re-reads everything: re-reading now could
+    // bring back, for a moment, a thread the optimistic update already moved.
+    if (queryClient.isMutating({ mutationKey: mailKeys.threadAction }) === 0) {
+      refreshMail(Array.isArray(payload.threadIds) ? payload.threadIds : undefined);
+    }
+    // New or removed mail changes the mailbox's message count.
+    if (payload.reason !== 'flags') refreshMailboxes();
+  });
+
+  useRealtimeEvent('mailbox.status', (payload) => {
+    const { mailboxId } = payload;
+    const key = trpc.mailboxes.list.queryKey();
+    const cached = queryClient.getQueryData<{ mailboxes: Mailbox[] }>(key);
+    const current = cached?.mailboxes.find((mailbox) => mailbox.id === mailboxId);
+    // Progress events patch the list in place; anything else (or an unknown mailbox) re-reads it.
+    if (!cached || !current || (payload.status && payload.status !== current.status)) {
+      refreshMailboxes();
+      return;
+    }
+    queryClient.setQueryData(key, {
+      ...cached,
+      mailboxes: cached.mailboxes.map((mailbox) => {
+        if (mailbox.id !== mailboxId) return mailbox;
+        const next: Mailbox = { ...mailbox };
+        if (isBackfill(payload.backfill)) next.backfill = payload.backfill;
+        if (payload.lastDeltaAt !== undefined) next.lastDeltaAt = payload.lastDeltaAt;
+        return next;
+      }),
+    });
+    if (!isBackfill(payload.backfill) && payload.lastDeltaAt === undefined) refreshMailboxes();
+  });
+
+  useRealtimeReconnect(() => {
+    refreshNotifications();
+    refreshMail();
+    refreshMailboxes();
+  });
+}

@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { buildSrcdoc, frameCsp, textToHtml } from './srcdoc';
+
+describe('reading frame document', () => {
+  it('puts the strict policy first, with https: images only when allowed', () => {
+    expect(frameCsp(false)).toBe("default-src 'none'; img-src data: cid:; style-src 'unsafe-inline'");
+    expect(frameCsp(true)).toBe("default-src 'none'; img-src data: cid: https:; style-src 'unsafe-inline'");
+    const doc = buildSrcdoc('<!DOCTYPE html><html><head><style>p{}</style></head><body><p>Hi</p></body></html>', { allowRemoteImages: false });
+    expect(doc.indexOf('Content-Security-Policy')).toBeLessThan(doc.indexOf('<p>Hi'));
+    expect(doc.startsWith('<!doctype html><html><head><meta http-equiv="Content-Security-Policy"')).toBe(true);
+    expect(doc).not.toMatch(/<!DOCTYPE html><html><head><style>/);
+  });
+
+  it('escapes plain text', () => {
+    expect(textToHtml('<script>a & b</script>')).toBe('<pre style="font:inherit;margin:0">&lt;script&gt;a &amp; b&lt;/script&gt;</pre>');
+  });
+});

@@ -1,0 +1,158 @@
+'use client';
+
+/**
+ * The body of one message: `bodyHtmlSafe` (or the plain text) in a sandboxed frame with its own strict
+ * policy, remote images blocked until the reader allows them for this message or for the sender
+ * (remembered in this browser), then the attachments with their download links.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { useI18n } from '@/app/i18n/client';
+import { formatBytes } from '@/app/lib/format';
+import type { Attachment, FullMessage, MessageSummary } from '@/app/lib/mail-types';
+import { Button } from '@/app/ui/button';
+import { DownloadIcon, ImageIcon, PaperclipIcon } from '@/app/ui/icons';
+import { Spinner } from '@/app/ui/spinner';
+import { ErrorState } from '@/app/ui/states';
+import { fetchAsDataUrl, inlineCandidates, withInlineImages } from './_lib/inline-images';
+import { isTrustedImageSender, trustImageSender } from './_lib/remote-images';
+import { buildSrcdoc, textToHtml } from './_lib/srcdoc';
+import { useMessage } from './use-mail-data';
+
+export function MessageFrame({ html, allowRemoteImages, title }: { html: string; allowRemoteImages: boolean; title: string }) {
+  const srcDoc = useMemo(() => buildSrcdoc(html, { allowRemoteImages }), [html, allowRemoteImages]);
+  return (
+    // The frame cannot be measured from outside (no same origin), so it scrolls inside a box the reader can resize.
+    <div className="h-[min(70vh,40rem)] min-h-48 resize-y overflow-hidden rounded-lg border border-line bg-white">
+      <iframe
+        sandbox=""
+        srcDoc={srcDoc}
+        title={title}
+        referrerPolicy="no-referrer"
+        data-testid="message-frame"
+        className="block size-full border-0"
+      />
+    </div>
+  );
+}
+
+function Attachments({ attachments }: { attachments: Attachment[] }) {
+  const { t, locale } = useI18n();
+  if (attachments.length === 0) return null;
+  return (
+    <div className="mt-3">
+      <h4 className="mb-2 flex items-center gap-1.5 text-xs font-medium text-muted">
+        <PaperclipIcon size={13} />
+        {t.webmail.attachments(attachments.length)}
+      </h4>
+      <ul className="flex flex-wrap gap-2" data-testid="attachments">
+        {attachments.map((attachment) => (
+          <li key={attachment.id}>
+            <a
+              href={attachment.downloadUrl}
+              download={attachment.filename}
+              rel="noopener"
+              className="flex max-w-72 items-center gap-2 rounded-md border border-line-strong bg-surface px-2.5 py-1.5 text-sm shadow-xs hover:bg-subtle"
+              aria-label={t.webmail.download(attachment.filename)}
+            >
+              <DownloadIcon className="shrink-0 text-muted" />
+              <span className="min-w-0 truncate">{attachment.filename || t.webmail.unnamedAttachment}</span>
+              <span className="shrink-0 text-xs text-muted">{formatBytes(attachment.size, locale)}</span>
+            </a>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** The body's inline images as `data:` URLs (see ./_lib/inline-images.ts); the body shows at once without them. */
+function useInlineImages(message: FullMessage | undefined): ReadonlyMap<string, string> | undefined {
+  const candidates = useMemo(() => (message?.bodyHtmlSafe ? inlineCandidates(message.bodyHtmlSafe, message.attachments) : []), [message]);
+  const query = useQuery({
+    queryKey: ['webmail', 'inline-images', message?.id, candidates.map((candidate) => candidate.downloadUrl)],
+    enabled: candidates.length > 0,
+    staleTime: Infinity,
+    gcTime: 5 * 60_000,
+    queryFn: async ({ signal }) => {
+      const entries = await Promise.all(candidates.map(async (candidate) => [candidate.downloadUrl, await fetchAsDataUrl(candidate, signal).catch(() => null)] as const));
+      return new Map(entries.filter((entry): entry is readonly [string, string] => entry[1] !== null));
+    },
+  });
+  return query.data;
+}
+
+export function MessageBody({ summary }: { summary: MessageSummary }) {
+  const { t } = useI18n();
+  const sender = summary.from?.email ?? null;
+  const [allowedHere, setAllowedHere] = useState(false);
+  const allowRemoteImages = allowedHere || isTrustedImageSender(sender);
+  const message = useMessage(summary.id, { enabled: true, allowRemoteImages });
+  // While the permissive read loads, keep showing the blocked one (same message, no flash).
+  const blocked = useMessage(summary.id, { enabled: allowRemoteImages && !message.data, allowRemoteImages: false });
+  const data = message.data ?? blocked.data;
+  const inlineImages = useInlineImages(data);
+
+  if (!data) {
+    if (message.isError) return <ErrorState error={message.error} onRetry={() => message.refetch()} testId="message-error" />;
+    return (
+      <p role="status" className="flex items-center gap-2 py-6 text-sm text-muted" data-testid="message-loading">
+        <Spinner />
+        {t.webmail.loadingBody}
+      </p>
+    );
+  }
+
+  const html = data.bodyHtmlSafe
+    ? inlineImages
+      ? withInlineImages(data.bodyHtmlSafe, inlineImages)
+      : data.bodyHtmlSafe
+    : data.bodyText
+      ? textToHtml(data.bodyText)
+      : null;
+  const people = (list: { name?: string | null; email: string }[]) => list.map((person) => person.name?.trim() || person.email).join(', ');
+  const { to, cc } = data.headersSubset;
+  return (
+    <div>
+      {to.length > 0 || cc.length > 0 ? (
+        <p className="mb-2 text-xs text-muted" data-testid="message-recipients">
+          {to.length > 0 ? t.webmail.to(people(to)) : null}
+          {to.length > 0 && cc.length > 0 ? ' · ' : null}
+          {cc.length > 0 ? t.webmail.cc(people(cc)) : null}
+        </p>
+      ) : null}
+      {data.hasRemoteImages && !allowRemoteImages ? (
+        <div role="status" data-testid="remote-images-banner" className="mb-2 flex items-start gap-2 rounded-md bg-subtle px-3 py-2 text-sm">
+          <ImageIcon className="mt-0.5 shrink-0 text-muted" />
+          <div className="min-w-0 flex-1">
+            <p>{t.webmail.remoteImages.blocked}</p>
+            <div className="mt-1 -ml-2.5 flex flex-wrap gap-1">
+              <Button size="sm" variant="ghost" onClick={() => setAllowedHere(true)}>
+                {t.webmail.remoteImages.showOnce}
+              </Button>
+              {sender ? (
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  className="max-w-full"
+                  onClick={() => {
+                    trustImageSender(sender);
+                    setAllowedHere(true);
+                  }}
+                >
+                  <span className="truncate">{t.webmail.remoteImages.alwaysFrom(sender)}</span>
+                </Button>
+              ) : null}
+            </div>
+          </div>
+        </div>
+      ) : null}
+      {html ? (
+        <MessageFrame html={html} allowRemoteImages={allowRemoteImages && Boolean(message.data)} title={t.webmail.frameTitle(summary.subject || t.webmail.noSubject)} />
+      ) : (
+        <p className="py-4 text-sm text-muted">{data.bodyComplete ? t.webmail.noBody : t.webmail.bodyUnavailable}</p>
+      )}
+      <Attachments attachments={data.attachments} />
+    </div>
+  );
+}
