@@ -78,7 +78,7 @@ try {
   await measure('service', async (index) => {
     const actor = await resolveActor(new Headers({ authorization: `Bearer ${secretOf(index)}` }));
     if (actor.kind === 'anonymous') throw new Error('anonymous');
-    currentMember(actor);
+    await currentMember(actor);
   });
 
   await measure('rest', async (index) => {

@@ -8,10 +8,13 @@
  * plus the database writes one request causes and the CPU time one request costs in each process.
  * Then a second section, bench/tables-rows.ts: the rows query of a shared table at its limits, and the
  * mail sections: bench/mime-ingest.ts (ingest vs bare mailparser) and bench/mail-sync.ts (initial
- * sync from a local Dovecot vs a bare imapflow fetch, new-mail latency with IDLE; BENCH_MAIL=0 skips them).
+ * sync from a local Dovecot vs a bare imapflow fetch, new-mail latency with IDLE), bench/mail-lists.ts (threads
+ * and messages lists on 500,000 messages vs the same SQL on bare pg) and bench/sanitize.ts (bodyHtmlSafe in the
+ * worker pool vs bare DOMPurify, and the event loop meanwhile); BENCH_MAIL=0 skips them.
  * See bench/README.md for the method and the knobs. Timing targets are printed as PASS/MISS and
  * never fail the process: machines are noisy.
  */
+import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -453,6 +456,13 @@ async function main(): Promise<void> {
     await runMimeIngestBench({ log });
     const { runMailSyncBench } = await import('./mail-sync');
     await runMailSyncBench({ databaseUrl: database.url, log });
+    // The threads and messages lists on a mirror of 500,000 messages (BENCH_MAIL_MESSAGES).
+    const { runMailListsBench } = await import('./mail-lists');
+    await runMailListsBench({ databaseUrl: database.url, log });
+    // bodyHtmlSafe: in its own process, since it measures that process's event loop while the pool works.
+    log('');
+    const sanitize = spawnSync(process.execPath, tsxArgs(path.join(root, 'bench', 'sanitize.ts')), { stdio: 'inherit', cwd: root });
+    if (sanitize.status !== 0) log(`sanitize bench failed (exit ${sanitize.status ?? sanitize.signal})`);
   }
   log(`\ntotal time ${fixed((Date.now() - startedAt) / 1000, 0)} s, load average now ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}`);
 }
