@@ -87,3 +87,28 @@ export async function openBenchDatabase(log: (message: string) => void): Promise
 export async function migrate(url: string): Promise<string[]> {
   return (await applyMigrations(url)).applied;
 }
+
+/**
+ * Runs one bench section on its own when its file is the entry point (`npx tsx bench/<file>.ts`): a
+ * migrated database (embedded, or BENCH_DATABASE_URL), the section, the database disposed, the exit code.
+ */
+export async function runSectionAlone(
+  moduleUrl: string,
+  section: (options: { databaseUrl: string; log: (message: string) => void }) => Promise<unknown>,
+): Promise<void> {
+  const { pathToFileURL } = await import('node:url');
+  const path = await import('node:path');
+  if (!process.argv[1] || moduleUrl !== pathToFileURL(path.resolve(process.argv[1])).href) return;
+  const database = await openBenchDatabase(() => {});
+  try {
+    console.log(`database: ${database.description}`);
+    await migrate(database.url);
+    await section({ databaseUrl: database.url, log: (message) => console.log(message) });
+  } catch (error) {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+    process.exitCode = 1;
+  } finally {
+    await database.dispose();
+  }
+  process.exit(process.exitCode ?? 0);
+}

@@ -17,11 +17,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { mirrorIndexes, seedMirror } from './mail-seed';
 import { percentile } from './stats';
+import { runSectionAlone } from './database';
 
 const messageCount = Number(process.env.BENCH_MAIL_MESSAGES) || 500_000;
 const pageLimit = 50;
@@ -257,18 +256,4 @@ export async function runMailListsBench(options: MailBenchOptions): Promise<{ ro
 }
 
 // Alone: `npx tsx bench/mail-lists.ts` (embedded PostgreSQL, or BENCH_DATABASE_URL as in the main bench).
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  const { openBenchDatabase, migrate } = await import('./database');
-  const database = await openBenchDatabase(() => {});
-  try {
-    console.log(`database: ${database.description}`);
-    await migrate(database.url);
-    await runMailListsBench({ databaseUrl: database.url, log: (message) => console.log(message) });
-  } catch (error) {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-    process.exitCode = 1;
-  } finally {
-    await database.dispose();
-  }
-  process.exit(process.exitCode ?? 0);
-}
+await runSectionAlone(import.meta.url, runMailListsBench);

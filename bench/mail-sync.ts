@@ -18,13 +18,13 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chown, mkdir, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { ImapFlow } from 'imapflow';
 import pg from 'pg';
 import { readFileSync } from 'node:fs';
 import { clusterCpuMs, processCpuMs, selfCpuMs } from './cpu';
 import { mailCorpus } from './mail-sync-corpus';
 import { percentile } from './stats';
+import { runSectionAlone } from './database';
 
 const targets = { throughputRatio: 0.5, latencyP99Ms: 2_000 };
 
@@ -212,18 +212,5 @@ export async function runMailSyncBench(options: MailBenchOptions): Promise<{ rat
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  const { openBenchDatabase, migrate } = await import('./database');
-  const database = await openBenchDatabase(() => {});
-  try {
-    console.log(`database: ${database.description}`);
-    await migrate(database.url);
-    await runMailSyncBench({ databaseUrl: database.url, log: (message) => console.log(message) });
-  } catch (error) {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-    process.exitCode = 1;
-  } finally {
-    await database.dispose();
-  }
-  process.exit(process.exitCode ?? 0);
-}
+// Alone: `npx tsx bench/mail-sync.ts` (embedded PostgreSQL, or BENCH_DATABASE_URL as in the main bench).
+await runSectionAlone(import.meta.url, runMailSyncBench);

@@ -14,11 +14,10 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { clusterCpuMs, processCpuMs } from './cpu';
 import { percentile } from './stats';
+import { runSectionAlone } from './database';
 
 const rowCount = 100_000;
 const pageOffset = 90_000;
@@ -298,18 +297,4 @@ export async function runTablesRowsBench(options: TablesBenchOptions): Promise<{
 }
 
 // Alone: `npx tsx bench/tables-rows.ts` (embedded PostgreSQL, or BENCH_DATABASE_URL as in the main bench).
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  const { openBenchDatabase, migrate } = await import('./database');
-  const database = await openBenchDatabase(() => {});
-  try {
-    console.log(`database: ${database.description}`);
-    await migrate(database.url);
-    await runTablesRowsBench({ databaseUrl: database.url, log: (message) => console.log(message) });
-  } catch (error) {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-    process.exitCode = 1;
-  } finally {
-    await database.dispose();
-  }
-  process.exit(process.exitCode ?? 0);
-}
+await runSectionAlone(import.meta.url, runTablesRowsBench);

@@ -99,10 +99,17 @@ it('SIGKILL mid-batch, then a second sync: the same mirror as an uninterrupted r
 
   const options = { initialDays: 3650, initialMaxPerFolder: 1_000_000, limits: { messages: 25 } };
   for (const mailbox of [interrupted, reference]) {
-    const session = new MailboxSession(mailbox.id, options);
-    const result = await session.run({ delta: true }, new AbortController().signal);
-    await session.close();
-    expect(result.outcome).toBe('ok');
+    // As the runner does: a transient failure (the server slow to answer on a loaded machine) is tried
+    // again; anything else fails the test with the classified error in the message.
+    for (let attempt = 1; ; attempt += 1) {
+      const session = new MailboxSession(mailbox.id, options);
+      const result = await session.run({ delta: true }, new AbortController().signal);
+      await session.close();
+      const transient = result.outcome === 'failed' && ['timeout', 'unreachable', 'rate_limit'].includes(result.failure.kind);
+      if (transient && attempt < 3) continue;
+      expect(result).toMatchObject({ outcome: 'ok' });
+      break;
+    }
   }
 
   const resumed = await snapshot(interrupted.id);

@@ -133,6 +133,42 @@ export class FakeHttpServer {
 }
 
 /** The bearer token of a request, or null. */
+/**
+ * What every fake provider API shares: its HTTP server, the requests it recorded, start and close, and
+ * failures injected for the next requests. A subclass answers requests (`handle`) and says how its
+ * provider words a failure.
+ */
+export abstract class FakeApiServer {
+  protected readonly http: FakeHttpServer;
+
+  constructor(failureBody: (failure: InjectedFailure) => unknown) {
+    this.http = new FakeHttpServer((request) => this.handle(request), failureBody);
+  }
+
+  protected abstract handle(request: FakeRequest): FakeAnswer | Promise<FakeAnswer>;
+
+  get requests() {
+    return this.http.requests;
+  }
+
+  requestsTo(path: RegExp, method?: string) {
+    return this.http.requestsTo(path, method);
+  }
+
+  async start(): Promise<this> {
+    await this.http.start();
+    return this;
+  }
+
+  close(): Promise<void> {
+    return this.http.close();
+  }
+
+  failNext(failure: InjectedFailure): void {
+    this.http.failNext(failure);
+  }
+}
+
 export function bearerOf(request: FakeRequest): string | null {
   const header = request.headers.authorization;
   const match = typeof header === 'string' ? /^Bearer (\S+)$/.exec(header) : null;

@@ -13,7 +13,7 @@
  * (startHistoryId, historyTypes, labelId, maxResults, pageToken).
  */
 import { randomBytes } from 'node:crypto';
-import { bearerOf, FakeHttpServer, jsonBody, type FakeAnswer, type FakeRequest, type InjectedFailure } from './fake-http';
+import { bearerOf, FakeApiServer, jsonBody, type FakeAnswer, type FakeRequest } from './fake-http';
 
 export interface FakeGmailMessage {
   id: string;
@@ -66,7 +66,7 @@ function readPageToken(token: string | null, key: string): number | null {
   }
 }
 
-export class FakeGmailServer {
+export class FakeGmailServer extends FakeApiServer {
   readonly validTokens = new Set<string>(['gmail-token']);
   readonly messages = new Map<string, FakeGmailMessage>();
   readonly labels = new Map<string, Label>(systemLabels.map((id) => [id, { id, name: id, type: 'system' as const }]));
@@ -76,41 +76,23 @@ export class FakeGmailServer {
   /** history.list answers 404 for a startHistoryId below this. */
   private oldestHistoryId = 0n;
   private labelCounter = 0;
-  private readonly http: FakeHttpServer;
 
   constructor(options: { address?: string } = {}) {
+    super((failure) => {
+      const rateLimited = failure.status === 429 || failure.status === 403;
+      return gmailError(
+        failure.status,
+        rateLimited ? 'Rate Limit Exceeded' : 'Backend Error',
+        failure.reason ?? (failure.status === 429 ? 'rateLimitExceeded' : 'backendError'),
+        rateLimited ? 'usageLimits' : 'global',
+      );
+    });
     this.address = options.address ?? 'me@example.test';
-    this.http = new FakeHttpServer(
-      (request) => this.handle(request),
-      (failure: InjectedFailure) =>
-        gmailError(failure.status, failure.status === 429 || failure.status === 403 ? 'Rate Limit Exceeded' : 'Backend Error', failure.reason ?? (failure.status === 429 ? 'rateLimitExceeded' : 'backendError'), failure.status === 429 || failure.status === 403 ? 'usageLimits' : 'global'),
-    );
   }
 
   /** The API root to configure (`MAIL_PROVIDER_A_API_URL`). */
   get baseUrl(): string {
     return `${this.http.origin}/gmail/v1`;
-  }
-
-  get requests() {
-    return this.http.requests;
-  }
-
-  requestsTo(path: RegExp, method?: string) {
-    return this.http.requestsTo(path, method);
-  }
-
-  async start(): Promise<this> {
-    await this.http.start();
-    return this;
-  }
-
-  close(): Promise<void> {
-    return this.http.close();
-  }
-
-  failNext(failure: InjectedFailure): void {
-    this.http.failNext(failure);
   }
 
   /** Every history id issued so far becomes invalid (history.list → 404), as after a week offline. */
@@ -174,7 +156,7 @@ export class FakeGmailServer {
     this.history.push({ id, type, message: { id: message.id, threadId: message.threadId, labelIds: [...message.labelIds] }, labelIds });
   }
 
-  private handle(request: FakeRequest): FakeAnswer | Promise<FakeAnswer> {
+  protected handle(request: FakeRequest): FakeAnswer | Promise<FakeAnswer> {
     const token = bearerOf(request);
     if (token === null || !this.validTokens.has(token)) {
       return {

@@ -12,7 +12,7 @@
  * gives a new id). Links name folders the way Graph does (`mailFolders('id')`); both spellings are read.
  */
 import { randomBytes } from 'node:crypto';
-import { bearerOf, FakeHttpServer, jsonBody, type FakeAnswer, type FakeRequest, type InjectedFailure } from './fake-http';
+import { bearerOf, FakeApiServer, jsonBody, type FakeAnswer, type FakeRequest } from './fake-http';
 
 export interface FakeGraphMessage {
   id: string;
@@ -118,7 +118,7 @@ function maxPageSize(request: FakeRequest): number {
   return match ? Math.min(1000, Math.max(1, Number(match[1]))) : 10;
 }
 
-export class FakeGraphServer {
+export class FakeGraphServer extends FakeApiServer {
   readonly validTokens = new Set<string>(['graph-token']);
   readonly messages = new Map<string, FakeGraphMessage>();
   readonly folders = new Map<string, Folder>();
@@ -128,43 +128,23 @@ export class FakeGraphServer {
   private seq = 0;
   private expiredBefore = 0;
   private rounds = new Map<string, Round>();
-  private readonly http: FakeHttpServer;
 
   constructor(options: { idMode?: 'immutable' | 'mutable' } = {}) {
+    super((failure) =>
+      graphError(
+        failure.reason ?? (failure.status === 429 ? 'TooManyRequests' : 'ServiceNotAvailable'),
+        failure.status === 429 ? 'Too many requests.' : 'The service is temporarily unavailable.',
+      ),
+    );
     this.idMode = options.idMode ?? 'immutable';
     for (const [wellKnown, displayName] of wellKnownFolders) {
       const id = graphId();
       this.folders.set(id, { id, displayName, parentFolderId: this.rootId, wellKnown });
     }
-    this.http = new FakeHttpServer(
-      (request) => this.handle(request),
-      (failure: InjectedFailure) => graphError(failure.reason ?? (failure.status === 429 ? 'TooManyRequests' : 'ServiceNotAvailable'), failure.status === 429 ? 'Too many requests.' : 'The service is temporarily unavailable.'),
-    );
   }
 
   get baseUrl(): string {
     return `${this.http.origin}/v1.0`;
-  }
-
-  get requests() {
-    return this.http.requests;
-  }
-
-  requestsTo(path: RegExp, method?: string) {
-    return this.http.requestsTo(path, method);
-  }
-
-  async start(): Promise<this> {
-    await this.http.start();
-    return this;
-  }
-
-  close(): Promise<void> {
-    return this.http.close();
-  }
-
-  failNext(failure: InjectedFailure): void {
-    this.http.failNext(failure);
   }
 
   /** Every delta and skip token issued so far answers 410 (the sync state is gone). */
@@ -251,7 +231,7 @@ export class FakeGraphServer {
     return this.folders.get(idOrName) ?? [...this.folders.values()].find((folder) => folder.wellKnown === idOrName.toLowerCase());
   }
 
-  private handle(request: FakeRequest): FakeAnswer {
+  protected handle(request: FakeRequest): FakeAnswer {
     const token = bearerOf(request);
     if (token === null || !this.validTokens.has(token)) {
       return {
