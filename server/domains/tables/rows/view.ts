@@ -5,6 +5,7 @@
  * query and the CSV export.
  */
 import { appError } from '../../../core/errors/app-error';
+import { findUnstorableText } from '../../../core/http/storable-text';
 import { simplifyIssue } from '../../../core/errors/zod-issues';
 import type { Column } from '../schemas';
 import { normaliseCell } from './cells';
@@ -48,6 +49,13 @@ export function parseFilter(text: string | undefined): FilterCondition[] {
     raw = JSON.parse(text);
   } catch {
     throw badFilter(null, 'invalid_json', 'not valid JSON (expected a JSON array of conditions).');
+  }
+  // The query string was checked for unstorable text, but JSON escapes (`\u0000`, a lone `\ud800`)
+  // only become such text here; reaching SQL they would fail the query (a 500).
+  const unstorable = findUnstorableText(raw);
+  if (unstorable) {
+    const index = typeof unstorable[0] === 'string' && /^\d+$/.test(unstorable[0]) ? Number(unstorable[0]) : null;
+    throw badFilter(index, 'unstorable_text', 'holds text that cannot be stored (a NUL character or an unpaired surrogate).', { path: unstorable });
   }
   if (Array.isArray(raw) && raw.length > maxFilterConditions) {
     throw badFilter(null, 'too_many_conditions', `at most ${maxFilterConditions} conditions.`, { max: maxFilterConditions, count: raw.length });
