@@ -24,12 +24,3 @@ export const emailInput = z
   .pipe(z.email())
   .transform((value) => value.toLowerCase());
 
-/**
- * A boolean body field that only `true` or `false` satisfies. trpc-to-openapi makes every boolean and
- * number field of a REST input coercing (so `"false"` and `{}` would read as true, `true` as 1); it
- * leaves a pipe alone. Use these where a coerced value would change what the request does.
- */
-export const strictBoolean = () => z.boolean().pipe(z.boolean());
-
-/** An integer body field within bounds that only a JSON number satisfies (see strictBoolean). */
-export const strictInt = (min: number, max: number) => z.number().int().min(min).max(max).pipe(z.number());

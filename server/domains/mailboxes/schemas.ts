@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailInput, isoDateTime, isoDateTimeInput, strictBoolean, strictInt } from '../../core/http/schemas';
+import { emailInput, isoDateTime, isoDateTimeInput } from '../../core/http/schemas';
 
 export const mailboxProviderSchema = z.enum(['mail_provider_a', 'mail_provider_b', 'imap']);
 export const mailboxStatusSchema = z.enum(['active', 'disconnected', 'error']);
@@ -51,20 +51,20 @@ export const mailboxListOutput = z.object({ mailboxes: z.array(mailboxSchema) })
 export const mailboxIdInput = z.object({ id: z.string().min(1).max(200) });
 
 const host = z.string().trim().min(1).max(255);
-const port = strictInt(1, 65535);
+const port = z.number().int().min(1).max(65535);
 
 /** Booleans and ports are strict: a coerced `"false"` must never turn TLS checks off. */
 export const connectImapInput = z.object({
   address: emailInput,
   imapHost: host,
   imapPort: port.default(993),
-  imapSecure: strictBoolean().default(true),
+  imapSecure: z.boolean().default(true),
   smtpHost: host,
   smtpPort: port.default(465),
-  smtpSecure: strictBoolean().default(true),
+  smtpSecure: z.boolean().default(true),
   username: z.string().min(1).max(255).optional().describe('The login; the address when absent.'),
   password: z.string().min(1).max(1024).describe('Stored encrypted; never returned or logged.'),
-  allowInvalidCertificate: strictBoolean().default(false).describe('Accept a self-signed or otherwise invalid certificate.'),
+  allowInvalidCertificate: z.boolean().default(false).describe('Accept a self-signed or otherwise invalid certificate.'),
 });
 
 export type ConnectImapInput = z.infer<typeof connectImapInput>;
