@@ -114,7 +114,18 @@ test('the hostile corpus renders inert in the reading pane: nothing executes, no
     dialogs.push(`${dialog.type()}: ${dialog.message()}`);
     void dialog.dismiss();
   });
-  page.on('popup', (popup) => popups.push(popup.url()));
+  // Windows opened by anything but a click on a link the test made (see the click phase below).
+  let clicking = false;
+  let linkWindows = 0;
+  page.on('popup', (popup) => {
+    if (clicking) linkWindows += 1;
+    else popups.push(popup.url());
+    void popup.close().catch(() => undefined);
+  });
+  /** Hosts of the links clicked: the only places a click may open, in a new window. */
+  const clickedHosts = new Set<string>();
+  const renderPhaseRequests: string[] = [];
+  const clickPhaseRequests: string[] = [];
 
   await signIn(page, e2eAdmin.email, e2eAdmin.password);
   for (const thread of seeded.threads) {
@@ -124,24 +135,37 @@ test('the hostile corpus renders inert in the reading pane: nothing executes, no
     // Every message expanded and its body shown in a frame (or, for bodies sanitised to nothing, the empty-body note).
     await expect(view.getByTestId('message-loading')).toHaveCount(0);
     await expect(view.getByTestId('message-error')).toHaveCount(0);
+    const beforeRender = proxy.recorded.length;
     const frames = view.getByTestId('message-frame');
     const count = await frames.count();
     for (let index = 0; index < count; index += 1) {
-      await expect(frames.nth(index)).toHaveAttribute('sandbox', '');
+      await expect(frames.nth(index)).toHaveAttribute('sandbox', 'allow-popups allow-popups-to-escape-sandbox');
       const srcdoc = (await frames.nth(index).getAttribute('srcdoc')) ?? '';
       expect(srcdoc).toContain(`default-src 'none'; img-src data: cid:; style-src 'unsafe-inline'`);
     }
     // Give anything that would run (onload, autofocus, meta refresh, animations) its chance.
     await page.waitForTimeout(300);
     for (const frame of page.frames()) expect(await canaryIn(frame), `canary in ${frame.url()}`).toBeUndefined();
-    // Clicking links and buttons inside the bodies must not run or load anything either.
+    renderPhaseRequests.push(...proxy.recorded.slice(beforeRender));
+    // Clicking inside the bodies must not run anything. A link may open its page in a new window (that is
+    // what a reader asks for), only an http(s) or mailto one, and nothing else may load.
+    const beforeClicks = proxy.recorded.length;
+    clicking = true;
     for (const frame of page.frames().filter((candidate) => candidate.parentFrame() !== null)) {
       for (const selector of ['#go', '#submit', 'a[href]', 'button']) {
         const target = frame.locator(selector).first();
         if ((await target.count().catch(() => 0)) === 0) continue;
+        const href = await target.getAttribute('href', { timeout: 1000 }).catch(() => null);
+        if (href !== null) {
+          expect(href, 'a link the sanitiser kept').toMatch(/^(https?:|mailto:)/i);
+          if (/^https?:/i.test(href)) clickedHosts.add(new URL(href).host);
+        }
         await target.click({ timeout: 1000, noWaitAfter: true, force: true }).catch(() => undefined);
       }
     }
+    await page.waitForTimeout(300);
+    clicking = false;
+    clickPhaseRequests.push(...proxy.recorded.slice(beforeClicks));
   }
   await page.waitForTimeout(300);
 
@@ -150,5 +174,14 @@ test('the hostile corpus renders inert in the reading pane: nothing executes, no
   await proxy.close();
   expect(dialogs, 'dialogs opened by message content').toEqual([]);
   expect(popups, 'windows opened by message content').toEqual([]);
-  expect(proxy.recorded, 'requests to other origins, or to the application from message frames').toEqual([]);
+  expect(renderPhaseRequests, 'requests to other origins, or to the application from message frames').toEqual([]);
+  const hostOf = (entry: string) => {
+    const target = entry.split(' ')[1] ?? '';
+    return entry.startsWith('CONNECT ') ? target : new URL(target).host;
+  };
+  const unexpected = clickPhaseRequests.filter((entry) => !clickedHosts.has(hostOf(entry)) && !clickedHosts.has(hostOf(entry).replace(/:443$/, '')));
+  expect(unexpected, 'requests after a click to anything but the clicked link').toEqual([]);
+  // And links do work: the corpus has kept http(s) links, and clicking them opened windows.
+  expect(clickedHosts.size).toBeGreaterThan(0);
+  expect(linkWindows).toBeGreaterThan(0);
 });

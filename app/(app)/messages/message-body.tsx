@@ -16,7 +16,7 @@ import { Spinner } from '@/app/ui/spinner';
 import { ErrorState } from '@/app/ui/states';
 import { fetchAsDataUrl, inlineCandidates, withInlineImages } from './_lib/inline-images';
 import { isTrustedImageSender, trustImageSender } from './_lib/remote-images';
-import { buildSrcdoc, textToHtml } from './_lib/srcdoc';
+import { buildSrcdoc, frameSandbox, textToHtml } from './_lib/srcdoc';
 import { useMessage } from './use-mail-data';
 
 export function MessageFrame({ html, allowRemoteImages, title }: { html: string; allowRemoteImages: boolean; title: string }) {
@@ -25,7 +25,7 @@ export function MessageFrame({ html, allowRemoteImages, title }: { html: string;
     // The frame cannot be measured from outside (no same origin), so it scrolls inside a box the reader can resize.
     <div className="h-[min(70vh,40rem)] min-h-48 resize-y overflow-hidden rounded-lg border border-line bg-white">
       <iframe
-        sandbox=""
+        sandbox={frameSandbox}
         srcDoc={srcDoc}
         title={title}
         referrerPolicy="no-referrer"

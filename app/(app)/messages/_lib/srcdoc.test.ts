@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildSrcdoc, frameCsp, textToHtml } from './srcdoc';
+import { buildSrcdoc, frameCsp, frameSandbox, textToHtml } from './srcdoc';
 
 describe('reading frame document', () => {
   it('puts the strict policy first, with https: images only when allowed', () => {
@@ -9,6 +9,11 @@ describe('reading frame document', () => {
     expect(doc.indexOf('Content-Security-Policy')).toBeLessThan(doc.indexOf('<p>Hi'));
     expect(doc.startsWith('<!doctype html><html><head><meta http-equiv="Content-Security-Policy"')).toBe(true);
     expect(doc).not.toMatch(/<!DOCTYPE html><html><head><style>/);
+  });
+
+  it('the frame may only open links in a new window: no scripts, same origin, forms, modals or top navigation', () => {
+    const tokens = frameSandbox.split(' ').sort();
+    expect(tokens).toEqual(['allow-popups', 'allow-popups-to-escape-sandbox']);
   });
 
   it('escapes plain text', () => {

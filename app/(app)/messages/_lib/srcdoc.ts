@@ -1,10 +1,18 @@
 /**
- * The document of a message's reading frame. The frame is `sandbox=""` (no scripts, no same origin,
- * no forms, no popups) and this document carries a strict Content-Security-Policy of its own: nothing
+ * The document of a message's reading frame. The frame is sandboxed (`frameSandbox`: no scripts, no
+ * same origin, no forms, no navigation of the application) and this document carries a strict Content-Security-Policy of its own: nothing
  * loads but inline styles and embedded (`data:`/`cid:`) images, plus `https:` images once the reader
  * allowed remote images for this message or sender. `bodyHtmlSafe` is already sanitised by the
  * service; the frame is the second wall, not the first.
  */
+
+/**
+ * The frame's sandbox: nothing but opening a link the reader clicks. The sanitiser keeps http, https and
+ * mailto links only, each with `target="_blank" rel="noopener noreferrer"`, so a click opens the page in
+ * a new window outside the sandbox, with no way back to this one; scripts, same origin, forms, modals
+ * and top navigation stay off.
+ */
+export const frameSandbox = 'allow-popups allow-popups-to-escape-sandbox';
 
 export function frameCsp(allowRemoteImages: boolean): string {
   return `default-src 'none'; img-src data: cid:${allowRemoteImages ? ' https:' : ''}; style-src 'unsafe-inline'`;
