@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { db } from '../core/db';
+import { recomputeThreads } from '../core/mail/threads/attach';
 import type { TestMember } from './factories';
 
 export const systemFolders = [
@@ -51,7 +52,7 @@ export interface TestMessageOptions {
   messageIdHeader?: string;
 }
 
-/** A message in its own thread (or the given one); the thread's counts are recomputed. */
+/** A message in its own thread (or the given one); the thread's columns are recomputed as the sync does. */
 export async function createMessage(mailbox: { id: string }, options: TestMessageOptions = {}) {
   const receivedAt = options.receivedAt ?? new Date();
   const threadId =
@@ -79,14 +80,7 @@ export async function createMessage(mailbox: { id: string }, options: TestMessag
       ingestedVia: 'delta',
     },
   });
-  await db().$executeRaw`
-    UPDATE mail_threads t SET
-      message_count = s.n, unread_count = s.unread, flagged = s.flagged, has_attachments = s.attachments,
-      last_message_at = s.last, folder_keys = s.folders
-    FROM (SELECT count(*)::int AS n, count(*) FILTER (WHERE NOT seen)::int AS unread, bool_or(flagged) AS flagged,
-                 bool_or(has_attachments) AS attachments, max(received_at) AS last, array_agg(DISTINCT folder_key) AS folders
-          FROM mail_messages WHERE thread_id = ${threadId}::uuid) s
-    WHERE t.id = ${threadId}::uuid`;
+  await recomputeThreads(db(), [threadId]);
   await db().mailbox.update({ where: { id: mailbox.id }, data: { messageCount: { increment: 1 } } });
   return message;
 }

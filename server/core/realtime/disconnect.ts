@@ -17,10 +17,11 @@ import { memberRoom, sessionRoom } from './rooms';
 
 /** The adapter's default channel prefix; server/http/realtime-server.ts passes it explicitly. */
 export const realtimeChannelPrefix = 'socket.io';
-const namespace = '/';
-const channel = `${realtimeChannelPrefix}#${namespace}`;
+/** The namespace the adapter routes by, and its PostgreSQL channel (shared with ./emit.ts). */
+export const namespace = '/';
+export const channel = `${realtimeChannelPrefix}#${namespace}`;
 /** socket.io's id for senders that are not servers: adapters do not count them as cluster nodes. */
-const senderId = 'emitter';
+export const senderId = 'emitter';
 
 type Runner = Pick<Tx, '$executeRaw'>;
 

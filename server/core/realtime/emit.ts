@@ -9,11 +9,9 @@
  */
 import { MessageType, type ClusterMessage } from 'socket.io-adapter';
 import { db, type Tx } from '../db';
-import { realtimeChannelPrefix } from './disconnect';
+import { channel, namespace, senderId } from './disconnect';
 import { memberRoom } from './rooms';
 
-const namespace = '/';
-const channel = `${realtimeChannelPrefix}#${namespace}`;
 /** socket.io-parser's EVENT packet type. */
 const eventPacket = 2;
 const maxPayloadBytes = 7_000;
@@ -34,7 +32,7 @@ export async function emitToMember<Event extends keyof RealtimeEvents>(
   tx: Pick<Tx, '$executeRaw'> = db(),
 ): Promise<void> {
   const message: ClusterMessage = {
-    uid: 'emitter',
+    uid: senderId,
     nsp: namespace,
     type: MessageType.BROADCAST,
     data: {

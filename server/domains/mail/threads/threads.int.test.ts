@@ -57,9 +57,10 @@ describe('GET /api/v1/threads', () => {
       lastMessageAt: at(5).toISOString(),
       messageCount: 1,
       unreadCount: 0,
-      participants: [],
-      participantCount: 0,
-      snippet: null,
+      // The thread's columns come from its message, as the sync computes them.
+      participants: [{ name: 'Sender', email: 'sender@example.test' }],
+      participantCount: 1,
+      snippet: 'hello there',
       hasAttachments: false,
       flags: { seen: true, flagged: true, draft: false, sent: false },
       classification: {},
