@@ -19,6 +19,8 @@ import { purgeSessionsTask } from './purge-sessions.task';
 import { purgeTableWriteEffectsTask } from './purge-table-write-effects.task';
 import { resealSecretsTask } from './reseal-secrets.task';
 import { purgeUploadedAttachmentsTask } from './purge-uploaded-attachments.task';
+import { executionAdvanceTask } from './execution-advance.task';
+import { mailDispatchTask } from './mail-dispatch.task';
 
 export const taskDefinitions: readonly TaskDefinition[] = [
   purgeIdempotencyRecordsTask,
@@ -36,6 +38,8 @@ export const taskDefinitions: readonly TaskDefinition[] = [
   mailBackfillTask,
   mailApplyOperationsTask,
   mailReleaseTask,
+  mailDispatchTask,
+  executionAdvanceTask,
 ];
 
 export const taskList: TaskList = Object.fromEntries(taskDefinitions.map((definition) => [definition.name, definition.task]));

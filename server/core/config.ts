@@ -141,6 +141,17 @@ const configSchema = z.object({
   MAIL_PROVIDER_A_API_URL: apiUrl('https://gmail.googleapis.com/gmail/v1', 'MAIL_PROVIDER_A_API_URL'),
   /** API root of `mail_provider_b` (Microsoft-Graph-compatible); tests point it at a local fake. */
   MAIL_PROVIDER_B_API_URL: apiUrl('https://graph.microsoft.com/v1.0', 'MAIL_PROVIDER_B_API_URL'),
+  /** Simultaneous live runs of one workflow unless its settings say otherwise (spec default 10). */
+  WORKFLOW_DEFAULT_CONCURRENCY: positiveInt(10),
+  /** The highest per-workflow concurrency a member may set. */
+  WORKFLOW_MAX_CONCURRENCY: positiveInt(100),
+  /** Simultaneous live runs of all workflows together (spec: 100). */
+  INSTANCE_MAX_CONCURRENCY: positiveInt(100),
+  /**
+   * Hosts (comma-separated names or CIDRs) the HTTP request node may reach although the network guard
+   * refuses private addresses: for self-hosters calling services on their own network. Empty by default.
+   */
+  HTTP_NODE_ALLOW_HOSTS: optionalText,
 });
 
 export type Config = z.infer<typeof configSchema>;

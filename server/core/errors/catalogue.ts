@@ -159,6 +159,30 @@ export const errorCatalogue = {
   ...area('incident', { not_found: [404, 'No such incident.'] }),
   ...area('workflow', {
     execution_limit_invalid: [409, 'The execution limits exceed the instance ceilings.'],
+    not_found: [404, 'No such workflow.'], // (ours)
+    invalid_graph: [400, 'The workflow graph is not valid.'], // (ours) details.issues [{path, message}]
+    invalid_error_workflow: [409, 'The error workflow must be another of your workflows that starts with the workflow-failure trigger.'], // (ours)
+    archived: [409, 'This workflow is archived.'], // (ours)
+    not_published: [409, 'This workflow has no published version.'], // (ours)
+    no_trigger: [409, 'The workflow has no trigger node to publish.'], // (ours)
+    version_not_found: [404, 'No such version of this workflow.'], // (ours)
+    test_message_not_found: [400, 'A pinned test message is not one of your mirrored messages.'], // (ours) details.messageIds
+    trigger_data_too_large: [400, 'The trigger data of a test run is above 256 KB.'], // (ours)
+    revision_conflict: [409, 'The draft changed since you loaded it (another tab or window).'], // (ours) details.draftRevision
+  }),
+  ...area('execution', {
+    not_found: [404, 'No such execution.'], // (ours)
+    not_replayable: [409, 'This execution cannot be replayed.'], // (ours) details.reason
+    not_cancellable: [409, 'This execution has already finished.'], // (ours)
+  }),
+  ...area('webhook', {
+    not_found: [404, 'No such webhook.'], // (ours) unknown token, or the workflow cannot start
+    signature_required: [401, 'This webhook requires a signature (X-Signature and X-Signature-Timestamp).'], // (ours)
+    signature_invalid: [401, 'The webhook signature does not match, or its timestamp is outside the allowed window.'], // (ours)
+  }),
+  ...area('exclusion', {
+    not_found: [404, 'No such exclusion.'], // (ours)
+    duplicate: [409, 'This sender or domain is already excluded.'], // (ours)
   }),
 } as const;
 

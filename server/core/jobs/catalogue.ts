@@ -19,6 +19,10 @@ export const jobCatalogue = {
   'mail.apply-operations': z.strictObject({ mailboxId }),
   /** A mailbox was disconnected or deleted: release its watcher and lease everywhere. */
   'mail.release': z.strictObject({ mailboxId }),
+  /** Advance an execution as far as it can go now (admission, steps, retries, resume). Key `execution:<id>`. */
+  'execution.advance': z.strictObject({ executionId: z.uuid() }),
+  /** Give new mail of a mailbox (mail_dispatch_queue) its journal entry and start matching workflows. Key `mail-dispatch:<id>`. */
+  'mail.dispatch': z.strictObject({ mailboxId }),
 } as const;
 
 export type JobName = keyof typeof jobCatalogue;
@@ -29,4 +33,6 @@ export const jobKeys = {
   resync: (id: string) => `mail-resync:${id}`,
   backfill: (id: string) => `mail-backfill:${id}`,
   operations: (id: string) => `mail-ops:${id}`,
+  execution: (id: string) => `execution:${id}`,
+  dispatch: (id: string) => `mail-dispatch:${id}`,
 } as const;

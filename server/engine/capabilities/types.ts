@@ -1,0 +1,101 @@
+/**
+ * What an executor may do outside its own computation, handed to it as arguments (fakes in unit
+ * tests). Every capability knows the run it serves: in a test run (`simulated`) the effectful ones
+ * record what they would have done (`simulated: true`) and do nothing.
+ */
+import type { Cells, WriteResult } from '../../domains/tables/rows/engine-api';
+
+export interface EffectRecord {
+  kind: string;
+  description: string;
+  simulated?: boolean;
+}
+
+/**
+ * Runs `perform` at most once per `key` (stable across the step's attempts; the engine prefixes it
+ * with the execution and node). A repeat after success answers the first result without calling
+ * `perform`; a repeat after an attempt cut off while `perform` ran fails `step_effect_uncertain`.
+ * In a test run `perform` is not called and `simulated` is answered instead.
+ */
+export type KeyedEffect = <T>(
+  spec: { key: string; kind: string; description: string },
+  perform: () => Promise<T>,
+  simulated: () => T,
+) => Promise<T>;
+
+export interface MailMessageRef {
+  id: string;
+  mailboxId: string;
+  threadId: string | null;
+  subject: string | null;
+  fromName: string | null;
+  fromEmail: string | null;
+  folderKey: string;
+  receivedAt: string;
+}
+
+export interface MailCapability {
+  /** A message of the member's mirror, or null (not theirs, or gone). */
+  findMessage(messageId: string): Promise<MailMessageRef | null>;
+  /** Queues a webmail operation on the real mailbox (effect-keyed through the operation's client token). */
+  operate(input: {
+    effectKey: string;
+    messageId: string;
+    action: 'markRead' | 'markUnread' | 'flag' | 'unflag' | 'archive' | 'trash' | 'move' | 'label';
+    folder?: string;
+    labels?: { add: string[]; remove: string[] };
+  }): Promise<{ operationId: string; duplicate: boolean }>;
+}
+
+export interface TablesCapability {
+  lookup(input: { tableId: string; key: string }): Promise<Record<string, unknown> | null>;
+  write(input: {
+    effectKey: string;
+    op: 'insert' | 'update' | 'upsert';
+    tableId: string;
+    key?: string;
+    rowId?: string;
+    cells: Cells;
+  }): Promise<WriteResult>;
+}
+
+export interface HttpCapability {
+  /**
+   * A request through the network guard (DNS resolved and checked, redirects re-checked), bounded
+   * to `maxResponseBytes`. Throws NodeFailure `http_blocked`, `http_error`, `http_response_too_large`,
+   * `http_too_many_redirects`; a 429/503 with Retry-After throws RateLimited.
+   */
+  request(input: {
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    body?: string;
+    maxResponseBytes: number;
+    followRedirects: boolean;
+    signal: AbortSignal;
+  }): Promise<{ status: number; headers: Record<string, string>; body: string; url: string }>;
+}
+
+export interface NotifyCapability {
+  /** A notification to the workflow's owner (effect-keyed by the engine through `effect`). */
+  owner(input: { title: string; body: string; severity: 'info' | 'warning' | 'error'; link?: string | null }): Promise<{ id: string }>;
+}
+
+export interface SignalCapability {
+  /** Marks a message (and its thread) with a named signal; at most once per message and name. */
+  mark(input: { effectKey: string; messageId: string; name: string }): Promise<{ created: boolean }>;
+}
+
+export interface CredentialsCapability {
+  /** The decrypted fields of one of the member's connections of the given type, or NodeFailure `credential_missing`. */
+  read(input: { credentialId: string; type: string }): Promise<Record<string, unknown>>;
+}
+
+export interface Capabilities {
+  mail: MailCapability;
+  tables: TablesCapability;
+  http: HttpCapability;
+  notify: NotifyCapability;
+  signal: SignalCapability;
+  credentials: CredentialsCapability;
+}

@@ -1,0 +1,116 @@
+/**
+ * The shape of a node type: one module per type and version (`<family>/<name>.node.ts`) exporting
+ * `defineNode({...})`. The executor receives its resolved parameters, its input and capabilities as
+ * arguments; it never retries, sleeps or swallows errors itself: it returns a result or throws
+ * (`fail.transient` / `fail.permanent` from ../run/failures, or `RateLimited`). Retry levels,
+ * backoff, timeouts, `onError`, uncertainty, simulation and replay live once in ../run.
+ *
+ * Terminology: an execution runs a graph; a step is one node's run in it; an attempt is one try of a
+ * step; an effect is what a step did outside the run (recorded under a key stable across attempts).
+ */
+import type { z } from 'zod';
+import type { Capabilities, EffectRecord, KeyedEffect } from '../capabilities/types';
+
+export type Localized = { en: string; fr: string };
+
+export type NodeCategory = 'trigger' | 'logic' | 'data' | 'flow' | 'http' | 'mail' | 'tables' | 'notify' | 'signal' | 'ai' | 'approval';
+
+/**
+ * `none`: no effect outside the run (retried freely, even after an interruption);
+ * `keyed`: effects recorded under a stable key (mail, tables, signals): a retry recognises one done;
+ * `external`: a third-party call (HTTP, notification): cut off mid-call → `step_effect_uncertain`.
+ */
+export type EffectKind = 'none' | 'keyed' | 'external';
+
+export type TriggerKind = 'mail' | 'webhook' | 'workflow_failure' | 'schedule';
+
+export interface RetryDefaults {
+  maxAttempts: number;
+  delayMs: number;
+  /** Per attempt. */
+  timeoutMs: number;
+}
+
+export interface ExecutionFacts {
+  id: string;
+  memberId: string;
+  workflowId: string;
+  workflowVersionId: string;
+  simulated: boolean;
+  mailboxId: string | null;
+  /** The triggering message, if any. */
+  messageId: string | null;
+  triggerType: string | null;
+}
+
+/** Asks the engine to start runs of another workflow on the step's behalf (sub-workflow, loop). */
+export interface ChildRuns {
+  /** Starts the children not started yet (idempotent by `index`); the step then suspends until they end. */
+  start(children: { index: number; workflowId: string; triggerData: Record<string, unknown> }[]): Promise<void>;
+  /** The children started so far, by index, with their outcome once finished. */
+  list(): Promise<{ index: number; executionId: string; status: string; output: unknown; error: { code: string; message: string } | null }[]>;
+}
+
+export interface NodeContext<Params> {
+  params: Params;
+  /** The data of the upstream steps that lead here, by input name (`main` unless the connection names one). */
+  input: Record<string, unknown>;
+  /** Every finished upstream step's data, by node id (what expressions see as `$node`). */
+  nodes: Record<string, unknown>;
+  trigger: Record<string, unknown> | null;
+  execution: ExecutionFacts;
+  node: { id: string; name: string };
+  /** 1 on the first attempt. */
+  attempt: number;
+  /** Aborts when the attempt times out or the run is cancelled: pass it to every call. */
+  signal: AbortSignal;
+  /** State kept across attempts and resumes of this step (null at first). */
+  state: unknown;
+  /** Why the step runs again after a suspension, or null on a first run. */
+  resume: { reason: 'timer' | 'children' | 'decision'; payload?: unknown } | null;
+  effect: KeyedEffect;
+  capabilities: Capabilities;
+  children: ChildRuns;
+  now: () => Date;
+}
+
+export type NodeResult =
+  /** Done: the data (kept on the step, bounded by the engine) and the output port taken (default `main`). */
+  | { kind?: 'done'; output?: string; data: unknown; warnings?: string[]; effects?: EffectRecord[] }
+  /**
+   * Suspend the step. `waiting`: the execution becomes `waiting` (no slot, no working time) until
+   * `until` (null: until something resumes it: a decision). `children`: the execution stays running
+   * and the step resumes when every child started through `children` has ended.
+   */
+  | { kind: 'suspend'; mode: 'waiting' | 'children'; until: Date | null; state?: unknown };
+
+export interface NodeDefinition<Schema extends z.ZodType = z.ZodType> {
+  type: string;
+  version: number;
+  category: NodeCategory;
+  label: Localized;
+  description: Localized;
+  params: Schema;
+  /** Output ports. A function when they depend on the parameters (a switch's cases). */
+  outputs: readonly string[] | ((params: z.output<Schema>) => string[]);
+  /** Named inputs (default one, `main`); a merge has several. */
+  inputs?: readonly string[];
+  effect: EffectKind;
+  /** Node-type retry defaults (the built-in ones apply when absent). */
+  retry?: Partial<RetryDefaults>;
+  /** Set on trigger nodes: what starts the workflow. A graph has exactly one trigger. */
+  trigger?: TriggerKind;
+  /** Parameter names whose values are mailbox ids (removal-impact reads them from published graphs). */
+  mailboxParams?: readonly string[];
+  /** Whether a graph may route back into this node (a loop's back edge). Default false. */
+  allowsCycles?: boolean;
+  execute(context: NodeContext<z.output<Schema>>): Promise<NodeResult>;
+}
+
+export function defineNode<Schema extends z.ZodType>(definition: NodeDefinition<Schema>): NodeDefinition<Schema> {
+  return definition;
+}
+
+export function outputsOf(definition: NodeDefinition, params: unknown): string[] {
+  return typeof definition.outputs === 'function' ? definition.outputs(params as never) : [...definition.outputs];
+}

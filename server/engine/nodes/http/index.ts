@@ -1,0 +1,4 @@
+/** The http node types, in palette order. */
+import type { NodeDefinition } from '../define-node';
+
+export const httpNodes: NodeDefinition[] = [];

@@ -1,0 +1,4 @@
+/** The logic node types, in palette order. */
+import type { NodeDefinition } from '../define-node';
+
+export const logicNodes: NodeDefinition[] = [];

@@ -1,0 +1,40 @@
+/**
+ * Every node type the instance knows, by `type` and `version`: an explicit list (each family's
+ * index), so a node file that is not listed is caught by registry.test.ts, never silently missing.
+ */
+import type { NodeDefinition } from './define-node';
+import { triggersNodes } from './triggers';
+import { logicNodes } from './logic';
+import { dataNodes } from './data';
+import { flowNodes } from './flow';
+import { httpNodes } from './http';
+import { mailNodes } from './mail';
+import { tablesNodes } from './tables';
+import { notifyNodes } from './notify';
+
+export const nodeDefinitions: readonly NodeDefinition[] = [
+  ...triggersNodes,
+  ...logicNodes,
+  ...dataNodes,
+  ...flowNodes,
+  ...httpNodes,
+  ...mailNodes,
+  ...tablesNodes,
+  ...notifyNodes,
+];
+
+const byKey = new Map(nodeDefinitions.map((definition) => [`${definition.type}@${definition.version}`, definition]));
+
+export function findNodeType(type: string, version: number): NodeDefinition | undefined {
+  return byKey.get(`${type}@${version}`);
+}
+
+/** The newest version of each type, for the palette. */
+export function latestNodeTypes(): NodeDefinition[] {
+  const latest = new Map<string, NodeDefinition>();
+  for (const definition of nodeDefinitions) {
+    const seen = latest.get(definition.type);
+    if (!seen || seen.version < definition.version) latest.set(definition.type, definition);
+  }
+  return [...latest.values()];
+}

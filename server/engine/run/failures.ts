@@ -1,0 +1,71 @@
+/**
+ * Node failures: one catalogue of run error codes with their family (spec, Run failure handling:
+ * temporary failures are retried, permanent ones go straight to the node's `onError`). Executors throw
+ * `fail.transient(code)` / `fail.permanent(code)` or a `RateLimited` (a postponement, not a failure);
+ * anything else they throw is classified as temporary ("an unknown nature counts as temporary").
+ */
+
+export type FailureKind = 'transient' | 'permanent';
+
+/** Every run error code, its default family and message. A node may override the family per throw. */
+export const runErrorCatalogue = {
+  invalid_parameter: ['permanent', 'A parameter of the node is not valid.'],
+  expression_error: ['permanent', 'An expression of the node could not be evaluated.'],
+  node_timeout: ['transient', 'The attempt took longer than the node’s timeout and was interrupted.'],
+  step_effect_uncertain: ['permanent', 'The step was cut off while calling a service: the effect may or may not have happened, so it is not retried blindly.'],
+  http_blocked: ['permanent', 'The address is blocked by the network guard.'],
+  http_error: ['transient', 'The HTTP request failed.'],
+  http_status: ['permanent', 'The server answered with an error status.'],
+  http_response_too_large: ['permanent', 'The response is larger than the node allows.'],
+  http_too_many_redirects: ['permanent', 'The request was redirected too many times.'],
+  credential_missing: ['permanent', 'The connection the node uses is missing or was removed.'],
+  'mail.mailbox_required': ['permanent', 'The node needs a mailbox: none was chosen and the run has no triggering message.'],
+  'mail.mailbox_not_active': ['permanent', 'The mailbox is not connected.'],
+  'mail.message_not_found': ['permanent', 'The message is not in the mirror any more.'],
+  'tables.not_found': ['permanent', 'The table does not exist.'],
+  'tables.write_refused': ['permanent', 'The table refused the row.'],
+  sub_workflow_not_found: ['permanent', 'The workflow to run does not exist or is not yours.'],
+  sub_workflow_failed: ['permanent', 'The sub-workflow run failed.'],
+  loop_failed: ['permanent', 'Iterations of the loop failed.'],
+  loop_timeout: ['permanent', 'The loop did not finish in its time budget.'],
+  node_type_unknown: ['permanent', 'The node type or version is not known to this instance.'],
+  execution_timeout: ['permanent', 'The run exceeded its maximum working time.'],
+  approval_expired: ['permanent', 'The approval expired before anyone decided.'],
+  internal: ['transient', 'The step failed unexpectedly.'],
+} as const satisfies Record<string, readonly [FailureKind, string]>;
+
+export type RunErrorCode = keyof typeof runErrorCatalogue;
+
+export class NodeFailure extends Error {
+  readonly code: RunErrorCode;
+  readonly kind: FailureKind;
+  readonly details: Record<string, unknown>;
+  constructor(code: RunErrorCode, options: { kind?: FailureKind; message?: string; details?: Record<string, unknown> } = {}) {
+    super(options.message ?? runErrorCatalogue[code][1]);
+    this.name = 'NodeFailure';
+    this.code = code;
+    this.kind = options.kind ?? runErrorCatalogue[code][0];
+    this.details = options.details ?? {};
+  }
+}
+
+/** A provider asked us to slow down: the step is postponed to `retryAt` and no attempt is consumed. */
+export class RateLimited extends Error {
+  constructor(readonly retryAt: Date, message = 'The service is limiting requests; the step will try again later.') {
+    super(message);
+    this.name = 'RateLimited';
+  }
+}
+
+type FailOptions = { message?: string; details?: Record<string, unknown> };
+
+export const fail = {
+  transient: (code: RunErrorCode, options: FailOptions = {}) => new NodeFailure(code, { ...options, kind: 'transient' }),
+  permanent: (code: RunErrorCode, options: FailOptions = {}) => new NodeFailure(code, { ...options, kind: 'permanent' }),
+};
+
+/** What an executor threw, as the engine records it. Unknown errors count as temporary and reveal nothing. */
+export function classifyFailure(error: unknown): NodeFailure {
+  if (error instanceof NodeFailure) return error;
+  return new NodeFailure('internal');
+}

@@ -1,0 +1,71 @@
+/**
+ * Starting an execution: the row (queued) and the job that advances it, in the caller's transaction,
+ * so a trigger that commits always has its run and a rolled-back one has none. Every start goes
+ * through here: triggers (mail dispatch, webhook, schedule), test runs, replays, error workflows,
+ * sub-workflows and loop iterations.
+ */
+import { db, type Tx } from '../../core/db';
+import { enqueue } from '../../core/jobs/enqueue';
+import { jobKeys } from '../../core/jobs/catalogue';
+import { effectiveLimits } from './limits';
+
+export type StartedBy = 'sub_workflow' | 'loop_iteration' | 'error_workflow' | 'replay';
+
+export interface StartExecutionInput {
+  memberId: string;
+  workflowId: string;
+  workflowVersionId: string;
+  simulated?: boolean;
+  trigger: {
+    type: string | null;
+    nodeId: string | null;
+    data: Record<string, unknown> | null;
+    mailboxId?: string | null;
+    messageId?: string | null;
+    /** {subject, fromName, fromEmail} of the triggering message, for lists and search. */
+    headline?: { subject: string | null; fromName: string | null; fromEmail: string | null } | null;
+  };
+  startedBy?: StartedBy;
+  parent?: { executionId: string; stepId: string };
+  retryOf?: { executionId: string; from: 'start' | 'failed_step' };
+  /** The workflow's run timeout at start (ms); read from the workflow when absent. */
+  timeoutMs?: number;
+}
+
+type Writer = Pick<Tx, 'execution' | 'workflow' | '$executeRaw'>;
+
+/** Creates the execution and queues its first advance. Returns its id. */
+export async function startExecution(input: StartExecutionInput, tx: Writer = db()): Promise<{ id: string }> {
+  const simulated = input.simulated ?? false;
+  // Test runs, sub-workflow runs and loop iterations never take a slot (spec, States: Execution).
+  const holdsSlot = !simulated && input.startedBy !== 'sub_workflow' && input.startedBy !== 'loop_iteration';
+  let timeoutMs = input.timeoutMs;
+  if (timeoutMs === undefined) {
+    const workflow = await tx.workflow.findUnique({ where: { id: input.workflowId }, select: { executionTimeoutMs: true, maxConcurrency: true } });
+    timeoutMs = effectiveLimits(workflow ?? { executionTimeoutMs: null, maxConcurrency: null }).executionTimeoutMs;
+  }
+  const row = await tx.execution.create({
+    data: {
+      memberId: input.memberId,
+      workflowId: input.workflowId,
+      workflowVersionId: input.workflowVersionId,
+      simulated,
+      holdsSlot,
+      mailboxId: input.trigger.mailboxId ?? null,
+      messageId: input.trigger.messageId ?? null,
+      messageHeadline: input.trigger.headline ?? undefined,
+      triggerType: input.trigger.type,
+      triggerNodeId: input.trigger.nodeId,
+      triggerData: (input.trigger.data ?? undefined) as object | undefined,
+      parentExecutionId: input.parent?.executionId ?? null,
+      parentStepId: input.parent?.stepId ?? null,
+      startedBy: input.startedBy ?? null,
+      retryOfExecutionId: input.retryOf?.executionId ?? null,
+      replayFrom: input.retryOf?.from ?? null,
+      timeoutMs,
+    },
+    select: { id: true },
+  });
+  await enqueue('execution.advance', { executionId: row.id }, { jobKey: jobKeys.execution(row.id) }, tx);
+  return row;
+}
