@@ -23,6 +23,10 @@ export interface RealtimeEvents {
   'notification.created': { id: string; kind: string; unreadCount?: number };
   /** The member's unread count changed (read, read-all, archive), for the bell. */
   'notification.unread': { unreadCount: number };
+  /** An execution changed status (started, waiting, finished). */
+  'execution.status': { executionId: string; workflowId: string; status: string };
+  /** A step of an execution changed status. */
+  'execution.step': { executionId: string; nodeId: string; status: string };
 }
 
 export async function emitToMember<Event extends keyof RealtimeEvents>(

@@ -1,4 +1,5 @@
-/** The triggers node types, in palette order. */
+/** The trigger node types, in palette order. */
 import type { NodeDefinition } from '../define-node';
+import { webhookTriggerNode } from './webhook-trigger.node';
 
-export const triggersNodes: NodeDefinition[] = [];
+export const triggersNodes: NodeDefinition[] = [webhookTriggerNode];
