@@ -3,7 +3,8 @@
  * DATABASE_URL. Started by `npm start` (or `npm run runner`). Never imports Next.js, React or tRPC.
  *
  * Next to the worker, the mail supervisor (runner/mail/supervisor.ts) keeps this runner's share of the
- * mailboxes in sync (leases, IMAP IDLE watches, polling).
+ * mailboxes in sync (leases, IMAP IDLE watches, polling), and the engine sweeper re-queues executions
+ * whose runner died (runner/engine/sweeper-loop.ts).
  *
  * SIGTERM/SIGINT: stop taking jobs, let running ones finish (graphile aborts them after 5 s), stop the
  * mail watchers and give their leases back, exit.
@@ -20,6 +21,7 @@ import { parsedCronItems } from './crontab';
 import { graphileLogger } from './graphile-logger';
 import { setMailSupervisor } from './mail/dispatch';
 import { MailSupervisor } from './mail/supervisor';
+import { startSweeperLoop } from './engine/sweeper-loop';
 import { taskList } from './tasks';
 
 /** After this, a stop that is still waiting on a job gives up; `npm start` kills us later still. */
@@ -44,6 +46,7 @@ setOAuthTokenSource(mailTokenSource);
 const mail = new MailSupervisor();
 setMailSupervisor(mail);
 await mail.start();
+const sweeper = startSweeperLoop();
 log.info({ owner: mail.owner }, 'runner ready');
 // Once per start (the job key keeps one pending job however many runners start together): typed
 // slots for tables written before them, and secrets still sealed under a rotated-out key.
@@ -56,6 +59,7 @@ function stop(signal: NodeJS.Signals): void {
   if (stopping) return;
   stopping = true;
   log.info({ signal }, 'runner stopping');
+  sweeper.stop();
   setTimeout(() => {
     log.error('runner did not stop in time; exiting');
     process.exit(1);

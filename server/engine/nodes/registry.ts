@@ -24,9 +24,20 @@ export const nodeDefinitions: readonly NodeDefinition[] = [
 ];
 
 const byKey = new Map(nodeDefinitions.map((definition) => [`${definition.type}@${definition.version}`, definition]));
+/** Node types only engine tests register (`test.*` fixtures); always empty in the service. */
+const fixtures = new Map<string, NodeDefinition>();
 
 export function findNodeType(type: string, version: number): NodeDefinition | undefined {
-  return byKey.get(`${type}@${version}`);
+  return byKey.get(`${type}@${version}`) ?? fixtures.get(`${type}@${version}`);
+}
+
+/** Engine tests' fixture node types (type names start with `test.`); refused outside tests. */
+export function registerFixtureNodeTypes(definitions: NodeDefinition[]): void {
+  if (!process.env.VITEST) throw new Error('Fixture node types exist only in tests.');
+  for (const definition of definitions) {
+    if (!definition.type.startsWith('test.')) throw new Error(`Fixture node types are named test.*: ${definition.type}`);
+    fixtures.set(`${definition.type}@${definition.version}`, definition);
+  }
 }
 
 /** The newest version of each type, for the palette. */

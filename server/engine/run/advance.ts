@@ -1,6 +1,336 @@
 /**
- * Advancing an execution: the engine's heart (being written; see ARCHITECTURE.md, Engine).
+ * Advancing an execution: the engine's loop. One call takes the execution's lease, admits it into a
+ * slot when it is queued, then runs its ready steps one after another until it finishes, fails, must
+ * wait (a retry delay, a wait, children) or must stop (cancelled, lease lost). Every decision reads
+ * the saved steps, so a runner killed at any instant leaves a state the next advancer continues from:
+ * an attempt found open was interrupted and is settled first (retried, or `step_effect_uncertain`
+ * for a node that was calling a service).
  */
-export async function advanceExecution(_executionId: string, _runnerId: string): Promise<void> {
-  // Implemented with the engine core.
+import { randomUUID } from 'node:crypto';
+import { db } from '../../core/db';
+import { enqueue } from '../../core/jobs/enqueue';
+import { jobKeys } from '../../core/jobs/catalogue';
+import { log } from '../../core/log';
+import { findNodeType } from '../nodes/registry';
+import { outputsOf, type NodeDefinition } from '../nodes/define-node';
+import { admit } from './admission';
+import { NodeFailure } from './failures';
+import { failExecution, succeedExecution, suspendExecution, type ExecutionError } from './finish';
+import { claimExecution, heartbeatEveryMs, releaseLease, type ClaimedExecution } from './lease';
+import { loadGraph, type RunnableGraph } from './load-graph';
+import { planExecution, type PlanStep, type StepStatus } from './plan';
+import { recordFailure, runStep, stepError, type StepOutcome, type StepRow, type StopReason } from './run-step';
+import { allChildrenFinished } from './children';
+import { boundStepData } from './step-data';
+
+/** Rounds of claim → drive in one job before handing over to a fresh job (keeps one job bounded). */
+const maxRounds = 20;
+
+export async function advanceExecution(executionId: string, runnerId: string): Promise<void> {
+  for (let round = 0; round < maxRounds; round += 1) {
+    if (!(await advanceOnce(executionId, `${runnerId}:${randomUUID().slice(0, 8)}`))) return;
+  }
+  await enqueue('execution.advance', { executionId }, { jobKey: jobKeys.execution(executionId) });
+}
+
+/** One lease: returns true when the execution must be looked at again at once. */
+async function advanceOnce(executionId: string, owner: string): Promise<boolean> {
+  const claimed = await claimExecution(executionId, owner);
+  if (!claimed) return false;
+  const leaseStart = Date.now();
+  const stop = new AbortController();
+  const heartbeat = setInterval(() => {
+    void beat(claimed, owner, leaseStart, stop).catch((error: unknown) => log.warn({ err: error, executionId }, 'execution heartbeat failed'));
+  }, heartbeatEveryMs);
+  let again = false;
+  try {
+    if (claimed.status === 'queued') {
+      if (!(await admit(executionId))) return false;
+      claimed.status = 'running';
+    }
+    again = await drive(claimed, stop.signal, leaseStart);
+  } finally {
+    clearInterval(heartbeat);
+    const woken = await releaseLease(executionId, owner, Date.now() - leaseStart, claimed.wakeSeq);
+    again ||= woken;
+  }
+  return again;
+}
+
+async function beat(execution: ClaimedExecution, owner: string, leaseStart: number, stop: AbortController): Promise<void> {
+  if (stop.signal.aborted) return;
+  const rows = await db().$queryRaw<{ status: string }[]>`
+    UPDATE executions SET lease_until = now() + interval '15 seconds'
+    WHERE id = ${execution.id}::uuid AND lease_owner = ${owner} RETURNING status`;
+  if (rows.length === 0) stop.abort('lease_lost' satisfies StopReason);
+  else if (rows[0].status === 'cancelled' || rows[0].status === 'succeeded' || rows[0].status === 'failed') stop.abort('cancelled' satisfies StopReason);
+  else if (overTime(execution, leaseStart)) stop.abort('run_timeout' satisfies StopReason);
+}
+
+function overTime(execution: ClaimedExecution, leaseStart: number): boolean {
+  return execution.workingMs + (Date.now() - leaseStart) > execution.timeoutMs;
+}
+
+function timeoutError(execution: ClaimedExecution, nodeId: string | null, nodeName: string | null, nodeType: string | null): ExecutionError {
+  return {
+    code: 'execution_timeout',
+    message: `The run worked longer than its maximum of ${Math.round(execution.timeoutMs / 1000)} s.`,
+    nodeId,
+    nodeName,
+    kind: 'permanent',
+    attempts: 0,
+    nodeType,
+    details: { timeoutMs: execution.timeoutMs },
+    at: new Date().toISOString(),
+  };
+}
+
+interface SuspendState {
+  mode: 'waiting' | 'children';
+  until: string | null;
+  /** The node's own state. */
+  node: unknown;
+  /** A decision that resumes the step (approvals). */
+  decision?: unknown;
+}
+
+const stepSelect = {
+  id: true,
+  nodeId: true,
+  status: true,
+  attempt: true,
+  output: true,
+  data: true,
+  state: true,
+  attempts: true,
+  effects: true,
+  attemptStartedAt: true,
+  nextAttemptAt: true,
+  startedAt: true,
+} as const;
+
+async function loadSteps(executionId: string): Promise<StepRow[]> {
+  return db().executionStep.findMany({ where: { executionId }, select: stepSelect, orderBy: { seq: 'asc' } });
+}
+
+/** Runs the execution's steps while it can; returns true when it must be looked at again at once. */
+async function drive(execution: ClaimedExecution, stop: AbortSignal, leaseStart: number): Promise<boolean> {
+  const runnable = await loadGraph(execution.workflowVersionId, execution.triggerNodeId);
+  if (!runnable) {
+    await failExecution(execution, { ...timeoutError(execution, null, null, null), code: 'node_type_unknown', message: 'The graph of this run cannot be read.', details: {} });
+    return false;
+  }
+  for (;;) {
+    if (stop.aborted || overTime(execution, leaseStart)) return handleStop(execution, (stop.reason as StopReason) ?? 'run_timeout', null, runnable);
+    const steps = await loadSteps(execution.id);
+    const byNode = new Map(steps.map((step) => [step.nodeId, step]));
+
+    const interrupted = steps.find((step) => step.status === 'running' && step.attemptStartedAt !== null);
+    if (interrupted) {
+      const outcome = await settleInterrupted(execution, runnable, interrupted);
+      const next = await follow(execution, outcome, runnable);
+      if (next !== 'continue') return next;
+      continue;
+    }
+
+    const now = Date.now();
+    const dueRetry = steps.find((step) => step.status === 'running' && step.nextAttemptAt && step.nextAttemptAt.getTime() <= now + 50);
+    if (dueRetry) {
+      const next = await follow(execution, await runNode(execution, runnable, dueRetry.nodeId, dueRetry, steps, stop, null), runnable, dueRetry.nodeId);
+      if (next !== 'continue') return next;
+      continue;
+    }
+
+    const resumable = await findResumable(execution, steps);
+    if (resumable) {
+      const next = await follow(execution, await runNode(execution, runnable, resumable.step.nodeId, resumable.step, steps, stop, resumable.resume), runnable, resumable.step.nodeId);
+      if (next !== 'continue') return next;
+      continue;
+    }
+
+    const plan = planExecution(
+      { nodes: runnable.graph.nodes, connections: runnable.graph.connections, triggerNodeId: runnable.triggerNodeId, runUntil: runnable.runUntil },
+      new Map<string, PlanStep>(steps.map((step) => [step.nodeId, { status: step.status as StepStatus, output: step.output }])),
+    );
+    if (plan.skip.length > 0) {
+      await db().executionStep.createMany({
+        data: plan.skip.map((nodeId, index) => ({ executionId: execution.id, nodeId, nodeType: runnable.nodes.get(nodeId)?.type ?? '', status: 'skipped', seq: steps.length + index })),
+        skipDuplicates: true,
+      });
+    }
+    if (plan.ready.length > 0) {
+      const nodeId = plan.ready[0];
+      const next = await follow(execution, await runNode(execution, runnable, nodeId, byNode.get(nodeId) ?? null, steps, stop, null), runnable, nodeId);
+      if (next !== 'continue') return next;
+      continue;
+    }
+    if (plan.finished) {
+      await succeedExecution(execution);
+      return false;
+    }
+    return parkUntilNeeded(execution, steps);
+  }
+}
+
+/** Nothing can run now: schedule the next look (a retry time, a wait's end) and let go. */
+async function parkUntilNeeded(execution: ClaimedExecution, steps: StepRow[]): Promise<boolean> {
+  const retryTimes = steps.filter((step) => step.status === 'running' && step.nextAttemptAt).map((step) => step.nextAttemptAt!.getTime());
+  const waits = steps.filter((step) => step.status === 'waiting').map((step) => step.state as SuspendState | null);
+  const timerWaits = waits.filter((state) => state?.mode === 'waiting');
+  if (retryTimes.length > 0) {
+    await enqueue('execution.advance', { executionId: execution.id }, { jobKey: jobKeys.execution(execution.id), runAt: new Date(Math.min(...retryTimes)) });
+    return false;
+  }
+  if (timerWaits.length > 0 && timerWaits.length === waits.length) {
+    const untils = timerWaits.map((state) => (state?.until ? Date.parse(state.until) : null));
+    const until = untils.includes(null) ? null : new Date(Math.min(...(untils as number[])));
+    await suspendExecution(execution, until);
+    if (until) await enqueue('execution.advance', { executionId: execution.id }, { jobKey: jobKeys.execution(execution.id), runAt: until });
+    return false;
+  }
+  // Children still running: the last one to end wakes this execution.
+  return false;
+}
+
+async function findResumable(execution: ClaimedExecution, steps: StepRow[]): Promise<{ step: StepRow; resume: NonNullable<Parameters<typeof runStep>[0]['resume']> } | null> {
+  for (const step of steps) {
+    if (step.status !== 'waiting') continue;
+    const state = step.state as SuspendState | null;
+    if (state?.decision !== undefined) return { step, resume: { reason: 'decision', payload: state.decision } };
+    if (state?.mode === 'waiting' && state.until && Date.parse(state.until) <= Date.now()) return { step, resume: { reason: 'timer' } };
+    if (state?.mode === 'children' && (await allChildrenFinished(execution.id, step.nodeId))) return { step, resume: { reason: 'children' } };
+  }
+  return null;
+}
+
+function definitionOf(runnable: RunnableGraph, nodeId: string): NodeDefinition | undefined {
+  const node = runnable.nodes.get(nodeId);
+  return node ? findNodeType(node.type, node.version) : undefined;
+}
+
+function inputsOf(runnable: RunnableGraph, nodeId: string, steps: StepRow[]): { input: Record<string, unknown>; nodes: Record<string, unknown> } {
+  const byNode = new Map(steps.map((step) => [step.nodeId, step]));
+  const nodes: Record<string, unknown> = {};
+  for (const step of steps) if (step.status === 'succeeded') nodes[step.nodeId] = step.data;
+  const input: Record<string, unknown> = {};
+  for (const connection of runnable.graph.connections) {
+    if (connection.to !== nodeId) continue;
+    const source = byNode.get(connection.from);
+    if (source?.status === 'succeeded' && source.output === connection.output) input[connection.input ?? 'main'] = source.data;
+  }
+  return { input, nodes };
+}
+
+async function runNode(
+  execution: ClaimedExecution,
+  runnable: RunnableGraph,
+  nodeId: string,
+  step: StepRow | null,
+  steps: StepRow[],
+  stop: AbortSignal,
+  resume: { reason: 'timer' | 'children' | 'decision'; payload?: unknown } | null,
+): Promise<StepOutcome> {
+  const node = runnable.nodes.get(nodeId)!;
+  const definition = findNodeType(node.type, node.version);
+  const { input, nodes } = inputsOf(runnable, nodeId, steps);
+  if (!definition) {
+    const failure = new NodeFailure('node_type_unknown', { message: `The node type ${node.type} version ${node.version} is not known to this instance.` });
+    const row = step ?? (await db().executionStep.create({ data: { executionId: execution.id, nodeId, nodeType: node.type, status: 'running', attempt: 1, seq: steps.length, startedAt: new Date() }, select: stepSelect }));
+    return recordFailure({ execution, node, definition: { retry: undefined, effect: 'none', outputs: ['main'] } as unknown as NodeDefinition, step: row }, row.id, 1, failure, {});
+  }
+  const pin = execution.simulated ? runnable.graph.pins?.[nodeId] : undefined;
+  if (!step && (node.disabled || pin)) {
+    // A disabled node passes its input on; a pinned one (test runs) answers its pinned output.
+    const bounded = boundStepData(pin ? pin.output : (input.main ?? null));
+    await db().executionStep.create({
+      data: {
+        executionId: execution.id,
+        nodeId,
+        nodeType: node.type,
+        status: 'succeeded',
+        output: pin?.port ?? outputsOf(definition, node.params)[0] ?? 'main',
+        data: bounded.data as object,
+        dataTruncated: bounded.dataTruncated,
+        pinned: Boolean(pin),
+        disabled: node.disabled,
+        seq: steps.length,
+        durationMs: 0,
+        startedAt: new Date(),
+        finishedAt: new Date(),
+      },
+    });
+    return { kind: 'done' };
+  }
+  const state = step?.state as SuspendState | null | undefined;
+  const outcome = await runStep({
+    execution,
+    node,
+    definition,
+    step: step ? { ...step, state: state && typeof state === 'object' && 'mode' in state ? state.node : (step.state ?? null) } : null,
+    input,
+    nodes,
+    stop,
+    seq: steps.length,
+    resume,
+  });
+  return outcome;
+}
+
+/** The engine's view of a suspension: the node's state wrapped with the mode and deadline. */
+async function recordSuspension(executionId: string, nodeId: string, mode: 'waiting' | 'children', until: Date | null): Promise<void> {
+  const step = await db().executionStep.findUniqueOrThrow({ where: { executionId_nodeId: { executionId, nodeId } }, select: { id: true, state: true } });
+  const wrapped: SuspendState = { mode, until: until ? until.toISOString() : null, node: step.state ?? null };
+  await db().executionStep.update({ where: { id: step.id }, data: { state: wrapped as object } });
+}
+
+type Next = 'continue' | boolean;
+
+async function follow(execution: ClaimedExecution, outcome: StepOutcome, runnable: RunnableGraph, nodeId?: string): Promise<Next> {
+  switch (outcome.kind) {
+    case 'done':
+      return 'continue';
+    case 'later':
+      if (outcome.at.getTime() <= Date.now() + 50) return 'continue';
+      return 'continue';
+    case 'waiting':
+      if (nodeId) await recordSuspension(execution.id, nodeId, 'waiting', outcome.until);
+      return 'continue';
+    case 'children':
+      if (nodeId) await recordSuspension(execution.id, nodeId, 'children', null);
+      return 'continue';
+    case 'failed':
+      await failExecution(execution, outcome.error);
+      return false;
+    case 'stopped':
+      return handleStop(execution, outcome.reason, nodeId ?? null, runnable);
+  }
+}
+
+async function handleStop(execution: ClaimedExecution, reason: StopReason, nodeId: string | null, runnable: RunnableGraph): Promise<boolean> {
+  if (reason === 'run_timeout') {
+    const node = nodeId ? runnable.nodes.get(nodeId) : undefined;
+    await failExecution(execution, timeoutError(execution, node?.id ?? null, node?.name ?? null, node?.type ?? null));
+  }
+  return false;
+}
+
+/**
+ * An attempt found open by a new advancer was cut off (the runner died or lost its lease): a node
+ * acting on a third-party service fails `step_effect_uncertain` (never retried blindly); any other
+ * is retried like a temporary failure.
+ */
+async function settleInterrupted(execution: ClaimedExecution, runnable: RunnableGraph, step: StepRow): Promise<StepOutcome> {
+  const node = runnable.nodes.get(step.nodeId);
+  const definition = definitionOf(runnable, step.nodeId);
+  if (!node || !definition) {
+    const failure = new NodeFailure('node_type_unknown');
+    return { kind: 'failed', error: stepError({ node: node ?? { id: step.nodeId, name: step.nodeId, type: '' } as never }, failure, step.attempt) };
+  }
+  const failure =
+    definition.effect === 'external'
+      ? new NodeFailure('step_effect_uncertain', { message: 'The step was cut off while calling a service (the runner stopped); it may or may not have taken effect.' })
+      : new NodeFailure('internal', { kind: 'transient', message: 'The attempt was interrupted (the runner stopped) and is tried again.' });
+  const suspendState = step.state as SuspendState | null;
+  const unwrapped = suspendState && typeof suspendState === 'object' && 'mode' in suspendState ? { ...step, state: suspendState.node } : step;
+  return recordFailure({ execution, node, definition, step: unwrapped }, step.id, step.attempt, failure, { interrupted: true });
 }

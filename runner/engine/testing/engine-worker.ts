@@ -1,0 +1,47 @@
+/**
+ * The engine as the runner runs it, inside a test: a real graphile-worker with the advance task and
+ * the sweeper, against the test database. `waitForExecution` polls until a run reaches a status.
+ */
+import { run, type Runner } from 'graphile-worker';
+import { db } from '../../../server/core/db';
+import { sweepExecutions } from '../../../server/engine/run/sweeper';
+import { graphileLogger } from '../../graphile-logger';
+import { executionAdvanceTask } from '../../tasks/execution-advance.task';
+
+export interface EngineWorker {
+  stop(): Promise<void>;
+}
+
+export async function startEngineWorker(connectionString: string, options: { concurrency?: number } = {}): Promise<EngineWorker> {
+  const runner: Runner = await run({
+    connectionString,
+    taskList: { [executionAdvanceTask.name]: executionAdvanceTask.task },
+    logger: graphileLogger,
+    noHandleSignals: true,
+    preset: { worker: { concurrentJobs: options.concurrency ?? 4, pollInterval: 100, completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
+  });
+  let stopped = false;
+  const sweeping = setInterval(() => {
+    if (!stopped) void sweepExecutions().catch(() => {});
+  }, 500);
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(sweeping);
+      await runner.stop();
+    },
+  };
+}
+
+const finalStatuses = ['succeeded', 'failed', 'cancelled'];
+
+export async function waitForExecution(executionId: string, options: { statuses?: string[]; timeoutMs?: number } = {}) {
+  const statuses = options.statuses ?? finalStatuses;
+  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+  for (;;) {
+    const execution = await db().execution.findUniqueOrThrow({ where: { id: executionId }, include: { steps: { orderBy: { seq: 'asc' } } } });
+    if (statuses.includes(execution.status)) return execution;
+    if (Date.now() > deadline) throw new Error(`execution ${executionId} is ${execution.status}, not ${statuses.join('/')} after the wait`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * Fixture node types for engine tests (`test.*`, registered only under vitest): each call does what
+ * its `script` says for that call number (the last entry repeats), so one graph shows one rule.
+ * `ok` succeeds; `transient`/`permanent` throw that failure family; `unknown` throws a plain Error;
+ * `rate_limit` asks to be postponed 1.2 s; `hang` never ends unless aborted; `slow` takes 300 ms.
+ */
+import { z } from 'zod';
+import { defineNode, type NodeDefinition } from '../../../server/engine/nodes/define-node';
+import { registerFixtureNodeTypes } from '../../../server/engine/nodes/registry';
+import { fail, RateLimited } from '../../../server/engine/run/failures';
+
+const step = z.enum(['ok', 'transient', 'permanent', 'unknown', 'rate_limit', 'hang', 'slow', 'wait', 'branch_true', 'branch_false']);
+const params = z.strictObject({ script: z.array(step).default(['ok']), effectKey: z.string().optional(), label: z.string().optional() });
+
+/** Calls per key of `test.keyed` effects really performed, for at-most-once assertions. */
+export const performedEffects = new Map<string, number>();
+/** Attempts seen per "<executionId>:<nodeId>". */
+export const attemptsSeen = new Map<string, number>();
+
+function scripted(type: string, effect: 'none' | 'keyed' | 'external', outputs: string[]): NodeDefinition {
+  return defineNode({
+    type,
+    version: 1,
+    category: 'data',
+    label: { en: type, fr: type },
+    description: { en: 'Engine test fixture.', fr: 'Appareil de test du moteur.' },
+    params,
+    outputs,
+    effect,
+    async execute({ params: { script, effectKey }, attempt, signal, execution, node, effect: keyed, input, resume }) {
+      const key = `${execution.id}:${node.id}`;
+      const calls = (attemptsSeen.get(key) ?? 0) + 1;
+      attemptsSeen.set(key, calls);
+      // By call, not attempt: a postponed call (rate limit) gives its attempt back.
+      const action = script[Math.min(calls, script.length) - 1] ?? 'ok';
+      if (effectKey) {
+        await keyed({ key: effectKey, kind: 'test', description: `test effect ${effectKey}` }, async () => {
+          performedEffects.set(`${execution.id}:${effectKey}`, (performedEffects.get(`${execution.id}:${effectKey}`) ?? 0) + 1);
+          return { done: true };
+        }, () => ({ done: false }));
+      }
+      switch (action) {
+        case 'transient':
+          throw fail.transient('http_error', { message: `attempt ${attempt} failed for a while` });
+        case 'permanent':
+          throw fail.permanent('invalid_parameter', { message: `attempt ${attempt} cannot succeed` });
+        case 'unknown':
+          throw new Error('something odd');
+        case 'rate_limit':
+          throw new RateLimited(new Date(Date.now() + 1_200));
+        case 'hang':
+          await new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }));
+          break;
+        case 'slow':
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          break;
+        case 'wait':
+          if (!resume) return { kind: 'suspend', mode: 'waiting', until: new Date(Date.now() + 1_000) };
+          break;
+        case 'branch_true':
+          return { output: 'true', data: { attempt, branch: true } };
+        case 'branch_false':
+          return { output: 'false', data: { attempt, branch: false } };
+        case 'ok':
+          break;
+      }
+      return { data: { attempt, input: input.main ?? null } };
+    },
+  });
+}
+
+export const fixtureNodes = [
+  scripted('test.step', 'none', ['main']),
+  scripted('test.keyed', 'keyed', ['main']),
+  scripted('test.external', 'external', ['main']),
+  scripted('test.branch', 'none', ['true', 'false']),
+];
+
+registerFixtureNodeTypes(fixtureNodes);

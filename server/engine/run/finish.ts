@@ -1,0 +1,147 @@
+/**
+ * The end of an execution. Every finish frees the run's slot (the next queued run of its workflow is
+ * queued to advance) and wakes the parent of a called run. A failure also records, for live runs that
+ * are not called by another run (the loop fails once in its parent): one incident, the
+ * `execution.failed` notification, and the start of the workflow's error workflow when the spec's
+ * rules allow it (Events 6-7). Test runs leave no incident: they fail in the editor, in front of the
+ * member.
+ */
+import { db, type Tx } from '../../core/db';
+import { emitToMember } from '../../core/realtime/emit';
+import { notify } from '../../domains/notifications/notify';
+import { kickQueued } from './admission';
+import { wakeExecution } from './lease';
+import { startExecution } from './start';
+import { anonymisedSummary } from './summary';
+import type { ClaimedExecution } from './lease';
+
+export interface ExecutionError {
+  code: string;
+  message: string;
+  nodeId: string | null;
+  kind: 'transient' | 'permanent';
+  attempts: number;
+  nodeType: string | null;
+  details: Record<string, unknown>;
+  at: string;
+  /** Not in the spec's error object: the node's name, for the incident. */
+  nodeName?: string | null;
+}
+
+const open = ['queued', 'running', 'waiting'];
+
+/** Moves the execution to its final status, unless it already finished (cancelled meanwhile). */
+async function close(tx: Tx, execution: ClaimedExecution, status: 'succeeded' | 'failed', error: ExecutionError | null): Promise<boolean> {
+  const stored = error ? ({ code: error.code, message: error.message, nodeId: error.nodeId, kind: error.kind, attempts: error.attempts, nodeType: error.nodeType, details: error.details, at: error.at } as object) : undefined;
+  const count = await tx.execution.updateMany({
+    where: { id: execution.id, status: { in: open } },
+    data: { status, finishedAt: new Date(), error: stored, waitUntil: null },
+  });
+  if (count.count === 0) return false;
+  // Steps still open when the run ends (a run timeout) are closed with it.
+  await tx.executionStep.updateMany({
+    where: { executionId: execution.id, status: { in: ['queued', 'running', 'waiting'] } },
+    data: { status: 'failed', finishedAt: new Date(), attemptStartedAt: null, nextAttemptAt: null, error: stored },
+  });
+  await emitToMember(execution.memberId, 'execution.status', { executionId: execution.id, workflowId: execution.workflowId, status }, tx);
+  if (execution.holdsSlot) await kickQueued(execution.workflowId, tx);
+  if (execution.parentExecutionId) await wakeExecution(execution.parentExecutionId, tx);
+  return true;
+}
+
+export async function succeedExecution(execution: ClaimedExecution): Promise<void> {
+  await db().$transaction((tx) => close(tx, execution, 'succeeded', null));
+}
+
+export async function failExecution(execution: ClaimedExecution, error: ExecutionError): Promise<void> {
+  await db().$transaction(async (tx) => {
+    if (!(await close(tx, execution, 'failed', error))) return;
+    if (execution.simulated || execution.parentExecutionId) return;
+    const workflow = await tx.workflow.findUnique({ where: { id: execution.workflowId }, select: { name: true, errorWorkflowId: true } });
+    const workflowName = workflow?.name ?? '';
+    const errorSummary = anonymisedSummary({ code: error.code, message: error.message, nodeName: error.nodeName });
+    await tx.incident.create({
+      data: {
+        memberId: execution.memberId,
+        executionId: execution.id,
+        workflowId: execution.workflowId,
+        workflowName,
+        mailboxId: execution.mailboxId,
+        failedAt: new Date(error.at),
+        errorSummary,
+        nodeId: error.nodeId,
+        nodeName: error.nodeName ?? null,
+      },
+    });
+    await notify(
+      {
+        memberId: execution.memberId,
+        kind: 'execution.failed',
+        severity: 'error',
+        params: { workflowId: execution.workflowId, workflowName, executionId: execution.id, errorSummary },
+        link: `/executions/${execution.id}`,
+      },
+      tx,
+    );
+    if (workflow?.errorWorkflowId) await startErrorWorkflow(tx, execution, workflow.errorWorkflowId, workflowName, error);
+  });
+}
+
+/**
+ * The error workflow never starts for a test run, a loop iteration, a run itself started by an error
+ * workflow, nor for itself; it must belong to the same member, be published, not paused, not
+ * archived, and start with the workflow-failure trigger.
+ */
+async function startErrorWorkflow(tx: Tx, execution: ClaimedExecution, errorWorkflowId: string, workflowName: string, error: ExecutionError): Promise<void> {
+  if (execution.startedBy === 'error_workflow' || execution.startedBy === 'loop_iteration') return;
+  if (errorWorkflowId === execution.workflowId) return;
+  const target = await tx.workflow.findFirst({
+    where: { id: errorWorkflowId, memberId: execution.memberId, archivedAt: null, paused: false, publishedVersionId: { not: null } },
+    select: { id: true, publishedVersionId: true },
+  });
+  if (!target?.publishedVersionId) return;
+  const version = await tx.workflowVersion.findUnique({ where: { id: target.publishedVersionId }, select: { triggerType: true, triggerNodeId: true } });
+  if (version?.triggerType !== 'workflow_failure') return;
+  const failure = {
+    workflowId: execution.workflowId,
+    workflowName,
+    executionId: execution.id,
+    workflowVersionId: execution.workflowVersionId,
+    failedAt: error.at,
+    error: { code: error.code, message: error.message, kind: error.kind, attempts: error.attempts },
+    nodeId: error.nodeId,
+    nodeName: error.nodeName ?? null,
+    nodeType: error.nodeType,
+    mailboxId: execution.mailboxId,
+    messageId: execution.messageId,
+  };
+  // The error workflow receives the same triggering email when there was one, plus the report.
+  const base = execution.messageId && execution.triggerData && typeof execution.triggerData === 'object' ? (execution.triggerData as Record<string, unknown>) : {};
+  await startExecution(
+    {
+      memberId: execution.memberId,
+      workflowId: target.id,
+      workflowVersionId: target.publishedVersionId,
+      trigger: {
+        type: 'workflow_failure',
+        nodeId: version.triggerNodeId,
+        data: { ...base, failure },
+        mailboxId: execution.mailboxId,
+        messageId: execution.messageId,
+        headline: (execution.messageHeadline as { subject: string | null; fromName: string | null; fromEmail: string | null } | null) ?? null,
+      },
+      startedBy: 'error_workflow',
+    },
+    tx,
+  );
+}
+
+/** The execution's waiting moment: a wait or an approval; it gives its slot back while it waits. */
+export async function suspendExecution(execution: ClaimedExecution, until: Date | null): Promise<void> {
+  await db().$transaction(async (tx) => {
+    const count = await tx.execution.updateMany({ where: { id: execution.id, status: 'running' }, data: { status: 'waiting', waitUntil: until } });
+    if (count.count === 0) return;
+    await emitToMember(execution.memberId, 'execution.status', { executionId: execution.id, workflowId: execution.workflowId, status: 'waiting' }, tx);
+    if (execution.holdsSlot) await kickQueued(execution.workflowId, tx);
+  });
+}

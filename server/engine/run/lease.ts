@@ -1,0 +1,111 @@
+/**
+ * An execution is advanced by one runner at a time, the one holding its lease. The lease is renewed
+ * by a heartbeat; a runner that dies stops renewing, and the sweeper finds the expired lease within
+ * seconds (not graphile-worker's hours-long lock expiry) and queues the execution again, whose next
+ * advancer sees the attempt that was cut off.
+ *
+ * Working time (spec: only working time counts towards the run timeout) is the time a lease is held.
+ */
+import { db, type Tx } from '../../core/db';
+import { jobKeys } from '../../core/jobs/catalogue';
+import { enqueue } from '../../core/jobs/enqueue';
+
+export const leaseTtlMs = 15_000;
+export const heartbeatEveryMs = 4_000;
+
+export interface ClaimedExecution {
+  id: string;
+  memberId: string;
+  workflowId: string;
+  workflowVersionId: string;
+  status: string;
+  simulated: boolean;
+  holdsSlot: boolean;
+  mailboxId: string | null;
+  messageId: string | null;
+  triggerType: string | null;
+  triggerNodeId: string | null;
+  triggerData: unknown;
+  parentExecutionId: string | null;
+  parentStepId: string | null;
+  startedBy: string | null;
+  workingMs: number;
+  timeoutMs: number;
+  startedAt: Date | null;
+  messageHeadline: unknown;
+  wakeSeq: number;
+}
+
+/**
+ * Takes the lease (for one advance: `owner` is unique per call, so two advances never share it) of a queued or running execution whose lease is free or expired (or already ours).
+ * A waiting execution whose wait has ended is moved back to queued first. Returns null when the
+ * execution is finished, waiting, or advanced by another runner right now.
+ */
+export async function claimExecution(executionId: string, owner: string): Promise<ClaimedExecution | null> {
+  await db().$executeRaw`
+    UPDATE executions SET status = 'queued', wait_until = NULL, updated_at = now()
+    WHERE id = ${executionId}::uuid AND status = 'waiting' AND wait_until IS NOT NULL AND wait_until <= now()`;
+  const rows = await db().$queryRaw<Record<string, unknown>[]>`
+    UPDATE executions SET lease_owner = ${owner}, lease_until = now() + make_interval(secs => ${leaseTtlMs / 1000}), updated_at = now()
+    WHERE id = ${executionId}::uuid AND status IN ('queued', 'running')
+      AND (lease_owner IS NULL OR lease_until IS NULL OR lease_until < now())
+    RETURNING id, member_id, workflow_id, workflow_version_id, status, simulated, holds_slot, mailbox_id, message_id,
+      trigger_type, trigger_node_id, trigger_data, parent_execution_id, parent_step_id, started_by, working_ms,
+      timeout_ms, started_at, message_headline, wake_seq`;
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    id: row.id as string,
+    memberId: row.member_id as string,
+    workflowId: row.workflow_id as string,
+    workflowVersionId: row.workflow_version_id as string,
+    status: row.status as string,
+    simulated: row.simulated as boolean,
+    holdsSlot: row.holds_slot as boolean,
+    mailboxId: (row.mailbox_id as string | null) ?? null,
+    messageId: (row.message_id as string | null) ?? null,
+    triggerType: (row.trigger_type as string | null) ?? null,
+    triggerNodeId: (row.trigger_node_id as string | null) ?? null,
+    triggerData: row.trigger_data ?? null,
+    parentExecutionId: (row.parent_execution_id as string | null) ?? null,
+    parentStepId: (row.parent_step_id as string | null) ?? null,
+    startedBy: (row.started_by as string | null) ?? null,
+    workingMs: Number(row.working_ms),
+    timeoutMs: Number(row.timeout_ms),
+    startedAt: (row.started_at as Date | null) ?? null,
+    messageHeadline: row.message_headline ?? null,
+    wakeSeq: Number(row.wake_seq),
+  };
+}
+
+/** Renews the lease; false when it was lost (the execution was taken over or finished elsewhere). */
+export async function renewLease(executionId: string, owner: string): Promise<boolean> {
+  const count = await db().$executeRaw`
+    UPDATE executions SET lease_until = now() + make_interval(secs => ${leaseTtlMs / 1000})
+    WHERE id = ${executionId}::uuid AND lease_owner = ${owner}`;
+  return count > 0;
+}
+
+/**
+ * Gives the lease back and adds the time it was held to the working time. Returns true when someone
+ * woke the execution while we held it (its `wake_seq` moved): the caller must look again.
+ */
+export async function releaseLease(executionId: string, owner: string, heldMs: number, claimedWakeSeq: number): Promise<boolean> {
+  const rows = await db().$queryRaw<{ wake_seq: number }[]>`
+    UPDATE executions SET lease_owner = NULL, lease_until = NULL, working_ms = working_ms + ${Math.max(0, Math.round(heldMs))}, updated_at = now()
+    WHERE id = ${executionId}::uuid AND lease_owner = ${owner}
+    RETURNING wake_seq`;
+  return rows.length > 0 && Number(rows[0].wake_seq) !== claimedWakeSeq;
+}
+
+/** Asks for the execution to be looked at again, whoever holds it now (see `releaseLease`). */
+export async function wakeExecution(executionId: string, tx: Pick<Tx, '$executeRaw'> = db()): Promise<void> {
+  await tx.$executeRaw`UPDATE executions SET wake_seq = wake_seq + 1 WHERE id = ${executionId}::uuid`;
+  await enqueue('execution.advance', { executionId }, { jobKey: jobKeys.execution(executionId) }, tx);
+}
+
+/** A status read that ignores the lease: is the execution still ours to advance (not cancelled)? */
+export async function currentStatus(executionId: string): Promise<string | null> {
+  const row = await db().execution.findUnique({ where: { id: executionId }, select: { status: true } });
+  return row?.status ?? null;
+}

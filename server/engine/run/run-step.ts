@@ -1,0 +1,284 @@
+/**
+ * One attempt of one step: the step row moves to running, the executor runs with its resolved
+ * parameters, its input and capabilities, under an AbortSignal that fires at the attempt timeout (a
+ * timeout that really interrupts) or when the advancer must stop (cancel, lost lease, run timeout);
+ * then the outcome is saved: succeeded (with its output port and bounded data), a next attempt
+ * scheduled, a postponement (rate limit: no attempt consumed), a suspension, or a final failure that
+ * the node's `onError` turns into a run failure, a `continue`, or the error port.
+ */
+import { db } from '../../core/db';
+import { emitToMember } from '../../core/realtime/emit';
+import { createCapabilities } from '../capabilities/create';
+import type { GraphNode } from '../graph/schema';
+import type { NodeDefinition, NodeResult } from '../nodes/define-node';
+import { outputsOf } from '../nodes/define-node';
+import { childRuns } from './children';
+import { effectLedger } from './effects';
+import { classifyFailure, NodeFailure, RateLimited } from './failures';
+import type { ExecutionError } from './finish';
+import type { ClaimedExecution } from './lease';
+import { resolveStepParams } from './params';
+import { retryDelayMs, retrySettingsOf, shouldRetry } from './retry-policy';
+import { asStepObject, boundStepData } from './step-data';
+
+export type StopReason = 'cancelled' | 'lease_lost' | 'run_timeout';
+
+export type StepOutcome =
+  | { kind: 'done' }
+  | { kind: 'later'; at: Date }
+  | { kind: 'waiting'; until: Date | null }
+  | { kind: 'children' }
+  | { kind: 'failed'; error: ExecutionError }
+  | { kind: 'stopped'; reason: StopReason };
+
+export interface AttemptHistoryEntry {
+  attempt: number;
+  at: string;
+  code: string;
+  message: string;
+  kind: 'transient' | 'permanent';
+  interrupted?: boolean;
+  retried: boolean;
+}
+
+export interface StepRow {
+  id: string;
+  nodeId: string;
+  status: string;
+  attempt: number;
+  output: string | null;
+  data: unknown;
+  state: unknown;
+  attempts: unknown;
+  effects: unknown;
+  attemptStartedAt: Date | null;
+  nextAttemptAt: Date | null;
+  startedAt: Date | null;
+}
+
+export interface StepRun {
+  execution: ClaimedExecution;
+  node: GraphNode;
+  definition: NodeDefinition;
+  /** The step row when it exists (a retry, a resume), or null for a first run. */
+  step: StepRow | null;
+  input: Record<string, unknown>;
+  nodes: Record<string, unknown>;
+  /** The advancer's stop signal: its reason is a StopReason. */
+  stop: AbortSignal;
+  seq: number;
+  /** Set when the step resumes after a suspension. */
+  resume: { reason: 'timer' | 'children' | 'decision'; payload?: unknown } | null;
+}
+
+class AttemptTimeout extends Error {}
+
+function historyOf(step: StepRow | null): AttemptHistoryEntry[] {
+  return Array.isArray(step?.attempts) ? (step.attempts as AttemptHistoryEntry[]) : [];
+}
+
+/** Creates or updates the step row for this attempt; returns its id and attempt number. */
+async function beginAttempt(run: StepRun, consumeAttempt: boolean): Promise<{ id: string; attempt: number }> {
+  const now = new Date();
+  if (!run.step) {
+    const row = await db().executionStep.create({
+      data: { executionId: run.execution.id, nodeId: run.node.id, nodeType: run.node.type, status: 'running', attempt: 1, seq: run.seq, startedAt: now, attemptStartedAt: now },
+      select: { id: true },
+    });
+    await emitToMember(run.execution.memberId, 'execution.step', { executionId: run.execution.id, nodeId: run.node.id, status: 'running' });
+    return { id: row.id, attempt: 1 };
+  }
+  const attempt = consumeAttempt ? run.step.attempt + 1 : Math.max(run.step.attempt, 1);
+  await db().executionStep.update({ where: { id: run.step.id }, data: { status: 'running', attempt, attemptStartedAt: now, nextAttemptAt: null } });
+  return { id: run.step.id, attempt };
+}
+
+/** The error object of the spec (Execution error) for a failure of this step. */
+export function stepError(run: Pick<StepRun, 'node'>, failure: NodeFailure, attempts: number): ExecutionError {
+  return {
+    code: failure.code,
+    message: failure.message,
+    nodeId: run.node.id,
+    nodeName: run.node.name,
+    kind: failure.kind,
+    attempts,
+    nodeType: run.node.type,
+    details: failure.details,
+    at: new Date().toISOString(),
+  };
+}
+
+export async function runStep(run: StepRun): Promise<StepOutcome> {
+  const { execution, node, definition } = run;
+  const settings = retrySettingsOf(node, definition.retry);
+  const resuming = run.resume !== null;
+  const { id: stepId, attempt } = await beginAttempt(run, !resuming);
+  const started = Date.now();
+  const ledger = effectLedger({ executionId: execution.id, nodeId: node.id, simulated: execution.simulated });
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new AttemptTimeout()), settings.timeoutMs);
+  const forwardStop = () => {
+    // A step calling a service when the run times out is not interrupted (spec, Limits).
+    if (run.stop.reason === 'run_timeout' && definition.effect === 'external') return;
+    controller.abort(run.stop.reason);
+  };
+  if (run.stop.aborted) forwardStop();
+  else run.stop.addEventListener('abort', forwardStop, { once: true });
+  try {
+    const scope = {
+      trigger: execution.triggerData,
+      input: run.input.main ?? null,
+      nodes: run.nodes,
+      execution: { id: execution.id, workflowId: execution.workflowId, simulated: execution.simulated },
+      now: new Date().toISOString(),
+    };
+    const params = await resolveStepParams(definition, node.params, scope);
+    await db().executionStep.update({ where: { id: stepId }, data: { input: params.masked as object } });
+    const aborted = new Promise<never>((_, reject) => {
+      // The catch below reads why from the signal itself.
+      const onAbort = () => reject(new Error('The attempt was interrupted.'));
+      if (controller.signal.aborted) onAbort();
+      else controller.signal.addEventListener('abort', onAbort, { once: true });
+    });
+    const result: NodeResult = await Promise.race([
+      definition.execute({
+        params: params.value,
+        input: run.input,
+        nodes: run.nodes,
+        trigger: (execution.triggerData as Record<string, unknown> | null) ?? null,
+        execution: {
+          id: execution.id,
+          memberId: execution.memberId,
+          workflowId: execution.workflowId,
+          workflowVersionId: execution.workflowVersionId,
+          simulated: execution.simulated,
+          mailboxId: execution.mailboxId,
+          messageId: execution.messageId,
+          triggerType: execution.triggerType,
+        },
+        node: { id: node.id, name: node.name },
+        attempt,
+        signal: controller.signal,
+        state: run.step?.state ?? null,
+        resume: run.resume,
+        effect: ledger.effect,
+        capabilities: createCapabilities({ executionId: execution.id, memberId: execution.memberId, simulated: execution.simulated, effectKeyPrefix: `${execution.id}:${node.id}:` }),
+        children: childRuns({ executionId: execution.id, stepId, nodeId: node.id, memberId: execution.memberId, simulated: execution.simulated, kind: node.type === 'flow.loop' ? 'loop_iteration' : 'sub_workflow' }),
+        now: () => new Date(),
+      }),
+      aborted,
+    ]);
+    return await saveResult(run, stepId, attempt, result, Date.now() - started, ledger.recorded);
+  } catch (thrown) {
+    const reason = controller.signal.aborted ? controller.signal.reason : null;
+    if (reason === 'cancelled' || reason === 'lease_lost' || reason === 'run_timeout') {
+      await db().executionStep.update({ where: { id: stepId }, data: { durationMs: Date.now() - started } }).catch(() => {});
+      return { kind: 'stopped', reason };
+    }
+    if (thrown instanceof RateLimited && !(reason instanceof AttemptTimeout)) {
+      // Not a failure: the step waits for the time the service gave, and the attempt is given back.
+      await db().executionStep.update({ where: { id: stepId }, data: { attempt: attempt - 1, attemptStartedAt: null, nextAttemptAt: thrown.retryAt } });
+      return { kind: 'later', at: thrown.retryAt };
+    }
+    let failure: NodeFailure;
+    if (reason instanceof AttemptTimeout) {
+      failure =
+        definition.effect === 'external'
+          ? new NodeFailure('step_effect_uncertain', { message: `The attempt timed out after ${settings.timeoutMs} ms while calling a service; it may or may not have taken effect.` })
+          : new NodeFailure('node_timeout', { message: `The attempt took longer than ${settings.timeoutMs} ms and was interrupted.` });
+    } else {
+      failure = classifyFailure(thrown);
+    }
+    return await recordFailure(run, stepId, attempt, failure, { durationMs: Date.now() - started, effects: ledger.recorded });
+  } finally {
+    clearTimeout(timer);
+    run.stop.removeEventListener('abort', forwardStop);
+  }
+}
+
+async function saveResult(run: StepRun, stepId: string, attempt: number, result: NodeResult, durationMs: number, effects: { kind: string; description: string; simulated?: boolean }[]): Promise<StepOutcome> {
+  const previousEffects = Array.isArray(run.step?.effects) ? (run.step.effects as object[]) : [];
+  if (result.kind === 'suspend') {
+    const suspended = await db().executionStep.update({
+      where: { id: stepId },
+      data: { status: 'waiting', attemptStartedAt: null, state: (result.state ?? run.step?.state ?? null) as object, effects: [...previousEffects, ...effects] as object[] },
+      select: { id: true },
+    });
+    await emitToMember(run.execution.memberId, 'execution.step', { executionId: run.execution.id, nodeId: run.node.id, status: 'waiting' });
+    // Children that all ended already are seen by the advancer's next look (it checks them).
+    if (result.mode === 'children') return suspended && { kind: 'children' };
+    return { kind: 'waiting', until: result.until };
+  }
+  const port = result.output ?? 'main';
+  const bounded = boundStepData(asStepObject(result.data));
+  const loop = run.node.type === 'flow.loop' ? (bounded.data as { loop?: unknown } | null)?.loop : undefined;
+  await db().executionStep.update({
+    where: { id: stepId },
+    data: {
+      status: 'succeeded',
+      output: port,
+      data: bounded.data as object,
+      dataTruncated: bounded.dataTruncated,
+      durationMs,
+      effects: [...previousEffects, ...effects, ...(result.effects ?? [])] as object[],
+      warnings: result.warnings ?? [],
+      loop: loop === undefined ? undefined : (loop as object),
+      attemptStartedAt: null,
+      nextAttemptAt: null,
+      finishedAt: new Date(),
+    },
+  });
+  await emitToMember(run.execution.memberId, 'execution.step', { executionId: run.execution.id, nodeId: run.node.id, status: 'succeeded' });
+  void attempt;
+  return { kind: 'done' };
+}
+
+/**
+ * A failed attempt: retried when temporary and attempts remain (the step stays `running` until its
+ * next attempt), otherwise the node's `onError` decides. `interrupted` marks an attempt cut off by a
+ * crash, found by the next advancer.
+ */
+export async function recordFailure(
+  run: Pick<StepRun, 'execution' | 'node' | 'definition' | 'step'>,
+  stepId: string,
+  attempt: number,
+  failure: NodeFailure,
+  extra: { durationMs?: number; effects?: object[]; interrupted?: boolean },
+): Promise<StepOutcome> {
+  const settings = retrySettingsOf(run.node, run.definition.retry);
+  const retry = shouldRetry(failure.kind, attempt, settings);
+  const history = [
+    ...historyOf(run.step),
+    { attempt, at: new Date().toISOString(), code: failure.code, message: failure.message, kind: failure.kind, ...(extra.interrupted ? { interrupted: true } : {}), retried: retry },
+  ];
+  const previousEffects = Array.isArray(run.step?.effects) ? (run.step.effects as object[]) : [];
+  const effects = [...previousEffects, ...(extra.effects ?? [])];
+  if (retry) {
+    const at = new Date(Date.now() + retryDelayMs(settings, attempt, { simulated: run.execution.simulated }));
+    await db().executionStep.update({ where: { id: stepId }, data: { attempts: history as object[], effects, attemptStartedAt: null, nextAttemptAt: at, durationMs: extra.durationMs } });
+    return { kind: 'later', at };
+  }
+  const error = stepError(run, failure, attempt);
+  const storedError = { code: error.code, message: error.message, nodeId: error.nodeId, kind: error.kind, attempts: error.attempts, nodeType: error.nodeType, details: error.details, at: error.at };
+  const onError = run.node.onError;
+  const caught = onError === 'continue' || onError === 'errorPort';
+  const ports = outputsOf(run.definition, run.node.params);
+  await db().executionStep.update({
+    where: { id: stepId },
+    data: {
+      // A step caught by `continue` or `errorPort` counts as succeeded (spec).
+      status: caught ? 'succeeded' : 'failed',
+      output: onError === 'errorPort' ? 'error' : caught ? (ports[0] ?? 'main') : null,
+      data: onError === 'errorPort' ? ({ error: storedError } as object) : undefined,
+      error: storedError as object,
+      attempts: history as object[],
+      effects,
+      durationMs: extra.durationMs,
+      attemptStartedAt: null,
+      nextAttemptAt: null,
+      finishedAt: new Date(),
+    },
+  });
+  await emitToMember(run.execution.memberId, 'execution.step', { executionId: run.execution.id, nodeId: run.node.id, status: caught ? 'succeeded' : 'failed' });
+  return caught ? { kind: 'done' } : { kind: 'failed', error };
+}
