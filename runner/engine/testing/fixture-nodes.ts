@@ -77,3 +77,43 @@ export const fixtureNodes = [
 ];
 
 registerFixtureNodeTypes(fixtureNodes);
+
+/** A trigger fixture for error workflows (the catalogue's workflow-failure trigger lands separately). */
+export const failureTriggerFixture = defineNode({
+  type: 'test.on_failure',
+  version: 1,
+  category: 'trigger',
+  trigger: 'workflow_failure',
+  label: { en: 'test.on_failure', fr: 'test.on_failure' },
+  description: { en: 'Engine test fixture.', fr: 'Appareil de test du moteur.' },
+  params: z.strictObject({}),
+  outputs: ['main'],
+  effect: 'none',
+  async execute({ trigger }) {
+    return { data: trigger ?? {} };
+  },
+});
+
+/** Starts `count` runs of `workflowId` and ends with their outputs (or fails when one failed). */
+export const childrenFixture = defineNode({
+  type: 'test.children',
+  version: 1,
+  category: 'flow',
+  label: { en: 'test.children', fr: 'test.children' },
+  description: { en: 'Engine test fixture.', fr: 'Appareil de test du moteur.' },
+  params: z.strictObject({ workflowId: z.string(), count: z.number().int().min(1).max(20) }),
+  outputs: ['main'],
+  effect: 'none',
+  async execute({ params, children, resume }) {
+    if (!resume) {
+      await children.start(Array.from({ length: params.count }, (_, index) => ({ index, workflowId: params.workflowId, triggerData: { index } })));
+      return { kind: 'suspend', mode: 'children', until: null };
+    }
+    const runs = await children.list();
+    const failed = runs.find((run) => run.status !== 'succeeded');
+    if (failed) throw fail.permanent('sub_workflow_failed', { details: { executionId: failed.executionId } });
+    return { data: { outputs: runs.map((run) => run.output) } };
+  },
+});
+
+registerFixtureNodeTypes([failureTriggerFixture, childrenFixture]);

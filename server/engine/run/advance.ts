@@ -16,7 +16,7 @@ import { outputsOf, type NodeDefinition } from '../nodes/define-node';
 import { admit } from './admission';
 import { NodeFailure } from './failures';
 import { failExecution, succeedExecution, suspendExecution, type ExecutionError } from './finish';
-import { claimExecution, heartbeatEveryMs, releaseLease, type ClaimedExecution } from './lease';
+import { claimExecution, currentStatus, heartbeatEveryMs, releaseLease, type ClaimedExecution } from './lease';
 import { loadGraph, type RunnableGraph } from './load-graph';
 import { planExecution, type PlanStep, type StepStatus } from './plan';
 import { recordFailure, runStep, stepError, type StepOutcome, type StepRow, type StopReason } from './run-step';
@@ -122,6 +122,8 @@ async function drive(execution: ClaimedExecution, stop: AbortSignal, leaseStart:
   }
   for (;;) {
     if (stop.aborted || overTime(execution, leaseStart)) return handleStop(execution, (stop.reason as StopReason) ?? 'run_timeout', null, runnable);
+    // Cancelled meanwhile (spec: no further step starts).
+    if ((await currentStatus(execution.id)) !== 'running') return false;
     const steps = await loadSteps(execution.id);
     const byNode = new Map(steps.map((step) => [step.nodeId, step]));
 
