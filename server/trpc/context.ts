@@ -23,6 +23,8 @@ export interface RequestContext {
   actor: Actor;
   /** Response headers to add to a success or an error (Set-Cookie, Idempotency-Replayed). */
   responseHeaders: Headers;
+  /** A success status other than the route's own, set by a procedure whose answer says so (a replay's dry run: 200). */
+  successStatus?: 200 | 201 | 202;
 }
 
 export { clientIpHeader, clientProtoHeader };
