@@ -43,7 +43,7 @@ function createNodeHandler(router: AnyRouter): NodeHandler {
       return ctx;
     },
     responseMeta: ({ paths, errors, ctx }: { paths?: string[]; errors: unknown[]; ctx?: RequestContext }) =>
-      errors.length ? {} : { status: ctx?.successStatus ?? successStatusOf(router, paths?.[0]) },
+      errors.length ? {} : { status: ctx?.answer?.successStatus ?? successStatusOf(router, paths?.[0]) },
     onError: ({ error, req }: { error: unknown; req: Request }) => {
       captured.get(req)!.error = error;
     },

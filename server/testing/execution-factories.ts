@@ -81,7 +81,7 @@ export async function createStep(executionId: string, options: StepOptions) {
       data: (options.data === null ? undefined : (options.data ?? { from: options.nodeId })) as object | undefined,
       durationMs: 12,
       effects: options.effects ?? [],
-      attempts: options.attempts ?? [],
+      attempts: (options.attempts ?? []) as object[],
       loop: (options.loop ?? undefined) as object | undefined,
       error: (options.error ?? undefined) as object | undefined,
       seq: options.seq ?? 0,

@@ -208,7 +208,7 @@ describe('GET /api/v1/executions/waiting', () => {
     expect(first.body.executions[0].waitUntil).toBe(soon.waitUntil!.toISOString());
     expect(first.body.executions[0].status).toBe('waiting');
     const second = await call('GET', `/api/v1/executions/waiting?limit=2&cursor=${first.body.nextCursor}`, { cookie: member.cookie });
-    expect(second.body.executions.map((item: { id: string }) => ({ id: item.id, waitUntil: (item as { waitUntil: string | null }).waitUntil }))).toEqual([{ id: none.id, waitUntil: null }]);
+    expect(second.body.executions.map((item: { id: string; waitUntil: string | null }) => ({ id: item.id, waitUntil: item.waitUntil }))).toEqual([{ id: none.id, waitUntil: null }]);
     expect(second.body.nextCursor).toBeNull();
   });
 

@@ -225,7 +225,7 @@ export const executionsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const { id, ...request } = input;
       const answer = await replay(actorOf(ctx), id, request);
-      if ('dryRun' in answer) ctx.successStatus = 200;
+      if ('dryRun' in answer) ctx.answer.successStatus = 200;
       return answer;
     }),
 
