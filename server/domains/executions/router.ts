@@ -212,6 +212,7 @@ export const executionsRouter = router({
         access: write,
         tag,
         status: 202,
+        alsoStatus: 200,
         errors: ['execution.not_found', 'execution.not_replayable'],
         summary: { en: 'Replay an execution', fr: 'Rejouer une exécution' },
         description: {
