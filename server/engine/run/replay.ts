@@ -195,7 +195,8 @@ export async function replayIn(tx: Tx, memberId: string, executionId: string, re
       workflowVersionId: version.id,
       trigger: {
         type: execution.triggerType,
-        nodeId: execution.triggerNodeId,
+        // The chosen version's trigger node (a republished graph may have renamed it).
+        nodeId: version.triggerNodeId ?? execution.triggerNodeId,
         data: (execution.triggerData ?? null) as Record<string, unknown> | null,
         mailboxId: execution.mailboxId,
         messageId: execution.messageId,
