@@ -8,7 +8,8 @@
  * runner advancing a cancelled run sees the status under its own lock and stops. A cancelled run that
  * held one of its workflow's slots frees it: the oldest queued run of the workflow is asked to advance.
  */
-import { db, type Tx } from '../../core/db';
+import type { Tx } from '../../core/db';
+import { inRetriedTransaction } from '../../core/db/retry';
 import { enqueue } from '../../core/jobs/enqueue';
 import { jobKeys } from '../../core/jobs/catalogue';
 import { emitToMember } from '../../core/realtime/emit';
@@ -93,7 +94,7 @@ async function admitNextQueued(tx: Tx, workflowId: string): Promise<void> {
 }
 
 export function cancelExecutions(memberId: string, ids: readonly string[]): Promise<CancelOutcome> {
-  return db().$transaction((tx) => cancelExecutionsIn(tx, memberId, ids));
+  return inRetriedTransaction((tx) => cancelExecutionsIn(tx, memberId, ids));
 }
 
 /**
@@ -101,7 +102,7 @@ export function cancelExecutions(memberId: string, ids: readonly string[]): Prom
  * The caller has checked that the workflow is the member's.
  */
 export async function cancelWorkflowExecutions(memberId: string, workflowId: string, limit: number): Promise<{ cancelled: number; hasMore: boolean }> {
-  return db().$transaction(async (tx) => {
+  return inRetriedTransaction(async (tx) => {
     const candidates = await tx.execution.findMany({
       where: { memberId, workflowId, status: { in: inProgress } },
       orderBy: { seq: 'asc' },

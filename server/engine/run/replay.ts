@@ -15,6 +15,7 @@
  */
 import type { Execution, ExecutionStep, Workflow, WorkflowVersion } from '../../generated/prisma/client';
 import { db, type Tx } from '../../core/db';
+import { inRetriedTransaction } from '../../core/db/retry';
 import { appError } from '../../core/errors/app-error';
 import { findNodeType } from '../nodes/registry';
 import { startExecution } from './start';
@@ -244,7 +245,7 @@ export async function replayIn(tx: Tx, memberId: string, executionId: string, re
 
 /** Replays one execution of the member; a refusal is 409 `execution.not_replayable` with `details.reason`. */
 export async function replayExecution(memberId: string, executionId: string, request: ReplayRequest) {
-  const outcome = await db().$transaction((tx) => replayIn(tx, memberId, executionId, request));
+  const outcome = await inRetriedTransaction((tx) => replayIn(tx, memberId, executionId, request));
   if (!outcome.ok) refuse(outcome.reason);
   return { executionId: outcome.executionId, from: request.from, versionId: outcome.versionId };
 }
@@ -275,7 +276,7 @@ export async function retryFailed(
   for (const candidate of candidates.slice(0, examine)) {
     if (replayed.length >= options.limit) break;
     examined += 1;
-    const outcome = await db().$transaction((tx) => replayIn(tx, memberId, candidate.id, { from: options.from, version: 'published' }));
+    const outcome = await inRetriedTransaction((tx) => replayIn(tx, memberId, candidate.id, { from: options.from, version: 'published' }));
     if (outcome.ok) replayed.push({ executionId: candidate.id, replayId: outcome.executionId });
     else skippedReasons.set(outcome.reason, (skippedReasons.get(outcome.reason) ?? 0) + 1);
   }
