@@ -3,6 +3,7 @@ import { apiKeysRouter } from '../domains/api-keys/router';
 import { auditRouter } from '../domains/audit/router';
 import { authRouter } from '../domains/auth/router';
 import { connectionsRouter } from '../domains/connections/router';
+import { executionsRouter } from '../domains/executions/router';
 import { instanceRouter } from '../domains/instance/router';
 import { mailboxesRouter } from '../domains/mailboxes/router';
 import { mailRouter } from '../domains/mail/router';
@@ -24,6 +25,7 @@ export const appRouter = router({
   connections: connectionsRouter,
   oauth: oauthRouter,
   mail: mailRouter,
+  executions: executionsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -26,6 +26,10 @@ const pathRules: { pattern: RegExp; param: string; ref: string }[] = [
   { pattern: /^\/api\/v1\/threads\/\{id\}/, param: 'id', ref: 'mail.threadId' },
   { pattern: /^\/api\/v1\/messages\/\{id\}/, param: 'id', ref: 'mail.messageId' },
   { pattern: /^\/api\/v1\/messages\/\{id\}\/attachments\/\{position\}/, param: 'position', ref: 'static.1' },
+  { pattern: /^\/api\/v1\/executions\/incidents\/\{id\}/, param: 'id', ref: 'incident.id' },
+  { pattern: /^\/api\/v1\/executions\/\{id\}\/cancel$/, param: 'id', ref: 'execution.waitingId' },
+  { pattern: /^\/api\/v1\/executions\/\{id\}/, param: 'id', ref: 'execution.id' },
+  { pattern: /^\/api\/v1\/workflows\/\{id\}\/executions\//, param: 'id', ref: 'execution.workflowId' },
 ];
 
 /** Existing ids of other kinds or owners: "another member's uuid" and cross-resource confusion. */
@@ -41,6 +45,9 @@ export const foreignIds = [
   'victimNotification.id',
   'mail.threadId',
   'mail.messageId',
+  'victimExecution.id',
+  'victimExecution.workflowId',
+  'victimIncident.id',
 ];
 
 export function pathParamRef(operation: FuzzOperation, name: string): WorldRef | string | null {
@@ -117,6 +124,7 @@ export function queryHint(operation: FuzzOperation): Hint {
     if (name === 'q') return 'alpha';
     if (name === 'actor') return new WorldRef('admin.id');
     if (name === 'mailboxId') return new WorldRef('mail.mailboxId');
+    if (name === 'workflowId' && /^\/api\/v1\/executions$/.test(operation.path)) return new WorldRef('execution.workflowId');
     if (name === 'folder') return 'inbox';
     if (name === 'cursor') return new WorldRef(`cursor:${operation.id}.value`);
     return undefined;

@@ -14,7 +14,9 @@ import { db } from '../../core/db';
 import { clientIpHeader } from '../../core/http/client-headers';
 import { notify } from '../../domains/notifications/notify';
 import { createApiKeyFor, createMember, testPassword, type TestMember } from '../factories';
+import { createExecution, createIncident, createStep } from '../execution-factories';
 import { createMailbox } from '../mail-factories';
+import { createWorkflow } from '../workflow-factories';
 import { buildMailPiece } from './mail-world';
 import type { Dispatcher } from './dispatch';
 
@@ -225,6 +227,16 @@ export class World {
         const owner = (await this.piece(name === 'notification' ? 'member' : 'victim')) as unknown as TestMember;
         return notify({ memberId: owner.id, kind: 'mailbox.recovered', severity: 'info', params: { mailboxId: 'fuzz', address: 'fuzz@example.test' } });
       }
+      case 'execution':
+      case 'victimExecution':
+        return buildExecutionPiece((await this.piece(name === 'execution' ? 'member' : 'victim')) as unknown as TestMember);
+      case 'incident':
+      case 'victimIncident': {
+        const owner = (await this.piece(name === 'incident' ? 'member' : 'victim')) as unknown as TestMember;
+        const execution = await buildExecutionPiece(owner);
+        const incident = await createIncident(owner, { id: execution.id, workflowId: execution.workflowId });
+        return { id: incident.id };
+      }
       case 'mail':
         return buildMailPiece((await this.piece('member')) as unknown as TestMember);
       case 'invitation': {
@@ -276,7 +288,20 @@ const dependsOn: Record<string, string> = {
   notification: 'member',
   victimNotification: 'victim',
   mail: 'member',
+  execution: 'member',
+  victimExecution: 'victim',
+  incident: 'member',
+  victimIncident: 'victim',
 };
+
+/** A failed live run (a succeeded and a failed step) of a fresh published workflow, with a waiting run beside it to cancel. */
+async function buildExecutionPiece(owner: TestMember): Promise<{ id: string; workflowId: string; waitingId: string }> {
+  const { workflow, version } = await createWorkflow(owner, { name: 'Fuzz workflow' });
+  const execution = await createExecution(owner, { workflowId: workflow.id, workflowVersionId: version!.id, status: 'failed' });
+  await createStep(execution.id, { nodeId: 'start', nodeType: 'trigger.webhook@1' });
+  const waiting = await createExecution(owner, { workflowId: workflow.id, workflowVersionId: version!.id, status: 'waiting' });
+  return { id: execution.id, workflowId: workflow.id, waitingId: waiting.id };
+}
 
 function splitName(name: string): [string, string] {
   const dot = name.lastIndexOf('.');
