@@ -10,6 +10,7 @@ import { membersRouter } from '../domains/members/router';
 import { notificationsRouter } from '../domains/notifications/router';
 import { oauthRouter } from '../domains/oauth/router';
 import { tablesRouter } from '../domains/tables/router';
+import { workflowsRouter } from '../domains/workflows/router';
 import { router } from './procedures';
 
 export const appRouter = router({
@@ -24,6 +25,7 @@ export const appRouter = router({
   connections: connectionsRouter,
   oauth: oauthRouter,
   mail: mailRouter,
+  workflows: workflowsRouter,
 });
 
 export type AppRouter = typeof appRouter;
