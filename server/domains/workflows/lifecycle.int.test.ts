@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../core/db';
+import { findNodeType } from '../../engine/nodes/registry';
 import { startExecution } from '../../engine/run/start';
 import { createMember, type TestMember } from '../../testing/factories';
 import { call } from '../../testing/rest-client';
@@ -81,6 +82,22 @@ describe('POST /api/v1/workflows/{id}/publish', () => {
     const response = await post(await draft(), 'publish', { note: 'x'.repeat(501) });
     expect(response.status).toBe(400);
   });
+});
+
+describe('schedule triggers', () => {
+  it.skipIf(!findNodeType('trigger.schedule', 1))(
+    'publishing schedules the next run; unpublishing removes the schedule (needs the trigger.schedule node type)',
+    async () => {
+      const id = await draft({ nodes: [{ id: 'tick', type: 'trigger.schedule', version: 1, name: 'Tick', params: { cron: '*/5 * * * *', timeZone: 'Europe/Paris' } }] });
+      const published = await post(id, 'publish');
+      expect(published.status, JSON.stringify(published.body)).toBe(200);
+      const schedule = await db().workflowSchedule.findUniqueOrThrow({ where: { workflowId: id } });
+      expect(schedule).toMatchObject({ versionId: published.body.version.id, cron: '*/5 * * * *', timeZone: 'Europe/Paris' });
+      expect(schedule.nextRunAt.getTime()).toBeGreaterThan(Date.now());
+      await post(id, 'unpublish');
+      expect(await db().workflowSchedule.findUnique({ where: { workflowId: id } })).toBeNull();
+    },
+  );
 });
 
 describe('versions', () => {

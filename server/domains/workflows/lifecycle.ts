@@ -4,7 +4,6 @@
  * None of these cancels runs in progress (spec, Errors → replay rules). Repeats answer 200.
  */
 import { randomUUID } from 'node:crypto';
-import { CronExpressionParser } from 'cron-parser';
 import type { Workflow } from '../../generated/prisma/client';
 import type { AuthenticatedActor } from '../../core/auth/access';
 import { auditByOf, recordAudit } from '../../core/audit';
@@ -14,6 +13,7 @@ import type { WorkflowGraph } from '../../engine/graph/schema';
 import { triggerFactsOf, triggerNodesOf } from '../../engine/graph/trigger-facts';
 import { draftOf, presentVersion, readGraph } from './present';
 import * as repo from './repo';
+import { nextRunAt } from './schedule';
 import { assertValidGraph, presentOne, refuseArchived } from './service';
 
 /** The next run of a schedule trigger, or a 400 naming the parameter when its expression does not parse. */
@@ -21,16 +21,14 @@ function nextRunOf(graph: WorkflowGraph, nodeId: string, now: Date): { cron: str
   const index = graph.nodes.findIndex((node) => node.id === nodeId);
   const params = graph.nodes[index].params;
   const cron = Object.hasOwn(params, 'cron') ? params.cron : undefined;
-  const timeZone = Object.hasOwn(params, 'timeZone') && typeof params.timeZone === 'string' ? params.timeZone : 'UTC';
-  try {
-    if (typeof cron !== 'string') throw new Error('no cron');
-    const nextRunAt = CronExpressionParser.parse(cron, { currentDate: now, tz: timeZone }).next().toDate();
-    return { cron, timeZone, nextRunAt };
-  } catch {
+  const timeZone = Object.hasOwn(params, 'timeZone') && typeof params.timeZone === 'string' && params.timeZone ? params.timeZone : 'UTC';
+  const next = nextRunAt(cron, timeZone, now);
+  if (typeof cron !== 'string' || !next) {
     throw appError('workflow.invalid_graph', {
       details: { issues: [{ path: `nodes[${index}].params.cron`, message: 'Not a cron expression this instance can schedule (five or six fields, a valid time zone).' }] },
     });
   }
+  return { cron, timeZone, nextRunAt: next };
 }
 
 async function unschedule(workflowId: string, tx: Tx): Promise<void> {
