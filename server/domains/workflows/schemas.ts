@@ -1,42 +1,49 @@
 /** The workflows domain's input and output schemas (spec: Workflow graph; Endpoints → Workflows). */
 import { z } from 'zod';
-import { ownRecord } from '../../core/http/own-record';
 import { isoDateTime } from '../../core/http/schemas';
 import { graphInput } from '../../engine/graph/schema';
 
 /** Any text: an id that names no workflow of the caller (malformed included) is one 404. */
 export const workflowIdInput = z.object({ id: z.string().min(1).max(200) });
 
+/** How deep free JSON (parameters, pins, trigger data) may nest: deeper is a 400, never a stored value. */
+export const maxJsonDepth = 64;
+
 /**
- * zod's record drops a `__proto__` key silently (it never reaches a prototype); a graph holding one
- * anywhere (a parameter, a pin) is refused instead, so a client never gets a success for data that
- * was left out. The walk is bounded by the request body bound.
+ * The first place free JSON breaks a rule: a `__proto__` key (zod's record would drop it silently,
+ * so it is refused instead: a client never gets a success for data that was left out), or nesting
+ * deeper than `maxJsonDepth`. Iterative, one visit per value: a body nested 10,000 deep neither
+ * overflows the stack nor reaches the database. The walk is bounded by the request body bound.
  */
-function firstProtoKeyPath(value: unknown, path: (string | number)[] = []): (string | number)[] | null {
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index++) {
-      const found = firstProtoKeyPath(value[index], [...path, index]);
-      if (found) return found;
+export function freeJsonProblem(root: unknown): { path: (string | number)[]; message: string } | null {
+  const stack: { value: unknown; path: (string | number)[] }[] = [{ value: root, path: [] }];
+  while (stack.length) {
+    const { value, path } = stack.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (path.length > maxJsonDepth) return { path: path.slice(0, maxJsonDepth + 1), message: `Nested more than ${maxJsonDepth} levels deep.` };
+    if (Array.isArray(value)) {
+      value.forEach((item, index) => stack.push({ value: item, path: [...path, index] }));
+      continue;
     }
-    return null;
-  }
-  if (value === null || typeof value !== 'object') return null;
-  if (Object.hasOwn(value, '__proto__')) return [...path, '__proto__'];
-  for (const [key, inner] of Object.entries(value)) {
-    const found = firstProtoKeyPath(inner, [...path, key]);
-    if (found) return found;
+    if (Object.hasOwn(value, '__proto__')) return { path: [...path, '__proto__'], message: '`__proto__` cannot be used as a key.' };
+    for (const [key, inner] of Object.entries(value)) stack.push({ value: inner, path: [...path, key] });
   }
   return null;
 }
 
-export const storedGraphInput = z.preprocess((input, ctx) => {
-  const path = firstProtoKeyPath(input);
-  if (path) {
-    ctx.addIssue({ code: 'custom', message: '`__proto__` cannot be used as a key.', path, input });
-    return z.NEVER;
-  }
-  return input;
-}, graphInput);
+/** `schema`, after refusing what freeJsonProblem finds. */
+function boundedJson<T extends z.ZodType>(schema: T) {
+  return z.preprocess((input, ctx) => {
+    const problem = freeJsonProblem(input);
+    if (problem) {
+      ctx.addIssue({ code: 'custom', message: problem.message, path: problem.path, input });
+      return z.NEVER;
+    }
+    return input;
+  }, schema);
+}
+
+export const storedGraphInput = boundedJson(graphInput);
 
 export const workflowStatus = z.enum(['draft', 'published', 'paused', 'archived']);
 
@@ -131,7 +138,7 @@ export const testMessagesOutput = z.object({ testMessageIds: z.array(z.uuid()) }
 
 export const testRunInput = workflowIdInput.extend({
   messageId: z.uuid().optional().describe('A pinned test message or any message of your mailboxes.'),
-  triggerData: ownRecord(z.string(), z.unknown(), { maxKeys: 10_000 }).optional().describe('At most 256 KB serialised.'),
+  triggerData: boundedJson(z.record(z.string(), z.unknown())).optional().describe('At most 256 KB serialised.'),
   upToNodeId: z.string().min(1).max(64).optional().describe('Run until this node.'),
 });
 export const testRunOutput = z.object({ executionId: z.uuid() });

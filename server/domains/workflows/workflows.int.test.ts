@@ -259,6 +259,20 @@ describe('PUT /api/v1/workflows/{id}/graph', () => {
     expect(response.body.error.code).toBe('request.bad_request');
   });
 
+  it('refuses parameters nested deeper than 64 levels, even 10,000 deep (400 request.bad_request, never a 500)', async () => {
+    const workflow = await create(owner);
+    for (const depth of [65, 10_000]) {
+      const deep = `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+      const response = await call('PUT', `/api/v1/workflows/${workflow.id}/graph`, {
+        cookie: owner.cookie,
+        rawBody: `{"graph":{"nodes":[{"id":"s","type":"trigger.webhook","version":1,"name":"n","params":{"deep":${deep}}}]}}`,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(response.status, String(depth)).toBe(400);
+      expect(response.body.error.code).toBe('request.bad_request');
+    }
+  });
+
   it.each(prototypeNames)('treats %s as data: a node id and pin key, or a parameter name the node type refuses', async (name) => {
     const workflow = await create(owner);
     const raw = (body: string) => call('PUT', `/api/v1/workflows/${workflow.id}/graph`, { cookie: owner.cookie, rawBody: body, headers: { 'content-type': 'application/json' } });

@@ -15,6 +15,7 @@ import { clientIpHeader } from '../../core/http/client-headers';
 import { notify } from '../../domains/notifications/notify';
 import { createApiKeyFor, createMember, testPassword, type TestMember } from '../factories';
 import { createMailbox } from '../mail-factories';
+import { createWorkflow } from '../workflow-factories';
 import { buildMailPiece } from './mail-world';
 import type { Dispatcher } from './dispatch';
 
@@ -227,6 +228,12 @@ export class World {
       }
       case 'mail':
         return buildMailPiece((await this.piece('member')) as unknown as TestMember);
+      case 'workflow':
+      case 'victimWorkflow': {
+        const owner = (await this.piece(name === 'workflow' ? 'member' : 'victim')) as unknown as TestMember;
+        const { workflow, version } = await createWorkflow(owner, { name: `Fuzz ${this.unique('text')}` });
+        return { id: workflow.id, versionId: version!.id };
+      }
       case 'invitation': {
         const admin = (await this.piece('admin')) as unknown as TestMember;
         const answer = await this.fixtureCall('POST', '/api/v1/admin/members/invitations', admin.cookie, { email: this.unique('email'), role: 'member' });
@@ -276,6 +283,8 @@ const dependsOn: Record<string, string> = {
   notification: 'member',
   victimNotification: 'victim',
   mail: 'member',
+  workflow: 'member',
+  victimWorkflow: 'victim',
 };
 
 function splitName(name: string): [string, string] {
