@@ -340,4 +340,12 @@ describe('DELETE /api/v1/workflows/{id}', () => {
     expect(await db().auditEntry.count({ where: { action: 'workflow.deleted', targetId: workflow.id } })).toBe(1);
     expect((await call('DELETE', `/api/v1/workflows/${workflow.id}`, { cookie: owner.cookie })).status).toBe(404);
   });
+
+  it('clears it as the error workflow of the member’s other workflows', async () => {
+    const handler = await create(owner);
+    const watched = await create(owner);
+    await db().workflow.update({ where: { id: watched.id }, data: { errorWorkflowId: handler.id } });
+    expect((await call('DELETE', `/api/v1/workflows/${handler.id}`, { cookie: owner.cookie })).status).toBe(200);
+    expect((await call('GET', `/api/v1/workflows/${watched.id}`, { cookie: owner.cookie })).body.workflow.errorWorkflowId).toBeNull();
+  });
 });
