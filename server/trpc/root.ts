@@ -11,6 +11,7 @@ import { membersRouter } from '../domains/members/router';
 import { notificationsRouter } from '../domains/notifications/router';
 import { oauthRouter } from '../domains/oauth/router';
 import { tablesRouter } from '../domains/tables/router';
+import { workflowsRouter } from '../domains/workflows/router';
 import { router } from './procedures';
 
 export const appRouter = router({
@@ -26,6 +27,7 @@ export const appRouter = router({
   oauth: oauthRouter,
   mail: mailRouter,
   executions: executionsRouter,
+  workflows: workflowsRouter,
 });
 
 export type AppRouter = typeof appRouter;

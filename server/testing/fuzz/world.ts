@@ -239,6 +239,12 @@ export class World {
       }
       case 'mail':
         return buildMailPiece((await this.piece('member')) as unknown as TestMember);
+      case 'workflow':
+      case 'victimWorkflow': {
+        const owner = (await this.piece(name === 'workflow' ? 'member' : 'victim')) as unknown as TestMember;
+        const { workflow, version } = await createWorkflow(owner, { name: `Fuzz ${this.unique('text')}` });
+        return { id: workflow.id, versionId: version!.id };
+      }
       case 'invitation': {
         const admin = (await this.piece('admin')) as unknown as TestMember;
         const answer = await this.fixtureCall('POST', '/api/v1/admin/members/invitations', admin.cookie, { email: this.unique('email'), role: 'member' });
@@ -292,6 +298,8 @@ const dependsOn: Record<string, string> = {
   victimExecution: 'victim',
   incident: 'member',
   victimIncident: 'victim',
+  workflow: 'member',
+  victimWorkflow: 'victim',
 };
 
 /** A failed live run (a succeeded and a failed step) of a fresh published workflow, with a waiting run beside it to cancel. */
