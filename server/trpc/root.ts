@@ -3,7 +3,9 @@ import { apiKeysRouter } from '../domains/api-keys/router';
 import { auditRouter } from '../domains/audit/router';
 import { authRouter } from '../domains/auth/router';
 import { connectionsRouter } from '../domains/connections/router';
+import { exclusionsRouter } from '../domains/exclusions/router';
 import { instanceRouter } from '../domains/instance/router';
+import { journalRouter } from '../domains/journal/router';
 import { mailboxesRouter } from '../domains/mailboxes/router';
 import { mailRouter } from '../domains/mail/router';
 import { membersRouter } from '../domains/members/router';
@@ -24,6 +26,8 @@ export const appRouter = router({
   connections: connectionsRouter,
   oauth: oauthRouter,
   mail: mailRouter,
+  journal: journalRouter,
+  exclusions: exclusionsRouter,
 });
 
 export type AppRouter = typeof appRouter;
