@@ -256,3 +256,13 @@ describe('POST /hooks/wf/{token}: Idempotency-Key', () => {
     expect(await executionsOf(workflow.id)).toHaveLength(0);
   });
 });
+
+describe('paths under /hooks/', () => {
+  it('a malformed webhook path answers the JSON envelope, not a page', async () => {
+    for (const path of ['/hooks/wf/', '/hooks/wf', '/hooks/other/x', '/hooks/wf/a/b']) {
+      const response = await fetch(`${server.base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': uniqueIp() }, body: '{}' });
+      expect(response.status, path).toBe(404);
+      expect(((await response.json()) as { error: { code: string } }).error.code, path).toBe('request.not_found');
+    }
+  });
+});

@@ -26,6 +26,9 @@ const pathRules: { pattern: RegExp; param: string; ref: string }[] = [
   { pattern: /^\/api\/v1\/threads\/\{id\}/, param: 'id', ref: 'mail.threadId' },
   { pattern: /^\/api\/v1\/messages\/\{id\}/, param: 'id', ref: 'mail.messageId' },
   { pattern: /^\/api\/v1\/messages\/\{id\}\/attachments\/\{position\}/, param: 'position', ref: 'static.1' },
+  { pattern: /^\/api\/v1\/exclusions\/\{id\}/, param: 'id', ref: 'exclusion.id' },
+  { pattern: /^\/api\/v1\/admin\/exclusions\/\{id\}/, param: 'id', ref: 'orgExclusion.id' },
+  { pattern: /^\/hooks\/wf\/\{token\}/, param: 'token', ref: 'webhook.token' },
 ];
 
 /** Existing ids of other kinds or owners: "another member's uuid" and cross-resource confusion. */
@@ -41,6 +44,8 @@ export const foreignIds = [
   'victimNotification.id',
   'mail.threadId',
   'mail.messageId',
+  'victimExclusion.id',
+  'orgExclusion.id',
 ];
 
 export function pathParamRef(operation: FuzzOperation, name: string): WorldRef | string | null {
@@ -98,6 +103,8 @@ export function bodyHint(operation: FuzzOperation): Hint {
     if (name === 'action' && /\/threads\/\{id\}\/actions$/.test(path)) return 'move';
     if (name === 'folder' && /\/threads\/\{id\}\/actions$/.test(path)) return 'Archive';
     if (name === 'add' || name === 'remove') return ['fuzz-label'];
+    if (name === 'kind' && /\/exclusions$/.test(path)) return 'domain';
+    if (name === 'value' && /\/exclusions$/.test(path)) return new WorldRef('unique.domain');
     return undefined;
   };
 }

@@ -14,7 +14,9 @@ import { db } from '../../core/db';
 import { clientIpHeader } from '../../core/http/client-headers';
 import { notify } from '../../domains/notifications/notify';
 import { createApiKeyFor, createMember, testPassword, type TestMember } from '../factories';
+import { webhookTokenHashOf } from '../../engine/dispatch/webhook';
 import { createMailbox } from '../mail-factories';
+import { createWorkflow } from '../workflow-factories';
 import { buildMailPiece } from './mail-world';
 import type { Dispatcher } from './dispatch';
 
@@ -149,6 +151,8 @@ export class World {
         return `fuzz_${this.tag.replace(/[^a-z0-9]/g, '')}_${n}`.slice(0, 60);
       case 'token':
         return `fuzz-${this.tag.replace(/[^A-Za-z0-9]/g, '')}-${n}`;
+      case 'domain':
+        return `fuzz-${this.tag.toLowerCase().replace(/[^a-z0-9]/g, '')}-${n}.example.test`;
       case 'csv':
         return `Name,Count,Note,Constructor\nimport-${this.tag}-${n}-a,1,x,\nimport-${this.tag}-${n}-b,2,"quoted, with a comma",c\n`;
       default:
@@ -227,6 +231,24 @@ export class World {
       }
       case 'mail':
         return buildMailPiece((await this.piece('member')) as unknown as TestMember);
+      case 'exclusion':
+      case 'victimExclusion': {
+        const owner = (await this.piece(name === 'exclusion' ? 'member' : 'victim')) as unknown as TestMember;
+        const row = await db().senderExclusion.create({ data: { memberId: owner.id, kind: 'domain', value: this.unique('domain') } });
+        return { id: row.id };
+      }
+      case 'orgExclusion': {
+        const row = await db().senderExclusion.create({ data: { memberId: null, kind: 'domain', value: this.unique('domain') } });
+        return { id: row.id };
+      }
+      case 'webhook': {
+        // A published webhook workflow of the member, reached by its token.
+        const owner = (await this.piece('member')) as unknown as TestMember;
+        const token = this.unique('token');
+        const { workflow } = await createWorkflow(owner, { name: `Fuzz webhook ${this.tag}` });
+        await db().workflow.update({ where: { id: workflow.id }, data: { webhookTokenHash: webhookTokenHashOf(token) } });
+        return { token, workflowId: workflow.id };
+      }
       case 'invitation': {
         const admin = (await this.piece('admin')) as unknown as TestMember;
         const answer = await this.fixtureCall('POST', '/api/v1/admin/members/invitations', admin.cookie, { email: this.unique('email'), role: 'member' });
@@ -276,6 +298,9 @@ const dependsOn: Record<string, string> = {
   notification: 'member',
   victimNotification: 'victim',
   mail: 'member',
+  exclusion: 'member',
+  victimExclusion: 'victim',
+  webhook: 'member',
 };
 
 function splitName(name: string): [string, string] {
