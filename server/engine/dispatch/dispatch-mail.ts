@@ -154,19 +154,24 @@ async function signalsOf(tx: Tx, message: QueuedMessage): Promise<string[]> {
   return [...new Set(rows.map((row) => row.name))];
 }
 
-/** The exclusion that decides, organisation first, then the member's; addresses before domains. */
-async function exclusionOf(tx: Tx, message: QueuedMessage) {
-  const email = message.fromEmail?.trim().toLowerCase();
+/**
+ * The exclusion that decides for mail from `fromEmail` to this member, or null: the organisation's
+ * first, then the member's; addresses before domains (a domain covers its subdomains). Also what a
+ * replay checks ("the email sender is now excluded from the member's scope").
+ */
+export async function senderExclusionOf(tx: Pick<Tx, 'senderExclusion'>, memberId: string, fromEmail: string | null) {
+  const email = fromEmail?.trim().toLowerCase();
   if (!email) return null;
   const rows = await tx.senderExclusion.findMany({
     where: {
-      OR: [{ memberId: null }, { memberId: message.memberId }],
+      OR: [{ memberId: null }, { memberId }],
       AND: [{ OR: [{ kind: 'address', value: email }, { kind: 'domain', value: { in: domainsOf(email) } }] }],
     },
     select: { id: true, memberId: true, kind: true },
   });
   const rank = (row: { memberId: string | null; kind: string }) => (row.memberId === null ? 0 : 2) + (row.kind === 'address' ? 0 : 1);
-  return rows.sort((a, b) => rank(a) - rank(b) || a.id.localeCompare(b.id))[0] ?? null;
+  const decided = rows.sort((a, b) => rank(a) - rank(b) || a.id.localeCompare(b.id))[0];
+  return decided ? { id: decided.id, outcome: decided.memberId === null ? ('excluded_org' as const) : ('excluded_member' as const) } : null;
 }
 
 function guardrailOf(message: QueuedMessage): string | null {
@@ -210,8 +215,8 @@ async function matchingWorkflows(tx: Tx, message: QueuedMessage, signals: string
 }
 
 export async function decide(tx: Tx, message: QueuedMessage): Promise<DispatchDecision> {
-  const exclusion = await exclusionOf(tx, message);
-  if (exclusion) return { outcome: exclusion.memberId === null ? 'excluded_org' : 'excluded_member', ruleRef: `exclusion:${exclusion.id}`, workflows: [] };
+  const exclusion = await senderExclusionOf(tx, message.memberId, message.fromEmail);
+  if (exclusion) return { outcome: exclusion.outcome, ruleRef: `exclusion:${exclusion.id}`, workflows: [] };
   if (message.isFromSelf) return { outcome: 'guardrail', ruleRef: 'guardrail:from_self', workflows: [] };
   const workflows = await matchingWorkflows(tx, message, await signalsOf(tx, message));
   if (workflows.length > 0) return { outcome: 'dispatched', ruleRef: null, workflows };
