@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../core/db';
 import { createApiKeyFor, createMember, type TestMember } from '../../testing/factories';
@@ -22,6 +23,8 @@ describe('member exclusions /api/v1/exclusions', () => {
     const created = await call('POST', '/api/v1/exclusions', { cookie: own.cookie, body: { kind: 'address', value: '  Promo@Shop.TEST ', note: 'noisy' } });
     expect(created.status).toBe(201);
     expect(created.body.exclusion).toMatchObject({ kind: 'address', value: 'promo@shop.test', note: 'noisy' });
+    // Entries of one millisecond are ordered by id, not by insertion: keep the expected order unambiguous.
+    await sleep(3);
     const domain = await call('POST', '/api/v1/exclusions', { cookie: own.cookie, body: { kind: 'domain', value: '@Ads.Example.COM' } });
     expect(domain.body.exclusion).toMatchObject({ kind: 'domain', value: 'ads.example.com', note: '' });
     // Another member's list is separate.
