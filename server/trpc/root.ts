@@ -4,7 +4,9 @@ import { auditRouter } from '../domains/audit/router';
 import { authRouter } from '../domains/auth/router';
 import { connectionsRouter } from '../domains/connections/router';
 import { executionsRouter } from '../domains/executions/router';
+import { exclusionsRouter } from '../domains/exclusions/router';
 import { instanceRouter } from '../domains/instance/router';
+import { journalRouter } from '../domains/journal/router';
 import { mailboxesRouter } from '../domains/mailboxes/router';
 import { mailRouter } from '../domains/mail/router';
 import { membersRouter } from '../domains/members/router';
@@ -28,6 +30,8 @@ export const appRouter = router({
   mail: mailRouter,
   executions: executionsRouter,
   workflows: workflowsRouter,
+  journal: journalRouter,
+  exclusions: exclusionsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -10,10 +10,12 @@ import { randomToken, tokenHash } from '../../core/auth/tokens';
 import { publicUrl } from '../../core/config';
 import { open, requireEncryption, seal } from '../../core/crypto/secret-box';
 import { db } from '../../core/db';
+import { webhookSecretPurpose } from '../../engine/dispatch/webhook';
 import * as repo from './repo';
 
 export const tokenPurpose = (workflowId: string) => `webhook:${workflowId}`;
-export const secretPurpose = (workflowId: string) => `webhook-secret:${workflowId}`;
+/** The same purpose the webhook entry opens it with. */
+export const secretPurpose = webhookSecretPurpose;
 
 /** Built from the configured public address, never from request headers (as invitation links are). */
 export function webhookUrlFor(baseUrl: string, token: string): string {

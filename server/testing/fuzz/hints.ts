@@ -32,6 +32,9 @@ const pathRules: { pattern: RegExp; param: string; ref: string }[] = [
   { pattern: /^\/api\/v1\/workflows\/\{id\}\/executions\//, param: 'id', ref: 'execution.workflowId' },
   { pattern: /^\/api\/v1\/workflows\/\{id\}/, param: 'id', ref: 'workflow.id' },
   { pattern: /^\/api\/v1\/workflows\/\{id\}\/versions\/\{versionId\}/, param: 'versionId', ref: 'workflow.versionId' },
+  { pattern: /^\/api\/v1\/exclusions\/\{id\}/, param: 'id', ref: 'exclusion.id' },
+  { pattern: /^\/api\/v1\/admin\/exclusions\/\{id\}/, param: 'id', ref: 'orgExclusion.id' },
+  { pattern: /^\/hooks\/wf\/\{token\}/, param: 'token', ref: 'webhook.token' },
 ];
 
 /** Existing ids of other kinds or owners: "another member's uuid" and cross-resource confusion. */
@@ -51,6 +54,8 @@ export const foreignIds = [
   'victimExecution.workflowId',
   'victimIncident.id',
   'victimWorkflow.id',
+  'victimExclusion.id',
+  'orgExclusion.id',
 ];
 
 export function pathParamRef(operation: FuzzOperation, name: string): WorldRef | string | null {
@@ -119,6 +124,8 @@ export function bodyHint(operation: FuzzOperation): Hint {
     if (name === 'messageId' && /\/workflows\/\{id\}\/test-runs$/.test(path)) return new WorldRef('mail.messageId');
     if (name === 'upToNodeId') return 'start';
     if (name === 'errorWorkflowId') return null;
+    if (name === 'kind' && /\/exclusions$/.test(path)) return 'domain';
+    if (name === 'value' && /\/exclusions$/.test(path)) return new WorldRef('unique.domain');
     return undefined;
   };
 }
