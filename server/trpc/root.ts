@@ -7,6 +7,7 @@ import { instanceRouter } from '../domains/instance/router';
 import { mailboxesRouter } from '../domains/mailboxes/router';
 import { mailRouter } from '../domains/mail/router';
 import { membersRouter } from '../domains/members/router';
+import { nodeTypesRouter } from '../domains/node-types/router';
 import { notificationsRouter } from '../domains/notifications/router';
 import { oauthRouter } from '../domains/oauth/router';
 import { tablesRouter } from '../domains/tables/router';
@@ -24,6 +25,7 @@ export const appRouter = router({
   connections: connectionsRouter,
   oauth: oauthRouter,
   mail: mailRouter,
+  nodeTypes: nodeTypesRouter,
 });
 
 export type AppRouter = typeof appRouter;
