@@ -49,6 +49,7 @@ describe('http.request', () => {
   it.each([
     [404, 'http_status', 'permanent'],
     [400, 'http_status', 'permanent'],
+    [429, 'http_status', 'transient'],
     [500, 'http_error', 'transient'],
     [502, 'http_error', 'transient'],
   ])('a %s answer fails %s (%s)', async (status, code, kind) => {

@@ -2,7 +2,8 @@
  * HTTP request through the network guard (ctx.capabilities.http: DNS checked, redirects re-checked,
  * response bounded). An `http_generic` connection adds its header, bearer token, basic auth or query
  * parameter. Statuses: 2xx/3xx done; 429 and 503 with Retry-After postpone (the capability throws
- * RateLimited); another 4xx is permanent `http_status`; 5xx temporary `http_error`.
+ * RateLimited); a 429 without it is temporary `http_status`; another 4xx is permanent `http_status`;
+ * 5xx temporary `http_error`.
  */
 import { z } from 'zod';
 import { defineNode } from '../define-node';
@@ -119,6 +120,8 @@ export const httpRequestNode = defineNode({
       signal,
     });
     if (response.status >= 500) throw fail.transient('http_error', { message: `The server answered ${response.status}.`, details: { status: response.status } });
+    // A 429 without Retry-After (with one, the capability postponed the step): retried as temporary.
+    if (response.status === 429) throw fail.transient('http_status', { message: 'The server answered 429 (too many requests).', details: { status: 429 } });
     if (response.status >= 400) throw fail.permanent('http_status', { message: `The server answered ${response.status}.`, details: { status: response.status } });
     let parsed: unknown = response.body;
     if (params.responseType === 'json' && response.body.length > 0) {

@@ -13,6 +13,7 @@ const params = {
 describe('logic.switch', () => {
   it('has one output per case plus fallback', () => {
     expect(outputsOf(switchNode, switchNode.params.parse(params))).toEqual(['urgent', 'invoice', 'fallback']);
+    expect(outputsOf(switchNode, { cases: '{{ input.cases }}' })).toEqual(['fallback']);
   });
 
   it.each([

@@ -28,7 +28,7 @@ export const switchNode = defineNode({
       .refine((cases) => new Set(cases.map((entry) => entry.name)).size === cases.length, 'Case names must differ.')
       .describe('The cases, tried in order (1-20, distinct names).'),
   }),
-  outputs: (params) => [...(params?.cases ?? []).map((entry) => entry.name), 'fallback'],
+  outputs: (params) => [...(Array.isArray(params?.cases) ? params.cases : []).map((entry) => entry.name), 'fallback'],
   effect: 'none',
   async execute({ params, input }) {
     const index = params.cases.findIndex((entry, at) => testConditions(entry.conditions, entry.combine, `params.cases[${at}].conditions`));
