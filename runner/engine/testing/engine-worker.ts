@@ -18,7 +18,7 @@ export async function startEngineWorker(connectionString: string, options: { con
     taskList: { [executionAdvanceTask.name]: executionAdvanceTask.task },
     logger: graphileLogger,
     noHandleSignals: true,
-    preset: { worker: { concurrentJobs: options.concurrency ?? 4, pollInterval: 100, completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
+    preset: { worker: { concurrentJobs: options.concurrency ?? 4, pollInterval: 100, completeJobBatchDelay: -1, failJobBatchDelay: -1 } },
   });
   let stopped = false;
   const sweeping = setInterval(() => {

@@ -116,13 +116,20 @@ describe('POST /api/v1/executions/cancel', () => {
     expect(closed.finishedAt).not.toBeNull();
   });
 
-  it('frees the slot: the oldest queued run of the workflow is asked to advance', async () => {
-    const holder = await run({ status: 'running' });
-    const oldestQueued = await run({ status: 'queued' });
-    const laterQueued = await run({ status: 'queued' });
-    await call('POST', '/api/v1/executions/cancel', { cookie: member.cookie, body: { ids: [holder.id] } });
-    expect(await jobExists(jobKeys.execution(oldestQueued.id))).toBe(true);
-    expect(await jobExists(jobKeys.execution(laterQueued.id))).toBe(false);
+  it('frees the slot: the oldest queued run of the workflow takes it (in order of arrival) and is asked to advance', async () => {
+    await db().workflow.update({ where: { id: workflow.id }, data: { maxConcurrency: 1 } });
+    try {
+      const holder = await run({ status: 'running' });
+      const oldestQueued = await run({ status: 'queued' });
+      const laterQueued = await run({ status: 'queued' });
+      await call('POST', '/api/v1/executions/cancel', { cookie: member.cookie, body: { ids: [holder.id] } });
+      expect(await statusOf(oldestQueued.id)).toBe('running');
+      expect(await jobExists(jobKeys.execution(oldestQueued.id))).toBe(true);
+      expect(await statusOf(laterQueued.id)).toBe('queued');
+      expect(await jobExists(jobKeys.execution(laterQueued.id))).toBe(false);
+    } finally {
+      await db().workflow.update({ where: { id: workflow.id }, data: { maxConcurrency: null } });
+    }
   });
 
   it('refuses more than 200 ids, none, and non-uuids with 400', async () => {

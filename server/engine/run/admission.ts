@@ -4,57 +4,98 @@
  * of arrival. Test runs, sub-workflow runs and loop iterations hold no slot; a waiting run gives its
  * slot back and takes one again, ahead of later arrivals, when it resumes.
  *
- * Admission decisions are serialised by one transaction-level advisory lock, so two runners never
- * both take the last slot.
+ * Admission is done for the workflow as a whole, under one transaction-level advisory lock (two
+ * runners never both take the last slot): whoever admits, admits the oldest queued runs up to the free
+ * slots, not itself first. Each admitted run is woken (see lease.ts: its advance, wherever it is, goes
+ * on), and given a job only when it has none, so a burst of arrivals does not churn jobs.
  */
 import { db, type Tx } from '../../core/db';
 import { enqueue } from '../../core/jobs/enqueue';
 import { jobKeys } from '../../core/jobs/catalogue';
-import { effectiveLimits, instanceCeilings } from './limits';
 import { emitToMember } from '../../core/realtime/emit';
+import { effectiveLimits, instanceCeilings } from './limits';
 
 const admissionLock = 80_417_001;
 
-/** Moves a queued execution to running when a slot is free; true when it runs now. */
+type AdmissionTx = Pick<Tx, '$queryRaw' | '$executeRaw' | 'workflow'>;
+
+/** Moves a queued execution to running when its turn and a slot have come; true when it runs now. */
 export async function admit(executionId: string): Promise<boolean> {
   return db().$transaction(async (tx) => {
-    const [row] = await tx.$queryRaw<{ status: string; holds_slot: boolean; workflow_id: string; seq: bigint; member_id: string }[]>`
-      SELECT status, holds_slot, workflow_id, seq, member_id FROM executions WHERE id = ${executionId}::uuid`;
+    const [row] = await tx.$queryRaw<{ status: string; holds_slot: boolean; workflow_id: string; member_id: string }[]>`
+      SELECT status, holds_slot, workflow_id, member_id FROM executions WHERE id = ${executionId}::uuid`;
     if (!row) return false;
     if (row.status === 'running') return true;
     if (row.status !== 'queued') return false;
-    if (row.holds_slot) {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${admissionLock})`;
-      const workflow = await tx.workflow.findUnique({ where: { id: row.workflow_id }, select: { maxConcurrency: true, executionTimeoutMs: true } });
-      const limit = effectiveLimits(workflow ?? { maxConcurrency: null, executionTimeoutMs: null }).maxConcurrency;
-      const [counts] = await tx.$queryRaw<{ workflow_running: bigint; instance_running: bigint; earlier_queued: bigint }[]>`
-        SELECT
-          (SELECT count(*) FROM executions WHERE workflow_id = ${row.workflow_id}::uuid AND status = 'running' AND holds_slot) AS workflow_running,
-          (SELECT count(*) FROM executions WHERE status = 'running' AND holds_slot) AS instance_running,
-          (SELECT count(*) FROM executions WHERE workflow_id = ${row.workflow_id}::uuid AND status = 'queued' AND holds_slot AND seq < ${row.seq}) AS earlier_queued`;
-      if (Number(counts.workflow_running) >= limit) return false;
-      if (Number(counts.instance_running) >= instanceCeilings().instanceConcurrency) return false;
-      // Arrival order: an earlier queued run of the same workflow goes first (it is queued to advance too).
-      if (Number(counts.earlier_queued) > 0) {
-        await kickQueued(row.workflow_id, tx);
-        return false;
-      }
+    if (!row.holds_slot) {
+      await markRunning(tx, [{ id: executionId, member_id: row.member_id, workflow_id: row.workflow_id }]);
+      return true;
     }
-    await tx.$executeRaw`
-      UPDATE executions SET status = 'running', started_at = coalesce(started_at, now()), updated_at = now() WHERE id = ${executionId}::uuid`;
-    await emitToMember(row.member_id, 'execution.status', { executionId, workflowId: row.workflow_id, status: 'running' }, tx);
-    return true;
+    const admitted = await admitQueued(row.workflow_id, tx, executionId);
+    if (admitted.includes(executionId)) return true;
+    // Another admission may have taken it in while we waited for the lock: read it again under the lock.
+    const [now] = await tx.$queryRaw<{ status: string }[]>`SELECT status FROM executions WHERE id = ${executionId}::uuid`;
+    return now?.status === 'running';
   });
 }
 
 /**
- * A slot may have freed: queue the advance of the oldest queued runs of the workflow (as many as its
- * free slots) and, when the instance cap was the limit, of the oldest queued runs anywhere.
+ * Admits the oldest queued slot-holding runs of a workflow into its free slots (and, when a run of
+ * another workflow was held back by the instance cap, that one too), in the caller's transaction.
+ * Called when a run arrives and whenever a slot frees (a finish, a wait). Returns the admitted ids.
  */
-export async function kickQueued(workflowId: string, tx: Pick<Tx, '$queryRaw' | '$executeRaw'> = db()): Promise<void> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`
-    (SELECT id FROM executions WHERE workflow_id = ${workflowId}::uuid AND status = 'queued' ORDER BY seq LIMIT 5)
-    UNION
-    (SELECT id FROM executions WHERE status = 'queued' AND holds_slot ORDER BY seq LIMIT 2)`;
-  for (const row of rows) await enqueue('execution.advance', { executionId: row.id }, { jobKey: jobKeys.execution(row.id), jobKeyMode: 'preserve_run_at' }, tx);
+export async function admitQueued(workflowId: string, tx: AdmissionTx, self?: string): Promise<string[]> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${admissionLock})`;
+  const workflow = await tx.workflow.findUnique({ where: { id: workflowId }, select: { maxConcurrency: true, executionTimeoutMs: true } });
+  const limit = effectiveLimits(workflow ?? { maxConcurrency: null, executionTimeoutMs: null }).maxConcurrency;
+  const [counts] = await tx.$queryRaw<{ workflow_running: bigint; instance_running: bigint }[]>`
+    SELECT
+      (SELECT count(*) FROM executions WHERE workflow_id = ${workflowId}::uuid AND status = 'running' AND holds_slot) AS workflow_running,
+      (SELECT count(*) FROM executions WHERE status = 'running' AND holds_slot) AS instance_running`;
+  const instanceFree = instanceCeilings().instanceConcurrency - Number(counts.instance_running);
+  const free = Math.min(limit - Number(counts.workflow_running), instanceFree);
+  const admitted: { id: string; member_id: string; workflow_id: string }[] = [];
+  if (free > 0) {
+    admitted.push(
+      ...(await tx.$queryRaw<{ id: string; member_id: string; workflow_id: string }[]>`
+        SELECT id, member_id, workflow_id FROM executions
+        WHERE workflow_id = ${workflowId}::uuid AND status = 'queued' AND holds_slot ORDER BY seq LIMIT ${free}`),
+    );
+  }
+  if (instanceFree - admitted.length > 0) {
+    // The oldest run of another workflow may have waited for the instance cap rather than its own slots.
+    const [other] = await tx.$queryRaw<{ id: string; member_id: string; workflow_id: string }[]>`
+      SELECT id, member_id, workflow_id FROM executions
+      WHERE status = 'queued' AND holds_slot AND workflow_id <> ${workflowId}::uuid ORDER BY seq LIMIT 1`;
+    if (other) await nudge(tx, [other.id]);
+  }
+  await markRunning(tx, admitted);
+  await nudge(tx, admitted.map((run) => run.id).filter((id) => id !== self));
+  return admitted.map((run) => run.id);
+}
+
+async function markRunning(tx: Pick<Tx, '$executeRaw'>, runs: { id: string; member_id: string; workflow_id: string }[]): Promise<void> {
+  if (runs.length === 0) return;
+  await tx.$executeRaw`
+    UPDATE executions SET status = 'running', started_at = coalesce(started_at, now()), updated_at = now()
+    WHERE id = ANY(${runs.map((run) => run.id)}::uuid[])`;
+  for (const run of runs) await emitToMember(run.member_id, 'execution.status', { executionId: run.id, workflowId: run.workflow_id, status: 'running' }, tx);
+}
+
+/** Makes sure each run is looked at: woken (an advance in flight goes on) and given a job if it has none. */
+async function nudge(tx: Pick<Tx, '$queryRaw' | '$executeRaw'>, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const sorted = [...ids].sort();
+  await tx.$executeRaw`UPDATE executions SET wake_seq = wake_seq + 1 WHERE id = ANY(${sorted}::uuid[])`;
+  const jobless = await tx.$queryRaw<{ id: string }[]>`
+    SELECT e.id FROM unnest(${sorted}::uuid[]) AS e(id)
+    WHERE NOT EXISTS (SELECT 1 FROM graphile_worker.jobs j WHERE j.key = 'execution:' || e.id::text)
+    ORDER BY e.id`;
+  for (const row of jobless) await enqueue('execution.advance', { executionId: row.id }, { jobKey: jobKeys.execution(row.id) }, tx);
+}
+
+/** A slot freed (a finish, a wait, a cancel): admit the next queued runs of the workflow. */
+export async function kickQueued(workflowId: string, tx?: AdmissionTx): Promise<void> {
+  if (tx) await admitQueued(workflowId, tx);
+  else await db().$transaction((own) => admitQueued(workflowId, own));
 }

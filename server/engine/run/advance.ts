@@ -238,7 +238,7 @@ async function runNode(
   if (!definition) {
     const failure = new NodeFailure('node_type_unknown', { message: `The node type ${node.type} version ${node.version} is not known to this instance.` });
     const row = step ?? (await db().executionStep.create({ data: { executionId: execution.id, nodeId, nodeType: node.type, status: 'running', attempt: 1, seq: steps.length, startedAt: new Date() }, select: stepSelect }));
-    return recordFailure({ execution, node, definition: { retry: undefined, effect: 'none', outputs: ['main'] } as unknown as NodeDefinition, step: row }, row.id, 1, failure, {});
+    return recordFailure({ execution, node, definition: { retry: undefined, effect: 'none', outputs: ['main'] } as unknown as NodeDefinition, step: row }, { id: row.id, persisted: true, attempt: 1, seq: steps.length, startedAt: new Date() }, failure, {});
   }
   const pin = execution.simulated ? runnable.graph.pins?.[nodeId] : undefined;
   if (!step && (node.disabled || pin)) {
@@ -334,5 +334,5 @@ async function settleInterrupted(execution: ClaimedExecution, runnable: Runnable
       : new NodeFailure('internal', { kind: 'transient', message: 'The attempt was interrupted (the runner stopped) and is tried again.' });
   const suspendState = step.state as SuspendState | null;
   const unwrapped = suspendState && typeof suspendState === 'object' && 'mode' in suspendState ? { ...step, state: suspendState.node } : step;
-  return recordFailure({ execution, node, definition, step: unwrapped }, step.id, step.attempt, failure, { interrupted: true });
+  return recordFailure({ execution, node, definition, step: unwrapped }, { id: step.id, persisted: true, attempt: step.attempt, seq: 0, startedAt: step.startedAt ?? new Date() }, failure, { interrupted: true });
 }

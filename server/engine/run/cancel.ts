@@ -8,10 +8,9 @@
  * runner advancing a cancelled run sees the status under its own lock and stops. A cancelled run that
  * held one of its workflow's slots frees it: the oldest queued run of the workflow is asked to advance.
  */
+import { kickQueued } from './admission';
 import type { Tx } from '../../core/db';
 import { inRetriedTransaction } from '../../core/db/retry';
-import { enqueue } from '../../core/jobs/enqueue';
-import { jobKeys } from '../../core/jobs/catalogue';
 import { emitToMember } from '../../core/realtime/emit';
 
 const inProgress = ['queued', 'running', 'waiting'];
@@ -83,14 +82,9 @@ export async function cancelExecutionsIn(tx: Tx, memberId: string, ids: readonly
   return { cancelled, skipped, cancelledChildren: children.filter((row) => movedIds.has(row.id)).length };
 }
 
-/** Asks the oldest queued slot-taking run of the workflow to advance (it takes the freed slot). */
+/** A slot freed: the oldest queued runs of the workflow take it (admission, in this transaction). */
 async function admitNextQueued(tx: Tx, workflowId: string): Promise<void> {
-  const next = await tx.execution.findFirst({
-    where: { workflowId, status: 'queued', holdsSlot: true },
-    orderBy: { seq: 'asc' },
-    select: { id: true },
-  });
-  if (next) await enqueue('execution.advance', { executionId: next.id }, { jobKey: jobKeys.execution(next.id) }, tx);
+  await kickQueued(workflowId, tx);
 }
 
 export function cancelExecutions(memberId: string, ids: readonly string[]): Promise<CancelOutcome> {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 /**
  * One attempt of one step: the step row moves to running, the executor runs with its resolved
  * parameters, its input and capabilities, under an AbortSignal that fires at the attempt timeout (a
@@ -7,6 +8,7 @@
  * the node's `onError` turns into a run failure, a `continue`, or the error port.
  */
 import { db } from '../../core/db';
+import type { Prisma } from '../../generated/prisma/client';
 import { emitToMember } from '../../core/realtime/emit';
 import { createCapabilities } from '../capabilities/create';
 import type { GraphNode } from '../graph/schema';
@@ -77,20 +79,51 @@ function historyOf(step: StepRow | null): AttemptHistoryEntry[] {
   return Array.isArray(step?.attempts) ? (step.attempts as AttemptHistoryEntry[]) : [];
 }
 
-/** Creates or updates the step row for this attempt; returns its id and attempt number. */
-async function beginAttempt(run: StepRun, consumeAttempt: boolean): Promise<{ id: string; attempt: number }> {
+/**
+ * The step row of an attempt. A first attempt of a node with no effect outside the run is written
+ * once, when it ends (an interruption only means it runs again); every other attempt is written when
+ * it starts, so one cut off is found open. Each write and its live event share one transaction.
+ */
+export interface StepRef {
+  id: string;
+  persisted: boolean;
+  attempt: number;
+  seq: number;
+  startedAt: Date;
+}
+
+/** Creates or updates the step row for this attempt (or defers it); returns the reference to write through. */
+async function beginAttempt(run: StepRun, consumeAttempt: boolean, input: Record<string, unknown>): Promise<StepRef> {
   const now = new Date();
   if (!run.step) {
-    const row = await db().executionStep.create({
-      data: { executionId: run.execution.id, nodeId: run.node.id, nodeType: run.node.type, status: 'running', attempt: 1, seq: run.seq, startedAt: now, attemptStartedAt: now },
-      select: { id: true },
-    });
-    await emitToMember(run.execution.memberId, 'execution.step', { executionId: run.execution.id, nodeId: run.node.id, status: 'running' });
-    return { id: row.id, attempt: 1 };
+    const ref: StepRef = { id: randomUUID(), persisted: false, attempt: 1, seq: run.seq, startedAt: now };
+    const deferred = run.definition.effect === 'none' && run.definition.category !== 'flow' && run.definition.category !== 'approval';
+    if (!deferred) await writeStep(run, ref, { status: 'running', input: input as object, attemptStartedAt: now });
+    return ref;
   }
   const attempt = consumeAttempt ? run.step.attempt + 1 : Math.max(run.step.attempt, 1);
-  await db().executionStep.update({ where: { id: run.step.id }, data: { status: 'running', attempt, attemptStartedAt: now, nextAttemptAt: null } });
-  return { id: run.step.id, attempt };
+  const ref: StepRef = { id: run.step.id, persisted: true, attempt, seq: run.seq, startedAt: run.step.startedAt ?? now };
+  await writeStep(run, ref, { status: 'running', attempt, input: input as object, attemptStartedAt: now, nextAttemptAt: null }, false);
+  return ref;
+}
+
+type StepWrite = Omit<Prisma.ExecutionStepUncheckedCreateInput, 'id' | 'executionId' | 'nodeId' | 'nodeType'>;
+
+/** Writes the step (creating it the first time) and, when its status changes, tells the browsers. */
+export async function writeStep(run: Pick<StepRun, 'execution' | 'node'>, ref: StepRef, data: StepWrite, announce = true): Promise<void> {
+  await db().$transaction(async (tx) => {
+    if (ref.persisted) {
+      await tx.executionStep.update({ where: { id: ref.id }, data });
+    } else {
+      await tx.executionStep.create({
+        data: { id: ref.id, executionId: run.execution.id, nodeId: run.node.id, nodeType: run.node.type, attempt: ref.attempt, seq: ref.seq, startedAt: ref.startedAt, ...data },
+      });
+    }
+    if (announce && typeof data.status === 'string') {
+      await emitToMember(run.execution.memberId, 'execution.step', { executionId: run.execution.id, nodeId: run.node.id, status: data.status }, tx);
+    }
+  });
+  ref.persisted = true;
 }
 
 /** The error object of the spec (Execution error) for a failure of this step. */
@@ -112,7 +145,22 @@ export async function runStep(run: StepRun): Promise<StepOutcome> {
   const { execution, node, definition } = run;
   const settings = retrySettingsOf(node, definition.retry);
   const resuming = run.resume !== null;
-  const { id: stepId, attempt } = await beginAttempt(run, !resuming);
+  const scope = {
+    trigger: execution.triggerData,
+    input: run.input.main ?? null,
+    nodes: run.nodes,
+    execution: { id: execution.id, workflowId: execution.workflowId, simulated: execution.simulated },
+    now: new Date().toISOString(),
+  };
+  let params: Awaited<ReturnType<typeof resolveStepParams>>;
+  try {
+    params = await resolveStepParams(definition, node.params, scope);
+  } catch (thrown) {
+    const ref = await beginAttempt(run, !resuming, {});
+    return recordFailure(run, ref, classifyFailure(thrown), {});
+  }
+  const ref = await beginAttempt(run, !resuming, params.masked);
+  const { id: stepId, attempt } = ref;
   const started = Date.now();
   const ledger = effectLedger({ executionId: execution.id, nodeId: node.id, simulated: execution.simulated });
   const controller = new AbortController();
@@ -125,15 +173,6 @@ export async function runStep(run: StepRun): Promise<StepOutcome> {
   if (run.stop.aborted) forwardStop();
   else run.stop.addEventListener('abort', forwardStop, { once: true });
   try {
-    const scope = {
-      trigger: execution.triggerData,
-      input: run.input.main ?? null,
-      nodes: run.nodes,
-      execution: { id: execution.id, workflowId: execution.workflowId, simulated: execution.simulated },
-      now: new Date().toISOString(),
-    };
-    const params = await resolveStepParams(definition, node.params, scope);
-    await db().executionStep.update({ where: { id: stepId }, data: { input: params.masked as object } });
     const aborted = new Promise<never>((_, reject) => {
       // The catch below reads why from the signal itself.
       const onAbort = () => reject(new Error('The attempt was interrupted.'));
@@ -168,16 +207,17 @@ export async function runStep(run: StepRun): Promise<StepOutcome> {
       }),
       aborted,
     ]);
-    return await saveResult(run, stepId, attempt, result, Date.now() - started, ledger.recorded);
+    return await saveResult(run, ref, result, Date.now() - started, ledger.recorded);
   } catch (thrown) {
     const reason = controller.signal.aborted ? controller.signal.reason : null;
     if (reason === 'cancelled' || reason === 'lease_lost' || reason === 'run_timeout') {
-      await db().executionStep.update({ where: { id: stepId }, data: { durationMs: Date.now() - started } }).catch(() => {});
+      // The step stays open (a run timeout closes it as failed; a cancel leaves it as it was), written even when deferred.
+      await writeStep(run, ref, { status: 'running', durationMs: Date.now() - started }, !ref.persisted).catch(() => {});
       return { kind: 'stopped', reason };
     }
     if (thrown instanceof RateLimited && !(reason instanceof AttemptTimeout)) {
       // Not a failure: the step waits for the time the service gave, and the attempt is given back.
-      await db().executionStep.update({ where: { id: stepId }, data: { attempt: attempt - 1, attemptStartedAt: null, nextAttemptAt: thrown.retryAt } });
+      await writeStep(run, ref, { status: 'running', attempt: attempt - 1, attemptStartedAt: null, nextAttemptAt: thrown.retryAt }, !ref.persisted);
       return { kind: 'later', at: thrown.retryAt };
     }
     let failure: NodeFailure;
@@ -189,47 +229,36 @@ export async function runStep(run: StepRun): Promise<StepOutcome> {
     } else {
       failure = classifyFailure(thrown);
     }
-    return await recordFailure(run, stepId, attempt, failure, { durationMs: Date.now() - started, effects: ledger.recorded });
+    return await recordFailure(run, ref, failure, { durationMs: Date.now() - started, effects: ledger.recorded });
   } finally {
     clearTimeout(timer);
     run.stop.removeEventListener('abort', forwardStop);
   }
 }
 
-async function saveResult(run: StepRun, stepId: string, attempt: number, result: NodeResult, durationMs: number, effects: { kind: string; description: string; simulated?: boolean }[]): Promise<StepOutcome> {
+async function saveResult(run: StepRun, ref: StepRef, result: NodeResult, durationMs: number, effects: { kind: string; description: string; simulated?: boolean }[]): Promise<StepOutcome> {
   const previousEffects = Array.isArray(run.step?.effects) ? (run.step.effects as object[]) : [];
   if (result.kind === 'suspend') {
-    const suspended = await db().executionStep.update({
-      where: { id: stepId },
-      data: { status: 'waiting', attemptStartedAt: null, state: (result.state ?? run.step?.state ?? null) as object, effects: [...previousEffects, ...effects] as object[] },
-      select: { id: true },
-    });
-    await emitToMember(run.execution.memberId, 'execution.step', { executionId: run.execution.id, nodeId: run.node.id, status: 'waiting' });
+    await writeStep(run, ref, { status: 'waiting', attemptStartedAt: null, state: (result.state ?? run.step?.state ?? null) as object, effects: [...previousEffects, ...effects] as object[] });
     // Children that all ended already are seen by the advancer's next look (it checks them).
-    if (result.mode === 'children') return suspended && { kind: 'children' };
+    if (result.mode === 'children') return { kind: 'children' };
     return { kind: 'waiting', until: result.until };
   }
-  const port = result.output ?? 'main';
   const bounded = boundStepData(asStepObject(result.data));
   const loop = run.node.type === 'flow.loop' ? (bounded.data as { loop?: unknown } | null)?.loop : undefined;
-  await db().executionStep.update({
-    where: { id: stepId },
-    data: {
-      status: 'succeeded',
-      output: port,
-      data: bounded.data as object,
-      dataTruncated: bounded.dataTruncated,
-      durationMs,
-      effects: [...previousEffects, ...effects, ...(result.effects ?? [])] as object[],
-      warnings: result.warnings ?? [],
-      loop: loop === undefined ? undefined : (loop as object),
-      attemptStartedAt: null,
-      nextAttemptAt: null,
-      finishedAt: new Date(),
-    },
+  await writeStep(run, ref, {
+    status: 'succeeded',
+    output: result.output ?? 'main',
+    data: bounded.data as object,
+    dataTruncated: bounded.dataTruncated,
+    durationMs,
+    effects: [...previousEffects, ...effects, ...(result.effects ?? [])] as object[],
+    warnings: result.warnings ?? [],
+    loop: loop === undefined ? undefined : (loop as object),
+    attemptStartedAt: null,
+    nextAttemptAt: null,
+    finishedAt: new Date(),
   });
-  await emitToMember(run.execution.memberId, 'execution.step', { executionId: run.execution.id, nodeId: run.node.id, status: 'succeeded' });
-  void attempt;
   return { kind: 'done' };
 }
 
@@ -240,11 +269,11 @@ async function saveResult(run: StepRun, stepId: string, attempt: number, result:
  */
 export async function recordFailure(
   run: Pick<StepRun, 'execution' | 'node' | 'definition' | 'step'>,
-  stepId: string,
-  attempt: number,
+  ref: StepRef,
   failure: NodeFailure,
   extra: { durationMs?: number; effects?: object[]; interrupted?: boolean },
 ): Promise<StepOutcome> {
+  const attempt = ref.attempt;
   const settings = retrySettingsOf(run.node, run.definition.retry);
   const retry = shouldRetry(failure.kind, attempt, settings);
   const history = [
@@ -255,7 +284,8 @@ export async function recordFailure(
   const effects = [...previousEffects, ...(extra.effects ?? [])];
   if (retry) {
     const at = new Date(Date.now() + retryDelayMs(settings, attempt, { simulated: run.execution.simulated }));
-    await db().executionStep.update({ where: { id: stepId }, data: { attempts: history as object[], effects, attemptStartedAt: null, nextAttemptAt: at, durationMs: extra.durationMs } });
+    // A deferred first attempt is written now, `running` until its next attempt (announced once).
+    await writeStep(run, ref, { status: 'running', attempts: history as object[], effects, attemptStartedAt: null, nextAttemptAt: at, durationMs: extra.durationMs }, !ref.persisted);
     return { kind: 'later', at };
   }
   const error = stepError(run, failure, attempt);
@@ -264,9 +294,7 @@ export async function recordFailure(
   const failedLoop = run.node.type === 'flow.loop' ? (failure.details as { loop?: unknown }).loop : undefined;
   const caught = onError === 'continue' || onError === 'errorPort';
   const ports = outputsOf(run.definition, run.node.params);
-  await db().executionStep.update({
-    where: { id: stepId },
-    data: {
+  await writeStep(run, ref, {
       // A step caught by `continue` or `errorPort` counts as succeeded (spec).
       status: caught ? 'succeeded' : 'failed',
       output: onError === 'errorPort' ? 'error' : caught ? (ports[0] ?? 'main') : null,
@@ -279,8 +307,6 @@ export async function recordFailure(
       attemptStartedAt: null,
       nextAttemptAt: null,
       finishedAt: new Date(),
-    },
   });
-  await emitToMember(run.execution.memberId, 'execution.step', { executionId: run.execution.id, nodeId: run.node.id, status: caught ? 'succeeded' : 'failed' });
   return caught ? { kind: 'done' } : { kind: 'failed', error };
 }

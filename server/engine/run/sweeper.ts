@@ -1,13 +1,19 @@
 /**
  * The safety net that makes crashes cheap: every few seconds, executions whose advancer died (lease
- * expired), whose wait ended, or that sit queued with no job to admit them are queued to advance
- * again. Job keys dedupe, so several runners sweeping together queue each execution once.
+ * expired), whose wait ended, that sit queued with no live job to admit them, or whose only job is
+ * held by a runner that died before taking their lease, are queued to advance again. Job keys dedupe, so several runners sweeping together queue each execution once.
  */
 import { db } from '../../core/db';
 import { enqueue } from '../../core/jobs/enqueue';
 import { jobKeys } from '../../core/jobs/catalogue';
 
 export const sweepEveryMs = 3_000;
+/**
+ * A runner locks jobs in batches ahead of running them (graphile-worker's local queue); one killed
+ * leaves them locked for hours. A queued execution whose only job has been locked this long, with no
+ * advancer holding its lease, is given a new job (adding a key whose job is locked creates another).
+ */
+const orphanLockSeconds = 20;
 
 export async function sweepExecutions(limit = 500): Promise<number> {
   const rows = await db().$queryRaw<{ id: string }[]>`
@@ -17,8 +23,14 @@ export async function sweepExecutions(limit = 500): Promise<number> {
     UNION
     (SELECT e.id FROM executions e WHERE e.status = 'queued' AND e.lease_owner IS NULL
        AND e.created_at < now() - interval '10 seconds'
-       AND NOT EXISTS (SELECT 1 FROM graphile_worker.jobs j WHERE j.key = 'execution:' || e.id::text)
-     ORDER BY e.seq LIMIT ${limit})`;
+       AND NOT EXISTS (SELECT 1 FROM graphile_worker.jobs j WHERE j.key = 'execution:' || e.id::text
+                         AND (j.locked_at IS NULL OR j.locked_at > now() - make_interval(secs => ${orphanLockSeconds})))
+     ORDER BY e.seq LIMIT ${limit})
+    UNION
+    (SELECT e.id FROM executions e WHERE e.status = 'running' AND e.lease_owner IS NULL
+       AND EXISTS (SELECT 1 FROM graphile_worker.jobs j WHERE j.key = 'execution:' || e.id::text
+                   AND j.locked_at < now() - make_interval(secs => ${orphanLockSeconds}))
+     LIMIT ${limit})`;
   for (const row of rows) {
     await enqueue('execution.advance', { executionId: row.id }, { jobKey: jobKeys.execution(row.id) });
   }
