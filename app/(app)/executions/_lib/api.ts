@@ -56,7 +56,7 @@ export function useExecutionGraph(execution: { workflowId: string; workflowVersi
   const known = Boolean(execution && execution.workflowName);
   const version = useQuery({
     ...trpc.workflows.version.queryOptions({ id: execution?.workflowId ?? '', versionId: execution?.workflowVersionId ?? '' }),
-    enabled: known && !execution?.simulated,
+    enabled: known && !execution?.simulated && !(execution && 'graph' in execution),
     retry: false,
     staleTime: Infinity,
   });
@@ -65,6 +65,9 @@ export function useExecutionGraph(execution: { workflowId: string; workflowVersi
     enabled: known && (Boolean(execution?.simulated) || version.isError),
     retry: false,
   });
+  // A detail that carries its version's graph is exact (a test run's snapshot included).
+  const own = execution && 'graph' in execution ? (execution as { graph?: unknown }).graph : undefined;
+  if (own) return { graph: own, pending: false };
   if (version.data) return { graph: version.data.version.graph as unknown, pending: false };
   if (draft.data) return { graph: draft.data.workflow.graph as unknown, pending: false };
   return { graph: null, pending: known && (version.isLoading || draft.isLoading) };

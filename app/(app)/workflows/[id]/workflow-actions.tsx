@@ -177,7 +177,7 @@ export function WorkflowActions({ workflow }: { workflow: WorkflowDetail }) {
   return (
     <div className="flex shrink-0 flex-col items-stretch gap-2 lg:items-end">
       <div className="flex flex-wrap gap-2">
-        <Link href={`/executions?workflowId=${encodeURIComponent(workflow.id)}`} className={buttonClasses('ghost')}>
+        <Link href={`/executions?workflowId=${encodeURIComponent(workflow.id)}`} className={buttonClasses('ghost')} data-testid="workflow-executions-link">
           <ActivityIcon />
           {t.workflows.actions.executions}
         </Link>
