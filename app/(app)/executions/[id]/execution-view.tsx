@@ -204,7 +204,7 @@ function ExecutionBody({ execution }: { execution: ExecutionDetail }) {
         <GraphCanvas graph={graph} statusByNode={statusByNode} selectedNodeId={selected} onSelectNode={setChosen} label={d.canvas} className="mb-5" />
       ) : null}
 
-      <div className="grid gap-5 lg:grid-cols-[minmax(0,20rem)_minmax(0,1fr)]">
+      <div className="grid gap-5 lg:grid-cols-[minmax(0,24rem)_minmax(0,1fr)]">
         <Card className="self-start p-3">
           <h2 className="mb-2 px-1 text-sm font-semibold">{d.timeline}</h2>
           <StepTimeline steps={execution.steps} names={names} selected={selected} onSelect={setChosen} />

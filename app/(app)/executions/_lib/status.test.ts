@@ -37,6 +37,12 @@ describe('durations', () => {
     expect(formatDuration(12_430, 'fr')).toBe('12,4\u00a0s');
     expect(formatDuration(245_000, 'en')).toBe('4\u00a0min 05\u00a0s');
     expect(formatDuration(7_380_000, 'en')).toBe('2\u00a0h 03\u00a0min');
+    expect(formatDuration(60_000, 'en')).toBe('1\u00a0min');
+    expect(formatDuration(3_600_000, 'en')).toBe('1\u00a0h');
+    expect(formatDuration(86_400_000, 'en')).toBe('24\u00a0h');
+    expect(formatDuration(30 * 86_400_000, 'en')).toBe('30\u00a0d');
+    expect(formatDuration(30 * 86_400_000, 'fr')).toBe('30\u00a0j');
+    expect(formatDuration(50 * 3_600_000, 'en')).toBe('2\u00a0d 2\u00a0h');
     expect(formatDuration(-5, 'en')).toBe('0\u00a0ms');
   });
 

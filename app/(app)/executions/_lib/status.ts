@@ -78,18 +78,24 @@ export const colourClasses: Record<StatusColour, string> = {
   neutral: 'border-line-strong bg-surface',
 };
 
-/** "850 ms", "12.4 s", "4 min 05 s", "2 h 03 min". */
+/** "850 ms", "12.4 s", "4 min 05 s", "1 min", "2 h 03 min", "1 h", "30 d" ("30 j" in French). */
 export function formatDuration(ms: number, locale: Locale): string {
   const value = Math.max(0, Math.round(ms));
-  if (value < 1_000) return `${value}\u00a0ms`;
+  const nbsp = '\u00a0';
+  if (value < 1_000) return `${value}${nbsp}ms`;
   if (value < 60_000) {
     const seconds = new Intl.NumberFormat(locale === 'fr' ? 'fr-FR' : 'en-GB', { maximumFractionDigits: 1 }).format(value / 1_000);
-    return `${seconds}\u00a0s`;
+    return `${seconds}${nbsp}s`;
   }
+  const pair = (big: number, bigUnit: string, small: number, smallUnit: string) =>
+    small === 0 ? `${big}${nbsp}${bigUnit}` : `${big}${nbsp}${bigUnit} ${String(small).padStart(2, '0')}${nbsp}${smallUnit}`;
   const totalSeconds = Math.floor(value / 1_000);
-  if (totalSeconds < 3_600) return `${Math.floor(totalSeconds / 60)}\u00a0min ${String(totalSeconds % 60).padStart(2, '0')}\u00a0s`;
-  const minutes = Math.floor(totalSeconds / 60);
-  return `${Math.floor(minutes / 60)}\u00a0h ${String(minutes % 60).padStart(2, '0')}\u00a0min`;
+  if (totalSeconds < 3_600) return pair(Math.floor(totalSeconds / 60), 'min', totalSeconds % 60, 's');
+  const totalMinutes = Math.floor(totalSeconds / 60);
+  if (totalMinutes < 48 * 60) return pair(Math.floor(totalMinutes / 60), 'h', totalMinutes % 60, 'min');
+  const totalHours = Math.floor(totalMinutes / 60);
+  const day = locale === 'fr' ? 'j' : 'd';
+  return totalHours % 24 === 0 ? `${totalHours / 24}${nbsp}${day}` : `${Math.floor(totalHours / 24)}${nbsp}${day} ${totalHours % 24}${nbsp}h`;
 }
 
 /** A run's duration: start to finish, or to now while it runs; null before it starts. */
