@@ -24,7 +24,6 @@ export const enNotifications = {
     executionFailed: (workflow: string) => `Workflow “${workflow}” failed`,
     approvalPending: (workflow: string) => `“${workflow}” is waiting for your approval`,
     approvalSubject: (subject: string) => `About: ${subject}`,
-    workflowNotice: (workflow: string) => (workflow ? `Message from “${workflow}”` : 'Message from a workflow'),
     other: 'New notification',
   },
 };

@@ -25,7 +25,6 @@ export const frNotifications: typeof enNotifications = {
     executionFailed: (workflow: string) => `Le workflow «\u00a0${workflow}\u00a0» a échoué`,
     approvalPending: (workflow: string) => `«\u00a0${workflow}\u00a0» attend votre approbation`,
     approvalSubject: (subject: string) => `Objet\u00a0: ${subject}`,
-    workflowNotice: (workflow: string) => (workflow ? `Message de «\u00a0${workflow}\u00a0»` : 'Message d’un workflow'),
     other: 'Nouvelle notification',
   },
 };

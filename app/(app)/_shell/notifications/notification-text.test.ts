@@ -16,11 +16,6 @@ describe('notification texts', () => {
     expect(notificationText(removed, en)).toMatchObject({ title: 'a@example.test was deleted', body: '2 workflows were unpublished.' });
     const failed = { ...base, kind: 'execution.failed', params: { workflowName: 'Invoices', errorSummary: 'HTTP 500' } };
     expect(notificationText(failed, en)).toMatchObject({ title: 'Workflow “Invoices” failed', body: 'HTTP 500', href: '/executions' });
-    const failedRun = { ...failed, params: { ...failed.params, executionId: '0b7d6c1e-4d7e-4b39-9a53-3c6f1d2e8a10' } };
-    expect(notificationText(failedRun, fr)).toMatchObject({ title: 'Le workflow «\u00a0Invoices\u00a0» a échoué', href: '/executions/0b7d6c1e-4d7e-4b39-9a53-3c6f1d2e8a10' });
-    const notice = { ...base, kind: 'workflow.notice', severity: 'info' as const, params: { workflowName: 'Invoices', message: 'Invoice 42 filed', executionId: '../x' } };
-    expect(notificationText(notice, en)).toMatchObject({ title: 'Message from “Invoices”', body: 'Invoice 42 filed', href: '/executions' });
-    expect(notificationText({ ...notice, params: { title: 'Done', workflowName: 'Invoices' } }, fr)).toMatchObject({ title: 'Done', body: null });
     const approval = { ...base, kind: 'approval.pending', params: { workflowName: 'Refunds', subject: null } };
     expect(notificationText(approval, fr)).toMatchObject({ body: null, href: '/approvals' });
     expect(notificationText({ ...base, kind: 'something.new' }, en)).toMatchObject({ title: 'New notification', href: null });

@@ -30,12 +30,6 @@ export function mailErrorKindText(kind: string, t: Dictionary): string {
   return known[kind] ?? t.mail.errorKindUnknown(kind);
 }
 
-/** The run a notification is about, else the executions list. */
-function executionPath(params: Record<string, unknown>): string {
-  const id = text(params, 'executionId');
-  return /^[0-9a-f-]{36}$/i.test(id) ? `/executions/${id}` : '/executions';
-}
-
 export function notificationText(notification: AppNotification, t: Dictionary): NotificationText {
   const p = notification.params;
   const n = t.notifications.kinds;
@@ -54,14 +48,7 @@ export function notificationText(notification: AppNotification, t: Dictionary): 
       };
     }
     case 'execution.failed':
-      return { title: n.executionFailed(text(p, 'workflowName')), body: text(p, 'errorSummary') || null, href: own ?? executionPath(p) };
-    case 'workflow.notice':
-      // A notify step's message to the owner: its own title when it has one.
-      return {
-        title: text(p, 'title') || n.workflowNotice(text(p, 'workflowName')),
-        body: text(p, 'message') || text(p, 'body') || null,
-        href: own ?? executionPath(p),
-      };
+      return { title: n.executionFailed(text(p, 'workflowName')), body: text(p, 'errorSummary') || null, href: own ?? '/executions' };
     case 'approval.pending': {
       const subject = text(p, 'subject');
       return {
