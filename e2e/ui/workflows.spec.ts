@@ -143,7 +143,7 @@ test('a failing HTTP step makes an incident and a notification; replayed from th
           type: 'http.request',
           version: 1,
           name: 'Forward',
-          params: { method: 'POST', url: sink.url, body: { order: '{{ $trigger.orderId }}' } },
+          params: { method: 'POST', url: sink.url, body: { type: 'json', json: { forwarded: true } } },
           // One attempt: the sink's 500 fails the run at once instead of after the built-in retries.
           retry: { maxAttempts: 1, delayMs: 1_000 },
           position: { x: 300, y: 0 },
@@ -167,8 +167,11 @@ test('a failing HTTP step makes an incident and a notification; replayed from th
       await expect(incident).toHaveCount(1, { timeout: 30_000 });
       await expect(incident).toContainText(name);
       await expect(incident).toContainText('Forward');
-      await expect(member.getByTestId('notification-count')).toHaveText('1');
-      await member.getByTestId('notification-bell').click();
+      // The shell has a bell in the side bar and one in the small-screen header: the visible one.
+      const bell = member.getByTestId('notification-bell').filter({ visible: true });
+      await expect(bell).toHaveAccessibleName('Notifications, 1 unread');
+      await expect(bell.getByTestId('notification-count')).toHaveText('1');
+      await bell.click();
       const item = member.getByTestId('notification-item').first();
       await expect(item).toContainText(`Workflow “${name}” failed`);
       await member.keyboard.press('Escape');
