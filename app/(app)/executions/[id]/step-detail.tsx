@@ -11,6 +11,13 @@ import type { Step } from '../_lib/api';
 import { executionStatusTone, formatDuration } from '../_lib/status';
 import { JsonBlock } from './json-block';
 
+/** An attempt's instant: the time to the second (the date is in the tooltip). */
+function attemptTime(iso: string, locale: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return new Intl.DateTimeFormat(locale === 'fr' ? 'fr-FR' : 'en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(date);
+}
+
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
     <section className="space-y-1.5">
@@ -86,9 +93,11 @@ export function StepDetail({ step, nodeName }: { step: Step; nodeName: string })
               {step.attempts.map((attempt) => (
                 <TR key={attempt.attempt} data-testid="step-attempt">
                   <TD className="tabular-nums">{attempt.attempt}</TD>
-                  <TD className="whitespace-nowrap text-muted">{formatDateTime(attempt.at, locale)}</TD>
+                  <TD className="whitespace-nowrap text-muted tabular-nums" title={formatDateTime(attempt.at, locale)}>
+                    {attemptTime(attempt.at, locale)}
+                  </TD>
                   <TD className="font-mono text-xs">{attempt.code}</TD>
-                  <TD className="max-w-72 text-[13px] break-words">{attempt.message}</TD>
+                  <TD className="min-w-48 text-[13px] break-words">{attempt.message}</TD>
                   <TD>{s.kinds[attempt.kind] ?? attempt.kind}</TD>
                   <TD className="whitespace-nowrap text-xs">
                     {[attempt.interrupted ? s.interrupted : null, attempt.retried ? s.retried : s.notRetried].filter(Boolean).join(' · ')}
