@@ -9,23 +9,15 @@ import { useMutation } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useI18n } from '@/app/i18n/client';
-import type { Dictionary } from '@/app/i18n';
-import { appErrorOf, describeError } from '@/app/lib/errors';
 import { Alert } from '@/app/ui/alert';
 import { Button } from '@/app/ui/button';
 import { Dialog, DialogBody, DialogClose, DialogContent, DialogFooter, DialogForm } from '@/app/ui/dialog';
 import { useExecutionMutations, type ExecutionDetail } from '../_lib/api';
+import { replayErrorText } from '../_lib/replay-errors';
 
 type From = 'start' | 'failed_step';
 type Version = 'published' | 'original';
 type Effect = { nodeId: string; nodeName: string; kind: string; description: string };
-
-/** A refused replay says why (details.reason), else the error's sentence. */
-export function replayErrorText(error: unknown, t: Dictionary): string {
-  const info = appErrorOf(error);
-  const reason = info?.code === 'execution.not_replayable' ? info.details.reason : undefined;
-  return (typeof reason === 'string' && t.executions.replayRefusals[reason]) || describeError(error, t);
-}
 
 function Choice<T extends string>({ name, value, checked, onChange, label, hint }: { name: string; value: T; checked: boolean; onChange: (value: T) => void; label: string; hint?: ReactNode }) {
   return (
