@@ -200,3 +200,19 @@ describe('runs called by a step', () => {
     expect((await waitForExecution(execution.id)).error).toMatchObject({ code: 'sub_workflow_not_found' });
   });
 });
+
+describe('a run waiting on a decision', () => {
+  it('waits without a deadline, then resumes on the decided port when the decision comes', async () => {
+    const { resumeWithDecision } = await import('../../server/engine/run/resume');
+    const { execution } = await run({
+      nodes: [trigger, node('ask', 'test.decision'), node('yes', 'test.step'), node('no', 'test.step')],
+      connections: [...line('start', 'ask'), { from: 'ask', output: 'approve', to: 'yes' }, { from: 'ask', output: 'reject', to: 'no' }],
+    });
+    const waiting = await waitForExecution(execution.id, { statuses: ['waiting'] });
+    expect(waiting.waitUntil).toBeNull();
+    expect(await db().$transaction((tx) => resumeWithDecision({ executionId: execution.id, nodeId: 'ask', decision: 'reject' }, tx))).toBe(true);
+    const done = await waitForExecution(execution.id);
+    expect(Object.fromEntries(done.steps.map((step) => [step.nodeId, step.status]))).toMatchObject({ ask: 'succeeded', yes: 'skipped', no: 'succeeded' });
+    expect(await db().$transaction((tx) => resumeWithDecision({ executionId: execution.id, nodeId: 'ask', decision: 'approve' }, tx))).toBe(false);
+  });
+});

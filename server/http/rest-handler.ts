@@ -42,8 +42,8 @@ function createNodeHandler(router: AnyRouter): NodeHandler {
       captured.get(req)!.ctx = ctx;
       return ctx;
     },
-    responseMeta: ({ paths, errors }: { paths?: string[]; errors: unknown[] }) =>
-      errors.length ? {} : { status: successStatusOf(router, paths?.[0]) },
+    responseMeta: ({ paths, errors, ctx }: { paths?: string[]; errors: unknown[]; ctx?: RequestContext }) =>
+      errors.length ? {} : { status: ctx?.answer?.successStatus ?? successStatusOf(router, paths?.[0]) },
     onError: ({ error, req }: { error: unknown; req: Request }) => {
       captured.get(req)!.error = error;
     },

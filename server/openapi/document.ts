@@ -24,6 +24,7 @@ function completeOperation(operation: Operation, spec: RouteSpec, lang: Lang): v
   const success = operation.responses['200'];
   operation.responses = {
     [String(spec.status ?? 200)]: { ...success, description: texts[lang].success },
+    ...(spec.alsoStatus ? { [String(spec.alsoStatus)]: { ...success, description: texts[lang].success } } : {}),
     ...errorResponses(
       [
         ...commonErrorCodes({ access: spec.access, method: spec.method, path: spec.path, hasInput, idempotent: spec.idempotent }),

@@ -23,6 +23,12 @@ export interface RequestContext {
   actor: Actor;
   /** Response headers to add to a success or an error (Set-Cookie, Idempotency-Replayed). */
   responseHeaders: Headers;
+  /**
+   * What a procedure decides about its own answer, shared by reference with the transport (middleware
+   * copies the context): a success status other than the route's, when the answer says so (a replay's
+   * dry run: 200 instead of 202).
+   */
+  answer: { successStatus?: 200 | 201 | 202 };
 }
 
 export { clientIpHeader, clientProtoHeader };
@@ -37,5 +43,6 @@ export function createRequestContext(transport: RequestContext['transport'], hea
     local: headers.get(clientLocalHeader) === '1',
     actor: { kind: 'anonymous' },
     responseHeaders: new Headers(),
+    answer: {},
   };
 }

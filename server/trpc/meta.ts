@@ -20,6 +20,8 @@ export interface RouteSpec {
   idempotent?: boolean;
   /** Success status; 200 unless the spec says 201 or 202. */
   status?: 200 | 201 | 202;
+  /** A second success status the route answers when its answer says so (a replay's dry run: 200); see RequestContext.answer. */
+  alsoStatus?: 200 | 201 | 202;
   /** Route-specific error codes (the common ones from access and validation are added automatically). */
   errors?: ErrorCode[];
   /**

@@ -117,3 +117,22 @@ export const childrenFixture = defineNode({
 });
 
 registerFixtureNodeTypes([failureTriggerFixture, childrenFixture]);
+
+/** Waits for a decision (as an approval does) and takes the port it names. */
+export const decisionFixture = defineNode({
+  type: 'test.decision',
+  version: 1,
+  category: 'approval',
+  label: { en: 'test.decision', fr: 'test.decision' },
+  description: { en: 'Engine test fixture.', fr: 'Appareil de test du moteur.' },
+  params: z.strictObject({}),
+  outputs: ['approve', 'reject'],
+  effect: 'none',
+  async execute({ resume }) {
+    if (resume?.reason !== 'decision') return { kind: 'suspend', mode: 'waiting', until: null };
+    const decision = resume.payload as 'approve' | 'reject';
+    return { output: decision, data: { decision } };
+  },
+});
+
+registerFixtureNodeTypes([decisionFixture]);
