@@ -18,7 +18,7 @@
 import { db, type Tx } from '../../core/db';
 import { jobKeys } from '../../core/jobs/catalogue';
 import { enqueue } from '../../core/jobs/enqueue';
-import { mailTriggerMatches, mailTriggerParams, type MatchableMessage } from '../nodes/triggers/mail-trigger.node';
+import { mailTriggerMatches, mailTriggerParams, type MatchableMessage } from '../nodes/triggers/mail-trigger.node.ts';
 import { startExecution } from '../run/start';
 
 export type JournalOutcome = 'excluded_org' | 'excluded_member' | 'guardrail' | 'unmatched' | 'dispatched';

@@ -11,7 +11,7 @@
  */
 import { db, type Tx } from '../../core/db';
 import { log } from '../../core/log';
-import { nextRunOf } from '../nodes/triggers/schedule-trigger.node';
+import { nextRunOf } from '../nodes/triggers/schedule-trigger.node.ts';
 import { startExecution } from '../run/start';
 
 /** Schedules handled per pass (a fresh pass runs a minute later). */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { checkNodeParams } from './check-params';
-import { httpRequestNode } from './http/request.node';
-import { setNode } from './data/set.node';
-import { loopNode } from './flow/loop.node';
-import { waitNode } from './flow/wait.node';
+import { httpRequestNode } from './http/request.node.ts';
+import { setNode } from './data/set.node.ts';
+import { loopNode } from './flow/loop.node.ts';
+import { waitNode } from './flow/wait.node.ts';
 
 describe('checkNodeParams', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runNode } from '../testing';
-import { datetimeNode } from './datetime.node';
+import { datetimeNode } from './datetime.node.ts';
 
 const now = new Date('2026-03-01T10:00:00Z');
 

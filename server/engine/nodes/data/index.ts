@@ -1,6 +1,6 @@
 /** The data node types, in palette order. */
 import type { NodeDefinition } from '../define-node';
-import { setNode } from './set.node';
-import { datetimeNode } from './datetime.node';
+import { setNode } from './set.node.ts';
+import { datetimeNode } from './datetime.node.ts';
 
 export const dataNodes: NodeDefinition[] = [setNode, datetimeNode];

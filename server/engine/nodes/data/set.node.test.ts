@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { prototypeNames } from '../../../testing/prototype-names';
 import { runNode } from '../testing';
-import { setNode } from './set.node';
+import { setNode } from './set.node.ts';
 
 describe('data.set', () => {
   it.each([

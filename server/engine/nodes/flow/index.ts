@@ -1,7 +1,7 @@
 /** The flow node types, in palette order. */
 import type { NodeDefinition } from '../define-node';
-import { waitNode } from './wait.node';
-import { loopNode } from './loop.node';
-import { subWorkflowNode } from './sub-workflow.node';
+import { waitNode } from './wait.node.ts';
+import { loopNode } from './loop.node.ts';
+import { subWorkflowNode } from './sub-workflow.node.ts';
 
 export const flowNodes: NodeDefinition[] = [waitNode, loopNode, subWorkflowNode];

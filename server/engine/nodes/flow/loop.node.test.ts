@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NodeResult } from '../define-node';
 import { fakeContext } from '../testing';
-import { loopNode } from './loop.node';
+import { loopNode } from './loop.node.ts';
 
 const workflowId = '5b1d9a52-4f0c-4d55-9d5b-2f7d3f2a9e10';
 type Child = { index: number; executionId: string; status: string; output: unknown; error: null };

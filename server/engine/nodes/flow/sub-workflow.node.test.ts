@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fakeContext } from '../testing';
-import { subWorkflowNode } from './sub-workflow.node';
+import { subWorkflowNode } from './sub-workflow.node.ts';
 
 const workflowId = '5b1d9a52-4f0c-4d55-9d5b-2f7d3f2a9e10';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runNode } from '../testing';
-import { waitNode } from './wait.node';
+import { waitNode } from './wait.node.ts';
 
 const now = new Date('2026-03-01T10:00:00Z');
 

@@ -1,5 +1,5 @@
 /** The HTTP node types, in palette order. */
 import type { NodeDefinition } from '../define-node';
-import { httpRequestNode } from './request.node';
+import { httpRequestNode } from './request.node.ts';
 
 export const httpNodes: NodeDefinition[] = [httpRequestNode];

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fakeCapabilities, runNode } from '../testing';
-import { httpRequestNode } from './request.node';
+import { httpRequestNode } from './request.node.ts';
 
 function withResponse(status: number, body = '{"ok":true}') {
   return fakeCapabilities({ http: { request: vi.fn(async (input) => ({ status, headers: { 'content-type': 'application/json', 'set-cookie': 's=1' }, body, url: input.url })) } });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runNode } from '../testing';
-import { filterNode } from './filter.node';
+import { filterNode } from './filter.node.ts';
 
 const items = [
   { name: 'a', total: 10 },

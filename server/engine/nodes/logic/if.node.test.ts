@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runNode } from '../testing';
-import { ifNode } from './if.node';
+import { ifNode } from './if.node.ts';
 import type { ConditionOperator } from './conditions';
 
 const cases: [ConditionOperator, unknown, unknown, boolean][] = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runNode } from '../testing';
-import { mergeNode } from './merge.node';
+import { mergeNode } from './merge.node.ts';
 
 describe('logic.merge', () => {
   it('declares inputs a and b', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { outputsOf } from '../define-node';
 import { runNode } from '../testing';
-import { switchNode } from './switch.node';
+import { switchNode } from './switch.node.ts';
 
 const params = {
   cases: [

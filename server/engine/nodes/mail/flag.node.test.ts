@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
 import { checkMailNode } from './mail-nodes.cases';
-import { flagNode } from './flag.node';
+import { flagNode } from './flag.node.ts';
 
 describe('mail.flag', () => {
   it.each([

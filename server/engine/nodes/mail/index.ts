@@ -1,8 +1,8 @@
 /** The mail action node types, in palette order. */
 import type { NodeDefinition } from '../define-node';
-import { moveNode } from './move.node';
-import { flagNode } from './flag.node';
-import { markReadNode } from './mark-read.node';
-import { labelNode } from './label.node';
+import { moveNode } from './move.node.ts';
+import { flagNode } from './flag.node.ts';
+import { markReadNode } from './mark-read.node.ts';
+import { labelNode } from './label.node.ts';
 
 export const mailNodes: NodeDefinition[] = [moveNode, flagNode, markReadNode, labelNode];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkMailNode } from './mail-nodes.cases';
-import { labelNode } from './label.node';
+import { labelNode } from './label.node.ts';
 
 describe('mail.label', () => {
   it.each([

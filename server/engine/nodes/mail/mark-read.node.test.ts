@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
 import { checkMailNode } from './mail-nodes.cases';
-import { markReadNode } from './mark-read.node';
+import { markReadNode } from './mark-read.node.ts';
 
 describe('mail.mark_read', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkMailNode } from './mail-nodes.cases';
-import { moveNode } from './move.node';
+import { moveNode } from './move.node.ts';
 
 describe('mail.move', () => {
   it('moves the triggering or chosen message', () => checkMailNode(moveNode, { folder: 'archive' }, { action: 'move', folder: 'archive' }));

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fakeCapabilities, runNode } from '../testing';
-import { notifyOwnerNode } from './owner.node';
+import { notifyOwnerNode } from './owner.node.ts';
 
 describe('notify.owner', () => {
   it.each([

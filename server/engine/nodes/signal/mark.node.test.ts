@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fakeCapabilities, runNode } from '../testing';
-import { signalMarkNode } from './mark.node';
+import { signalMarkNode } from './mark.node.ts';
 
 describe('signal.mark', () => {
   it.each([

@@ -1,8 +1,8 @@
 /** The table node types, in palette order. */
 import type { NodeDefinition } from '../define-node';
-import { lookupNode } from './lookup.node';
-import { insertNode } from './insert.node';
-import { updateNode } from './update.node';
-import { upsertNode } from './upsert.node';
+import { lookupNode } from './lookup.node.ts';
+import { insertNode } from './insert.node.ts';
+import { updateNode } from './update.node.ts';
+import { upsertNode } from './upsert.node.ts';
 
 export const tablesNodes: NodeDefinition[] = [lookupNode, insertNode, updateNode, upsertNode];

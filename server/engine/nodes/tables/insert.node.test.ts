@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
 import { checkTableWrite } from './table-writes.cases';
-import { insertNode } from './insert.node';
+import { insertNode } from './insert.node.ts';
 
 describe('tables.insert', () => {
   it('writes once through the keyed effect, and not at all in a test run', () =>

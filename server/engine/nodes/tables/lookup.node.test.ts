@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fakeCapabilities, runNode } from '../testing';
-import { lookupNode } from './lookup.node';
+import { lookupNode } from './lookup.node.ts';
 
 describe('tables.lookup', () => {
   it.each([

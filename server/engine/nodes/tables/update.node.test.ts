@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
 import { checkTableWrite } from './table-writes.cases';
-import { updateNode } from './update.node';
+import { updateNode } from './update.node.ts';
 
 describe('tables.update', () => {
   it('writes once through the keyed effect, and not at all in a test run', () =>

@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
 import { checkTableWrite } from './table-writes.cases';
-import { upsertNode } from './upsert.node';
+import { upsertNode } from './upsert.node.ts';
 
 describe('tables.upsert', () => {
   it('writes once through the keyed effect, and not at all in a test run', () =>

@@ -1,8 +1,8 @@
 /** The trigger node types, in palette order. */
 import type { NodeDefinition } from '../define-node';
-import { mailTriggerNode } from './mail-trigger.node';
-import { scheduleTriggerNode } from './schedule-trigger.node';
-import { webhookTriggerNode } from './webhook-trigger.node';
-import { workflowFailureTriggerNode } from './workflow-failure-trigger.node';
+import { mailTriggerNode } from './mail-trigger.node.ts';
+import { scheduleTriggerNode } from './schedule-trigger.node.ts';
+import { webhookTriggerNode } from './webhook-trigger.node.ts';
+import { workflowFailureTriggerNode } from './workflow-failure-trigger.node.ts';
 
 export const triggersNodes: NodeDefinition[] = [mailTriggerNode, webhookTriggerNode, workflowFailureTriggerNode, scheduleTriggerNode];

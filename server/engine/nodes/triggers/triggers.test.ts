@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { NodeContext } from '../define-node';
-import { mailTriggerMatches, mailTriggerNode, mailTriggerParams, type MatchableMessage } from './mail-trigger.node';
-import { isValidCron, isValidTimeZone, nextRunOf, scheduleTriggerNode, scheduleTriggerParams } from './schedule-trigger.node';
-import { webhookTriggerNode } from './webhook-trigger.node';
-import { workflowFailureTriggerNode } from './workflow-failure-trigger.node';
+import { mailTriggerMatches, mailTriggerNode, mailTriggerParams, type MatchableMessage } from './mail-trigger.node.ts';
+import { isValidCron, isValidTimeZone, nextRunOf, scheduleTriggerNode, scheduleTriggerParams } from './schedule-trigger.node.ts';
+import { webhookTriggerNode } from './webhook-trigger.node.ts';
+import { workflowFailureTriggerNode } from './workflow-failure-trigger.node.ts';
 
 const message = (overrides: Partial<MatchableMessage> = {}): MatchableMessage => ({
   fromEmail: 'Alice@Example.com',
