@@ -55,6 +55,8 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       // The test Dovecot and SMTP servers listen on 127.0.0.1 (server/core/net/network-guard.ts).
       MAIL_ALLOW_PRIVATE_HOSTS: '1',
+      // The HTTP step of e2e/ui/workflows.spec.ts calls a sink the test starts on 127.0.0.1.
+      HTTP_NODE_ALLOW_HOSTS: '127.0.0.1',
     },
   },
 });

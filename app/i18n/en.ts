@@ -9,6 +9,7 @@ import { enTables } from './en-tables';
 import { enMail, enMailboxes, enNotifications } from './en-mail';
 import { enConnections, enOAuthApps } from './en-connections';
 import { enWebmail } from './en-webmail';
+import { enEngineErrors, enExecutions, enWorkflows } from './en-engine';
 
 export const en = {
   common: {
@@ -318,6 +319,8 @@ export const en = {
     end: 'You have reached the oldest entry.',
   },
   tables: enTables,
+  workflows: enWorkflows,
+  executions: enExecutions,
   oauthProviderNames: { oauth_provider_a: 'Provider A', oauth_provider_b: 'Provider B' },
   notifications: enNotifications,
   mail: enMail,
@@ -421,6 +424,7 @@ export const en = {
       'request.rate_limited': 'Too many requests from your address. Wait a moment before trying again.',
       'internal.error': 'Something went wrong on our side. Try again later.',
       'internal.busy': 'The service is busy. Try again in a moment.',
+      ...enEngineErrors,
     } satisfies Partial<Record<ErrorCode, string>>,
   },
 };

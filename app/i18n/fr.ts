@@ -8,6 +8,7 @@ import { frTables } from './fr-tables';
 import { frMail, frMailboxes, frNotifications } from './fr-mail';
 import { frConnections, frOAuthApps } from './fr-connections';
 import { frWebmail } from './fr-webmail';
+import { frEngineErrors, frExecutions, frWorkflows } from './fr-engine';
 
 export const fr: Dictionary = {
   common: {
@@ -322,6 +323,8 @@ export const fr: Dictionary = {
     end: 'Vous avez atteint l’entrée la plus ancienne.',
   },
   tables: frTables,
+  workflows: frWorkflows,
+  executions: frExecutions,
   oauthProviderNames: { oauth_provider_a: 'Fournisseur A', oauth_provider_b: 'Fournisseur B' },
   notifications: frNotifications,
   mail: frMail,
@@ -425,6 +428,7 @@ export const fr: Dictionary = {
       'request.rate_limited': 'Trop de requêtes depuis votre adresse. Patientez un instant avant de réessayer.',
       'internal.error': 'Une erreur est survenue de notre côté. Réessayez plus tard.',
       'internal.busy': 'Le service est occupé. Réessayez dans un instant.',
+      ...frEngineErrors,
     },
   },
 };

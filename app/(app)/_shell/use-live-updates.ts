@@ -4,7 +4,8 @@
  * What the live channel's events mean for the cached queries (mounted once, in the shell): new
  * notifications refresh the bell; mail changes refresh the thread lists, the folder counts and the
  * open threads they name; mailbox status changes patch the mailbox list at once (progress bars),
- * then refresh it. After a reconnection everything live is re-read (events may have been missed).
+ * then refresh it. Execution events refresh the runs lists, the open run (its steps) and, when a run
+ * fails, the incidents. After a reconnection everything live is re-read (events may have been missed).
  */
 import { useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { useRealtimeEvent, useRealtimeReconnect } from '@/app/lib/realtime';
@@ -25,6 +26,11 @@ export function useLiveUpdates() {
   const refreshNotifications = () => void queryClient.invalidateQueries(trpc.notifications.list.infiniteQueryFilter());
   const refreshMail = (threadIds?: string[]) => refreshMailViews(queryClient, threadIds);
   const refreshMailboxes = () => void queryClient.invalidateQueries(trpc.mailboxes.list.queryFilter());
+  // Runs emit bursts of events: a refetch in flight is kept rather than restarted for each one.
+  const keep = { cancelRefetch: false } as const;
+  const refreshExecutions = () => void queryClient.invalidateQueries(trpc.executions.list.infiniteQueryFilter(), keep);
+  const refreshExecution = (id: string) => void queryClient.invalidateQueries(trpc.executions.detail.queryFilter({ id }), keep);
+  const refreshIncidents = () => void queryClient.invalidateQueries(trpc.executions.incidents.list.infiniteQueryFilter(), keep);
 
   useRealtimeEvent('notification.created', refreshNotifications);
 
@@ -71,9 +77,24 @@ export function useLiveUpdates() {
     if (!isBackfill(payload.backfill) && payload.lastDeltaAt === undefined) refreshMailboxes();
   });
 
+  useRealtimeEvent('execution.status', (payload) => {
+    refreshExecutions();
+    if (payload.executionId) refreshExecution(payload.executionId);
+    else void queryClient.invalidateQueries(trpc.executions.detail.queryFilter(), keep);
+    if (payload.status === 'failed' || !payload.status) refreshIncidents();
+  });
+
+  useRealtimeEvent('execution.step', (payload) => {
+    if (payload.executionId) refreshExecution(payload.executionId);
+    else void queryClient.invalidateQueries(trpc.executions.detail.queryFilter(), keep);
+  });
+
   useRealtimeReconnect(() => {
     refreshNotifications();
     refreshMail();
     refreshMailboxes();
+    refreshExecutions();
+    void queryClient.invalidateQueries(trpc.executions.detail.queryFilter());
+    refreshIncidents();
   });
 }

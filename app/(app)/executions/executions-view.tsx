@@ -1,0 +1,232 @@
+'use client';
+
+/**
+ * Every run of the member's workflows, newest first, filtered by workflow, status, live/test and a
+ * search on the triggering email; pages by cursor. Statuses update live: the shell refreshes this
+ * list on each `execution.status` event.
+ */
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useEffect, useMemo, useState } from 'react';
+import { useI18n } from '@/app/i18n/client';
+import { formatDateTime, formatListDate } from '@/app/lib/format';
+import { useRealtimeStatus } from '@/app/lib/realtime';
+import { Badge, StatusBadge } from '@/app/ui/badge';
+import { Button } from '@/app/ui/button';
+import { Input, Select } from '@/app/ui/field';
+import { ActivityIcon, SearchIcon } from '@/app/ui/icons';
+import { PageHeader } from '@/app/ui/page-header';
+import { EmptyState, ErrorState, LoadingState } from '@/app/ui/states';
+import { Table, TBody, TD, TH, THead, TR } from '@/app/ui/table';
+import { useWorkflowList } from '../workflows/_lib/api';
+import { ExecutionsNav } from './_components/executions-nav';
+import { TriggerHeadline } from './_components/trigger-headline';
+import { useExecutionPages, type Execution } from './_lib/api';
+import { noFilters, queryOfFilters, searchOfFilters, type ExecutionFilterState } from './_lib/filters';
+import { durationMs, executionStatuses, executionStatusTone, formatDuration, isInProgress } from './_lib/status';
+
+/** Re-renders every second while some run is in progress, so its duration counts up. */
+function useTicker(active: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => setNow(Date.now()), 1_000);
+    return () => clearInterval(timer);
+  }, [active]);
+  return now;
+}
+
+function ExecutionRow({ execution, workflowName, now }: { execution: Execution; workflowName: string | null; now: number }) {
+  const { t, locale } = useI18n();
+  const duration = durationMs(execution.startedAt, execution.finishedAt, now);
+  return (
+    <TR data-testid="execution-row" data-status={execution.status} className="relative">
+      <TD className="whitespace-nowrap">
+        <Link
+          href={`/executions/${execution.id}`}
+          className="after:absolute after:inset-0 after:content-[''] focus-visible:outline-none focus-visible:after:rounded-sm focus-visible:after:outline-2 focus-visible:after:outline-brand"
+        >
+          <StatusBadge tone={executionStatusTone(execution.status)}>
+            <span data-testid="execution-status">{t.executions.status[execution.status] ?? execution.status}</span>
+          </StatusBadge>
+        </Link>
+      </TD>
+      <TD className="max-w-64">
+        <span className="flex min-w-0 items-center gap-2">
+          <span className={workflowName ? 'truncate font-medium' : 'truncate text-muted italic'}>{workflowName ?? t.executions.deletedWorkflow}</span>
+          {execution.simulated ? <Badge tone="brand">{t.executions.testRun}</Badge> : null}
+        </span>
+      </TD>
+      <TD className="max-w-80">
+        <TriggerHeadline headline={execution.messageHeadline} triggerType={execution.triggerType} />
+      </TD>
+      <TD className="whitespace-nowrap text-muted" title={execution.startedAt ? formatDateTime(execution.startedAt, locale) : undefined}>
+        {execution.startedAt ? formatListDate(execution.startedAt, locale) : t.executions.notStarted}
+      </TD>
+      <TD className="whitespace-nowrap text-muted" title={execution.finishedAt ? formatDateTime(execution.finishedAt, locale) : undefined}>
+        {execution.finishedAt ? formatListDate(execution.finishedAt, locale) : isInProgress(execution.status) ? t.executions.inProgress : '—'}
+      </TD>
+      <TD className="text-right whitespace-nowrap tabular-nums">{duration === null ? '—' : formatDuration(duration, locale)}</TD>
+    </TR>
+  );
+}
+
+function Filters({ filters, onChange }: { filters: ExecutionFilterState; onChange: (next: ExecutionFilterState) => void }) {
+  const { t } = useI18n();
+  const workflows = useWorkflowList();
+  const [q, setQ] = useState(filters.q);
+  const filtered = filters.workflowId || filters.status || filters.simulated || filters.q;
+  return (
+    <form
+      role="search"
+      aria-label={t.executions.filters.label}
+      className="mb-4 flex flex-wrap items-end gap-2"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onChange({ ...filters, q });
+      }}
+    >
+      <label className="min-w-48 flex-1 sm:max-w-64">
+        <span className="sr-only">{t.executions.filters.workflow}</span>
+        <Select controlSize="sm" value={filters.workflowId} onChange={(event) => onChange({ ...filters, workflowId: event.target.value })}>
+          <option value="">{t.executions.filters.anyWorkflow}</option>
+          {(workflows.data?.workflows ?? []).map((workflow) => (
+            <option key={workflow.id} value={workflow.id}>
+              {workflow.name}
+            </option>
+          ))}
+        </Select>
+      </label>
+      <label className="w-40">
+        <span className="sr-only">{t.executions.filters.status}</span>
+        <Select
+          controlSize="sm"
+          value={filters.status}
+          onChange={(event) => onChange({ ...filters, status: event.target.value as ExecutionFilterState['status'] })}
+        >
+          <option value="">{t.executions.filters.anyStatus}</option>
+          {executionStatuses.map((status) => (
+            <option key={status} value={status}>
+              {t.executions.status[status]}
+            </option>
+          ))}
+        </Select>
+      </label>
+      <label className="w-44">
+        <span className="sr-only">{t.executions.filters.kind}</span>
+        <Select
+          controlSize="sm"
+          value={filters.simulated}
+          onChange={(event) => onChange({ ...filters, simulated: event.target.value as ExecutionFilterState['simulated'] })}
+        >
+          <option value="">{t.executions.filters.anyKind}</option>
+          <option value="false">{t.executions.filters.live}</option>
+          <option value="true">{t.executions.filters.test}</option>
+        </Select>
+      </label>
+      <label className="relative min-w-48 flex-1">
+        <span className="sr-only">{t.executions.filters.search}</span>
+        <SearchIcon className="pointer-events-none absolute top-1/2 left-2.5 -translate-y-1/2 text-muted" />
+        <Input
+          controlSize="sm"
+          type="search"
+          className="pl-8"
+          maxLength={200}
+          placeholder={t.executions.filters.searchPlaceholder}
+          value={q}
+          onChange={(event) => setQ(event.target.value)}
+          onBlur={() => q !== filters.q && onChange({ ...filters, q })}
+        />
+      </label>
+      {filtered ? (
+        <Button
+          size="sm"
+          variant="ghost"
+          onClick={() => {
+            setQ('');
+            onChange(noFilters);
+          }}
+        >
+          {t.executions.filters.clear}
+        </Button>
+      ) : null}
+    </form>
+  );
+}
+
+export function ExecutionsView({ initialFilters }: { initialFilters: ExecutionFilterState }) {
+  const { t } = useI18n();
+  const router = useRouter();
+  const live = useRealtimeStatus();
+  const [filters, setFilters] = useState(initialFilters);
+  const pages = useExecutionPages(queryOfFilters(filters));
+  const workflows = useWorkflowList();
+  const names = useMemo(() => new Map((workflows.data?.workflows ?? []).map((workflow) => [workflow.id, workflow.name])), [workflows.data]);
+  const executions = pages.data?.pages.flatMap((page) => page.executions) ?? [];
+  const now = useTicker(executions.some((execution) => isInProgress(execution.status)));
+  const filtered = Boolean(filters.workflowId || filters.status || filters.simulated || filters.q);
+
+  function changeFilters(next: ExecutionFilterState) {
+    setFilters(next);
+    router.replace(`/executions${searchOfFilters(next)}`, { scroll: false });
+  }
+
+  return (
+    <>
+      <PageHeader
+        title={t.executions.title}
+        description={t.executions.description}
+        actions={
+          live ? (
+            <Badge tone="success" className="self-center" data-testid="executions-live">
+              <span aria-hidden="true" className="size-1.5 animate-pulse rounded-full bg-current" />
+              {t.executions.live}
+            </Badge>
+          ) : null
+        }
+      />
+      <ExecutionsNav current="runs" />
+      <Filters filters={filters} onChange={changeFilters} />
+      {pages.isPending ? (
+        <LoadingState />
+      ) : !pages.data ? (
+        <ErrorState error={pages.error} onRetry={() => pages.refetch()} testId="executions-error" />
+      ) : executions.length === 0 ? (
+        <EmptyState
+          icon={<ActivityIcon size={18} />}
+          title={filtered ? t.executions.emptyFiltered.title : t.executions.empty.title}
+          body={filtered ? t.executions.emptyFiltered.body : t.executions.empty.body}
+        />
+      ) : (
+        <>
+          <Table caption={t.executions.title}>
+            <THead>
+              <TH>{t.executions.columns.status}</TH>
+              <TH>{t.executions.columns.workflow}</TH>
+              <TH>{t.executions.columns.trigger}</TH>
+              <TH>{t.executions.columns.started}</TH>
+              <TH>{t.executions.columns.finished}</TH>
+              <TH className="text-right">{t.executions.columns.duration}</TH>
+            </THead>
+            <TBody>
+              {executions.map((execution) => (
+                <ExecutionRow key={execution.id} execution={execution} workflowName={names.get(execution.workflowId) ?? (workflows.isPending ? '' : null)} now={now} />
+              ))}
+            </TBody>
+          </Table>
+          <div className="mt-4 flex justify-center">
+            {pages.isFetchNextPageError ? (
+              <ErrorState error={pages.error} onRetry={() => pages.fetchNextPage()} testId="executions-more-error" />
+            ) : pages.hasNextPage ? (
+              <Button onClick={() => pages.fetchNextPage()} loading={pages.isFetchingNextPage}>
+                {pages.isFetchingNextPage ? t.common.loadingMore : t.common.loadMore}
+              </Button>
+            ) : (
+              <p className="text-xs text-muted">{t.executions.end}</p>
+            )}
+          </div>
+        </>
+      )}
+    </>
+  );
+}
