@@ -49,7 +49,7 @@ export function startServer(options: {
   env: NodeJS.ProcessEnv;
   cwd?: string;
   readyTimeoutMs?: number;
-  /** Matches the line announcing the server's URL (first group); default `ready on <url>`. */
+  /** Matches the line announcing the server's URL (first group, optional); default `ready on <url>`. */
   readyPattern?: RegExp;
   /** Echo each distinct line printed after `ready` at once (otherwise read them with `logged()`). */
   echo?: boolean;
@@ -91,8 +91,9 @@ export function startServer(options: {
       if (match && !ready) {
         ready = true;
         clearTimeout(timer);
-        server.url = match[1];
-        server.port = Number(new URL(match[1]).port);
+        // A pattern without a URL group (a worker process that serves nothing) leaves url and port empty.
+        server.url = match[1] ?? '';
+        server.port = match[1] ? Number(new URL(match[1]).port) : 0;
         resolve(server);
         return;
       }
