@@ -53,8 +53,10 @@ export function startServer(options: {
   readyPattern?: RegExp;
   /** Echo each distinct line printed after `ready` at once (otherwise read them with `logged()`). */
   echo?: boolean;
+  /** Ready as soon as it is spawned (a worker that prints nothing when quiet; the caller probes it). */
+  readyAtSpawn?: boolean;
 }): Promise<ChildServer> {
-  const { name, command, args, env, cwd, readyTimeoutMs = 60_000, echo = false, readyPattern = /ready on (https?:\/\/\S+)/ } = options;
+  const { name, command, args, env, cwd, readyTimeoutMs = 60_000, echo = false, readyPattern = /ready on (https?:\/\/\S+)/, readyAtSpawn = false } = options;
   const child: ChildProcess = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   let exited: Promise<void>;
@@ -84,6 +86,11 @@ export function startServer(options: {
     };
     running.add(server);
     exited = new Promise<void>((done) => child.once('exit', () => done()));
+    if (readyAtSpawn) {
+      ready = true;
+      clearTimeout(timer);
+      resolve(server);
+    }
     const onLine = (line: string) => {
       lines.push(line);
       if (lines.length > 200) lines.shift();
