@@ -175,7 +175,23 @@ async function stepOverheads(client: pg.Client, workflowId: string, from: Date, 
 }
 
 /** The runner stopped taking jobs (its worker pool shut itself down); the message names why. */
-class RunnerStalled extends Error {}
+class RunnerStalled extends Error {
+  constructor(
+    message: string,
+    readonly pid: number,
+  ) {
+    super(message);
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 type RunnerMode = 'main' | 'tasks';
 type Quantiles = ReturnType<typeof quantiles>;
@@ -271,7 +287,7 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
         const line = runner.tail().split('\n').find((candidate) => stallPattern.test(candidate)) ?? stalled[0];
         const message = /"msg":"([^"]*)"/.exec(line)?.[1] ?? line.slice(0, 300);
         const code = /"code":"([0-9A-Z]{5})"/.exec(line)?.[1];
-        throw new RunnerStalled(`${message.replace(/\\n/g, ' ')}${code ? ` (SQLSTATE ${code})` : ''}`);
+        throw new RunnerStalled(`${message.replace(/\\n/g, ' ')}${code ? ` (SQLSTATE ${code})` : ''}`, runner.pid);
       }
     };
     // Ready when a run of the probe workflow has finished.
@@ -498,6 +514,14 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
       if (!(error instanceof RunnerStalled)) throw error;
       stalledNote = error.message;
       log(`  runner/main.ts STOPPED TAKING JOBS: ${error.message}`);
+      // Does the process end (so that `npm start` would start another), or stay alive doing nothing?
+      const seenAt = Date.now();
+      while (alive(error.pid) && Date.now() - seenAt < 20_000) await sleep(250);
+      log(
+        alive(error.pid)
+          ? '  the runner process is still alive 20 s later without a worker pool: nothing would restart it'
+          : `  the runner process exited ${fixed((Date.now() - seenAt) / 1000, 1)} s later`,
+      );
       log('  measuring again with the runner’s task list and completion batching off (bench/engine-runner.ts)');
       for (const child of [...children]) await child.stop();
       children.clear();
