@@ -17,6 +17,8 @@ export const cronItems: CronItem[] = [
   { task: tasks.purgeArchivedNotifications, match: '23 3 * * *' },
   { task: tasks.purgeOAuthFlows, match: '*/15 * * * *' },
   { task: tasks.purgeUploadedAttachments, match: '23 * * * *' },
+  { task: tasks.purgeWebhookDeliveries, match: '37 * * * *' },
+  { task: tasks.workflowSchedules, match: '* * * * *' },
 ].map((item) => ({ ...item, options: { backfillPeriod: 0, maxAttempts: 3 } }));
 
 export const parsedCronItems = parseCronItems(cronItems);

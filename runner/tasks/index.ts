@@ -21,6 +21,8 @@ import { resealSecretsTask } from './reseal-secrets.task';
 import { purgeUploadedAttachmentsTask } from './purge-uploaded-attachments.task';
 import { executionAdvanceTask } from './execution-advance.task';
 import { mailDispatchTask } from './mail-dispatch.task';
+import { purgeWebhookDeliveriesTask } from './purge-webhook-deliveries.task';
+import { workflowSchedulesTask } from './workflow-schedules.task';
 
 export const taskDefinitions: readonly TaskDefinition[] = [
   purgeIdempotencyRecordsTask,
@@ -40,6 +42,8 @@ export const taskDefinitions: readonly TaskDefinition[] = [
   mailReleaseTask,
   mailDispatchTask,
   executionAdvanceTask,
+  purgeWebhookDeliveriesTask,
+  workflowSchedulesTask,
 ];
 
 export const taskList: TaskList = Object.fromEntries(taskDefinitions.map((definition) => [definition.name, definition.task]));

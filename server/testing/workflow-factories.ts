@@ -4,7 +4,7 @@
  */
 import { db } from '../core/db';
 import type { GraphInput } from '../engine/graph/schema';
-import { findNodeType } from '../engine/nodes/registry';
+import { triggerFactsOf } from '../engine/graph/trigger-facts';
 import type { TestMember } from './factories';
 
 export const webhookGraph = (extra: Partial<GraphInput> = {}): GraphInput => ({
@@ -20,14 +20,14 @@ export async function createWorkflow(member: Pick<TestMember, 'id'>, options: { 
     data: { memberId: member.id, name: options.name ?? 'Test workflow', graph: graph as object, paused: options.paused ?? false },
   });
   if (options.publish === false) return { workflow, version: null };
-  const trigger = (graph.nodes ?? []).find((node) => findNodeType(node.type, node.version)?.trigger);
+  // The trigger facts publishing records (trigger, watched and used mailboxes), from the same function.
+  const facts = triggerFactsOf({ nodes: (graph.nodes ?? []).map((node) => ({ ...node, params: node.params ?? {} })) });
   const version = await db().workflowVersion.create({
     data: {
       workflowId: workflow.id,
       number: 1,
       graph: { ...graph, id: workflow.id, workflowId: workflow.id } as object,
-      triggerType: trigger ? (findNodeType(trigger.type, trigger.version)?.trigger ?? null) : null,
-      triggerNodeId: trigger?.id ?? null,
+      ...facts,
       createdBy: member.id,
     },
   });

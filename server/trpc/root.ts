@@ -4,13 +4,16 @@ import { auditRouter } from '../domains/audit/router';
 import { authRouter } from '../domains/auth/router';
 import { connectionsRouter } from '../domains/connections/router';
 import { executionsRouter } from '../domains/executions/router';
+import { exclusionsRouter } from '../domains/exclusions/router';
 import { instanceRouter } from '../domains/instance/router';
+import { journalRouter } from '../domains/journal/router';
 import { mailboxesRouter } from '../domains/mailboxes/router';
 import { mailRouter } from '../domains/mail/router';
 import { membersRouter } from '../domains/members/router';
 import { notificationsRouter } from '../domains/notifications/router';
 import { oauthRouter } from '../domains/oauth/router';
 import { tablesRouter } from '../domains/tables/router';
+import { workflowsRouter } from '../domains/workflows/router';
 import { router } from './procedures';
 
 export const appRouter = router({
@@ -26,6 +29,9 @@ export const appRouter = router({
   oauth: oauthRouter,
   mail: mailRouter,
   executions: executionsRouter,
+  workflows: workflowsRouter,
+  journal: journalRouter,
+  exclusions: exclusionsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -21,6 +21,8 @@ export const sealedColumns: readonly SealedColumn[] = [
   { table: 'credentials', id: 'id', column: 'data_enc', purpose: (id) => `credential:${id}` },
   { table: 'oauth_apps', id: 'provider', column: 'client_secret_enc', purpose: (provider) => `oauth-app:${provider}` },
   { table: 'oauth_flows', id: 'id', column: 'code_verifier_enc', purpose: (id) => `oauth-flow:${id}` },
+  { table: 'workflows', id: 'id', column: 'webhook_token_enc', purpose: (id) => `webhook:${id}` },
+  { table: 'workflows', id: 'id', column: 'webhook_secret_enc', purpose: (id) => `webhook-secret:${id}` },
 ];
 
 const batchSize = 200;

@@ -183,6 +183,7 @@ export const errorCatalogue = {
   ...area('exclusion', {
     not_found: [404, 'No such exclusion.'], // (ours)
     duplicate: [409, 'This sender or domain is already excluded.'], // (ours)
+    limit_reached: [409, 'The list of excluded senders is full: remove one first.'], // (ours) details.limit
   }),
 } as const;
 

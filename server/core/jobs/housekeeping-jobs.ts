@@ -16,6 +16,10 @@ export const housekeepingTaskNames = {
   purgeArchivedNotifications: 'purge-archived-notifications',
   purgeOAuthFlows: 'purge-oauth-flows',
   purgeUploadedAttachments: 'purge-uploaded-attachments',
+  /** Forgets inbound webhook idempotency keys older than 24 hours. */
+  purgeWebhookDeliveries: 'purge-webhook-deliveries',
+  /** Every minute: starts the runs of schedule triggers that are due. */
+  workflowSchedules: 'workflow-schedules',
   /** Queued once at every runner start: gives typed slots to tables written before they existed. */
   backfillTableTypedSlots: 'backfill-table-typed-slots',
 } as const;

@@ -1,10 +1,11 @@
 /**
- * The seam between a mailbox and the workflows that use it. Workflows do not exist yet: the engine
- * wires these two functions when it lands (workflows whose trigger watches the mailbox: `trigger`;
- * workflows that send from it: `sender`), and the removal-impact, disconnect and delete answers and
- * the `mailbox.removed` notification then carry real figures with no change to their callers.
+ * The seam between a mailbox and the workflows that use it (workflows whose trigger watches the
+ * mailbox: `trigger`; workflows that act on or send from it: `sender`), answered by the workflows
+ * domain from the trigger facts of published versions. The removal-impact, disconnect and delete
+ * answers and the `mailbox.removed` notification carry these figures.
  */
 import type { Tx } from '../../core/db';
+import { disarmMailboxWorkflows, mailboxWorkflowFootprint } from '../workflows/links';
 
 export interface LinkedWorkflow {
   id: string;
@@ -18,16 +19,16 @@ export interface WorkflowFootprint {
   pendingExecutions: number;
 }
 
-/** The workflows linked to a mailbox and their unfinished executions. The engine wires it: none yet. */
-export async function workflowFootprint(_mailboxId: string, _tx?: Tx): Promise<WorkflowFootprint> {
-  return { workflows: [], pendingExecutions: 0 };
+/** The member's published workflows linked to a mailbox and their unfinished executions. */
+export function workflowFootprint(mailboxId: string, tx?: Tx): Promise<WorkflowFootprint> {
+  return mailboxWorkflowFootprint(mailboxId, tx);
 }
 
 /**
  * Disarms the workflows linked to a mailbox that is going away (disconnect, delete, member
- * deactivation), in the caller's transaction; returns how many were disarmed and how many of them
- * were unpublished. The engine wires it: nothing to disarm yet.
+ * deactivation), in the caller's transaction: those whose trigger watches only this mailbox, or that
+ * act on or send from it, are unpublished. Returns how many were disarmed and unpublished.
  */
-export async function disarmWorkflows(_mailboxId: string, _tx: Tx): Promise<{ disarmed: number; unpublished: number }> {
-  return { disarmed: 0, unpublished: 0 };
+export function disarmWorkflows(mailboxId: string, tx: Tx): Promise<{ disarmed: number; unpublished: number }> {
+  return disarmMailboxWorkflows(mailboxId, tx);
 }

@@ -7,7 +7,7 @@ import type { MemberOutput } from './schemas';
 export interface MemberFootprint {
   /** Every mailbox of the member, whatever its status (a deleted mailbox has no row left). */
   mailboxCount: number;
-  /** Workflows arrive with the engine; until then none is published. */
+  /** Workflows with a published version (archived ones have none). */
   publishedWorkflowCount: number;
 }
 

@@ -18,6 +18,7 @@ import { db, type Tx } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
 import { revokeSessions } from '../auth/sessions';
 import { pauseMemberMailboxes } from '../mailboxes/service';
+import { publishedWorkflowCounts, unpublishMemberWorkflows } from '../workflows/links';
 import { memberFootprint, memberFootprints } from './footprint';
 import { presentInvitation, presentMember } from './present';
 import * as repo from './repo';
@@ -67,9 +68,11 @@ export async function deactivateMember(actor: AuthenticatedActor, id: string, ip
     const updated = await repo.setMemberStatus(id, 'suspended', tx);
     const sessionsRevoked = await revokeSessions(id, {}, tx);
     // Every mailbox still connected is disconnected (secrets removed); reactivation leaves them so.
+    // Counted before the mailboxes go: disconnecting them already disarms the workflows tied to them.
+    const workflowsPublished = (await publishedWorkflowCounts([id], tx)).get(id) ?? 0;
     const mailboxesPaused = await pauseMemberMailboxes(id, auditByOf(actor), ip, tx);
-    // Workflows arrive with the engine; until then there is nothing to unpublish.
-    const effects = { sessionsRevoked, mailboxesPaused, workflowsUnpublished: 0 };
+    await unpublishMemberWorkflows(id, tx);
+    const effects = { sessionsRevoked, mailboxesPaused, workflowsUnpublished: workflowsPublished };
     await recordAudit(auditByOf(actor), { action: 'member.deactivated', targetKind: 'member', targetId: id, details: effects, ip }, tx);
     return { member: presentMember(updated, await memberFootprint(id, tx)), effects };
   });

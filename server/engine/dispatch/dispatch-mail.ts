@@ -1,7 +1,255 @@
 /**
- * New mail to workflows: each message of mail_dispatch_queue gets its journal entry and starts the
- * matching workflows (being written).
+ * New mail to workflows: each message of mail_dispatch_queue gets exactly one journal entry (spec:
+ * messages journal) and starts the member's matching workflows.
+ *
+ * One transaction per message: it takes the oldest queued row of the mailbox (FOR UPDATE SKIP LOCKED,
+ * so concurrent dispatchers share the queue), deletes it, decides the outcome, writes the journal
+ * entry (unique per message: a message queued again after a crash, or handled by two dispatchers at
+ * once, is journaled once and starts nothing the second time) and starts the runs. A crash before
+ * the commit leaves the queue row in place; after it, the entry exists: never lost, never twice.
+ *
+ * The outcome, in this order: the organisation's exclusions (`excluded_org`, ruleRef
+ * `exclusion:<id>`), the member's (`excluded_member`), mail from the mailbox itself (`guardrail`,
+ * `guardrail:from_self`, the loop guard: nothing starts), then the member's live mail workflows that
+ * match (`dispatched`); when none matches, an auto-reply, no-reply sender or mailing list is journaled
+ * `guardrail` (`guardrail:auto_reply`, `…:no_reply`, `…:mailing_list`; a trigger that includes the
+ * category does match), anything else `unmatched`.
  */
-export async function dispatchNewMail(_mailboxId: string): Promise<void> {
-  // Implemented with the mail dispatch.
+import { db, type Tx } from '../../core/db';
+import { jobKeys } from '../../core/jobs/catalogue';
+import { enqueue } from '../../core/jobs/enqueue';
+import { mailTriggerMatches, mailTriggerParams, type MatchableMessage } from '../nodes/triggers/mail-trigger.node';
+import { startExecution } from '../run/start';
+
+export type JournalOutcome = 'excluded_org' | 'excluded_member' | 'guardrail' | 'unmatched' | 'dispatched';
+
+export interface DispatchDecision {
+  outcome: JournalOutcome;
+  ruleRef: string | null;
+  workflows: LiveMailWorkflow[];
+}
+
+interface LiveMailWorkflow {
+  id: string;
+  versionId: string;
+  triggerNodeId: string | null;
+}
+
+interface QueuedMessage {
+  id: string;
+  mailboxId: string;
+  memberId: string;
+  threadId: string | null;
+  subject: string | null;
+  snippet: string | null;
+  fromName: string | null;
+  fromEmail: string | null;
+  recipients: unknown;
+  receivedAt: Date;
+  labels: string[];
+  folderKey: string;
+  folderRole: string | null;
+  hasAttachments: boolean;
+  isAutoReply: boolean;
+  isNoReply: boolean;
+  isMailingList: boolean;
+  isFromSelf: boolean;
+}
+
+/** Messages handled per call before the job ends (a fresh job picks up the rest). */
+const maxPerRun = 500;
+
+/** The domain of an address and every parent domain (`a.b.example.com` → itself, `b.example.com`, `example.com`, `com`). */
+export function domainsOf(email: string): string[] {
+  const at = email.lastIndexOf('@');
+  if (at < 0) return [];
+  const labels = email
+    .slice(at + 1)
+    .toLowerCase()
+    .split('.')
+    .filter((label) => label.length > 0);
+  return labels.map((_, index) => labels.slice(index).join('.'));
+}
+
+/** Journals and dispatches the queued new mail of one mailbox. Returns how many messages it handled. */
+export async function dispatchNewMail(mailboxId: string): Promise<number> {
+  let handled = 0;
+  while (handled < maxPerRun) {
+    const done = await db().$transaction((tx) => dispatchOne(tx, mailboxId), { timeout: 60_000, maxWait: 30_000 });
+    if (!done) break;
+    handled += 1;
+  }
+  // A long queue is handled by several jobs in turn, so one job never holds a worker for long.
+  if (handled === maxPerRun) await enqueue('mail.dispatch', { mailboxId }, { jobKey: jobKeys.dispatch(mailboxId), jobKeyMode: 'preserve_run_at' });
+  return handled;
+}
+
+/** One message, one transaction. False when the mailbox's queue is empty (or every row is taken). */
+async function dispatchOne(tx: Tx, mailboxId: string): Promise<boolean> {
+  const taken = await tx.$queryRaw<{ message_id: string }[]>`
+    DELETE FROM mail_dispatch_queue
+     WHERE message_id = (
+       SELECT message_id FROM mail_dispatch_queue
+        WHERE mailbox_id = ${mailboxId}::uuid
+        ORDER BY enqueued_at, message_id
+        LIMIT 1
+        FOR UPDATE SKIP LOCKED)
+    RETURNING message_id`;
+  const messageId = taken[0]?.message_id;
+  if (!messageId) return false;
+  const message = await loadMessage(tx, messageId);
+  // Removed since (expunged, mailbox deleted): nothing to journal.
+  if (!message) return true;
+  const decision = await decide(tx, message);
+  const inserted = await tx.$queryRaw<{ id: string }[]>`
+    INSERT INTO mail_journal_entries (id, member_id, mailbox_id, message_id, outcome, rule_ref)
+    VALUES (gen_random_uuid(), ${message.memberId}::uuid, ${message.mailboxId}::uuid, ${message.id}::uuid, ${decision.outcome}, ${decision.ruleRef})
+    ON CONFLICT (message_id) DO NOTHING
+    RETURNING id`;
+  // Already journaled (queued again after a crash, or by a concurrent dispatcher): it started its runs then.
+  if (inserted.length === 0) return true;
+  if (decision.outcome === 'dispatched') {
+    const summary = await summaryOf(tx, message);
+    for (const workflow of decision.workflows) {
+      await startExecution(
+        {
+          memberId: message.memberId,
+          workflowId: workflow.id,
+          workflowVersionId: workflow.versionId,
+          trigger: {
+            type: 'mail',
+            nodeId: workflow.triggerNodeId,
+            data: summary,
+            mailboxId: message.mailboxId,
+            messageId: message.id,
+            headline: { subject: message.subject, fromName: message.fromName, fromEmail: message.fromEmail },
+          },
+        },
+        tx,
+      );
+    }
+  }
+  return true;
+}
+
+async function loadMessage(tx: Tx, messageId: string): Promise<QueuedMessage | null> {
+  const rows = await tx.$queryRaw<QueuedMessage[]>`
+    SELECT m.id, m.mailbox_id AS "mailboxId", b.member_id AS "memberId", m.thread_id AS "threadId", m.subject, m.snippet,
+           m.from_name AS "fromName", m.from_email AS "fromEmail", m.recipients, m.received_at AS "receivedAt", m.labels,
+           m.folder_key AS "folderKey", f.role AS "folderRole", m.has_attachments AS "hasAttachments",
+           m.is_auto_reply AS "isAutoReply", m.is_no_reply AS "isNoReply", m.is_mailing_list AS "isMailingList",
+           m.is_from_self AS "isFromSelf"
+      FROM mail_messages m
+      JOIN mailboxes b ON b.id = m.mailbox_id
+      LEFT JOIN mail_folders f ON f.mailbox_id = m.mailbox_id AND f.key = m.folder_key
+     WHERE m.id = ${messageId}::uuid`;
+  return rows[0] ?? null;
+}
+
+async function signalsOf(tx: Tx, message: QueuedMessage): Promise<string[]> {
+  const rows = await tx.messageSignal.findMany({
+    where: { OR: [{ messageId: message.id }, ...(message.threadId ? [{ threadId: message.threadId }] : [])] },
+    select: { name: true },
+  });
+  return [...new Set(rows.map((row) => row.name))];
+}
+
+/**
+ * The exclusion that decides for mail from `fromEmail` to this member, or null: the organisation's
+ * first, then the member's; addresses before domains (a domain covers its subdomains). Also what a
+ * replay checks ("the email sender is now excluded from the member's scope").
+ */
+export async function senderExclusionOf(tx: Pick<Tx, 'senderExclusion'>, memberId: string, fromEmail: string | null) {
+  const email = fromEmail?.trim().toLowerCase();
+  if (!email) return null;
+  const rows = await tx.senderExclusion.findMany({
+    where: {
+      OR: [{ memberId: null }, { memberId }],
+      AND: [{ OR: [{ kind: 'address', value: email }, { kind: 'domain', value: { in: domainsOf(email) } }] }],
+    },
+    select: { id: true, memberId: true, kind: true },
+  });
+  const rank = (row: { memberId: string | null; kind: string }) => (row.memberId === null ? 0 : 2) + (row.kind === 'address' ? 0 : 1);
+  const decided = rows.sort((a, b) => rank(a) - rank(b) || a.id.localeCompare(b.id))[0];
+  return decided ? { id: decided.id, outcome: decided.memberId === null ? ('excluded_org' as const) : ('excluded_member' as const) } : null;
+}
+
+function guardrailOf(message: QueuedMessage): string | null {
+  if (message.isAutoReply) return 'guardrail:auto_reply';
+  if (message.isNoReply) return 'guardrail:no_reply';
+  if (message.isMailingList) return 'guardrail:mailing_list';
+  return null;
+}
+
+/** The member's published, running mail workflows watching this mailbox whose trigger matches. */
+async function matchingWorkflows(tx: Tx, message: QueuedMessage, signals: string[]): Promise<LiveMailWorkflow[]> {
+  const rows = await tx.$queryRaw<{ id: string; versionId: string; triggerNodeId: string | null; graph: unknown }[]>`
+    SELECT w.id, v.id AS "versionId", v.trigger_node_id AS "triggerNodeId", v.graph
+      FROM workflows w
+      JOIN workflow_versions v ON v.id = w.published_version_id
+     WHERE w.member_id = ${message.memberId}::uuid
+       AND NOT w.paused AND w.archived_at IS NULL
+       AND v.trigger_type = 'mail'
+       AND (cardinality(v.trigger_mailbox_ids) = 0 OR ${message.mailboxId} = ANY(v.trigger_mailbox_ids))
+     ORDER BY w.created_at, w.id`;
+  const matchable: MatchableMessage = {
+    fromEmail: message.fromEmail,
+    fromName: message.fromName,
+    subject: message.subject,
+    folder: message.folderRole ?? message.folderKey,
+    folderKey: message.folderKey,
+    hasAttachments: message.hasAttachments,
+    isAutoReply: message.isAutoReply,
+    isNoReply: message.isNoReply,
+    isMailingList: message.isMailingList,
+    isFromSelf: message.isFromSelf,
+  };
+  return rows.filter((row) => {
+    const nodes = (row.graph as { nodes?: { id?: unknown; params?: unknown }[] } | null)?.nodes ?? [];
+    const node = nodes.find((candidate) => candidate.id === row.triggerNodeId);
+    const parsed = mailTriggerParams.safeParse(node?.params ?? {});
+    if (!parsed.success) return false;
+    if (parsed.data.mailboxIds.length > 0 && !parsed.data.mailboxIds.includes(message.mailboxId)) return false;
+    return mailTriggerMatches(parsed.data, matchable, signals);
+  });
+}
+
+export async function decide(tx: Tx, message: QueuedMessage): Promise<DispatchDecision> {
+  const exclusion = await senderExclusionOf(tx, message.memberId, message.fromEmail);
+  if (exclusion) return { outcome: exclusion.outcome, ruleRef: `exclusion:${exclusion.id}`, workflows: [] };
+  if (message.isFromSelf) return { outcome: 'guardrail', ruleRef: 'guardrail:from_self', workflows: [] };
+  const workflows = await matchingWorkflows(tx, message, await signalsOf(tx, message));
+  if (workflows.length > 0) return { outcome: 'dispatched', ruleRef: null, workflows };
+  const guardrail = guardrailOf(message);
+  if (guardrail) return { outcome: 'guardrail', ruleRef: guardrail, workflows: [] };
+  return { outcome: 'unmatched', ruleRef: null, workflows: [] };
+}
+
+type Address = { name?: string | null; email: string };
+
+function addressesOf(value: unknown): Address[] {
+  if (!Array.isArray(value)) return [];
+  return value
+    .filter((item): item is Address => typeof item === 'object' && item !== null && typeof (item as Address).email === 'string')
+    .map((item) => ({ name: item.name ?? null, email: item.email }));
+}
+
+/** The message summary a mail-triggered run receives as its trigger data. */
+async function summaryOf(tx: Tx, message: QueuedMessage): Promise<Record<string, unknown>> {
+  const recipients = (message.recipients ?? {}) as { to?: unknown; cc?: unknown };
+  return {
+    id: message.id,
+    mailboxId: message.mailboxId,
+    threadId: message.threadId,
+    subject: message.subject,
+    from: { name: message.fromName, email: message.fromEmail },
+    to: addressesOf(recipients.to),
+    cc: addressesOf(recipients.cc),
+    receivedAt: message.receivedAt.toISOString(),
+    snippet: message.snippet,
+    labels: message.labels,
+    folder: message.folderRole ?? message.folderKey,
+    hasAttachments: message.hasAttachments,
+    signals: await signalsOf(tx, message),
+  };
 }

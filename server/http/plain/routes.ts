@@ -7,6 +7,7 @@ import { healthzRoute, readyzRoute } from '../health-routes';
 import { oauthCallbackRoute } from '../oauth-callback-route';
 import { openApiRoute } from '../openapi-route';
 import { tableExportRoute } from '../table-export-route';
+import { webhookRoute } from '../webhook-route';
 import type { PlainRoute } from './plain-route';
 import { createPlainRouter } from './plain-router';
 
@@ -18,6 +19,7 @@ export const plainRoutes: readonly PlainRoute[] = [
   oauthCallbackRoute,
   attachmentDownloadRoute,
   attachmentUploadRoute,
+  webhookRoute,
 ];
 
 export const plainRouter = createPlainRouter(plainRoutes);

@@ -30,6 +30,11 @@ const pathRules: { pattern: RegExp; param: string; ref: string }[] = [
   { pattern: /^\/api\/v1\/executions\/\{id\}\/cancel$/, param: 'id', ref: 'execution.waitingId' },
   { pattern: /^\/api\/v1\/executions\/\{id\}/, param: 'id', ref: 'execution.id' },
   { pattern: /^\/api\/v1\/workflows\/\{id\}\/executions\//, param: 'id', ref: 'execution.workflowId' },
+  { pattern: /^\/api\/v1\/workflows\/\{id\}/, param: 'id', ref: 'workflow.id' },
+  { pattern: /^\/api\/v1\/workflows\/\{id\}\/versions\/\{versionId\}/, param: 'versionId', ref: 'workflow.versionId' },
+  { pattern: /^\/api\/v1\/exclusions\/\{id\}/, param: 'id', ref: 'exclusion.id' },
+  { pattern: /^\/api\/v1\/admin\/exclusions\/\{id\}/, param: 'id', ref: 'orgExclusion.id' },
+  { pattern: /^\/hooks\/wf\/\{token\}/, param: 'token', ref: 'webhook.token' },
 ];
 
 /** Existing ids of other kinds or owners: "another member's uuid" and cross-resource confusion. */
@@ -48,6 +53,9 @@ export const foreignIds = [
   'victimExecution.id',
   'victimExecution.workflowId',
   'victimIncident.id',
+  'victimWorkflow.id',
+  'victimExclusion.id',
+  'orgExclusion.id',
 ];
 
 export function pathParamRef(operation: FuzzOperation, name: string): WorldRef | string | null {
@@ -69,6 +77,11 @@ function fixtureCells(): Record<string, unknown> {
     note: 'fuzz note',
     constructor: 'fuzz constructor',
   };
+}
+
+/** A valid draft: one webhook trigger (the node type every build has). */
+function fixtureGraph(): Record<string, unknown> {
+  return { nodes: [{ id: 'start', type: 'trigger.webhook', version: 1, name: 'Webhook', params: {} }], connections: [] };
 }
 
 const last = (pointer: Pointer) => pointer[pointer.length - 1];
@@ -105,6 +118,14 @@ export function bodyHint(operation: FuzzOperation): Hint {
     if (name === 'action' && /\/threads\/\{id\}\/actions$/.test(path)) return 'move';
     if (name === 'folder' && /\/threads\/\{id\}\/actions$/.test(path)) return 'Archive';
     if (name === 'add' || name === 'remove') return ['fuzz-label'];
+    // Workflows: a graph that validates, the member's own messages, a node that exists.
+    if (name === 'graph' && /\/workflows(\/\{id\}\/graph)?$/.test(path)) return fixtureGraph();
+    if (name === 'messageIds' && /\/workflows\/\{id\}\/test-messages$/.test(path)) return [new WorldRef('mail.messageId')];
+    if (name === 'messageId' && /\/workflows\/\{id\}\/test-runs$/.test(path)) return new WorldRef('mail.messageId');
+    if (name === 'upToNodeId') return 'start';
+    if (name === 'errorWorkflowId') return null;
+    if (name === 'kind' && /\/exclusions$/.test(path)) return 'domain';
+    if (name === 'value' && /\/exclusions$/.test(path)) return new WorldRef('unique.domain');
     return undefined;
   };
 }

@@ -15,6 +15,7 @@ import { clientIpHeader } from '../../core/http/client-headers';
 import { notify } from '../../domains/notifications/notify';
 import { createApiKeyFor, createMember, testPassword, type TestMember } from '../factories';
 import { createExecution, createIncident, createStep } from '../execution-factories';
+import { webhookTokenHashOf } from '../../engine/dispatch/webhook';
 import { createMailbox } from '../mail-factories';
 import { createWorkflow } from '../workflow-factories';
 import { buildMailPiece } from './mail-world';
@@ -151,6 +152,8 @@ export class World {
         return `fuzz_${this.tag.replace(/[^a-z0-9]/g, '')}_${n}`.slice(0, 60);
       case 'token':
         return `fuzz-${this.tag.replace(/[^A-Za-z0-9]/g, '')}-${n}`;
+      case 'domain':
+        return `fuzz-${this.tag.toLowerCase().replace(/[^a-z0-9]/g, '')}-${n}.example.test`;
       case 'csv':
         return `Name,Count,Note,Constructor\nimport-${this.tag}-${n}-a,1,x,\nimport-${this.tag}-${n}-b,2,"quoted, with a comma",c\n`;
       default:
@@ -239,6 +242,30 @@ export class World {
       }
       case 'mail':
         return buildMailPiece((await this.piece('member')) as unknown as TestMember);
+      case 'workflow':
+      case 'victimWorkflow': {
+        const owner = (await this.piece(name === 'workflow' ? 'member' : 'victim')) as unknown as TestMember;
+        const { workflow, version } = await createWorkflow(owner, { name: `Fuzz ${this.unique('text')}` });
+        return { id: workflow.id, versionId: version!.id };
+      }
+      case 'exclusion':
+      case 'victimExclusion': {
+        const owner = (await this.piece(name === 'exclusion' ? 'member' : 'victim')) as unknown as TestMember;
+        const row = await db().senderExclusion.create({ data: { memberId: owner.id, kind: 'domain', value: this.unique('domain') } });
+        return { id: row.id };
+      }
+      case 'orgExclusion': {
+        const row = await db().senderExclusion.create({ data: { memberId: null, kind: 'domain', value: this.unique('domain') } });
+        return { id: row.id };
+      }
+      case 'webhook': {
+        // A published webhook workflow of the member, reached by its token.
+        const owner = (await this.piece('member')) as unknown as TestMember;
+        const token = this.unique('token');
+        const { workflow } = await createWorkflow(owner, { name: `Fuzz webhook ${this.tag}` });
+        await db().workflow.update({ where: { id: workflow.id }, data: { webhookTokenHash: webhookTokenHashOf(token) } });
+        return { token, workflowId: workflow.id };
+      }
       case 'invitation': {
         const admin = (await this.piece('admin')) as unknown as TestMember;
         const answer = await this.fixtureCall('POST', '/api/v1/admin/members/invitations', admin.cookie, { email: this.unique('email'), role: 'member' });
@@ -292,6 +319,11 @@ const dependsOn: Record<string, string> = {
   victimExecution: 'victim',
   incident: 'member',
   victimIncident: 'victim',
+  workflow: 'member',
+  victimWorkflow: 'victim',
+  exclusion: 'member',
+  victimExclusion: 'victim',
+  webhook: 'member',
 };
 
 /** A failed live run (a succeeded and a failed step) of a fresh published workflow, with a waiting run beside it to cancel. */

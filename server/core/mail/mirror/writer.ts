@@ -14,6 +14,7 @@ import { emitToMember, type RealtimeEvents } from '../../realtime/emit';
 import { blobKeys, blobStore } from '../../storage/blob-store';
 import type { FlagUpdate, FolderCursor, MirrorBatch, MirrorSink } from '../provider';
 import { planMessageThreads, recomputeThreads } from '../threads/attach';
+import { queueForDispatch } from './dispatch-queue';
 import { inPgTransaction, type RawSql } from './pg-transaction';
 import { prepareMessage, type PreparedMessage } from './rows';
 
@@ -138,9 +139,7 @@ async function insertMessages(tx: Sql, mailbox: MirrorMailbox, prepared: Prepare
   if (fresh.length === 0) return 0;
   const { threadOf, touched: threads } = await planMessageThreads(tx, mailbox.id, fresh);
   for (const message of fresh) message.row.thread_id = threadOf.get(message.id) ?? null;
-  const insertedIds = new Set(
-    (
-      await tx.$queryRawUnsafe<{ id: string }[]>(
+  const insertedRows = await tx.$queryRawUnsafe<{ id: string; ingested_via: string }[]>(
         `INSERT INTO mail_messages (id, mailbox_id, thread_id, provider_key, folder_key, labels, uid, uid_validity, modseq,
             message_id_header, in_reply_to, "references", subject, snippet, from_name, from_email, recipients, date_header,
             received_at, seen, flagged, draft, sent, is_auto_reply, is_no_reply, is_mailing_list, is_from_self,
@@ -151,10 +150,15 @@ async function insertMessages(tx: Sql, mailbox: MirrorMailbox, prepared: Prepare
             is_mailing_list, is_from_self, has_attachments, size, body_text, body_html, body_complete, ingested_via, now()
            FROM json_populate_recordset(null::mail_messages, $1::json)
          ON CONFLICT (mailbox_id, provider_key) DO NOTHING
-         RETURNING id`,
-        JSON.stringify(fresh.map((message) => message.row)),
-      )
-    ).map((row) => row.id),
+         RETURNING id, ingested_via`,
+    JSON.stringify(fresh.map((message) => message.row)),
+  );
+  const insertedIds = new Set(insertedRows.map((row) => row.id));
+  // New mail (and only new mail) goes to the workflow triggers, in this same transaction.
+  await queueForDispatch(
+    tx,
+    mailbox.id,
+    insertedRows.filter((row) => row.ingested_via === 'delta').map((row) => row.id),
   );
   for (const threadId of threads) touched.add(threadId);
   await insertAttachments(tx, fresh.filter((message) => insertedIds.has(message.id)));

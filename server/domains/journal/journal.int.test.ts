@@ -1,0 +1,154 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { db } from '../../core/db';
+import { dispatchNewMail } from '../../engine/dispatch/dispatch-mail';
+import { createApiKeyFor, createMember, type TestMember } from '../../testing/factories';
+import { createMailbox, createMessage } from '../../testing/mail-factories';
+import { call } from '../../testing/rest-client';
+import { useTestDatabase } from '../../testing/test-database';
+import { createWorkflow } from '../../testing/workflow-factories';
+
+await useTestDatabase();
+
+const mailGraph = (params: Record<string, unknown> = {}) => ({
+  nodes: [{ id: 'mail', type: 'trigger.mail', version: 1, name: 'Mail', params, position: { x: 0, y: 0 } }],
+  connections: [],
+});
+
+let member: TestMember;
+let other: TestMember;
+let mailbox: { id: string };
+let second: { id: string };
+
+async function dispatched(box: { id: string }, options: { subject?: string; fromEmail?: string } = {}) {
+  const message = await createMessage(box, options);
+  await db().mailDispatchQueue.create({ data: { messageId: message.id, mailboxId: box.id } });
+  await dispatchNewMail(box.id);
+  // Entries of one millisecond are ordered by id, not by insertion: keep the expected order unambiguous.
+  await sleep(3);
+  return message;
+}
+
+beforeAll(async () => {
+  member = await createMember();
+  other = await createMember();
+  mailbox = await createMailbox(member);
+  second = await createMailbox(member);
+});
+
+describe('GET /api/v1/messages/{id}/journal', () => {
+  it('answers the entry and the runs started for the message, newest first, with workflow names', async () => {
+    const first = await createWorkflow(member, { name: 'Invoices', graph: mailGraph({ subject: ['invoice'] }) });
+    const doomed = await createWorkflow(member, { name: 'Doomed', graph: mailGraph({ subject: ['invoice'] }) });
+    const message = await dispatched(mailbox, { subject: 'Invoice 1' });
+    await db().workflow.delete({ where: { id: doomed.workflow.id } });
+    // A test run on the message is listed too.
+    const test = await db().execution.create({
+      data: { memberId: member.id, workflowId: first.workflow.id, workflowVersionId: first.version!.id, messageId: message.id, simulated: true, holdsSlot: false, timeoutMs: 1000, status: 'succeeded', finishedAt: new Date() },
+    });
+    const response = await call('GET', `/api/v1/messages/${message.id}/journal`, { cookie: member.cookie });
+    expect(response.status).toBe(200);
+    const entry = await db().mailJournalEntry.findUniqueOrThrow({ where: { messageId: message.id } });
+    expect(response.body.entry).toEqual({ id: entry.id, outcome: 'dispatched', ruleRef: null, createdAt: entry.createdAt.toISOString() });
+    expect(response.body.executions).toHaveLength(3);
+    expect(response.body.executions[0]).toEqual({
+      id: test.id,
+      workflowId: first.workflow.id,
+      workflowName: 'Invoices',
+      status: 'succeeded',
+      simulated: true,
+      createdAt: test.createdAt.toISOString(),
+      finishedAt: test.finishedAt!.toISOString(),
+    });
+    const names = response.body.executions.slice(1).map((execution: { workflowName: string }) => execution.workflowName).sort();
+    expect(names).toEqual(['', 'Invoices']);
+    expect(response.body.executions[1]).toMatchObject({ status: 'queued', simulated: false, finishedAt: null });
+  });
+
+  it('entry null for a message never dispatched (mirrored by the first sync, a backfill or a resync)', async () => {
+    const message = await createMessage(mailbox);
+    const response = await call('GET', `/api/v1/messages/${message.id}/journal`, { cookie: member.cookie });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ entry: null, executions: [] });
+  });
+
+  it('names the rule that decided', async () => {
+    const rule = await db().senderExclusion.create({ data: { memberId: member.id, kind: 'address', value: 'blocked@spam.test' } });
+    const message = await dispatched(mailbox, { fromEmail: 'blocked@spam.test' });
+    const response = await call('GET', `/api/v1/messages/${message.id}/journal`, { cookie: member.cookie });
+    expect(response.body.entry).toMatchObject({ outcome: 'excluded_member', ruleRef: `exclusion:${rule.id}` });
+  });
+
+  it('404 request.not_found for another member’s message or an unknown one; needs messages:read', async () => {
+    const message = await dispatched(mailbox);
+    for (const id of [message.id, '00000000-0000-4000-8000-000000000000']) {
+      const response = await call('GET', `/api/v1/messages/${id}/journal`, { cookie: other.cookie });
+      expect(response.status).toBe(404);
+      expect(response.body.error.code).toBe('request.not_found');
+    }
+    const { secret } = await createApiKeyFor(member, ['tables:read']);
+    const refused = await call('GET', `/api/v1/messages/${message.id}/journal`, { key: secret });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.details.required).toBe('messages:read');
+    const { secret: reader } = await createApiKeyFor(member, ['messages:read']);
+    expect((await call('GET', `/api/v1/messages/${message.id}/journal`, { key: reader })).status).toBe(200);
+  });
+});
+
+describe('GET /api/v1/journal', () => {
+  it('pages newest first with a cursor stable against insertion, filters by mailbox and outcome, member-scoped', async () => {
+    const own = await createMember();
+    const box = await createMailbox(own);
+    const box2 = await createMailbox(own);
+    await createWorkflow(own, { graph: mailGraph({ subject: ['go'] }) });
+    const messages = [];
+    for (let index = 0; index < 5; index += 1) messages.push(await dispatched(index % 2 ? box2 : box, { subject: index === 0 ? 'go now' : `m${index}`, fromEmail: `s${index}@x.test` }));
+    // Someone else's entries never show.
+    await dispatched(mailbox);
+
+    const seen: Array<{ messageId: string }> = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const path: string = `/api/v1/journal?limit=2${cursor ? `&cursor=${cursor}` : ''}`;
+      const page = await call('GET', path, { cookie: own.cookie });
+      expect(page.status).toBe(200);
+      seen.push(...page.body.entries);
+      cursor = page.body.nextCursor;
+      if (pages === 0) await dispatched(box, { subject: 'late' }); // inserted between pages: never shifts them
+      pages += 1;
+    } while (cursor);
+    expect(pages).toBe(3);
+    expect(seen.map((entry) => entry.messageId)).toEqual([...messages].reverse().map((message) => message.id));
+    const firstEntry = seen[seen.length - 1];
+    expect(firstEntry).toMatchObject({ mailboxId: box.id, outcome: 'dispatched', ruleRef: null, subject: 'go now', fromEmail: 's0@x.test' });
+
+    const onlyBox2 = await call('GET', `/api/v1/journal?mailboxId=${box2.id}`, { cookie: own.cookie });
+    expect(onlyBox2.body.entries.map((entry: { messageId: string }) => entry.messageId)).toEqual([messages[3]!.id, messages[1]!.id]);
+    const unmatched = await call('GET', `/api/v1/journal?outcome=unmatched&limit=200`, { cookie: own.cookie });
+    expect(unmatched.body.entries).toHaveLength(5);
+    expect(unmatched.body.entries.every((entry: { outcome: string }) => entry.outcome === 'unmatched')).toBe(true);
+  });
+
+  it('keeps the entry of a message gone from the mirror, without its subject', async () => {
+    const own = await createMember();
+    const box = await createMailbox(own);
+    const message = await dispatched(box);
+    await db().mailMessage.delete({ where: { id: message.id } });
+    const response = await call('GET', '/api/v1/journal', { cookie: own.cookie });
+    expect(response.body.entries).toEqual([expect.objectContaining({ messageId: message.id, subject: null, fromEmail: null, outcome: 'unmatched' })]);
+  });
+
+  it('400 for limit outside 1-200, an unknown outcome or another member’s mailbox; an unreadable cursor gives the first page', async () => {
+    for (const query of ['limit=201', 'limit=0', 'outcome=lost', `mailboxId=${mailbox.id}`, 'mailboxId=nope']) {
+      const response = await call('GET', `/api/v1/journal?${query}`, { cookie: other.cookie });
+      expect(response.status, query).toBe(400);
+      expect(response.body.error.code).toBe('request.bad_request');
+    }
+    expect((await call('GET', '/api/v1/journal?limit=200', { cookie: member.cookie })).status).toBe(200);
+    const garbage = await call('GET', '/api/v1/journal?cursor=%%%garbage', { cookie: member.cookie });
+    expect(garbage.status).toBe(200);
+    expect(garbage.body.entries.length).toBeGreaterThan(0);
+    expect((await call('GET', `/api/v1/journal?mailboxId=${second.id}`, { cookie: member.cookie })).body).toEqual({ entries: [], nextCursor: null });
+  });
+});

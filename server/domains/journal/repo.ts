@@ -1,0 +1,51 @@
+/** The messages journal's reads, always scoped to one member. */
+import { db } from '../../core/db';
+import { afterCursor, type CursorPosition } from '../../core/http/cursor';
+
+/** The member's message (through its mailbox), or null. */
+export function findOwnMessage(memberId: string, messageId: string) {
+  return db().mailMessage.findFirst({ where: { id: messageId, mailbox: { memberId } }, select: { id: true } });
+}
+
+export function findEntryOfMessage(memberId: string, messageId: string) {
+  return db().mailJournalEntry.findFirst({ where: { messageId, memberId } });
+}
+
+/** Runs started for the message, newest first. */
+export function findExecutionsOfMessage(memberId: string, messageId: string, take: number) {
+  return db().execution.findMany({
+    where: { messageId, memberId },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take,
+    select: { id: true, workflowId: true, status: true, simulated: true, createdAt: true, finishedAt: true },
+  });
+}
+
+export async function workflowNames(ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db().workflow.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, name: true } });
+  return new Map(rows.map((row) => [row.id, row.name]));
+}
+
+export function isOwnMailbox(memberId: string, mailboxId: string) {
+  return db().mailbox.count({ where: { id: mailboxId, memberId } }).then((count) => count > 0);
+}
+
+export function findEntries(memberId: string, filter: { mailboxId?: string; outcome?: string }, after: CursorPosition | null, take: number) {
+  return db().mailJournalEntry.findMany({
+    where: {
+      memberId,
+      ...(filter.mailboxId ? { mailboxId: filter.mailboxId } : {}),
+      ...(filter.outcome ? { outcome: filter.outcome } : {}),
+      ...afterCursor('createdAt', after),
+    },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take,
+  });
+}
+
+export async function headlinesOf(messageIds: string[]): Promise<Map<string, { subject: string | null; fromEmail: string | null }>> {
+  if (messageIds.length === 0) return new Map();
+  const rows = await db().mailMessage.findMany({ where: { id: { in: messageIds } }, select: { id: true, subject: true, fromEmail: true } });
+  return new Map(rows.map((row) => [row.id, { subject: row.subject, fromEmail: row.fromEmail }]));
+}

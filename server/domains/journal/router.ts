@@ -1,0 +1,47 @@
+import { uuidParam } from '../../core/http/schemas';
+import { route } from '../../trpc/meta';
+import { actorOf, procedure, router } from '../../trpc/procedures';
+import { journalPageOutput, listJournalInput, messageJournalOutput } from './schemas';
+import { listJournal, messageJournal } from './service';
+
+const tag = 'Journal';
+const read = { kind: 'scope', scope: 'messages:read' } as const;
+
+export const journalRouter = router({
+  message: procedure
+    .meta(
+      route({
+        method: 'GET',
+        path: '/api/v1/messages/{id}/journal',
+        access: read,
+        errors: ['request.not_found'],
+        tag,
+        summary: { en: 'Why a message did or did not start runs', fr: 'Pourquoi un message a démarré ou non des exécutions' },
+        description: {
+          en: 'The message’s journal entry (`entry`: `outcome` `excluded_org`, `excluded_member`, `guardrail`, `unmatched` or `dispatched`, and `ruleRef` naming the exclusion or guardrail that decided), or null when the message was never dispatched (first sync, backfill, resync), and the runs started for it, newest first (at most 50; `workflowName` empty when the workflow was deleted). A message outside your mailboxes is 404 `request.not_found`.',
+          fr: 'L’entrée de journal du message (`entry` : `outcome` `excluded_org`, `excluded_member`, `guardrail`, `unmatched` ou `dispatched`, et `ruleRef` qui nomme l’exclusion ou le garde-fou qui a décidé), ou null quand le message n’a jamais été distribué (première synchronisation, rattrapage, resynchronisation), et les exécutions démarrées pour lui, des plus récentes aux plus anciennes (50 au plus ; `workflowName` vide quand le workflow a été supprimé). Un message hors de vos boîtes donne 404 `request.not_found`.',
+        },
+      }),
+    )
+    .input(uuidParam)
+    .output(messageJournalOutput)
+    .query(({ ctx, input }) => messageJournal(actorOf(ctx), input.id)),
+
+  list: procedure
+    .meta(
+      route({
+        method: 'GET',
+        path: '/api/v1/journal',
+        access: read,
+        tag,
+        summary: { en: 'List the messages journal', fr: 'Lister le journal des messages' },
+        description: {
+          en: 'Journal entries of your new mail, newest first: one per message, with its outcome, the rule that decided, and the message’s subject and sender (null once the message left the mirror). Filters `mailboxId` (one of yours, else 400) and `outcome`. Cursor pagination (`limit` 1-200, default 50; above 200 is a 400); an unreadable cursor gives the first page.',
+          fr: 'Les entrées de journal de votre nouveau courrier, des plus récentes aux plus anciennes : une par message, avec son résultat, la règle qui a décidé, et l’objet et l’expéditeur du message (null une fois le message sorti du miroir). Filtres `mailboxId` (une de vos boîtes, sinon 400) et `outcome`. Pagination par curseur (`limit` 1-200, 50 par défaut ; au-delà de 200, 400) ; un curseur illisible donne la première page.',
+        },
+      }),
+    )
+    .input(listJournalInput)
+    .output(journalPageOutput)
+    .query(({ ctx, input }) => listJournal(actorOf(ctx), input)),
+});

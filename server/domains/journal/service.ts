@@ -1,0 +1,39 @@
+/**
+ * The messages journal (spec: messages journal): why a new message did or did not start runs, and
+ * the runs it started. Entries are written by mail dispatch (server/engine/dispatch/dispatch-mail.ts).
+ */
+import type { AuthenticatedActor } from '../../core/auth/access';
+import { appError } from '../../core/errors/app-error';
+import { decodeCursor, pageOf } from '../../core/http/cursor';
+import { presentEntry, presentExecution, presentMessageEntry } from './present';
+import { findEntries, findEntryOfMessage, findExecutionsOfMessage, findOwnMessage, headlinesOf, isOwnMailbox, workflowNames } from './repo';
+import type { ListJournalQuery } from './schemas';
+
+/** Executions listed with a message's journal entry. */
+const executionsPerMessage = 50;
+
+export async function messageJournal(actor: AuthenticatedActor, messageId: string) {
+  const memberId = actor.member.id;
+  if (!(await findOwnMessage(memberId, messageId))) throw appError('request.not_found', { message: 'No such message.' });
+  const [entry, executions] = await Promise.all([findEntryOfMessage(memberId, messageId), findExecutionsOfMessage(memberId, messageId, executionsPerMessage)]);
+  const names = await workflowNames(executions.map((execution) => execution.workflowId));
+  return {
+    entry: entry ? presentMessageEntry(entry) : null,
+    executions: executions.map((execution) => presentExecution(execution, names.get(execution.workflowId) ?? '')),
+  };
+}
+
+/** Newest first; an unreadable cursor gives the first page. Another member's mailbox is a 400 naming `mailboxId`. */
+export async function listJournal(actor: AuthenticatedActor, query: ListJournalQuery) {
+  const memberId = actor.member.id;
+  if (query.mailboxId && !(await isOwnMailbox(memberId, query.mailboxId))) {
+    throw appError('request.bad_request', {
+      message: 'No such mailbox among yours.',
+      details: { in: 'query', issues: [{ path: 'mailboxId', code: 'unknown_mailbox', message: 'No such mailbox among yours.' }] },
+    });
+  }
+  const rows = await findEntries(memberId, { mailboxId: query.mailboxId, outcome: query.outcome }, decodeCursor(query.cursor), query.limit + 1);
+  const { items, nextCursor } = pageOf(rows, query.limit, (row) => row.createdAt);
+  const headlines = await headlinesOf(items.map((item) => item.messageId));
+  return { entries: items.map((item) => presentEntry(item, headlines.get(item.messageId) ?? null)), nextCursor };
+}

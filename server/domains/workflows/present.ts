@@ -1,0 +1,69 @@
+/** Stored workflows and versions → the API's resources. */
+import type { Workflow, WorkflowVersion } from '../../generated/prisma/client';
+import { iso } from '../../core/http/schemas';
+import { graphInput, type WorkflowGraph } from '../../engine/graph/schema';
+import { triggerFactsOf } from '../../engine/graph/trigger-facts';
+import { executionLimitsOf } from '../../engine/run/limits';
+import type { PublishedVersionFacts } from './repo';
+
+export type WorkflowStatus = 'draft' | 'published' | 'paused' | 'archived';
+
+export function statusOf(workflow: Pick<Workflow, 'archivedAt' | 'publishedVersionId' | 'paused'>): WorkflowStatus {
+  if (workflow.archivedAt) return 'archived';
+  if (!workflow.publishedVersionId) return 'draft';
+  return workflow.paused ? 'paused' : 'published';
+}
+
+/**
+ * A stored graph read back: the draft is stored as validated, without its ids, which are the
+ * workflow's (draft) or the version's (snapshot). Anything unreadable reads as an empty graph.
+ */
+export function readGraph(stored: unknown, ids: { id: string; workflowId: string }): WorkflowGraph {
+  const parsed = graphInput.safeParse(stored ?? {});
+  const graph = parsed.success ? parsed.data : graphInput.parse({});
+  return { ...graph, ...ids };
+}
+
+export function draftOf(workflow: Pick<Workflow, 'id' | 'graph'>): WorkflowGraph {
+  return readGraph(workflow.graph, { id: workflow.id, workflowId: workflow.id });
+}
+
+export function presentWorkflow(workflow: Workflow, published: PublishedVersionFacts | null) {
+  const version = workflow.publishedVersionId && published?.id === workflow.publishedVersionId ? published : null;
+  return {
+    id: workflow.id,
+    name: workflow.name,
+    description: workflow.description,
+    status: statusOf(workflow),
+    publishedVersion: version && version.number !== null ? { id: version.id, number: version.number, publishedAt: iso(version.createdAt) } : null,
+    triggerType: version ? version.triggerType : triggerFactsOf(draftOf(workflow)).triggerType,
+    draftRevision: workflow.draftRevision,
+    errorWorkflowId: workflow.errorWorkflowId,
+    maxConcurrency: workflow.maxConcurrency,
+    executionTimeoutMs: workflow.executionTimeoutMs,
+    createdAt: iso(workflow.createdAt),
+    updatedAt: iso(workflow.updatedAt),
+  };
+}
+
+export function presentWorkflowDetail(workflow: Workflow, published: PublishedVersionFacts | null) {
+  return {
+    ...presentWorkflow(workflow, published),
+    graph: draftOf(workflow),
+    executionLimits: executionLimitsOf(workflow),
+    testMessageIds: workflow.testMessageIds,
+    webhook: { configured: workflow.webhookTokenHash !== null, requireSignature: workflow.webhookSecretEnc !== null },
+  };
+}
+
+export function presentVersion(version: WorkflowVersion, publishedVersionId: string | null) {
+  return {
+    id: version.id,
+    number: version.number ?? 0,
+    note: version.note,
+    createdAt: iso(version.createdAt),
+    createdBy: version.createdBy,
+    triggerType: version.triggerType,
+    published: version.id === publishedVersionId,
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * The workflows domain's queries. A member's workflow is read through `findOwnedOrThrow` /
+ * `lockOwnedOrThrow` only: an id that names no workflow of the caller (malformed, unknown, another
+ * member's) is one 404 `workflow.not_found`, never a 403.
+ */
+import type { Workflow, WorkflowVersion } from '../../generated/prisma/client';
+import { db, type Tx } from '../../core/db';
+import { appError } from '../../core/errors/app-error';
+
+const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: string): boolean {
+  return value.length === 36 && uuidShape.test(value);
+}
+
+export async function findOwnedOrThrow(memberId: string, id: string, tx: Tx = db()): Promise<Workflow> {
+  const workflow = isUuid(id) ? await tx.workflow.findFirst({ where: { id: id.toLowerCase(), memberId } }) : null;
+  if (!workflow) throw appError('workflow.not_found');
+  return workflow;
+}
+
+/** The member's workflow under FOR UPDATE, read again: concurrent changes of one workflow serialise. */
+export async function lockOwnedOrThrow(memberId: string, id: string, tx: Tx): Promise<Workflow> {
+  const found = await findOwnedOrThrow(memberId, id, tx);
+  await tx.$queryRaw`SELECT id FROM workflows WHERE id = ${found.id}::uuid FOR UPDATE`;
+  return findOwnedOrThrow(memberId, found.id, tx);
+}
+
+export type PublishedVersionFacts = Pick<WorkflowVersion, 'id' | 'number' | 'createdAt' | 'triggerType'>;
+
+/** The published versions of these workflows, by version id. */
+export async function publishedVersions(workflows: Pick<Workflow, 'publishedVersionId'>[], tx: Tx = db()): Promise<Map<string, PublishedVersionFacts>> {
+  const ids = workflows.map((workflow) => workflow.publishedVersionId).filter((id): id is string => id !== null);
+  if (ids.length === 0) return new Map();
+  const versions = await tx.workflowVersion.findMany({ where: { id: { in: ids } }, select: { id: true, number: true, createdAt: true, triggerType: true } });
+  return new Map(versions.map((version) => [version.id, version]));
+}
+
+export async function nextVersionNumber(workflowId: string, tx: Tx): Promise<number> {
+  const { _max } = await tx.workflowVersion.aggregate({ where: { workflowId, number: { not: null } }, _max: { number: true } });
+  return (_max.number ?? 0) + 1;
+}

@@ -1,0 +1,335 @@
+/** The workflows domain's routes (spec: Endpoints → Workflows, completed in its style). */
+import { route } from '../../trpc/meta';
+import { actorOf, procedure, router } from '../../trpc/procedures';
+import type { ErrorCode } from '../../core/errors/catalogue';
+import {
+  archiveWorkflow,
+  getVersion,
+  listVersions,
+  pauseWorkflow,
+  publishWorkflow,
+  resumeWorkflow,
+  unpublishWorkflow,
+} from './lifecycle';
+import {
+  createWorkflowInput,
+  patchWorkflowInput,
+  publishInput,
+  putGraphInput,
+  putGraphOutput,
+  testMessagesInput,
+  testMessagesOutput,
+  testRunInput,
+  testRunOutput,
+  versionDetailOutput,
+  versionListOutput,
+  versionOutput,
+  versionRefInput,
+  webhookInput,
+  webhookOutput,
+  workflowDetailOutput,
+  workflowIdInput,
+  workflowListOutput,
+  workflowOutput,
+} from './schemas';
+import { createWorkflow, deleteWorkflow, getWorkflow, listWorkflows, patchWorkflow, putGraph, setTestMessages } from './service';
+import { startTestRun } from './test-runs';
+import { configureWebhook } from './webhook';
+
+const tag = 'Workflows';
+const read = { kind: 'scope', scope: 'workflows:read' } as const;
+const write = { kind: 'scope', scope: 'workflows:write' } as const;
+const notFound: ErrorCode[] = ['workflow.not_found'];
+
+/** pause / resume / unpublish / archive: the same shape, one transition each. */
+function transition(path: string, errors: ErrorCode[], summary: { en: string; fr: string }, description: { en: string; fr: string }) {
+  return route({ method: 'POST', path: `/api/v1/workflows/{id}/${path}`, access: write, errors: [...notFound, ...errors], tag, summary, description });
+}
+
+export const workflowsRouter = router({
+  create: procedure
+    .meta(
+      route({
+        method: 'POST',
+        path: '/api/v1/workflows',
+        access: write,
+        status: 201,
+        errors: ['workflow.invalid_graph'],
+        tag,
+        summary: { en: 'Create a workflow', fr: 'Créer un workflow' },
+        description: {
+          en: 'A draft owned by the caller: `name` (1-200), optional `description` (≤ 2,000) and `graph` (the whole graph, validated as by PUT …/graph: 400 `workflow.invalid_graph` with `details.issues`). Publishing is a separate step.',
+          fr: 'Un brouillon appartenant à l’appelant : `name` (1-200), `description` (≤ 2 000) et `graph` facultatifs (le graphe entier, validé comme par PUT …/graph : 400 `workflow.invalid_graph` avec `details.issues`). La publication est une étape distincte.',
+        },
+      }),
+    )
+    .input(createWorkflowInput)
+    .output(workflowOutput)
+    .mutation(({ ctx, input }) => createWorkflow(actorOf(ctx), input, ctx.ip)),
+
+  list: procedure
+    .meta(
+      route({
+        method: 'GET',
+        path: '/api/v1/workflows',
+        access: read,
+        tag,
+        summary: { en: 'List my workflows', fr: 'Lister mes workflows' },
+        description: {
+          en: 'Every workflow of the caller, newest first, whole (no pagination): status (`draft`, `published`, `paused`, `archived`), published version, trigger type, draft revision and settings.',
+          fr: 'Tous les workflows de l’appelant, les plus récents d’abord, en entier (sans pagination) : statut (`draft`, `published`, `paused`, `archived`), version publiée, type de déclencheur, révision du brouillon et réglages.',
+        },
+      }),
+    )
+    .output(workflowListOutput)
+    .query(({ ctx }) => listWorkflows(actorOf(ctx))),
+
+  get: procedure
+    .meta(
+      route({
+        method: 'GET',
+        path: '/api/v1/workflows/{id}',
+        access: read,
+        errors: notFound,
+        tag,
+        summary: { en: 'Read a workflow', fr: 'Lire un workflow' },
+        description: {
+          en: 'The workflow with its draft `graph`, `executionLimits` (effective values and instance ceilings of `maxConcurrency`, `executionTimeoutMs` and the wait duration), pinned `testMessageIds` and `webhook` {configured, requireSignature} (never the token).',
+          fr: 'Le workflow avec son `graph` brouillon, `executionLimits` (valeurs effectives et plafonds de l’instance pour `maxConcurrency`, `executionTimeoutMs` et la durée d’attente), les `testMessageIds` épinglés et `webhook` {configured, requireSignature} (jamais le jeton).',
+        },
+      }),
+    )
+    .input(workflowIdInput)
+    .output(workflowDetailOutput)
+    .query(({ ctx, input }) => getWorkflow(actorOf(ctx), input.id)),
+
+  patch: procedure
+    .meta(
+      route({
+        method: 'PATCH',
+        path: '/api/v1/workflows/{id}',
+        access: write,
+        errors: [...notFound, 'workflow.archived', 'workflow.execution_limit_invalid', 'workflow.invalid_error_workflow'],
+        tag,
+        summary: { en: 'Change a workflow', fr: 'Modifier un workflow' },
+        description: {
+          en: 'Partial: `name`, `description`, `settings` {`errorWorkflowId` (null clears; another workflow of yours starting with the workflow-failure trigger, else 409 `workflow.invalid_error_workflow`), `maxConcurrency` (1 to the instance ceiling), `executionTimeoutMs` (one minute to 24 hours); null restores a default}. A limit out of bounds is 409 `workflow.execution_limit_invalid` with `details` {field, value, minimum, ceiling}. Archived: 409 `workflow.archived`.',
+          fr: 'Partiel : `name`, `description`, `settings` {`errorWorkflowId` (null l’efface ; un autre de vos workflows commençant par le déclencheur d’échec de workflow, sinon 409 `workflow.invalid_error_workflow`), `maxConcurrency` (de 1 au plafond de l’instance), `executionTimeoutMs` (d’une minute à 24 heures) ; null rétablit la valeur par défaut}. Une limite hors bornes donne 409 `workflow.execution_limit_invalid` avec `details` {field, value, minimum, ceiling}. Archivé : 409 `workflow.archived`.',
+        },
+      }),
+    )
+    .input(patchWorkflowInput)
+    .output(workflowOutput)
+    .mutation(({ ctx, input }) => patchWorkflow(actorOf(ctx), input, ctx.ip)),
+
+  putGraph: procedure
+    .meta(
+      route({
+        method: 'PUT',
+        path: '/api/v1/workflows/{id}/graph',
+        access: write,
+        errors: [...notFound, 'workflow.archived', 'workflow.invalid_graph', 'workflow.revision_conflict'],
+        tag,
+        summary: { en: 'Replace the draft graph', fr: 'Remplacer le graphe brouillon' },
+        description: {
+          en: 'The whole graph (nodes, connections, optional notes and pins). Checked: node types and versions, duplicate node and note ids, connections between existing nodes, output ports and inputs, at most one trigger, cycles only through nodes that allow them, every parameter against its node type (expressions `{{ … }}` admitted): 400 `workflow.invalid_graph` with `details.issues` [{path, message}]. Optional `draftRevision`: when it is not the current one, 409 `workflow.revision_conflict` with `details.draftRevision`. Answers the stored graph and the new revision.',
+          fr: 'Le graphe entier (nœuds, connexions, notes et épingles facultatives). Vérifiés : types de nœuds et versions, identifiants de nœuds et de notes en double, connexions entre nœuds existants, sorties et entrées, un déclencheur au plus, cycles seulement par des nœuds qui les permettent, chaque paramètre selon son type de nœud (expressions `{{ … }}` admises) : 400 `workflow.invalid_graph` avec `details.issues` [{path, message}]. `draftRevision` facultatif : s’il n’est pas la révision courante, 409 `workflow.revision_conflict` avec `details.draftRevision`. Renvoie le graphe enregistré et la nouvelle révision.',
+        },
+      }),
+    )
+    .input(putGraphInput)
+    .output(putGraphOutput)
+    .mutation(({ ctx, input }) => putGraph(actorOf(ctx), input)),
+
+  publish: procedure
+    .meta(
+      route({
+        method: 'POST',
+        path: '/api/v1/workflows/{id}/publish',
+        access: write,
+        errors: [...notFound, 'workflow.archived', 'workflow.invalid_graph', 'workflow.no_trigger'],
+        tag,
+        summary: { en: 'Publish the draft', fr: 'Publier le brouillon' },
+        description: {
+          en: 'Freezes the draft as the next numbered, immutable version (optional `note` ≤ 500) and makes it the one triggers start; executions record its id. The draft must be valid (400 `workflow.invalid_graph`) and have exactly one trigger (409 `workflow.no_trigger`). A schedule trigger is scheduled from now. Runs in progress keep their version.',
+          fr: 'Fige le brouillon en version numérotée suivante, immuable (`note` facultative ≤ 500), et en fait celle que les déclencheurs démarrent ; les exécutions enregistrent son identifiant. Le brouillon doit être valide (400 `workflow.invalid_graph`) et avoir exactement un déclencheur (409 `workflow.no_trigger`). Un déclencheur planifié est programmé à partir de maintenant. Les exécutions en cours gardent leur version.',
+        },
+      }),
+    )
+    .input(publishInput)
+    .output(versionOutput)
+    .mutation(({ ctx, input }) => publishWorkflow(actorOf(ctx), input, ctx.ip)),
+
+  unpublish: procedure
+    .meta(
+      transition(
+        'unpublish',
+        [],
+        { en: 'Unpublish a workflow', fr: 'Dépublier un workflow' },
+        {
+          en: 'Triggers stop starting it (its schedule is removed); versions stay. Runs in progress are not cancelled. Idempotent.',
+          fr: 'Les déclencheurs cessent de le démarrer (sa planification est retirée) ; les versions restent. Les exécutions en cours ne sont pas annulées. Idempotent.',
+        },
+      ),
+    )
+    .input(workflowIdInput)
+    .output(workflowOutput)
+    .mutation(({ ctx, input }) => unpublishWorkflow(actorOf(ctx), input.id, ctx.ip)),
+
+  pause: procedure
+    .meta(
+      transition(
+        'pause',
+        ['workflow.archived', 'workflow.not_published'],
+        { en: 'Pause a workflow', fr: 'Mettre un workflow en pause' },
+        {
+          en: 'Stays published but starts nothing new. Needs a published version (409 `workflow.not_published`). Runs in progress are not cancelled. Idempotent.',
+          fr: 'Reste publié mais ne démarre plus rien. Exige une version publiée (409 `workflow.not_published`). Les exécutions en cours ne sont pas annulées. Idempotent.',
+        },
+      ),
+    )
+    .input(workflowIdInput)
+    .output(workflowOutput)
+    .mutation(({ ctx, input }) => pauseWorkflow(actorOf(ctx), input.id, ctx.ip)),
+
+  resume: procedure
+    .meta(
+      transition(
+        'resume',
+        ['workflow.archived'],
+        { en: 'Resume a paused workflow', fr: 'Reprendre un workflow en pause' },
+        { en: 'Triggers start it again. Idempotent.', fr: 'Les déclencheurs le démarrent de nouveau. Idempotent.' },
+      ),
+    )
+    .input(workflowIdInput)
+    .output(workflowOutput)
+    .mutation(({ ctx, input }) => resumeWorkflow(actorOf(ctx), input.id, ctx.ip)),
+
+  archive: procedure
+    .meta(
+      transition(
+        'archive',
+        [],
+        { en: 'Archive a workflow', fr: 'Archiver un workflow' },
+        {
+          en: 'Unpublishes it and makes it read-only (graph, settings and publishing answer 409 `workflow.archived`); it stays readable with its versions and executions. Runs in progress are not cancelled. Idempotent.',
+          fr: 'Le dépublie et le rend en lecture seule (graphe, réglages et publication répondent 409 `workflow.archived`) ; il reste consultable avec ses versions et exécutions. Les exécutions en cours ne sont pas annulées. Idempotent.',
+        },
+      ),
+    )
+    .input(workflowIdInput)
+    .output(workflowOutput)
+    .mutation(({ ctx, input }) => archiveWorkflow(actorOf(ctx), input.id, ctx.ip)),
+
+  versions: procedure
+    .meta(
+      route({
+        method: 'GET',
+        path: '/api/v1/workflows/{id}/versions',
+        access: read,
+        errors: notFound,
+        tag,
+        summary: { en: 'List a workflow’s versions', fr: 'Lister les versions d’un workflow' },
+        description: {
+          en: 'Every published version, newest first, whole (no pagination); `published` marks the one triggers start.',
+          fr: 'Toutes les versions publiées, les plus récentes d’abord, en entier (sans pagination) ; `published` désigne celle que les déclencheurs démarrent.',
+        },
+      }),
+    )
+    .input(workflowIdInput)
+    .output(versionListOutput)
+    .query(({ ctx, input }) => listVersions(actorOf(ctx), input.id)),
+
+  version: procedure
+    .meta(
+      route({
+        method: 'GET',
+        path: '/api/v1/workflows/{id}/versions/{versionId}',
+        access: read,
+        errors: [...notFound, 'workflow.version_not_found'],
+        tag,
+        summary: { en: 'Read a version', fr: 'Lire une version' },
+        description: { en: 'One version with its graph.', fr: 'Une version avec son graphe.' },
+      }),
+    )
+    .input(versionRefInput)
+    .output(versionDetailOutput)
+    .query(({ ctx, input }) => getVersion(actorOf(ctx), input)),
+
+  testMessages: procedure
+    .meta(
+      route({
+        method: 'PUT',
+        path: '/api/v1/workflows/{id}/test-messages',
+        access: write,
+        errors: [...notFound, 'workflow.test_message_not_found'],
+        tag,
+        summary: { en: 'Pin test messages', fr: 'Épingler des messages de test' },
+        description: {
+          en: 'Replaces the pinned test messages: `messageIds` (at most 20), each a mirrored message of one of your mailboxes, else 400 `workflow.test_message_not_found` with `details.messageIds`.',
+          fr: 'Remplace les messages de test épinglés : `messageIds` (20 au plus), chacun un message copié de l’une de vos boîtes, sinon 400 `workflow.test_message_not_found` avec `details.messageIds`.',
+        },
+      }),
+    )
+    .input(testMessagesInput)
+    .output(testMessagesOutput)
+    .mutation(({ ctx, input }) => setTestMessages(actorOf(ctx), input)),
+
+  testRun: procedure
+    .meta(
+      route({
+        method: 'POST',
+        path: '/api/v1/workflows/{id}/test-runs',
+        access: write,
+        status: 202,
+        errors: [...notFound, 'workflow.invalid_graph', 'workflow.test_message_not_found', 'workflow.trigger_data_too_large'],
+        tag,
+        summary: { en: 'Start a test run of the draft', fr: 'Lancer un essai du brouillon' },
+        description: {
+          en: 'A simulated run (`simulated: true`, external effects simulated, no slot) of the draft as it is now, with an optional `messageId` (one of your messages), `triggerData` (an object ≤ 256 KB, else 400 `workflow.trigger_data_too_large`) and `upToNodeId` (stop after that node). The draft must be valid (400 `workflow.invalid_graph`). 202 `{executionId}`.',
+          fr: 'Une exécution simulée (`simulated: true`, effets externes simulés, sans créneau) du brouillon tel qu’il est, avec `messageId` (l’un de vos messages), `triggerData` (un objet ≤ 256 Ko, sinon 400 `workflow.trigger_data_too_large`) et `upToNodeId` (s’arrêter après ce nœud) facultatifs. Le brouillon doit être valide (400 `workflow.invalid_graph`). 202 `{executionId}`.',
+        },
+      }),
+    )
+    .input(testRunInput)
+    .output(testRunOutput)
+    .mutation(({ ctx, input }) => startTestRun(actorOf(ctx), input)),
+
+  webhook: procedure
+    .meta(
+      route({
+        method: 'POST',
+        path: '/api/v1/workflows/{id}/webhook',
+        access: write,
+        errors: [...notFound, 'credentials.encryption_disabled'],
+        tag,
+        summary: { en: 'The webhook URL and token', fr: 'L’URL et le jeton du webhook' },
+        description: {
+          en: 'Answers the URL of `POST /hooks/wf/{token}` and its token: the same on every call (copying the URL again never breaks a live sender) unless `rotate: true`. `requireSignature: true` makes a signing secret (HMAC-SHA256 of the raw body), returned as `secret` only when this call creates or rotates it; `false` removes it. Needs an instance encryption key (409 `credentials.encryption_disabled`).',
+          fr: 'Renvoie l’URL de `POST /hooks/wf/{token}` et son jeton : le même à chaque appel (copier l’URL de nouveau ne casse jamais un expéditeur actif) sauf avec `rotate: true`. `requireSignature: true` crée un secret de signature (HMAC-SHA256 du corps brut), renvoyé dans `secret` seulement quand cet appel le crée ou le renouvelle ; `false` le retire. Exige une clé de chiffrement de l’instance (409 `credentials.encryption_disabled`).',
+        },
+      }),
+    )
+    .input(webhookInput)
+    .output(webhookOutput)
+    .mutation(({ ctx, input }) => configureWebhook(actorOf(ctx), input, ctx.ip)),
+
+  delete: procedure
+    .meta(
+      route({
+        method: 'DELETE',
+        path: '/api/v1/workflows/{id}',
+        access: write,
+        errors: notFound,
+        tag,
+        summary: { en: 'Delete a workflow', fr: 'Supprimer un workflow' },
+        description: {
+          en: 'Deletes the workflow and its versions for good and answers it as it was. Its executions and incidents stay (their `workflowName` then reads empty); runs in progress are not cancelled.',
+          fr: 'Supprime définitivement le workflow et ses versions et le renvoie tel qu’il était. Ses exécutions et incidents restent (leur `workflowName` est alors vide) ; les exécutions en cours ne sont pas annulées.',
+        },
+      }),
+    )
+    .input(workflowIdInput)
+    .output(workflowOutput)
+    .mutation(({ ctx, input }) => deleteWorkflow(actorOf(ctx), input.id, ctx.ip)),
+});

@@ -1,0 +1,155 @@
+/** The workflows domain's input and output schemas (spec: Workflow graph; Endpoints → Workflows). */
+import { z } from 'zod';
+import { isoDateTime } from '../../core/http/schemas';
+import { graphInput } from '../../engine/graph/schema';
+
+/** Any text: an id that names no workflow of the caller (malformed included) is one 404. */
+export const workflowIdInput = z.object({ id: z.string().min(1).max(200) });
+
+/** How deep free JSON (parameters, pins, trigger data) may nest: deeper is a 400, never a stored value. */
+export const maxJsonDepth = 64;
+
+/**
+ * The first place free JSON breaks a rule: a `__proto__` key (zod's record would drop it silently,
+ * so it is refused instead: a client never gets a success for data that was left out), or nesting
+ * deeper than `maxJsonDepth`. Iterative, one visit per value: a body nested 10,000 deep neither
+ * overflows the stack nor reaches the database. The walk is bounded by the request body bound.
+ */
+export function freeJsonProblem(root: unknown): { path: (string | number)[]; message: string } | null {
+  const stack: { value: unknown; path: (string | number)[] }[] = [{ value: root, path: [] }];
+  while (stack.length) {
+    const { value, path } = stack.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (path.length > maxJsonDepth) return { path: path.slice(0, maxJsonDepth + 1), message: `Nested more than ${maxJsonDepth} levels deep.` };
+    if (Array.isArray(value)) {
+      value.forEach((item, index) => stack.push({ value: item, path: [...path, index] }));
+      continue;
+    }
+    if (Object.hasOwn(value, '__proto__')) return { path: [...path, '__proto__'], message: '`__proto__` cannot be used as a key.' };
+    for (const [key, inner] of Object.entries(value)) stack.push({ value: inner, path: [...path, key] });
+  }
+  return null;
+}
+
+/** `schema`, after refusing what freeJsonProblem finds. */
+function boundedJson<T extends z.ZodType>(schema: T) {
+  return z.preprocess((input, ctx) => {
+    const problem = freeJsonProblem(input);
+    if (problem) {
+      ctx.addIssue({ code: 'custom', message: problem.message, path: problem.path, input });
+      return z.NEVER;
+    }
+    return input;
+  }, schema);
+}
+
+export const storedGraphInput = boundedJson(graphInput);
+
+export const workflowStatus = z.enum(['draft', 'published', 'paused', 'archived']);
+
+export const workflowSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    description: z.string(),
+    status: workflowStatus.describe('`draft`: no published version; `published`; `paused` (published, starts nothing new); `archived` (read-only).'),
+    publishedVersion: z.object({ id: z.uuid(), number: z.number().int(), publishedAt: isoDateTime }).nullable(),
+    triggerType: z.string().nullable().describe('Of the published version, else of the draft: `mail`, `webhook`, `workflow_failure`, `schedule` or null.'),
+    draftRevision: z.number().int(),
+    errorWorkflowId: z.uuid().nullable(),
+    maxConcurrency: z.number().int().nullable().describe('Null: the instance default.'),
+    executionTimeoutMs: z.number().int().nullable().describe('Null: the instance default (one hour).'),
+    createdAt: isoDateTime,
+    updatedAt: isoDateTime,
+  })
+  .meta({ id: 'Workflow' });
+
+const graphOutput = z.looseObject({ id: z.string(), workflowId: z.string(), nodes: z.array(z.unknown()), connections: z.array(z.unknown()) });
+
+const limitPair = z.object({ effective: z.number().int(), ceiling: z.number().int() });
+
+export const executionLimitsSchema = z
+  .object({
+    maxConcurrency: limitPair.extend({ instanceTotal: z.number().int() }),
+    executionTimeoutMs: limitPair.extend({ minimum: z.number().int() }),
+    waitMs: limitPair,
+  })
+  .meta({ id: 'ExecutionLimits' });
+
+export const workflowDetailSchema = workflowSchema
+  .extend({
+    graph: graphOutput,
+    executionLimits: executionLimitsSchema,
+    testMessageIds: z.array(z.uuid()),
+    webhook: z.object({ configured: z.boolean(), requireSignature: z.boolean() }),
+  })
+  .meta({ id: 'WorkflowDetail' });
+
+export const workflowOutput = z.object({ workflow: workflowSchema });
+export const workflowDetailOutput = z.object({ workflow: workflowDetailSchema });
+export const workflowListOutput = z.object({ workflows: z.array(workflowSchema) });
+
+export const createWorkflowInput = z.object({
+  name: z.string().trim().min(1).max(200),
+  description: z.string().max(2_000).optional(),
+  graph: storedGraphInput.optional(),
+});
+
+export const patchWorkflowInput = workflowIdInput.extend({
+  name: z.string().trim().min(1).max(200).optional(),
+  description: z.string().max(2_000).optional(),
+  settings: z
+    .object({
+      errorWorkflowId: z.string().min(1).max(200).nullable().optional().describe('Null clears it.'),
+      maxConcurrency: z.number().int().nullable().optional().describe('1 to the instance ceiling; null: the instance default.'),
+      executionTimeoutMs: z.number().int().nullable().optional().describe('60000 (one minute) to 86400000 (24 hours); null: the default.'),
+    })
+    .optional(),
+});
+
+export const putGraphInput = workflowIdInput.extend({
+  graph: storedGraphInput,
+  draftRevision: z.number().int().min(1).optional().describe('The revision the client loaded; another one is 409 `workflow.revision_conflict`.'),
+});
+
+export const putGraphOutput = z.object({ graph: graphOutput, draftRevision: z.number().int() });
+
+export const publishInput = workflowIdInput.extend({ note: z.string().max(500).optional() });
+
+export const versionSchema = z
+  .object({
+    id: z.uuid(),
+    number: z.number().int(),
+    note: z.string(),
+    createdAt: isoDateTime,
+    createdBy: z.uuid().nullable(),
+    triggerType: z.string().nullable(),
+    published: z.boolean().describe('Whether this is the version triggers start.'),
+  })
+  .meta({ id: 'WorkflowVersion' });
+
+export const versionOutput = z.object({ version: versionSchema });
+export const versionListOutput = z.object({ versions: z.array(versionSchema) });
+export const versionDetailOutput = z.object({ version: versionSchema.extend({ graph: graphOutput }) });
+export const versionRefInput = workflowIdInput.extend({ versionId: z.string().min(1).max(200) });
+
+export const testMessagesInput = workflowIdInput.extend({ messageIds: z.array(z.uuid()).max(20) });
+export const testMessagesOutput = z.object({ testMessageIds: z.array(z.uuid()) });
+
+export const testRunInput = workflowIdInput.extend({
+  messageId: z.uuid().optional().describe('A pinned test message or any message of your mailboxes.'),
+  triggerData: boundedJson(z.record(z.string(), z.unknown())).optional().describe('At most 256 KB serialised.'),
+  upToNodeId: z.string().min(1).max(64).optional().describe('Run until this node.'),
+});
+export const testRunOutput = z.object({ executionId: z.uuid() });
+
+export const webhookInput = workflowIdInput.extend({
+  rotate: z.boolean().optional().describe('A new token (and a new secret when signatures are required); default false.'),
+  requireSignature: z.boolean().optional().describe('Require an HMAC-SHA256 signature; unchanged when absent.'),
+});
+export const webhookOutput = z.object({
+  url: z.url(),
+  token: z.string(),
+  requireSignature: z.boolean(),
+  secret: z.string().optional().describe('The signing secret, only when created or rotated by this call.'),
+});

@@ -1,0 +1,179 @@
+/**
+ * Workflows: a member's draft graph and settings (the lifecycle of versions is in lifecycle.ts, test
+ * runs in test-runs.ts, the webhook in webhook.ts). Every read and write is scoped to the caller:
+ * another member's workflow is 404 `workflow.not_found`. An archived workflow is read-only.
+ */
+import type { Workflow } from '../../generated/prisma/client';
+import type { AuthenticatedActor } from '../../core/auth/access';
+import { auditByOf, recordAudit } from '../../core/audit';
+import { db, type Tx } from '../../core/db';
+import { appError } from '../../core/errors/app-error';
+import type { GraphInput, WorkflowGraph } from '../../engine/graph/schema';
+import { graphInput } from '../../engine/graph/schema';
+import { triggerFactsOf } from '../../engine/graph/trigger-facts';
+import { validateGraph } from '../../engine/graph/validate-graph';
+import { engineBounds, instanceCeilings } from '../../engine/run/limits';
+import { draftOf, presentWorkflow, presentWorkflowDetail, readGraph } from './present';
+import * as repo from './repo';
+
+type ParsedGraph = ReturnType<typeof graphInput.parse>;
+
+/** 400 `workflow.invalid_graph` with every issue, or nothing. */
+export function assertValidGraph(graph: ParsedGraph | WorkflowGraph): void {
+  const issues = validateGraph(graph);
+  if (issues.length) throw appError('workflow.invalid_graph', { details: { issues } });
+}
+
+/** What is stored as the draft: the validated graph without its ids (they are the workflow's). */
+function storable(graph: ParsedGraph): object {
+  const { id: _id, workflowId: _workflowId, ...rest } = graph;
+  return rest;
+}
+
+export function refuseArchived(workflow: Pick<Workflow, 'archivedAt'>): void {
+  if (workflow.archivedAt) throw appError('workflow.archived');
+}
+
+export async function presentOne(workflow: Workflow, tx: Tx = db()) {
+  const versions = await repo.publishedVersions([workflow], tx);
+  return presentWorkflow(workflow, workflow.publishedVersionId ? (versions.get(workflow.publishedVersionId) ?? null) : null);
+}
+
+export async function createWorkflow(actor: AuthenticatedActor, input: { name: string; description?: string; graph?: GraphInput }, ip: string | null) {
+  const graph = graphInput.parse(input.graph ?? {});
+  assertValidGraph(graph);
+  return db().$transaction(async (tx) => {
+    const workflow = await tx.workflow.create({
+      data: { memberId: actor.member.id, name: input.name, description: input.description ?? '', graph: storable(graph) },
+    });
+    await recordAudit(auditByOf(actor), { action: 'workflow.created', targetKind: 'workflow', targetId: workflow.id, details: { name: workflow.name }, ip }, tx);
+    return { workflow: presentWorkflow(workflow, null) };
+  });
+}
+
+export async function listWorkflows(actor: AuthenticatedActor) {
+  const workflows = await db().workflow.findMany({ where: { memberId: actor.member.id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+  const versions = await repo.publishedVersions(workflows);
+  return {
+    workflows: workflows.map((workflow) => presentWorkflow(workflow, workflow.publishedVersionId ? (versions.get(workflow.publishedVersionId) ?? null) : null)),
+  };
+}
+
+export async function getWorkflow(actor: AuthenticatedActor, id: string) {
+  const workflow = await repo.findOwnedOrThrow(actor.member.id, id);
+  const versions = await repo.publishedVersions([workflow]);
+  return { workflow: presentWorkflowDetail(workflow, workflow.publishedVersionId ? (versions.get(workflow.publishedVersionId) ?? null) : null) };
+}
+
+interface SettingsInput {
+  errorWorkflowId?: string | null;
+  maxConcurrency?: number | null;
+  executionTimeoutMs?: number | null;
+}
+
+/** 409 `workflow.execution_limit_invalid` when a limit is outside the instance's bounds. */
+function checkLimits(settings: SettingsInput): void {
+  const ceilings = instanceCeilings();
+  const bounds = {
+    maxConcurrency: { minimum: 1, ceiling: ceilings.maxConcurrency },
+    executionTimeoutMs: { minimum: engineBounds.runTimeoutMs.min, ceiling: ceilings.executionTimeoutMs },
+  };
+  for (const field of ['maxConcurrency', 'executionTimeoutMs'] as const) {
+    const value = settings[field];
+    if (value === undefined || value === null) continue;
+    const { minimum, ceiling } = bounds[field];
+    if (value < minimum || value > ceiling) throw appError('workflow.execution_limit_invalid', { details: { field, value, minimum, ceiling } });
+  }
+}
+
+/**
+ * The error workflow must be another workflow of the same member whose draft or published graph
+ * starts with the workflow-failure trigger.
+ */
+async function checkErrorWorkflow(memberId: string, workflowId: string, errorWorkflowId: string, tx: Tx): Promise<string> {
+  const refuse = () => appError('workflow.invalid_error_workflow', { details: { errorWorkflowId } });
+  if (!repo.isUuid(errorWorkflowId)) throw refuse();
+  const target = await tx.workflow.findFirst({ where: { id: errorWorkflowId.toLowerCase(), memberId } });
+  if (!target || target.id === workflowId) throw refuse();
+  if (triggerFactsOf(draftOf(target)).triggerType === 'workflow_failure') return target.id;
+  if (target.publishedVersionId) {
+    const version = await tx.workflowVersion.findUnique({ where: { id: target.publishedVersionId }, select: { triggerType: true } });
+    if (version?.triggerType === 'workflow_failure') return target.id;
+  }
+  throw refuse();
+}
+
+export async function patchWorkflow(
+  actor: AuthenticatedActor,
+  input: { id: string; name?: string; description?: string; settings?: SettingsInput },
+  ip: string | null,
+) {
+  return db().$transaction(async (tx) => {
+    const workflow = await repo.lockOwnedOrThrow(actor.member.id, input.id, tx);
+    refuseArchived(workflow);
+    const settings = input.settings ?? {};
+    checkLimits(settings);
+    let errorWorkflowId: string | null | undefined = settings.errorWorkflowId;
+    if (errorWorkflowId) errorWorkflowId = await checkErrorWorkflow(actor.member.id, workflow.id, errorWorkflowId, tx);
+    const updated = await tx.workflow.update({
+      where: { id: workflow.id },
+      data: {
+        name: input.name,
+        description: input.description,
+        errorWorkflowId,
+        maxConcurrency: settings.maxConcurrency,
+        executionTimeoutMs: settings.executionTimeoutMs,
+      },
+    });
+    const changed = [...(['name', 'description'] as const).filter((field) => input[field] !== undefined), ...Object.keys(settings)];
+    await recordAudit(auditByOf(actor), { action: 'workflow.updated', targetKind: 'workflow', targetId: workflow.id, details: { fields: changed }, ip }, tx);
+    return { workflow: await presentOne(updated, tx) };
+  });
+}
+
+export async function putGraph(actor: AuthenticatedActor, input: { id: string; graph: GraphInput; draftRevision?: number }) {
+  const graph = graphInput.parse(input.graph);
+  return db().$transaction(async (tx) => {
+    const workflow = await repo.lockOwnedOrThrow(actor.member.id, input.id, tx);
+    refuseArchived(workflow);
+    if (input.draftRevision !== undefined && input.draftRevision !== workflow.draftRevision) {
+      throw appError('workflow.revision_conflict', { details: { draftRevision: workflow.draftRevision } });
+    }
+    assertValidGraph(graph);
+    const updated = await tx.workflow.update({ where: { id: workflow.id }, data: { graph: storable(graph), draftRevision: { increment: 1 } } });
+    return { graph: readGraph(updated.graph, { id: updated.id, workflowId: updated.id }), draftRevision: updated.draftRevision };
+  });
+}
+
+export async function setTestMessages(actor: AuthenticatedActor, input: { id: string; messageIds: string[] }) {
+  const messageIds = [...new Set(input.messageIds.map((id) => id.toLowerCase()))];
+  return db().$transaction(async (tx) => {
+    const workflow = await repo.lockOwnedOrThrow(actor.member.id, input.id, tx);
+    await assertOwnMessages(actor.member.id, messageIds, tx);
+    const updated = await tx.workflow.update({ where: { id: workflow.id }, data: { testMessageIds: messageIds } });
+    return { testMessageIds: updated.testMessageIds };
+  });
+}
+
+/** 400 `workflow.test_message_not_found` naming the ids that are not mirrored messages of the member's mailboxes. */
+export async function assertOwnMessages(memberId: string, messageIds: string[], tx: Tx = db()): Promise<void> {
+  if (messageIds.length === 0) return;
+  const found = await tx.mailMessage.findMany({ where: { id: { in: messageIds }, mailbox: { memberId } }, select: { id: true } });
+  const known = new Set(found.map((message) => message.id));
+  const missing = messageIds.filter((id) => !known.has(id));
+  if (missing.length) throw appError('workflow.test_message_not_found', { details: { messageIds: missing } });
+}
+
+/** Deletes the workflow and its versions; its executions and incidents stay (no foreign key). */
+export async function deleteWorkflow(actor: AuthenticatedActor, id: string, ip: string | null) {
+  return db().$transaction(async (tx) => {
+    const workflow = await repo.lockOwnedOrThrow(actor.member.id, id, tx);
+    const answer = await presentOne(workflow, tx);
+    await tx.workflowSchedule.deleteMany({ where: { workflowId: workflow.id } });
+    // Another workflow naming this one as its error workflow would point at nothing.
+    await tx.workflow.updateMany({ where: { memberId: actor.member.id, errorWorkflowId: workflow.id }, data: { errorWorkflowId: null } });
+    await tx.workflow.delete({ where: { id: workflow.id } });
+    await recordAudit(auditByOf(actor), { action: 'workflow.deleted', targetKind: 'workflow', targetId: workflow.id, details: { name: workflow.name }, ip }, tx);
+    return { workflow: answer };
+  });
+}

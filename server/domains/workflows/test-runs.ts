@@ -1,0 +1,104 @@
+/**
+ * Test runs (spec: `simulated: true`): the draft graph as it is now, frozen into a version snapshot
+ * with no number, started with a pinned or chosen test message or given trigger data. External
+ * effects are simulated by the engine; test runs hold no slot (start.ts decides).
+ */
+import { randomUUID } from 'node:crypto';
+import type { AuthenticatedActor } from '../../core/auth/access';
+import { db } from '../../core/db';
+import { appError } from '../../core/errors/app-error';
+import { triggerFactsOf } from '../../engine/graph/trigger-facts';
+import { startExecution } from '../../engine/run/start';
+import { draftOf } from './present';
+import * as repo from './repo';
+import { assertValidGraph } from './service';
+
+/** Spec, Limits: the trigger data of a test run. */
+export const maxTriggerDataBytes = 256 * 1024;
+
+export interface TestRunInput {
+  id: string;
+  messageId?: string;
+  triggerData?: Record<string, unknown>;
+  upToNodeId?: string;
+}
+
+/** What a mail trigger hands on for a test message: the message's summary, never its body. */
+function messageSummary(message: {
+  id: string;
+  mailboxId: string;
+  threadId: string | null;
+  folderKey: string;
+  subject: string | null;
+  fromName: string | null;
+  fromEmail: string | null;
+  recipients: unknown;
+  receivedAt: Date;
+  snippet: string | null;
+  messageIdHeader: string | null;
+  hasAttachments: boolean;
+}) {
+  return {
+    messageId: message.id,
+    mailboxId: message.mailboxId,
+    threadId: message.threadId,
+    folder: message.folderKey,
+    subject: message.subject,
+    fromName: message.fromName,
+    fromEmail: message.fromEmail,
+    recipients: message.recipients,
+    receivedAt: message.receivedAt.toISOString(),
+    snippet: message.snippet,
+    messageIdHeader: message.messageIdHeader,
+    hasAttachments: message.hasAttachments,
+  };
+}
+
+export async function startTestRun(actor: AuthenticatedActor, input: TestRunInput) {
+  if (input.triggerData !== undefined && Buffer.byteLength(JSON.stringify(input.triggerData)) > maxTriggerDataBytes) {
+    throw appError('workflow.trigger_data_too_large', { details: { maxBytes: maxTriggerDataBytes } });
+  }
+  return db().$transaction(async (tx) => {
+    const workflow = await repo.findOwnedOrThrow(actor.member.id, input.id, tx);
+    const draft = draftOf(workflow);
+    assertValidGraph(draft);
+    if (input.upToNodeId !== undefined && !draft.nodes.some((node) => node.id === input.upToNodeId)) {
+      throw appError('workflow.invalid_graph', { details: { issues: [{ path: 'upToNodeId', message: `No node "${input.upToNodeId}" in the draft.` }] } });
+    }
+    const message = input.messageId
+      ? await tx.mailMessage.findFirst({ where: { id: input.messageId.toLowerCase(), mailbox: { memberId: actor.member.id } } })
+      : null;
+    if (input.messageId && !message) throw appError('workflow.test_message_not_found', { details: { messageIds: [input.messageId] } });
+    const facts = triggerFactsOf(draft);
+    const versionId = randomUUID();
+    await tx.workflowVersion.create({
+      data: {
+        id: versionId,
+        workflowId: workflow.id,
+        number: null,
+        graph: { ...draft, id: versionId, workflowId: workflow.id, ...(input.upToNodeId !== undefined && { runUntil: input.upToNodeId }) } as object,
+        note: 'test run',
+        ...facts,
+        createdBy: actor.member.id,
+      },
+    });
+    const execution = await startExecution(
+      {
+        memberId: actor.member.id,
+        workflowId: workflow.id,
+        workflowVersionId: versionId,
+        simulated: true,
+        trigger: {
+          type: facts.triggerType,
+          nodeId: facts.triggerNodeId,
+          data: input.triggerData ?? (message ? messageSummary(message) : {}),
+          mailboxId: message?.mailboxId ?? null,
+          messageId: message?.id ?? null,
+          headline: message ? { subject: message.subject, fromName: message.fromName, fromEmail: message.fromEmail } : null,
+        },
+      },
+      tx,
+    );
+    return { executionId: execution.id };
+  });
+}

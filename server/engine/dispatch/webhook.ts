@@ -1,0 +1,148 @@
+/**
+ * Inbound webhook (`POST /hooks/wf/{token}`, served by server/http/webhook-route.ts): the token names
+ * a workflow (by its SHA-256, `webhookTokenHash`), the JSON object body becomes the trigger data of a
+ * real execution. Refusals never tell a live workflow from a missing one: an unknown token and a
+ * workflow that cannot start (archived, not published, paused, not a webhook trigger) are both 404.
+ *
+ * Beyond the spec, because senders retry and forge:
+ * - Signature: when the workflow has a signing secret, `X-Signature: sha256=<hex HMAC-SHA256 of
+ *   "<timestamp>.<raw body>">` and `X-Signature-Timestamp` (unix seconds, ±5 minutes) are required;
+ *   the comparison is timing-safe.
+ * - `Idempotency-Key` (1-200 characters): a repeat within 24 hours answers the first execution. The
+ *   delivery row is written with the execution in one transaction; a concurrent repeat loses on the
+ *   primary key, its transaction (and execution) rolls back, and it answers the winner's execution.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { tokenHash } from '../../core/auth/tokens';
+import { open } from '../../core/crypto/secret-box';
+import { db } from '../../core/db';
+import { isUniqueViolation } from '../../core/db/sql-state';
+import { appError } from '../../core/errors/app-error';
+import { assertStorableText } from '../../core/http/storable-text';
+import { log } from '../../core/log';
+import { startExecution } from '../run/start';
+
+/** Body bound of the webhook entry (spec, Limits: webhook trigger body). */
+export const webhookBodyBytes = 256 * 1024;
+/** How far the signature timestamp may be from now. */
+export const signatureWindowSeconds = 300;
+/** How long an `Idempotency-Key` is remembered. */
+export const webhookDeliveryTtlMs = 24 * 60 * 60 * 1000;
+
+/** The sealing purpose of a workflow's webhook signing secret (`Workflow.webhookSecretEnc`). */
+export const webhookSecretPurpose = (workflowId: string) => `webhook-secret:${workflowId}`;
+
+/** The stored lookup hash of a webhook token (`Workflow.webhookTokenHash`). */
+export const webhookTokenHashOf = (token: string) => tokenHash(token);
+
+export interface WebhookCall {
+  token: string;
+  rawBody: Buffer;
+  signature: string | null;
+  timestamp: string | null;
+  idempotencyKey: string | null;
+  now?: Date;
+}
+
+/** The hex HMAC-SHA256 a sender puts in `X-Signature` (after `sha256=`). */
+export function webhookSignature(secret: string, timestamp: string, rawBody: Buffer): string {
+  return createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody).digest('hex');
+}
+
+function verifySignature(secret: string, call: WebhookCall, now: Date): void {
+  if (call.signature === null || call.timestamp === null) throw appError('webhook.signature_required');
+  if (!/^\d{1,12}$/.test(call.timestamp) || Math.abs(now.getTime() / 1000 - Number(call.timestamp)) > signatureWindowSeconds) {
+    throw appError('webhook.signature_invalid', { details: { reason: 'timestamp' } });
+  }
+  const match = /^sha256=([0-9a-fA-F]{64})$/.exec(call.signature.trim());
+  const given = match ? Buffer.from(match[1]!, 'hex') : Buffer.alloc(0);
+  const expected = Buffer.from(webhookSignature(secret, call.timestamp, call.rawBody), 'hex');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    throw appError('webhook.signature_invalid', { details: { reason: 'signature' } });
+  }
+}
+
+function bodyObjectOf(rawBody: Buffer): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(rawBody.toString('utf8'));
+  } catch {
+    throw appError('request.bad_request', { message: 'The body is not valid JSON.', details: { reason: 'invalid_json' } });
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw appError('request.bad_request', { message: 'The body must be a JSON object.', details: { reason: 'not_an_object' } });
+  }
+  assertStorableText(parsed, 'body');
+  return parsed as Record<string, unknown>;
+}
+
+async function startableWorkflow(token: string) {
+  const workflow = await db().workflow.findUnique({
+    where: { webhookTokenHash: webhookTokenHashOf(token) },
+    select: { id: true, memberId: true, paused: true, archivedAt: true, publishedVersionId: true, webhookSecretEnc: true },
+  });
+  if (!workflow || workflow.paused || workflow.archivedAt || !workflow.publishedVersionId) throw appError('webhook.not_found');
+  const version = await db().workflowVersion.findUnique({ where: { id: workflow.publishedVersionId }, select: { id: true, triggerType: true, triggerNodeId: true } });
+  if (!version || version.triggerType !== 'webhook') throw appError('webhook.not_found');
+  return { workflow, version };
+}
+
+function secretOf(workflow: { id: string; webhookSecretEnc: string | null }): string | null {
+  if (!workflow.webhookSecretEnc) return null;
+  try {
+    return open(workflow.webhookSecretEnc, webhookSecretPurpose(workflow.id));
+  } catch {
+    // A secret that no longer opens (instance key removed) refuses every call rather than letting unsigned ones in.
+    log.warn({ workflowId: workflow.id }, 'webhook secret does not open; refusing signed webhook calls');
+    throw appError('webhook.signature_invalid', { details: { reason: 'secret_unavailable' } });
+  }
+}
+
+/** Checks and starts one webhook call. Returns the execution (the first one for a repeated key). */
+export async function receiveWebhook(call: WebhookCall): Promise<{ executionId: string }> {
+  const now = call.now ?? new Date();
+  const { workflow, version } = await startableWorkflow(call.token);
+  const key = call.idempotencyKey;
+  if (key !== null && (key.length < 1 || key.length > 200)) throw appError('idempotency.invalid_key');
+  const secret = secretOf(workflow);
+  if (secret !== null) verifySignature(secret, call, now);
+  const data = bodyObjectOf(call.rawBody);
+  const cutoff = new Date(now.getTime() - webhookDeliveryTtlMs);
+
+  const start = () =>
+    db().$transaction(async (tx) => {
+      if (key !== null) {
+        // A key older than the window is free again, even before housekeeping removes it.
+        await tx.webhookDelivery.deleteMany({ where: { workflowId: workflow.id, idempotencyKey: key, createdAt: { lt: cutoff } } });
+        const earlier = await tx.webhookDelivery.findUnique({ where: { workflowId_idempotencyKey: { workflowId: workflow.id, idempotencyKey: key } } });
+        if (earlier) return { executionId: earlier.executionId };
+      }
+      const execution = await startExecution(
+        {
+          memberId: workflow.memberId,
+          workflowId: workflow.id,
+          workflowVersionId: version.id,
+          trigger: { type: 'webhook', nodeId: version.triggerNodeId, data },
+        },
+        tx,
+      );
+      if (key !== null) await tx.webhookDelivery.create({ data: { workflowId: workflow.id, idempotencyKey: key, executionId: execution.id } });
+      return { executionId: execution.id };
+    });
+
+  try {
+    return await start();
+  } catch (error) {
+    if (key === null || !isUniqueViolation(error)) throw error;
+    // A concurrent call with the same key committed first: answer its execution.
+    const winner = await db().webhookDelivery.findUnique({ where: { workflowId_idempotencyKey: { workflowId: workflow.id, idempotencyKey: key } } });
+    if (winner) return { executionId: winner.executionId };
+    throw error;
+  }
+}
+
+/** Housekeeping: forgets idempotency keys of webhook calls older than 24 hours. */
+export async function purgeWebhookDeliveries(now = new Date()): Promise<number> {
+  const { count } = await db().webhookDelivery.deleteMany({ where: { createdAt: { lt: new Date(now.getTime() - webhookDeliveryTtlMs) } } });
+  return count;
+}

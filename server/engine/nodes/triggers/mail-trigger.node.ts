@@ -1,0 +1,90 @@
+/**
+ * Incoming mail trigger: a new message (ingested as new mail, never a resync or backfill) of the
+ * watched mailboxes and folders, filtered by sender, subject, attachments and signals. Mail dispatch
+ * (server/engine/dispatch) calls `mailTriggerMatches` on the published version's parameters; the
+ * message summary it builds becomes the run's trigger data, which this node passes on.
+ *
+ * Guardrails: auto-replies, no-reply senders and mailing lists start nothing unless the trigger
+ * explicitly includes that category; mail from the mailbox itself (the loop guard) never does.
+ */
+import { z } from 'zod';
+import { defineNode } from '../define-node';
+
+const filterText = z.string().trim().min(1).max(200);
+const signalName = z.string().trim().min(1).max(64);
+
+export const mailTriggerParams = z.strictObject({
+  mailboxIds: z.array(z.uuid()).max(50).default([]).describe('Mailboxes watched; empty: every mailbox of the member.'),
+  folders: z.array(z.string().trim().min(1).max(200)).min(1).max(20).default(['inbox']).describe('Folder roles or keys (`inbox`, `archive`, …; `all`: every folder).'),
+  from: z.array(filterText).max(50).default([]).describe('The sender address or name contains one of these (case-insensitive); empty: any sender.'),
+  subject: z.array(filterText).max(50).default([]).describe('The subject contains one of these (case-insensitive); empty: any subject.'),
+  hasAttachments: z.boolean().optional().describe('Only messages with (true) or without (false) attachments.'),
+  includeAutoReplies: z.boolean().default(false),
+  includeNoReply: z.boolean().default(false),
+  includeMailingLists: z.boolean().default(false),
+  requireSignals: z.array(signalName).max(20).default([]).describe('Signals the message must carry (all of them).'),
+  excludeSignals: z.array(signalName).max(20).default([]).describe('Signals the message must not carry.'),
+});
+
+export type MailTriggerParams = z.output<typeof mailTriggerParams>;
+
+/** What matching reads of a message. `folder` is the folder's role when it has one, else its key. */
+export interface MatchableMessage {
+  fromEmail: string | null;
+  fromName: string | null;
+  subject: string | null;
+  folder: string;
+  folderKey?: string;
+  hasAttachments: boolean;
+  isAutoReply: boolean;
+  isNoReply: boolean;
+  isMailingList: boolean;
+  isFromSelf: boolean;
+}
+
+const containsAny = (value: string, needles: string[]) => {
+  const haystack = value.toLowerCase();
+  return needles.some((needle) => haystack.includes(needle.toLowerCase()));
+};
+
+/** Whether a new message starts a workflow with these trigger parameters (mailboxes are checked by the caller). */
+export function mailTriggerMatches(params: MailTriggerParams, message: MatchableMessage, signals: readonly string[]): boolean {
+  if (message.isFromSelf) return false;
+  if (message.isAutoReply && !params.includeAutoReplies) return false;
+  if (message.isNoReply && !params.includeNoReply) return false;
+  if (message.isMailingList && !params.includeMailingLists) return false;
+  const folders = params.folders.map((folder) => folder.toLowerCase());
+  if (!folders.includes('all')) {
+    const names = [message.folder, message.folderKey ?? message.folder].map((name) => name.toLowerCase());
+    if (!names.some((name) => folders.includes(name))) return false;
+  }
+  if (params.from.length > 0) {
+    const sender = `${message.fromName ?? ''} ${message.fromEmail ?? ''}`;
+    if (!containsAny(sender, params.from)) return false;
+  }
+  if (params.subject.length > 0 && !containsAny(message.subject ?? '', params.subject)) return false;
+  if (params.hasAttachments !== undefined && params.hasAttachments !== message.hasAttachments) return false;
+  const carried = new Set(signals);
+  if (!params.requireSignals.every((name) => carried.has(name))) return false;
+  if (params.excludeSignals.some((name) => carried.has(name))) return false;
+  return true;
+}
+
+export const mailTriggerNode = defineNode({
+  type: 'trigger.mail',
+  version: 1,
+  category: 'trigger',
+  trigger: 'mail',
+  label: { en: 'Incoming mail', fr: 'Courriel entrant' },
+  description: {
+    en: 'Starts the workflow for each new message of the chosen mailboxes and folders that matches the sender, subject, attachment and signal filters. Auto-replies, no-reply senders and mailing lists are left out unless included; mail sent by the mailbox itself never starts it.',
+    fr: 'Démarre le workflow pour chaque nouveau message des boîtes et dossiers choisis qui correspond aux filtres d’expéditeur, d’objet, de pièces jointes et de signaux. Les réponses automatiques, les expéditeurs « no-reply » et les listes de diffusion sont ignorés sauf s’ils sont inclus ; le courrier envoyé par la boîte elle-même ne le démarre jamais.',
+  },
+  params: mailTriggerParams,
+  outputs: ['main'],
+  effect: 'none',
+  mailboxParams: ['mailboxIds'],
+  async execute({ trigger }) {
+    return { data: trigger ?? {} };
+  },
+});
