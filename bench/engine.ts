@@ -81,8 +81,34 @@ interface Target {
   pid(): number;
 }
 
+interface DbCounters {
+  commits: number;
+  jobsAdded: number;
+  wal: string;
+}
+
+/**
+ * WAL flushes made by client backends (PostgreSQL 18's pg_stat_io: durable commits that waited, several sharing one
+ * flush under load; the bench's own read-only polls make none), graphile jobs added, and the WAL position. Backends
+ * publish these counters within about a second.
+ */
+async function dbCounters(client: pg.Client): Promise<DbCounters> {
+  await client.query('SELECT pg_stat_clear_snapshot()');
+  const { rows } = await client.query<{ commits: string; jobs: string | null; wal: string }>(
+    `SELECT (SELECT coalesce(sum(fsyncs), 0) FROM pg_stat_io WHERE object = 'wal' AND backend_type = 'client backend')::text AS commits,
+            (SELECT n_tup_ins FROM pg_stat_all_tables WHERE schemaname = 'graphile_worker' AND relname = '_private_jobs')::text AS jobs,
+            pg_current_wal_lsn()::text AS wal`,
+  );
+  return { commits: Number(rows[0].commits), jobsAdded: Number(rows[0].jobs ?? 0), wal: rows[0].wal };
+}
+
 interface ThroughputSlice {
   target: string;
+  /** Runs started over the whole slice (warm-up, window and drain), and the database work over the same span. */
+  started: number;
+  commits: number;
+  jobsAdded: number;
+  walBytes: number;
   completed: number;
   seconds: number;
   perSecond: number;
@@ -95,7 +121,9 @@ interface ThroughputSlice {
  * Keeps about `inflight` runs queued or running (topping up every 20 ms in one transaction), `warmupMs` first,
  * then counts the runs completed over `durationMs`; then stops feeding and waits for the rest to finish.
  */
-async function feed(target: Target, options: { warmupMs: number; durationMs: number; postmasterPid: number | null }): Promise<ThroughputSlice> {
+async function feed(target: Target, options: { warmupMs: number; durationMs: number; postmasterPid: number | null; client: pg.Client }): Promise<ThroughputSlice> {
+  const countersBefore = await dbCounters(options.client);
+  let runsStarted = 0;
   const started = Date.now();
   let from: Date | null = null;
   let cpuBefore = sampleCpu(target.pid(), options.postmasterPid);
@@ -108,7 +136,10 @@ async function feed(target: Target, options: { warmupMs: number; durationMs: num
     }
     if (from && now - from.getTime() >= options.durationMs) break;
     const missing = settings.inflight - (await target.inflight());
-    if (missing > 0) await target.start(missing);
+    if (missing > 0) {
+      await target.start(missing);
+      runsStarted += missing;
+    }
     await sleep(20);
   }
   const to = new Date();
@@ -121,7 +152,22 @@ async function feed(target: Target, options: { warmupMs: number; durationMs: num
   }
   const completed = await target.completed(from!, to);
   const seconds = (to.getTime() - from!.getTime()) / 1000;
-  return { target: target.name, completed, seconds, perSecond: completed / seconds, from: from!, to, cpu };
+  await sleep(1_200); // busy backends publish their counters at most once a second
+  const countersAfter = await dbCounters(options.client);
+  const { rows } = await options.client.query<{ bytes: string }>('SELECT pg_wal_lsn_diff($1::pg_lsn, $2::pg_lsn)::text AS bytes', [countersAfter.wal, countersBefore.wal]);
+  return {
+    target: target.name,
+    started: runsStarted,
+    commits: countersAfter.commits - countersBefore.commits,
+    jobsAdded: countersAfter.jobsAdded - countersBefore.jobsAdded,
+    walBytes: Number(rows[0].bytes),
+    completed,
+    seconds,
+    perSecond: completed / seconds,
+    from: from!,
+    to,
+    cpu,
+  };
 }
 
 /** Per-step overhead samples of the executions of `workflowId` finished in [from, to). */
@@ -361,12 +407,13 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
     for (let round = 0; round < settings.rounds; round += 1) {
       for (const target of [graphileTarget, engine]) {
         await floor.report(); // clears the floor's samples
-        const slice = await feed(target, { warmupMs: round === 0 ? 3_000 : 1_000, durationMs: (settings.seconds * 1000) / settings.rounds, postmasterPid });
+        const slice = await feed(target, { warmupMs: round === 0 ? 3_000 : 1_000, durationMs: (settings.seconds * 1000) / settings.rounds, postmasterPid, client });
         if (target === graphileTarget) floorHops.push(...(await floor.report()).hops);
         slices.push(slice);
         log(
           `  round ${round + 1}/${settings.rounds} ${slice.target.padEnd(8)} ${fixed(slice.perSecond, 1).padStart(7)} runs/s (${slice.completed} in ${fixed(slice.seconds, 1)} s; ` +
-            `${fixed(slice.cpu.server / Math.max(1, slice.completed), 2)} ms worker CPU + ${fixed(slice.cpu.cluster / Math.max(1, slice.completed), 2)} ms PostgreSQL CPU per run; others ${fixed(100 * othersShare(slice.cpu), 0)}%)`,
+            `${fixed(slice.cpu.server / Math.max(1, slice.completed), 2)} ms worker CPU + ${fixed(slice.cpu.cluster / Math.max(1, slice.completed), 2)} ms PostgreSQL CPU per run; ` +
+            `≈ ${fixed(slice.commits / Math.max(1, slice.started))} WAL flushes, ${fixed(slice.jobsAdded / Math.max(1, slice.started))} jobs added, ${fixed(slice.walBytes / Math.max(1, slice.started) / 1024)} KB WAL per run; others ${fixed(100 * othersShare(slice.cpu), 0)}%)`,
         );
       }
     }
@@ -551,11 +598,28 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
     const runnerLabel = mode === 'main' ? 'runner/main.ts' : 'the runner’s task list, batching off';
     log('');
     log(`workflow engine (${runnerLabel}), ${settings.inflight} runs in flight, ${settings.rounds} interleaved rounds of ${fixed(settings.seconds / settings.rounds, 1)} s per target:`);
+    const perStarted = (name: string, pick: (slice: ThroughputSlice) => number) => fixed(total(name, pick) / total(name, (slice) => slice.started), 1);
     for (const line of table([
-      ['', 'runs/s', 'worker CPU ms/run', 'PostgreSQL CPU ms/run'],
-      ['floor: graphile-worker, chains of 5 trivial jobs', fixed(floorRate), fixed(cpuPerRun('graphile').worker, 2), fixed(cpuPerRun('graphile').pg, 2)],
-      ['engine: the 5-node workflow', fixed(engineRate), fixed(cpuPerRun('engine').worker, 2), fixed(cpuPerRun('engine').pg, 2)],
-      ['engine / floor', `${fixed(engineRate / floorRate, 2)}×`, '', ''],
+      ['', 'runs/s', 'worker CPU ms/run', 'PostgreSQL CPU ms/run', 'WAL flushes/run', 'jobs/run', 'WAL KB/run'],
+      [
+        'floor: graphile-worker, chains of 5 trivial jobs',
+        fixed(floorRate),
+        fixed(cpuPerRun('graphile').worker, 2),
+        fixed(cpuPerRun('graphile').pg, 2),
+        perStarted('graphile', (slice) => slice.commits),
+        perStarted('graphile', (slice) => slice.jobsAdded),
+        perStarted('graphile', (slice) => slice.walBytes / 1024),
+      ],
+      [
+        'engine: the 5-node workflow',
+        fixed(engineRate),
+        fixed(cpuPerRun('engine').worker, 2),
+        fixed(cpuPerRun('engine').pg, 2),
+        perStarted('engine', (slice) => slice.commits),
+        perStarted('engine', (slice) => slice.jobsAdded),
+        perStarted('engine', (slice) => slice.walBytes / 1024),
+      ],
+      ['engine / floor', `${fixed(engineRate / floorRate, 2)}×`, '', '', '', '', ''],
     ]))
       log(`  ${line}`);
     const saturatedHops = quantiles(saturated.hops);
