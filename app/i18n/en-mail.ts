@@ -24,6 +24,7 @@ export const enNotifications = {
     executionFailed: (workflow: string) => `Workflow “${workflow}” failed`,
     approvalPending: (workflow: string) => `“${workflow}” is waiting for your approval`,
     approvalSubject: (subject: string) => `About: ${subject}`,
+    workflowNotice: (workflow: string, title: string) => (workflow ? `${workflow}: ${title}` : title),
     other: 'New notification',
   },
 };

@@ -25,6 +25,7 @@ export const frNotifications: typeof enNotifications = {
     executionFailed: (workflow: string) => `Le workflow «\u00a0${workflow}\u00a0» a échoué`,
     approvalPending: (workflow: string) => `«\u00a0${workflow}\u00a0» attend votre approbation`,
     approvalSubject: (subject: string) => `Objet\u00a0: ${subject}`,
+    workflowNotice: (workflow: string, title: string) => (workflow ? `${workflow}\u00a0: ${title}` : title),
     other: 'Nouvelle notification',
   },
 };

@@ -10,6 +10,7 @@ import { journalRouter } from '../domains/journal/router';
 import { mailboxesRouter } from '../domains/mailboxes/router';
 import { mailRouter } from '../domains/mail/router';
 import { membersRouter } from '../domains/members/router';
+import { nodeTypesRouter } from '../domains/node-types/router';
 import { notificationsRouter } from '../domains/notifications/router';
 import { oauthRouter } from '../domains/oauth/router';
 import { tablesRouter } from '../domains/tables/router';
@@ -32,6 +33,7 @@ export const appRouter = router({
   workflows: workflowsRouter,
   journal: journalRouter,
   exclusions: exclusionsRouter,
+  nodeTypes: nodeTypesRouter,
 });
 
 export type AppRouter = typeof appRouter;

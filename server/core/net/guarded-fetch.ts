@@ -12,6 +12,8 @@ import { parseIpLiteral } from './ip-classify';
 export interface GuardedFetchOptions extends GuardOptions {
   /** Redirects followed before giving up with `too_many_redirects`. Default 5. */
   maxRedirects?: number;
+  /** False: a redirect answer is returned as it is, not followed. Default true. */
+  followRedirects?: boolean;
   /** Whole exchange, all redirects included, until the last response's headers. Default 30 s. */
   timeoutMs?: number;
   /** TCP + TLS connect, per connection. Default 15 s. */
@@ -23,7 +25,7 @@ const credentialHeaders = ['authorization', 'cookie', 'proxy-authorization'];
 
 type AgentKey = `${boolean}:${number}`;
 const defaultAgents = new Map<AgentKey, Agent>();
-const customAgents = new WeakMap<NonNullable<GuardOptions['lookup']>, Map<AgentKey, Agent>>();
+const customAgents = new WeakMap<object, Map<AgentKey, Agent>>();
 
 /** An undici dispatcher whose every connection resolves its host through the guard. */
 export function guardedAgent(options: GuardOptions & { connectTimeoutMs?: number }): Agent {
@@ -35,9 +37,11 @@ export function guardedAgent(options: GuardOptions & { connectTimeoutMs?: number
 function agentFor(options: GuardedFetchOptions): Agent {
   const key: AgentKey = `${options.allowPrivate}:${options.connectTimeoutMs ?? 15_000}`;
   let agents = defaultAgents;
-  if (options.lookup) {
-    agents = customAgents.get(options.lookup) ?? new Map();
-    customAgents.set(options.lookup, agents);
+  // An allowAddress function is made per lookup by its callers (the HTTP node's capability): it names the agent.
+  const owner = options.allowAddress ?? options.lookup;
+  if (owner) {
+    agents = customAgents.get(owner) ?? new Map();
+    customAgents.set(owner, agents);
   }
   let agent = agents.get(key);
   if (!agent) {
@@ -103,7 +107,7 @@ export async function guardedFetch(input: string | URL, init: RequestInit = {}, 
       throw unwrapGuardError(error);
     }
     const location = response.headers.get('location');
-    if (!redirectStatuses.has(response.status) || location === null) return response;
+    if (!redirectStatuses.has(response.status) || location === null || options.followRedirects === false) return response;
     if (hop >= maxRedirects) {
       await response.body?.cancel().catch(() => {});
       throw new NetworkGuardError('too_many_redirects', `More than ${maxRedirects} redirects.`);

@@ -50,6 +50,19 @@ export interface GuardOptions {
   lookup?: (host: string) => Promise<LookupAddress[]>;
   /** Longest wait for DNS; past it the host counts as not found. Default 10 s. */
   timeoutMs?: number;
+  /**
+   * Opens specific private addresses when `allowPrivate` is false (the HTTP node's allow-list):
+   * asked with the host as written (lower-case name or literal) and each of its addresses. Only the
+   * "private" kinds can be opened this way; metadata, unspecified, multicast, broadcast and reserved
+   * addresses never are.
+   */
+  allowAddress?: (host: string, address: string) => boolean;
+}
+
+function addressAllowed(host: string, address: string, options: GuardOptions): boolean {
+  const kind = classifyIp(address);
+  if (isKindAllowed(kind, options.allowPrivate)) return true;
+  return options.allowAddress !== undefined && isKindAllowed(kind, true) && options.allowAddress(host, address);
 }
 
 /** `MAIL_ALLOW_PRIVATE_HOSTS` of the instance configuration. */
@@ -106,7 +119,7 @@ export async function resolveAllowedAddress(host: string, options: GuardOptions)
 
   const literal = parseIpLiteral(text);
   if (literal) {
-    if (!isKindAllowed(classifyIp(literal.address), options.allowPrivate)) throw blocked();
+    if (!addressAllowed(literal.address, literal.address, options)) throw blocked();
     return { address: literal.address, family: literal.family, addresses: [{ ...literal }], literal: true };
   }
   // A name: letters (any script), digits, hyphens, underscores and dots; IDNs become punycode.
@@ -125,7 +138,7 @@ export async function resolveAllowedAddress(host: string, options: GuardOptions)
   for (const answer of answers) {
     const parsed = parseIpLiteral(answer.address);
     // An answer that is not an address at all is as suspicious as a private one.
-    if (!parsed || !isKindAllowed(classifyIp(parsed.address), options.allowPrivate)) throw blocked();
+    if (!parsed || !addressAllowed(name, parsed.address, options)) throw blocked();
     addresses.push({ address: answer.address, family: familyOf(answer.address) });
   }
   if (addresses.length === 0) throw notFound();

@@ -23,6 +23,14 @@ export const notificationParams = {
     unpublishedWorkflows: z.number().int().min(0),
   }),
   'approval.pending': z.strictObject({ approvalId: z.string(), workflowName: z.string(), subject: z.string().max(120).nullable() }),
+  /** A workflow's notify-owner node. */
+  'workflow.notice': z.strictObject({
+    workflowId: z.string(),
+    workflowName: z.string(),
+    executionId: z.string(),
+    title: z.string().max(120),
+    body: z.string().max(1_000),
+  }),
 } as const;
 
 export type NotificationKind = keyof typeof notificationParams;

@@ -1,20 +1,188 @@
 /**
- * The capabilities of a step (placeholder until the node catalogue lands: every call fails as a
- * permanent invalid parameter, so no run can act on anything through it).
+ * The real capabilities handed to executors, for one step of one run. Every effectful one is keyed
+ * by the engine's prefix (`<executionId>:<nodeId>`, stable across the step's attempts) plus the
+ * node's own key, so a retry finds what a first attempt did. In a test run (`simulated`) the
+ * effectful ones do nothing and answer plausible placeholders; reads (messages, rows, credentials)
+ * still read.
+ *
+ * - mail.operate: the webmail's own single-message action (server/domains/mail/threads/actions),
+ *   with the effect key as its client token: one MailOperation, applied to the mirror, the
+ *   `mail.apply-operations` job enqueued, in one transaction; a repeat answers `duplicate: true`.
+ * - tables: the tables engine API (its effect store makes writes at most once per key).
+ * - http: ./http.ts (the network guard and HTTP_NODE_ALLOW_HOSTS).
+ * - notify: a `workflow.notice` notification to the run's member.
+ * - signal: a MessageSignal row, unique per message and name (a repeat answers `created: false`).
+ * - credentials: one of the member's (or the organisation's) connections, opened.
  */
-import type { Capabilities } from './types';
-import { fail } from '../run/failures';
+import { createHash } from 'node:crypto';
+import { db } from '../../core/db';
+import { isUniqueViolation } from '../../core/db/sql-state';
+import { openJson } from '../../core/crypto/secret-box';
+import { AppError } from '../../core/errors/app-error';
+import { actOnMessage } from '../../domains/mail/threads/actions/service';
+import type { ThreadAction } from '../../domains/mail/threads/actions/plan';
+import { notify } from '../../domains/notifications/notify';
+import { insertRow, lookupByKey, updateRow, upsertRow, type ExecutionWriter } from '../../domains/tables/rows/engine-api';
+import { fail, NodeFailure } from '../run/failures';
+import { createHttpCapability, type HttpCapabilityOptions } from './http';
+import type { Capabilities, MailCapability } from './types';
 
-export function createCapabilities(_run: { executionId: string; memberId: string; simulated: boolean; effectKeyPrefix: string }): Capabilities {
-  const refuse = async (): Promise<never> => {
-    throw fail.permanent('internal', { message: 'This capability is not available yet.' });
-  };
+export interface CapabilityRun {
+  executionId: string;
+  memberId: string;
+  simulated: boolean;
+  /** The engine's prefix for this step's effect keys (`<executionId>:<nodeId>`). */
+  effectKeyPrefix: string;
+}
+
+/** A client token for a mail operation: [A-Za-z0-9._:-], at most 128 characters. */
+export function clientTokenOf(effectKey: string): string {
+  const plain = effectKey.replace(/[^A-Za-z0-9._:-]/g, '_');
+  return plain === effectKey && plain.length >= 8 && plain.length <= 128 ? plain : `wf:${createHash('sha256').update(effectKey).digest('hex')}`;
+}
+
+/** A table effect key of at most 500 characters. */
+export function tableEffectKeyOf(effectKey: string): string {
+  return effectKey.length <= 500 ? effectKey : `wf:${createHash('sha256').update(effectKey).digest('hex')}`;
+}
+
+const threadActionOf: Record<Parameters<MailCapability['operate']>[0]['action'], ThreadAction | undefined> = {
+  markRead: 'markRead',
+  markUnread: 'markUnread',
+  flag: 'flag',
+  unflag: 'unflag',
+  archive: 'archive',
+  trash: 'trash',
+  move: 'move',
+  label: undefined,
+};
+
+function mailFailure(error: unknown): unknown {
+  if (!(error instanceof AppError)) return error;
+  if (error.code === 'webmail.message_not_found' || error.code === 'webmail.thread_not_found') return fail.permanent('mail.message_not_found');
+  if (error.details.reason === 'mailbox_disconnected') return fail.permanent('mail.mailbox_not_active');
+  return fail.permanent('invalid_parameter', { message: error.message, details: { reason: error.details.reason ?? null } });
+}
+
+function tablesFailure(error: unknown): unknown {
+  if (!(error instanceof AppError)) return error;
+  if (error.code === 'tables.not_found') return fail.permanent('tables.not_found');
+  return fail.permanent('tables.write_refused', { message: error.message, details: { code: error.code, ...error.details } });
+}
+
+async function memberMessage(memberId: string, messageId: string) {
+  return db().mailMessage.findFirst({
+    where: { id: messageId, mailbox: { memberId } },
+    select: { id: true, mailboxId: true, threadId: true, subject: true, fromName: true, fromEmail: true, folderKey: true, receivedAt: true },
+  });
+}
+
+export function createCapabilities(run: CapabilityRun, options: Pick<HttpCapabilityOptions, 'lookup' | 'allowHosts'> = {}): Capabilities {
+  const keyOf = (key: string) => `${run.effectKeyPrefix}:${key}`;
+  const writer: ExecutionWriter = { kind: 'execution', executionId: run.executionId, memberId: run.memberId };
+  const isMessageId = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+
   return {
-    mail: { findMessage: refuse, operate: refuse },
-    tables: { lookup: refuse, write: refuse },
-    http: { request: refuse },
-    notify: { owner: refuse },
-    signal: { mark: refuse },
-    credentials: { read: refuse },
+    mail: {
+      async findMessage(messageId) {
+        if (!isMessageId(messageId)) return null;
+        const message = await memberMessage(run.memberId, messageId);
+        return message ? { ...message, receivedAt: message.receivedAt.toISOString() } : null;
+      },
+      async operate(input) {
+        if (!isMessageId(input.messageId)) throw fail.permanent('mail.message_not_found');
+        if (run.simulated) {
+          if (!(await memberMessage(run.memberId, input.messageId))) throw fail.permanent('mail.message_not_found');
+          return { operationId: 'simulated', duplicate: false };
+        }
+        try {
+          return await actOnMessage(run.memberId, {
+            messageId: input.messageId,
+            action: threadActionOf[input.action],
+            folder: input.folder,
+            labels: input.labels,
+            clientToken: clientTokenOf(keyOf(input.effectKey)),
+          });
+        } catch (error) {
+          throw mailFailure(error);
+        }
+      },
+    },
+    tables: {
+      async lookup(input) {
+        try {
+          const { row } = await lookupByKey(input.tableId, input.key);
+          return row as unknown as Record<string, unknown> | null;
+        } catch (error) {
+          throw tablesFailure(error);
+        }
+      },
+      async write(input) {
+        if (run.simulated) return { row: { id: 'simulated', cells: input.cells } as never, replayed: false, ...(input.op === 'upsert' ? { created: true } : {}) };
+        const effectKey = tableEffectKeyOf(keyOf(input.effectKey));
+        try {
+          if (input.op === 'insert') return await insertRow(input.tableId, input.cells, writer, effectKey);
+          if (input.op === 'upsert') return await upsertRow(input.tableId, input.cells, writer, effectKey);
+          if (!input.rowId) throw fail.permanent('invalid_parameter', { message: 'An update needs the row id.' });
+          return await updateRow(input.tableId, input.rowId, input.cells, writer, effectKey);
+        } catch (error) {
+          if (error instanceof NodeFailure) throw error;
+          throw tablesFailure(error);
+        }
+      },
+    },
+    http: createHttpCapability({ simulated: run.simulated, ...options }),
+    notify: {
+      async owner(input) {
+        if (run.simulated) return { id: 'simulated' };
+        const execution = await db().execution.findUnique({ where: { id: run.executionId }, select: { workflowId: true } });
+        const workflow = execution ? await db().workflow.findUnique({ where: { id: execution.workflowId }, select: { name: true } }) : null;
+        return notify({
+          memberId: run.memberId,
+          kind: 'workflow.notice',
+          severity: input.severity,
+          params: {
+            workflowId: execution?.workflowId ?? '',
+            workflowName: workflow?.name ?? '',
+            executionId: run.executionId,
+            title: input.title.slice(0, 120),
+            body: input.body.slice(0, 1_000),
+          },
+          link: input.link ?? `/executions/${run.executionId}`,
+        });
+      },
+    },
+    signal: {
+      async mark(input) {
+        const message = isMessageId(input.messageId) ? await memberMessage(run.memberId, input.messageId) : null;
+        if (!message) throw fail.permanent('mail.message_not_found');
+        if (run.simulated) return { created: true };
+        try {
+          await db().messageSignal.create({ data: { messageId: message.id, threadId: message.threadId, name: input.name, executionId: run.executionId } });
+          return { created: true };
+        } catch (error) {
+          if (isUniqueViolation(error)) return { created: false };
+          throw error;
+        }
+      },
+    },
+    credentials: {
+      async read(input) {
+        if (!isMessageId(input.credentialId)) throw fail.permanent('credential_missing');
+        const row = await db().credential.findFirst({
+          where: { id: input.credentialId, type: input.type, OR: [{ memberId: run.memberId, scope: 'member' }, { scope: 'org' }] },
+          select: { id: true, dataEnc: true },
+        });
+        if (!row) throw fail.permanent('credential_missing');
+        let data: unknown;
+        try {
+          data = openJson(row.dataEnc, `credential:${row.id}`);
+        } catch {
+          throw fail.permanent('credential_missing', { message: 'The connection’s secret cannot be opened on this instance.' });
+        }
+        if (data === null || typeof data !== 'object' || Array.isArray(data)) throw fail.permanent('credential_missing');
+        return data as Record<string, unknown>;
+      },
+    },
   };
 }

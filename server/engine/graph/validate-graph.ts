@@ -51,7 +51,7 @@ export function validateGraph(graph: CheckableGraph, catalogue: NodeCatalogue = 
     }
     if (definition.trigger && ++triggers > 1) issues.push({ path: at, message: 'A workflow has at most one trigger node.' });
     for (const issue of checkNodeParams(definition, node.params)) {
-      issues.push({ path: joinPath(`${at}.params`, issue.path), message: issue.message });
+      issues.push({ path: `${at}.${issue.path}`, message: issue.message });
     }
   });
 

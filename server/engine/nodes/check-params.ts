@@ -1,50 +1,77 @@
 /**
- * Checks a node's parameters against its type's schema while admitting expressions: a string holding
- * `{{ … }}` stands for a value known only at run time, so an issue pointing at such a string is not
- * an issue. (Minimal version kept by the workflows domain until the expression helper lands; same
- * path and export.)
+ * Save-time check of one node's parameters (the graph validator calls it): the definition's zod
+ * schema, except that an expression string (`{{ … }}`) is accepted wherever a value goes (its value
+ * is only known at run time, then the executor's schema checks it), and every expression must
+ * compile. Issues are `{path, message}` with paths like `params.url`, `params.fields[0].value`.
  */
 import type { NodeDefinition } from './define-node';
+import { compileError, expressionPieces, hasExpression } from '../expressions';
 
 export interface ParamIssue {
-  /** Inside `params`: `url`, `headers[0].name`; empty for the parameters object itself. */
   path: string;
   message: string;
 }
 
-export function isExpression(value: unknown): value is string {
-  return typeof value === 'string' && value.includes('{{');
-}
+const maxDepth = 64;
 
-export function formatPath(path: readonly PropertyKey[]): string {
-  let text = '';
-  for (const segment of path) {
+function pathText(segments: readonly PropertyKey[]): string {
+  let text = 'params';
+  for (const segment of segments) {
     if (typeof segment === 'number') text += `[${segment}]`;
-    else if (typeof segment === 'string' && /^[A-Za-z_$][\w$]*$/.test(segment)) text += text ? `.${segment}` : segment;
+    else if (typeof segment === 'string' && /^[A-Za-z_$][\w$]*$/.test(segment)) text += `.${segment}`;
     else text += `[${JSON.stringify(String(segment))}]`;
   }
   return text;
 }
 
-/** The value at `path` inside `root`, reading own properties only (a key named `__proto__` is data). */
-function valueAt(root: unknown, path: readonly PropertyKey[]): { found: boolean; value?: unknown } {
-  let current = root;
-  for (const segment of path) {
-    if (current === null || typeof current !== 'object') return { found: false };
-    const key = typeof segment === 'number' ? String(segment) : (segment as string);
-    if (!Object.hasOwn(current, key)) return { found: false };
-    current = (current as Record<string, unknown>)[key];
-  }
-  return { found: true, value: current };
+/** A path relative to the parameters (`url`, `[0]`, `["odd key"]`), for callers that prefix their own. */
+export function formatPath(segments: readonly PropertyKey[]): string {
+  return pathText(segments).slice('params'.length).replace(/^\./, '');
 }
 
-export function checkNodeParams(definition: NodeDefinition, params: unknown): ParamIssue[] {
-  const result = definition.params.safeParse(params);
-  if (result.success) return [];
-  return result.error.issues
-    .filter((issue) => {
-      const at = valueAt(params, issue.path);
-      return !(at.found && isExpression(at.value));
-    })
-    .map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
+/** Whether the value at `segments` in `params`, or any value on the way there, is an expression string. */
+function leadsToExpression(params: unknown, segments: readonly PropertyKey[]): boolean {
+  let current: unknown = params;
+  for (let index = 0; index <= segments.length; index += 1) {
+    if (hasExpression(current)) return true;
+    if (index === segments.length) return false;
+    const segment = segments[index];
+    if (current === null || typeof current !== 'object') return false;
+    const key = typeof segment === 'number' ? segment : String(segment);
+    if (!Object.hasOwn(current, key)) return false;
+    current = (current as Record<string | number, unknown>)[key];
+  }
+  return false;
+}
+
+function checkExpressions(value: unknown, segments: PropertyKey[], issues: ParamIssue[], depth: number): void {
+  if (typeof value === 'string') {
+    for (const piece of expressionPieces(value)) {
+      const problem = compileError(piece.source);
+      if (problem) issues.push({ path: pathText(segments), message: `The expression does not compile: ${problem}` });
+    }
+    return;
+  }
+  if (value === null || typeof value !== 'object' || depth > maxDepth) return;
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => checkExpressions(item, [...segments, index], issues, depth + 1));
+    return;
+  }
+  for (const key of Object.keys(value)) {
+    if (Object.hasOwn(value, key)) checkExpressions((value as Record<string, unknown>)[key], [...segments, key], issues, depth + 1);
+  }
+}
+
+export function checkNodeParams(definition: Pick<NodeDefinition, 'params'>, params: unknown): ParamIssue[] {
+  const issues: ParamIssue[] = [];
+  const parsed = definition.params.safeParse(params ?? {});
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      if (leadsToExpression(params, issue.path)) continue;
+      // A union issue may hide branches that fail only because a value is an expression.
+      issues.push({ path: pathText(issue.path), message: issue.message });
+    }
+  }
+  checkExpressions(params, [], issues, 0);
+  return issues;
 }

@@ -11,6 +11,7 @@ import { httpNodes } from './http';
 import { mailNodes } from './mail';
 import { tablesNodes } from './tables';
 import { notifyNodes } from './notify';
+import { signalNodes } from './signal';
 
 export const nodeDefinitions: readonly NodeDefinition[] = [
   ...triggersNodes,
@@ -21,6 +22,7 @@ export const nodeDefinitions: readonly NodeDefinition[] = [
   ...mailNodes,
   ...tablesNodes,
   ...notifyNodes,
+  ...signalNodes,
 ];
 
 const byKey = new Map(nodeDefinitions.map((definition) => [`${definition.type}@${definition.version}`, definition]));

@@ -1,25 +1,23 @@
 /**
- * A step's parameters as its executor receives them: expressions resolved over the run's data, then
- * checked against the node type's schema (a mismatch is a permanent `invalid_parameter` naming the
- * path); and as the step keeps them (`input`: secrets masked).
+ * A step's parameters as its executor receives them: expressions resolved over the run's data
+ * (server/engine/expressions: JSONata with time and size budgets, `expression_error` naming the path),
+ * then checked against the node type's schema (a mismatch is a permanent `invalid_parameter` naming
+ * the path); and as the step keeps them (`input`: secrets masked).
  */
+import { resolveParams, type ExpressionScope } from '../expressions';
 import type { NodeDefinition } from '../nodes/define-node';
 import { fail } from './failures';
 
-export interface ExpressionScope {
-  trigger: unknown;
-  input: unknown;
-  nodes: Record<string, unknown>;
-  execution: { id: string; workflowId: string; simulated: boolean };
-  now: string;
-}
+export type { ExpressionScope };
 
-export async function resolveStepParams(definition: NodeDefinition, params: Record<string, unknown>, _scope: ExpressionScope): Promise<{ value: unknown; masked: Record<string, unknown> }> {
-  const parsed = definition.params.safeParse(params);
+export async function resolveStepParams(definition: NodeDefinition, params: Record<string, unknown>, scope: ExpressionScope): Promise<{ value: unknown; masked: Record<string, unknown> }> {
+  const resolved = await resolveParams(params, scope);
+  const parsed = definition.params.safeParse(resolved.value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const path = ['params', ...issue.path.map(String)].join('.');
     throw fail.permanent('invalid_parameter', { message: `${path}: ${issue.message}`, details: { path } });
   }
-  return { value: parsed.data, masked: params };
+  const masked = resolved.masked && typeof resolved.masked === 'object' && !Array.isArray(resolved.masked) ? (resolved.masked as Record<string, unknown>) : {};
+  return { value: parsed.data, masked };
 }

@@ -162,7 +162,7 @@ export async function runStep(run: StepRun): Promise<StepOutcome> {
         state: run.step?.state ?? null,
         resume: run.resume,
         effect: ledger.effect,
-        capabilities: createCapabilities({ executionId: execution.id, memberId: execution.memberId, simulated: execution.simulated, effectKeyPrefix: `${execution.id}:${node.id}:` }),
+        capabilities: createCapabilities({ executionId: execution.id, memberId: execution.memberId, simulated: execution.simulated, effectKeyPrefix: `${execution.id}:${node.id}` }),
         children: childRuns({ executionId: execution.id, stepId, nodeId: node.id, memberId: execution.memberId, simulated: execution.simulated, kind: node.type === 'flow.loop' ? 'loop_iteration' : 'sub_workflow' }),
         now: () => new Date(),
       }),
@@ -261,6 +261,7 @@ export async function recordFailure(
   const error = stepError(run, failure, attempt);
   const storedError = { code: error.code, message: error.message, nodeId: error.nodeId, kind: error.kind, attempts: error.attempts, nodeType: error.nodeType, details: error.details, at: error.at };
   const onError = run.node.onError;
+  const failedLoop = run.node.type === 'flow.loop' ? (failure.details as { loop?: unknown }).loop : undefined;
   const caught = onError === 'continue' || onError === 'errorPort';
   const ports = outputsOf(run.definition, run.node.params);
   await db().executionStep.update({
@@ -271,6 +272,7 @@ export async function recordFailure(
       output: onError === 'errorPort' ? 'error' : caught ? (ports[0] ?? 'main') : null,
       data: onError === 'errorPort' ? ({ error: storedError } as object) : undefined,
       error: storedError as object,
+      loop: failedLoop === undefined ? undefined : (failedLoop as object),
       attempts: history as object[],
       effects,
       durationMs: extra.durationMs,

@@ -18,6 +18,9 @@ describe('notification texts', () => {
     expect(notificationText(failed, en)).toMatchObject({ title: 'Workflow “Invoices” failed', body: 'HTTP 500', href: '/executions' });
     const approval = { ...base, kind: 'approval.pending', params: { workflowName: 'Refunds', subject: null } };
     expect(notificationText(approval, fr)).toMatchObject({ body: null, href: '/approvals' });
+    const notice = { ...base, kind: 'workflow.notice', params: { workflowId: 'w1', workflowName: 'Leads', executionId: 'e1', title: 'New lead', body: 'From ACME' } };
+    expect(notificationText(notice, en)).toMatchObject({ title: 'Leads: New lead', body: 'From ACME', href: '/executions/e1' });
+    expect(notificationText(notice, fr).title).toBe('Leads\u00a0: New lead');
     expect(notificationText({ ...base, kind: 'something.new' }, en)).toMatchObject({ title: 'New notification', href: null });
   });
 

@@ -57,6 +57,14 @@ export function notificationText(notification: AppNotification, t: Dictionary): 
         href: own ?? '/approvals',
       };
     }
+    case 'workflow.notice': {
+      const workflowId = text(p, 'workflowId');
+      return {
+        title: n.workflowNotice(text(p, 'workflowName'), text(p, 'title')),
+        body: text(p, 'body') || null,
+        href: own ?? (text(p, 'executionId') ? `/executions/${encodeURIComponent(text(p, 'executionId'))}` : workflowId ? `/workflows/${encodeURIComponent(workflowId)}` : null),
+      };
+    }
     default:
       return { title: n.other, body: null, href: own };
   }

@@ -1,4 +1,5 @@
-/** The notify node types, in palette order. */
+/** The notification node types, in palette order. */
 import type { NodeDefinition } from '../define-node';
+import { notifyOwnerNode } from './owner.node';
 
-export const notifyNodes: NodeDefinition[] = [];
+export const notifyNodes: NodeDefinition[] = [notifyOwnerNode];

@@ -13,7 +13,7 @@ import { jobKeys } from '../../../../core/jobs/catalogue';
 import { enqueue } from '../../../../core/jobs/enqueue';
 import { emitToMember } from '../../../../core/realtime/emit';
 import { canDeletePermanently } from '../../providers';
-import { planThreadAction, type PlannedOperation } from './plan';
+import { planThreadAction, type PlannedOperation, type ThreadAction } from './plan';
 import { recomputeThreads } from '../../../../core/mail/threads/attach';
 import { lockMemberThread, operationsOfToken, originFolders, removeMessages, threadMessagesForAction, updateLabels } from './repo';
 import type { ThreadActionInput } from './schemas';
@@ -94,5 +94,66 @@ export async function actOnThread(actor: AuthenticatedActor, input: ThreadAction
     await emitToMember(memberId, 'mail.changed', { mailboxId: thread.mailbox_id, threadIds: [thread.id], reason: moved ? 'moved' : 'flags' }, tx);
     ops.sort((a, b) => (a.messageId < b.messageId ? -1 : a.messageId > b.messageId ? 1 : 0));
     return { threadId: thread.id, ops: ops.map((operation) => ({ messageId: operation.messageId, opId: operation.opId, duplicate: false })) };
+  });
+}
+
+export interface MessageActionInput {
+  messageId: string;
+  /** Absent: labels only. */
+  action?: ThreadAction;
+  folder?: string;
+  labels?: { add: string[]; remove: string[] };
+  /** Names the request: the same token again answers the first operation with `duplicate: true`. */
+  clientToken: string;
+}
+
+/**
+ * One message's action (the workflow engine's mail nodes): the same plan, mirror writes, thread
+ * recompute, `mail.apply-operations` job and live event as a thread action, limited to that message,
+ * in one transaction. Errors are the thread action's (`webmail.message_not_found`,
+ * `webmail.unsupported_action`, …).
+ */
+export async function actOnMessage(memberId: string, input: MessageActionInput): Promise<{ operationId: string; duplicate: boolean }> {
+  const actionName = input.action ?? 'labels';
+  return db().$transaction(async (tx) => {
+    const message = await tx.mailMessage.findFirst({
+      where: { id: input.messageId, mailbox: { memberId } },
+      select: { id: true, threadId: true, mailboxId: true, folderKey: true, sent: true, providerKey: true },
+    });
+    if (message?.threadId) await lockMemberThread(tx, memberId, message.threadId);
+    const existing = await operationsOfToken(tx, memberId, input.clientToken);
+    if (existing.length > 0) {
+      if (existing.some((operation) => operation.messageId !== input.messageId || operation.action !== actionName)) {
+        throw appError('webmail.bad_request', { message: 'This clientToken was already used for another request.', details: { reason: 'client_token_reused' } });
+      }
+      return { operationId: existing[0].id, duplicate: true };
+    }
+    if (!message) throw appError('webmail.message_not_found');
+    const mailbox = await tx.mailbox.findUniqueOrThrow({ where: { id: message.mailboxId }, select: { provider: true, status: true } });
+    if (mailbox.status === 'disconnected') throw appError('webmail.unsupported_action', { details: { reason: 'mailbox_disconnected' } });
+    const folders = await tx.mailFolder.findMany({ where: { mailboxId: message.mailboxId }, select: { key: true, role: true }, orderBy: { key: 'asc' } });
+    const planned = planThreadAction(
+      { action: input.action, folder: input.folder, labels: input.labels },
+      { messages: [message], folders, canDeletePermanently: canDeletePermanently(mailbox.provider), cameFrom: new Map() },
+    );
+    const operationId = randomUUID();
+    await tx.mailOperation.createMany({
+      data: planned.map((operation, index) => ({
+        id: index === 0 ? operationId : randomUUID(),
+        memberId,
+        mailboxId: message.mailboxId,
+        messageId: operation.messageId,
+        threadId: message.threadId,
+        action: operation.action,
+        params: operation.params,
+        clientToken: input.clientToken,
+      })),
+    });
+    await applyToMirror(tx, message.mailboxId, planned, input.labels);
+    if (message.threadId) await recomputeThreads(tx, [message.threadId]);
+    await enqueue('mail.apply-operations', { mailboxId: message.mailboxId }, { jobKey: jobKeys.operations(message.mailboxId) }, tx);
+    const moved = planned.some((operation) => operation.toFolderKey !== undefined || operation.remove);
+    await emitToMember(memberId, 'mail.changed', { mailboxId: message.mailboxId, threadIds: message.threadId ? [message.threadId] : [], reason: moved ? 'moved' : 'flags' }, tx);
+    return { operationId, duplicate: false };
   });
 }

@@ -1,0 +1,63 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { nodeDefinitions } from '../../engine/nodes/registry';
+import { createApiKeyFor, createMember, type TestMember } from '../../testing/factories';
+import { call } from '../../testing/rest-client';
+import { useTestDatabase } from '../../testing/test-database';
+
+await useTestDatabase();
+
+let member: TestMember;
+beforeAll(async () => {
+  member = await createMember({ name: 'Designer' });
+});
+
+describe('GET /api/v1/node-types', () => {
+  it('lists every node type with its ports, effect, retry defaults and parameter JSON Schema', async () => {
+    const response = await call('GET', '/api/v1/node-types', { cookie: member.cookie });
+    expect(response.status).toBe(200);
+    const types = response.body.nodeTypes as { type: string }[];
+    expect(types.map((entry) => entry.type).sort()).toEqual([...new Set(nodeDefinitions.map((definition) => definition.type))].sort());
+    const byType = new Map(types.map((entry) => [entry.type, entry]));
+    expect(byType.get('logic.if')).toEqual({
+      type: 'logic.if',
+      version: 1,
+      category: 'logic',
+      label: 'If',
+      description: expect.any(String),
+      inputs: ['main'],
+      outputs: ['true', 'false'],
+      effect: 'none',
+      retry: { maxAttempts: 3, delayMs: 5_000, timeoutMs: 120_000 },
+      trigger: null,
+      mailboxParams: [],
+      paramsSchema: expect.objectContaining({ type: 'object', properties: expect.objectContaining({ conditions: expect.any(Object) }) }),
+    });
+    expect(byType.get('logic.switch')).toMatchObject({ outputs: null });
+    expect(byType.get('logic.merge')).toMatchObject({ inputs: ['a', 'b'] });
+    expect(byType.get('http.request')).toMatchObject({ effect: 'external', retry: { timeoutMs: 60_000 } });
+    expect(byType.get('trigger.webhook')).toMatchObject({ trigger: 'webhook', inputs: [] });
+  });
+
+  it('speaks French with lang=fr', async () => {
+    const response = await call('GET', '/api/v1/node-types?lang=fr', { cookie: member.cookie });
+    expect(response.status).toBe(200);
+    expect((response.body.nodeTypes as { type: string; label: string }[]).find((entry) => entry.type === 'logic.if')?.label).toBe('Si');
+  });
+
+  it('refuses an unknown language with 400 request.bad_request', async () => {
+    const response = await call('GET', '/api/v1/node-types?lang=de', { cookie: member.cookie });
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe('request.bad_request');
+  });
+
+  it('needs workflows:read for an API key', async () => {
+    const without = await createApiKeyFor(member, ['tables:read']);
+    expect((await call('GET', '/api/v1/node-types', { key: without.secret })).status).toBe(403);
+    const withScope = await createApiKeyFor(member, ['workflows:read']);
+    expect((await call('GET', '/api/v1/node-types', { key: withScope.secret })).status).toBe(200);
+  });
+
+  it('needs a caller', async () => {
+    expect((await call('GET', '/api/v1/node-types')).status).toBe(401);
+  });
+});

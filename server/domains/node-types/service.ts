@@ -1,0 +1,39 @@
+/**
+ * The node types of this instance (the palette and the UI's parameter forms): each type's newest
+ * version with its texts in one language, ports, effect kind, effective retry defaults and the JSON
+ * Schema of its parameters. Computed once per language.
+ */
+import { z } from 'zod';
+import { latestNodeTypes } from '../../engine/nodes/registry';
+import type { NodeDefinition } from '../../engine/nodes/define-node';
+import { builtInRetry } from '../../engine/run/limits';
+import type { ListNodeTypesQuery, NodeTypeOutput } from './schemas';
+
+const cache = new Map<string, NodeTypeOutput[]>();
+
+function present(definition: NodeDefinition, lang: 'en' | 'fr'): NodeTypeOutput {
+  return {
+    type: definition.type,
+    version: definition.version,
+    category: definition.category,
+    label: definition.label[lang],
+    description: definition.description[lang],
+    inputs: definition.trigger ? [] : [...(definition.inputs ?? ['main'])],
+    outputs: typeof definition.outputs === 'function' ? null : [...definition.outputs],
+    effect: definition.effect,
+    retry: { ...builtInRetry, ...definition.retry },
+    trigger: definition.trigger ?? null,
+    mailboxParams: [...(definition.mailboxParams ?? [])],
+    paramsSchema: z.toJSONSchema(definition.params, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>,
+  };
+}
+
+export function listNodeTypes(query: ListNodeTypesQuery): { nodeTypes: NodeTypeOutput[] } {
+  const lang = query.lang ?? 'en';
+  let items = cache.get(lang);
+  if (!items) {
+    items = latestNodeTypes().map((definition) => present(definition, lang));
+    cache.set(lang, items);
+  }
+  return { nodeTypes: items };
+}

@@ -1,0 +1,220 @@
+/**
+ * The expression language of node parameters: JSONata (a sandboxed query language: no access to
+ * the host, no `eval`, `new Function` or `vm`), written in `{{ … }}`.
+ *
+ * - A string parameter that is exactly one `{{ expr }}` resolves to the expression's value (any type).
+ * - A string with `{{ expr }}` pieces among text interpolates them as text.
+ * - The expression sees `{ trigger, input, nodes, execution: {id, workflowId, simulated}, now }`
+ *   (copied into plain objects without prototypes, so `constructor` and friends lead nowhere).
+ * - Budgets: an expression is at most 5,000 characters, runs at most 250 ms and nests at most 500
+ *   evaluation frames (JSONata's own guardrails, checked on every evaluation step), builds sequences
+ *   of at most 100,000 items, and its result serialises to at most 1 MB. Regular expressions match
+ *   in linear time (RE2JS through JSONata's `RegexEngine` option).
+ *   Any breach, and any evaluation error, is NodeFailure `expression_error` (permanent) naming the
+ *   parameter path.
+ *
+ * A piece cannot contain `}}` (write `} }` inside object constructors).
+ */
+import jsonata from 'jsonata';
+import { fail } from '../run/failures';
+import { JsonataRegexEngine } from './safe-regex';
+
+export const expressionBudget = {
+  maxLength: 5_000,
+  timeoutMs: 250,
+  maxDepth: 500,
+  /** Items in one sequence (a range `[1..n]`, a mapped list). */
+  maxSequence: 100_000,
+  maxResultBytes: 1_000_000,
+} as const;
+
+export interface ExpressionScope {
+  trigger: unknown;
+  input: unknown;
+  nodes: Record<string, unknown>;
+  execution: { id: string; workflowId: string; simulated: boolean };
+  now: string;
+}
+
+const piecePattern = /\{\{([\s\S]*?)\}\}/g;
+const maxWalkDepth = 64;
+
+/** Keys whose values are secrets: masked in the step's stored input. */
+export const secretKeyPattern = /password|secret|token|authorization|api[-_]?key/i;
+export const maskText = '••••';
+
+export interface ExpressionPiece {
+  source: string;
+  start: number;
+  end: number;
+}
+
+/** The `{{ … }}` pieces of a string, in order. */
+export function expressionPieces(text: string): ExpressionPiece[] {
+  const pieces: ExpressionPiece[] = [];
+  for (const match of text.matchAll(piecePattern)) {
+    pieces.push({ source: match[1].trim(), start: match.index, end: match.index + match[0].length });
+  }
+  return pieces;
+}
+
+/** Whether a value is a string holding at least one expression. */
+export function hasExpression(value: unknown): value is string {
+  return typeof value === 'string' && expressionPieces(value).length > 0;
+}
+
+/** The expression when the whole string (spaces around aside) is one `{{ expr }}`, else null. */
+export function wholeExpression(text: string): string | null {
+  const pieces = expressionPieces(text);
+  if (pieces.length !== 1) return null;
+  const [piece] = pieces;
+  return text.slice(0, piece.start).trim() === '' && text.slice(piece.end).trim() === '' ? piece.source : null;
+}
+
+/** Why an expression does not compile, or null when it does. */
+export function compileError(source: string): string | null {
+  if (source.length === 0) return 'The expression is empty.';
+  if (source.length > expressionBudget.maxLength) return `The expression is longer than ${expressionBudget.maxLength} characters.`;
+  try {
+    jsonata(source);
+    return null;
+  } catch (error) {
+    return describeJsonataError(error);
+  }
+}
+
+function describeJsonataError(error: unknown): string {
+  if (error && typeof error === 'object') {
+    const { message, position } = error as { message?: unknown; position?: unknown };
+    if (typeof message === 'string') return typeof position === 'number' ? `${message} (at character ${position})` : message;
+  }
+  return 'The expression is not valid.';
+}
+
+/** A deep copy of JSON-like data into objects without prototypes (bounded depth). */
+export function plainData(value: unknown, depth = 0): unknown {
+  if (value === null || typeof value !== 'object') {
+    return typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint' ? undefined : value;
+  }
+  if (value instanceof Date) return value.toISOString();
+  if (depth > maxWalkDepth) return null;
+  if (Array.isArray(value)) return value.map((item) => plainData(item, depth + 1));
+  const copy: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const key of Object.keys(value)) {
+    Object.defineProperty(copy, key, { value: plainData((value as Record<string, unknown>)[key], depth + 1), enumerable: true, writable: true, configurable: true });
+  }
+  return copy;
+}
+
+function expressionError(path: string, reason: string) {
+  return fail.permanent('expression_error', { message: `Expression in ${path}: ${reason}`, details: { path } });
+}
+
+/** Plain JSON data (or a failure): functions and other non-data results are refused; size is bounded. */
+function asData(result: unknown, path: string): unknown {
+  if (result === undefined) return null;
+  if (typeof result === 'function') throw expressionError(path, 'the result is a function, not data.');
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(result);
+  } catch {
+    throw expressionError(path, 'the result is not JSON data.');
+  }
+  if (text === undefined) return null;
+  if (Buffer.byteLength(text, 'utf8') > expressionBudget.maxResultBytes) {
+    throw expressionError(path, `the result is larger than ${expressionBudget.maxResultBytes} bytes.`);
+  }
+  return JSON.parse(text) as unknown;
+}
+
+/** Evaluates one expression against a scope already made plain (`plainData`). */
+export async function evaluateExpression(source: string, plainScope: unknown, path: string): Promise<unknown> {
+  const problem = compileError(source);
+  if (problem) throw expressionError(path, problem);
+  const expression = jsonata(source, {
+    timeout: expressionBudget.timeoutMs,
+    stack: expressionBudget.maxDepth,
+    sequence: expressionBudget.maxSequence,
+    RegexEngine: JsonataRegexEngine as unknown as RegExpConstructor,
+  });
+  let result: unknown;
+  try {
+    result = await expression.evaluate(plainScope);
+  } catch (error) {
+    throw expressionError(path, describeJsonataError(error));
+  }
+  return asData(result, path);
+}
+
+function asText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value);
+}
+
+async function resolveString(text: string, scope: unknown, path: string): Promise<unknown> {
+  const pieces = expressionPieces(text);
+  if (pieces.length === 0) return text;
+  const whole = wholeExpression(text);
+  if (whole !== null) return evaluateExpression(whole, scope, path);
+  let out = '';
+  let at = 0;
+  for (const piece of pieces) {
+    out += text.slice(at, piece.start) + asText(await evaluateExpression(piece.source, scope, path));
+    at = piece.end;
+  }
+  out += text.slice(at);
+  if (Buffer.byteLength(out, 'utf8') > expressionBudget.maxResultBytes) throw expressionError(path, `the text is larger than ${expressionBudget.maxResultBytes} bytes.`);
+  return out;
+}
+
+function childPath(path: string, key: string | number): string {
+  if (typeof key === 'number') return `${path}[${key}]`;
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+}
+
+/** Sets an own data property (a `__proto__` key stays plain data, never a prototype change). */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+async function resolveValue(value: unknown, scope: unknown, path: string, depth: number): Promise<unknown> {
+  if (typeof value === 'string') return resolveString(value, scope, path);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > maxWalkDepth) throw fail.permanent('invalid_parameter', { message: `${path} nests too deeply.`, details: { path } });
+  if (Array.isArray(value)) {
+    const out: unknown[] = [];
+    for (let index = 0; index < value.length; index += 1) out.push(await resolveValue(value[index], scope, childPath(path, index), depth + 1));
+    return out;
+  }
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    if (!Object.hasOwn(value, key)) continue;
+    setOwn(out, key, await resolveValue((value as Record<string, unknown>)[key], scope, childPath(path, key), depth + 1));
+  }
+  return out;
+}
+
+/** A copy of resolved params with secret-looking values masked (keys, and `{name, value}` pairs). */
+export function maskSecrets(value: unknown, depth = 0): unknown {
+  if (value === null || typeof value !== 'object' || depth > maxWalkDepth) return value;
+  if (Array.isArray(value)) return value.map((item) => maskSecrets(item, depth + 1));
+  const record = value as Record<string, unknown>;
+  const pairName = typeof record.name === 'string' && Object.hasOwn(record, 'name') ? record.name : null;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(record)) {
+    const secret = secretKeyPattern.test(key) || (key === 'value' && pairName !== null && secretKeyPattern.test(pairName));
+    setOwn(out, key, secret && record[key] !== null && record[key] !== undefined && record[key] !== '' ? maskText : maskSecrets(record[key], depth + 1));
+  }
+  return out;
+}
+
+/**
+ * Resolves every expression in `params` (deeply) against the scope. `value`: the params to run with;
+ * `masked`: the same with secrets masked, for the step's stored `input`.
+ */
+export async function resolveParams(params: unknown, scope: ExpressionScope): Promise<{ value: unknown; masked: unknown }> {
+  const plainScope = plainData(scope);
+  const value = await resolveValue(params, plainScope, 'params', 0);
+  return { value, masked: maskSecrets(value) };
+}

@@ -1,0 +1,29 @@
+/** Insert a row: through the tables engine API, effect-keyed (a retry answers the first write). */
+import { z } from 'zod';
+import { defineNode } from '../define-node';
+import { cellsParam, asCells, tableEffect, tableIdParam } from './shared';
+
+export const insertNode = defineNode({
+  type: 'tables.insert',
+  version: 1,
+  category: 'tables',
+  label: { en: 'Insert a row', fr: 'Ajouter une ligne' },
+  description: {
+    en: 'Adds a row to a table (at most once per step, even when retried).',
+    fr: 'Ajoute une ligne à une table (une seule fois par étape, même en cas de nouvelle tentative).',
+  },
+  params: z.strictObject({
+    tableId: tableIdParam,
+    cells: cellsParam,
+  }),
+  outputs: ['main'],
+  effect: 'keyed',
+  async execute({ params, capabilities, effect, execution }) {
+    const result = await effect(
+      { key: 'insert', kind: 'tables.insert', description: 'Insert a row in ' + params.tableId },
+      () => capabilities.tables.write({ effectKey: 'insert', op: 'insert', tableId: params.tableId, cells: asCells(params.cells) }),
+      () => ({ row: null, replayed: false, simulated: true }) as never,
+    );
+    return { data: result, effects: [tableEffect('insert', params.tableId, execution.simulated)] };
+  },
+});

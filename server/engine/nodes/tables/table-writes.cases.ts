@@ -1,0 +1,21 @@
+/** Shared checks of the table write node tests. Not a node module. */
+import { expect, vi } from 'vitest';
+import type { NodeDefinition } from '../define-node';
+import { fakeCapabilities, runNode } from '../testing';
+
+export async function checkTableWrite(definition: NodeDefinition, op: string, params: Record<string, unknown>, expected: Record<string, unknown>) {
+  const capabilities = fakeCapabilities();
+  const result = await runNode(definition, { params, capabilities });
+  expect(capabilities.tables.write).toHaveBeenCalledWith({ effectKey: op, op, ...expected });
+  expect(result).toMatchObject({ data: { row: { id: 'row-1' }, replayed: false }, effects: [{ kind: `tables.${op}` }] });
+  expect(definition.effect).toBe('keyed');
+
+  const simulated = fakeCapabilities({ tables: { write: vi.fn() } });
+  const dry = await runNode(definition, { params, capabilities: simulated, simulated: true });
+  expect(simulated.tables.write).not.toHaveBeenCalled();
+  expect(dry).toMatchObject({ effects: [{ simulated: true }] });
+
+  const polluted = JSON.parse('{"__proto__": "x"}') as Record<string, unknown>;
+  expect(definition.params.safeParse({ ...params, cells: polluted }).success).toBe(false);
+  expect(definition.params.safeParse({ ...params, cells: { a: { nested: 1 } } }).success).toBe(false);
+}

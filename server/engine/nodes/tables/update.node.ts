@@ -1,0 +1,30 @@
+/** Update a row: through the tables engine API, effect-keyed (a retry answers the first write). */
+import { z } from 'zod';
+import { defineNode } from '../define-node';
+import { cellsParam, asCells, tableEffect, tableIdParam } from './shared';
+
+export const updateNode = defineNode({
+  type: 'tables.update',
+  version: 1,
+  category: 'tables',
+  label: { en: 'Update a row', fr: 'Modifier une ligne' },
+  description: {
+    en: 'Changes cells of a table row chosen by its id (at most once per step).',
+    fr: 'Modifie des cellules d’une ligne de table choisie par son identifiant (une seule fois par étape).',
+  },
+  params: z.strictObject({
+    tableId: tableIdParam,
+    rowId: z.string().min(1).max(100).describe('The row to change (its id, usually from a look-up).'),
+    cells: cellsParam,
+  }),
+  outputs: ['main'],
+  effect: 'keyed',
+  async execute({ params, capabilities, effect, execution }) {
+    const result = await effect(
+      { key: 'update', kind: 'tables.update', description: 'Update a row in ' + params.tableId },
+      () => capabilities.tables.write({ effectKey: 'update', op: 'update', tableId: params.tableId, rowId: params.rowId, cells: asCells(params.cells) }),
+      () => ({ row: null, replayed: false, simulated: true }) as never,
+    );
+    return { data: result, effects: [tableEffect('update', params.tableId, execution.simulated)] };
+  },
+});

@@ -1,0 +1,29 @@
+/** Insert or update a row: through the tables engine API, effect-keyed (a retry answers the first write). */
+import { z } from 'zod';
+import { defineNode } from '../define-node';
+import { cellsParam, asCells, tableEffect, tableIdParam } from './shared';
+
+export const upsertNode = defineNode({
+  type: 'tables.upsert',
+  version: 1,
+  category: 'tables',
+  label: { en: 'Insert or update a row', fr: 'Ajouter ou modifier une ligne' },
+  description: {
+    en: 'Updates the row with the key in the cells, or adds it when there is none (at most once per step).',
+    fr: 'Modifie la ligne ayant la clé donnée dans les cellules, ou l’ajoute s’il n’y en a pas (une seule fois par étape).',
+  },
+  params: z.strictObject({
+    tableId: tableIdParam,
+    cells: cellsParam,
+  }),
+  outputs: ['main'],
+  effect: 'keyed',
+  async execute({ params, capabilities, effect, execution }) {
+    const result = await effect(
+      { key: 'upsert', kind: 'tables.upsert', description: 'Insert or update a row in ' + params.tableId },
+      () => capabilities.tables.write({ effectKey: 'upsert', op: 'upsert', tableId: params.tableId, cells: asCells(params.cells) }),
+      () => ({ row: null, replayed: false, simulated: true }) as never,
+    );
+    return { data: result, effects: [tableEffect('upsert', params.tableId, execution.simulated)] };
+  },
+});

@@ -1,0 +1,94 @@
+/**
+ * A node context for unit tests: fake capabilities that record their calls, an effect runner that
+ * performs (or simulates) at once, and children that the test controls. Not a node module.
+ */
+import { vi } from 'vitest';
+import type { Capabilities } from '../capabilities/types';
+import type { ChildRuns, NodeContext, NodeDefinition, NodeResult } from './define-node';
+
+type ChildRow = Awaited<ReturnType<ChildRuns['list']>>[number];
+
+export function fakeCapabilities(overrides: Partial<{ [K in keyof Capabilities]: Partial<Capabilities[K]> }> = {}): Capabilities {
+  return {
+    mail: {
+      findMessage: vi.fn(async () => null),
+      operate: vi.fn(async () => ({ operationId: 'op-1', duplicate: false })),
+      ...overrides.mail,
+    },
+    tables: {
+      lookup: vi.fn(async () => null),
+      write: vi.fn(async (input) => ({ row: { id: 'row-1', cells: input.cells } as never, replayed: false, ...(input.op === 'upsert' ? { created: true } : {}) })),
+      ...overrides.tables,
+    },
+    http: {
+      request: vi.fn(async (input) => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"ok":true}', url: input.url })),
+      ...overrides.http,
+    },
+    notify: { owner: vi.fn(async () => ({ id: 'n-1' })), ...overrides.notify },
+    signal: { mark: vi.fn(async () => ({ created: true })), ...overrides.signal },
+    credentials: { read: vi.fn(async () => ({})), ...overrides.credentials },
+  };
+}
+
+export interface FakeContextOptions<P> {
+  params: P;
+  input?: Record<string, unknown>;
+  nodes?: Record<string, unknown>;
+  trigger?: Record<string, unknown> | null;
+  simulated?: boolean;
+  messageId?: string | null;
+  state?: unknown;
+  resume?: NodeContext<P>['resume'];
+  capabilities?: Capabilities;
+  children?: ChildRow[];
+  now?: Date;
+}
+
+export function fakeContext<P>(options: FakeContextOptions<P>) {
+  const children = [...(options.children ?? [])];
+  const started: { index: number; workflowId: string; triggerData: Record<string, unknown> }[] = [];
+  const effects: { key: string; kind: string }[] = [];
+  const context: NodeContext<P> = {
+    params: options.params,
+    input: options.input ?? { main: {} },
+    nodes: options.nodes ?? {},
+    trigger: options.trigger ?? null,
+    execution: {
+      id: 'exec-1',
+      memberId: 'member-1',
+      workflowId: 'wf-1',
+      workflowVersionId: 'v-1',
+      simulated: options.simulated ?? false,
+      mailboxId: options.messageId ? 'mb-1' : null,
+      messageId: options.messageId ?? null,
+      triggerType: 'trigger.webhook',
+    },
+    node: { id: 'n1', name: 'Node' },
+    attempt: 1,
+    signal: new AbortController().signal,
+    state: options.state ?? null,
+    resume: options.resume ?? null,
+    effect: async (spec, perform, simulated) => {
+      effects.push({ key: spec.key, kind: spec.kind });
+      return options.simulated ? simulated() : perform();
+    },
+    capabilities: options.capabilities ?? fakeCapabilities(),
+    children: {
+      start: async (list) => {
+        for (const child of list) {
+          if (started.some((seen) => seen.index === child.index)) continue;
+          started.push(child);
+        }
+      },
+      list: async () => children,
+    },
+    now: () => options.now ?? new Date('2026-03-01T10:00:00Z'),
+  };
+  return { context, started, effects, children };
+}
+
+/** Parses params through the node's schema (as the engine does) and runs it. */
+export async function runNode(definition: NodeDefinition, options: FakeContextOptions<unknown>): Promise<NodeResult> {
+  const params = definition.params.parse(options.params);
+  return definition.execute(fakeContext({ ...options, params }).context as never);
+}
