@@ -30,6 +30,7 @@ import { cpuBetween, othersShare, sampleCpu, type CpuUse } from './cpu';
 import { runSectionAlone } from './database';
 import { DbObserver } from './db-stats';
 import { chainTask, startGraphileFloor, type ChainPayload } from './engine-graphile';
+import { benchNodeIds, engineBenchGraph } from './engine-graph';
 import { startSink } from './engine-sink';
 import { HttpConnection } from './http-client';
 import { startServer } from './processes';
@@ -194,6 +195,9 @@ async function stepOverheads(client: pg.Client, workflowId: string, from: Date, 
   const perExecution: number[] = [];
   const queueDelay: number[] = [];
   const httpMs: number[] = [];
+  /** Execution startedAt → first step's startedAt, and last step's finishedAt → execution finishedAt. */
+  const lead: number[] = [];
+  const tail: number[] = [];
   const statuses = new Map<string, number>();
   let index = 0;
   while (index < rows.length) {
@@ -216,8 +220,11 @@ async function stepOverheads(client: pg.Client, workflowId: string, from: Date, 
       hops.push(current.s_started.getTime() - steps[step - 1].s_finished!.getTime() + (isHttp ? 0 : (current.duration_ms ?? 0)));
     }
     perExecution.push((first.e_finished.getTime() - first.e_started.getTime() - http) / steps.length);
+    if (first.s_started) lead.push(first.s_started.getTime() - first.e_started.getTime());
+    const last = steps[steps.length - 1];
+    if (last.s_finished) tail.push(first.e_finished.getTime() - last.s_finished.getTime());
   }
-  return { hops, perExecution, queueDelay, httpMs, statuses, executions: perExecution.length, steps: rows.length };
+  return { hops, perExecution, queueDelay, httpMs, lead, tail, statuses, executions: perExecution.length, steps: rows.length };
 }
 
 /** The runner stopped taking jobs (its worker pool shut itself down); the message names why. */
@@ -245,7 +252,7 @@ type Quantiles = ReturnType<typeof quantiles>;
 interface Measured {
   slices: ThroughputSlice[];
   floorHops: number[];
-  saturated: { hops: number[]; perExecution: number[]; queueDelay: number[]; httpMs: number[]; statuses: Map<string, number> };
+  saturated: { hops: number[]; perExecution: number[]; queueDelay: number[]; httpMs: number[]; lead: number[]; tail: number[]; statuses: Map<string, number> };
   webhook: null | { latency: Quantiles; http: Quantiles; floor: Quantiles; statuses: Map<string, number>; missing: number; overhead: Awaited<ReturnType<typeof stepOverheads>> };
   runnerLines: { lines: number; distinct: string[] };
 }
@@ -263,7 +270,8 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
   const { findNodeType } = await import('../server/engine/nodes/registry');
   const { tokenHash, randomToken } = await import('../server/core/auth/tokens');
   const { createWorkflow, webhookGraph } = await import('../server/testing/workflow-factories');
-  const { crashWorkflowGraph } = await import('../runner/engine/testing/crash-graph');
+  const { graphInput } = await import('../server/engine/graph/schema');
+  const { validateGraph } = await import('../server/engine/graph/validate-graph');
   const { findFreePort } = await import('../server/core/free-port');
   resetConfigForTests();
 
@@ -275,7 +283,9 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
   );
 
   const sink = await startSink();
-  const graph = crashWorkflowGraph(`${sink.url}/sink`);
+  const graph = engineBenchGraph(`${sink.url}/sink`);
+  const issues = validateGraph(graphInput.parse(graph));
+  if (issues.length) log(`  the bench's workflow does not pass the graph validator: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`);
   const missingTypes = [...new Set((graph.nodes ?? []).map((node) => `${node.type}@${node.version}`))].filter((key) => {
     const [type, version] = key.split('@');
     return !findNodeType(type, Number(version));
@@ -417,14 +427,31 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
         );
       }
     }
-    const saturated: Measured['saturated'] = { hops: [], perExecution: [], queueDelay: [], httpMs: [], statuses: new Map() };
+    const saturated: Measured['saturated'] = { hops: [], perExecution: [], queueDelay: [], httpMs: [], lead: [], tail: [], statuses: new Map() };
     for (const window of slices.filter((slice) => slice.target === 'engine')) {
       const part = await stepOverheads(client, workflow.id, window.from, window.to);
       saturated.hops.push(...part.hops);
       saturated.perExecution.push(...part.perExecution);
       saturated.queueDelay.push(...part.queueDelay);
       saturated.httpMs.push(...part.httpMs);
+      saturated.lead.push(...part.lead);
+      saturated.tail.push(...part.tail);
       for (const [status, count] of part.statuses) saturated.statuses.set(status, (saturated.statuses.get(status) ?? 0) + count);
+    }
+    // Every run must have run its five steps and called the sink: otherwise this is not the workflow benched.
+    const { rows: stepCounts } = await client.query<{ node_id: string; status: string; n: number }>(
+      `SELECT s.node_id, s.status, count(*)::int AS n FROM execution_steps s JOIN executions e ON e.id = s.execution_id WHERE e.workflow_id = $1::uuid GROUP BY 1, 2 ORDER BY 1, 2`,
+      [workflow.id],
+    );
+    const succeededSteps = new Map(stepCounts.filter((row) => row.status === 'succeeded').map((row) => [row.node_id, row.n]));
+    const incomplete = benchNodeIds.filter((id) => (succeededSteps.get(id) ?? 0) === 0);
+    if (incomplete.length || sink.requests() === 0) {
+      log(`  WARNING: steps that never succeeded: ${incomplete.join(', ') || 'none'}; sink requests ${sink.requests()}; steps by node and status: ${stepCounts.map((row) => `${row.node_id} ${row.status} ${row.n}`).join(', ')}`);
+      const { rows: sample } = await client.query<{ node_id: string; status: string; error: unknown; output: string | null }>(
+        `SELECT s.node_id, s.status, s.error, s.output FROM execution_steps s JOIN executions e ON e.id = s.execution_id WHERE e.workflow_id = $1::uuid ORDER BY e.created_at DESC, s.seq LIMIT 5`,
+        [workflow.id],
+      );
+      for (const row of sample) log(`    ${row.node_id} ${row.status} ${row.output ?? ''} ${row.error ? JSON.stringify(row.error).slice(0, 300) : ''}`);
     }
     log(`  engine runs in the windows by status: ${[...saturated.statuses].map(([status, count]) => `${status} ${count}`).join(', ') || 'none'}; sink requests so far ${sink.requests()} (${sink.duplicates()} repeated idempotency keys)`);
 
@@ -635,8 +662,16 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
     for (const line of table(rows)) log(`    ${line}`);
     log(
       `  saturated: queued → running p50 ${fixed(quantiles(saturated.queueDelay).p50)} ms (runs wait for one of the workflow's slots); ` +
-        `the HTTP step to the sink p50 ${fixed(quantiles(saturated.httpMs).p50)} ms`,
+        `the HTTP step to the sink p50 ${fixed(quantiles(saturated.httpMs).p50)} ms; running → first step p50 ${fixed(quantiles(saturated.lead).p50)} ms; ` +
+        `last step → finished p50 ${fixed(quantiles(saturated.tail).p50)} ms`,
     );
+    if (webhook) {
+      const paced = webhook.overhead;
+      log(
+        `  at ${settings.webhookRate}/s: queued → running p50 ${fixed(quantiles(paced.queueDelay).p50)} ms, running → first step p50 ${fixed(quantiles(paced.lead).p50)} ms, ` +
+          `last step → finished p50 ${fixed(quantiles(paced.tail).p50)} ms, (run time − HTTP) / steps p50 ${fixed(quantiles(paced.perExecution).p50)} ms`,
+      );
+    }
     if (webhook) {
       log(`  webhook-to-first-step latency, open loop ${settings.webhookRate}/s for ${settings.webhookSeconds} s (from the scheduled send time; ms):`);
       for (const line of table([
