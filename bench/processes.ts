@@ -49,12 +49,14 @@ export function startServer(options: {
   env: NodeJS.ProcessEnv;
   cwd?: string;
   readyTimeoutMs?: number;
-  /** Matches the line announcing the server's URL (first group); default `ready on <url>`. */
+  /** Matches the line announcing the server's URL (first group, optional); default `ready on <url>`. */
   readyPattern?: RegExp;
   /** Echo each distinct line printed after `ready` at once (otherwise read them with `logged()`). */
   echo?: boolean;
+  /** Ready as soon as it is spawned (a worker that prints nothing when quiet; the caller probes it). */
+  readyAtSpawn?: boolean;
 }): Promise<ChildServer> {
-  const { name, command, args, env, cwd, readyTimeoutMs = 60_000, echo = false, readyPattern = /ready on (https?:\/\/\S+)/ } = options;
+  const { name, command, args, env, cwd, readyTimeoutMs = 60_000, echo = false, readyPattern = /ready on (https?:\/\/\S+)/, readyAtSpawn = false } = options;
   const child: ChildProcess = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   let exited: Promise<void>;
@@ -84,6 +86,11 @@ export function startServer(options: {
     };
     running.add(server);
     exited = new Promise<void>((done) => child.once('exit', () => done()));
+    if (readyAtSpawn) {
+      ready = true;
+      clearTimeout(timer);
+      resolve(server);
+    }
     const onLine = (line: string) => {
       lines.push(line);
       if (lines.length > 200) lines.shift();
@@ -91,8 +98,9 @@ export function startServer(options: {
       if (match && !ready) {
         ready = true;
         clearTimeout(timer);
-        server.url = match[1];
-        server.port = Number(new URL(match[1]).port);
+        // A pattern without a URL group (a worker process that serves nothing) leaves url and port empty.
+        server.url = match[1] ?? '';
+        server.port = match[1] ? Number(new URL(match[1]).port) : 0;
         resolve(server);
         return;
       }

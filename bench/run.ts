@@ -10,10 +10,14 @@
  * mail sections: bench/mime-ingest.ts (ingest vs bare mailparser) and bench/mail-sync.ts (initial
  * sync from a local Dovecot vs a bare imapflow fetch, new-mail latency with IDLE), bench/mail-lists.ts (threads
  * and messages lists on 500,000 messages vs the same SQL on bare pg) and bench/sanitize.ts (bodyHtmlSafe in the
- * worker pool vs bare DOMPurify, and the event loop meanwhile); BENCH_MAIL=0 skips them.
+ * worker pool vs bare DOMPurify, and the event loop meanwhile); BENCH_MAIL=0 skips them. Last, bench/engine.ts: the
+ * workflow engine (runs per second vs graphile-worker alone, per-step overhead, webhook-to-first-step latency, the
+ * executions list and detail at 1,000,000 executions); BENCH_ENGINE=0 skips it.
  * See bench/README.md for the method and the knobs. Timing targets are printed as PASS/MISS and
  * never fail the process: machines are noisy.
  */
+// Node types' `.node.ts` modules, which tsx alone does not find (see the file): before any server module.
+import './engine-resolve';
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
@@ -50,8 +54,8 @@ const settings = {
 const targets = { throughputRatio: 0.25, openLoopP99Ms: 50 };
 
 const log = (message: string) => console.log(message);
-/** One Node process with tsx's loader (the tsx CLI would put a relay process in between). */
-const tsxArgs = (entry: string, ...rest: string[]) => ['--import', 'tsx', entry, ...rest];
+/** One Node process with tsx's loader (the tsx CLI would put a relay process in between) and the `.node` resolve hook. */
+const tsxArgs = (entry: string, ...rest: string[]) => ['--import', 'tsx', '--import', './bench/engine-resolve.ts', entry, ...rest];
 
 // ---------------------------------------------------------------------------------------------
 // Cleanup: children first (they hold database connections), then the database.
@@ -463,6 +467,13 @@ async function main(): Promise<void> {
     log('');
     const sanitize = spawnSync(process.execPath, tsxArgs(path.join(root, 'bench', 'sanitize.ts')), { stdio: 'inherit', cwd: root });
     if (sanitize.status !== 0) log(`sanitize bench failed (exit ${sanitize.status ?? sanitize.signal})`);
+  }
+  // The workflow engine (bench/engine.ts): the real runner vs graphile-worker alone, the webhook on the production
+  // build, then the executions list and detail at 1,000,000 executions; on the same database, servers above stopped.
+  if (process.env.BENCH_ENGINE !== '0') {
+    await stopAll();
+    const { runEngineBench } = await import('./engine');
+    await runEngineBench({ databaseUrl: database.url, log });
   }
   log(`\ntotal time ${fixed((Date.now() - startedAt) / 1000, 0)} s, load average now ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}`);
 }

@@ -1,0 +1,727 @@
+/**
+ * The workflow engine section of `npm run bench` (BENCH_ENGINE=0 skips it; alone: `npx tsx bench/engine.ts`,
+ * embedded PostgreSQL or BENCH_DATABASE_URL). Every figure is printed next to a floor measured in the same run:
+ *
+ * 1. Throughput: completed executions per second of the 5-node workflow of the crash test
+ *    (runner/engine/testing/crash-graph.ts: webhook trigger → data.set → logic.if → data.set → http.request to a
+ *    sink on 127.0.0.1 in this process) run by the real runner (`runner/main.ts` in a child process, its task
+ *    list, the sweeper, the mail supervisor idle), started with `startExecution` in batches so that about
+ *    BENCH_ENGINE_INFLIGHT runs are queued or running at any time; against graphile-worker alone
+ *    (bench/engine-graphile.ts, a child with the runner's worker settings) running chains of 5 trivial jobs, each
+ *    adding the next, fed the same way on the same database. Interleaved rounds. Target: ≥ 0.5 × the floor.
+ * 2. Per-step overhead, from the step rows: for each step after the trigger, the gap between the previous
+ *    step's finishedAt and its startedAt, plus its own durationMs unless it is the HTTP call (the sink's time is
+ *    not the engine's). Floor: graphile's hop from one job of a chain to the next. Target: p50 ≤ 10 ms.
+ * 3. Webhook-to-first-step latency: an open loop of POST /hooks/wf/{token} at BENCH_ENGINE_WEBHOOK_RATE (50) per
+ *    second on the production server (server/http/main.ts, bench/processes.ts) with the runner running; latency
+ *    = the trigger step's startedAt − the request's scheduled send time. Floor: `graphile_worker.add_job` at
+ *    the same rate from this process, latency = the job's start − its scheduled time. Target: p99 < 250 ms.
+ * 4. The executions list and detail at 1,000,000 stored executions (bench/engine-lists.ts).
+ *
+ * PASS/MISS is information only: it never changes the exit code.
+ */
+import './engine-resolve';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { ensureProductionBuild } from './build';
+import { cpuBetween, othersShare, sampleCpu, type CpuUse } from './cpu';
+import { runSectionAlone } from './database';
+import { DbObserver } from './db-stats';
+import { chainTask, startGraphileFloor, type ChainPayload } from './engine-graphile';
+import { benchNodeIds, engineBenchGraph } from './engine-graph';
+import { startSink } from './engine-sink';
+import { HttpConnection } from './http-client';
+import { startServer } from './processes';
+import { percentile } from './stats';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+function intEnv(name: string, fallback: number): number {
+  const value = Number(process.env[name]);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+const settings = {
+  inflight: intEnv('BENCH_ENGINE_INFLIGHT', 20),
+  seconds: intEnv('BENCH_ENGINE_SECONDS', 10),
+  rounds: intEnv('BENCH_ENGINE_ROUNDS', 2),
+  webhookRate: intEnv('BENCH_ENGINE_WEBHOOK_RATE', 50),
+  webhookSeconds: intEnv('BENCH_ENGINE_WEBHOOK_SECONDS', 10),
+};
+const targets = { throughputRatio: 0.5, stepOverheadP50Ms: 10, webhookP99Ms: 250 };
+
+const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const tsxArgs = (entry: string) => ['--import', 'tsx', '--import', './bench/engine-resolve.ts', entry];
+
+function quantiles(values: number[]) {
+  const sorted = Float64Array.from(values).sort();
+  return { count: sorted.length, p50: percentile(sorted, 50), p90: percentile(sorted, 90), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] ?? Number.NaN };
+}
+
+function table(rows: string[][]): string[] {
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
+  return rows.map((row) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ').trimEnd());
+}
+
+interface Target {
+  name: string;
+  /** Runs queued or running now. */
+  inflight(): Promise<number>;
+  /** Starts `count` runs in one transaction. */
+  start(count: number): Promise<void>;
+  /** What the runs in flight are waiting for, for an error message. */
+  diagnose?(): Promise<string>;
+  /** Called when the measured window opens and when it closes (before the drain). */
+  windowStart?(): Promise<void>;
+  windowEnd?(): Promise<void>;
+  /** Runs completed in the window. */
+  completed(since: Date, until: Date): Promise<number>;
+  pid(): number;
+}
+
+interface DbCounters {
+  commits: number;
+  jobsAdded: number;
+  wal: string;
+}
+
+/**
+ * WAL flushes made by client backends (PostgreSQL 18's pg_stat_io: durable commits that waited, several sharing one
+ * flush under load; the bench's own read-only polls make none), graphile jobs added, and the WAL position. Backends
+ * publish these counters within about a second.
+ */
+async function dbCounters(client: pg.Client): Promise<DbCounters> {
+  await client.query('SELECT pg_stat_clear_snapshot()');
+  const { rows } = await client.query<{ commits: string; jobs: string | null; wal: string }>(
+    `SELECT (SELECT coalesce(sum(fsyncs), 0) FROM pg_stat_io WHERE object = 'wal' AND backend_type = 'client backend')::text AS commits,
+            (SELECT n_tup_ins FROM pg_stat_all_tables WHERE schemaname = 'graphile_worker' AND relname = '_private_jobs')::text AS jobs,
+            pg_current_wal_lsn()::text AS wal`,
+  );
+  return { commits: Number(rows[0].commits), jobsAdded: Number(rows[0].jobs ?? 0), wal: rows[0].wal };
+}
+
+interface ThroughputSlice {
+  target: string;
+  /** Runs started over the whole slice (warm-up, window and drain), and the database work over the same span. */
+  started: number;
+  commits: number;
+  jobsAdded: number;
+  walBytes: number;
+  completed: number;
+  seconds: number;
+  perSecond: number;
+  from: Date;
+  to: Date;
+  cpu: CpuUse;
+}
+
+/**
+ * Keeps about `inflight` runs queued or running (topping up every 20 ms in one transaction), `warmupMs` first,
+ * then counts the runs completed over `durationMs`; then stops feeding and waits for the rest to finish.
+ */
+async function feed(target: Target, options: { warmupMs: number; durationMs: number; postmasterPid: number | null; client: pg.Client }): Promise<ThroughputSlice> {
+  const countersBefore = await dbCounters(options.client);
+  let runsStarted = 0;
+  const started = Date.now();
+  let from: Date | null = null;
+  let cpuBefore = sampleCpu(target.pid(), options.postmasterPid);
+  for (;;) {
+    const now = Date.now();
+    if (!from && now - started >= options.warmupMs) {
+      await target.windowStart?.();
+      from = new Date(now);
+      cpuBefore = sampleCpu(target.pid(), options.postmasterPid);
+    }
+    if (from && now - from.getTime() >= options.durationMs) break;
+    const missing = settings.inflight - (await target.inflight());
+    if (missing > 0) {
+      await target.start(missing);
+      runsStarted += missing;
+    }
+    await sleep(20);
+  }
+  const to = new Date();
+  await target.windowEnd?.();
+  const cpu = cpuBetween(cpuBefore, sampleCpu(target.pid(), options.postmasterPid));
+  const drainUntil = Date.now() + (Number(process.env.BENCH_ENGINE_DRAIN_SECONDS) || 120) * 1000;
+  while ((await target.inflight()) > 0) {
+    if (Date.now() > drainUntil) throw new Error(`${target.name}: runs still in flight two minutes after the feeding stopped${(await target.diagnose?.()) ?? ''}`);
+    await sleep(100);
+  }
+  const completed = await target.completed(from!, to);
+  const seconds = (to.getTime() - from!.getTime()) / 1000;
+  await sleep(1_200); // busy backends publish their counters at most once a second
+  const countersAfter = await dbCounters(options.client);
+  const { rows } = await options.client.query<{ bytes: string }>('SELECT pg_wal_lsn_diff($1::pg_lsn, $2::pg_lsn)::text AS bytes', [countersAfter.wal, countersBefore.wal]);
+  return {
+    target: target.name,
+    started: runsStarted,
+    commits: countersAfter.commits - countersBefore.commits,
+    jobsAdded: countersAfter.jobsAdded - countersBefore.jobsAdded,
+    walBytes: Number(rows[0].bytes),
+    completed,
+    seconds,
+    perSecond: completed / seconds,
+    from: from!,
+    to,
+    cpu,
+  };
+}
+
+/** Per-step overhead samples of the executions of `workflowId` finished in [from, to). */
+async function stepOverheads(client: pg.Client, workflowId: string, from: Date, to: Date) {
+  const { rows } = await client.query<{
+    execution_id: string;
+    status: string;
+    created_at: Date;
+    e_started: Date;
+    e_finished: Date;
+    node_type: string;
+    s_started: Date | null;
+    s_finished: Date | null;
+    duration_ms: number | null;
+  }>(
+    `SELECT e.id AS execution_id, e.status, e.created_at, e.started_at AS e_started, e.finished_at AS e_finished,
+            s.node_type, s.started_at AS s_started, s.finished_at AS s_finished, s.duration_ms
+       FROM executions e JOIN execution_steps s ON s.execution_id = e.id
+      WHERE e.workflow_id = $1::uuid AND e.finished_at >= $2 AND e.finished_at < $3
+      ORDER BY e.id, s.seq, s.started_at`,
+    [workflowId, from, to],
+  );
+  const hops: number[] = [];
+  const perExecution: number[] = [];
+  const queueDelay: number[] = [];
+  const httpMs: number[] = [];
+  /** Execution startedAt → first step's startedAt, and last step's finishedAt → execution finishedAt. */
+  const lead: number[] = [];
+  const tail: number[] = [];
+  const statuses = new Map<string, number>();
+  let index = 0;
+  while (index < rows.length) {
+    const id = rows[index].execution_id;
+    const steps = [];
+    while (index < rows.length && rows[index].execution_id === id) steps.push(rows[index++]);
+    const first = steps[0];
+    statuses.set(first.status, (statuses.get(first.status) ?? 0) + 1);
+    if (first.status !== 'succeeded') continue;
+    queueDelay.push(first.e_started.getTime() - first.created_at.getTime());
+    let http = 0;
+    for (let step = 0; step < steps.length; step += 1) {
+      const current = steps[step];
+      const isHttp = current.node_type.startsWith('http.');
+      if (isHttp) {
+        http += current.duration_ms ?? 0;
+        httpMs.push(current.duration_ms ?? 0);
+      }
+      if (step === 0 || !current.s_started || !steps[step - 1].s_finished) continue;
+      hops.push(current.s_started.getTime() - steps[step - 1].s_finished!.getTime() + (isHttp ? 0 : (current.duration_ms ?? 0)));
+    }
+    perExecution.push((first.e_finished.getTime() - first.e_started.getTime() - http) / steps.length);
+    if (first.s_started) lead.push(first.s_started.getTime() - first.e_started.getTime());
+    const last = steps[steps.length - 1];
+    if (last.s_finished) tail.push(first.e_finished.getTime() - last.s_finished.getTime());
+  }
+  return { hops, perExecution, queueDelay, httpMs, lead, tail, statuses, executions: perExecution.length, steps: rows.length };
+}
+
+/** The runner stopped taking jobs (its worker pool shut itself down); the message names why. */
+class RunnerStalled extends Error {
+  constructor(
+    message: string,
+    readonly pid: number,
+  ) {
+    super(message);
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+type RunnerMode = 'main' | 'tasks';
+type Quantiles = ReturnType<typeof quantiles>;
+
+interface Measured {
+  slices: ThroughputSlice[];
+  floorHops: number[];
+  saturated: { hops: number[]; perExecution: number[]; queueDelay: number[]; httpMs: number[]; lead: number[]; tail: number[]; statuses: Map<string, number> };
+  webhook: null | { latency: Quantiles; http: Quantiles; floor: Quantiles; statuses: Map<string, number>; missing: number; overhead: Awaited<ReturnType<typeof stepOverheads>> };
+  runnerLines: { lines: number; distinct: string[] };
+}
+
+/** Lines a runner prints when graphile-worker gives its worker pool up. */
+const stallPattern = /Failed to complete jobs|Failed to fail jobs|committing seppuku|queue is in an inconsistent state|runner failed/;
+
+export async function runEngineBench(options: { databaseUrl: string; log: (message: string) => void }): Promise<void> {
+  const { log } = options;
+  const { databaseUrl } = options;
+  process.env.DATABASE_URL = databaseUrl;
+  const { db, disconnectDb } = await import('../server/core/db');
+  const { resetConfigForTests } = await import('../server/core/config');
+  const { startExecution } = await import('../server/engine/run/start');
+  const { findNodeType } = await import('../server/engine/nodes/registry');
+  const { tokenHash, randomToken } = await import('../server/core/auth/tokens');
+  const { createWorkflow, webhookGraph } = await import('../server/testing/workflow-factories');
+  const { graphInput } = await import('../server/engine/graph/schema');
+  const { validateGraph } = await import('../server/engine/graph/validate-graph');
+  const { findFreePort } = await import('../server/core/free-port');
+  resetConfigForTests();
+
+  log('');
+  log(
+    `workflow engine: the 5-node workflow (webhook → data.set → logic.if → data.set → http.request to a local sink) on the real runner, ` +
+      `vs graphile-worker alone running 5 chained trivial jobs; ${settings.inflight} runs in flight, ${settings.rounds} × ${fixed(settings.seconds / settings.rounds, 1)} s per target; ` +
+      `load average ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}`,
+  );
+
+  const sink = await startSink();
+  const graph = engineBenchGraph(`${sink.url}/sink`);
+  const issues = validateGraph(graphInput.parse(graph));
+  if (issues.length) log(`  the bench's workflow does not pass the graph validator: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`);
+  const missingTypes = [...new Set((graph.nodes ?? []).map((node) => `${node.type}@${node.version}`))].filter((key) => {
+    const [type, version] = key.split('@');
+    return !findNodeType(type, Number(version));
+  });
+  if (missingTypes.length) log(`  node types not in the registry yet: ${missingTypes.join(', ')}; their steps fail (measured anyway, and said so)`);
+
+  const member = await db().member.create({
+    data: { email: `engine-run-${randomToken(4)}@example.test`, name: 'Engine Run Bench', role: 'member', status: 'active', passwordHash: 'x' },
+  });
+  const { workflow, version } = await createWorkflow(member, { name: 'Engine bench', graph });
+  const token = randomToken(32);
+  await db().workflow.update({ where: { id: workflow.id }, data: { webhookTokenHash: tokenHash(token) } });
+  // A trigger-only workflow: one run of it shows a runner is taking jobs.
+  const probe = await createWorkflow(member, { name: 'Engine bench probe', graph: webhookGraph() });
+
+  const childEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: databaseUrl,
+      HTTP_NODE_ALLOW_HOSTS: '127.0.0.1',
+      NEXT_TELEMETRY_DISABLED: '1',
+      ...extra,
+    };
+    delete env.BENCH_DATABASE_URL;
+    return env;
+  };
+
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const observer = await DbObserver.open(databaseUrl);
+  const postmasterPid = await observer.postmasterPid();
+  const children = new Set<{ stop(): Promise<void> }>();
+
+  const startRun = (workflowId: string, versionId: string, count: number) =>
+    db().$transaction(async (tx) => {
+      for (let index = 0; index < count; index += 1) {
+        await startExecution({ memberId: member.id, workflowId, workflowVersionId: versionId, trigger: { type: 'webhook', nodeId: 'start', data: { index, amount: index % 100 } } }, tx);
+      }
+    });
+
+  let lastBatchDelay = '-1';
+  /** `batchDelay` (tasks mode): graphile's completion batching, -1 (off) unless BENCH_ENGINE_BATCH_DELAY says otherwise. */
+  async function measure(mode: RunnerMode, batchDelay = process.env.BENCH_ENGINE_BATCH_DELAY ?? '-1'): Promise<Measured> {
+    // The runner at LOG_LEVEL=warn, as the web server is benched (at info graphile logs a line per job).
+    const runner =
+      mode === 'main'
+        ? await startServer({ name: 'runner', command: process.execPath, args: tsxArgs('runner/main.ts'), cwd: root, env: childEnv({}), readyAtSpawn: true })
+        : await startServer({ name: 'engine-runner', command: process.execPath, args: tsxArgs('bench/engine-runner.ts'), cwd: root, env: childEnv({ BENCH_ENGINE_BATCH_DELAY: batchDelay }), readyPattern: /engine runner ready/ });
+    children.add(runner);
+    // The floor completes its jobs as the engine's runner does: batched like runner/main.ts, or as the task list is set.
+    const floor = await startGraphileFloor({ databaseUrl, cwd: root, env: childEnv({ BENCH_FLOOR_BATCH_DELAY: mode === 'main' ? '0' : batchDelay }) });
+    children.add(floor);
+    const checkRunner = () => {
+      const stalled = stallPattern.exec(runner.tail());
+      if (stalled) {
+        const line = runner.tail().split('\n').find((candidate) => stallPattern.test(candidate)) ?? stalled[0];
+        const message = /"msg":"([^"]*)"/.exec(line)?.[1] ?? line.slice(0, 300);
+        const code = /"code":"([0-9A-Z]{5})"/.exec(line)?.[1];
+        throw new RunnerStalled(`${message.replace(/\\n/g, ' ')}${code ? ` (SQLSTATE ${code})` : ''}`, runner.pid);
+      }
+    };
+    // Ready when a run of the probe workflow has finished.
+    const probeRun = await startExecution({ memberId: member.id, workflowId: probe.workflow.id, workflowVersionId: probe.version!.id, trigger: { type: 'webhook', nodeId: 'start', data: {} } });
+    for (const deadline = Date.now() + 90_000; ; await sleep(100)) {
+      const { rows } = await client.query<{ status: string }>('SELECT status FROM executions WHERE id = $1::uuid', [probeRun.id]);
+      if (rows[0].status === 'succeeded') break;
+      if (Date.now() > deadline) throw new Error(`the runner did not run a probe execution within 90 s (it is ${rows[0].status})\n${runner.tail()}`);
+    }
+    lastBatchDelay = batchDelay;
+    log(`  ${mode === 'main' ? 'runner/main.ts' : `bench/engine-runner.ts (the runner’s task list, completeJobBatchDelay ${batchDelay})`} pid ${runner.pid}, graphile floor pid ${floor.pid}, sink ${sink.url}`);
+
+    const engine: Target = {
+      name: 'engine',
+      pid: () => runner.pid,
+      async inflight() {
+        checkRunner();
+        const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM executions WHERE workflow_id = $1::uuid AND status IN ('queued', 'running', 'waiting')`, [workflow.id]);
+        return rows[0].n;
+      },
+      start: (count) => startRun(workflow.id, version!.id, count),
+      async diagnose() {
+        const { rows: statuses } = await client.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM executions WHERE workflow_id = $1::uuid GROUP BY status`, [workflow.id]);
+        const { rows: jobs } = await client.query<{ n: number; last_error: string | null; locked: number; future: number; attempts: number }>(
+          `SELECT count(*)::int AS n, max(last_error) AS last_error, count(*) FILTER (WHERE locked_at IS NOT NULL)::int AS locked,
+                  count(*) FILTER (WHERE run_at > now())::int AS future, max(attempts)::int AS attempts
+             FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'execution.advance'`,
+        );
+        return (
+          `: executions ${statuses.map((row) => `${row.status} ${row.n}`).join(', ')}; advance jobs pending ${jobs[0].n} (locked ${jobs[0].locked}, not due yet ${jobs[0].future}, ` +
+          `most attempts ${jobs[0].attempts}), last error ${jobs[0].last_error?.slice(0, 300) ?? 'none'}; runner's last lines:\n${runner.tail().slice(-1500)}`
+        );
+      },
+      async completed(since, until) {
+        const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM executions WHERE workflow_id = $1::uuid AND finished_at >= $2 AND finished_at < $3`, [workflow.id, since, until]);
+        return rows[0].n;
+      },
+    };
+    const chainTaskId = async () => (await client.query<{ id: number }>(`SELECT id FROM graphile_worker._private_tasks WHERE identifier = $1`, [chainTask])).rows[0]?.id ?? -1;
+    let taskId = -1;
+    const chainWindow = { from: 0, to: 0 };
+    const graphileTarget: Target = {
+      name: 'graphile',
+      pid: () => floor.pid,
+      async inflight() {
+        if (taskId < 0) taskId = await chainTaskId();
+        const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM graphile_worker._private_jobs WHERE task_id = $1`, [taskId]);
+        return rows[0].n;
+      },
+      async start(count) {
+        await client.query('BEGIN');
+        for (let index = 0; index < count; index += 1) {
+          await client.query(`SELECT graphile_worker.add_job($1::text, $2::json)`, [chainTask, JSON.stringify({ n: 1, t: Date.now() } satisfies ChainPayload)]);
+        }
+        await client.query('COMMIT');
+      },
+      // Chains counted by the child, read when the window opens and when it closes.
+      async windowStart() {
+        chainWindow.from = await floor.chainsDone();
+      },
+      async windowEnd() {
+        chainWindow.to = await floor.chainsDone();
+      },
+      async completed() {
+        return chainWindow.to - chainWindow.from;
+      },
+    };
+
+    // 1 + 2: throughput in interleaved rounds, then the step rows of the engine's runs.
+    const slices: ThroughputSlice[] = [];
+    const floorHops: number[] = [];
+    for (let round = 0; round < settings.rounds; round += 1) {
+      for (const target of [graphileTarget, engine]) {
+        await floor.report(); // clears the floor's samples
+        const slice = await feed(target, { warmupMs: round === 0 ? 3_000 : 1_000, durationMs: (settings.seconds * 1000) / settings.rounds, postmasterPid, client });
+        if (target === graphileTarget) floorHops.push(...(await floor.report()).hops);
+        slices.push(slice);
+        log(
+          `  round ${round + 1}/${settings.rounds} ${slice.target.padEnd(8)} ${fixed(slice.perSecond, 1).padStart(7)} runs/s (${slice.completed} in ${fixed(slice.seconds, 1)} s; ` +
+            `${fixed(slice.cpu.server / Math.max(1, slice.completed), 2)} ms worker CPU + ${fixed(slice.cpu.cluster / Math.max(1, slice.completed), 2)} ms PostgreSQL CPU per run; ` +
+            `≈ ${fixed(slice.commits / Math.max(1, slice.started))} WAL flushes, ${fixed(slice.jobsAdded / Math.max(1, slice.started))} jobs added, ${fixed(slice.walBytes / Math.max(1, slice.started) / 1024)} KB WAL per run; others ${fixed(100 * othersShare(slice.cpu), 0)}%)`,
+        );
+      }
+    }
+    const saturated: Measured['saturated'] = { hops: [], perExecution: [], queueDelay: [], httpMs: [], lead: [], tail: [], statuses: new Map() };
+    for (const window of slices.filter((slice) => slice.target === 'engine')) {
+      const part = await stepOverheads(client, workflow.id, window.from, window.to);
+      saturated.hops.push(...part.hops);
+      saturated.perExecution.push(...part.perExecution);
+      saturated.queueDelay.push(...part.queueDelay);
+      saturated.httpMs.push(...part.httpMs);
+      saturated.lead.push(...part.lead);
+      saturated.tail.push(...part.tail);
+      for (const [status, count] of part.statuses) saturated.statuses.set(status, (saturated.statuses.get(status) ?? 0) + count);
+    }
+    // Every run must have run its five steps and called the sink: otherwise this is not the workflow benched.
+    const { rows: stepCounts } = await client.query<{ node_id: string; status: string; n: number }>(
+      `SELECT s.node_id, s.status, count(*)::int AS n FROM execution_steps s JOIN executions e ON e.id = s.execution_id WHERE e.workflow_id = $1::uuid GROUP BY 1, 2 ORDER BY 1, 2`,
+      [workflow.id],
+    );
+    const succeededSteps = new Map(stepCounts.filter((row) => row.status === 'succeeded').map((row) => [row.node_id, row.n]));
+    const incomplete = benchNodeIds.filter((id) => (succeededSteps.get(id) ?? 0) === 0);
+    if (incomplete.length || sink.requests() === 0) {
+      log(`  WARNING: steps that never succeeded: ${incomplete.join(', ') || 'none'}; sink requests ${sink.requests()}; steps by node and status: ${stepCounts.map((row) => `${row.node_id} ${row.status} ${row.n}`).join(', ')}`);
+      const { rows: sample } = await client.query<{ node_id: string; status: string; error: unknown; output: string | null }>(
+        `SELECT s.node_id, s.status, s.error, s.output FROM execution_steps s JOIN executions e ON e.id = s.execution_id WHERE e.workflow_id = $1::uuid ORDER BY e.created_at DESC, s.seq LIMIT 5`,
+        [workflow.id],
+      );
+      for (const row of sample) log(`    ${row.node_id} ${row.status} ${row.output ?? ''} ${row.error ? JSON.stringify(row.error).slice(0, 300) : ''}`);
+    }
+    log(`  engine runs in the windows by status: ${[...saturated.statuses].map(([status, count]) => `${status} ${count}`).join(', ') || 'none'}; sink requests so far ${sink.requests()} (${sink.duplicates()} repeated idempotency keys)`);
+
+    // 3: webhook-to-first-step latency, open loop, and its floor; the step rows of those runs for 2.
+    let webhook: Measured['webhook'] = null;
+    if (process.env.BENCH_ENGINE_WEBHOOK !== '0') {
+      log(`  production build: ${await ensureProductionBuild(root, log)}`);
+      const port = await findFreePort();
+      const web = await startServer({
+        name: 'web',
+        command: process.execPath,
+        args: tsxArgs('server/http/main.ts'),
+        cwd: root,
+        // One proxy hop trusted: each request names its own client address, so the webhook's limit per address
+        // (120 a minute) is not what is measured.
+        env: childEnv({ HOST: '127.0.0.1', PORT: String(port), TRUST_PROXY: '1' }),
+        readyTimeoutMs: 120_000,
+      });
+      children.add(web);
+      try {
+        const total = settings.webhookRate * settings.webhookSeconds;
+        const intervalMs = 1000 / settings.webhookRate;
+        const connections: HttpConnection[] = [];
+        const sends: { scheduled: number; answered: number; status: number; executionId: string | null }[] = [];
+        const requestBytes = (index: number) => {
+          const body = JSON.stringify({ index, amount: index % 100 });
+          return Buffer.from(
+            `POST /hooks/wf/${token} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nAccept: application/json\r\n` +
+              `X-Forwarded-For: 10.77.${(index >> 8) & 255}.${index & 255}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+            'latin1',
+          );
+        };
+        // Warm-up: a few requests so the first measured one does not pay the route's first load.
+        for (let index = 0; index < 5; index += 1) {
+          const connection = new HttpConnection(port);
+          const answer = await connection.send(requestBytes(60_000 + index), true);
+          if (index === 0 && answer.status !== 202) log(`  the webhook answered ${answer.status} to the warm-up: ${answer.body?.toString('utf8').slice(0, 300)}`);
+          connections.push(connection);
+        }
+        await sleep(1_000);
+        const openLoop = async (fire: (index: number, scheduled: number) => Promise<void>) => {
+          const start = Date.now() + 50;
+          const pending: Promise<void>[] = [];
+          for (let index = 0; index < total; index += 1) {
+            const scheduled = start + index * intervalMs;
+            const wait = scheduled - Date.now();
+            if (wait > 0) await sleep(wait);
+            pending.push(fire(index, Math.round(scheduled)));
+          }
+          await Promise.all(pending);
+        };
+        const webhookFrom = new Date();
+        await openLoop(async (index, scheduled) => {
+          let connection = connections.find((candidate) => !candidate.busy);
+          if (!connection) {
+            connection = new HttpConnection(port);
+            connections.push(connection);
+          }
+          const result = await connection.send(requestBytes(index), true).catch(() => ({ status: 0, body: undefined }));
+          let executionId: string | null;
+          try {
+            executionId = result.status === 202 ? (JSON.parse(result.body!.toString('utf8')) as { executionId: string }).executionId : null;
+          } catch {
+            executionId = null;
+          }
+          sends.push({ scheduled, answered: Date.now(), status: result.status, executionId });
+        });
+        const ids = sends.flatMap((send) => (send.executionId ? [send.executionId] : []));
+        for (const deadline = Date.now() + 60_000; Date.now() < deadline; await sleep(200)) {
+          checkRunner();
+          const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM executions WHERE id = ANY($1::uuid[]) AND finished_at IS NULL`, [ids]);
+          if (rows[0].n === 0) break;
+        }
+        const webhookTo = new Date();
+        const { rows: firstSteps } = await client.query<{ id: string; started_at: Date | null }>(
+          `SELECT e.id, s.started_at FROM executions e LEFT JOIN execution_steps s ON s.execution_id = e.id AND s.node_id = e.trigger_node_id WHERE e.id = ANY($1::uuid[])`,
+          [ids],
+        );
+        const startedById = new Map(firstSteps.map((row) => [row.id, row.started_at]));
+        const latencies: number[] = [];
+        let missing = 0;
+        for (const send of sends) {
+          const started = send.executionId ? startedById.get(send.executionId) : null;
+          if (started) latencies.push(started.getTime() - send.scheduled);
+          else missing += 1;
+        }
+        const statuses = new Map<string, number>();
+        for (const send of sends) statuses.set(String(send.status), (statuses.get(String(send.status)) ?? 0) + 1);
+        for (const connection of connections) connection.close();
+        await web.stop();
+        children.delete(web);
+
+        // The floor: add_job at the same rate, the job's start − its scheduled time (measured in the floor child).
+        await floor.report();
+        const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+        await openLoop(async (_index, scheduled) => {
+          await pool.query(`SELECT graphile_worker.add_job($1::text, $2::json)`, [chainTask, JSON.stringify({ n: 1, t: scheduled, single: true } satisfies ChainPayload)]);
+        });
+        await pool.end();
+        let pickups: number[] = [];
+        for (const deadline = Date.now() + 30_000; Date.now() < deadline && pickups.length < total; ) {
+          await sleep(200);
+          pickups = pickups.concat((await floor.report()).pickups);
+        }
+        webhook = {
+          latency: quantiles(latencies),
+          http: quantiles(sends.map((send) => send.answered - send.scheduled)),
+          floor: quantiles(pickups),
+          statuses,
+          missing,
+          overhead: await stepOverheads(client, workflow.id, webhookFrom, webhookTo),
+        };
+      } finally {
+        await web.stop();
+        children.delete(web);
+      }
+    }
+    const runnerLines = runner.logged();
+    await runner.stop();
+    children.delete(runner);
+    await floor.stop();
+    children.delete(floor);
+    return { slices, floorHops, saturated, webhook, runnerLines };
+  }
+
+  try {
+    const requested = process.env.BENCH_ENGINE_RUNNER === 'tasks' ? 'tasks' : 'main';
+    let mode: RunnerMode = requested;
+    let stalledNote: string | null = null;
+    let measured: Measured;
+    try {
+      measured = await measure(mode);
+    } catch (error) {
+      if (!(error instanceof RunnerStalled)) throw error;
+      stalledNote = error.message;
+      log(`  ${mode === 'main' ? 'runner/main.ts' : 'bench/engine-runner.ts'} STOPPED TAKING JOBS: ${error.message}`);
+      // Does the process end (so that `npm start` would start another), or stay alive doing nothing?
+      const seenAt = Date.now();
+      while (alive(error.pid) && Date.now() - seenAt < 20_000) await sleep(250);
+      log(
+        alive(error.pid)
+          ? '  the runner process is still alive 20 s later without a worker pool: nothing would restart it'
+          : `  the runner process exited ${fixed((Date.now() - seenAt) / 1000, 1)} s later`,
+      );
+      log('  measuring again with the runner’s task list and completion batching off (bench/engine-runner.ts)');
+      for (const child of [...children]) await child.stop();
+      children.clear();
+      // What the stalled runner left in flight must not count in the next windows.
+      await client.query(`UPDATE executions SET status = 'cancelled', finished_at = now() - interval '1 hour' WHERE workflow_id = $1::uuid AND status IN ('queued', 'running', 'waiting')`, [workflow.id]);
+      mode = 'tasks';
+      measured = await measure(mode, '-1');
+    }
+    report(measured, mode, stalledNote, requested);
+  } finally {
+    for (const child of [...children]) await child.stop();
+    await sink.close();
+    await observer.close();
+    await client.end();
+    await disconnectDb();
+  }
+
+  function report(measured: Measured, mode: RunnerMode, stalledNote: string | null, requested: RunnerMode) {
+    const { slices, saturated, webhook } = measured;
+    const total = (name: string, pick: (slice: ThroughputSlice) => number) => slices.filter((slice) => slice.target === name).reduce((sum, slice) => sum + pick(slice), 0);
+    const engineRate = total('engine', (slice) => slice.completed) / total('engine', (slice) => slice.seconds);
+    const floorRate = total('graphile', (slice) => slice.completed) / total('graphile', (slice) => slice.seconds);
+    const cpuPerRun = (name: string) => ({
+      worker: total(name, (slice) => slice.cpu.server) / total(name, (slice) => slice.completed),
+      pg: total(name, (slice) => slice.cpu.cluster) / total(name, (slice) => slice.completed),
+    });
+    const runnerLabel = mode === 'main' ? 'runner/main.ts' : `the runner’s task list, completeJobBatchDelay ${lastBatchDelay}`;
+    log('');
+    log(`workflow engine (${runnerLabel}), ${settings.inflight} runs in flight, ${settings.rounds} interleaved rounds of ${fixed(settings.seconds / settings.rounds, 1)} s per target:`);
+    const perStarted = (name: string, pick: (slice: ThroughputSlice) => number) => fixed(total(name, pick) / total(name, (slice) => slice.started), 1);
+    for (const line of table([
+      ['', 'runs/s', 'worker CPU ms/run', 'PostgreSQL CPU ms/run', 'WAL flushes/run', 'jobs/run', 'WAL KB/run'],
+      [
+        'floor: graphile-worker, chains of 5 trivial jobs',
+        fixed(floorRate),
+        fixed(cpuPerRun('graphile').worker, 2),
+        fixed(cpuPerRun('graphile').pg, 2),
+        perStarted('graphile', (slice) => slice.commits),
+        perStarted('graphile', (slice) => slice.jobsAdded),
+        perStarted('graphile', (slice) => slice.walBytes / 1024),
+      ],
+      [
+        'engine: the 5-node workflow',
+        fixed(engineRate),
+        fixed(cpuPerRun('engine').worker, 2),
+        fixed(cpuPerRun('engine').pg, 2),
+        perStarted('engine', (slice) => slice.commits),
+        perStarted('engine', (slice) => slice.jobsAdded),
+        perStarted('engine', (slice) => slice.walBytes / 1024),
+      ],
+      ['engine / floor', `${fixed(engineRate / floorRate, 2)}×`, '', '', '', '', ''],
+    ]))
+      log(`  ${line}`);
+    const saturatedHops = quantiles(saturated.hops);
+    const floorHops = quantiles(measured.floorHops);
+    log('  per-step overhead (ms; engine: gap from the previous step’s end + the step’s own duration unless HTTP; floor: one job of a chain to the next):');
+    const rows: string[][] = [['', 'samples', 'p50', 'p90', 'p99', 'max']];
+    const row = (label: string, q: Quantiles) => [label, String(q.count), fixed(q.p50), fixed(q.p90), fixed(q.p99), fixed(q.max)];
+    rows.push(row('floor: graphile hop, saturated', floorHops));
+    rows.push(row('engine step, saturated', saturatedHops));
+    rows.push(row('engine (run time − HTTP) / steps, saturated', quantiles(saturated.perExecution)));
+    const paced = webhook ? quantiles(webhook.overhead.hops) : null;
+    if (paced) rows.push(row(`engine step, webhook at ${settings.webhookRate}/s`, paced));
+    for (const line of table(rows)) log(`    ${line}`);
+    log(
+      `  saturated: queued → running p50 ${fixed(quantiles(saturated.queueDelay).p50)} ms (runs wait for one of the workflow's slots); ` +
+        `the HTTP step to the sink p50 ${fixed(quantiles(saturated.httpMs).p50)} ms; running → first step p50 ${fixed(quantiles(saturated.lead).p50)} ms; ` +
+        `last step → finished p50 ${fixed(quantiles(saturated.tail).p50)} ms`,
+    );
+    if (webhook) {
+      const paced = webhook.overhead;
+      log(
+        `  at ${settings.webhookRate}/s: queued → running p50 ${fixed(quantiles(paced.queueDelay).p50)} ms, running → first step p50 ${fixed(quantiles(paced.lead).p50)} ms, ` +
+          `last step → finished p50 ${fixed(quantiles(paced.tail).p50)} ms, (run time − HTTP) / steps p50 ${fixed(quantiles(paced.perExecution).p50)} ms`,
+      );
+    }
+    if (webhook) {
+      log(`  webhook-to-first-step latency, open loop ${settings.webhookRate}/s for ${settings.webhookSeconds} s (from the scheduled send time; ms):`);
+      for (const line of table([
+        ['', 'samples', 'p50', 'p90', 'p99', 'max'],
+        row('floor: add_job → the job starts', webhook.floor),
+        row('engine: POST → the trigger step starts', webhook.latency),
+        row('  of which the HTTP answer (202)', webhook.http),
+      ]))
+        log(`    ${line}`);
+      log(`    answers: ${[...webhook.statuses].map(([status, count]) => `${status} × ${count}`).join(', ')}${webhook.missing ? `; ${webhook.missing} without a started trigger step` : ''}`);
+    }
+    if (measured.runnerLines.lines) {
+      log(`  the runner printed ${measured.runnerLines.lines} lines (LOG_LEVEL=warn), ${measured.runnerLines.distinct.length} distinct; first ones:`);
+      for (const line of measured.runnerLines.distinct.slice(0, 3)) log(`    ${line.slice(0, 300)}`);
+    }
+    const verdict = (pass: boolean) => (pass ? 'PASS' : 'MISS');
+    const ratio = engineRate / floorRate;
+    if (stalledNote) {
+      log(
+        `  MISS  ${requested === 'main' ? 'runner/main.ts' : 'bench/engine-runner.ts'} kept taking jobs under load: it stopped (${stalledNote.slice(0, 200)}); ` +
+          `the figures below are the task list's with batching off`,
+      );
+    }
+    log(`  ${verdict(ratio >= targets.throughputRatio)}  engine runs/s ≥ ${targets.throughputRatio} × graphile chains/s: ${fixed(engineRate)} / ${fixed(floorRate)} = ${fixed(ratio, 2)}×`);
+    const overhead = paced ?? saturatedHops;
+    log(
+      `  ${verdict(overhead.p50 <= targets.stepOverheadP50Ms)}  per-step overhead p50 ≤ ${targets.stepOverheadP50Ms} ms: ${fixed(overhead.p50)} ms ${paced ? `at ${settings.webhookRate} runs/s` : 'saturated'} ` +
+        `(floor, graphile's hop: ${fixed(floorHops.p50)} ms = ${fixed(overhead.p50 / floorHops.p50, 2)}×; saturated ${fixed(saturatedHops.p50)} ms)`,
+    );
+    if (webhook) {
+      log(
+        `  ${verdict(webhook.latency.p99 < targets.webhookP99Ms)}  webhook-to-first-step p99 < ${targets.webhookP99Ms} ms at ${settings.webhookRate}/s: p50 ${fixed(webhook.latency.p50)} ms, p99 ${fixed(webhook.latency.p99)} ms ` +
+          `(floor add_job → start p50 ${fixed(webhook.floor.p50)} ms, p99 ${fixed(webhook.floor.p99)} ms: ${fixed(webhook.latency.p99 / webhook.floor.p99, 2)}×)`,
+      );
+    } else {
+      log('  (webhook latency skipped: BENCH_ENGINE_WEBHOOK=0)');
+    }
+    if (missingTypes.length) log(`  NOTE: node types missing from the registry (${missingTypes.join(', ')}): these figures are not the real workflow's`);
+  }
+
+  // 4: the lists at 1,000,000 executions, with no worker running.
+  if (process.env.BENCH_ENGINE_LISTS !== '0') {
+    const { runEngineListsBench } = await import('./engine-lists');
+    await runEngineListsBench({ databaseUrl, log });
+  }
+}
+
+// Alone: `npx tsx bench/engine.ts` (embedded PostgreSQL, or BENCH_DATABASE_URL as in the main bench).
+await runSectionAlone(import.meta.url, runEngineBench);
