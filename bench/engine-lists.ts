@@ -14,7 +14,6 @@
  * list columns by id; for the detail the execution, its steps and its workflow's name). Targets: route p95 <
  * 150 ms, route / floor ≤ 1.3 (PASS/MISS, information only).
  */
-import './engine-resolve';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import pg from 'pg';

@@ -6,7 +6,6 @@
  * is completed by its own statement, retried on deadlock, instead of one DELETE for a batch that graphile
  * cannot retry and answers by shutting the worker pool down). Prints `engine runner ready` once working.
  */
-import './engine-resolve';
 import { run } from 'graphile-worker';
 import { databaseUrl } from '../server/core/config';
 import { graphileLogger } from '../runner/graphile-logger';

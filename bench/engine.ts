@@ -20,7 +20,6 @@
  *
  * PASS/MISS is information only: it never changes the exit code.
  */
-import './engine-resolve';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,7 +53,7 @@ const targets = { throughputRatio: 0.5, stepOverheadP50Ms: 10, webhookP99Ms: 250
 
 const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const tsxArgs = (entry: string) => ['--import', 'tsx', '--import', './bench/engine-resolve.ts', entry];
+const tsxArgs = (entry: string) => ['--import', 'tsx', entry];
 
 function quantiles(values: number[]) {
   const sorted = Float64Array.from(values).sort();

@@ -17,7 +17,6 @@
  * never fail the process: machines are noisy.
  */
 // Node types' `.node.ts` modules, which tsx alone does not find (see the file): before any server module.
-import './engine-resolve';
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
@@ -55,7 +54,7 @@ const targets = { throughputRatio: 0.25, openLoopP99Ms: 50 };
 
 const log = (message: string) => console.log(message);
 /** One Node process with tsx's loader (the tsx CLI would put a relay process in between) and the `.node` resolve hook. */
-const tsxArgs = (entry: string, ...rest: string[]) => ['--import', 'tsx', '--import', './bench/engine-resolve.ts', entry, ...rest];
+const tsxArgs = (entry: string, ...rest: string[]) => ['--import', 'tsx', entry, ...rest];
 
 // ---------------------------------------------------------------------------------------------
 // Cleanup: children first (they hold database connections), then the database.
