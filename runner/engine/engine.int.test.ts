@@ -174,6 +174,16 @@ describe('Run failure handling', () => {
     expect(done.steps.find((step) => step.nodeId === 'write')!.effects).toEqual([{ kind: 'test', description: 'test effect row' }, { kind: 'test', description: 'test effect row' }]);
   });
 
+  it('In a test run every delay is cut to 2 seconds', async () => {
+    const started = Date.now();
+    const { execution } = await start(chain([{ id: 'flaky', script: ['transient', 'ok'], retry: { maxAttempts: 2, delayMs: 3_600_000 } }]), { simulated: true });
+    const done = await waitForExecution(execution.id, { timeoutMs: 15_000 });
+    expect(done.status).toBe('succeeded');
+    expect(Date.now() - started).toBeLessThan(15_000);
+    const step = done.steps.find((candidate) => candidate.nodeId === 'flaky')!;
+    expect(step.attempts).toMatchObject([{ attempt: 1, retried: true }]);
+  }, 20_000);
+
   it('a test run simulates effects and lists them as simulated', async () => {
     const { execution } = await start(chain([{ id: 'write', type: 'test.keyed', effectKey: 'row' }]), { simulated: true });
     const done = await waitForExecution(execution.id);
