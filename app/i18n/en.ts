@@ -10,6 +10,7 @@ import { enMail, enMailboxes, enNotifications } from './en-mail';
 import { enConnections, enOAuthApps } from './en-connections';
 import { enWebmail } from './en-webmail';
 import { enEngineErrors, enExecutions, enWorkflows } from './en-engine';
+import { enExclusionErrors, enExclusions } from './en-exclusions';
 
 export const en = {
   common: {
@@ -46,6 +47,7 @@ export const en = {
     },
     apiKeys: 'API keys',
     connections: 'Connections',
+    exclusions: 'Exclusions',
     members: 'Members',
     oauthApps: 'OAuth applications',
     audit: 'Audit log',
@@ -326,6 +328,7 @@ export const en = {
   mail: enMail,
   mailboxes: enMailboxes,
   connections: enConnections,
+  exclusions: enExclusions,
   oauthApps: enOAuthApps,
   webmail: enWebmail,
   accept: {
@@ -425,6 +428,7 @@ export const en = {
       'internal.error': 'Something went wrong on our side. Try again later.',
       'internal.busy': 'The service is busy. Try again in a moment.',
       ...enEngineErrors,
+      ...enExclusionErrors,
     } satisfies Partial<Record<ErrorCode, string>>,
   },
 };

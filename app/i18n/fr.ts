@@ -9,6 +9,7 @@ import { frMail, frMailboxes, frNotifications } from './fr-mail';
 import { frConnections, frOAuthApps } from './fr-connections';
 import { frWebmail } from './fr-webmail';
 import { frEngineErrors, frExecutions, frWorkflows } from './fr-engine';
+import { frExclusionErrors, frExclusions } from './fr-exclusions';
 
 export const fr: Dictionary = {
   common: {
@@ -45,6 +46,7 @@ export const fr: Dictionary = {
     },
     apiKeys: 'Clés d’API',
     connections: 'Connexions',
+    exclusions: 'Exclusions',
     members: 'Membres',
     oauthApps: 'Applications OAuth',
     audit: 'Journal d’audit',
@@ -330,6 +332,7 @@ export const fr: Dictionary = {
   mail: frMail,
   mailboxes: frMailboxes,
   connections: frConnections,
+  exclusions: frExclusions,
   oauthApps: frOAuthApps,
   webmail: frWebmail,
   accept: {
@@ -429,6 +432,7 @@ export const fr: Dictionary = {
       'internal.error': 'Une erreur est survenue de notre côté. Réessayez plus tard.',
       'internal.busy': 'Le service est occupé. Réessayez dans un instant.',
       ...frEngineErrors,
+      ...frExclusionErrors,
     },
   },
 };

@@ -10,6 +10,7 @@ import { cn } from '@/app/ui/cn';
 import {
   ActivityIcon,
   ApprovalIcon,
+  BanIcon,
   BellIcon,
   ChartIcon,
   ChatIcon,
@@ -78,6 +79,7 @@ const groups: NavGroup[] = [
     items: [
       section('mailboxes', '/settings/mailboxes', InboxIcon),
       { href: '/settings/connections', label: (t) => t.nav.connections, icon: PlugIcon },
+      { href: '/settings/exclusions', label: (t) => t.nav.exclusions, icon: BanIcon },
       { href: '/settings/api-keys', label: (t) => t.nav.apiKeys, icon: KeyIcon },
     ],
   },
