@@ -87,6 +87,14 @@ export function fakeContext<P>(options: FakeContextOptions<P>) {
   return { context, started, effects, children };
 }
 
+/** Runs the node as `runNode` does, and answers the effects it asked the engine to record. */
+export async function runNodeWithEffects(definition: NodeDefinition, options: FakeContextOptions<unknown>) {
+  const params = definition.params.parse(options.params);
+  const { context, effects } = fakeContext({ ...options, params });
+  const result = await definition.execute(context as never);
+  return { result, effects };
+}
+
 /** Parses params through the node's schema (as the engine does) and runs it. */
 export async function runNode(definition: NodeDefinition, options: FakeContextOptions<unknown>): Promise<NodeResult> {
   const params = definition.params.parse(options.params);

@@ -75,6 +75,20 @@ export interface StepRun {
 
 class AttemptTimeout extends Error {}
 
+/** A step's effects across its attempts: an effect a retry recognised (already done) is listed once. */
+function mergeEffects(previous: object[], added: object[]): object[] {
+  const seen = new Set(previous.map((effect) => JSON.stringify(effect)));
+  const merged = [...previous];
+  for (const effect of added) {
+    const key = JSON.stringify(effect);
+    if (!seen.has(key)) {
+      seen.add(key);
+      merged.push(effect);
+    }
+  }
+  return merged;
+}
+
 function historyOf(step: StepRow | null): AttemptHistoryEntry[] {
   return Array.isArray(step?.attempts) ? (step.attempts as AttemptHistoryEntry[]) : [];
 }
@@ -239,7 +253,7 @@ export async function runStep(run: StepRun): Promise<StepOutcome> {
 async function saveResult(run: StepRun, ref: StepRef, result: NodeResult, durationMs: number, effects: { kind: string; description: string; simulated?: boolean }[]): Promise<StepOutcome> {
   const previousEffects = Array.isArray(run.step?.effects) ? (run.step.effects as object[]) : [];
   if (result.kind === 'suspend') {
-    await writeStep(run, ref, { status: 'waiting', attemptStartedAt: null, state: (result.state ?? run.step?.state ?? null) as object, effects: [...previousEffects, ...effects] as object[] });
+    await writeStep(run, ref, { status: 'waiting', attemptStartedAt: null, state: (result.state ?? run.step?.state ?? null) as object, effects: mergeEffects(previousEffects, effects) });
     // Children that all ended already are seen by the advancer's next look (it checks them).
     if (result.mode === 'children') return { kind: 'children' };
     return { kind: 'waiting', until: result.until };
@@ -252,7 +266,7 @@ async function saveResult(run: StepRun, ref: StepRef, result: NodeResult, durati
     data: bounded.data as object,
     dataTruncated: bounded.dataTruncated,
     durationMs,
-    effects: [...previousEffects, ...effects, ...(result.effects ?? [])] as object[],
+    effects: mergeEffects(previousEffects, [...effects, ...(result.effects ?? [])]),
     warnings: result.warnings ?? [],
     loop: loop === undefined ? undefined : (loop as object),
     attemptStartedAt: null,
@@ -281,7 +295,7 @@ export async function recordFailure(
     { attempt, at: new Date().toISOString(), code: failure.code, message: failure.message, kind: failure.kind, ...(extra.interrupted ? { interrupted: true } : {}), retried: retry },
   ];
   const previousEffects = Array.isArray(run.step?.effects) ? (run.step.effects as object[]) : [];
-  const effects = [...previousEffects, ...(extra.effects ?? [])];
+  const effects = mergeEffects(previousEffects, extra.effects ?? []);
   if (retry) {
     const at = new Date(Date.now() + retryDelayMs(settings, attempt, { simulated: run.execution.simulated }));
     // A deferred first attempt is written now, `running` until its next attempt (announced once).

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fakeCapabilities, runNode } from '../testing';
+import { fakeCapabilities, runNode, runNodeWithEffects } from '../testing';
 import { notifyOwnerNode } from './owner.node.ts';
 
 describe('notify.owner', () => {
@@ -14,7 +14,9 @@ describe('notify.owner', () => {
 
   it('does not notify in a test run', async () => {
     const capabilities = fakeCapabilities({ notify: { owner: vi.fn() } });
-    expect(await runNode(notifyOwnerNode, { params: { title: 'x' }, capabilities, simulated: true })).toMatchObject({ effects: [{ simulated: true }] });
+    const { result, effects } = await runNodeWithEffects(notifyOwnerNode, { params: { title: 'x' }, capabilities, simulated: true });
+    expect(result).toMatchObject({ data: { notificationId: 'simulated' } });
+    expect(effects).toEqual([{ key: 'notify', kind: 'notify.owner' }]);
     expect(capabilities.notify.owner).not.toHaveBeenCalled();
   });
 

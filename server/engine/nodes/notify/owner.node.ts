@@ -18,13 +18,13 @@ export const notifyOwnerNode = defineNode({
   }),
   outputs: ['main'],
   effect: 'external',
-  async execute({ params, capabilities, effect, execution }) {
+  async execute({ params, capabilities, effect }) {
     const description = `Notify the owner: ${params.title}`;
     const sent = await effect(
       { key: 'notify', kind: 'notify.owner', description },
       () => capabilities.notify.owner({ title: params.title, body: params.body, severity: params.severity }),
       () => ({ id: 'simulated' }),
     );
-    return { data: { notificationId: sent.id }, effects: [{ kind: 'notify.owner', description, ...(execution.simulated ? { simulated: true } : {}) }] };
+    return { data: { notificationId: sent.id } };
   },
 });

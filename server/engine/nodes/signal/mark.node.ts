@@ -30,7 +30,7 @@ export const signalMarkNode = defineNode({
   outputs: ['main'],
   effect: 'keyed',
   async execute(context) {
-    const { params, capabilities, effect, execution } = context;
+    const { params, capabilities, effect } = context;
     const messageId = targetMessage(context, params.messageId);
     const description = `Signal ${params.name} on the ${params.target}`;
     const outcome = await effect(
@@ -40,7 +40,6 @@ export const signalMarkNode = defineNode({
     );
     return {
       data: { messageId, name: params.name, target: params.target, created: outcome.created },
-      effects: [{ kind: 'signal.mark', description, ...(execution.simulated ? { simulated: true } : {}) }],
     };
   },
 });

@@ -2,7 +2,6 @@
 import { z } from 'zod';
 import { ownRecord } from '../../../core/http/own-record';
 import type { Cells } from '../../../domains/tables/rows/engine-api';
-import type { EffectRecord } from '../../capabilities/types';
 
 export const tableIdParam = z.string().min(1).max(100).describe('The table (its id).');
 export const keyParam = z.string().min(1).max(1_000).describe('The key value of the row (the table’s key column), text or an expression.');
@@ -20,6 +19,3 @@ export function asCells(cells: Record<string, string | number | boolean | null>)
   return out;
 }
 
-export function tableEffect(op: string, tableId: string, simulated: boolean): EffectRecord {
-  return { kind: `tables.${op}`, description: `Table ${op} in ${tableId}`, ...(simulated ? { simulated: true } : {}) };
-}

@@ -1,7 +1,7 @@
 /** Update a row: through the tables engine API, effect-keyed (a retry answers the first write). */
 import { z } from 'zod';
 import { defineNode } from '../define-node';
-import { cellsParam, asCells, tableEffect, tableIdParam } from './shared';
+import { cellsParam, asCells, tableIdParam } from './shared';
 
 export const updateNode = defineNode({
   type: 'tables.update',
@@ -19,12 +19,12 @@ export const updateNode = defineNode({
   }),
   outputs: ['main'],
   effect: 'keyed',
-  async execute({ params, capabilities, effect, execution }) {
+  async execute({ params, capabilities, effect }) {
     const result = await effect(
       { key: 'update', kind: 'tables.update', description: 'Update a row in ' + params.tableId },
       () => capabilities.tables.write({ effectKey: 'update', op: 'update', tableId: params.tableId, rowId: params.rowId, cells: asCells(params.cells) }),
       () => ({ row: null, replayed: false, simulated: true }) as never,
     );
-    return { data: result, effects: [tableEffect('update', params.tableId, execution.simulated)] };
+    return { data: result };
   },
 });

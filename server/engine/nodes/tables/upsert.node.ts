@@ -1,7 +1,7 @@
 /** Insert or update a row: through the tables engine API, effect-keyed (a retry answers the first write). */
 import { z } from 'zod';
 import { defineNode } from '../define-node';
-import { cellsParam, asCells, tableEffect, tableIdParam } from './shared';
+import { cellsParam, asCells, tableIdParam } from './shared';
 
 export const upsertNode = defineNode({
   type: 'tables.upsert',
@@ -18,12 +18,12 @@ export const upsertNode = defineNode({
   }),
   outputs: ['main'],
   effect: 'keyed',
-  async execute({ params, capabilities, effect, execution }) {
+  async execute({ params, capabilities, effect }) {
     const result = await effect(
       { key: 'upsert', kind: 'tables.upsert', description: 'Insert or update a row in ' + params.tableId },
       () => capabilities.tables.write({ effectKey: 'upsert', op: 'upsert', tableId: params.tableId, cells: asCells(params.cells) }),
       () => ({ row: null, replayed: false, simulated: true }) as never,
     );
-    return { data: result, effects: [tableEffect('upsert', params.tableId, execution.simulated)] };
+    return { data: result };
   },
 });
