@@ -216,3 +216,15 @@ describe('a run waiting on a decision', () => {
     expect(await db().$transaction((tx) => resumeWithDecision({ executionId: execution.id, nodeId: 'ask', decision: 'approve' }, tx))).toBe(false);
   });
 });
+
+describe('the execution actor', () => {
+  it('a run acts only while its member is active: a suspended member’s run fails instead of acting for them', async () => {
+    const owner = await createMember();
+    const { workflow, version } = await createWorkflow(owner, { graph: { nodes: [trigger, node('act', 'test.keyed', { effectKey: 'row' })], connections: line('start', 'act') } });
+    await db().member.update({ where: { id: owner.id }, data: { status: 'suspended' } });
+    const execution = await startExecution({ memberId: owner.id, workflowId: workflow.id, workflowVersionId: version!.id, trigger: { type: 'webhook', nodeId: 'start', data: {} } });
+    const done = await waitForExecution(execution.id);
+    expect(done.status).toBe('failed');
+    expect(done.error).toMatchObject({ code: 'credential_missing', kind: 'permanent' });
+  });
+});

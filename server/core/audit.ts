@@ -18,7 +18,7 @@ export type AuditBy = { memberId: string; apiKeyId?: string } | 'system';
 
 export function auditByOf(actor: Actor): AuditBy {
   if (actor.kind === 'apiKey') return { memberId: actor.member.id, apiKeyId: actor.keyId };
-  if (actor.kind === 'session') return { memberId: actor.member.id };
+  if (actor.kind === 'session' || actor.kind === 'execution') return { memberId: actor.member.id };
   return 'system';
 }
 

@@ -42,8 +42,8 @@ async function admit(req: IncomingMessage): Promise<{ actor: SessionActor } | { 
     const headers = headersOf(req);
     assertSameOrigin(headers, config().PUBLIC_URL);
     const actor = await resolveActor(headers);
-    if (actor.kind === 'anonymous') return { error: new AppError('auth.unauthenticated') };
     if (actor.kind === 'apiKey') return { error: new AppError('api_key.session_required') };
+    if (actor.kind !== 'session') return { error: new AppError('auth.unauthenticated') };
     return { actor };
   } catch (error) {
     return { error: toAppError(error) };

@@ -48,3 +48,10 @@ describe('authorize: scopes only narrow the owner’s rights', () => {
     expect(scopesCover(['tables:write'], 'review:read')).toBe(false);
   });
 });
+
+describe('an execution actor acts for its member through the engine, never through a route', () => {
+  it.each([['member'], ['session'], ['scope']] as const)('a %s route refuses it', (kind) => {
+    const access = (kind === 'scope' ? { kind, scope: 'tables:read' } : { kind }) as Access;
+    expect(codeOf(access, { kind: 'execution', executionId: 'e', member: admin })).toBe('auth.forbidden');
+  });
+});

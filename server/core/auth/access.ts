@@ -32,7 +32,14 @@ export interface MemberIdentity {
 export type Actor =
   | { kind: 'anonymous' }
   | { kind: 'session'; member: MemberIdentity; sessionId: string }
-  | { kind: 'apiKey'; member: MemberIdentity; keyId: string; scopes: string[] };
+  | { kind: 'apiKey'; member: MemberIdentity; keyId: string; scopes: string[] }
+  /**
+   * A workflow run acting for its member (server/engine/run/actor.ts): the member's rights, never
+   * more; it reaches services through the engine's capabilities, never a route.
+   */
+  | { kind: 'execution'; member: MemberIdentity; executionId: string };
+
+export type ExecutionActor = Extract<Actor, { kind: 'execution' }>;
 
 export type AuthenticatedActor = Exclude<Actor, { kind: 'anonymous' }>;
 
@@ -45,6 +52,8 @@ export function needsAuthentication(access: Access): boolean {
  * Called after authentication and rate limiting, as the spec orders them.
  */
 export function authorize(access: Access, actor: AuthenticatedActor): void {
+  // Runs act through capabilities; no route is open to them.
+  if (actor.kind === 'execution') throw appError('auth.forbidden');
   if (actor.kind === 'apiKey') {
     if (access.kind === 'session') throw appError('api_key.session_required');
     if (access.kind === 'noKeys') throw appError('api_key.route_not_allowed');

@@ -22,7 +22,7 @@ beforeAll(async () => {
 
 function capabilitiesFor(member: TestMember, simulated = false) {
   const executionId = randomUUID();
-  return { executionId, capabilities: createCapabilities({ executionId, memberId: member.id, simulated, effectKeyPrefix: `${executionId}:node-1` }) };
+  return { executionId, capabilities: createCapabilities({ actor: { kind: 'execution', executionId, member: { id: member.id, email: member.email, name: member.name, role: member.role, createdAt: new Date() } }, simulated, effectKeyPrefix: `${executionId}:node-1` }) };
 }
 
 const jobsOf = async (mailboxId: string) =>

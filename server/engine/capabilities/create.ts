@@ -23,13 +23,14 @@ import { actOnMessage } from '../../domains/mail/threads/actions/service';
 import type { ThreadAction } from '../../domains/mail/threads/actions/plan';
 import { notify } from '../../domains/notifications/notify';
 import { insertRow, lookupByKey, updateRow, upsertRow, type ExecutionWriter } from '../../domains/tables/rows/engine-api';
+import type { ExecutionActor } from '../../core/auth/access';
 import { fail, NodeFailure } from '../run/failures';
 import { createHttpCapability, type HttpCapabilityOptions } from './http';
 import type { Capabilities, MailCapability } from './types';
 
 export interface CapabilityRun {
-  executionId: string;
-  memberId: string;
+  /** The run, acting for its member (server/engine/run/actor.ts). */
+  actor: ExecutionActor;
   simulated: boolean;
   /** The engine's prefix for this step's effect keys (`<executionId>:<nodeId>`). */
   effectKeyPrefix: string;
@@ -79,24 +80,26 @@ async function memberMessage(memberId: string, messageId: string) {
 
 export function createCapabilities(run: CapabilityRun, options: Pick<HttpCapabilityOptions, 'lookup' | 'allowHosts'> = {}): Capabilities {
   const keyOf = (key: string) => `${run.effectKeyPrefix}:${key}`;
-  const writer: ExecutionWriter = { kind: 'execution', executionId: run.executionId, memberId: run.memberId };
+  const { executionId } = run.actor;
+  const memberId = run.actor.member.id;
+  const writer: ExecutionWriter = { kind: 'execution', executionId: executionId, memberId: memberId };
   const isMessageId = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 
   return {
     mail: {
       async findMessage(messageId) {
         if (!isMessageId(messageId)) return null;
-        const message = await memberMessage(run.memberId, messageId);
+        const message = await memberMessage(memberId, messageId);
         return message ? { ...message, receivedAt: message.receivedAt.toISOString() } : null;
       },
       async operate(input) {
         if (!isMessageId(input.messageId)) throw fail.permanent('mail.message_not_found');
         if (run.simulated) {
-          if (!(await memberMessage(run.memberId, input.messageId))) throw fail.permanent('mail.message_not_found');
+          if (!(await memberMessage(memberId, input.messageId))) throw fail.permanent('mail.message_not_found');
           return { operationId: 'simulated', duplicate: false };
         }
         try {
-          return await actOnMessage(run.memberId, {
+          return await actOnMessage(memberId, {
             messageId: input.messageId,
             action: threadActionOf[input.action],
             folder: input.folder,
@@ -135,30 +138,30 @@ export function createCapabilities(run: CapabilityRun, options: Pick<HttpCapabil
     notify: {
       async owner(input) {
         if (run.simulated) return { id: 'simulated' };
-        const execution = await db().execution.findUnique({ where: { id: run.executionId }, select: { workflowId: true } });
+        const execution = await db().execution.findUnique({ where: { id: executionId }, select: { workflowId: true } });
         const workflow = execution ? await db().workflow.findUnique({ where: { id: execution.workflowId }, select: { name: true } }) : null;
         return notify({
-          memberId: run.memberId,
+          memberId: memberId,
           kind: 'workflow.notice',
           severity: input.severity,
           params: {
             workflowId: execution?.workflowId ?? '',
             workflowName: workflow?.name ?? '',
-            executionId: run.executionId,
+            executionId: executionId,
             title: input.title.slice(0, 120),
             body: input.body.slice(0, 1_000),
           },
-          link: input.link ?? `/executions/${run.executionId}`,
+          link: input.link ?? `/executions/${executionId}`,
         });
       },
     },
     signal: {
       async mark(input) {
-        const message = isMessageId(input.messageId) ? await memberMessage(run.memberId, input.messageId) : null;
+        const message = isMessageId(input.messageId) ? await memberMessage(memberId, input.messageId) : null;
         if (!message) throw fail.permanent('mail.message_not_found');
         if (run.simulated) return { created: true };
         try {
-          await db().messageSignal.create({ data: { messageId: message.id, threadId: message.threadId, name: input.name, executionId: run.executionId } });
+          await db().messageSignal.create({ data: { messageId: message.id, threadId: message.threadId, name: input.name, executionId: executionId } });
           return { created: true };
         } catch (error) {
           if (isUniqueViolation(error)) return { created: false };
@@ -170,7 +173,7 @@ export function createCapabilities(run: CapabilityRun, options: Pick<HttpCapabil
       async read(input) {
         if (!isMessageId(input.credentialId)) throw fail.permanent('credential_missing');
         const row = await db().credential.findFirst({
-          where: { id: input.credentialId, type: input.type, OR: [{ memberId: run.memberId, scope: 'member' }, { scope: 'org' }] },
+          where: { id: input.credentialId, type: input.type, OR: [{ memberId: memberId, scope: 'member' }, { scope: 'org' }] },
           select: { id: true, dataEnc: true },
         });
         if (!row) throw fail.permanent('credential_missing');

@@ -20,6 +20,8 @@ import { classifyFailure, NodeFailure, RateLimited } from './failures';
 import type { ExecutionError } from './finish';
 import type { ClaimedExecution } from './lease';
 import { resolveStepParams } from './params';
+import { executionActor } from './actor';
+import type { ExecutionActor } from '../../core/auth/access';
 import { retryDelayMs, retrySettingsOf, shouldRetry } from './retry-policy';
 import { asStepObject, boundStepData } from './step-data';
 
@@ -167,7 +169,9 @@ export async function runStep(run: StepRun): Promise<StepOutcome> {
     now: new Date().toISOString(),
   };
   let params: Awaited<ReturnType<typeof resolveStepParams>>;
+  let actor: ExecutionActor;
   try {
+    actor = await executionActor(execution);
     params = await resolveStepParams(definition, node.params, scope);
   } catch (thrown) {
     const ref = await beginAttempt(run, !resuming, {});
@@ -215,7 +219,7 @@ export async function runStep(run: StepRun): Promise<StepOutcome> {
         state: run.step?.state ?? null,
         resume: run.resume,
         effect: ledger.effect,
-        capabilities: createCapabilities({ executionId: execution.id, memberId: execution.memberId, simulated: execution.simulated, effectKeyPrefix: `${execution.id}:${node.id}` }),
+        capabilities: createCapabilities({ actor, simulated: execution.simulated, effectKeyPrefix: `${execution.id}:${node.id}` }),
         children: childRuns({ executionId: execution.id, stepId, nodeId: node.id, memberId: execution.memberId, simulated: execution.simulated, kind: node.type === 'flow.loop' ? 'loop_iteration' : 'sub_workflow' }),
         now: () => new Date(),
       }),

@@ -1,0 +1,14 @@
+/**
+ * The actor a run acts as: its member, with the member's rights and nothing more (API keys' scopes
+ * only narrow; a run has none to narrow with). A member who is no longer active cannot act: the step
+ * fails permanently rather than acting for someone the team switched off.
+ */
+import type { ExecutionActor } from '../../core/auth/access';
+import { db } from '../../core/db';
+import { fail } from './failures';
+
+export async function executionActor(execution: { id: string; memberId: string }): Promise<ExecutionActor> {
+  const member = await db().member.findUnique({ where: { id: execution.memberId }, select: { id: true, email: true, name: true, role: true, status: true, createdAt: true } });
+  if (member?.status !== 'active') throw fail.permanent('credential_missing', { message: 'The member this workflow runs for is no longer active.' });
+  return { kind: 'execution', executionId: execution.id, member: { id: member.id, email: member.email, name: member.name, role: member.role, createdAt: member.createdAt } };
+}
