@@ -37,7 +37,8 @@ export async function advanceExecution(executionId: string, runnerId: string): P
 async function advanceOnce(executionId: string, owner: string): Promise<boolean> {
   const claimed = await claimExecution(executionId, owner);
   if (!claimed) return false;
-  const leaseStart = Date.now();
+  let leaseStart = Date.now();
+  let working = false;
   const stop = new AbortController();
   const heartbeat = setInterval(() => {
     void beat(claimed, owner, leaseStart, stop).catch((error: unknown) => log.warn({ err: error, executionId }, 'execution heartbeat failed'));
@@ -47,11 +48,14 @@ async function advanceOnce(executionId: string, owner: string): Promise<boolean>
     if (claimed.status === 'queued') {
       if (!(await admit(executionId))) return false;
       claimed.status = 'running';
+      // Waiting for a slot is not working time.
+      leaseStart = Date.now();
     }
+    working = true;
     again = await drive(claimed, stop.signal, leaseStart);
   } finally {
     clearInterval(heartbeat);
-    const woken = await releaseLease(executionId, owner, Date.now() - leaseStart, claimed.wakeSeq);
+    const woken = await releaseLease(executionId, owner, working ? Date.now() - leaseStart : 0, claimed.wakeSeq);
     again ||= woken;
   }
   return again;

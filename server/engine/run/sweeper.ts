@@ -1,7 +1,9 @@
 /**
  * The safety net that makes crashes cheap: every few seconds, executions whose advancer died (lease
  * expired), whose wait ended, that sit queued with no live job to admit them, or whose only job is
- * held by a runner that died before taking their lease, are queued to advance again. Job keys dedupe, so several runners sweeping together queue each execution once.
+ * held by a runner that died before taking their lease, are queued to advance again; and, as the last
+ * net, a running execution nobody holds, with no job and nothing to wait for (no waiting step, no
+ * retry due later), is looked at again. Job keys dedupe, so several runners sweeping together queue each execution once.
  */
 import { db } from '../../core/db';
 import { enqueue } from '../../core/jobs/enqueue';
@@ -30,6 +32,13 @@ export async function sweepExecutions(limit = 500): Promise<number> {
     (SELECT e.id FROM executions e WHERE e.status = 'running' AND e.lease_owner IS NULL
        AND EXISTS (SELECT 1 FROM graphile_worker.jobs j WHERE j.key = 'execution:' || e.id::text
                    AND j.locked_at < now() - make_interval(secs => ${orphanLockSeconds}))
+     LIMIT ${limit})
+    UNION
+    (SELECT e.id FROM executions e WHERE e.status = 'running' AND e.lease_owner IS NULL
+       AND e.updated_at < now() - make_interval(secs => ${orphanLockSeconds})
+       AND NOT EXISTS (SELECT 1 FROM graphile_worker.jobs j WHERE j.key = 'execution:' || e.id::text)
+       AND NOT EXISTS (SELECT 1 FROM execution_steps s WHERE s.execution_id = e.id
+                       AND (s.status = 'waiting' OR (s.status = 'running' AND s.next_attempt_at > now())))
      LIMIT ${limit})`;
   for (const row of rows) {
     await enqueue('execution.advance', { executionId: row.id }, { jobKey: jobKeys.execution(row.id) });
