@@ -8,6 +8,7 @@
  * fails, the incidents. After a reconnection everything live is re-read (events may have been missed).
  */
 import { useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { useRealtimeEvent, useRealtimeReconnect } from '@/app/lib/realtime';
 import { mailKeys, refreshMailViews } from '@/app/lib/mail-query-keys';
 import type { Mailbox, MailboxBackfill } from '@/app/lib/mail-types';
@@ -26,11 +27,28 @@ export function useLiveUpdates() {
   const refreshNotifications = () => void queryClient.invalidateQueries(trpc.notifications.list.infiniteQueryFilter());
   const refreshMail = (threadIds?: string[]) => refreshMailViews(queryClient, threadIds);
   const refreshMailboxes = () => void queryClient.invalidateQueries(trpc.mailboxes.list.queryFilter());
-  // Runs emit bursts of events: a refetch in flight is kept rather than restarted for each one.
-  const keep = { cancelRefetch: false } as const;
-  const refreshExecutions = () => void queryClient.invalidateQueries(trpc.executions.list.infiniteQueryFilter(), keep);
-  const refreshExecution = (id: string) => void queryClient.invalidateQueries(trpc.executions.detail.queryFilter({ id }), keep);
-  const refreshIncidents = () => void queryClient.invalidateQueries(trpc.executions.incidents.list.infiniteQueryFilter(), keep);
+  // Runs emit bursts of events (a short run: running, its steps and its end within milliseconds). Each
+  // burst is coalesced into one re-read after its LAST event: a re-read started mid-burst could answer
+  // a state the next event already replaced, and a kept in-flight read would then stay stale.
+  const pending = useRef(new Map<string, ReturnType<typeof setTimeout>>());
+  useEffect(() => {
+    const timers = pending.current;
+    return () => timers.forEach((timer) => clearTimeout(timer));
+  }, []);
+  const afterBurst = (key: string, refresh: () => void) => {
+    clearTimeout(pending.current.get(key));
+    pending.current.set(
+      key,
+      setTimeout(() => {
+        pending.current.delete(key);
+        refresh();
+      }, 120),
+    );
+  };
+  const keep = { cancelRefetch: true } as const;
+  const refreshExecutions = () => afterBurst('executions', () => void queryClient.invalidateQueries(trpc.executions.list.infiniteQueryFilter(), keep));
+  const refreshExecution = (id: string) => afterBurst(`execution:${id}`, () => void queryClient.invalidateQueries(trpc.executions.detail.queryFilter({ id }), keep));
+  const refreshIncidents = () => afterBurst('incidents', () => void queryClient.invalidateQueries(trpc.executions.incidents.list.infiniteQueryFilter(), keep));
 
   useRealtimeEvent('notification.created', refreshNotifications);
 
@@ -80,13 +98,13 @@ export function useLiveUpdates() {
   useRealtimeEvent('execution.status', (payload) => {
     refreshExecutions();
     if (payload.executionId) refreshExecution(payload.executionId);
-    else void queryClient.invalidateQueries(trpc.executions.detail.queryFilter(), keep);
+    else afterBurst('execution:*', () => void queryClient.invalidateQueries(trpc.executions.detail.queryFilter(), keep));
     if (payload.status === 'failed' || !payload.status) refreshIncidents();
   });
 
   useRealtimeEvent('execution.step', (payload) => {
     if (payload.executionId) refreshExecution(payload.executionId);
-    else void queryClient.invalidateQueries(trpc.executions.detail.queryFilter(), keep);
+    else afterBurst('execution:*', () => void queryClient.invalidateQueries(trpc.executions.detail.queryFilter(), keep));
   });
 
   useRealtimeReconnect(() => {

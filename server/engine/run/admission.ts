@@ -82,14 +82,16 @@ async function markRunning(tx: Pick<Tx, '$executeRaw'>, runs: { id: string; memb
   for (const run of runs) await emitToMember(run.member_id, 'execution.status', { executionId: run.id, workflowId: run.workflow_id, status: 'running' }, tx);
 }
 
-/** Makes sure each run is looked at: woken (an advance in flight goes on) and given a job if it has none. */
+/** Makes sure each run is looked at: woken (an advance holding its lease goes on) and given a job unless one waits to run. */
 async function nudge(tx: Pick<Tx, '$queryRaw' | '$executeRaw'>, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   const sorted = [...ids].sort();
   await tx.$executeRaw`UPDATE executions SET wake_seq = wake_seq + 1 WHERE id = ANY(${sorted}::uuid[])`;
+  // A locked job does not count: it may be an advance that has already given the lease back and only
+  // waits to be marked complete, which would never look again (a new job's claim is harmless if not).
   const jobless = await tx.$queryRaw<{ id: string }[]>`
     SELECT e.id FROM unnest(${sorted}::uuid[]) AS e(id)
-    WHERE NOT EXISTS (SELECT 1 FROM graphile_worker.jobs j WHERE j.key = 'execution:' || e.id::text)
+    WHERE NOT EXISTS (SELECT 1 FROM graphile_worker.jobs j WHERE j.key = 'execution:' || e.id::text AND j.locked_at IS NULL)
     ORDER BY e.id`;
   for (const row of jobless) await enqueue('execution.advance', { executionId: row.id }, { jobKey: jobKeys.execution(row.id) }, tx);
 }
