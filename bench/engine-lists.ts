@@ -19,7 +19,7 @@ import os from 'node:os';
 import pg from 'pg';
 import { runSectionAlone } from './database';
 import { executionIndexes, seedExecutions } from './engine-seed';
-import { percentile } from './stats';
+import { fixed, routeFloorTable, spread, table } from './stats';
 
 const executionCount = Number(process.env.BENCH_ENGINE_EXECUTIONS) || 1_000_000;
 const workflowCount = 20;
@@ -38,17 +38,6 @@ interface Shape {
   depth?: number;
 }
 
-const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
-
-function summary(values: number[]) {
-  const sorted = Float64Array.from(values).sort();
-  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted[sorted.length - 1] ?? Number.NaN };
-}
-
-function table(rows: string[][]): string[] {
-  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-  return rows.map((row) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  '));
-}
 
 /** The columns of the list form (server/domains/executions/present.ts `executionListSelect`). */
 const listColumns = `id, workflow_id, workflow_version_id, created_at, mailbox_id, message_id, status, simulated, parent_execution_id,
@@ -224,22 +213,15 @@ export async function runEngineListsBench(options: { databaseUrl: string; log: (
       }
     }
     const elapsed = performance.now() - started;
-    const r = summary(routeMs);
-    const f = summary(floorMs);
-    for (const line of table([
-      ['', 'samples', 'p50 ms', 'p95 ms', 'max ms'],
-      ['route: handleRestRequest, API key', String(routeMs.length), fixed(r.p50), fixed(r.p95), fixed(r.max)],
-      ['floor: same SQL on bare pg', String(floorMs.length), fixed(f.p50), fixed(f.p95), fixed(f.max)],
-      ['route / floor', '', `${fixed(r.p50 / f.p50, 2)}×`, `${fixed(r.p95 / f.p95, 2)}×`, ''],
-    ]))
-      log(line);
+    const { lines, route: r, floor: f } = routeFloorTable(routeMs, floorMs);
+    for (const line of lines) log(line);
     log('  per shape (route / floor, ms):');
     for (const line of table([
       ['  shape', 'route p50', 'p95', 'floor p50', 'p95', 'p50 ratio'],
       ...shapes.map((shape) => {
         const times = perShape.get(shape.name)!;
-        const routeSummary = summary(times.route);
-        const floorSummary = summary(times.floor);
+        const routeSummary = spread(times.route);
+        const floorSummary = spread(times.floor);
         return [`  ${shape.name}`, fixed(routeSummary.p50), fixed(routeSummary.p95), fixed(floorSummary.p50), fixed(floorSummary.p95), `${fixed(routeSummary.p50 / floorSummary.p50, 2)}×`];
       }),
     ]))

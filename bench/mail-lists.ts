@@ -19,7 +19,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import pg from 'pg';
 import { mirrorIndexes, seedMirror } from './mail-seed';
-import { percentile } from './stats';
+import { fixed, routeFloorTable, spread, table } from './stats';
 import { runSectionAlone } from './database';
 
 const messageCount = Number(process.env.BENCH_MAIL_MESSAGES) || 500_000;
@@ -59,17 +59,6 @@ const shapes: Shape[] = [
   { name: 'messages q from:', list: 'messages', query: { q: 'from:user17' } },
 ];
 
-const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
-
-function summary(values: number[]) {
-  const sorted = Float64Array.from(values).sort();
-  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted[sorted.length - 1] ?? Number.NaN };
-}
-
-function table(rows: string[][]): string[] {
-  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-  return rows.map((row) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  '));
-}
 
 export interface MailBenchOptions {
   /** A migrated database; the mirror is added to it. */
@@ -225,22 +214,15 @@ export async function runMailListsBench(options: MailBenchOptions): Promise<{ ro
       }
     }
     const elapsed = performance.now() - started;
-    const r = summary(routeMs);
-    const f = summary(floorMs);
-    for (const line of table([
-      ['', 'samples', 'p50 ms', 'p95 ms', 'max ms'],
-      ['route: handleRestRequest, API key', String(routeMs.length), fixed(r.p50), fixed(r.p95), fixed(r.max)],
-      ['floor: same SQL on bare pg', String(floorMs.length), fixed(f.p50), fixed(f.p95), fixed(f.max)],
-      ['route / floor', '', `${fixed(r.p50 / f.p50, 2)}×`, `${fixed(r.p95 / f.p95, 2)}×`, ''],
-    ]))
-      log(line);
+    const { lines, route: r, floor: f } = routeFloorTable(routeMs, floorMs);
+    for (const line of lines) log(line);
     log('  median per shape (route / floor, ms):');
     for (const line of table([
       ['  shape', 'route', 'floor', 'ratio'],
       ...shapes.map((shape) => {
         const times = perShape.get(shape.name)!;
-        const routeMedian = summary(times.route).p50;
-        const floorMedian = summary(times.floor).p50;
+        const routeMedian = spread(times.route).p50;
+        const floorMedian = spread(times.floor).p50;
         return [`  ${shape.name}`, fixed(routeMedian), fixed(floorMedian), `${fixed(routeMedian / floorMedian, 2)}×`];
       }),
     ]))

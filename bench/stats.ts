@@ -79,3 +79,31 @@ export function describeCounts(counts: StatusCounts): string {
     .map(([status, count]) => `${status}×${count}`)
     .join(' ');
 }
+
+/** A figure for a table cell: `digits` decimals, `-` when it is not a number. */
+export const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
+
+/** p50, p95 and max of a list of durations. */
+export function spread(values: number[]) {
+  const sorted = Float64Array.from(values).sort();
+  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted[sorted.length - 1] ?? Number.NaN };
+}
+
+/** Rows as aligned text lines: the first column left-aligned, the others right-aligned. */
+export function table(rows: string[][]): string[] {
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
+  return rows.map((row) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  '));
+}
+
+/** The route-vs-floor summary of the list benches: each side's p50/p95/max and their ratios. */
+export function routeFloorTable(routeMs: number[], floorMs: number[]): { lines: string[]; route: ReturnType<typeof spread>; floor: ReturnType<typeof spread> } {
+  const route = spread(routeMs);
+  const floor = spread(floorMs);
+  const lines = table([
+    ['', 'samples', 'p50 ms', 'p95 ms', 'max ms'],
+    ['route: handleRestRequest, API key', String(routeMs.length), fixed(route.p50), fixed(route.p95), fixed(route.max)],
+    ['floor: same SQL on bare pg', String(floorMs.length), fixed(floor.p50), fixed(floor.p95), fixed(floor.max)],
+    ['route / floor', '', `${fixed(route.p50 / floor.p50, 2)}×`, `${fixed(route.p95 / floor.p95, 2)}×`, ''],
+  ]);
+  return { lines, route, floor };
+}
