@@ -23,6 +23,8 @@ export const jobCatalogue = {
   'execution.advance': z.strictObject({ executionId: z.uuid() }),
   /** Give new mail of a mailbox (mail_dispatch_queue) its journal entry and start matching workflows. Key `mail-dispatch:<id>`. */
   'mail.dispatch': z.strictObject({ mailboxId }),
+  /** Send one outbound message through its mailbox (the send pipeline, runner/send). Key `mail-send:<id>`. */
+  'mail.send': z.strictObject({ outboundId: z.uuid() }),
 } as const;
 
 export type JobName = keyof typeof jobCatalogue;
@@ -35,4 +37,5 @@ export const jobKeys = {
   operations: (id: string) => `mail-ops:${id}`,
   execution: (id: string) => `execution:${id}`,
   dispatch: (id: string) => `mail-dispatch:${id}`,
+  send: (outboundId: string) => `mail-send:${outboundId}`,
 } as const;
