@@ -18,6 +18,7 @@ export const cronItems: CronItem[] = [
   { task: tasks.purgeOAuthFlows, match: '*/15 * * * *' },
   { task: tasks.purgeUploadedAttachments, match: '23 * * * *' },
   { task: tasks.purgeWebhookDeliveries, match: '37 * * * *' },
+  { task: tasks.purgeOutboundContent, match: '47 * * * *' },
   { task: tasks.workflowSchedules, match: '* * * * *' },
 ].map((item) => ({ ...item, options: { backfillPeriod: 0, maxAttempts: 3 } }));
 

@@ -22,6 +22,7 @@ import { purgeUploadedAttachmentsTask } from './purge-uploaded-attachments.task'
 import { executionAdvanceTask } from './execution-advance.task';
 import { mailDispatchTask } from './mail-dispatch.task';
 import { purgeWebhookDeliveriesTask } from './purge-webhook-deliveries.task';
+import { purgeOutboundContentTask } from './purge-outbound-content.task';
 import { workflowSchedulesTask } from './workflow-schedules.task';
 
 export const taskDefinitions: readonly TaskDefinition[] = [
@@ -43,6 +44,7 @@ export const taskDefinitions: readonly TaskDefinition[] = [
   mailDispatchTask,
   executionAdvanceTask,
   purgeWebhookDeliveriesTask,
+  purgeOutboundContentTask,
   workflowSchedulesTask,
 ];
 

@@ -152,6 +152,8 @@ const configSchema = z.object({
    * refuses private addresses: for self-hosters calling services on their own network. Empty by default.
    */
   HTTP_NODE_ALLOW_HOSTS: optionalText,
+  /** Days the body and attachments of a finished outbound message are kept (subject, recipients and journal stay). */
+  OUTBOUND_CONTENT_RETENTION_DAYS: positiveInt(30),
 });
 
 export type Config = z.infer<typeof configSchema>;

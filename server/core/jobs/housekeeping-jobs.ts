@@ -18,6 +18,8 @@ export const housekeepingTaskNames = {
   purgeUploadedAttachments: 'purge-uploaded-attachments',
   /** Forgets inbound webhook idempotency keys older than 24 hours. */
   purgeWebhookDeliveries: 'purge-webhook-deliveries',
+  /** Drops the content of finished outbound messages past their retention (`review.content_gone` afterwards). */
+  purgeOutboundContent: 'purge-outbound-content',
   /** Every minute: starts the runs of schedule triggers that are due. */
   workflowSchedules: 'workflow-schedules',
   /** Queued once at every runner start: gives typed slots to tables written before they existed. */
