@@ -325,6 +325,37 @@ describe('release POST /api/v1/sending/holds/{id}/release', () => {
   });
 });
 
+describe('GET /api/v1/sending/holds', () => {
+  it('pages newest first, answers 400 for a bad query, and needs review:read', async () => {
+    const owner = await createMember();
+    const ids: string[] = [];
+    for (let index = 0; index < 3; index += 1) {
+      const mailbox = await createMailbox(owner);
+      await sent(10, owner, mailbox, { origin: 'webmail' });
+      ids.push((await claim((await item(owner, mailbox, { origin: 'webmail' })).id))!);
+    }
+    const first = await call('GET', '/api/v1/sending/holds?limit=2', { cookie: owner.cookie });
+    expect(first.status).toBe(200);
+    expect(first.body.items).toHaveLength(2);
+    expect(first.body.nextCursor).toEqual(expect.any(String));
+    const second = await call('GET', `/api/v1/sending/holds?limit=2&cursor=${encodeURIComponent(first.body.nextCursor)}`, { cookie: owner.cookie });
+    expect(second.body).toMatchObject({ nextCursor: null });
+    expect([...first.body.items, ...second.body.items].map((hold: { id: string }) => hold.id).sort()).toEqual([...ids].sort());
+    // An unreadable cursor starts from the top.
+    expect((await call('GET', '/api/v1/sending/holds?cursor=garbage', { cookie: owner.cookie })).body.items).toHaveLength(3);
+
+    for (const query of ['status=closed', 'limit=0', 'limit=101', `cursor=${'x'.repeat(501)}`]) {
+      const response = await call('GET', `/api/v1/sending/holds?${query}`, { cookie: owner.cookie });
+      expect(response.status, query).toBe(400);
+      expect(response.body.error.code).toBe('request.bad_request');
+    }
+    const reader = await createApiKeyFor(owner, ['review:read']);
+    expect((await call('GET', '/api/v1/sending/holds', { key: reader.secret })).status).toBe(200);
+    const stranger = await createApiKeyFor(owner, ['messages:read']);
+    expect((await call('GET', '/api/v1/sending/holds', { key: stranger.secret })).status).toBe(403);
+  });
+});
+
 describe('concurrent claims at the cap boundary', () => {
   it('the mailbox lock makes the second claim count the first: only one passes', async () => {
     const owner = await createMember();
