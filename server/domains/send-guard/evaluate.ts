@@ -116,10 +116,9 @@ async function gatherFacts(item: OutboundMessage, rules: HoldReason[], limits: G
 /** Opens the hold of a trip, pauses the workflow, and tells the member. */
 async function openHold(item: OutboundMessage, trip: Trip, tx: Tx): Promise<string> {
   const scope = scopeOf(trip.reason, item.workflowId !== null);
-  const workflow =
-    scope === 'workflow' || item.workflowId
-      ? await tx.workflow.findUnique({ where: { id: item.workflowId ?? '' }, select: { id: true, name: true, paused: true, memberId: true } })
-      : null;
+  const workflow = item.workflowId
+    ? await tx.workflow.findUnique({ where: { id: item.workflowId }, select: { id: true, name: true, paused: true, memberId: true } })
+    : null;
   // Pausing is for the workflow behind the sends: a mailbox cap pauses the workflow of the item that met it.
   const pause = workflow !== null && workflow.memberId === item.memberId && !workflow.paused;
   const hold = await tx.sendHold.create({
