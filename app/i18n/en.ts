@@ -11,6 +11,7 @@ import { enConnections, enOAuthApps } from './en-connections';
 import { enWebmail } from './en-webmail';
 import { enEngineErrors, enExecutions, enWorkflows } from './en-engine';
 import { enExclusionErrors, enExclusions } from './en-exclusions';
+import { enSendGuard, enSendGuardErrors } from './en-guard';
 
 export const en = {
   common: {
@@ -329,6 +330,7 @@ export const en = {
   mailboxes: enMailboxes,
   connections: enConnections,
   exclusions: enExclusions,
+  sendGuard: enSendGuard,
   oauthApps: enOAuthApps,
   webmail: enWebmail,
   accept: {
@@ -429,6 +431,7 @@ export const en = {
       'internal.busy': 'The service is busy. Try again in a moment.',
       ...enEngineErrors,
       ...enExclusionErrors,
+      ...enSendGuardErrors,
     } satisfies Partial<Record<ErrorCode, string>>,
   },
 };

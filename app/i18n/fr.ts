@@ -10,6 +10,7 @@ import { frConnections, frOAuthApps } from './fr-connections';
 import { frWebmail } from './fr-webmail';
 import { frEngineErrors, frExecutions, frWorkflows } from './fr-engine';
 import { frExclusionErrors, frExclusions } from './fr-exclusions';
+import { frSendGuard, frSendGuardErrors } from './fr-guard';
 
 export const fr: Dictionary = {
   common: {
@@ -333,6 +334,7 @@ export const fr: Dictionary = {
   mailboxes: frMailboxes,
   connections: frConnections,
   exclusions: frExclusions,
+  sendGuard: frSendGuard,
   oauthApps: frOAuthApps,
   webmail: frWebmail,
   accept: {
@@ -433,6 +435,7 @@ export const fr: Dictionary = {
       'internal.busy': 'Le service est occupé. Réessayez dans un instant.',
       ...frEngineErrors,
       ...frExclusionErrors,
+      ...frSendGuardErrors,
     },
   },
 };

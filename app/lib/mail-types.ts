@@ -135,7 +135,7 @@ export type ThreadAction =
   | 'deletePermanently'
   | 'move';
 
-export type NotificationKind = 'mailbox.error' | 'mailbox.recovered' | 'mailbox.removed' | 'execution.failed' | 'approval.pending' | 'workflow.notice';
+export type NotificationKind = 'mailbox.error' | 'mailbox.recovered' | 'mailbox.removed' | 'execution.failed' | 'approval.pending' | 'workflow.notice' | 'send.held';
 
 export interface AppNotification {
   id: string;

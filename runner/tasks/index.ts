@@ -21,6 +21,8 @@ import { resealSecretsTask } from './reseal-secrets.task';
 import { purgeUploadedAttachmentsTask } from './purge-uploaded-attachments.task';
 import { executionAdvanceTask } from './execution-advance.task';
 import { mailDispatchTask } from './mail-dispatch.task';
+import { mailPlaceDraftTask } from './mail-place-draft.task';
+import { mailRemoveDraftTask } from './mail-remove-draft.task';
 import { purgeWebhookDeliveriesTask } from './purge-webhook-deliveries.task';
 import { purgeOutboundContentTask } from './purge-outbound-content.task';
 import { workflowSchedulesTask } from './workflow-schedules.task';
@@ -46,6 +48,8 @@ export const taskDefinitions: readonly TaskDefinition[] = [
   purgeWebhookDeliveriesTask,
   purgeOutboundContentTask,
   workflowSchedulesTask,
+  mailPlaceDraftTask,
+  mailRemoveDraftTask,
 ];
 
 export const taskList: TaskList = Object.fromEntries(taskDefinitions.map((definition) => [definition.name, definition.task]));

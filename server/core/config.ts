@@ -147,6 +147,15 @@ const configSchema = z.object({
   WORKFLOW_MAX_CONCURRENCY: positiveInt(100),
   /** Simultaneous live runs of all workflows together (spec: 100). */
   INSTANCE_MAX_CONCURRENCY: positiveInt(100),
+  /** The blast-radius guard: sends of one mailbox per hour (any origin) before its sends are held. */
+  SEND_CAP_MAILBOX_PER_HOUR: positiveInt(200),
+  /** Sends of one workflow per hour before they are held (a workflow may set a lower `sendCapPerHour`). */
+  SEND_CAP_WORKFLOW_PER_HOUR: positiveInt(50),
+  /** Auto-reply ping-pong: automated sends to one counterpart within this many minutes before a hold. */
+  SEND_GUARD_LOOP_WINDOW_MINUTES: positiveInt(10),
+  SEND_GUARD_LOOP_MAX_SENDS: positiveInt(2),
+  /** Sends of one workflow to one recipient within an hour before a hold. */
+  SEND_GUARD_REPEAT_MAX_SENDS: positiveInt(3),
   /**
    * Hosts (comma-separated names or CIDRs) the HTTP request node may reach although the network guard
    * refuses private addresses: for self-hosters calling services on their own network. Empty by default.

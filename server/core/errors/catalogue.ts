@@ -180,6 +180,7 @@ export const errorCatalogue = {
     signature_required: [401, 'This webhook requires a signature (X-Signature and X-Signature-Timestamp).'], // (ours)
     signature_invalid: [401, 'The webhook signature does not match, or its timestamp is outside the allowed window.'], // (ours)
   }),
+  ...area('send_hold', { not_found: [404, 'No such send hold.'] }), // (ours)
   ...area('exclusion', {
     not_found: [404, 'No such exclusion.'], // (ours)
     duplicate: [409, 'This sender or domain is already excluded.'], // (ours)

@@ -25,6 +25,10 @@ export const jobCatalogue = {
   'mail.dispatch': z.strictObject({ mailboxId }),
   /** Send one outbound message through its mailbox (the send pipeline, runner/send). Key `mail-send:<id>`. */
   'mail.send': z.strictObject({ outboundId: z.uuid() }),
+  /** Place a draft item waiting for review in its mailbox's Drafts folder (IMAP). Key `mail-draft:<id>`. */
+  'mail.place-draft': z.strictObject({ outboundId: z.uuid() }),
+  /** Delete the placed draft of an item sent or rejected through the review. Key `mail-draft:<id>`. */
+  'mail.remove-draft': z.strictObject({ outboundId: z.uuid() }),
 } as const;
 
 export type JobName = keyof typeof jobCatalogue;
@@ -38,4 +42,5 @@ export const jobKeys = {
   execution: (id: string) => `execution:${id}`,
   dispatch: (id: string) => `mail-dispatch:${id}`,
   send: (outboundId: string) => `mail-send:${outboundId}`,
+  draft: (outboundId: string) => `mail-draft:${outboundId}`,
 } as const;

@@ -27,6 +27,8 @@ export interface RealtimeEvents {
   'execution.status': { executionId: string; workflowId: string; status: string };
   /** A step of an execution changed status. */
   'execution.step': { executionId: string; nodeId: string; status: string };
+  /** A send hold of the blast-radius guard opened or was released. */
+  'sending.hold': { holdId: string; status: 'open' | 'released' };
 }
 
 export async function emitToMember<Event extends keyof RealtimeEvents>(

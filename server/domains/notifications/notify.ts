@@ -31,6 +31,14 @@ export const notificationParams = {
     title: z.string().max(120),
     body: z.string().max(1_000),
   }),
+  /** The blast-radius guard held sends (server/domains/send-guard). */
+  'send.held': z.strictObject({
+    holdId: z.string(),
+    reason: z.enum(['mailbox_hourly_cap', 'workflow_hourly_cap', 'auto_reply_loop', 'repeat_recipient']),
+    mailboxAddress: z.string().optional(),
+    workflowName: z.string().optional(),
+    heldCount: z.number().int().min(0),
+  }),
 } as const;
 
 export type NotificationKind = keyof typeof notificationParams;

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Tx } from '../../core/db';
 import { enqueue } from '../../core/jobs/enqueue';
 import { jobKeys } from '../../core/jobs/catalogue';
+import { enqueuePlaceDraft } from '../../core/mail/send/drafts';
 import type { OutboundMessage } from '../../generated/prisma/client';
 
 export type OutboundMode = 'draft' | 'send';
@@ -124,5 +125,6 @@ export async function createOutbound(input: OutboundInput, tx: Tx): Promise<{ it
   // transaction fails; callers retry it (core/db/retry.ts) and then find the first item above.
   const item = await tx.outboundMessage.create({ data });
   if (!input.review) await enqueueSend(item.id, tx, input.notBefore);
+  if (input.mode === 'draft' && input.review) await enqueuePlaceDraft(item.id, tx);
   return { item, duplicate: false };
 }

@@ -65,6 +65,14 @@ export function notificationText(notification: AppNotification, t: Dictionary): 
         href: own ?? (text(p, 'executionId') ? `/executions/${encodeURIComponent(text(p, 'executionId'))}` : workflowId ? `/workflows/${encodeURIComponent(workflowId)}` : null),
       };
     }
+    case 'send.held': {
+      const where = text(p, 'workflowName') && text(p, 'reason') !== 'mailbox_hourly_cap' ? text(p, 'workflowName') : text(p, 'mailboxAddress');
+      return {
+        title: t.sendGuard.notification.title(text(p, 'reason'), where),
+        body: t.sendGuard.notification.body(Math.max(1, count(p, 'heldCount')), text(p, 'workflowName') !== ''),
+        href: own ?? '/review',
+      };
+    }
     default:
       return { title: n.other, body: null, href: own };
   }

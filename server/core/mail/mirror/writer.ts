@@ -14,6 +14,7 @@ import { emitToMember, type RealtimeEvents } from '../../realtime/emit';
 import { blobKeys, blobStore } from '../../storage/blob-store';
 import type { FlagUpdate, FolderCursor, MirrorBatch, MirrorSink } from '../provider';
 import { planMessageThreads, recomputeThreads } from '../threads/attach';
+import { markDraftsGone } from '../send/drafts';
 import { queueForDispatch } from './dispatch-queue';
 import { inPgTransaction, type RawSql } from './pg-transaction';
 import { prepareMessage, type PreparedMessage } from './rows';
@@ -109,6 +110,8 @@ async function writeBatch(tx: Sql, mailbox: MirrorMailbox, batch: MirrorBatch, p
   if (prepared.length > 0) inserted = await insertMessages(tx, mailbox, prepared, touched);
   const updated = batch.flagUpdates.length > 0 ? await applyFlagUpdates(tx, mailbox.id, batch.flagUpdates, touched) : 0;
   const removed = batch.removedProviderKeys.length > 0 ? await removeMessages(tx, mailbox.id, batch.removedProviderKeys, touched) : 0;
+  // A draft placed for review that left the Drafts folder: the member deleted or sent it themselves.
+  if (batch.removedProviderKeys.length > 0) await markDraftsGone(tx, mailbox.id, batch.removedProviderKeys);
   await writeCursors(tx, mailbox.id, batch.cursors);
   const deletedThreads = await recomputeThreads(tx, touched);
   if (inserted !== removed) {

@@ -1,0 +1,103 @@
+/**
+ * The guard's counting queries and locks. A send counts when its row is `done` or `running`, at the
+ * instant it went (sent, else started); the item being judged never counts itself. After a hold of a
+ * rule and scope is released, that rule counts sends from the release on (the member said those were
+ * fine), so a release does not trip again at once on the same history.
+ */
+import type { Tx } from '../../core/db';
+import type { HoldReason } from './rules';
+
+/**
+ * Serialises the guard's decisions on one mailbox (and one workflow) until the transaction ends, so
+ * two runners claiming at the cap boundary cannot both count below it. Always mailbox first, then
+ * workflow: one order, no deadlock.
+ */
+export async function lockScopes(tx: Tx, mailboxId: string | null, workflowId: string | null): Promise<void> {
+  if (mailboxId) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`send-guard:mailbox:${mailboxId}`}, 0))`;
+  if (workflowId) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`send-guard:workflow:${workflowId}`}, 0))`;
+}
+
+/** Reasons of the holds this item was released from (journal `released` entries). */
+export async function releasedReasons(tx: Tx, outboundId: string): Promise<Set<string>> {
+  const rows = await tx.sendingJournalEntry.findMany({ where: { outboundId, event: 'released', reason: { not: null } }, select: { reason: true }, distinct: ['reason'] });
+  return new Set(rows.map((row) => row.reason ?? ''));
+}
+
+/** The start of a rule's window: `windowMs` ago, or the last release of a hold of that rule and scope if later. */
+export async function windowStart(
+  tx: Tx,
+  scope: { mailboxId: string; workflowId: null } | { workflowId: string },
+  reason: HoldReason,
+  windowMs: number,
+  now: Date,
+): Promise<Date> {
+  const last = await tx.sendHold.findFirst({
+    where: { ...scope, reason, releasedAt: { not: null } },
+    orderBy: { releasedAt: 'desc' },
+    select: { releasedAt: true },
+  });
+  const start = new Date(now.getTime() - windowMs);
+  return last?.releasedAt && last.releasedAt > start ? last.releasedAt : start;
+}
+
+export async function countMailboxSends(tx: Tx, mailboxId: string, exceptId: string, since: Date): Promise<number> {
+  const [row] = await tx.$queryRaw<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM outbound_messages o
+    WHERE o.mailbox_id = ${mailboxId}::uuid AND o.id <> ${exceptId}::uuid AND o.send_status IN ('done', 'running')
+      AND coalesce(o.sent_at, o.send_started_at, o.updated_at) >= ${since}`;
+  return row?.n ?? 0;
+}
+
+export async function countWorkflowSends(tx: Tx, workflowId: string, exceptId: string, since: Date): Promise<number> {
+  const [row] = await tx.$queryRaw<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM outbound_messages o
+    WHERE o.workflow_id = ${workflowId}::uuid AND o.id <> ${exceptId}::uuid AND o.send_status IN ('done', 'running')
+      AND coalesce(o.sent_at, o.send_started_at, o.updated_at) >= ${since}`;
+  return row?.n ?? 0;
+}
+
+/** The sender of the answered message when it carries the auto-reply signal, else null. */
+export async function autoReplyCounterpart(tx: Tx, relatedMessageId: string, mailboxId: string): Promise<string | null> {
+  const message = await tx.mailMessage.findFirst({ where: { id: relatedMessageId, mailboxId }, select: { isAutoReply: true, fromEmail: true } });
+  return message?.isAutoReply && message.fromEmail ? message.fromEmail.trim().toLowerCase() : null;
+}
+
+/** Automated sends (not the member's webmail, not reviewed by a human) of the mailbox to the counterpart since. */
+export async function countAutomatedSendsTo(tx: Tx, mailboxId: string, counterpart: string, exceptId: string, since: Date): Promise<number> {
+  const [row] = await tx.$queryRaw<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM outbound_messages o
+    WHERE o.mailbox_id = ${mailboxId}::uuid AND o.id <> ${exceptId}::uuid AND o.send_status IN ('done', 'running')
+      AND o.origin <> 'webmail' AND o.review_status = 'none'
+      AND coalesce(o.sent_at, o.send_started_at, o.updated_at) >= ${since}
+      AND EXISTS (
+        SELECT 1 FROM unnest(o.to_addrs || o.cc_addrs || o.bcc_addrs) AS a(addr)
+        WHERE lower(btrim(regexp_replace(a.addr, '^.*<([^<>]*)>\\s*$', '\\1'))) = ${counterpart}
+      )`;
+  return row?.n ?? 0;
+}
+
+/** Of the given recipients, the one the workflow sent to most since without a human's review, with its count (null: none). */
+export async function busiestRecipient(tx: Tx, workflowId: string, recipients: string[], exceptId: string, since: Date): Promise<{ recipient: string; sends: number } | null> {
+  if (recipients.length === 0) return null;
+  const rows = await tx.$queryRaw<{ recipient: string; n: number }[]>`
+    SELECT r.recipient, count(DISTINCT o.id)::int AS n
+    FROM outbound_messages o
+    CROSS JOIN LATERAL (
+      SELECT lower(btrim(regexp_replace(a.addr, '^.*<([^<>]*)>\\s*$', '\\1'))) AS recipient
+      FROM unnest(o.to_addrs || o.cc_addrs || o.bcc_addrs) AS a(addr)
+    ) r
+    WHERE o.workflow_id = ${workflowId}::uuid AND o.id <> ${exceptId}::uuid AND o.send_status IN ('done', 'running')
+      AND o.review_status = 'none'
+      AND coalesce(o.sent_at, o.send_started_at, o.updated_at) >= ${since}
+      AND r.recipient = ANY(${recipients}::text[])
+    GROUP BY r.recipient
+    ORDER BY n DESC, r.recipient
+    LIMIT 1`;
+  const row = rows[0];
+  return row ? { recipient: row.recipient, sends: row.n } : null;
+}
+
+/** Items a hold keeps now. */
+export async function countHeld(tx: Pick<Tx, 'outboundMessage'>, holdId: string): Promise<number> {
+  return tx.outboundMessage.count({ where: { holdId, sendStatus: 'held' } });
+}
