@@ -27,6 +27,8 @@ export interface RealtimeEvents {
   'execution.status': { executionId: string; workflowId: string; status: string };
   /** A step of an execution changed status. */
   'execution.step': { executionId: string; nodeId: string; status: string };
+  /** An approval was asked for or changed status (decided, expired, cancelled). */
+  'approval.changed': { approvalId: string; executionId: string; status: string };
 }
 
 export async function emitToMember<Event extends keyof RealtimeEvents>(
