@@ -11,6 +11,7 @@ import { enConnections, enOAuthApps } from './en-connections';
 import { enWebmail } from './en-webmail';
 import { enEngineErrors, enExecutions, enWorkflows } from './en-engine';
 import { enExclusionErrors, enExclusions } from './en-exclusions';
+import { enApprovalErrors, enApprovals } from './en-approvals';
 
 export const en = {
   common: {
@@ -323,6 +324,7 @@ export const en = {
   tables: enTables,
   workflows: enWorkflows,
   executions: enExecutions,
+  approvals: enApprovals,
   oauthProviderNames: { oauth_provider_a: 'Provider A', oauth_provider_b: 'Provider B' },
   notifications: enNotifications,
   mail: enMail,
@@ -429,6 +431,7 @@ export const en = {
       'internal.busy': 'The service is busy. Try again in a moment.',
       ...enEngineErrors,
       ...enExclusionErrors,
+      ...enApprovalErrors,
     } satisfies Partial<Record<ErrorCode, string>>,
   },
 };

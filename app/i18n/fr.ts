@@ -10,6 +10,7 @@ import { frConnections, frOAuthApps } from './fr-connections';
 import { frWebmail } from './fr-webmail';
 import { frEngineErrors, frExecutions, frWorkflows } from './fr-engine';
 import { frExclusionErrors, frExclusions } from './fr-exclusions';
+import { frApprovalErrors, frApprovals } from './fr-approvals';
 
 export const fr: Dictionary = {
   common: {
@@ -327,6 +328,7 @@ export const fr: Dictionary = {
   tables: frTables,
   workflows: frWorkflows,
   executions: frExecutions,
+  approvals: frApprovals,
   oauthProviderNames: { oauth_provider_a: 'Fournisseur A', oauth_provider_b: 'Fournisseur B' },
   notifications: frNotifications,
   mail: frMail,
@@ -433,6 +435,7 @@ export const fr: Dictionary = {
       'internal.busy': 'Le service est occupé. Réessayez dans un instant.',
       ...frEngineErrors,
       ...frExclusionErrors,
+      ...frApprovalErrors,
     },
   },
 };
