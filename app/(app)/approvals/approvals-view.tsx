@@ -22,27 +22,25 @@ import { ApprovalIcon } from '@/app/ui/icons';
 import { PageHeader } from '@/app/ui/page-header';
 import { EmptyState, ErrorState, LoadingState } from '@/app/ui/states';
 import { TabPanel, Tabs, useTabsId } from '@/app/ui/tabs';
+import { approvalStatuses, type ApprovalStatus } from './_lib/status';
 
 type Approval = RouterOutputs['approvals']['list']['approvals'][number];
-type Status = Approval['status'];
+type Status = ApprovalStatus;
 
-const statuses: Status[] = ['pending', 'approved', 'rejected', 'expired'];
+const statuses: readonly Status[] = approvalStatuses;
 const tones: Record<Status, BadgeTone> = { pending: 'warning', approved: 'success', rejected: 'danger', expired: 'neutral' };
 
-export function statusFromSearch(value: string | string[] | undefined): Status {
-  return typeof value === 'string' && (statuses as string[]).includes(value) ? (value as Status) : 'pending';
-}
-
-function ApprovalCard({ approval }: { approval: Approval }) {
+/** `justDecided`: decided from this page; it stays shown (with what happened) until the tab changes. */
+function ApprovalCard({ approval, justDecided, onDecided }: { approval: Approval; justDecided: boolean; onDecided: (approval: Approval) => void }) {
   const { t, locale } = useI18n();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [done, setDone] = useState<'approved' | 'rejected' | null>(null);
   const decide = useMutation({
     ...trpc.approvals.decide.mutationOptions(),
-    onSuccess: (answer) => setDone(answer.approval.status === 'approved' ? 'approved' : 'rejected'),
+    onSuccess: (answer) => onDecided(answer.approval),
     onSettled: () => void queryClient.invalidateQueries(trpc.approvals.list.infiniteQueryFilter()),
   });
+  const done = justDecided && (approval.status === 'approved' || approval.status === 'rejected') ? approval.status : null;
   const a = t.approvals;
   const sender = approval.trigger ? approval.trigger.fromName || approval.trigger.fromEmail : null;
   return (
@@ -86,7 +84,7 @@ function ApprovalCard({ approval }: { approval: Approval }) {
                   : null}
           </p>
         </div>
-        {approval.status === 'pending' && !done ? (
+        {approval.status === 'pending' ? (
           <div className="flex shrink-0 gap-2">
             <Button variant="primary" loading={decide.isPending && decide.variables?.decision === 'approve'} disabled={decide.isPending} onClick={() => decide.mutate({ id: approval.id, decision: 'approve' })} data-testid="approval-approve">
               {a.approve}
@@ -117,14 +115,19 @@ export function ApprovalsView({ initialStatus }: { initialStatus: Status }) {
   const router = useRouter();
   const tabsId = useTabsId();
   const [status, setStatus] = useState<Status>(initialStatus);
+  // Approvals decided here, kept on screen after the list re-reads without them.
+  const [decided, setDecided] = useState<Record<string, Approval>>({});
   const pages = useInfiniteQuery(
     trpc.approvals.list.infiniteQueryOptions({ status, limit: 50 }, { getNextPageParam: (page) => page.nextCursor ?? undefined, staleTime: 10_000 }),
   );
-  const approvals = pages.data?.pages.flatMap((page) => page.approvals) ?? [];
+  const fetched = pages.data?.pages.flatMap((page) => page.approvals) ?? [];
+  const fetchedIds = new Set(fetched.map((approval) => approval.id));
+  const approvals = [...Object.values(decided).filter((approval) => !fetchedIds.has(approval.id)), ...fetched.map((approval) => decided[approval.id] ?? approval)];
   const a = t.approvals;
 
   function changeStatus(next: Status) {
     setStatus(next);
+    setDecided({});
     router.replace(next === 'pending' ? '/approvals' : `/approvals?status=${next}`, { scroll: false });
   }
 
@@ -144,7 +147,11 @@ export function ApprovalsView({ initialStatus }: { initialStatus: Status }) {
             <ul className="space-y-3" data-testid="approvals-list">
               {approvals.map((approval) => (
                 <li key={approval.id}>
-                  <ApprovalCard approval={approval} />
+                  <ApprovalCard
+                    approval={approval}
+                    justDecided={Object.hasOwn(decided, approval.id)}
+                    onDecided={(answer) => setDecided((current) => ({ ...current, [answer.id]: answer }))}
+                  />
                 </li>
               ))}
             </ul>

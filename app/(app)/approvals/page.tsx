@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { getDictionary } from '@/app/i18n/server';
-import { ApprovalsView, statusFromSearch } from './approvals-view';
+import { ApprovalsView } from './approvals-view';
+import { statusFromSearch } from './_lib/status';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getDictionary()).approvals.metaTitle };
