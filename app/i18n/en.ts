@@ -12,6 +12,7 @@ import { enWebmail } from './en-webmail';
 import { enEngineErrors, enExecutions, enWorkflows } from './en-engine';
 import { enExclusionErrors, enExclusions } from './en-exclusions';
 import { enSendGuard, enSendGuardErrors } from './en-guard';
+import { enApprovalErrors, enApprovals } from './en-approvals';
 
 export const en = {
   common: {
@@ -324,6 +325,7 @@ export const en = {
   tables: enTables,
   workflows: enWorkflows,
   executions: enExecutions,
+  approvals: enApprovals,
   oauthProviderNames: { oauth_provider_a: 'Provider A', oauth_provider_b: 'Provider B' },
   notifications: enNotifications,
   mail: enMail,
@@ -432,6 +434,7 @@ export const en = {
       ...enEngineErrors,
       ...enExclusionErrors,
       ...enSendGuardErrors,
+      ...enApprovalErrors,
     } satisfies Partial<Record<ErrorCode, string>>,
   },
 };

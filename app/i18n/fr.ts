@@ -11,6 +11,7 @@ import { frWebmail } from './fr-webmail';
 import { frEngineErrors, frExecutions, frWorkflows } from './fr-engine';
 import { frExclusionErrors, frExclusions } from './fr-exclusions';
 import { frSendGuard, frSendGuardErrors } from './fr-guard';
+import { frApprovalErrors, frApprovals } from './fr-approvals';
 
 export const fr: Dictionary = {
   common: {
@@ -328,6 +329,7 @@ export const fr: Dictionary = {
   tables: frTables,
   workflows: frWorkflows,
   executions: frExecutions,
+  approvals: frApprovals,
   oauthProviderNames: { oauth_provider_a: 'Fournisseur A', oauth_provider_b: 'Fournisseur B' },
   notifications: frNotifications,
   mail: frMail,
@@ -436,6 +438,7 @@ export const fr: Dictionary = {
       ...frEngineErrors,
       ...frExclusionErrors,
       ...frSendGuardErrors,
+      ...frApprovalErrors,
     },
   },
 };

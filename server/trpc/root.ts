@@ -1,5 +1,6 @@
 /** Every route of the service. The REST surface and the UI's tRPC client both come from this router. */
 import { apiKeysRouter } from '../domains/api-keys/router';
+import { approvalsRouter } from '../domains/approvals/router';
 import { auditRouter } from '../domains/audit/router';
 import { authRouter } from '../domains/auth/router';
 import { connectionsRouter } from '../domains/connections/router';
@@ -36,6 +37,7 @@ export const appRouter = router({
   exclusions: exclusionsRouter,
   nodeTypes: nodeTypesRouter,
   sendGuard: sendGuardRouter,
+  approvals: approvalsRouter,
 });
 
 export type AppRouter = typeof appRouter;

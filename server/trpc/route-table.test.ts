@@ -19,6 +19,7 @@ const idempotentRoutes: string[] = [
   'POST /api/v1/mailboxes/{id}/resync',
   'POST /api/v1/credentials',
   'POST /api/v1/threads/{id}/actions',
+  'POST /api/v1/approvals/{id}/decide',
 ];
 
 const name = (entry: (typeof table)[number]) => `${entry.spec!.method} ${entry.spec!.path}`;

@@ -52,6 +52,10 @@ export function useLiveUpdates() {
 
   useRealtimeEvent('notification.created', refreshNotifications);
 
+  // An approval asked for, decided (here, in another tab or from an email link), expired or cancelled.
+  const refreshApprovals = () => afterBurst('approvals', () => void queryClient.invalidateQueries(trpc.approvals.list.infiniteQueryFilter(), keep));
+  useRealtimeEvent('approval.changed', refreshApprovals);
+
   // Read, read-all or archive in another tab: the count moves at once, the lists on their next read.
   useRealtimeEvent('notification.unread', (payload) => {
     const unreadCount = payload.unreadCount;
@@ -114,5 +118,6 @@ export function useLiveUpdates() {
     refreshExecutions();
     void queryClient.invalidateQueries(trpc.executions.detail.queryFilter());
     refreshIncidents();
+    refreshApprovals();
   });
 }

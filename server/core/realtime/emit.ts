@@ -29,6 +29,8 @@ export interface RealtimeEvents {
   'execution.step': { executionId: string; nodeId: string; status: string };
   /** A send hold of the blast-radius guard opened or was released. */
   'sending.hold': { holdId: string; status: 'open' | 'released' };
+  /** An approval was asked for or changed status (decided, expired, cancelled). */
+  'approval.changed': { approvalId: string; executionId: string; status: string };
 }
 
 export async function emitToMember<Event extends keyof RealtimeEvents>(

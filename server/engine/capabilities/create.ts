@@ -13,12 +13,15 @@
  * - notify: a `workflow.notice` notification to the run's member.
  * - signal: a MessageSignal row, unique per message and name (a repeat answers `created: false`).
  * - credentials: one of the member's (or the organisation's) connections, opened.
+ * - approvals: server/domains/approvals/engine-api.ts (the Approval row, its link, notification and
+ *   email, idempotent on the run and node); a test run asks for nothing (the node does not call it).
  */
 import { createHash } from 'node:crypto';
 import { db } from '../../core/db';
 import { isUniqueViolation } from '../../core/db/sql-state';
 import { openJson } from '../../core/crypto/secret-box';
 import { AppError } from '../../core/errors/app-error';
+import { expireApproval, requestApproval } from '../../domains/approvals/engine-api';
 import { actOnMessage } from '../../domains/mail/threads/actions/service';
 import type { ThreadAction } from '../../domains/mail/threads/actions/plan';
 import { notify } from '../../domains/notifications/notify';
@@ -185,6 +188,16 @@ export function createCapabilities(run: CapabilityRun, options: Pick<HttpCapabil
         }
         if (data === null || typeof data !== 'object' || Array.isArray(data)) throw fail.permanent('credential_missing');
         return data as Record<string, unknown>;
+      },
+    },
+    approvals: {
+      async request(input) {
+        if (run.simulated) return { approvalId: 'simulated', status: 'approved', decidedBy: null, reason: null, expiresAt: input.expiresAt.toISOString() };
+        return requestApproval({ executionId, memberId }, input);
+      },
+      async expire(input) {
+        if (run.simulated) return { approvalId: 'simulated', status: 'expired', decidedBy: null, reason: 'expired', expiresAt: new Date().toISOString() };
+        return expireApproval({ executionId, memberId }, input.nodeId);
       },
     },
   };

@@ -91,6 +91,36 @@ export interface CredentialsCapability {
   read(input: { credentialId: string; type: string }): Promise<Record<string, unknown>>;
 }
 
+/** Where an approval stands, as the approval step reads it back. */
+export interface ApprovalOutcome {
+  approvalId: string;
+  status: 'pending' | 'approved' | 'rejected' | 'expired';
+  decidedBy: string | null;
+  /** Why it ended without a decision (`expired`, `cancelled`), else null. */
+  reason: string | null;
+  expiresAt: string;
+}
+
+export interface ApprovalsCapability {
+  /**
+   * Asks for a decision, once per step (idempotent on the run and node): the Approval row, its
+   * single-use link token, the `approval.pending` notification, a live event and, with approvers,
+   * the approval email through the send pipeline, in one transaction. A repeat answers the first.
+   * Throws NodeFailure `mail.mailbox_required` / `mail.mailbox_not_active` when approvers are given
+   * and no usable mailbox is.
+   */
+  request(input: {
+    nodeId: string;
+    title: string;
+    details: string | null;
+    expiresAt: Date;
+    approverEmails: string[];
+    mailboxId: string | null;
+  }): Promise<ApprovalOutcome>;
+  /** The deadline passed: a still pending approval becomes `expired`; answers where it stands. */
+  expire(input: { nodeId: string }): Promise<ApprovalOutcome>;
+}
+
 export interface Capabilities {
   mail: MailCapability;
   tables: TablesCapability;
@@ -98,4 +128,5 @@ export interface Capabilities {
   notify: NotifyCapability;
   signal: SignalCapability;
   credentials: CredentialsCapability;
+  approvals: ApprovalsCapability;
 }

@@ -12,6 +12,7 @@ import { mailNodes } from './mail';
 import { tablesNodes } from './tables';
 import { notifyNodes } from './notify';
 import { signalNodes } from './signal';
+import { approvalNodes } from './approval';
 
 export const nodeDefinitions: readonly NodeDefinition[] = [
   ...triggersNodes,
@@ -23,6 +24,7 @@ export const nodeDefinitions: readonly NodeDefinition[] = [
   ...tablesNodes,
   ...notifyNodes,
   ...signalNodes,
+  ...approvalNodes,
 ];
 
 const byKey = new Map(nodeDefinitions.map((definition) => [`${definition.type}@${definition.version}`, definition]));

@@ -12,6 +12,7 @@ import { kickQueued } from './admission';
 import type { Tx } from '../../core/db';
 import { inRetriedTransaction } from '../../core/db/retry';
 import { emitToMember } from '../../core/realtime/emit';
+import { expireApprovalsOfCancelledRuns } from '../../domains/approvals/expire';
 
 const inProgress = ['queued', 'running', 'waiting'];
 
@@ -72,6 +73,8 @@ export async function cancelExecutionsIn(tx: Tx, memberId: string, ids: readonly
       WHERE execution_id = ANY($1::uuid[]) AND status IN ('queued', 'running', 'waiting')`,
     [...movedIds],
   );
+  // Their pending approvals end too (expired, reason `cancelled`).
+  await expireApprovalsOfCancelledRuns([...movedIds], tx);
   const freedWorkflows = new Set<string>();
   for (const row of targets) {
     if (!movedIds.has(row.id)) continue;

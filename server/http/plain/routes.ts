@@ -2,6 +2,7 @@
  * Every plain route of the service (routes that are not JSON procedures). Adding a route here is all
  * it takes: the web server, the pipeline and the OpenAPI document all read this list.
  */
+import { approvalLinkDecideRoute, approvalLinkPageRoute } from '../approval-link-routes';
 import { attachmentDownloadRoute, attachmentUploadRoute } from '../attachment-routes';
 import { healthzRoute, readyzRoute } from '../health-routes';
 import { oauthCallbackRoute } from '../oauth-callback-route';
@@ -20,6 +21,8 @@ export const plainRoutes: readonly PlainRoute[] = [
   attachmentDownloadRoute,
   attachmentUploadRoute,
   webhookRoute,
+  approvalLinkPageRoute,
+  approvalLinkDecideRoute,
 ];
 
 export const plainRouter = createPlainRouter(plainRoutes);

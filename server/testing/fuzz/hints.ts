@@ -35,6 +35,9 @@ const pathRules: { pattern: RegExp; param: string; ref: string }[] = [
   { pattern: /^\/api\/v1\/exclusions\/\{id\}/, param: 'id', ref: 'exclusion.id' },
   { pattern: /^\/api\/v1\/admin\/exclusions\/\{id\}/, param: 'id', ref: 'orgExclusion.id' },
   { pattern: /^\/hooks\/wf\/\{token\}/, param: 'token', ref: 'webhook.token' },
+  { pattern: /^\/api\/v1\/approvals\/t\/\{token\}/, param: 'token', ref: 'approval.token' },
+  { pattern: /^\/api\/v1\/approvals\/t\/\{token\}\/\{decision\}/, param: 'decision', ref: 'static.approve' },
+  { pattern: /^\/api\/v1\/approvals\/\{id\}/, param: 'id', ref: 'approval.id' },
 ];
 
 /** Existing ids of other kinds or owners: "another member's uuid" and cross-resource confusion. */
@@ -56,6 +59,7 @@ export const foreignIds = [
   'victimWorkflow.id',
   'victimExclusion.id',
   'orgExclusion.id',
+  'victimApproval.id',
 ];
 
 export function pathParamRef(operation: FuzzOperation, name: string): WorldRef | string | null {

@@ -13,6 +13,7 @@ import type { Scope } from '../../core/auth/scopes';
 import { db } from '../../core/db';
 import { clientIpHeader } from '../../core/http/client-headers';
 import { notify } from '../../domains/notifications/notify';
+import { hashLinkToken, newLinkToken } from '../../domains/approvals/tokens';
 import { createApiKeyFor, createMember, testPassword, type TestMember } from '../factories';
 import { createExecution, createIncident, createStep } from '../execution-factories';
 import { webhookTokenHashOf } from '../../engine/dispatch/webhook';
@@ -266,6 +267,9 @@ export class World {
         await db().workflow.update({ where: { id: workflow.id }, data: { webhookTokenHash: webhookTokenHashOf(token) } });
         return { token, workflowId: workflow.id };
       }
+      case 'approval':
+      case 'victimApproval':
+        return buildApprovalPiece((await this.piece(name === 'approval' ? 'member' : 'victim')) as unknown as TestMember);
       case 'invitation': {
         const admin = (await this.piece('admin')) as unknown as TestMember;
         const answer = await this.fixtureCall('POST', '/api/v1/admin/members/invitations', admin.cookie, { email: this.unique('email'), role: 'member' });
@@ -324,7 +328,30 @@ const dependsOn: Record<string, string> = {
   exclusion: 'member',
   victimExclusion: 'victim',
   webhook: 'member',
+  approval: 'member',
+  victimApproval: 'victim',
 };
+
+/** A pending approval of a run waiting at its step, with its email link token (the token is stored only as its hash). */
+async function buildApprovalPiece(owner: TestMember): Promise<{ id: string; token: string }> {
+  const { workflow, version } = await createWorkflow(owner, { name: 'Fuzz approvals' });
+  const execution = await createExecution(owner, { workflowId: workflow.id, workflowVersionId: version!.id, status: 'waiting' });
+  await createStep(execution.id, { nodeId: 'ask', nodeType: 'approval.request@1', status: 'waiting', data: null, output: null });
+  const token = newLinkToken();
+  const row = await db().approval.create({
+    data: {
+      memberId: owner.id,
+      executionId: execution.id,
+      workflowId: workflow.id,
+      workflowName: workflow.name,
+      nodeId: 'ask',
+      title: 'Fuzz approval',
+      linkTokenHash: hashLinkToken(token),
+      expiresAt: new Date(Date.now() + 86_400_000),
+    },
+  });
+  return { id: row.id, token };
+}
 
 /** A failed live run (a succeeded and a failed step) of a fresh published workflow, with a waiting run beside it to cancel. */
 async function buildExecutionPiece(owner: TestMember): Promise<{ id: string; workflowId: string; waitingId: string }> {

@@ -1,0 +1,5 @@
+/** The approval node types, in palette order. */
+import type { NodeDefinition } from '../define-node';
+import { approvalRequestNode } from './request.node.ts';
+
+export const approvalNodes: NodeDefinition[] = [approvalRequestNode];
