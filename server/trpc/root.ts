@@ -13,6 +13,7 @@ import { membersRouter } from '../domains/members/router';
 import { nodeTypesRouter } from '../domains/node-types/router';
 import { notificationsRouter } from '../domains/notifications/router';
 import { oauthRouter } from '../domains/oauth/router';
+import { reviewRouter } from '../domains/review/router';
 import { tablesRouter } from '../domains/tables/router';
 import { workflowsRouter } from '../domains/workflows/router';
 import { router } from './procedures';
@@ -34,6 +35,7 @@ export const appRouter = router({
   journal: journalRouter,
   exclusions: exclusionsRouter,
   nodeTypes: nodeTypesRouter,
+  review: reviewRouter,
 });
 
 export type AppRouter = typeof appRouter;
