@@ -11,6 +11,7 @@ import { enConnections, enOAuthApps } from './en-connections';
 import { enWebmail } from './en-webmail';
 import { enEngineErrors, enExecutions, enWorkflows } from './en-engine';
 import { enExclusionErrors, enExclusions } from './en-exclusions';
+import { enReview, enReviewErrors, enSending } from './en-review';
 
 export const en = {
   common: {
@@ -331,6 +332,8 @@ export const en = {
   exclusions: enExclusions,
   oauthApps: enOAuthApps,
   webmail: enWebmail,
+  review: enReview,
+  sending: enSending,
   accept: {
     metaTitle: 'Accept invitation',
     title: 'Join the team',
@@ -429,6 +432,7 @@ export const en = {
       'internal.busy': 'The service is busy. Try again in a moment.',
       ...enEngineErrors,
       ...enExclusionErrors,
+      ...enReviewErrors,
     } satisfies Partial<Record<ErrorCode, string>>,
   },
 };

@@ -10,6 +10,7 @@ import { frConnections, frOAuthApps } from './fr-connections';
 import { frWebmail } from './fr-webmail';
 import { frEngineErrors, frExecutions, frWorkflows } from './fr-engine';
 import { frExclusionErrors, frExclusions } from './fr-exclusions';
+import { frReview, frReviewErrors, frSending } from './fr-review';
 
 export const fr: Dictionary = {
   common: {
@@ -335,6 +336,8 @@ export const fr: Dictionary = {
   exclusions: frExclusions,
   oauthApps: frOAuthApps,
   webmail: frWebmail,
+  review: frReview,
+  sending: frSending,
   accept: {
     metaTitle: 'Accepter l’invitation',
     title: 'Rejoindre l’équipe',
@@ -433,6 +436,7 @@ export const fr: Dictionary = {
       'internal.busy': 'Le service est occupé. Réessayez dans un instant.',
       ...frEngineErrors,
       ...frExclusionErrors,
+      ...frReviewErrors,
     },
   },
 };
