@@ -204,7 +204,7 @@ export function ReviewView() {
       />
       <div className="mb-4 flex flex-wrap items-end gap-2">
         <div role="group" aria-label={r.queueLabel} className="flex gap-1 rounded-md border border-line p-0.5">
-          {(['pending', 'snoozed', 'all'] as const).map((value) => (
+          {(['pending', 'snoozed', 'unknown', 'all'] as const).map((value) => (
             <button
               key={value}
               type="button"
@@ -254,8 +254,8 @@ export function ReviewView() {
       ) : ordered.length === 0 ? (
         <EmptyState
           icon={<ReviewIcon size={18} />}
-          title={queue === 'snoozed' ? r.emptySnoozed.title : r.empty.title}
-          body={filtered ? t.sending.emptyFiltered.body : queue === 'snoozed' ? r.emptySnoozed.body : r.empty.body}
+          title={(queue === 'snoozed' ? r.emptySnoozed : queue === 'unknown' ? r.emptyUnknown : r.empty).title}
+          body={filtered ? t.sending.emptyFiltered.body : (queue === 'snoozed' ? r.emptySnoozed : queue === 'unknown' ? r.emptyUnknown : r.empty).body}
         />
       ) : (
         <div className="grid gap-4 lg:grid-cols-[minmax(18rem,26rem)_1fr]">

@@ -18,7 +18,7 @@ export function wakeSnoozed(memberId: string, now: Date, tx: Pick<Tx, 'outboundM
 function queueWhere(memberId: string, filter: Pick<ListReviewInput, 'mailboxId' | 'workflowId'>, status: ListReviewInput['status']): Prisma.OutboundMessageWhereInput {
   return {
     memberId,
-    ...(status === 'all' ? { reviewStatus: { not: 'none' } } : { reviewStatus: status }),
+    ...(status === 'all' ? { reviewStatus: { not: 'none' } } : status === 'unknown' ? { sendStatus: 'unknown' } : { reviewStatus: status }),
     ...(filter.mailboxId ? { mailboxId: filter.mailboxId } : {}),
     ...(filter.workflowId ? { workflowId: filter.workflowId } : {}),
   };

@@ -390,6 +390,18 @@ describe('POST /api/v1/review/{id}/resolve', () => {
     response = await call('POST', `/api/v1/review/${again.id}/resolve`, { cookie: member.cookie, body: { verdict: 'sent' } });
     expect(response.status).toBe(404);
   });
+
+  it('lists the sends whose outcome is unknown with status=unknown, reviewed or not', async () => {
+    const owner = await createMember();
+    const box = await createMailbox(owner);
+    const reviewed = await item(owner, box);
+    const direct = await item(owner, box, { review: false });
+    await item(owner, box);
+    await db().outboundMessage.updateMany({ where: { id: { in: [reviewed.id, direct.id] } }, data: { sendStatus: 'unknown' } });
+    const response = await call('GET', '/api/v1/review?status=unknown', { cookie: owner.cookie });
+    expect(response.body.items.map((entry: { id: string }) => entry.id)).toEqual([direct.id, reviewed.id]);
+    expect(response.body.pendingCount).toBe(2);
+  });
 });
 
 describe('hostile input', () => {

@@ -22,7 +22,7 @@ export const reviewLimits = {
   recipientsMax: 100,
 } as const;
 
-export const reviewQueues = ['pending', 'snoozed', 'all'] as const;
+export const reviewQueues = ['pending', 'snoozed', 'unknown', 'all'] as const;
 
 const cursor = z.string().max(500).optional().describe('The `nextCursor` of the previous page (opaque; an unreadable one gives the first page).');
 const clientToken = z.string().min(8).max(200).describe('Names this decision: sending it again answers the same without sending twice.');
@@ -33,7 +33,7 @@ export const listReviewInput = z.object({
   status: z
     .enum(reviewQueues)
     .default('pending')
-    .describe('`pending` (default: waiting for you, snoozed items whose time came included), `snoozed` (still asleep), `all` (every item that went through review, decided ones included).'),
+    .describe('`pending` (default: waiting for you, snoozed items whose time came included), `snoozed` (still asleep), `unknown` (sends whose outcome is unknown, reviewed or not: settle them with `/resolve`), `all` (every item that went through review, decided ones included).'),
   cursor,
   limit: limitParam(reviewLimits.pageDefault, reviewLimits.pageMax),
 });

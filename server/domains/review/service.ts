@@ -173,6 +173,7 @@ export async function sendReviewBatch(actor: AuthenticatedActor, input: { ids: s
       await announce(updated, tx);
       sent.push(id);
     }
+    await wakeSnoozed(memberId, now, tx);
     return { sent, skipped, pendingCount: await countPending(memberId, {}, tx) };
   });
 }

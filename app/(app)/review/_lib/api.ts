@@ -12,7 +12,7 @@ import { useTRPC, type RouterOutputs } from '@/app/lib/trpc';
 export type ReviewItem = RouterOutputs['review']['list']['items'][number];
 export type ReviewDetail = RouterOutputs['review']['detail'];
 export type JournalEntry = RouterOutputs['review']['journal']['entries'][number];
-export type ReviewQueue = 'pending' | 'snoozed' | 'all';
+export type ReviewQueue = 'pending' | 'snoozed' | 'unknown' | 'all';
 
 export const reviewPageSize = 50;
 export const journalPageSize = 50;
