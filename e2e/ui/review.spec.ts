@@ -3,8 +3,8 @@
  * in the database, as a workflow run would write them) opens Review from the navigation, reads the
  * first draft in the sandboxed frame (its script gone), moves with j, rejects one with a reason (r),
  * corrects the subject of another inline and sends it, sends the last one with "Send selected", meets
- * the empty state, and finds the rejection with its reason in the sending journal. Nothing is
- * delivered by the review itself: the sent items are queued (`sendStatus` pending).
+ * the empty state, finds the rejection with its reason in the sending journal, and settles a send
+ * whose outcome became unknown. Nothing is delivered by the review itself: the sent items are queued.
  */
 import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
@@ -45,7 +45,7 @@ test('a member reviews the morning queue: reads, rejects with a reason, corrects
 
   await test.step('Review is in the navigation and lists the three drafts, newest first, under their mailbox', async () => {
     await member.goto('/');
-    await member.getByRole('link', { name: 'Review', exact: true }).click();
+    await member.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Review', exact: true }).click();
     await expect(member).toHaveURL(/\/review$/);
     await expect(member.getByRole('heading', { name: 'Morning review' })).toBeVisible();
     await expect(member.getByTestId('review-pending-count')).toHaveText('3 items waiting');
@@ -113,15 +113,37 @@ test('a member reviews the morning queue: reads, rejects with a reason, corrects
     await expect(row).toContainText('Reason: Wrong price in the quote');
   });
 
+  // The send pipeline lost track of the corrected send (its runner died mid-send): its outcome is unknown.
+  const pipeline = await e2eDatabase();
+  try {
+    // Its job is gone with the runner (so a send pipeline running beside this test cannot move it again).
+    await pipeline.query(`DELETE FROM graphile_worker._private_jobs WHERE key = $1`, [`mail-send:${ids.middle}`]);
+    await pipeline.query(`UPDATE outbound_messages SET send_status = 'unknown', send_runner_id = 'gone' WHERE id = $1`, [ids.middle]);
+  } finally {
+    await pipeline.end();
+  }
+
+  await test.step('a send whose outcome is unknown is settled from its own queue', async () => {
+    await member.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Review', exact: true }).click();
+    await member.getByTestId('review-queue-unknown').click();
+    await expect(member.getByTestId('review-row')).toHaveCount(1);
+    await expect(member.getByTestId('review-subject')).toHaveText('Re: delivery date (confirmed)');
+    const alert = member.getByTestId('review-unknown');
+    await expect(alert).toContainText('This send may or may not have left');
+    await alert.getByRole('button', { name: 'It was sent' }).click();
+    await expect(member.getByTestId('review-notice')).toContainText('Settled.');
+    await expect(member.getByText('No send in doubt')).toBeVisible();
+  });
+
   const check = await e2eDatabase();
   try {
-    const { rows } = await check.query<{ id: string; review_status: string; subject: string; cc_addrs: string[] }>(
-      'SELECT id, review_status, subject, cc_addrs FROM outbound_messages WHERE id = ANY($1::uuid[])',
+    const { rows } = await check.query<{ id: string; review_status: string; send_status: string; subject: string; cc_addrs: string[] }>(
+      'SELECT id, review_status, send_status, subject, cc_addrs FROM outbound_messages WHERE id = ANY($1::uuid[])',
       [Object.values(ids)],
     );
     const byId = new Map(rows.map((row) => [row.id, row]));
     expect(byId.get(ids.oldest)?.review_status).toBe('rejected');
-    expect(byId.get(ids.middle)).toMatchObject({ review_status: 'sent', subject: 'Re: delivery date (confirmed)', cc_addrs: ['boss@globex.test'] });
+    expect(byId.get(ids.middle)).toMatchObject({ review_status: 'sent', send_status: 'done', subject: 'Re: delivery date (confirmed)', cc_addrs: ['boss@globex.test'] });
     expect(byId.get(ids.newest)?.review_status).toBe('sent');
   } finally {
     await check.end();
