@@ -13,6 +13,7 @@ import { enEngineErrors, enExecutions, enWorkflows } from './en-engine';
 import { enExclusionErrors, enExclusions } from './en-exclusions';
 import { enSendGuard, enSendGuardErrors } from './en-guard';
 import { enApprovalErrors, enApprovals } from './en-approvals';
+import { enReview, enReviewErrors, enSending } from './en-review';
 
 export const en = {
   common: {
@@ -335,6 +336,8 @@ export const en = {
   sendGuard: enSendGuard,
   oauthApps: enOAuthApps,
   webmail: enWebmail,
+  review: enReview,
+  sending: enSending,
   accept: {
     metaTitle: 'Accept invitation',
     title: 'Join the team',
@@ -435,6 +438,7 @@ export const en = {
       ...enExclusionErrors,
       ...enSendGuardErrors,
       ...enApprovalErrors,
+      ...enReviewErrors,
     } satisfies Partial<Record<ErrorCode, string>>,
   },
 };

@@ -12,6 +12,7 @@ import { frEngineErrors, frExecutions, frWorkflows } from './fr-engine';
 import { frExclusionErrors, frExclusions } from './fr-exclusions';
 import { frSendGuard, frSendGuardErrors } from './fr-guard';
 import { frApprovalErrors, frApprovals } from './fr-approvals';
+import { frReview, frReviewErrors, frSending } from './fr-review';
 
 export const fr: Dictionary = {
   common: {
@@ -339,6 +340,8 @@ export const fr: Dictionary = {
   sendGuard: frSendGuard,
   oauthApps: frOAuthApps,
   webmail: frWebmail,
+  review: frReview,
+  sending: frSending,
   accept: {
     metaTitle: 'Accepter l’invitation',
     title: 'Rejoindre l’équipe',
@@ -439,6 +442,7 @@ export const fr: Dictionary = {
       ...frExclusionErrors,
       ...frSendGuardErrors,
       ...frApprovalErrors,
+      ...frReviewErrors,
     },
   },
 };

@@ -15,6 +15,7 @@ import { nodeTypesRouter } from '../domains/node-types/router';
 import { notificationsRouter } from '../domains/notifications/router';
 import { oauthRouter } from '../domains/oauth/router';
 import { sendGuardRouter } from '../domains/send-guard/router';
+import { reviewRouter } from '../domains/review/router';
 import { tablesRouter } from '../domains/tables/router';
 import { workflowsRouter } from '../domains/workflows/router';
 import { router } from './procedures';
@@ -38,6 +39,7 @@ export const appRouter = router({
   nodeTypes: nodeTypesRouter,
   sendGuard: sendGuardRouter,
   approvals: approvalsRouter,
+  review: reviewRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -20,6 +20,8 @@ const idempotentRoutes: string[] = [
   'POST /api/v1/credentials',
   'POST /api/v1/threads/{id}/actions',
   'POST /api/v1/approvals/{id}/decide',
+  'POST /api/v1/review/{id}/send',
+  'POST /api/v1/review/send',
 ];
 
 const name = (entry: (typeof table)[number]) => `${entry.spec!.method} ${entry.spec!.path}`;

@@ -88,6 +88,7 @@ export const errorCatalogue = {
     not_found: [404, 'No such review item.'],
     already_resolved: [409, 'This review item was already sent or rejected.'],
     content_gone: [410, 'The content of this review item is gone.'],
+    not_unknown: [409, 'Only a send whose outcome is unknown can be resolved.'], // (ours)
   }),
   ...area('credentials', {
     encryption_disabled: [409, 'The instance has no encryption key configured.'],

@@ -31,6 +31,8 @@ export interface RealtimeEvents {
   'sending.hold': { holdId: string; status: 'open' | 'released' };
   /** An approval was asked for or changed status (decided, expired, cancelled). */
   'approval.changed': { approvalId: string; executionId: string; status: string };
+  /** An outbound message (review item) changed: review decision, send progress. */
+  'outbound.changed': { outboundId: string; mailboxId: string; reviewStatus?: string; sendStatus?: string };
 }
 
 export async function emitToMember<Event extends keyof RealtimeEvents>(

@@ -34,6 +34,7 @@ const pathRules: { pattern: RegExp; param: string; ref: string }[] = [
   { pattern: /^\/api\/v1\/workflows\/\{id\}\/versions\/\{versionId\}/, param: 'versionId', ref: 'workflow.versionId' },
   { pattern: /^\/api\/v1\/exclusions\/\{id\}/, param: 'id', ref: 'exclusion.id' },
   { pattern: /^\/api\/v1\/admin\/exclusions\/\{id\}/, param: 'id', ref: 'orgExclusion.id' },
+  { pattern: /^\/api\/v1\/review\/\{id\}/, param: 'id', ref: 'review.id' },
   { pattern: /^\/hooks\/wf\/\{token\}/, param: 'token', ref: 'webhook.token' },
   { pattern: /^\/api\/v1\/approvals\/t\/\{token\}/, param: 'token', ref: 'approval.token' },
   { pattern: /^\/api\/v1\/approvals\/t\/\{token\}\/\{decision\}/, param: 'decision', ref: 'static.approve' },
@@ -60,6 +61,7 @@ export const foreignIds = [
   'victimExclusion.id',
   'orgExclusion.id',
   'victimApproval.id',
+  'victimReview.id',
 ];
 
 export function pathParamRef(operation: FuzzOperation, name: string): WorldRef | string | null {
@@ -128,6 +130,10 @@ export function bodyHint(operation: FuzzOperation): Hint {
     if (name === 'messageId' && /\/workflows\/\{id\}\/test-runs$/.test(path)) return new WorldRef('mail.messageId');
     if (name === 'upToNodeId') return 'start';
     if (name === 'errorWorkflowId') return null;
+    // Review: the member's item among the ids of a batch, a snooze that lands within 30 days, a send to resolve.
+    if (name === 'ids' && /\/review\/send$/.test(path)) return [new WorldRef('review.id'), new WorldRef('victimReview.id')];
+    if (name === 'until' && /\/review\/\{id\}\/snooze$/.test(path)) return new Date(Date.now() + 24 * 3600 * 1000).toISOString();
+    if ((name === 'to' || name === 'cc' || name === 'bcc') && /\/review\//.test(path)) return ['fuzz@example.test'];
     if (name === 'kind' && /\/exclusions$/.test(path)) return 'domain';
     if (name === 'value' && /\/exclusions$/.test(path)) return new WorldRef('unique.domain');
     return undefined;
@@ -150,6 +156,7 @@ export function queryHint(operation: FuzzOperation): Hint {
     if (name === 'actor') return new WorldRef('admin.id');
     if (name === 'mailboxId') return new WorldRef('mail.mailboxId');
     if (name === 'workflowId' && /^\/api\/v1\/executions$/.test(operation.path)) return new WorldRef('execution.workflowId');
+    if (name === 'outboundId') return new WorldRef('review.id');
     if (name === 'folder') return 'inbox';
     if (name === 'cursor') return new WorldRef(`cursor:${operation.id}.value`);
     return undefined;

@@ -14,6 +14,7 @@ import { db } from '../../core/db';
 import { clientIpHeader } from '../../core/http/client-headers';
 import { notify } from '../../domains/notifications/notify';
 import { hashLinkToken, newLinkToken } from '../../domains/approvals/tokens';
+import { createOutbound } from '../../domains/outbound/create';
 import { createApiKeyFor, createMember, testPassword, type TestMember } from '../factories';
 import { createExecution, createIncident, createStep } from '../execution-factories';
 import { webhookTokenHashOf } from '../../engine/dispatch/webhook';
@@ -255,6 +256,16 @@ export class World {
         const row = await db().senderExclusion.create({ data: { memberId: owner.id, kind: 'domain', value: this.unique('domain') } });
         return { id: row.id };
       }
+      case 'review':
+      case 'victimReview': {
+        // A pending review item (a workflow's send awaiting review) with an HTML body to sanitise.
+        const owner = (await this.piece(name === 'review' ? 'member' : 'victim')) as unknown as TestMember;
+        const mailbox = await createMailbox(owner, { address: this.unique('email') });
+        const { item } = await db().$transaction((tx) =>
+          createOutbound({ memberId: owner.id, mailboxId: mailbox.id, mode: 'send', origin: 'workflow', review: true, to: ['fuzz@example.test'], subject: 'Fuzz review', bodyText: 'fuzz', bodyHtml: '<p>fuzz</p>' }, tx),
+        );
+        return { id: item.id, mailboxId: mailbox.id };
+      }
       case 'orgExclusion': {
         const row = await db().senderExclusion.create({ data: { memberId: null, kind: 'domain', value: this.unique('domain') } });
         return { id: row.id };
@@ -330,6 +341,8 @@ const dependsOn: Record<string, string> = {
   webhook: 'member',
   approval: 'member',
   victimApproval: 'victim',
+  review: 'member',
+  victimReview: 'victim',
 };
 
 /** A pending approval of a run waiting at its step, with its email link token (the token is stored only as its hash). */
