@@ -17,6 +17,7 @@ import { sanitizeCached } from '../../core/mail/sanitize/sanitize-pool';
 import { emitToMember } from '../../core/realtime/emit';
 import type { OutboundMessage, Prisma } from '../../generated/prisma/client';
 import { enqueueSend } from '../outbound/create';
+import { enqueueRemoveDraft } from '../../core/mail/send/drafts';
 import { presentReviewItem } from './item';
 import { attachmentsOf, countPending, findOwnItem, findQueuePage, openStatuses, sentCopiesOf, wakeSnoozed } from './repo';
 import { reviewLimits, type ListReviewInput, type ReviewSendInput } from './schemas';
@@ -130,6 +131,11 @@ function releaseData(clientToken: string, now: Date): Prisma.OutboundMessageUpda
   return { reviewStatus: 'sent', reviewAt: now, sendStatus: 'pending', snoozeUntil: null, sendClientToken: clientToken };
 }
 
+/** A decided draft leaves the mailbox's Drafts folder (its copy there was placed for the member's own client). */
+async function removeDraftCopy(item: OutboundMessage, tx: Tx): Promise<void> {
+  if (item.mode === 'draft') await enqueueRemoveDraft(item.id, tx);
+}
+
 export async function sendReviewItem(actor: AuthenticatedActor, input: ReviewSendInput) {
   const memberId = actor.member.id;
   const item = await inRetriedTransaction(async (tx) => {
@@ -139,6 +145,7 @@ export async function sendReviewItem(actor: AuthenticatedActor, input: ReviewSen
     throwBlocker(current);
     const updated = await tx.outboundMessage.update({ where: { id: current.id }, data: { ...correctionsOf(current, input), ...releaseData(input.clientToken, new Date()) } });
     await enqueueSend(updated.id, tx, updated.notBefore);
+    await removeDraftCopy(updated, tx);
     await announce(updated, tx);
     return updated;
   });
@@ -170,6 +177,7 @@ export async function sendReviewBatch(actor: AuthenticatedActor, input: { ids: s
       }
       const updated = await tx.outboundMessage.update({ where: { id: row!.id }, data: releaseData(input.clientToken, now) });
       await enqueueSend(updated.id, tx, updated.notBefore);
+      await removeDraftCopy(updated, tx);
       await announce(updated, tx);
       sent.push(id);
     }
@@ -190,6 +198,7 @@ export async function rejectReviewItem(actor: AuthenticatedActor, input: { id: s
       data: { reviewStatus: 'rejected', reviewReason: reason, reviewAt: new Date(), snoozeUntil: null, sendStatus: 'cancelled' },
     });
     await tx.sendingJournalEntry.create({ data: { memberId, outboundId: updated.id, mailboxId: updated.mailboxId, event: 'rejected', reason } });
+    await removeDraftCopy(updated, tx);
     await announce(updated, tx);
     return updated;
   });
