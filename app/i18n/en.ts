@@ -421,6 +421,7 @@ export const en = {
       'webmail.thread_too_large': 'This conversation is too large for this action (1,000 messages or more).',
       'webmail.message_not_found': 'This message no longer exists.',
       'webmail.unsupported_action': 'This action is not available for this mailbox.',
+      'webmail.undo_expired': 'Too late to undo: the message has already left or is leaving.',
       'request.not_found': 'This item was not found.',
       'request.bad_request': 'Some values are not valid.',
       'request.payload_too_large': 'The request is too large.',

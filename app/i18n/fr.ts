@@ -425,6 +425,7 @@ export const fr: Dictionary = {
       'webmail.thread_too_large': 'Cette conversation est trop longue pour cette action (1 000 messages ou plus).',
       'webmail.message_not_found': 'Ce message n’existe plus.',
       'webmail.unsupported_action': 'Cette action n’est pas disponible pour cette boîte.',
+      'webmail.undo_expired': 'Trop tard pour annuler : le message est déjà parti ou en train de partir.',
       'request.not_found': 'Élément introuvable.',
       'request.bad_request': 'Certaines valeurs ne sont pas valides.',
       'request.payload_too_large': 'La requête est trop volumineuse.',

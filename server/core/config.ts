@@ -152,6 +152,8 @@ const configSchema = z.object({
    * refuses private addresses: for self-hosters calling services on their own network. Empty by default.
    */
   HTTP_NODE_ALLOW_HOSTS: optionalText,
+  /** The webmail's undo window: a message sent from the webmail leaves this many seconds later (0: at once, no undo). */
+  SEND_UNDO_SECONDS: z.coerce.number().int().min(0).max(600).default(10),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -2,6 +2,7 @@
 import { apiKeysRouter } from '../domains/api-keys/router';
 import { auditRouter } from '../domains/audit/router';
 import { authRouter } from '../domains/auth/router';
+import { composeRouter } from '../domains/compose/router';
 import { connectionsRouter } from '../domains/connections/router';
 import { executionsRouter } from '../domains/executions/router';
 import { exclusionsRouter } from '../domains/exclusions/router';
@@ -34,6 +35,7 @@ export const appRouter = router({
   journal: journalRouter,
   exclusions: exclusionsRouter,
   nodeTypes: nodeTypesRouter,
+  compose: composeRouter,
 });
 
 export type AppRouter = typeof appRouter;
