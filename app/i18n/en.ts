@@ -9,6 +9,7 @@ import { enTables } from './en-tables';
 import { enMail, enMailboxes, enNotifications } from './en-mail';
 import { enConnections, enOAuthApps } from './en-connections';
 import { enWebmail } from './en-webmail';
+import { enCompose } from './en-compose';
 import { enEngineErrors, enExecutions, enWorkflows } from './en-engine';
 import { enExclusionErrors, enExclusions } from './en-exclusions';
 
@@ -331,6 +332,7 @@ export const en = {
   exclusions: enExclusions,
   oauthApps: enOAuthApps,
   webmail: enWebmail,
+  compose: enCompose,
   accept: {
     metaTitle: 'Accept invitation',
     title: 'Join the team',

@@ -8,6 +8,7 @@ import { frTables } from './fr-tables';
 import { frMail, frMailboxes, frNotifications } from './fr-mail';
 import { frConnections, frOAuthApps } from './fr-connections';
 import { frWebmail } from './fr-webmail';
+import { frCompose } from './fr-compose';
 import { frEngineErrors, frExecutions, frWorkflows } from './fr-engine';
 import { frExclusionErrors, frExclusions } from './fr-exclusions';
 
@@ -335,6 +336,7 @@ export const fr: Dictionary = {
   exclusions: frExclusions,
   oauthApps: frOAuthApps,
   webmail: frWebmail,
+  compose: frCompose,
   accept: {
     metaTitle: 'Accepter l’invitation',
     title: 'Rejoindre l’équipe',
