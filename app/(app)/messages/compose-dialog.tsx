@@ -96,7 +96,8 @@ function ComposeForm({ start, context, mailboxes, onSent }: { start: ComposeStar
   const trpc = useTRPC();
   const active = mailboxes.filter((mailbox) => mailbox.status !== 'disconnected');
   const [clientToken] = useState(newClientToken);
-  const [mailboxId, setMailboxId] = useState(context?.mailboxId ?? start.mailboxId ?? active[0]?.id ?? '');
+  const preferred = context?.mailboxId ?? start.mailboxId;
+  const [mailboxId, setMailboxId] = useState(active.some((mailbox) => mailbox.id === preferred) ? preferred! : (active[0]?.id ?? ''));
   const [to, setTo] = useState((context?.to ?? []).join(', '));
   const [cc, setCc] = useState((context?.cc ?? []).join(', '));
   const [bcc, setBcc] = useState('');
