@@ -29,6 +29,8 @@ export const enCompose = {
   queuedForReview: 'Sent to the review queue.',
   undoFailed: (reason: string) => `Could not undo: ${reason}`,
   loadingContext: 'Preparing the answer…',
+  workflowSendWithoutReview: 'Send without review',
+  workflowSendWithoutReviewHint: 'Messages of this workflow’s “Send a message” steps leave at once instead of waiting in the review queue. Drafts always wait.',
   errors: {
     noRecipient: 'Add at least one recipient.',
     invalidAddress: (address: string) => `Not a valid address: ${address}`,

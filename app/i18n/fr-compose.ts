@@ -31,6 +31,8 @@ export const frCompose: typeof enCompose = {
   queuedForReview: 'Envoyé dans la file de relecture.',
   undoFailed: (reason: string) => `Annulation impossible : ${reason}`,
   loadingContext: 'Préparation de la réponse…',
+  workflowSendWithoutReview: 'Envoyer sans relecture',
+  workflowSendWithoutReviewHint: 'Les messages des étapes « Envoyer un message » de ce workflow partent aussitôt au lieu d’attendre dans la file de relecture. Les brouillons attendent toujours.',
   errors: {
     noRecipient: 'Ajoutez au moins un destinataire.',
     invalidAddress: (address: string) => `Adresse non valide : ${address}`,
