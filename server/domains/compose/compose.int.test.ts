@@ -222,6 +222,12 @@ describe('POST /api/v1/messages/send', () => {
     const again = await send({ to: ['bob@example.test'], attachments: [{ uploadId: mine.id }] });
     expect(again.status).toBe(400);
     expect(again.body.error.details.reason).toBe('upload_used');
+    // An undone send frees its uploads for the next attempt.
+    withUndoSeconds('60');
+    const freed = await upload(member);
+    const undone = await send({ to: ['bob@example.test'], attachments: [{ uploadId: freed.id }] });
+    expect((await undo(undone.body.message.id)).status).toBe(200);
+    expect((await send({ to: ['bob@example.test'], attachments: [{ uploadId: freed.id }] })).status).toBe(202);
 
     const theirs = await upload(other);
     const foreignUpload = await send({ to: ['bob@example.test'], attachments: [{ uploadId: theirs.id }] });

@@ -47,13 +47,13 @@ export async function memberOriginal(tx: Tx, memberId: string, messageId: string
   };
 }
 
-/** The member's upload if it exists, has not expired and no outbound message of theirs uses it. */
+/** The member's upload if it exists, has not expired and no outbound message of theirs uses it (a cancelled one frees it). */
 export async function usableUpload(tx: Tx, memberId: string, uploadId: string, now: Date): Promise<'ok' | 'missing' | 'used'> {
   const upload = await tx.uploadedAttachment.findFirst({ where: { id: uploadId, memberId, expiresAt: { gt: now } }, select: { id: true } });
   if (!upload) return 'missing';
   const used = await tx.$queryRaw<{ n: number }[]>`
     SELECT count(*)::int AS n FROM outbound_messages
-     WHERE member_id = ${memberId}::uuid AND attachments @> ${JSON.stringify([{ source: 'upload', uploadId }])}::jsonb`;
+     WHERE member_id = ${memberId}::uuid AND send_status <> 'cancelled' AND attachments @> ${JSON.stringify([{ source: 'upload', uploadId }])}::jsonb`;
   return (used[0]?.n ?? 0) > 0 ? 'used' : 'ok';
 }
 
