@@ -9,6 +9,7 @@ import { enTables } from './en-tables';
 import { enMail, enMailboxes, enNotifications } from './en-mail';
 import { enConnections, enOAuthApps } from './en-connections';
 import { enWebmail } from './en-webmail';
+import { enCompose } from './en-compose';
 import { enEngineErrors, enExecutions, enWorkflows } from './en-engine';
 import { enExclusionErrors, enExclusions } from './en-exclusions';
 import { enSendGuard, enSendGuardErrors } from './en-guard';
@@ -338,6 +339,7 @@ export const en = {
   webmail: enWebmail,
   review: enReview,
   sending: enSending,
+  compose: enCompose,
   accept: {
     metaTitle: 'Accept invitation',
     title: 'Join the team',
@@ -428,6 +430,7 @@ export const en = {
       'webmail.thread_too_large': 'This conversation is too large for this action (1,000 messages or more).',
       'webmail.message_not_found': 'This message no longer exists.',
       'webmail.unsupported_action': 'This action is not available for this mailbox.',
+      'webmail.undo_expired': 'Too late to undo: the message has already left or is leaving.',
       'request.not_found': 'This item was not found.',
       'request.bad_request': 'Some values are not valid.',
       'request.payload_too_large': 'The request is too large.',

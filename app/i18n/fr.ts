@@ -8,6 +8,7 @@ import { frTables } from './fr-tables';
 import { frMail, frMailboxes, frNotifications } from './fr-mail';
 import { frConnections, frOAuthApps } from './fr-connections';
 import { frWebmail } from './fr-webmail';
+import { frCompose } from './fr-compose';
 import { frEngineErrors, frExecutions, frWorkflows } from './fr-engine';
 import { frExclusionErrors, frExclusions } from './fr-exclusions';
 import { frSendGuard, frSendGuardErrors } from './fr-guard';
@@ -342,6 +343,7 @@ export const fr: Dictionary = {
   webmail: frWebmail,
   review: frReview,
   sending: frSending,
+  compose: frCompose,
   accept: {
     metaTitle: 'Accepter l’invitation',
     title: 'Rejoindre l’équipe',
@@ -432,6 +434,7 @@ export const fr: Dictionary = {
       'webmail.thread_too_large': 'Cette conversation est trop longue pour cette action (1 000 messages ou plus).',
       'webmail.message_not_found': 'Ce message n’existe plus.',
       'webmail.unsupported_action': 'Cette action n’est pas disponible pour cette boîte.',
+      'webmail.undo_expired': 'Trop tard pour annuler : le message est déjà parti ou en train de partir.',
       'request.not_found': 'Élément introuvable.',
       'request.bad_request': 'Certaines valeurs ne sont pas valides.',
       'request.payload_too_large': 'La requête est trop volumineuse.',

@@ -163,6 +163,8 @@ const configSchema = z.object({
   HTTP_NODE_ALLOW_HOSTS: optionalText,
   /** Days the body and attachments of a finished outbound message are kept (subject, recipients and journal stay). */
   OUTBOUND_CONTENT_RETENTION_DAYS: positiveInt(30),
+  /** The webmail's undo window: a message sent from the webmail leaves this many seconds later (0: at once, no undo). */
+  SEND_UNDO_SECONDS: z.coerce.number().int().min(0).max(600).default(10),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -3,6 +3,7 @@ import { apiKeysRouter } from '../domains/api-keys/router';
 import { approvalsRouter } from '../domains/approvals/router';
 import { auditRouter } from '../domains/audit/router';
 import { authRouter } from '../domains/auth/router';
+import { composeRouter } from '../domains/compose/router';
 import { connectionsRouter } from '../domains/connections/router';
 import { executionsRouter } from '../domains/executions/router';
 import { exclusionsRouter } from '../domains/exclusions/router';
@@ -40,6 +41,7 @@ export const appRouter = router({
   sendGuard: sendGuardRouter,
   approvals: approvalsRouter,
   review: reviewRouter,
+  compose: composeRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -8,14 +8,27 @@ import { Badge } from '@/app/ui/badge';
 import { cn } from '@/app/ui/cn';
 import { PaperclipIcon, StarIcon } from '@/app/ui/icons';
 import { Avatar } from '../_shell/user-menu';
+import type { AnswerMode } from './compose-dialog';
 import { MessageBody } from './message-body';
+import { Button } from '@/app/ui/button';
 
 function personText(person: Person | null | undefined, fallback: string): string {
   if (!person) return fallback;
   return person.name?.trim() ? `${person.name.trim()} <${person.email}>` : person.email;
 }
 
-export function MessageItem({ message, expanded, onToggle }: { message: MessageSummary; expanded: boolean; onToggle: () => void }) {
+export function MessageItem({
+  message,
+  expanded,
+  onToggle,
+  onAnswer,
+}: {
+  message: MessageSummary;
+  expanded: boolean;
+  onToggle: () => void;
+  /** Reply, reply all, forward (absent: the mailbox takes no action). */
+  onAnswer?: (mode: AnswerMode) => void;
+}) {
   const { t, locale } = useI18n();
   const w = t.webmail;
   const fromName = message.from?.name?.trim() || message.from?.email || w.unknownSender;
@@ -64,6 +77,15 @@ export function MessageItem({ message, expanded, onToggle }: { message: MessageS
             </ul>
           ) : null}
           <MessageBody summary={message} />
+          {onAnswer ? (
+            <div className="mt-3 flex flex-wrap gap-2" data-testid="message-answers">
+              {(['reply', 'replyAll', 'forward'] as const).map((mode) => (
+                <Button key={mode} size="sm" onClick={() => onAnswer(mode)} data-testid={`answer-${mode}`}>
+                  {t.compose[mode]}
+                </Button>
+              ))}
+            </div>
+          ) : null}
         </div>
       ) : null}
     </article>

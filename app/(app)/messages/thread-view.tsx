@@ -10,6 +10,7 @@ import type { FolderRole } from '@/app/lib/mail-types';
 import { Button } from '@/app/ui/button';
 import { Spinner } from '@/app/ui/spinner';
 import { ErrorState } from '@/app/ui/states';
+import type { AnswerMode } from './compose-dialog';
 import { MessageItem } from './message-item';
 import { ThreadToolbar, type ActRequest } from './thread-toolbar';
 import { useFolders, useThread } from './use-mail-data';
@@ -19,6 +20,7 @@ export function ThreadView({
   role,
   canAct,
   onAct,
+  onAnswer,
   onBack,
 }: {
   threadId: string;
@@ -26,6 +28,8 @@ export function ThreadView({
   /** False for a disconnected mailbox: its mail is readable, not actionable. */
   canAct: (mailboxId: string) => boolean;
   onAct: (request: ActRequest) => void;
+  /** Opens the compose dialog answering a message (absent: no answers, e.g. a disconnected mailbox). */
+  onAnswer?: (mode: AnswerMode, messageId: string, mailboxId: string) => void;
   onBack: () => void;
 }) {
   const { t } = useI18n();
@@ -100,6 +104,7 @@ export function ThreadView({
               message={message}
               expanded={isExpanded(message.id)}
               onToggle={() => setToggled((current) => ({ ...current, [message.id]: !isExpanded(message.id) }))}
+              onAnswer={onAnswer && canAct(thread.mailboxId) ? (mode) => onAnswer(mode, message.id, thread.mailboxId) : undefined}
             />
           ))}
         </div>

@@ -19,6 +19,8 @@ import { EmptyState, ErrorState, LoadingState } from '@/app/ui/states';
 import { useMailboxes } from '../settings/mailboxes/use-mailboxes';
 import { neighbourAfterRemoval, staysInList } from './_lib/thread-cache';
 import { folderName, FolderPane, MailboxSelect } from './folder-pane';
+import { ComposeDialog, type ComposeStart, type SendResult } from './compose-dialog';
+import { SendToast } from './send-toast';
 import { ShortcutsHelp } from './shortcuts-help';
 import { ThreadListPane } from './thread-list-pane';
 import type { ActRequest } from './thread-toolbar';
@@ -37,6 +39,9 @@ export function Webmail() {
   // Search and filter belong to the folder they were set in.
   const view = search.folder === route.folder ? search : { folder: route.folder, q: '', filter: 'all' as ThreadFilter, everywhere: false };
   const [helpOpen, setHelpOpen] = useState(false);
+  const [composing, setComposing] = useState<ComposeStart | null>(null);
+  const [lastSend, setLastSend] = useState<SendResult | null>(null);
+  const closeToast = useCallback(() => setLastSend(null), []);
 
   const folders = useFolders(route.mailboxId);
   const folderList = useMemo(() => folders.data?.folders ?? [], [folders.data]);
@@ -156,7 +161,14 @@ export function Webmail() {
       <div className={cn('min-h-0 w-full shrink-0 flex-col border-r border-line bg-surface md:flex md:w-80 xl:w-96', route.threadId ? 'hidden' : 'flex')}>
         <ThreadListPane
           title={title}
-          titleActions={<ShortcutsHelp open={helpOpen} onOpenChange={setHelpOpen} />}
+          titleActions={
+            <>
+              <Button size="sm" variant="primary" onClick={() => setComposing({ mode: 'new', mailboxId: route.mailboxId })} data-testid="compose-open">
+                {t.compose.compose}
+              </Button>
+              <ShortcutsHelp open={helpOpen} onOpenChange={setHelpOpen} />
+            </>
+          }
           header={
             <div className="grid grid-cols-2 gap-2 lg:hidden">
               {mailboxSelect('webmail-mailbox-compact')}
@@ -223,6 +235,7 @@ export function Webmail() {
             role={scope.searchEverywhere ? null : role}
             canAct={(mailboxId) => activeMailboxes.has(mailboxId)}
             onAct={act}
+            onAnswer={(mode, messageId, mailboxId) => setComposing({ mode, messageId, mailboxId })}
             onBack={() => open(null)}
           />
         ) : (
@@ -233,6 +246,16 @@ export function Webmail() {
           </div>
         )}
       </section>
+      <ComposeDialog
+        start={composing}
+        mailboxes={mailboxes.data}
+        onClose={() => setComposing(null)}
+        onSent={(result) => {
+          setComposing(null);
+          setLastSend(result);
+        }}
+      />
+      {lastSend ? <SendToast key={lastSend.message.id} result={lastSend} onDone={closeToast} /> : null}
     </div>
   );
 }

@@ -143,6 +143,7 @@ export const errorCatalogue = {
     thread_too_large: [409, 'The thread is too large for this action.'],
     message_not_found: [404, 'No such message.'],
     unsupported_action: [400, 'This action is not supported here.'],
+    undo_expired: [409, 'It is too late to undo this send: it has left or is leaving.'], // (ours) compose's undo window
   }),
   ...area('approval', {
     not_found: [404, 'No such approval.'],

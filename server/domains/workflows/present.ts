@@ -24,6 +24,11 @@ export function readGraph(stored: unknown, ids: { id: string; workflowId: string
   return { ...graph, ...ids };
 }
 
+/** The workflow's `settings.sendWithoutReview` (false unless set to true). */
+export function sendsWithoutReview(settings: unknown): boolean {
+  return typeof settings === 'object' && settings !== null && !Array.isArray(settings) && (settings as Record<string, unknown>).sendWithoutReview === true;
+}
+
 export function draftOf(workflow: Pick<Workflow, 'id' | 'graph'>): WorkflowGraph {
   return readGraph(workflow.graph, { id: workflow.id, workflowId: workflow.id });
 }
@@ -41,6 +46,7 @@ export function presentWorkflow(workflow: Workflow, published: PublishedVersionF
     errorWorkflowId: workflow.errorWorkflowId,
     maxConcurrency: workflow.maxConcurrency,
     executionTimeoutMs: workflow.executionTimeoutMs,
+    sendWithoutReview: sendsWithoutReview(workflow.settings),
     createdAt: iso(workflow.createdAt),
     updatedAt: iso(workflow.updatedAt),
   };

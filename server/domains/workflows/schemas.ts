@@ -59,6 +59,7 @@ export const workflowSchema = z
     errorWorkflowId: z.uuid().nullable(),
     maxConcurrency: z.number().int().nullable().describe('Null: the instance default.'),
     executionTimeoutMs: z.number().int().nullable().describe('Null: the instance default (one hour).'),
+    sendWithoutReview: z.boolean().describe('Whether the workflow’s mail.send steps send without review (default false: they wait in the review queue).'),
     createdAt: isoDateTime,
     updatedAt: isoDateTime,
   })
@@ -103,6 +104,7 @@ export const patchWorkflowInput = workflowIdInput.extend({
       errorWorkflowId: z.string().min(1).max(200).nullable().optional().describe('Null clears it.'),
       maxConcurrency: z.number().int().nullable().optional().describe('1 to the instance ceiling; null: the instance default.'),
       executionTimeoutMs: z.number().int().nullable().optional().describe('60000 (one minute) to 86400000 (24 hours); null: the default.'),
+      sendWithoutReview: z.boolean().optional().describe('true: the workflow’s mail.send steps send without review; false (default): they wait in the review queue.'),
     })
     .optional(),
 });

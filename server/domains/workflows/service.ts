@@ -69,6 +69,11 @@ interface SettingsInput {
   errorWorkflowId?: string | null;
   maxConcurrency?: number | null;
   executionTimeoutMs?: number | null;
+  sendWithoutReview?: boolean;
+}
+
+function settingsObject(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...(value as Record<string, unknown>) } : {};
 }
 
 /** 409 `workflow.execution_limit_invalid` when a limit is outside the instance's bounds. */
@@ -123,6 +128,9 @@ export async function patchWorkflow(
         errorWorkflowId,
         maxConcurrency: settings.maxConcurrency,
         executionTimeoutMs: settings.executionTimeoutMs,
+        ...(settings.sendWithoutReview === undefined
+          ? {}
+          : { settings: { ...settingsObject(workflow.settings), sendWithoutReview: settings.sendWithoutReview } }),
       },
     });
     const changed = [...(['name', 'description'] as const).filter((field) => input[field] !== undefined), ...Object.keys(settings)];

@@ -56,6 +56,7 @@ describe('POST /api/v1/workflows', () => {
       errorWorkflowId: null,
       maxConcurrency: null,
       executionTimeoutMs: null,
+      sendWithoutReview: false,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

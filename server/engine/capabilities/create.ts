@@ -8,6 +8,8 @@
  * - mail.operate: the webmail's own single-message action (server/domains/mail/threads/actions),
  *   with the effect key as its client token: one MailOperation, applied to the mirror, the
  *   `mail.apply-operations` job enqueued, in one transaction; a repeat answers `duplicate: true`.
+ * - send: ./send.ts (mail.draft, mail.send: one outbound item through createOutbound, keyed by the
+ *   effect key; in a test run `prepare` still reads and checks, `create` is never called).
  * - tables: the tables engine API (its effect store makes writes at most once per key).
  * - http: ./http.ts (the network guard and HTTP_NODE_ALLOW_HOSTS).
  * - notify: a `workflow.notice` notification to the run's member.
@@ -29,6 +31,7 @@ import { insertRow, lookupByKey, updateRow, upsertRow, type ExecutionWriter } fr
 import type { ExecutionActor } from '../../core/auth/access';
 import { fail, NodeFailure } from '../run/failures';
 import { createHttpCapability, type HttpCapabilityOptions } from './http';
+import { createSendCapability } from './send';
 import type { Capabilities, MailCapability } from './types';
 
 export interface CapabilityRun {
@@ -114,6 +117,16 @@ export function createCapabilities(run: CapabilityRun, options: Pick<HttpCapabil
         }
       },
     },
+    send: (() => {
+      const send = createSendCapability({ memberId, executionId, keyOf });
+      return {
+        prepare: send.prepare,
+        async create(input) {
+          if (run.simulated) throw new Error('A test run writes no outbound message.');
+          return send.create(input);
+        },
+      };
+    })(),
     tables: {
       async lookup(input) {
         try {

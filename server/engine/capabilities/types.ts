@@ -121,8 +121,67 @@ export interface ApprovalsCapability {
   expire(input: { nodeId: string }): Promise<ApprovalOutcome>;
 }
 
+/** What mail.draft / mail.send ask for; null fields take their defaults (see SendCapability.prepare). */
+export interface OutboundRequest {
+  /** One of the member's mailboxes; null: the mailbox of the message answered. */
+  mailboxId: string | null;
+  /** The message answered (threading headers, default recipients and subject), or null: a new message. */
+  answer: { messageId: string; mode: 'reply' | 'replyAll' } | null;
+  /** Null: the answer's recipients (a new message needs `to`, `cc` or `bcc`). */
+  to: string[] | null;
+  cc: string[] | null;
+  bcc: string[];
+  /** Null: `Re: …` of the original for an answer, else empty. */
+  subject: string | null;
+  bodyText: string | null;
+  bodyHtml: string | null;
+  /** Attachments of messages of the member's mirror; `position` null: all of that message's. */
+  attachments: { messageId: string; position: number | null }[];
+}
+
+/** The request with its defaults applied and checked against the mirror: what will be written. */
+export interface PreparedOutbound {
+  mailboxId: string;
+  mailboxAddress: string;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  subject: string;
+  bodyText: string | null;
+  bodyHtml: string | null;
+  attachments: { messageId: string; position: number }[];
+  related: { messageId: string; relation: 'reply' | 'replyAll' } | null;
+}
+
+export interface OutboundOutcome {
+  itemId: string;
+  reviewStatus: string;
+  sendStatus: string;
+  messageIdHeader: string;
+  to: string[];
+  subject: string;
+  duplicate: boolean;
+}
+
+export interface SendCapability {
+  /**
+   * Applies the defaults and checks the request against the mirror (reads only; the same in a test
+   * run). NodeFailure `mail.mailbox_required`, `mail.mailbox_not_active`, `mail.message_not_found`,
+   * `invalid_parameter`.
+   */
+  prepare(request: OutboundRequest): Promise<PreparedOutbound>;
+  /**
+   * Makes the outbound item through createOutbound, keyed by the step's effect key (a retry is the
+   * same item), with the run as its source. `draft`: always reviewed; `send`: reviewed unless the
+   * workflow's settings say `sendWithoutReview` (then the send job is enqueued).
+   */
+  create(input: { effectKey: string; mode: 'draft' | 'send'; node: { id: string; type: string }; prepared: PreparedOutbound }): Promise<OutboundOutcome>;
+}
+
 export interface Capabilities {
   mail: MailCapability;
+  /** Outbound mail (drafts and sends) of the workflow mail nodes. */
+  send: SendCapability;
   tables: TablesCapability;
   http: HttpCapability;
   notify: NotifyCapability;

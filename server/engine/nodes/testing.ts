@@ -3,7 +3,7 @@
  * performs (or simulates) at once, and children that the test controls. Not a node module.
  */
 import { vi } from 'vitest';
-import type { Capabilities } from '../capabilities/types';
+import type { Capabilities, OutboundRequest, SendCapability } from '../capabilities/types';
 import type { ChildRuns, NodeContext, NodeDefinition, NodeResult } from './define-node';
 
 type ChildRow = Awaited<ReturnType<ChildRuns['list']>>[number];
@@ -14,6 +14,30 @@ export function fakeCapabilities(overrides: Partial<{ [K in keyof Capabilities]:
       findMessage: vi.fn(async () => null),
       operate: vi.fn(async () => ({ operationId: 'op-1', duplicate: false })),
       ...overrides.mail,
+    },
+    send: {
+      prepare: vi.fn(async (request: OutboundRequest) => ({
+        mailboxId: request.mailboxId ?? 'mb-1',
+        mailboxAddress: 'me@example.test',
+        to: request.to ?? ['alice@example.test'],
+        cc: request.cc ?? [],
+        bcc: request.bcc,
+        subject: request.subject ?? 'Re: Hello',
+        bodyText: request.bodyText,
+        bodyHtml: request.bodyHtml,
+        attachments: request.attachments.map((attachment) => ({ messageId: attachment.messageId, position: attachment.position ?? 1 })),
+        related: request.answer ? { messageId: request.answer.messageId, relation: request.answer.mode } : null,
+      })),
+      create: vi.fn(async (input: Parameters<SendCapability['create']>[0]) => ({
+        itemId: 'item-1',
+        reviewStatus: 'pending',
+        sendStatus: 'pending',
+        messageIdHeader: '<item-1@example.test>',
+        to: input.prepared.to,
+        subject: input.prepared.subject,
+        duplicate: false,
+      })),
+      ...overrides.send,
     },
     tables: {
       lookup: vi.fn(async () => null),

@@ -24,6 +24,7 @@ const pathRules: { pattern: RegExp; param: string; ref: string }[] = [
   { pattern: /^\/api\/v1\/notifications\/\{id\}/, param: 'id', ref: 'notification.id' },
   { pattern: /^\/api\/v1\/(admin\/oauth-apps|oauth)\/\{provider\}/, param: 'provider', ref: 'static.oauth_provider_a' },
   { pattern: /^\/api\/v1\/threads\/\{id\}/, param: 'id', ref: 'mail.threadId' },
+  { pattern: /^\/api\/v1\/messages\/send\/\{id\}\/undo$/, param: 'id', ref: 'outbound.id' },
   { pattern: /^\/api\/v1\/messages\/\{id\}/, param: 'id', ref: 'mail.messageId' },
   { pattern: /^\/api\/v1\/messages\/\{id\}\/attachments\/\{position\}/, param: 'position', ref: 'static.1' },
   { pattern: /^\/api\/v1\/executions\/incidents\/\{id\}/, param: 'id', ref: 'incident.id' },
@@ -128,6 +129,15 @@ export function bodyHint(operation: FuzzOperation): Hint {
     if (name === 'graph' && /\/workflows(\/\{id\}\/graph)?$/.test(path)) return fixtureGraph();
     if (name === 'messageIds' && /\/workflows\/\{id\}\/test-messages$/.test(path)) return [new WorldRef('mail.messageId')];
     if (name === 'messageId' && /\/workflows\/\{id\}\/test-runs$/.test(path)) return new WorldRef('mail.messageId');
+    // Compose: the member's mailbox and message, recipients that validate.
+    if (/\/messages\/send$/.test(path)) {
+      if (name === 'mailboxId') return new WorldRef('mail.mailboxId');
+      if (name === 'to') return [new WorldRef('unique.email')];
+      if (name === 'cc' || name === 'bcc') return [];
+      if (name === 'attachments') return [{ messageId: new WorldRef('mail.messageId'), position: 1 }];
+      if (name === 'messageId') return new WorldRef('mail.messageId');
+      if (name === 'position') return 1;
+    }
     if (name === 'upToNodeId') return 'start';
     if (name === 'errorWorkflowId') return null;
     // Review: the member's item among the ids of a batch, a snooze that lands within 30 days, a send to resolve.

@@ -244,6 +244,16 @@ export class World {
       }
       case 'mail':
         return buildMailPiece((await this.piece('member')) as unknown as TestMember);
+      case 'outbound': {
+        // A webmail send of the member still inside a long undo window (the undo route's target).
+        const owner = (await this.piece('member')) as unknown as TestMember;
+        const mail = (await this.piece('mail')) as unknown as { mailboxId: string };
+        const { item } = await createOutbound(
+          { memberId: owner.id, mailboxId: mail.mailboxId, mode: 'send', origin: 'webmail', review: false, to: ['fuzz@example.test'], subject: 'Fuzz', notBefore: new Date(Date.now() + 3_600_000) },
+          db() as never,
+        );
+        return { id: item.id };
+      }
       case 'workflow':
       case 'victimWorkflow': {
         const owner = (await this.piece(name === 'workflow' ? 'member' : 'victim')) as unknown as TestMember;
@@ -330,6 +340,7 @@ const dependsOn: Record<string, string> = {
   notification: 'member',
   victimNotification: 'victim',
   mail: 'member',
+  outbound: 'member',
   execution: 'member',
   victimExecution: 'victim',
   incident: 'member',

@@ -10,7 +10,7 @@ import { useI18n } from '@/app/i18n/client';
 import { appErrorOf, describeError } from '@/app/lib/errors';
 import { Alert } from '@/app/ui/alert';
 import { Button } from '@/app/ui/button';
-import { SelectField, TextField } from '@/app/ui/field';
+import { CheckboxField, SelectField, TextField } from '@/app/ui/field';
 import { formatDuration } from '../../executions/_lib/status';
 import { useWorkflowList, useWorkflowMutations, useWorkflowsCache, type WorkflowDetail } from '../_lib/api';
 
@@ -31,6 +31,7 @@ export function SettingsPanel({ workflow }: { workflow: WorkflowDetail }) {
   const [errorWorkflowId, setErrorWorkflowId] = useState(workflow.errorWorkflowId ?? '');
   const [concurrency, setConcurrency] = useState(workflow.maxConcurrency === null ? '' : String(workflow.maxConcurrency));
   const [timeout, setTimeoutText] = useState(workflow.executionTimeoutMs === null ? '' : String(Math.round(workflow.executionTimeoutMs / minute)));
+  const [sendWithoutReview, setSendWithoutReview] = useState(workflow.sendWithoutReview);
   const [fieldErrors, setFieldErrors] = useState<{ concurrency?: string; timeout?: string }>({});
   const [saved, setSaved] = useState(false);
 
@@ -62,6 +63,7 @@ export function SettingsPanel({ workflow }: { workflow: WorkflowDetail }) {
         errorWorkflowId: errorWorkflowId || null,
         maxConcurrency: nextConcurrency,
         executionTimeoutMs: nextTimeout === null ? null : nextTimeout * minute,
+        sendWithoutReview,
       },
     });
   }
@@ -122,6 +124,14 @@ export function SettingsPanel({ workflow }: { workflow: WorkflowDetail }) {
           formatDuration(limits.executionTimeoutMs.ceiling, locale),
         )}
         error={fieldErrors.timeout ?? (limitField === 'executionTimeoutMs' ? describeError(patch.error, t) : undefined)}
+      />
+      <CheckboxField
+        label={t.compose.workflowSendWithoutReview}
+        hint={t.compose.workflowSendWithoutReviewHint}
+        checked={sendWithoutReview}
+        disabled={readOnly}
+        onChange={(event) => setSendWithoutReview(event.target.checked)}
+        data-testid="settings-send-without-review"
       />
       <p className="text-xs text-muted">{t.workflows.settings.waitLimit(formatDuration(limits.waitMs.ceiling, locale))}</p>
       {!readOnly ? (

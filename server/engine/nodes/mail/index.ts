@@ -4,5 +4,7 @@ import { moveNode } from './move.node.ts';
 import { flagNode } from './flag.node.ts';
 import { markReadNode } from './mark-read.node.ts';
 import { labelNode } from './label.node.ts';
+import { draftNode } from './draft.node.ts';
+import { sendNode } from './send.node.ts';
 
-export const mailNodes: NodeDefinition[] = [moveNode, flagNode, markReadNode, labelNode];
+export const mailNodes: NodeDefinition[] = [moveNode, flagNode, markReadNode, labelNode, draftNode, sendNode];
