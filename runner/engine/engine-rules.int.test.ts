@@ -215,6 +215,24 @@ describe('a run waiting on a decision', () => {
     expect(Object.fromEntries(done.steps.map((step) => [step.nodeId, step.status]))).toMatchObject({ ask: 'succeeded', yes: 'skipped', no: 'succeeded' });
     expect(await db().$transaction((tx) => resumeWithDecision({ executionId: execution.id, nodeId: 'ask', decision: 'approve' }, tx))).toBe(false);
   });
+
+  it('a decision that arrives while the step is still on its way to suspend is not lost (the run resumes at once, not at the deadline)', async () => {
+    const { resumeWithDecision } = await import('../../server/engine/run/resume');
+    const { execution } = await run({
+      nodes: [trigger, node('ask', 'test.slow_decision', { pauseMs: 1_500 }), node('yes', 'test.step'), node('no', 'test.step')],
+      connections: [...line('start', 'ask'), { from: 'ask', output: 'approve', to: 'yes' }, { from: 'ask', output: 'reject', to: 'no' }],
+    });
+    let step = null;
+    while (step?.status !== 'running') {
+      step = await db().executionStep.findUnique({ where: { executionId_nodeId: { executionId: execution.id, nodeId: 'ask' } } });
+      if (step?.status === 'waiting') throw new Error('the step suspended before the test could decide while it ran');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(await db().$transaction((tx) => resumeWithDecision({ executionId: execution.id, nodeId: 'ask', decision: 'approve' }, tx))).toBe(true);
+    const done = await waitForExecution(execution.id);
+    expect(done.status).toBe('succeeded');
+    expect(Object.fromEntries(done.steps.map((candidate) => [candidate.nodeId, candidate.status]))).toMatchObject({ ask: 'succeeded', yes: 'succeeded', no: 'skipped' });
+  });
 });
 
 describe('the execution actor', () => {

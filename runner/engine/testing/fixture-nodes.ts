@@ -135,4 +135,24 @@ export const decisionFixture = defineNode({
   },
 });
 
-registerFixtureNodeTypes([decisionFixture]);
+/**
+ * The same, but slow to suspend and written when its attempt starts (as the approval step, whose
+ * approval row exists before the step suspends): a decision can arrive while it still runs.
+ */
+export const slowDecisionFixture = defineNode({
+  type: 'test.slow_decision',
+  version: 1,
+  category: 'approval',
+  label: { en: 'test.slow_decision', fr: 'test.slow_decision' },
+  description: { en: 'Engine test fixture.', fr: 'Appareil de test du moteur.' },
+  params: z.strictObject({ pauseMs: z.number().int().min(0).max(10_000) }),
+  outputs: ['approve', 'reject'],
+  effect: 'keyed',
+  async execute({ params, resume }) {
+    if (resume?.reason === 'decision') return { output: resume.payload as 'approve' | 'reject', data: { decision: resume.payload } };
+    await new Promise((resolve) => setTimeout(resolve, params.pauseMs));
+    return { kind: 'suspend', mode: 'waiting', until: new Date(Date.now() + 3_600_000) };
+  },
+});
+
+registerFixtureNodeTypes([decisionFixture, slowDecisionFixture]);

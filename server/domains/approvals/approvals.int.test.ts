@@ -210,7 +210,7 @@ describe('POST /api/v1/approvals/{id}/decide', () => {
     expect(response.body.approval).toMatchObject({ id: approvalId, status: 'approved', decidedBy: member.email, decidedAt: expect.any(String) });
     expect(await db().execution.findUniqueOrThrow({ where: { id: execution.id } })).toMatchObject({ status: 'queued', waitUntil: null });
     const step = await db().executionStep.findUniqueOrThrow({ where: { executionId_nodeId: { executionId: execution.id, nodeId: 'ask' } } });
-    expect(step.state).toMatchObject({ decision: { decision: 'approve', decidedBy: member.email, via: 'app' } });
+    expect(step).toMatchObject({ decision: { decision: 'approve', decidedBy: member.email, via: 'app' } });
     expect(await db().approval.findUniqueOrThrow({ where: { id: approvalId } })).toMatchObject({ decidedVia: 'app' });
   });
 

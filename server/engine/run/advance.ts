@@ -94,8 +94,6 @@ interface SuspendState {
   until: string | null;
   /** The node's own state. */
   node: unknown;
-  /** A decision that resumes the step (approvals). */
-  decision?: unknown;
 }
 
 const stepSelect = {
@@ -106,6 +104,7 @@ const stepSelect = {
   output: true,
   data: true,
   state: true,
+  decision: true,
   attempts: true,
   effects: true,
   attemptStartedAt: true,
@@ -202,7 +201,7 @@ async function findResumable(execution: ClaimedExecution, steps: StepRow[]): Pro
   for (const step of steps) {
     if (step.status !== 'waiting') continue;
     const state = step.state as SuspendState | null;
-    if (state?.decision !== undefined) return { step, resume: { reason: 'decision', payload: state.decision } };
+    if (step.decision !== null && step.decision !== undefined) return { step, resume: { reason: 'decision', payload: step.decision } };
     if (state?.mode === 'waiting' && state.until && Date.parse(state.until) <= Date.now()) return { step, resume: { reason: 'timer' } };
     if (state?.mode === 'children' && (await allChildrenFinished(execution.id, step.nodeId))) return { step, resume: { reason: 'children' } };
   }

@@ -38,13 +38,15 @@ export interface ClaimedExecution {
 
 /**
  * Takes the lease (for one advance: `owner` is unique per call, so two advances never share it) of a queued or running execution whose lease is free or expired (or already ours).
- * A waiting execution whose wait has ended is moved back to queued first. Returns null when the
+ * A waiting execution whose wait has ended, or with a decided step, is moved back to queued first. Returns null when the
  * execution is finished, waiting, or advanced by another runner right now.
  */
 export async function claimExecution(executionId: string, owner: string): Promise<ClaimedExecution | null> {
   await db().$executeRaw`
     UPDATE executions SET status = 'queued', wait_until = NULL, updated_at = now()
-    WHERE id = ${executionId}::uuid AND status = 'waiting' AND wait_until IS NOT NULL AND wait_until <= now()`;
+    WHERE id = ${executionId}::uuid AND status = 'waiting'
+      AND ((wait_until IS NOT NULL AND wait_until <= now())
+        OR EXISTS (SELECT 1 FROM execution_steps s WHERE s.execution_id = executions.id AND s.status = 'waiting' AND s.decision IS NOT NULL))`;
   const rows = await db().$queryRaw<Record<string, unknown>[]>`
     UPDATE executions SET lease_owner = ${owner}, lease_until = now() + make_interval(secs => ${leaseTtlMs / 1000}), updated_at = now()
     WHERE id = ${executionId}::uuid AND status IN ('queued', 'running')

@@ -53,6 +53,8 @@ export interface StepRow {
   output: string | null;
   data: unknown;
   state: unknown;
+  /** A decision for the step (approvals; null when none came). */
+  decision?: unknown;
   attempts: unknown;
   effects: unknown;
   attemptStartedAt: Date | null;

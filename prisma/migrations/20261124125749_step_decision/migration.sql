@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "execution_steps" ADD COLUMN     "decision" JSONB;
