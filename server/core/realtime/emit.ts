@@ -27,6 +27,8 @@ export interface RealtimeEvents {
   'execution.status': { executionId: string; workflowId: string; status: string };
   /** A step of an execution changed status. */
   'execution.step': { executionId: string; nodeId: string; status: string };
+  /** An outbound message (review item) changed send state (claimed, sent, failed, held, released...). */
+  'outbound.changed': { id: string; sendStatus: string };
 }
 
 export async function emitToMember<Event extends keyof RealtimeEvents>(
