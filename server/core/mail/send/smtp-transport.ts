@@ -26,8 +26,17 @@ export interface SmtpSendOptions {
   skipSentCopy?: boolean;
 }
 
+/** A callback call as a promise; the first of its answers wins. */
 function call<T>(run: (done: (error: Error | null, value?: T) => void) => void): Promise<T> {
-  return new Promise((resolve, reject) => run((error, value) => (error ? reject(error) : resolve(value as T))));
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    run((error, value) => {
+      if (settled) return;
+      settled = true;
+      if (error) reject(error);
+      else resolve(value as T);
+    });
+  });
 }
 
 export async function sendSmtp(mailbox: TransportMailbox, message: OutgoingMessage, options: SmtpSendOptions = {}): Promise<SendResult> {
@@ -57,10 +66,17 @@ export async function sendSmtp(mailbox: TransportMailbox, message: OutgoingMessa
       debug: false,
     });
     connection = smtp;
-    // A late socket error after the callback settled must not crash the process.
-    smtp.on('error', () => {});
-    await call<void>((done) => smtp.connect((error) => done(error ?? null)));
-    await call<boolean>((done) => smtp.login({ user: credentials.username, pass: password }, (error, ok) => done(error ?? null, ok)));
+    // Connection failures arrive as 'error' events (connect's callback runs on success only); a late
+    // one after the send settled must not crash the process.
+    let failed: ((error: Error) => void) | null = null;
+    smtp.on('error', (error: Error) => failed?.(error));
+    const step = <T>(run: (done: (error: Error | null, value?: T) => void) => void) =>
+      call<T>((done) => {
+        failed = (error) => done(error);
+        run(done);
+      });
+    await step<void>((done) => smtp.connect(() => done(null)));
+    await step<boolean>((done) => smtp.login({ user: credentials.username, pass: password }, (error, ok) => done(error ?? null, ok)));
     const raw = message.raw;
     let offset = 0;
     const stream = new Readable({
@@ -76,7 +92,7 @@ export async function sendSmtp(mailbox: TransportMailbox, message: OutgoingMessa
         this.push(chunk);
       },
     });
-    const info = await call<SMTPConnection.SentMessageInfo>((done) =>
+    const info = await step<SMTPConnection.SentMessageInfo>((done) =>
       smtp.send({ from: message.from, to: message.recipients, size: raw.length }, stream, (error, value) => done(error ?? null, value)),
     );
     try {
