@@ -163,6 +163,16 @@ async function recordDone(claimed: Claimed, result: SendResult, runnerId: string
   });
 }
 
+/** A warning found after the send was recorded (the Sent copy not saved). */
+async function recordWarning(claimed: Claimed, warnings: string[]): Promise<void> {
+  const text = textOrNull(warnings);
+  await db().$transaction(async (tx) => {
+    await tx.outboundMessage.updateMany({ where: { id: claimed.item.id, sendStatus: 'done' }, data: { sendErrorMessage: text } });
+    await tx.sendingJournalEntry.update({ where: { id: claimed.journalId }, data: { errorMessage: text } });
+    await announce(tx, claimed.item, 'done');
+  });
+}
+
 async function recordFailure(claimed: Claimed, failure: SendFailure, runnerId: string): Promise<Exclude<SendRunResult, 'done'>> {
   return db().$transaction(async (tx) => {
     const { item, attempt } = claimed;
@@ -225,5 +235,7 @@ export async function runSend(outboundId: string, options: SendRunOptions): Prom
     return persist(() => recordFailure(claimed, failure, options.runnerId));
   }
   await persist(() => recordDone(claimed, result, options.runnerId));
+  const warning = result.followUp ? await result.followUp().catch(() => 'The message was sent, but its copy could not be saved in the Sent folder.') : null;
+  if (warning) await persist(() => recordWarning(claimed, [...result.warnings, warning]));
   return 'done';
 }

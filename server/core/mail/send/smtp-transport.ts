@@ -5,7 +5,7 @@
  * stream tells when the message data started to leave: a failure without a server reply after that
  * point is `unknown` (./errors.ts).
  *
- * Then the sent copy (with its Bcc) is appended to the folder with role `sent`, flagged \Seen. A failed
+ * Then (once the pipeline recorded the send: `followUp`) the sent copy (with its Bcc) is appended to the folder with role `sent`, flagged \Seen. A failed
  * append is a warning in the journal, never a failed send: the message is gone already.
  */
 import { Readable } from 'node:stream';
@@ -103,11 +103,10 @@ export async function sendSmtp(mailbox: TransportMailbox, message: OutgoingMessa
     connection = null;
     const warnings: string[] = [];
     if (info.rejected.length > 0) warnings.push(`The server refused ${info.rejected.length} of ${message.recipients.length} recipients: ${info.rejected.slice(0, 10).join(', ')}`);
-    if (!options.skipSentCopy && message.sentCopy) {
-      const warning = await appendSentCopy(mailbox, message.sentCopy, { allowPrivate, timeouts: options.timeouts, password });
-      if (warning) warnings.push(warning);
-    }
-    return { providerMessageId: info.serverMessageId ?? (info.response ? /queued as ([A-Za-z0-9._-]{1,100})/i.exec(info.response)?.[1] : undefined) ?? null, warnings };
+    // The copy is saved after the send is recorded (a crash in between leaves a `done` item without
+    // its copy rather than an `unknown` one).
+    const followUp = options.skipSentCopy ? undefined : () => appendSentCopy(mailbox, message.sentCopy, { allowPrivate, timeouts: options.timeouts, password });
+    return { followUp, providerMessageId: info.serverMessageId ?? (info.response ? /queued as ([A-Za-z0-9._-]{1,100})/i.exec(info.response)?.[1] : undefined) ?? null, warnings };
   } catch (error) {
     throw new SendError(classifySmtpSendError(error, { handedOver, hide: hide() }), { cause: error });
   } finally {

@@ -45,6 +45,8 @@ export interface SendResult {
   providerMessageId: string | null;
   /** Things the member should know that did not fail the send (a Sent copy not saved, refused recipients). */
   warnings: string[];
+  /** Work after the send is recorded (the Sent copy over IMAP); answers a warning or null. Never throws. */
+  followUp?: () => Promise<string | null>;
 }
 
 export interface TransportOptions {
