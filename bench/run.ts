@@ -12,7 +12,8 @@
  * and messages lists on 500,000 messages vs the same SQL on bare pg) and bench/sanitize.ts (bodyHtmlSafe in the
  * worker pool vs bare DOMPurify, and the event loop meanwhile); BENCH_MAIL=0 skips them. Last, bench/engine.ts: the
  * workflow engine (runs per second vs graphile-worker alone, per-step overhead, webhook-to-first-step latency, the
- * executions list and detail at 1,000,000 executions); BENCH_ENGINE=0 skips it.
+ * executions list and detail at 1,000,000 executions); BENCH_ENGINE=0 skips it. Then bench/send.ts: the send
+ * pipeline's sends per second vs bare nodemailer to the same local SMTP peer; BENCH_SEND=0 skips it.
  * See bench/README.md for the method and the knobs. Timing targets are printed as PASS/MISS and
  * never fail the process: machines are noisy.
  */
@@ -473,6 +474,13 @@ async function main(): Promise<void> {
     await stopAll();
     const { runEngineBench } = await import('./engine');
     await runEngineBench({ databaseUrl: database.url, log });
+  }
+  // The send pipeline (bench/send.ts): sends per second through outbound rows, jobs and the mail.send task vs bare
+  // nodemailer, to the same local SMTP peer; BENCH_SEND=0 skips it.
+  if (process.env.BENCH_SEND !== '0') {
+    await stopAll();
+    const { runSendBench } = await import('./send');
+    await runSendBench({ databaseUrl: database.url, log });
   }
   log(`\ntotal time ${fixed((Date.now() - startedAt) / 1000, 0)} s, load average now ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}`);
 }

@@ -1,7 +1,7 @@
 /**
  * The send pipeline: everything that leaves a mailbox goes through `runSend` (the `mail.send` task).
  *
- * 1. Claim, in one transaction with the item locked: only a `pending` item whose review allows it
+ * 1. Claim, in one transaction (every change conditional on `pending`): only a `pending` item whose review allows it
  *    (`none` or `sent`) and whose undo window / retry time is due (else its job is put back at that
  *    time). A mailbox that is not connected holds it (`held`, `mailbox_not_active`; released when the
  *    mailbox is reconnected); the blast-radius guard may hold it (`held`, `hold_id`). Otherwise it
@@ -11,8 +11,8 @@
  *    `pending` with a later attempt (30 s doubling with jitter, 5 attempts; a rate limit waits as told
  *    and does not count), `failed`, or `unknown` when delivery cannot be confirmed.
  *
- * At most once: only a `pending` item is ever claimed, the claim is one conditional UPDATE under the
- * row lock, and a `running` item whose runner died is made `unknown` by the sweeper (./sweeper.ts),
+ * At most once: only a `pending` item is ever claimed, the claim is one conditional UPDATE (of two
+ * claims at once, one changes the row; the other finds no `pending` row and stops), and a `running` item whose runner died is made `unknown` by the sweeper (./sweeper.ts),
  * never sent again without a member's decision. Each transaction announces `outbound.changed`.
  */
 import type { Tx } from '../../server/core/db';
@@ -24,7 +24,7 @@ import { resolveAttachments } from '../../server/core/mail/send/attachments';
 import { isSendError, type SendFailure } from '../../server/core/mail/send/errors';
 import { buildMime, envelopeRecipients } from '../../server/core/mail/send/mime';
 import { sendThroughMailbox, type SendResult, type TransportOptions } from '../../server/core/mail/send/transport';
-import { emitToMember } from '../../server/core/realtime/emit';
+import { emitToMember, realtimeNotification } from '../../server/core/realtime/emit';
 import { evaluateSendGuard } from '../../server/domains/send-guard/evaluate';
 import type { OutboundMessage } from '../../server/generated/prisma/client';
 
@@ -60,9 +60,9 @@ async function announce(tx: Tx, item: { id: string; memberId: string }, sendStat
 
 async function claim(outboundId: string, runnerId: string): Promise<ClaimAnswer> {
   return db().$transaction(async (tx) => {
-    const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM outbound_messages WHERE id = ${outboundId}::uuid FOR UPDATE`;
-    if (locked.length === 0) return { result: 'skipped' as const };
-    const item = await tx.outboundMessage.findUniqueOrThrow({ where: { id: outboundId } });
+    // Every change below is conditional on `pending`: of two jobs claiming at once, one changes the row.
+    const item = await tx.outboundMessage.findUnique({ where: { id: outboundId } });
+    if (!item) return { result: 'skipped' as const };
     if (item.sendStatus !== 'pending' || (item.reviewStatus !== 'none' && item.reviewStatus !== 'sent')) return { result: 'skipped' as const };
     const now = new Date();
     const dueAt = [item.notBefore, item.nextAttemptAt].filter((at): at is Date => at !== null && at.getTime() > now.getTime()).sort((a, b) => b.getTime() - a.getTime())[0];
@@ -75,35 +75,40 @@ async function claim(outboundId: string, runnerId: string): Promise<ClaimAnswer>
       select: { id: true, provider: true, address: true, status: true, settings: true, credential: { select: { id: true, dataEnc: true } } },
     });
     if (!mailbox || !sendableMailboxStatuses.has(mailbox.status)) {
-      await tx.outboundMessage.update({
-        where: { id: item.id },
+      const held = await tx.outboundMessage.updateMany({
+        where: { id: item.id, sendStatus: 'pending' },
         data: { sendStatus: 'held', sendErrorKind: 'mailbox_not_active', sendErrorMessage: 'The mailbox is not connected; the message goes out once it is connected again.' },
       });
+      if (held.count === 0) return { result: 'skipped' as const };
       await tx.sendingJournalEntry.create({ data: { memberId: item.memberId, outboundId: item.id, mailboxId: item.mailboxId, event: 'held', reason: 'mailbox_not_active' } });
       await announce(tx, item, 'held');
       return { result: 'held' as const };
     }
     const verdict = await evaluateSendGuard(item, tx);
     if (verdict.holdId) {
-      await tx.outboundMessage.update({ where: { id: item.id }, data: { sendStatus: 'held', holdId: verdict.holdId, sendErrorKind: null, sendErrorMessage: null } });
+      const held = await tx.outboundMessage.updateMany({ where: { id: item.id, sendStatus: 'pending' }, data: { sendStatus: 'held', holdId: verdict.holdId, sendErrorKind: null, sendErrorMessage: null } });
+      if (held.count === 0) return { result: 'skipped' as const };
       await tx.sendingJournalEntry.create({ data: { memberId: item.memberId, outboundId: item.id, mailboxId: item.mailboxId, event: 'held', reason: 'guard' } });
       await announce(tx, item, 'held');
       return { result: 'held' as const };
     }
-    const rows = await tx.$queryRaw<{ send_attempts: number; send_started_at: Date }[]>`
-      UPDATE outbound_messages SET send_status = 'running', send_attempts = send_attempts + 1, send_runner_id = ${runnerId},
-             send_started_at = now(), send_error_kind = NULL, send_error_message = NULL, updated_at = now()
-       WHERE id = ${outboundId}::uuid AND send_status = 'pending'
-      RETURNING send_attempts, send_started_at`;
+    // The claim, its journal row and its announcement in one statement.
+    const notice = realtimeNotification(item.memberId, 'outbound.changed', { id: item.id, sendStatus: 'running' });
+    const rows = await tx.$queryRaw<{ id: string; attempt: number }[]>`
+      WITH claimed AS (
+        UPDATE outbound_messages SET send_status = 'running', send_attempts = send_attempts + 1, send_runner_id = ${runnerId},
+               send_started_at = now(), send_error_kind = NULL, send_error_message = NULL, updated_at = now()
+         WHERE id = ${outboundId}::uuid AND send_status = 'pending'
+        RETURNING id, member_id, mailbox_id, send_attempts, send_started_at),
+      entry AS (
+        INSERT INTO sending_journal (id, member_id, outbound_id, mailbox_id, event, attempt, result, runner_id, started_at)
+        SELECT gen_random_uuid(), member_id, id, mailbox_id, 'attempt', send_attempts, 'running', ${runnerId}, send_started_at FROM claimed
+        RETURNING id, attempt)
+      SELECT entry.id, entry.attempt, pg_notify(${notice.channel}, ${notice.body}) IS NULL AS notified FROM entry`;
     if (rows.length === 0) return { result: 'skipped' as const };
-    const attempt = rows[0].send_attempts;
-    const journal = await tx.sendingJournalEntry.create({
-      data: { memberId: item.memberId, outboundId: item.id, mailboxId: item.mailboxId, event: 'attempt', attempt, result: 'running', runnerId, startedAt: rows[0].send_started_at },
-    });
-    await announce(tx, item, 'running');
     const { status: _status, ...transportMailbox } = mailbox;
     void _status;
-    return { claimed: { item, attempt, journalId: journal.id, mailbox: transportMailbox } };
+    return { claimed: { item, attempt: rows[0].attempt, journalId: rows[0].id, mailbox: transportMailbox } };
   });
 }
 
@@ -124,7 +129,9 @@ async function deliver(claimed: Claimed, options: SendRunOptions): Promise<SendR
     bodyHtml: item.bodyHtml,
     attachments,
   };
-  const [raw, sentCopy] = await Promise.all([buildMime(mime), buildMime(mime, { keepBcc: true })]);
+  const raw = await buildMime(mime);
+  // The copy with its Bcc differs only when there is one.
+  const sentCopy = mime.bcc.length > 0 ? await buildMime(mime, { keepBcc: true }) : raw;
   return sendThroughMailbox(
     claimed.mailbox,
     { from: mime.from, recipients: envelopeRecipients(mime), raw, sentCopy, messageIdHeader: item.messageIdHeader, providerThreadId: null },
@@ -144,23 +151,23 @@ function textOrNull(lines: string[]): string | null {
   return text.length > 1000 ? `${text.slice(0, 999)}…` : text;
 }
 
+/** The item `done`, its journal row and the announcement: one statement (atomic, one round trip). */
 async function recordDone(claimed: Claimed, result: SendResult, runnerId: string): Promise<void> {
-  await db().$transaction(async (tx) => {
-    const warning = textOrNull(result.warnings);
-    // A sweeper that gave up on this attempt (`unknown`) is corrected: the send is known to be done.
-    const rows = await tx.$queryRaw<{ id: string }[]>`
+  const warning = textOrNull(result.warnings);
+  const notice = realtimeNotification(claimed.item.memberId, 'outbound.changed', { id: claimed.item.id, sendStatus: 'done' });
+  // A sweeper that gave up on this attempt (`unknown`) is corrected: the send is known to be done.
+  await db().$queryRaw`
+    WITH item AS (
       UPDATE outbound_messages SET send_status = 'done', provider_message_id = ${result.providerMessageId}, sent_at = now(),
              send_error_kind = NULL, send_error_message = ${warning}, next_attempt_at = NULL, send_runner_id = NULL, updated_at = now()
        WHERE id = ${claimed.item.id}::uuid AND send_attempts = ${claimed.attempt}
          AND ((send_status = 'running' AND send_runner_id = ${runnerId}) OR send_status = 'unknown')
-      RETURNING id`;
-    if (rows.length === 0) return;
-    await tx.sendingJournalEntry.update({
-      where: { id: claimed.journalId },
-      data: { result: 'done', providerMessageId: result.providerMessageId, finishedAt: new Date(), errorKind: null, errorMessage: warning },
-    });
-    await announce(tx, claimed.item, 'done');
-  });
+      RETURNING id),
+    entry AS (
+      UPDATE sending_journal SET result = 'done', provider_message_id = ${result.providerMessageId}, finished_at = now(), error_kind = NULL, error_message = ${warning}
+       WHERE id = ${claimed.journalId}::uuid AND EXISTS (SELECT 1 FROM item)
+      RETURNING id)
+    SELECT pg_notify(${notice.channel}, ${notice.body}) IS NULL AS notified FROM item, entry`;
 }
 
 /** A warning found after the send was recorded (the Sent copy not saved). */
