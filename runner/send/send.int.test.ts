@@ -17,6 +17,7 @@ import { createImapMailbox } from '../../server/testing/imap-mailbox';
 import { openTestImap } from '../../server/testing/mail-servers/deliver';
 import { startDovecot, type DovecotServer } from '../../server/testing/mail-servers/dovecot';
 import { startSmtpServer, type TestSmtpServer } from '../../server/testing/mail-servers/smtp';
+import { call } from '../../server/testing/rest-client';
 import { useTestDatabase } from '../../server/testing/test-database';
 import { runSend, sendPolicy } from './pipeline';
 import { sweepSends } from './sweeper';
@@ -260,6 +261,33 @@ describe('a send that waits', () => {
     expect(await runSend(created.id, runner)).toBe('done');
     expect(delivered(created.messageIdHeader)).toHaveLength(1);
     expect((await journal(created.id)).map((entry) => `${entry.event}:${entry.result ?? entry.reason}`)).toEqual(['held:mailbox_not_active', 'released:mailbox_active', 'attempt:done']);
+  });
+
+  it('goes out when the member reconnects the mailbox through the mailboxes route', async () => {
+    await db().mailbox.update({ where: { id: mailbox.id }, data: { status: 'disconnected' } });
+    const created = await makeItem();
+    expect(await runSend(created.id, runner)).toBe('held');
+    const reconnected = await call('POST', '/api/v1/mailboxes/imap', {
+      cookie: member.cookie,
+      body: {
+        address: mailbox.address,
+        username: user.user,
+        password: user.password,
+        imapHost: '127.0.0.1',
+        imapPort: dovecot.plainPort,
+        imapSecure: false,
+        smtpHost: '127.0.0.1',
+        smtpPort: smtp.port,
+        smtpSecure: false,
+        allowInvalidCertificate: true,
+      },
+    });
+    expect(reconnected.status).toBe(201);
+    expect(reconnected.body).toMatchObject({ created: false });
+    expect(await item(created.id)).toMatchObject({ sendStatus: 'pending' });
+    expect(await sendJobs(created.id)).toHaveLength(1);
+    expect(await runSend(created.id, runner)).toBe('done');
+    expect(delivered(created.messageIdHeader)).toHaveLength(1);
   });
 
   it('is held when the guard holds it', async () => {
