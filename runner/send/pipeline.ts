@@ -98,7 +98,7 @@ async function claim(outboundId: string, runnerId: string): Promise<ClaimAnswer>
       WITH claimed AS (
         UPDATE outbound_messages SET send_status = 'running', send_attempts = send_attempts + 1, send_runner_id = ${runnerId},
                send_started_at = now(), send_error_kind = NULL, send_error_message = NULL, updated_at = now()
-         WHERE id = ${outboundId}::uuid AND send_status = 'pending'
+         WHERE id = ${outboundId}::uuid AND send_status = 'pending' AND review_status IN ('none', 'sent')
         RETURNING id, member_id, mailbox_id, send_attempts, send_started_at),
       entry AS (
         INSERT INTO sending_journal (id, member_id, outbound_id, mailbox_id, event, attempt, result, runner_id, started_at)

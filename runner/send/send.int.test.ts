@@ -14,6 +14,7 @@ import { createOutbound, type OutboundInput } from '../../server/domains/outboun
 import { evaluateSendGuard } from '../../server/domains/send-guard/evaluate';
 import { createMember, type TestMember } from '../../server/testing/factories';
 import { createImapMailbox } from '../../server/testing/imap-mailbox';
+import { createMessage } from '../../server/testing/mail-factories';
 import { openTestImap } from '../../server/testing/mail-servers/deliver';
 import { startDovecot, type DovecotServer } from '../../server/testing/mail-servers/dovecot';
 import { startSmtpServer, type TestSmtpServer } from '../../server/testing/mail-servers/smtp';
@@ -164,6 +165,25 @@ describe('a send that goes out', () => {
     // Run again (a duplicate job): nothing is sent twice.
     expect(await runSend(created.id, runner)).toBe('skipped');
     expect(delivered(created.messageIdHeader)).toHaveLength(1);
+  });
+
+  it('forwards an attachment of a mirrored message of the member, and refuses one of another member', async () => {
+    const original = await createMessage(mailbox);
+    await blobStore().put(`att/${original.id}/2`, Buffer.from('mirrored bytes'));
+    await db().mailAttachment.create({ data: { messageId: original.id, position: 2, filename: 'mirrored.pdf', mime: 'application/pdf', size: 14, disposition: 'attachment', blobKey: `att/${original.id}/2` } });
+    const forward = await makeItem({ attachments: [{ source: 'message', messageId: original.id, position: 2 }] });
+    expect(await runSend(forward.id, runner)).toBe('done');
+    const raw = delivered(forward.messageIdHeader)[0].raw.toString('utf8');
+    expect(raw).toContain('filename=mirrored.pdf');
+    expect(raw).toContain(Buffer.from('mirrored bytes').toString('base64'));
+
+    const stranger = await createMember();
+    const theirs = await createMessage(await createImapMailbox(stranger, dovecot, user, { address: `other-${randomUUID().slice(0, 6)}@example.test` }));
+    await db().mailAttachment.create({ data: { messageId: theirs.id, position: 1, filename: 'theirs.pdf', mime: 'application/pdf', size: 14, disposition: 'attachment', blobKey: `att/${original.id}/2` } });
+    const stolen = await makeItem({ attachments: [{ source: 'message', messageId: theirs.id, position: 1 }] });
+    expect(await runSend(stolen.id, runner)).toBe('failed');
+    expect(await item(stolen.id)).toMatchObject({ sendErrorKind: 'attachment_missing' });
+    expect(delivered(stolen.messageIdHeader)).toHaveLength(0);
   });
 
   it('sends even when the Sent copy cannot be saved, with a warning', async () => {
