@@ -64,6 +64,17 @@ async function claim(outboundId: string, runnerId: string): Promise<ClaimAnswer>
     const item = await tx.outboundMessage.findUnique({ where: { id: outboundId } });
     if (!item) return { result: 'skipped' as const };
     if (item.sendStatus !== 'pending' || (item.reviewStatus !== 'none' && item.reviewStatus !== 'sent')) return { result: 'skipped' as const };
+    // A draft goes out only once a member sent it from the review.
+    if (item.mode === 'draft' && item.reviewStatus !== 'sent') return { result: 'skipped' as const };
+    if (item.contentPurgedAt !== null) {
+      // Nothing left to send (purged by retention before it went out): never an empty message.
+      await tx.outboundMessage.updateMany({
+        where: { id: item.id, sendStatus: 'pending' },
+        data: { sendStatus: 'failed', sendErrorKind: 'internal', sendErrorMessage: 'The content of this message is no longer available.' },
+      });
+      await announce(tx, item, 'failed');
+      return { result: 'skipped' as const };
+    }
     const now = new Date();
     const dueAt = [item.notBefore, item.nextAttemptAt].filter((at): at is Date => at !== null && at.getTime() > now.getTime()).sort((a, b) => b.getTime() - a.getTime())[0];
     if (dueAt) {

@@ -322,12 +322,16 @@ describe('a send that waits', () => {
     expect(delivered(created.messageIdHeader)).toHaveLength(0);
   });
 
-  it('waits for the undo window and for the review', async () => {
+  it('waits for the undo window and for the review (a draft goes out only once sent from the review)', async () => {
     const notBefore = new Date(Date.now() + 60_000);
     const undo = await makeItem({ notBefore });
     expect(await runSend(undo.id, runner)).toBe('deferred');
     expect((await sendJobs(undo.id))[0].run_at.getTime()).toBe(notBefore.getTime());
     expect(await item(undo.id)).toMatchObject({ sendStatus: 'pending', sendAttempts: 0 });
+
+    const draft = await makeItem({ mode: 'draft' });
+    expect(await runSend(draft.id, runner)).toBe('skipped');
+    expect(await item(draft.id)).toMatchObject({ sendStatus: 'pending', sendAttempts: 0 });
 
     const reviewed = await makeItem({ review: true });
     expect(await runSend(reviewed.id, runner)).toBe('skipped');

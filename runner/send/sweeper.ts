@@ -56,7 +56,8 @@ export async function sweepSends(options: { liveMs?: number; limit?: number } = 
   });
   const lost = await db().$queryRaw<{ id: string; run_at: Date | null }[]>`
     SELECT o.id, GREATEST(o.not_before, o.next_attempt_at) AS run_at FROM outbound_messages o
-     WHERE o.send_status = 'pending' AND o.review_status IN ('none', 'sent')
+     WHERE o.send_status = 'pending' AND o.review_status IN ('none', 'sent') AND (o.mode <> 'draft' OR o.review_status = 'sent')
+       AND o.content_purged_at IS NULL
        AND o.updated_at < now() - make_interval(secs => ${sendSweepTiming.lostJobAfterMs / 1000})
        AND NOT EXISTS (SELECT 1 FROM graphile_worker.jobs j WHERE j.key = 'mail-send:' || o.id::text
                          AND (j.locked_at IS NULL OR j.locked_at > now() - make_interval(secs => ${sendSweepTiming.orphanLockMs / 1000})))
