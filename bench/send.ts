@@ -77,6 +77,7 @@ export async function runSendBench(options: { databaseUrl: string; log: (message
       return performance.now() - started;
     };
 
+    const phaseNotes: string[] = [];
     const app = async (round: number): Promise<number> => {
       const row = await createImapMailbox(member, { host: '127.0.0.1', plainPort: 1, tlsPort: 1 }, user, { address: `round${round}-${user.user}` });
       const mailbox = await db().mailbox.update({
@@ -101,6 +102,12 @@ export async function runSendBench(options: { databaseUrl: string; log: (message
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       const elapsed = performance.now() - started;
+      const [phases] = await db().$queryRaw<{ wait: number; send: number }[]>`
+        SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM j.started_at - o.created_at) * 1000) AS wait,
+               percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM j.finished_at - j.started_at) * 1000) AS send
+          FROM outbound_messages o JOIN sending_journal j ON j.outbound_id = o.id AND j.event = 'attempt'
+         WHERE o.mailbox_id = ${mailbox.id}::uuid`;
+      phaseNotes.push(`row → claim p50 ${fixed(Number(phases?.wait), 0)} ms, claim → done p50 ${fixed(Number(phases?.send), 0)} ms`);
       const notDone = await db().outboundMessage.count({ where: { mailboxId: mailbox.id, sendStatus: { not: 'done' } } });
       if (notDone > 0) log(`  round ${round}: ${notDone} items did not end done`);
       return elapsed;
@@ -121,6 +128,7 @@ export async function runSendBench(options: { databaseUrl: string; log: (message
     const ratio = appRate / floorRate;
     log(`  floor bare nodemailer: best ${fixed(floorRate, 0)} sends/s; rounds ${floorMs.map((ms) => `${fixed(rate(ms), 0)}/s`).join(', ')}`);
     log(`  app   pipeline (rows + jobs + mail.send task): best ${fixed(appRate, 0)} sends/s; rounds ${appMs.map((ms) => `${fixed(rate(ms), 0)}/s`).join(', ')}`);
+    log(`  app phases per round (after the warm-up): ${phaseNotes.slice(1).join('; ')}`);
     log(`  ${ratio >= targetRatio ? 'PASS' : 'MISS'}  pipeline rate ≥ ${targetRatio} × bare nodemailer: ${fixed(ratio, 2)}×`);
     return { ratio };
   } finally {
