@@ -7,7 +7,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../../server/core/db';
 import { createOutbound, type OutboundInput } from '../../server/domains/outbound/create';
+import { createGmailAdapter } from '../../server/core/mail/providers/gmail/adapter';
+import { createGraphAdapter } from '../../server/core/mail/providers/graph/adapter';
 import { createMember, type TestMember } from '../../server/testing/factories';
+import { adapterHarness } from '../../server/testing/fakes/adapter-harness';
 import { startFakeGmail, type FakeGmailServer } from '../../server/testing/fakes/gmail-server';
 import { startFakeGraph, type FakeGraphServer } from '../../server/testing/fakes/graph-server';
 import { createMailbox } from '../../server/testing/mail-factories';
@@ -119,5 +122,26 @@ describe('mail_provider_b (Graph)', () => {
     const refused = await itemIn('mail_provider_b', { to: [], cc: [], bcc: [] });
     expect(await runSend(refused.id, options)).toBe('failed');
     expect(await item(refused.id)).toMatchObject({ sendStatus: 'failed', sendErrorKind: 'rejected' });
+  });
+});
+
+describe('the sent copy in the mirror', () => {
+  it('is mirrored by the sync from SENT / Sent Items with the item\'s Message-ID', async () => {
+    const harnesses = [
+      await adapterHarness('mail_provider_a', (o) => createGmailAdapter({ ...o, baseUrl: gmail.baseUrl, allowPrivate: true }), { tokens: ['gmail-token'], initialSince: new Date(Date.now() - 86_400_000) }),
+      await adapterHarness('mail_provider_b', (o) => createGraphAdapter({ ...o, baseUrl: graph.baseUrl, allowPrivate: true }), { tokens: ['gmail-token'], initialSince: new Date(Date.now() - 86_400_000) }),
+    ];
+    for (const [index, h] of harnesses.entries()) {
+      await linkOAuthGrant(h.mailbox, ['mail']);
+      const { item: created } = await db().$transaction((tx) =>
+        createOutbound({ memberId: h.mailbox.memberId, mailboxId: h.mailbox.id, mode: 'send', origin: 'webmail', review: false, to: ['ann@example.test'], subject: `Mirrored ${index}`, bodyText: 'Hi' }, tx),
+      );
+      expect(await runSend(created.id, options)).toBe('done');
+      await h.folders();
+      await h.adapter.syncDelta(await h.context());
+      const mirrored = await db().mailMessage.findMany({ where: { mailboxId: h.mailbox.id, messageIdHeader: created.messageIdHeader } });
+      expect(mirrored).toHaveLength(1);
+      expect(mirrored[0].folderKey).toBe(index === 0 ? 'SENT' : (await db().mailFolder.findFirstOrThrow({ where: { mailboxId: h.mailbox.id, role: 'sent' } })).key);
+    }
   });
 });
