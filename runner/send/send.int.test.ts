@@ -5,10 +5,12 @@
  * pipeline promises: done, failed, retried, unknown (never resent), held (mailbox away, guard), due later.
  */
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { db } from '../../server/core/db';
 import { releaseMailboxHeldSends } from '../../server/core/mail/send/release-held';
+import { channel } from '../../server/core/realtime/disconnect';
 import { blobStore } from '../../server/core/storage/blob-store';
 import { createOutbound, type OutboundInput } from '../../server/domains/outbound/create';
 import { evaluateSendGuard } from '../../server/domains/send-guard/evaluate';
@@ -25,7 +27,7 @@ import { sweepSends } from './sweeper';
 
 vi.mock('../../server/domains/send-guard/evaluate', () => ({ evaluateSendGuard: vi.fn(async () => ({ holdId: null })) }));
 
-await useTestDatabase();
+const databaseUrl = await useTestDatabase();
 
 const user = { user: `sender-${randomUUID().slice(0, 8)}@example.test`, password: `pw-${randomUUID()}` };
 let dovecot: DovecotServer;
@@ -340,6 +342,35 @@ describe('a send that waits', () => {
   });
 });
 
+describe('live events', () => {
+  it('announces every send-state change as outbound.changed {id, sendStatus}', async () => {
+    const listener = new pg.Client({ connectionString: databaseUrl });
+    await listener.connect();
+    const seen: { id: string; sendStatus: string }[] = [];
+    listener.on('notification', (message) => {
+      const packet = (JSON.parse(message.payload ?? '{}') as { data?: { packet?: { data?: [string, { id: string; sendStatus: string }] } } }).data?.packet?.data;
+      if (packet?.[0] === 'outbound.changed') seen.push(packet[1]);
+    });
+    await listener.query(`LISTEN "${channel}"`);
+    try {
+      const created = await makeItem();
+      expect(await runSend(created.id, runner)).toBe('done');
+      await db().mailbox.update({ where: { id: mailbox.id }, data: { status: 'disconnected' } });
+      const held = await makeItem();
+      expect(await runSend(held.id, runner)).toBe('held');
+      // Notifications arrive after their commit: wait for them (no time bound asserted).
+      for (let tries = 0; tries < 200 && seen.length < 3; tries += 1) await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(seen).toEqual([
+        { id: created.id, sendStatus: 'running' },
+        { id: created.id, sendStatus: 'done' },
+        { id: held.id, sendStatus: 'held' },
+      ]);
+    } finally {
+      await listener.end();
+    }
+  });
+});
+
 describe('the sweeper', () => {
   it('makes a dead runner\'s send unknown, leaves a live runner\'s alone, and gives a lost job back', async () => {
     await db().runnerInstance.create({ data: { id: 'live-runner', hostname: 'h', pid: 1 } });
@@ -357,12 +388,14 @@ describe('the sweeper', () => {
     await db().$executeRaw`DELETE FROM graphile_worker._private_jobs WHERE key = ${`mail-send:${lost.id}`}`;
     await db().$executeRaw`UPDATE outbound_messages SET updated_at = now() - interval '1 minute' WHERE id = ${lost.id}::uuid`;
 
-    const swept = await sweepSends();
-    expect(swept.unknown).toBeGreaterThanOrEqual(1);
+    // Several runners sweeping at once: each item is given up once.
+    const sweeps = await Promise.all([sweepSends(), sweepSends(), sweepSends()]);
+    expect(sweeps.reduce((sum, swept) => sum + swept.unknown, 0)).toBe(1);
     expect(await item(dead.id)).toMatchObject({ sendStatus: 'unknown', sendErrorKind: 'uncertain' });
     expect(await journal(dead.id)).toEqual([expect.objectContaining({ result: 'unknown', errorKind: 'uncertain' })]);
     expect(await item(live.id)).toMatchObject({ sendStatus: 'running', sendRunnerId: 'live-runner' });
     expect(await sendJobs(lost.id)).toHaveLength(1);
+    expect(await db().sendingJournalEntry.count({ where: { outboundId: dead.id } })).toBe(1);
     // An unknown send is never claimed again.
     expect(await runSend(dead.id, runner)).toBe('skipped');
 
