@@ -13,7 +13,8 @@
  * worker pool vs bare DOMPurify, and the event loop meanwhile); BENCH_MAIL=0 skips them. Last, bench/engine.ts: the
  * workflow engine (runs per second vs graphile-worker alone, per-step overhead, webhook-to-first-step latency, the
  * executions list and detail at 1,000,000 executions); BENCH_ENGINE=0 skips it. Then bench/review-list.ts: the morning
- * review queue at 100,000 outbound messages vs the same SQL on bare pg; BENCH_REVIEW=0 skips it.
+ * review queue at 100,000 outbound messages vs the same SQL on bare pg; BENCH_REVIEW=0 skips it. Then bench/send.ts: the
+ * send pipeline's sends per second vs bare nodemailer to the same local SMTP peer; BENCH_SEND=0 skips it.
  * See bench/README.md for the method and the knobs. Timing targets are printed as PASS/MISS and
  * never fail the process: machines are noisy.
  */
@@ -480,6 +481,13 @@ async function main(): Promise<void> {
     await stopAll();
     const { runReviewListBench } = await import('./review-list');
     await runReviewListBench({ databaseUrl: database.url, log });
+  }
+  // The send pipeline (bench/send.ts): sends per second through outbound rows, jobs and the mail.send task vs bare
+  // nodemailer, to the same local SMTP peer; BENCH_SEND=0 skips it.
+  if (process.env.BENCH_SEND !== '0') {
+    await stopAll();
+    const { runSendBench } = await import('./send');
+    await runSendBench({ databaseUrl: database.url, log });
   }
   log(`\ntotal time ${fixed((Date.now() - startedAt) / 1000, 0)} s, load average now ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}`);
 }

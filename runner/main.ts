@@ -22,6 +22,8 @@ import { graphileLogger } from './graphile-logger';
 import { setMailSupervisor } from './mail/dispatch';
 import { MailSupervisor } from './mail/supervisor';
 import { startSweeperLoop } from './engine/sweeper-loop';
+import { runnerIdentity } from './runner-identity';
+import { startSendSweeperLoop } from './send/sweeper-loop';
 import { taskList } from './tasks';
 
 /** After this, a stop that is still waiting on a job gives up; `npm start` kills us later still. */
@@ -47,10 +49,12 @@ const runner: Runner = await run({
 });
 // OAuth mailboxes sync with tokens from the OAuth domain's store (refreshed and re-sealed there).
 setOAuthTokenSource(mailTokenSource);
-const mail = new MailSupervisor();
+// One identity for the runner's heartbeat, leases and sends (a send's runner is judged alive by it).
+const mail = new MailSupervisor({ owner: runnerIdentity() });
 setMailSupervisor(mail);
 await mail.start();
 const sweeper = startSweeperLoop();
+const sendSweeper = startSendSweeperLoop(runnerIdentity());
 log.info({ owner: mail.owner }, 'runner ready');
 // Once per start (the job key keeps one pending job however many runners start together): typed
 // slots for tables written before them, and secrets still sealed under a rotated-out key.
@@ -64,6 +68,7 @@ function stop(signal: NodeJS.Signals): void {
   stopping = true;
   log.info({ signal }, 'runner stopping');
   sweeper.stop();
+  sendSweeper.stop();
   setTimeout(() => {
     log.error('runner did not stop in time; exiting');
     process.exit(1);

@@ -10,6 +10,7 @@ import { mailApplyOperationsTask } from './mail-apply-operations.task';
 import { mailBackfillTask } from './mail-backfill.task';
 import { mailReleaseTask } from './mail-release.task';
 import { mailResyncTask } from './mail-resync.task';
+import { mailSendTask } from './mail-send.task';
 import { mailSyncTask } from './mail-sync.task';
 import { purgeIdempotencyRecordsTask } from './purge-idempotency-records.task';
 import { purgeInvitationsTask } from './purge-invitations.task';
@@ -44,6 +45,7 @@ export const taskDefinitions: readonly TaskDefinition[] = [
   mailApplyOperationsTask,
   mailReleaseTask,
   mailDispatchTask,
+  mailSendTask,
   executionAdvanceTask,
   purgeWebhookDeliveriesTask,
   purgeOutboundContentTask,

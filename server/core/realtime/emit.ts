@@ -41,6 +41,15 @@ export async function emitToMember<Event extends keyof RealtimeEvents>(
   payload: RealtimeEvents[Event],
   tx: Pick<Tx, '$executeRaw'> = db(),
 ): Promise<void> {
+  const { channel: name, body } = realtimeNotification(memberId, event, payload);
+  await tx.$executeRaw`SELECT pg_notify(${name}, ${body})`;
+}
+
+/**
+ * The notification `emitToMember` sends, for a caller that sends it inside a statement of its own
+ * (`SELECT pg_notify(channel, body)` in the same statement as the change, one round trip).
+ */
+export function realtimeNotification<Event extends keyof RealtimeEvents>(memberId: string, event: Event, payload: RealtimeEvents[Event]): { channel: string; body: string } {
   const message: ClusterMessage = {
     uid: senderId,
     nsp: namespace,
@@ -53,5 +62,5 @@ export async function emitToMember<Event extends keyof RealtimeEvents>(
   const text = JSON.stringify(message);
   // Too big to notify: drop the detail, keep the signal (the client re-reads anyway).
   const body = Buffer.byteLength(text) <= maxPayloadBytes ? text : JSON.stringify({ ...message, data: { ...message.data, packet: { type: eventPacket, data: [event, {}], nsp: namespace } } });
-  await tx.$executeRaw`SELECT pg_notify(${channel}, ${body})`;
+  return { channel, body };
 }

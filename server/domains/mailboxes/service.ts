@@ -26,6 +26,7 @@ import { appError } from '../../core/errors/app-error';
 import { jobKeys } from '../../core/jobs/catalogue';
 import { enqueue, jobPending } from '../../core/jobs/enqueue';
 import { imapCredentialType, imapSettingsSchema, sealImapPassword, type ImapSettings } from '../../core/mail/imap/mailbox-settings';
+import { releaseMailboxHeldSends } from '../../core/mail/send/release-held';
 import { emitToMember } from '../../core/realtime/emit';
 import { blobStore } from '../../core/storage/blob-store';
 import { notify } from '../notifications/notify';
@@ -166,6 +167,8 @@ async function reactivate(existing: Mailbox, settings: object, credentialId: str
   if (existing.status !== 'active' && (existing.backfillStatus === 'pending' || existing.backfillStatus === 'running')) {
     await enqueue('mail.backfill', { mailboxId: mailbox.id }, { jobKey: jobKeys.backfill(mailbox.id) }, tx);
   }
+  // Sends held while the mailbox was away go out now.
+  await releaseMailboxHeldSends(mailbox.id, tx);
   return mailbox;
 }
 

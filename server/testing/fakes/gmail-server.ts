@@ -10,7 +10,9 @@
  * Supported: profile; labels list/create; messages list (labelIds, includeSpamTrash, maxResults,
  * pageToken, and `q` terms `after:`/`before:` in epoch seconds or yyyy/mm/dd, `newer_than:Nd`,
  * `in:`/`-in:`, `label:`), get (raw, minimal, metadata), modify, trash, untrash, delete; history list
- * (startHistoryId, historyTypes, labelId, maxResults, pageToken).
+ * (startHistoryId, historyTypes, labelId, maxResults, pageToken); messages.send (`{raw, threadId?}`: recorded
+ * in `sent` with the recipients read from To/Cc/Bcc, the delivered copy without its Bcc header, and
+ * filed under SENT so the sync mirrors it; 400 without a recipient or with unreadable raw).
  */
 import { randomBytes } from 'node:crypto';
 import { bearerOf, FakeApiServer, jsonBody, type FakeAnswer, type FakeRequest } from './fake-http';
@@ -66,7 +68,19 @@ function readPageToken(token: string | null, key: string): number | null {
   }
 }
 
+/** A message accepted by `messages.send`. */
+export interface FakeSentMessage {
+  id: string;
+  threadId: string;
+  /** As given (with Bcc). */
+  raw: Buffer;
+  /** What recipients receive: the Bcc header removed. */
+  delivered: Buffer;
+  recipients: string[];
+}
+
 export class FakeGmailServer extends FakeApiServer {
+  readonly sent: FakeSentMessage[] = [];
   readonly validTokens = new Set<string>(['gmail-token']);
   readonly messages = new Map<string, FakeGmailMessage>();
   readonly labels = new Map<string, Label>(systemLabels.map((id) => [id, { id, name: id, type: 'system' as const }]));
@@ -177,6 +191,7 @@ export class FakeGmailServer extends FakeApiServer {
     const parts = request.path.slice(prefix.length + 1).split('/').map(decodeURIComponent);
     const route = `${request.method} ${parts[0]}${parts.length > 1 ? '/:id' : ''}${parts.length > 2 ? `/${parts[2]}` : ''}`;
     if (parts.length > 4 || (parts.length === 4 && parts[2] !== 'attachments')) return notFound();
+    if (request.method === 'POST' && parts.length === 2 && parts[0] === 'messages' && parts[1] === 'send') return this.send(request);
     switch (route) {
       case 'GET profile':
         return { status: 200, json: { emailAddress: this.address, messagesTotal: this.messages.size, threadsTotal: this.messages.size, historyId: String(this.historyId) } };
@@ -206,6 +221,21 @@ export class FakeGmailServer extends FakeApiServer {
       default:
         return notFound();
     }
+  }
+
+  private send(request: FakeRequest): FakeAnswer {
+    const body = jsonBody(request);
+    const rawText = typeof body?.raw === 'string' ? body.raw : '';
+    if (rawText === '' || !/^[A-Za-z0-9_-]+={0,2}$/.test(rawText)) return fail(400, "Invalid value for ByteString: raw", 'invalidArgument');
+    const raw = Buffer.from(rawText, 'base64url');
+    const { headers } = splitHead(raw);
+    const recipients = ['to', 'cc', 'bcc'].flatMap((name) => addressesOf(headerValue(headers, name)));
+    if (recipients.length === 0) return fail(400, 'Recipient address required', 'invalidArgument');
+    const threadId = typeof body?.threadId === 'string' && [...this.messages.values()].some((message) => message.threadId === body.threadId) ? body.threadId : undefined;
+    const id = this.addMessage(raw, { labelIds: ['SENT'], threadId });
+    const stored = this.messages.get(id)!;
+    this.sent.push({ id, threadId: stored.threadId, raw, delivered: withoutBcc(raw), recipients });
+    return { status: 200, json: { id, threadId: stored.threadId, labelIds: ['SENT'] } };
   }
 
   private labelJson(label: Label) {
@@ -389,6 +419,20 @@ function splitHead(raw: Buffer): { headers: { name: string; value: string }[]; b
     .filter((line) => line.includes(':'))
     .map((line) => ({ name: line.slice(0, line.indexOf(':')), value: Buffer.from(line.slice(line.indexOf(':') + 1).trim(), 'latin1').toString('utf8') }));
   return { headers, body: end < 0 ? Buffer.alloc(0) : raw.subarray(end + 4) };
+}
+
+/** Addresses of an address header (`Name <a@b>, c@d`), lowercased. */
+export function addressesOf(value: string): string[] {
+  return [...value.matchAll(/[^\s<>,;"]+@[^\s<>,;"]+/g)].map((match) => match[0].toLowerCase());
+}
+
+/** The message with its Bcc header (and its folded lines) removed, as recipients receive it. */
+export function withoutBcc(raw: Buffer): Buffer {
+  const text = raw.toString('latin1');
+  const end = text.indexOf('\r\n\r\n');
+  if (end < 0) return raw;
+  const head = text.slice(0, end).replace(/(^|\r\n)bcc:[^\r\n]*(\r\n[ \t][^\r\n]*)*/gi, '').replace(/^\r\n/, '');
+  return Buffer.from(head + text.slice(end), 'latin1');
 }
 
 function headerValue(headers: { name: string; value: string }[], name: string): string {

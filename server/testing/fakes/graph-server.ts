@@ -10,9 +10,14 @@
  * Ids: with `idMode: 'immutable'` a move keeps the message id when the request carries
  * `Prefer: IdType="ImmutableId"` (as Graph does); `'mutable'` plays a server that ignores it (a move
  * gives a new id). Links name folders the way Graph does (`mailFolders('id')`); both spellings are read.
+ *
+ * `POST /me/sendMail` with a base64 MIME body (`Content-Type: text/plain`): 202, recorded in `sent`
+ * (recipients from To/Cc/Bcc, the delivered copy without Bcc) and filed in Sent Items; 400
+ * `ErrorMimeContentInvalidBase64String` / `ErrorInvalidRecipients` otherwise.
  */
 import { randomBytes } from 'node:crypto';
 import { bearerOf, FakeApiServer, jsonBody, type FakeAnswer, type FakeRequest } from './fake-http';
+import { addressesOf, withoutBcc } from './gmail-server';
 
 export interface FakeGraphMessage {
   id: string;
@@ -118,7 +123,15 @@ function maxPageSize(request: FakeRequest): number {
   return match ? Math.min(1000, Math.max(1, Number(match[1]))) : 10;
 }
 
+export interface FakeGraphSentMessage {
+  id: string;
+  raw: Buffer;
+  delivered: Buffer;
+  recipients: string[];
+}
+
 export class FakeGraphServer extends FakeApiServer {
+  readonly sent: FakeGraphSentMessage[] = [];
   readonly validTokens = new Set<string>(['graph-token']);
   readonly messages = new Map<string, FakeGraphMessage>();
   readonly folders = new Map<string, Folder>();
@@ -246,9 +259,27 @@ export class FakeGraphServer extends FakeApiServer {
     const rest = request.path.slice(prefix.length).replace(/^(mailFolders|messages)\('([^']*)'\)/i, (_all, kind: string, id: string) => `${kind}/${encodeURIComponent(decodeURIComponent(id))}`);
     const parts = rest.split('/').map(decodeURIComponent);
     const kind = parts[0].toLowerCase();
+    if (kind === 'sendmail' && parts.length === 1) return this.sendMail(request);
     if (kind === 'mailfolders') return this.folderRoute(request, parts.slice(1));
     if (kind === 'messages') return this.messageRoute(request, parts.slice(1));
     return fail(400, 'BadRequest', 'Resource not found for the segment.');
+  }
+
+  private sendMail(request: FakeRequest): FakeAnswer {
+    if (request.method !== 'POST') return fail(405, 'ErrorInvalidRequest', 'The OData request is not supported.');
+    if (!String(request.headers['content-type'] ?? '').toLowerCase().startsWith('text/plain')) {
+      return fail(400, 'ErrorInvalidRequest', 'This fake only takes MIME content (text/plain, base64).');
+    }
+    const text = request.text.replace(/\s+/g, '');
+    if (text === '' || !/^[A-Za-z0-9+/]+={0,2}$/.test(text)) return fail(400, 'ErrorMimeContentInvalidBase64String', 'Invalid base64 string for MIME content.');
+    const raw = Buffer.from(text, 'base64');
+    const end = raw.indexOf('\r\n\r\n');
+    const head = raw.subarray(0, end < 0 ? raw.length : end).toString('utf8').replace(/\r\n[ \t]+/g, ' ');
+    const recipients = ['to', 'cc', 'bcc'].flatMap((name) => addressesOf(new RegExp(`^${name}:(.*)$`, 'im').exec(head)?.[1] ?? ''));
+    if (recipients.length === 0) return fail(400, 'ErrorInvalidRecipients', 'At least one recipient is not valid.');
+    const id = this.addMessage(raw, { folder: 'sentitems', isRead: true });
+    this.sent.push({ id, raw, delivered: withoutBcc(raw), recipients });
+    return { status: 202 };
   }
 
   private folderJson(folder: Folder) {

@@ -55,6 +55,8 @@ export interface RequestOptions {
   /** Query parameters; arrays repeat the name. */
   query?: Record<string, string | number | boolean | string[] | undefined>;
   json?: unknown;
+  /** A body that is not JSON (Graph's sendMail takes the MIME as base64 text). */
+  text?: { body: string; contentType: string };
   headers?: Record<string, string>;
   signal?: AbortSignal;
   /**
@@ -163,6 +165,9 @@ export class ProviderHttp {
     if (options.json !== undefined) {
       body = JSON.stringify(options.json);
       headers['content-type'] = 'application/json';
+    } else if (options.text !== undefined) {
+      body = options.text.body;
+      headers['content-type'] = options.text.contentType;
     }
     const signals = [AbortSignal.timeout(clampTimeout(options.timeoutMs ?? this.options.timeoutMs ?? 60_000))];
     if (options.signal) signals.push(options.signal);
