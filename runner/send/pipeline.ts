@@ -255,5 +255,17 @@ export async function runSend(outboundId: string, options: SendRunOptions): Prom
   await persist(() => recordDone(claimed, result, options.runnerId));
   const warning = result.followUp ? await result.followUp().catch(() => 'The message was sent, but its copy could not be saved in the Sent folder.') : null;
   if (warning) await persist(() => recordWarning(claimed, [...result.warnings, warning]));
+  await askForSentCopy(claimed.item.mailboxId);
   return 'done';
+}
+
+/**
+ * The sent copy (appended to Sent, or filed by the provider) reaches the mirror, and so the thread,
+ * through the mailbox's sync: ask for one now rather than at the next poll. Best effort: the poll
+ * still finds it.
+ */
+async function askForSentCopy(mailboxId: string): Promise<void> {
+  await enqueue('mail.sync', { mailboxId, reason: 'manual' }, { jobKey: jobKeys.sync(mailboxId) }).catch((error: unknown) =>
+    log.warn({ err: error, mailboxId }, 'send: asking for a sync of the sent copy failed'),
+  );
 }
