@@ -18,6 +18,7 @@ import { ConfirmDialog } from '@/app/ui/dialog';
 import { Checkbox, Label, Select, Textarea } from '@/app/ui/field';
 import { KeyboardIcon, ReviewIcon, SendIcon } from '@/app/ui/icons';
 import { PageHeader } from '@/app/ui/page-header';
+import { HoldsBanner } from '../sending/holds-banner';
 import { Popover, PopoverContent, PopoverTrigger } from '@/app/ui/popover';
 import { EmptyState, ErrorState, LoadingState } from '@/app/ui/states';
 import { cn } from '@/app/ui/cn';
@@ -202,6 +203,9 @@ export function ReviewView() {
           </div>
         }
       />
+      <div className="mb-4 empty:hidden">
+        <HoldsBanner />
+      </div>
       <div className="mb-4 flex flex-wrap items-end gap-2">
         <div role="group" aria-label={r.queueLabel} className="flex gap-1 rounded-md border border-line p-0.5">
           {(['pending', 'snoozed', 'unknown', 'all'] as const).map((value) => (

@@ -14,6 +14,7 @@ import { Button, buttonClasses } from '@/app/ui/button';
 import { Select } from '@/app/ui/field';
 import { SendIcon } from '@/app/ui/icons';
 import { PageHeader } from '@/app/ui/page-header';
+import { HoldsBanner } from './holds-banner';
 import { EmptyState, ErrorState, LoadingState } from '@/app/ui/states';
 import { Table, TBody, TD, TH, THead, TR } from '@/app/ui/table';
 import { useJournalPages, useMailboxChoices, useReviewLiveRefresh, type JournalEntry } from '../review/_lib/api';
@@ -78,6 +79,9 @@ export function SendingJournalView() {
           </Link>
         }
       />
+      <div className="mb-4 empty:hidden">
+        <HoldsBanner />
+      </div>
       <form role="search" aria-label={s.filters.label} className="mb-4 flex flex-wrap items-end gap-2" onSubmit={(e) => e.preventDefault()}>
         <label className="w-56">
           <span className="sr-only">{s.filters.mailbox}</span>
