@@ -14,10 +14,9 @@
  * Targets: route p95 < 150 ms, route / floor ≤ 1.3 (PASS/MISS, information only).
  */
 import { randomUUID } from 'node:crypto';
-import os from 'node:os';
 import pg from 'pg';
 import { runSectionAlone } from './database';
-import { fixed, routeFloorTable, spread, table } from './stats';
+import { fixed, measureRouteVsFloor } from './stats';
 
 const itemCount = Number(process.env.BENCH_REVIEW_ITEMS) || 100_000;
 const mailboxCount = 8;
@@ -174,40 +173,14 @@ export async function runReviewListBench(options: { databaseUrl: string; log: (m
     }
     log(`${shapes.length} shapes checked (route and floor answer the same full page and the same pendingCount)`);
 
-    const routeMs: number[] = [];
-    const floorMs: number[] = [];
-    const perShape = new Map<string, { route: number[]; floor: number[] }>(shapes.map((shape) => [shape.name, { route: [], floor: [] }]));
-    const started = performance.now();
-    for (let round = 0; round < rounds * 4; round += 1) {
-      for (const [index, shape] of shapes.entries()) {
-        const order = (index + round) % 2 === 0 ? (['route', 'floor'] as const) : (['floor', 'route'] as const);
-        for (const side of order) {
-          const t0 = performance.now();
-          await (side === 'route' ? route(shape, cursors.get(shape)) : floor(shape, cursors.get(shape)));
-          const ms = performance.now() - t0;
-          (side === 'route' ? routeMs : floorMs).push(ms);
-          perShape.get(shape.name)![side].push(ms);
-        }
-      }
-    }
-    const elapsed = performance.now() - started;
-    const { lines, route: r, floor: f } = routeFloorTable(routeMs, floorMs);
-    for (const line of lines) log(line);
-    log('  per shape (route / floor, ms):');
-    for (const line of table([
-      ['  shape', 'route p50', 'p95', 'floor p50', 'p95', 'p50 ratio'],
-      ...shapes.map((shape) => {
-        const times = perShape.get(shape.name)!;
-        const routeSummary = spread(times.route);
-        const floorSummary = spread(times.floor);
-        return [`  ${shape.name}`, fixed(routeSummary.p50), fixed(routeSummary.p95), fixed(floorSummary.p50), fixed(floorSummary.p95), `${fixed(routeSummary.p50 / floorSummary.p50, 2)}×`];
-      }),
-    ]))
-      log(line);
-    log(`  ${rounds * 4} passes × ${shapes.length} shapes, one request at a time, in ${fixed(elapsed / 1000)} s; load average ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}`);
-    log(`  ${r.p95 < targets.p95Ms ? 'PASS' : 'MISS'}  route p95 < ${targets.p95Ms} ms: ${fixed(r.p95)} ms`);
-    log(`  ${r.p95 / f.p95 <= targets.ratio ? 'PASS' : 'MISS'}  route / floor p95 ≤ ${targets.ratio}: ${fixed(r.p95 / f.p95, 2)}× (p50 ${fixed(r.p50 / f.p50, 2)}×; timing is noisy: information, not an exit code)`);
-    return { routeP95: r.p95, floorP95: f.p95, routeP50: r.p50, floorP50: f.p50 };
+    return await measureRouteVsFloor({
+      shapes,
+      passes: rounds * 4,
+      route: (shape) => route(shape, cursors.get(shape)),
+      floor: (shape) => floor(shape, cursors.get(shape)),
+      targets,
+      log,
+    });
   } finally {
     await client.end();
     await disconnectDb();

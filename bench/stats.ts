@@ -1,4 +1,5 @@
 /** Latency samples and their summary. */
+import os from 'node:os';
 
 export class Samples {
   private values = new Float64Array(1 << 16);
@@ -106,4 +107,56 @@ export function routeFloorTable(routeMs: number[], floorMs: number[]): { lines: 
     ['route / floor', '', `${fixed(route.p50 / floor.p50, 2)}×`, `${fixed(route.p95 / floor.p95, 2)}×`, ''],
   ]);
   return { lines, route, floor };
+}
+
+export interface RouteFloorRun<Shape extends { name: string }> {
+  shapes: readonly Shape[];
+  /** Passes over every shape; route and floor alternate which goes first, so neither always meets a warm cache. */
+  passes: number;
+  route: (shape: Shape) => Promise<unknown>;
+  floor: (shape: Shape) => Promise<unknown>;
+  targets: { p95Ms: number; ratio: number };
+  log: (line: string) => void;
+}
+
+/**
+ * Times a list route against its floor (the same statements on bare pg), one request at a time, and
+ * logs the overall and per-shape figures with PASS/MISS against the targets (information, never an
+ * exit code: machines are noisy).
+ */
+export async function measureRouteVsFloor<Shape extends { name: string }>(run: RouteFloorRun<Shape>): Promise<{ routeP95: number; floorP95: number; routeP50: number; floorP50: number }> {
+  const routeMs: number[] = [];
+  const floorMs: number[] = [];
+  const perShape = new Map<string, { route: number[]; floor: number[] }>(run.shapes.map((shape) => [shape.name, { route: [], floor: [] }]));
+  const started = performance.now();
+  for (let round = 0; round < run.passes; round += 1) {
+    for (const [index, shape] of run.shapes.entries()) {
+      const order = (index + round) % 2 === 0 ? (['route', 'floor'] as const) : (['floor', 'route'] as const);
+      for (const side of order) {
+        const t0 = performance.now();
+        await (side === 'route' ? run.route(shape) : run.floor(shape));
+        const ms = performance.now() - t0;
+        (side === 'route' ? routeMs : floorMs).push(ms);
+        perShape.get(shape.name)![side].push(ms);
+      }
+    }
+  }
+  const elapsed = performance.now() - started;
+  const { lines, route: r, floor: f } = routeFloorTable(routeMs, floorMs);
+  for (const line of lines) run.log(line);
+  run.log('  per shape (route / floor, ms):');
+  for (const line of table([
+    ['  shape', 'route p50', 'p95', 'floor p50', 'p95', 'p50 ratio'],
+    ...run.shapes.map((shape) => {
+      const times = perShape.get(shape.name)!;
+      const routeSummary = spread(times.route);
+      const floorSummary = spread(times.floor);
+      return [`  ${shape.name}`, fixed(routeSummary.p50), fixed(routeSummary.p95), fixed(floorSummary.p50), fixed(floorSummary.p95), `${fixed(routeSummary.p50 / floorSummary.p50, 2)}×`];
+    }),
+  ]))
+    run.log(line);
+  run.log(`  ${run.passes} passes × ${run.shapes.length} shapes, one request at a time, in ${fixed(elapsed / 1000)} s; load average ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}`);
+  run.log(`  ${r.p95 < run.targets.p95Ms ? 'PASS' : 'MISS'}  route p95 < ${run.targets.p95Ms} ms: ${fixed(r.p95)} ms`);
+  run.log(`  ${r.p95 / f.p95 <= run.targets.ratio ? 'PASS' : 'MISS'}  route / floor p95 ≤ ${run.targets.ratio}: ${fixed(r.p95 / f.p95, 2)}× (p50 ${fixed(r.p50 / f.p50, 2)}×; timing is noisy: information, not an exit code)`);
+  return { routeP95: r.p95, floorP95: f.p95, routeP50: r.p50, floorP50: f.p50 };
 }
