@@ -349,7 +349,8 @@ describe('live events', () => {
     const seen: { outboundId: string; mailboxId: string; sendStatus: string }[] = [];
     listener.on('notification', (message) => {
       const packet = (JSON.parse(message.payload ?? '{}') as { data?: { packet?: { data?: [string, { outboundId: string; mailboxId: string; sendStatus: string }] } } }).data?.packet?.data;
-      if (packet?.[0] === 'outbound.changed') seen.push(packet[1]);
+      // The pipeline's announcements (a new item's own, from createOutbound, carries its review status).
+      if (packet?.[0] === 'outbound.changed' && !('reviewStatus' in packet[1])) seen.push(packet[1]);
     });
     await listener.query(`LISTEN "${channel}"`);
     try {

@@ -212,6 +212,9 @@ describe('POST /api/v1/approvals/{id}/decide', () => {
     const step = await db().executionStep.findUniqueOrThrow({ where: { executionId_nodeId: { executionId: execution.id, nodeId: 'ask' } } });
     expect(step).toMatchObject({ decision: { decision: 'approve', decidedBy: member.email, via: 'app' } });
     expect(await db().approval.findUniqueOrThrow({ where: { id: approvalId } })).toMatchObject({ decidedVia: 'app' });
+    const audit = await db().auditEntry.findMany({ where: { action: 'approval.decided', targetId: approvalId } });
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ actorKind: 'member', actorMemberId: member.id, targetKind: 'approval', details: { status: 'approved', via: 'app' } });
   });
 
   it('rejects', async () => {

@@ -6,6 +6,7 @@
  */
 import type { Approval } from '../../generated/prisma/client';
 import type { Tx } from '../../core/db';
+import { recordAudit, type AuditBy } from '../../core/audit';
 import { emitToMember } from '../../core/realtime/emit';
 import { resumeWithDecision } from '../../engine/run/resume';
 
@@ -28,7 +29,11 @@ export function isOpen(row: Approval, now = new Date()): boolean {
   return row.status === 'pending' && row.expiresAt.getTime() > now.getTime();
 }
 
-export async function decideLocked(tx: Tx, row: Approval, decision: Decision, by: { via: 'app' | 'link'; decidedBy: string }): Promise<DecideOutcome> {
+/**
+ * `auditBy`: the member (and key) deciding in the application; a decision from the emailed link is the
+ * system's entry, with the approver's address in its details.
+ */
+export async function decideLocked(tx: Tx, row: Approval, decision: Decision, by: { via: 'app' | 'link'; decidedBy: string; auditBy: AuditBy }): Promise<DecideOutcome> {
   if (!isOpen(row)) return { kind: 'closed', row };
   const status = decision === 'approve' ? 'approved' : 'rejected';
   const updated = await tx.approval.update({
@@ -37,5 +42,10 @@ export async function decideLocked(tx: Tx, row: Approval, decision: Decision, by
   });
   const resumed = await resumeWithDecision({ executionId: row.executionId, nodeId: row.nodeId, decision: { decision, decidedBy: updated.decidedBy, via: by.via } }, tx);
   await emitToMember(row.memberId, 'approval.changed', { approvalId: row.id, executionId: row.executionId, status }, tx);
+  await recordAudit(
+    by.auditBy,
+    { action: 'approval.decided', targetKind: 'approval', targetId: row.id, details: { status, via: by.via, decidedBy: updated.decidedBy, executionId: row.executionId, workflowId: row.workflowId } },
+    tx,
+  );
   return { kind: 'decided', row: updated, resumed };
 }

@@ -82,7 +82,7 @@ export async function decideByLink(token: string, rawDecision: string, pageToken
   return db().$transaction(async (tx): Promise<LinkView> => {
     const row = await lockApproval(tx, found.id);
     if (!row) return { kind: 'not_found' };
-    const outcome = await decideLocked(tx, row, decision, { via: 'link', decidedBy: approverOf(row) });
+    const outcome = await decideLocked(tx, row, decision, { via: 'link', decidedBy: approverOf(row), auditBy: 'system' });
     if (outcome.kind === 'closed') return { kind: 'closed', approval: view(outcome.row) };
     return { kind: 'decided', approval: view(outcome.row), decision };
   });

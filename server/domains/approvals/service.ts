@@ -3,6 +3,7 @@
  * Another member's approval is 404 `approval.not_found`, never 403.
  */
 import type { AuthenticatedActor } from '../../core/auth/access';
+import { auditByOf } from '../../core/audit';
 import { db } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
 import { decodeCursor, pageOf } from '../../core/http/cursor';
@@ -34,7 +35,7 @@ export async function decideApproval(actor: AuthenticatedActor, id: string, deci
   return db().$transaction(async (tx) => {
     const row = await lockApproval(tx, id);
     if (!row || row.memberId !== actor.member.id) throw appError('approval.not_found');
-    const outcome = await decideLocked(tx, row, decision, { via: 'app', decidedBy: memberLabel(actor) });
+    const outcome = await decideLocked(tx, row, decision, { via: 'app', decidedBy: memberLabel(actor), auditBy: auditByOf(actor) });
     if (outcome.kind === 'closed') {
       const status = row.status === 'pending' ? 'expired' : row.status;
       throw appError('approval.already_decided', { details: { status, decidedBy: row.decidedBy, decidedAt: row.decidedAt?.toISOString() ?? null } });

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Tx } from '../../core/db';
 import { enqueue } from '../../core/jobs/enqueue';
 import { jobKeys } from '../../core/jobs/catalogue';
+import { emitToMember } from '../../core/realtime/emit';
 import { enqueuePlaceDraft } from '../../core/mail/send/drafts';
 import type { OutboundMessage } from '../../generated/prisma/client';
 
@@ -125,6 +126,8 @@ export async function createOutbound(input: OutboundInput, tx: Tx): Promise<{ it
   // transaction fails; callers retry it (core/db/retry.ts) and then find the first item above.
   const item = await tx.outboundMessage.create({ data });
   if (!input.review) await enqueueSend(item.id, tx, input.notBefore);
+  // The review queue and the webmail re-read on it (a draft a workflow just prepared appears live).
+  await emitToMember(item.memberId, 'outbound.changed', { outboundId: item.id, mailboxId: item.mailboxId, reviewStatus: item.reviewStatus, sendStatus: item.sendStatus }, tx);
   if (input.mode === 'draft' && input.review) await enqueuePlaceDraft(item.id, tx);
   return { item, duplicate: false };
 }

@@ -4,10 +4,12 @@ import { jobKeys } from '../../core/jobs/catalogue';
 import { createMember, type TestMember } from '../../testing/factories';
 import { createMailbox, createMessage } from '../../testing/mail-factories';
 import { useTestDatabase } from '../../testing/test-database';
+import pg from 'pg';
+import { channel } from '../../core/realtime/disconnect';
 import { createOutbound, threadingOf } from './create';
 import { purgeOutboundContent } from './housekeeping';
 
-await useTestDatabase();
+const databaseUrl = await useTestDatabase();
 
 let member: TestMember;
 let mailbox: { id: string; address: string };
@@ -75,6 +77,28 @@ describe('createOutbound', () => {
     expect(item.references).toEqual([]);
     expect(item.threadId).toBeNull();
     expect(item.relatedMessageId).toBe(original.id);
+  });
+});
+
+describe('the live event of a new item', () => {
+  it('announces outbound.changed on the creating transaction, so the review queue shows a new draft at once', async () => {
+    const listener = new pg.Client({ connectionString: databaseUrl });
+    await listener.connect();
+    const seen: unknown[] = [];
+    listener.on('notification', (message) => {
+      const packet = (JSON.parse(message.payload ?? '{}') as { data?: { packet?: { data?: [string, unknown] } } }).data?.packet?.data;
+      if (packet?.[0] === 'outbound.changed') seen.push(packet[1]);
+    });
+    await listener.query(`LISTEN "${channel}"`);
+    try {
+      const { item } = await db().$transaction((tx) =>
+        createOutbound({ memberId: member.id, mailboxId: mailbox.id, mode: 'draft', origin: 'workflow', review: true, to: ['e@x.example'], subject: 'Live' }, tx),
+      );
+      for (let tries = 0; tries < 200 && seen.length === 0; tries += 1) await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(seen).toEqual([{ outboundId: item.id, mailboxId: mailbox.id, reviewStatus: 'pending', sendStatus: 'pending' }]);
+    } finally {
+      await listener.end();
+    }
   });
 });
 
