@@ -5,12 +5,10 @@
  * execution has ended (none lost, none stuck), the sink saw no key twice (an HTTP call cut off is
  * `step_effect_uncertain`, never retried blindly), and the report says how many steps ended so.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { runnerProcesses } from '../testing/runner-processes';
 import { db } from '../../server/core/db';
 import { startExecution } from '../../server/engine/run/start';
 import { createMember } from '../../server/testing/factories';
@@ -19,13 +17,12 @@ import { createWorkflow } from '../../server/testing/workflow-factories';
 import { crashWorkflowGraph } from './testing/crash-graph';
 
 const databaseUrl = await useTestDatabase();
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const total = 200;
 
 const sinkHits = new Map<string, number>();
 let sink: http.Server;
 let sinkUrl: string;
-const runners = new Set<ChildProcess>();
+const runners = runnerProcesses({ DATABASE_URL: databaseUrl, HTTP_NODE_ALLOW_HOSTS: '127.0.0.1' });
 
 beforeAll(async () => {
   sink = http.createServer((request, response) => {
@@ -45,33 +42,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const runner of runners) runner.kill('SIGKILL');
+  runners.killAll();
   await new Promise<void>((resolve) => sink.close(() => resolve()));
 });
-
-function startRunner(): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'runner/main.ts'], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: databaseUrl, HTTP_NODE_ALLOW_HOSTS: '127.0.0.1', LOG_LEVEL: 'silent', NODE_ENV: 'test' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let errors = '';
-  child.stderr?.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-4_000)));
-  runners.add(child);
-  child.once('exit', (code, signal) => {
-    runners.delete(child);
-    // A runner that dies by itself (not our SIGKILL) is a failure worth its last words.
-    if (signal !== 'SIGKILL') console.error(`runner exited (${code ?? signal}): ${errors}`);
-  });
-  return child;
-}
-
-async function kill(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGKILL');
-  await exited;
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -95,18 +68,18 @@ it('200 runs survive three SIGKILLs of their runners: all end, none is lost or s
     await startExecution({ memberId: member.id, workflowId: workflow.id, workflowVersionId: version!.id, trigger: { type: 'webhook', nodeId: 'start', data: { index, amount: index % 7 } } });
   }
 
-  let first = startRunner();
+  let first = runners.start();
   await until(workflow.id, 20, 30_000);
-  const second = startRunner(); // two runners together for a while
+  const second = runners.start(); // two runners together for a while
   await until(workflow.id, 50, 30_000);
-  await kill(first); // kill 1
-  first = startRunner();
+  await runners.kill(first); // kill 1
+  first = runners.start();
   await until(workflow.id, 90, 30_000);
-  await kill(second); // kill 2
+  await runners.kill(second); // kill 2
   await until(workflow.id, 130, 30_000);
-  await kill(first); // kill 3: no runner left for a moment
+  await runners.kill(first); // kill 3: no runner left for a moment
   await sleep(500);
-  startRunner();
+  runners.start();
   await until(workflow.id, total, 90_000);
 
   const executions = await db().execution.findMany({ where: { workflowId: workflow.id }, include: { steps: true } });

@@ -6,11 +6,9 @@
  *
  * No timed assertions: the waits are generous deadlines for progress, the checks are on the end state.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { runnerProcesses } from '../testing/runner-processes';
 import { db } from '../../server/core/db';
 import { createOutbound } from '../../server/domains/outbound/create';
 import { createMember } from '../../server/testing/factories';
@@ -20,13 +18,12 @@ import { startSmtpServer, type TestSmtpServer } from '../../server/testing/mail-
 import { useTestDatabase } from '../../server/testing/test-database';
 
 const databaseUrl = await useTestDatabase();
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const total = 100;
 const user = { user: `crash-${randomUUID().slice(0, 8)}@example.test`, password: `pw-${randomUUID()}` };
 
 let dovecot: DovecotServer;
 let smtp: TestSmtpServer;
-const runners = new Set<ChildProcess>();
+const runners = runnerProcesses({ DATABASE_URL: databaseUrl, MAIL_ALLOW_PRIVATE_HOSTS: '1' });
 
 beforeAll(async () => {
   dovecot = await startDovecot({ users: [user] });
@@ -34,33 +31,10 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const runner of runners) runner.kill('SIGKILL');
+  runners.killAll();
   await smtp?.stop();
   await dovecot?.stop();
 });
-
-function startRunner(): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'runner/main.ts'], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: databaseUrl, MAIL_ALLOW_PRIVATE_HOSTS: '1', LOG_LEVEL: 'silent', NODE_ENV: 'test' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let errors = '';
-  child.stderr?.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-4_000)));
-  runners.add(child);
-  child.once('exit', (code, signal) => {
-    runners.delete(child);
-    if (signal !== 'SIGKILL') console.error(`runner exited (${code ?? signal}): ${errors}`);
-  });
-  return child;
-}
-
-async function kill(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGKILL');
-  await exited;
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -92,21 +66,21 @@ it('100 sends survive four SIGKILLs of their runners: each is delivered once (do
     ids.push(item.id);
   }
 
-  let first = startRunner();
+  let first = runners.start();
   await until(mailbox.id, 10, 60_000);
-  const second = startRunner(); // two runners together for a while
+  const second = runners.start(); // two runners together for a while
   await until(mailbox.id, 25, 60_000);
-  await kill(first); // kill 1
-  first = startRunner();
+  await runners.kill(first); // kill 1
+  first = runners.start();
   await until(mailbox.id, 45, 60_000);
-  await kill(second); // kill 2
+  await runners.kill(second); // kill 2
   await until(mailbox.id, 65, 60_000);
-  await kill(first); // kill 3: no runner left for a moment
+  await runners.kill(first); // kill 3: no runner left for a moment
   await sleep(300);
-  first = startRunner();
+  first = runners.start();
   await until(mailbox.id, 80, 90_000);
-  await kill(first); // kill 4
-  startRunner();
+  await runners.kill(first); // kill 4
+  runners.start();
   await until(mailbox.id, total, 300_000);
 
   const items = await db().outboundMessage.findMany({ where: { mailboxId: mailbox.id } });

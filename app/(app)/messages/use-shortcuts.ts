@@ -5,7 +5,7 @@
  * s flag, u back to the list, shift+i mark read, shift+u mark unread, / search, ? this list. They
  * stay quiet while the member types in a field, holds Ctrl/Alt/Meta, or works in a dialog or menu.
  */
-import { useEffect, useRef } from 'react';
+import { useKeyboardCommands } from '@/app/lib/use-keyboard-commands';
 
 export type ShortcutCommand = 'next' | 'previous' | 'archive' | 'trash' | 'flag' | 'back' | 'markRead' | 'markUnread' | 'search' | 'help';
 
@@ -51,28 +51,6 @@ export function commandOf(event: Pick<KeyboardEvent, 'key' | 'shiftKey' | 'ctrlK
   }
 }
 
-function isTyping(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  if (target.isContentEditable) return true;
-  if (target.closest('input, textarea, select, [role="dialog"], [role="alertdialog"], [role="menu"], [role="listbox"]')) return true;
-  return false;
-}
-
 export function useShortcuts(handler: (command: ShortcutCommand) => void, enabled = true) {
-  const latest = useRef(handler);
-  useEffect(() => {
-    latest.current = handler;
-  });
-  useEffect(() => {
-    if (!enabled) return;
-    const listener = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || event.repeat || isTyping(event.target)) return;
-      const command = commandOf(event);
-      if (!command) return;
-      event.preventDefault();
-      latest.current(command);
-    };
-    document.addEventListener('keydown', listener);
-    return () => document.removeEventListener('keydown', listener);
-  }, [enabled]);
+  useKeyboardCommands(commandOf, handler, enabled);
 }

@@ -6,7 +6,7 @@
  * queue), x select or unselect for "Send selected", ? this list. Quiet while the member types in a
  * field, holds Ctrl/Alt/Meta, or works in a dialog or menu.
  */
-import { useEffect, useRef } from 'react';
+import { useKeyboardCommands } from '@/app/lib/use-keyboard-commands';
 
 export type ReviewCommand = 'next' | 'previous' | 'send' | 'reject' | 'snooze' | 'toggle' | 'help';
 
@@ -25,27 +25,6 @@ export function reviewCommandOf(event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | '
   return reviewShortcuts.find((shortcut) => shortcut.key === event.key)?.command ?? null;
 }
 
-function isTyping(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  if (target.isContentEditable) return true;
-  return Boolean(target.closest('input, textarea, select, [role="dialog"], [role="alertdialog"], [role="menu"], [role="listbox"]'));
-}
-
 export function useReviewShortcuts(handler: (command: ReviewCommand) => void, enabled = true) {
-  const latest = useRef(handler);
-  useEffect(() => {
-    latest.current = handler;
-  });
-  useEffect(() => {
-    if (!enabled) return;
-    const listener = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || event.repeat || isTyping(event.target)) return;
-      const command = reviewCommandOf(event);
-      if (!command) return;
-      event.preventDefault();
-      latest.current(command);
-    };
-    document.addEventListener('keydown', listener);
-    return () => document.removeEventListener('keydown', listener);
-  }, [enabled]);
+  useKeyboardCommands(reviewCommandOf, handler, enabled);
 }
