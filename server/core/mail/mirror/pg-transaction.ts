@@ -6,6 +6,7 @@
  */
 import type pg from 'pg';
 import { pool, type Tx } from '../../db';
+import { isRetriedConflict } from '../../db/retry';
 
 export type RawSql = Pick<Tx, '$queryRawUnsafe' | '$executeRawUnsafe' | '$executeRaw'>;
 
@@ -22,7 +23,23 @@ function rawSql(client: pg.PoolClient): RawSql {
   return sql as unknown as RawSql;
 }
 
+/**
+ * Runs `work` in one transaction; one the database aborts for a deadlock or a serialization failure
+ * (two syncs of one server's mail threading the same messages, a killed process's backend still
+ * finishing its statement) is run again from the start, up to three times in all: nothing of an
+ * aborted try was kept.
+ */
 export async function inPgTransaction<T>(work: (sql: RawSql) => Promise<T>, options: { timeoutMs: number }): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await inPgTransactionOnce(work, options);
+    } catch (error) {
+      if (attempt >= 3 || !isRetriedConflict(error)) throw error;
+    }
+  }
+}
+
+async function inPgTransactionOnce<T>(work: (sql: RawSql) => Promise<T>, options: { timeoutMs: number }): Promise<T> {
   const client = await pool().connect();
   let broken = false;
   try {
