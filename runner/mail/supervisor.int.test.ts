@@ -3,6 +3,7 @@
  * handed to the holder, orderly stop, and mail jobs run by graphile-worker.
  */
 import { randomUUID } from 'node:crypto';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { quickAddJob, runOnce } from 'graphile-worker';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../server/core/db';
@@ -62,6 +63,40 @@ async function deliver(user: MailUser, subject: string) {
   await appendMessages({ server, ...user }, [{ raw: await buildRawMessage({ from: 'a@example.test', to: user.user, subject, text: subject }) }]);
 }
 
+/** A TCP proxy to 127.0.0.1:`port` that holds each new connection `delayMs` before connecting it. */
+async function slowProxy(port: number, delayMs: number): Promise<{ port: number; close: () => Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const proxy = createServer((client) => {
+    sockets.add(client);
+    client.pause();
+    client.on('error', () => {});
+    client.on('close', () => sockets.delete(client));
+    setTimeout(() => {
+      const upstream = connect(port, '127.0.0.1', () => {
+        client.pipe(upstream);
+        upstream.pipe(client);
+        client.resume();
+      });
+      sockets.add(upstream);
+      upstream.on('error', () => client.destroy());
+      upstream.on('close', () => {
+        sockets.delete(upstream);
+        client.destroy();
+      });
+      client.on('close', () => upstream.destroy());
+    }, delayMs);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (proxy.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        proxy.close(() => resolve());
+      }),
+  };
+}
+
 const subjects = async (mailboxId: string) => (await db().mailMessage.findMany({ where: { mailboxId }, orderBy: { uid: 'asc' } })).map((row) => row.subject);
 
 describe('mail supervisor', () => {
@@ -78,6 +113,26 @@ describe('mail supervisor', () => {
     await waitFor('pushed message', async () => (await subjects(mailbox.id)).includes('Pushed'), 3_000);
     const pushed = await db().mailMessage.findFirstOrThrow({ where: { mailboxId: mailbox.id, subject: 'Pushed' } });
     expect(pushed.ingestedVia).toBe('delta');
+  });
+
+  it('a message delivered while the watch opens after the first sync is not left for the next poll', async () => {
+    // Every new IMAP connection of this mailbox waits 1 s (a slow network or TLS handshake): the
+    // delivery below lands after the first sync and before the IDLE watch's SELECT, which then counts
+    // the message as already there and raises no event for it.
+    const slow = await slowProxy(server.plainPort, 1_000);
+    try {
+      const user = { user: `s-${randomUUID().slice(0, 8)}@example.test`, password: `pw-${randomUUID()}` };
+      await server.addUser(user);
+      const mailbox = await createImapMailbox(await createMember(), { host: server.host, plainPort: slow.port, tlsPort: slow.port }, user);
+      const runner = supervisor();
+      await runner.start();
+      await waitFor('first sync', async () => (await db().mailbox.findUniqueOrThrow({ where: { id: mailbox.id } })).lastDeltaAt !== null);
+      await deliver(user, 'During the watch opening');
+      // Polls are 10 minutes apart here: only a catch-up once the watch is open brings it.
+      await waitFor('the message', async () => (await subjects(mailbox.id)).includes('During the watch opening'), 6_000);
+    } finally {
+      await slow.close();
+    }
   });
 
   it('a dead runner\'s mailbox is taken over after its lease expires', async () => {

@@ -170,6 +170,10 @@ export class MailboxWorker {
       }
       this.watchHandle = handle;
       this.watching = handle !== null;
+      // Mail that reached the inbox between the run's look at it and the watch's SELECT raises no
+      // IDLE event (the watch counts it as already there): catch up once now, else it would wait for
+      // the next poll (minutes while watching).
+      if (this.watching) this.request({ delta: 'inbox' });
     } catch (error) {
       this.watching = false;
       log.info({ mailboxId: this.mailboxId, err: error instanceof Error ? error.message : String(error) }, 'mailbox watch could not start');

@@ -27,7 +27,10 @@ const pageHeaders = {
   'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',
   'cache-control': 'no-store',
-  'referrer-policy': 'no-referrer',
+  // Not `no-referrer`: under it a browser sends `Origin: null` with the form's POST, which the
+  // cross-site check must refuse, so the confirmation button could never decide. `same-origin` still
+  // keeps the token-bearing URL from every other site.
+  'referrer-policy': 'same-origin',
 };
 
 const params = z.object({
@@ -53,8 +56,8 @@ function answer(request: Request, link: LinkView, actionPath: string): Response 
 const pathOf = (token: string, decision: string) => `/api/v1/approvals/t/${encodeURIComponent(token)}/${encodeURIComponent(decision)}`;
 
 const gettingDescription = {
-  en: 'The page an approval email’s link opens (no session: authorised by the single-use token in the URL; rate-limited per client address, 429 `request.rate_limited`). It NEVER decides by itself: link scanners of mail gateways fetch every link, so a GET only shows the approval (title, details, workflow, deadline) and a one-button form that posts to the same path, where the decision is taken. This is a deliberate reading of the spec’s GET route. Once the approval is decided (by the link or in the application), expired or its run cancelled, the page shows what holds. 200 answers a standalone, branded, bilingual (English and French) HTML page with strict headers (CSP without scripts, `X-Frame-Options: DENY`, `no-store`, `no-referrer`). An unknown token, or a decision other than `approve`/`reject`, is 404 (a page for a browser navigation, else `approval.not_found`).',
-  fr: 'La page qu’ouvre un lien d’e-mail d’approbation (sans session : autorisée par le jeton à usage unique de l’URL ; limitée par adresse cliente, 429 `request.rate_limited`). Elle ne décide JAMAIS d’elle-même : les analyseurs de liens des passerelles de messagerie ouvrent tous les liens, donc un GET affiche seulement l’approbation (titre, détails, workflow, échéance) et un formulaire à un bouton qui envoie vers le même chemin, où la décision est prise. C’est une lecture délibérée de la route GET de la spécification. Une fois l’approbation décidée (par le lien ou dans l’application), expirée ou son exécution annulée, la page montre ce qui tient. 200 répond une page HTML autonome, à la marque de l’instance, bilingue (anglais et français), avec des en-têtes stricts (CSP sans script, `X-Frame-Options: DENY`, `no-store`, `no-referrer`). Un jeton inconnu, ou une décision autre que `approve`/`reject`, donne 404 (une page pour une navigation, sinon `approval.not_found`).',
+  en: 'The page an approval email’s link opens (no session: authorised by the single-use token in the URL; rate-limited per client address, 429 `request.rate_limited`). It NEVER decides by itself: link scanners of mail gateways fetch every link, so a GET only shows the approval (title, details, workflow, deadline) and a one-button form that posts to the same path, where the decision is taken. This is a deliberate reading of the spec’s GET route. Once the approval is decided (by the link or in the application), expired or its run cancelled, the page shows what holds. 200 answers a standalone, branded, bilingual (English and French) HTML page with strict headers (CSP without scripts, `X-Frame-Options: DENY`, `no-store`, `Referrer-Policy: same-origin`). An unknown token, or a decision other than `approve`/`reject`, is 404 (a page for a browser navigation, else `approval.not_found`).',
+  fr: 'La page qu’ouvre un lien d’e-mail d’approbation (sans session : autorisée par le jeton à usage unique de l’URL ; limitée par adresse cliente, 429 `request.rate_limited`). Elle ne décide JAMAIS d’elle-même : les analyseurs de liens des passerelles de messagerie ouvrent tous les liens, donc un GET affiche seulement l’approbation (titre, détails, workflow, échéance) et un formulaire à un bouton qui envoie vers le même chemin, où la décision est prise. C’est une lecture délibérée de la route GET de la spécification. Une fois l’approbation décidée (par le lien ou dans l’application), expirée ou son exécution annulée, la page montre ce qui tient. 200 répond une page HTML autonome, à la marque de l’instance, bilingue (anglais et français), avec des en-têtes stricts (CSP sans script, `X-Frame-Options: DENY`, `no-store`, `Referrer-Policy: same-origin`). Un jeton inconnu, ou une décision autre que `approve`/`reject`, donne 404 (une page pour une navigation, sinon `approval.not_found`).',
 };
 
 export const approvalLinkPageRoute = plainRoute({

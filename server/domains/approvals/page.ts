@@ -57,7 +57,7 @@ button{font:inherit;font-weight:600;border:0;border-radius:6px;padding:10px 20px
 function layout(brandName: string, first: PageLanguage, title: Texts, body: Record<PageLanguage, string>, tail = ''): string {
   const order: PageLanguage[] = first === 'fr' ? ['fr', 'en'] : ['en', 'fr'];
   const sections = order.map((language) => `<section lang="${language}"><h1>${escapeHtml(title[language])}</h1>${body[language]}</section>`).join('');
-  return `<!doctype html><html lang="${first}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex,nofollow"><meta name="referrer" content="no-referrer"><title>${escapeHtml(`${title[first]} · ${brandName}`)}</title><style>${styles}</style></head><body><main><header>${escapeHtml(brandName)}</header>${sections}${tail}</main></body></html>`;
+  return `<!doctype html><html lang="${first}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex,nofollow"><meta name="referrer" content="same-origin"><title>${escapeHtml(`${title[first]} · ${brandName}`)}</title><style>${styles}</style></head><body><main><header>${escapeHtml(brandName)}</header>${sections}${tail}</main></body></html>`;
 }
 
 export interface PageOptions {
