@@ -30,6 +30,10 @@ export async function runSendBench(options: { databaseUrl: string; log: (message
   process.env.MAIL_ALLOW_PRIVATE_HOSTS = '1';
   process.env.ENCRYPTION_KEY ??= `bench-instance-key-${randomUUID()}`;
   process.env.LOG_LEVEL ??= 'warn';
+  // The bench measures the pipeline, not the blast-radius guard: one mailbox sends far more than the
+  // instance's hourly cap here, which would (rightly) hold everything past the 200th message.
+  process.env.SEND_CAP_MAILBOX_PER_HOUR = '1000000';
+  process.env.SEND_CAP_WORKFLOW_PER_HOUR = '1000000';
   const { resetConfigForTests } = await import('../server/core/config');
   resetConfigForTests();
   const { db, disconnectDb } = await import('../server/core/db');
