@@ -15,6 +15,7 @@ import { enExclusionErrors, enExclusions } from './en-exclusions';
 import { enSendGuard, enSendGuardErrors } from './en-guard';
 import { enApprovalErrors, enApprovals } from './en-approvals';
 import { enReview, enReviewErrors, enSending } from './en-review';
+import { enTemplateErrors, enTemplates } from './en-templates';
 
 export const en = {
   common: {
@@ -340,6 +341,7 @@ export const en = {
   review: enReview,
   sending: enSending,
   compose: enCompose,
+  templates: enTemplates,
   accept: {
     metaTitle: 'Accept invitation',
     title: 'Join the team',
@@ -442,6 +444,7 @@ export const en = {
       ...enSendGuardErrors,
       ...enApprovalErrors,
       ...enReviewErrors,
+      ...enTemplateErrors,
     } satisfies Partial<Record<ErrorCode, string>>,
   },
 };

@@ -14,6 +14,7 @@ import { frExclusionErrors, frExclusions } from './fr-exclusions';
 import { frSendGuard, frSendGuardErrors } from './fr-guard';
 import { frApprovalErrors, frApprovals } from './fr-approvals';
 import { frReview, frReviewErrors, frSending } from './fr-review';
+import { frTemplateErrors, frTemplates } from './fr-templates';
 
 export const fr: Dictionary = {
   common: {
@@ -344,6 +345,7 @@ export const fr: Dictionary = {
   review: frReview,
   sending: frSending,
   compose: frCompose,
+  templates: frTemplates,
   accept: {
     metaTitle: 'Accepter l’invitation',
     title: 'Rejoindre l’équipe',
@@ -446,6 +448,7 @@ export const fr: Dictionary = {
       ...frSendGuardErrors,
       ...frApprovalErrors,
       ...frReviewErrors,
+      ...frTemplateErrors,
     },
   },
 };

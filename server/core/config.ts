@@ -161,6 +161,14 @@ const configSchema = z.object({
    * refuses private addresses: for self-hosters calling services on their own network. Empty by default.
    */
   HTTP_NODE_ALLOW_HOSTS: optionalText,
+  /**
+   * Node types members may not use in their workflows nor install from a template (comma-separated
+   * type names, e.g. `http.request`); administrators are exempt. Empty by default.
+   */
+  FORBIDDEN_NODE_TYPES: z
+    .string()
+    .optional()
+    .transform((value) => [...new Set((value ?? '').split(',').map((name) => name.trim()).filter(Boolean))].sort()),
   /** Days the body and attachments of a finished outbound message are kept (subject, recipients and journal stay). */
   OUTBOUND_CONTENT_RETENTION_DAYS: positiveInt(30),
   /** The webmail's undo window: a message sent from the webmail leaves this many seconds later (0: at once, no undo). */

@@ -18,6 +18,7 @@ import { oauthRouter } from '../domains/oauth/router';
 import { sendGuardRouter } from '../domains/send-guard/router';
 import { reviewRouter } from '../domains/review/router';
 import { tablesRouter } from '../domains/tables/router';
+import { templatesRouter } from '../domains/templates/router';
 import { workflowsRouter } from '../domains/workflows/router';
 import { router } from './procedures';
 
@@ -42,6 +43,7 @@ export const appRouter = router({
   approvals: approvalsRouter,
   review: reviewRouter,
   compose: composeRouter,
+  templates: templatesRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -24,6 +24,9 @@ const idempotentRoutes: string[] = [
   'POST /api/v1/review/send',
   // Ours (compose is "not shown" in the spec), flagged Idempotency in its style.
   'POST /api/v1/messages/send',
+  'POST /api/v1/templates/{id}/install',
+  // Ours (template administration is "not shown" in the spec).
+  'POST /api/v1/admin/templates',
 ];
 
 const name = (entry: (typeof table)[number]) => `${entry.spec!.method} ${entry.spec!.path}`;

@@ -5,7 +5,6 @@ export type SectionKey = keyof Dictionary['sections'];
 
 /** Sections served by the `[section]` placeholder route until each gets its real page. */
 export const placeholderSections = [
-  'templates',
   'contacts',
   'analyzer',
   'assistant',

@@ -136,6 +136,7 @@ export const errorCatalogue = {
   ...area('templates', {
     not_found: [404, 'No such template.'],
     forbidden_node: [409, 'The template uses a node type that is not allowed here.'],
+    read_only: [409, 'A starter template cannot be changed or deleted; disable it instead.'], // (ours)
   }),
   ...area('webmail', {
     bad_request: [400, 'The mail request is invalid.'],

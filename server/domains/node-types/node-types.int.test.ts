@@ -31,6 +31,7 @@ describe('GET /api/v1/node-types', () => {
       trigger: null,
       mailboxParams: [],
       paramsSchema: expect.objectContaining({ type: 'object', properties: expect.objectContaining({ conditions: expect.any(Object) }) }),
+      forbidden: false,
     });
     expect(byType.get('logic.switch')).toMatchObject({ outputs: null });
     expect(byType.get('logic.merge')).toMatchObject({ inputs: ['a', 'b'] });

@@ -22,6 +22,7 @@ export const nodeTypeSchema = z
     trigger: z.enum(['mail', 'webhook', 'workflow_failure', 'schedule']).nullable().describe('For a trigger node: what starts the workflow; else null.'),
     mailboxParams: z.array(z.string()).describe('Parameters whose values are mailbox ids.'),
     paramsSchema: z.record(z.string(), z.unknown()).describe('The parameters as JSON Schema (draft 2020-12), with a description for every field.'),
+    forbidden: z.boolean().describe('Whether the instance forbids this type to the caller (`FORBIDDEN_NODE_TYPES`, members only): a graph using it is refused.'),
   })
   .meta({ id: 'NodeType' });
 

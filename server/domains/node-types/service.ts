@@ -4,14 +4,15 @@
  * Schema of its parameters. Computed once per language.
  */
 import { z } from 'zod';
+import { forbiddenNodeTypesFor } from '../../engine/graph/forbidden-nodes';
 import { latestNodeTypes } from '../../engine/nodes/registry';
 import type { NodeDefinition } from '../../engine/nodes/define-node';
 import { builtInRetry } from '../../engine/run/limits';
 import type { ListNodeTypesQuery, NodeTypeOutput } from './schemas';
 
-const cache = new Map<string, NodeTypeOutput[]>();
+const cache = new Map<string, Omit<NodeTypeOutput, 'forbidden'>[]>();
 
-function present(definition: NodeDefinition, lang: 'en' | 'fr'): NodeTypeOutput {
+function present(definition: NodeDefinition, lang: 'en' | 'fr'): Omit<NodeTypeOutput, 'forbidden'> {
   return {
     type: definition.type,
     version: definition.version,
@@ -28,12 +29,14 @@ function present(definition: NodeDefinition, lang: 'en' | 'fr'): NodeTypeOutput 
   };
 }
 
-export function listNodeTypes(query: ListNodeTypesQuery): { nodeTypes: NodeTypeOutput[] } {
+/** `role`: the caller's, for `forbidden` (FORBIDDEN_NODE_TYPES applies to members only). */
+export function listNodeTypes(query: ListNodeTypesQuery, role: 'member' | 'admin' = 'member'): { nodeTypes: NodeTypeOutput[] } {
   const lang = query.lang ?? 'en';
   let items = cache.get(lang);
   if (!items) {
     items = latestNodeTypes().map((definition) => present(definition, lang));
     cache.set(lang, items);
   }
-  return { nodeTypes: items };
+  const forbidden = forbiddenNodeTypesFor(role);
+  return { nodeTypes: items.map((item) => ({ ...item, forbidden: forbidden.has(item.type) })) };
 }

@@ -62,3 +62,12 @@ export const updateTemplateInput = templateIdInput.extend({
   category: templateFields.category.optional(),
   graph: storedGraphInput.optional(),
 });
+
+export type CreateTemplateInput = z.infer<typeof createTemplateInput>;
+export type UpdateTemplateInput = z.infer<typeof updateTemplateInput>;
+
+/** A workflow graph as read back (GET …/templates/{id}); `id` and `workflowId` are the template's id. */
+const templateGraphOutput = z.looseObject({ id: z.string(), workflowId: z.string(), nodes: z.array(z.unknown()), connections: z.array(z.unknown()) });
+
+export const templateDetailOutput = z.object({ template: templateSchema, graph: templateGraphOutput });
+export const templateOutput = z.object({ template: templateSchema });

@@ -15,6 +15,7 @@ import { draftOf, presentVersion, readGraph } from './present';
 import * as repo from './repo';
 import { nextRunAt } from './schedule';
 import { assertValidGraph, presentOne, refuseArchived } from './service';
+import { forbiddenNodeTypesFor } from '../../engine/graph/forbidden-nodes';
 
 /** The next run of a schedule trigger, or a 400 naming the parameter when its expression does not parse. */
 function nextRunOf(graph: WorkflowGraph, nodeId: string, now: Date): { cron: string; timeZone: string; nextRunAt: Date } {
@@ -40,7 +41,7 @@ export async function publishWorkflow(actor: AuthenticatedActor, input: { id: st
     const workflow = await repo.lockOwnedOrThrow(actor.member.id, input.id, tx);
     refuseArchived(workflow);
     const draft = draftOf(workflow);
-    assertValidGraph(draft);
+    assertValidGraph(draft, forbiddenNodeTypesFor(actor.member.role));
     if (triggerNodesOf(draft.nodes).length !== 1) throw appError('workflow.no_trigger');
     const facts = triggerFactsOf(draft);
     const versionId = randomUUID();

@@ -10,6 +10,7 @@ import { db, type Tx } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
 import type { GraphInput, WorkflowGraph } from '../../engine/graph/schema';
 import { graphInput } from '../../engine/graph/schema';
+import { forbiddenNodeIssues, forbiddenNodeTypesFor } from '../../engine/graph/forbidden-nodes';
 import { triggerFactsOf } from '../../engine/graph/trigger-facts';
 import { validateGraph } from '../../engine/graph/validate-graph';
 import { engineBounds, instanceCeilings } from '../../engine/run/limits';
@@ -18,9 +19,12 @@ import * as repo from './repo';
 
 type ParsedGraph = ReturnType<typeof graphInput.parse>;
 
-/** 400 `workflow.invalid_graph` with every issue, or nothing. */
-export function assertValidGraph(graph: ParsedGraph | WorkflowGraph): void {
-  const issues = validateGraph(graph);
+/**
+ * 400 `workflow.invalid_graph` with every issue, or nothing. `forbidden`: node types the caller may
+ * not use (FORBIDDEN_NODE_TYPES for a member, see forbiddenNodeTypesFor), each one an issue too.
+ */
+export function assertValidGraph(graph: ParsedGraph | WorkflowGraph, forbidden: ReadonlySet<string> = new Set()): void {
+  const issues = [...forbiddenNodeIssues(graph, forbidden), ...validateGraph(graph)];
   if (issues.length) throw appError('workflow.invalid_graph', { details: { issues } });
 }
 
@@ -39,16 +43,18 @@ export async function presentOne(workflow: Workflow, tx: Tx = db()) {
   return presentWorkflow(workflow, workflow.publishedVersionId ? (versions.get(workflow.publishedVersionId) ?? null) : null);
 }
 
-export async function createWorkflow(actor: AuthenticatedActor, input: { name: string; description?: string; graph?: GraphInput }, ip: string | null) {
+/** `tx`: inside a caller's transaction (installing a template counts the install in the same one). */
+export async function createWorkflow(actor: AuthenticatedActor, input: { name: string; description?: string; graph?: GraphInput }, ip: string | null, tx?: Tx) {
   const graph = graphInput.parse(input.graph ?? {});
-  assertValidGraph(graph);
-  return db().$transaction(async (tx) => {
+  assertValidGraph(graph, forbiddenNodeTypesFor(actor.member.role));
+  const write = async (tx: Tx) => {
     const workflow = await tx.workflow.create({
       data: { memberId: actor.member.id, name: input.name, description: input.description ?? '', graph: storable(graph) },
     });
     await recordAudit(auditByOf(actor), { action: 'workflow.created', targetKind: 'workflow', targetId: workflow.id, details: { name: workflow.name }, ip }, tx);
     return { workflow: presentWorkflow(workflow, null) };
-  });
+  };
+  return tx ? write(tx) : db().$transaction(write);
 }
 
 export async function listWorkflows(actor: AuthenticatedActor) {
@@ -147,7 +153,7 @@ export async function putGraph(actor: AuthenticatedActor, input: { id: string; g
     if (input.draftRevision !== undefined && input.draftRevision !== workflow.draftRevision) {
       throw appError('workflow.revision_conflict', { details: { draftRevision: workflow.draftRevision } });
     }
-    assertValidGraph(graph);
+    assertValidGraph(graph, forbiddenNodeTypesFor(actor.member.role));
     const updated = await tx.workflow.update({ where: { id: workflow.id }, data: { graph: storable(graph), draftRevision: { increment: 1 } } });
     return { graph: readGraph(updated.graph, { id: updated.id, workflowId: updated.id }), draftRevision: updated.draftRevision };
   });

@@ -12,6 +12,7 @@ import { startExecution } from '../../engine/run/start';
 import { draftOf } from './present';
 import * as repo from './repo';
 import { assertValidGraph } from './service';
+import { forbiddenNodeTypesFor } from '../../engine/graph/forbidden-nodes';
 
 /** Spec, Limits: the trigger data of a test run. */
 export const maxTriggerDataBytes = 256 * 1024;
@@ -61,7 +62,7 @@ export async function startTestRun(actor: AuthenticatedActor, input: TestRunInpu
   return db().$transaction(async (tx) => {
     const workflow = await repo.findOwnedOrThrow(actor.member.id, input.id, tx);
     const draft = draftOf(workflow);
-    assertValidGraph(draft);
+    assertValidGraph(draft, forbiddenNodeTypesFor(actor.member.role));
     if (input.upToNodeId !== undefined && !draft.nodes.some((node) => node.id === input.upToNodeId)) {
       throw appError('workflow.invalid_graph', { details: { issues: [{ path: 'upToNodeId', message: `No node "${input.upToNodeId}" in the draft.` }] } });
     }

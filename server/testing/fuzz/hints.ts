@@ -36,6 +36,7 @@ const pathRules: { pattern: RegExp; param: string; ref: string }[] = [
   { pattern: /^\/api\/v1\/exclusions\/\{id\}/, param: 'id', ref: 'exclusion.id' },
   { pattern: /^\/api\/v1\/admin\/exclusions\/\{id\}/, param: 'id', ref: 'orgExclusion.id' },
   { pattern: /^\/api\/v1\/review\/\{id\}/, param: 'id', ref: 'review.id' },
+  { pattern: /^\/api\/v1\/(admin\/)?templates\/\{id\}/, param: 'id', ref: 'template.id' },
   { pattern: /^\/hooks\/wf\/\{token\}/, param: 'token', ref: 'webhook.token' },
   { pattern: /^\/api\/v1\/approvals\/t\/\{token\}/, param: 'token', ref: 'approval.token' },
   { pattern: /^\/api\/v1\/approvals\/t\/\{token\}\/\{decision\}/, param: 'decision', ref: 'static.approve' },
@@ -63,6 +64,7 @@ export const foreignIds = [
   'orgExclusion.id',
   'victimApproval.id',
   'victimReview.id',
+  'disabledTemplate.id',
 ];
 
 export function pathParamRef(operation: FuzzOperation, name: string): WorldRef | string | null {
@@ -127,6 +129,9 @@ export function bodyHint(operation: FuzzOperation): Hint {
     if (name === 'add' || name === 'remove') return ['fuzz-label'];
     // Workflows: a graph that validates, the member's own messages, a node that exists.
     if (name === 'graph' && /\/workflows(\/\{id\}\/graph)?$/.test(path)) return fixtureGraph();
+    // Template administration: a graph that validates, and no workflowId beside it (either one or the other).
+    if (name === 'graph' && /\/admin\/templates(\/\{id\})?$/.test(path)) return fixtureGraph();
+    if (name === 'workflowId' && /\/admin\/templates$/.test(path)) return new WorldRef('unique.absent', () => undefined);
     if (name === 'messageIds' && /\/workflows\/\{id\}\/test-messages$/.test(path)) return [new WorldRef('mail.messageId')];
     if (name === 'messageId' && /\/workflows\/\{id\}\/test-runs$/.test(path)) return new WorldRef('mail.messageId');
     // Compose: the member's mailbox and message, recipients that validate.

@@ -276,6 +276,15 @@ export class World {
         );
         return { id: item.id, mailboxId: mailbox.id };
       }
+      case 'template':
+      case 'disabledTemplate': {
+        // An administrator's template (no slug: editable and deletable), enabled or not.
+        const graph = { nodes: [{ id: 'start', type: 'trigger.webhook', version: 1, name: 'Webhook', params: {}, onError: 'fail', position: { x: 0, y: 0 }, disabled: false }], connections: [] };
+        const row = await db().template.create({
+          data: { name: `Fuzz ${this.unique('text')}`, graph, nodeTypes: ['trigger.webhook@1'], enabled: name === 'template' },
+        });
+        return { id: row.id };
+      }
       case 'orgExclusion': {
         const row = await db().senderExclusion.create({ data: { memberId: null, kind: 'domain', value: this.unique('domain') } });
         return { id: row.id };

@@ -1,0 +1,92 @@
+/**
+ * Journey of the Templates gallery: an administrator publishes two templates over REST (one
+ * disabled); a member finds the enabled one by category and search, previews its graph, installs it
+ * under a name of their own and lands on the new draft workflow; the install count shows; a search
+ * with no match shows the filtered empty state. The administrator sees the disabled template marked
+ * and enables it.
+ */
+import { expect, test } from '@playwright/test';
+import { e2eAdmin } from '../fixtures/env';
+import { signedInMember } from '../fixtures/members';
+import { signIn } from '../fixtures/session';
+
+const graph = {
+  nodes: [
+    { id: 'start', type: 'trigger.webhook', version: 1, name: 'Incoming call', params: {}, position: { x: 0, y: 0 } },
+    { id: 'tidy', type: 'data.set', version: 1, name: 'Tidy up', params: { fields: [{ name: 'ok', value: true }] }, position: { x: 260, y: 0 } },
+  ],
+  connections: [{ from: 'start', to: 'tidy' }],
+};
+
+test('a member finds, previews and installs a template; an administrator enables a disabled one', async ({ page, browser }) => {
+  const stamp = Date.now().toString(36);
+  const shown = `E2E digest ${stamp}`;
+  const hidden = `E2E hidden ${stamp}`;
+  await signIn(page, e2eAdmin.email, e2eAdmin.password);
+  for (const [name, enabled] of [
+    [shown, true],
+    [hidden, false],
+  ] as const) {
+    const created = await page.request.post('/api/v1/admin/templates', { data: { name, description: `Summarises the day ${stamp}`, category: 'digests', enabled, graph } });
+    expect(created.status()).toBe(201);
+  }
+
+  const memberContext = await signedInMember(browser, page.request, { email: `templates-member-${stamp}@e2e.test`, name: 'Tina Member', password: 'member-password-42' });
+  const member = await memberContext.newPage();
+
+  await test.step('the member opens the gallery and narrows it by category and search', async () => {
+    await member.goto('/');
+    await member.getByRole('link', { name: 'Templates' }).click();
+    await expect(member).toHaveURL(/\/templates$/);
+    await expect(member.getByRole('heading', { name: 'Templates', exact: true })).toBeVisible();
+    await member.getByRole('group', { name: 'Filter by category' }).getByRole('button', { name: 'Digests' }).click();
+    await member.getByRole('searchbox', { name: 'Search templates' }).fill(stamp);
+    const cards = member.getByTestId('template-card');
+    await expect(cards).toHaveCount(1);
+    await expect(cards).toContainText(shown);
+    await expect(cards).toContainText('trigger.webhook@1');
+    await expect(cards).toContainText('data.set@1');
+    await expect(member.getByText(hidden)).toHaveCount(0);
+  });
+
+  await test.step('the preview draws the graph read-only', async () => {
+    await member.getByRole('button', { name: `Preview ${shown}` }).click();
+    const dialog = member.getByRole('dialog', { name: shown });
+    await expect(dialog.getByTestId('graph-canvas')).toBeVisible();
+    await expect(dialog.getByTestId('canvas-node')).toHaveCount(2);
+    await expect(dialog.getByTestId('canvas-node').first()).toContainText('Incoming call');
+    await dialog.getByRole('button', { name: 'Install', exact: true }).click();
+  });
+
+  await test.step('installing under a name opens the new draft workflow', async () => {
+    const dialog = member.getByRole('dialog', { name: `Install “${shown}”` });
+    await dialog.getByLabel('Workflow name').fill(`My digest ${stamp}`);
+    await dialog.getByRole('button', { name: 'Install', exact: true }).click();
+    await expect(member).toHaveURL(/\/workflows\/[0-9a-f-]{36}$/);
+    await expect(member.getByRole('heading', { name: `My digest ${stamp}`, exact: true })).toBeVisible();
+    await expect(member.getByTestId('workflow-status')).toHaveText('Draft');
+  });
+
+  await test.step('the gallery shows the install, and an empty state for a search without match', async () => {
+    await member.goto('/templates');
+    await member.getByRole('searchbox', { name: 'Search templates' }).fill(stamp);
+    await expect(member.getByTestId('template-card').getByTestId('template-installs')).toHaveText('Installed once');
+    await member.getByRole('searchbox', { name: 'Search templates' }).fill(`nothing-like-this-${stamp}`);
+    await expect(member.getByTestId('list-empty')).toContainText('No matching template');
+    await member.getByRole('button', { name: 'Clear filters' }).click();
+    await expect(member.getByTestId('template-card').first()).toBeVisible();
+  });
+  await memberContext.close();
+
+  await test.step('the administrator sees the disabled template marked and enables it', async () => {
+    await page.goto('/templates');
+    await page.getByRole('searchbox', { name: 'Search templates' }).fill(hidden);
+    const card = page.getByTestId('template-card');
+    await expect(card).toHaveCount(1);
+    await expect(card).toHaveAttribute('data-enabled', 'false');
+    await expect(card).toContainText('Disabled');
+    await card.getByRole('button', { name: `Enable ${hidden}` }).click();
+    await expect(card).toHaveAttribute('data-enabled', 'true');
+    await expect(card.getByRole('button', { name: `Disable ${hidden}` })).toBeVisible();
+  });
+});
