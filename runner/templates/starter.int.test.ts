@@ -306,8 +306,31 @@ describe('starter templates, installed and run', () => {
     expect(notice).toMatchObject({ severity: 'warning', params: { title: 'Mail from Fran Boss', body: 'Board meeting' } });
   });
 
+  it('tag-known-customers: a sender of the customers table gets the label and the thread signal; a stranger nothing', async () => {
+    const table = await call('POST', '/api/v1/tables', { cookie: admin.cookie, body: { name: 'Customers', columns: [{ label: 'Email', type: 'email', isKey: true }, { label: 'Name' }] } });
+    expect(table.status, JSON.stringify(table.body)).toBe(201);
+    const tableId = table.body.table.id as string;
+    const row = await call('POST', `/api/v1/tables/${tableId}/rows`, { cookie: admin.cookie, body: { cells: { email: 'gina@customer.test', name: 'Gina' } } });
+    expect(row.status, JSON.stringify(row.body)).toBe(201);
+    const { member, mailbox } = await newMemberWithMailbox('desk-customers@example.test');
+    const workflow = await install(member, 'tag-known-customers', { lookup: { tableId } });
+
+    const known = await deliver(mailbox, { fromEmail: 'Gina@Customer.test', subject: 'Reorder' });
+    const done = await waitForExecution((await runOf(workflow.id, { messageId: known.id })).id);
+    expect(done.error).toBeNull();
+    expect(stepsOf(done.steps)).toMatchObject({ label: 'succeeded', signal: 'succeeded' });
+    expect((await db().mailMessage.findUniqueOrThrow({ where: { id: known.id } })).labels).toContain('Customer');
+    expect(await db().messageSignal.findMany({ where: { messageId: known.id } })).toMatchObject([{ name: 'customer', threadId: known.threadId }]);
+
+    const stranger = await deliver(mailbox, { fromEmail: 'hal@elsewhere.test', subject: 'Offer' });
+    const quiet = await waitForExecution((await runOf(workflow.id, { messageId: stranger.id })).id);
+    expect(quiet.status).toBe('succeeded');
+    expect(stepsOf(quiet.steps)).toMatchObject({ label: 'skipped', signal: 'skipped' });
+    expect(await db().messageSignal.count({ where: { messageId: stranger.id } })).toBe(0);
+  });
+
   it('every starter in the catalogue has a run test above', () => {
-    const tested = ['label-and-archive-newsletters', 'follow-up-after-three-days', 'extract-invoices-into-a-table', 'approve-before-answering', 'forward-webhook-events-as-mail', 'alert-on-workflow-failures', 'weekly-folder-review', 'out-of-hours-reply', 'flag-important-senders'];
+    const tested = ['tag-known-customers', 'label-and-archive-newsletters', 'follow-up-after-three-days', 'extract-invoices-into-a-table', 'approve-before-answering', 'forward-webhook-events-as-mail', 'alert-on-workflow-failures', 'weekly-folder-review', 'out-of-hours-reply', 'flag-important-senders'];
     expect(starterTemplates.map((template) => template.slug).sort()).toEqual(tested.sort());
   });
 });

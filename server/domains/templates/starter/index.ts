@@ -7,6 +7,7 @@ import { followUpAfterThreeDays } from './follow-up-after-three-days';
 import { forwardWebhookEventsAsMail } from './forward-webhook-events-as-mail';
 import { labelAndArchiveNewsletters } from './label-and-archive-newsletters';
 import { outOfHoursReply } from './out-of-hours-reply';
+import { tagKnownCustomers } from './tag-known-customers';
 import type { StarterTemplate } from './types';
 import { weeklyFolderReview } from './weekly-folder-review';
 
@@ -22,4 +23,5 @@ export const starterTemplates: readonly StarterTemplate[] = [
   weeklyFolderReview,
   outOfHoursReply,
   flagImportantSenders,
+  tagKnownCustomers,
 ];
