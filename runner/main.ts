@@ -24,6 +24,7 @@ import { MailSupervisor } from './mail/supervisor';
 import { startSweeperLoop } from './engine/sweeper-loop';
 import { runnerIdentity } from './runner-identity';
 import { startSendSweeperLoop } from './send/sweeper-loop';
+import { syncStarterTemplates } from './templates/sync-starter';
 import { taskList } from './tasks';
 
 /** After this, a stop that is still waiting on a job gives up; `npm start` kills us later still. */
@@ -56,6 +57,10 @@ await mail.start();
 const sweeper = startSweeperLoop();
 const sendSweeper = startSendSweeperLoop(runnerIdentity());
 log.info({ owner: mail.owner }, 'runner ready');
+// The starter templates this release ships, upserted by slug (enabled and install counts kept).
+await syncStarterTemplates()
+  .then((outcome) => log.info({ created: outcome.created.length, updated: outcome.updated.length }, 'starter templates synced'))
+  .catch((error: unknown) => log.error({ err: error }, 'starter templates sync failed'));
 // Once per start (the job key keeps one pending job however many runners start together): typed
 // slots for tables written before them, and secrets still sealed under a rotated-out key.
 for (const name of [housekeepingTaskNames.backfillTableTypedSlots, housekeepingTaskNames.resealSecrets]) {

@@ -1,0 +1,73 @@
+/** Invoice mail into a table: number, sender, subject, date and amount as found in the subject and preview. */
+import { at, setUpNote, type StarterTemplate } from './types';
+
+const invoiceNumber =
+  '{{ ( $found := $match(trigger.subject ? trigger.subject : "", /(?:invoice|facture|rechnung|inv)[^A-Za-z0-9]*(?:no|n°|nr|number|#)?[^A-Za-z0-9]*([A-Za-z0-9][A-Za-z0-9-]*[0-9][A-Za-z0-9-]*)/i); $found ? $found[0].groups[0] : trigger.id ) }}';
+const amount =
+  '{{ ( $found := $match(trigger.snippet ? trigger.snippet : "", /(?:€|\\$|£|EUR|USD|GBP) ?[0-9][0-9.,]*|[0-9][0-9.,]* ?(?:€|\\$|£|EUR|USD|GBP)/); $found ? $found[0].match : null ) }}';
+
+export const extractInvoicesIntoATable: StarterTemplate = {
+  slug: 'extract-invoices-into-a-table',
+  name: 'Extract invoices into a table',
+  description:
+    'For each new message with an attachment whose subject mentions an invoice, writes a row in your invoices table (invoice number from the subject, sender, subject, date received, amount found in the preview) and labels the message “Invoices”. The same invoice number again updates its row. Create a table (slug `invoices`) with the columns invoice (the key), sender, subject, received_at and amount, or choose your own table in the last step.',
+  category: 'extraction',
+  graph: {
+    nodes: [
+      {
+        id: 'invoice',
+        type: 'trigger.mail',
+        version: 1,
+        name: 'An invoice arrives',
+        params: { folders: ['inbox'], subject: ['invoice', 'facture', 'rechnung'], hasAttachments: true, includeNoReply: true },
+        position: at(0),
+      },
+      {
+        id: 'fields',
+        type: 'data.set',
+        version: 1,
+        name: 'Pick out the invoice fields',
+        params: {
+          keepInput: false,
+          fields: [
+            { name: 'invoice', value: invoiceNumber },
+            { name: 'sender', value: '{{ trigger.from.email }}' },
+            { name: 'subject', value: '{{ trigger.subject ? $substring(trigger.subject, 0, 500) : "" }}' },
+            { name: 'receivedAt', value: '{{ trigger.receivedAt }}' },
+            { name: 'amount', value: amount },
+          ],
+        },
+        position: at(1),
+      },
+      {
+        id: 'save',
+        type: 'tables.upsert',
+        version: 1,
+        name: 'Save it in the invoices table',
+        params: {
+          tableId: 'invoices',
+          cells: {
+            invoice: '{{ nodes.fields.invoice }}',
+            sender: '{{ nodes.fields.sender }}',
+            subject: '{{ nodes.fields.subject }}',
+            received_at: '{{ nodes.fields.receivedAt }}',
+            amount: '{{ nodes.fields.amount }}',
+          },
+        },
+        position: at(2),
+      },
+      { id: 'label', type: 'mail.label', version: 1, name: 'Label it Invoices', params: { add: ['Invoices'] }, position: at(3) },
+    ],
+    connections: [
+      { from: 'invoice', output: 'main', to: 'fields' },
+      { from: 'fields', output: 'main', to: 'save' },
+      { from: 'save', output: 'main', to: 'label' },
+    ],
+    notes: [
+      setUpNote(
+        'Needs a table: slug `invoices` (or set your table in “Save it in the invoices table”) with the columns invoice (key, text), sender (email), subject (text), received_at (date and time) and amount (text).',
+      ),
+    ],
+  },
+  setUp: [{ nodeId: 'save', param: 'tableId', what: 'Your invoices table (its id or slug).' }],
+};
