@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { db } from '../../server/core/db';
 import { starterTemplates } from '../../server/domains/templates/starter';
-import { deriveTemplateFacts } from '../../server/domains/templates/starter/derive';
+import { templateFactsOf } from '../../server/domains/templates/derive';
 import { useTestDatabase } from '../../server/testing/test-database';
 import { syncStarterTemplates } from './sync-starter';
 
@@ -20,8 +20,8 @@ describe('syncStarterTemplates', () => {
     for (const template of starterTemplates) {
       const row = rows.find((candidate) => candidate.slug === template.slug)!;
       expect(row).toMatchObject({ name: template.name, description: template.description, category: template.category, enabled: true, installCount: 0, createdBy: null });
-      expect(row.nodeTypes).toEqual(deriveTemplateFacts(template.graph).nodeTypes);
-      expect(row.requiresProviders).toEqual(deriveTemplateFacts(template.graph).requiresProviders);
+      expect(row.nodeTypes).toEqual(templateFactsOf(template.graph).nodeTypes);
+      expect(row.requiresProviders).toEqual(templateFactsOf(template.graph).requiresProviders);
       expect((row.graph as { nodes: unknown[] }).nodes).toHaveLength(template.graph.nodes!.length);
     }
     const invoices = rows.find((row) => row.slug === 'extract-invoices-into-a-table')!;
@@ -44,7 +44,7 @@ describe('syncStarterTemplates', () => {
     const outcome = await syncStarterTemplates();
     expect(outcome.updated).toEqual([slug]);
     const row = await db().template.findUniqueOrThrow({ where: { slug } });
-    expect(row).toMatchObject({ name: starterTemplates[0].name, enabled: false, installCount: 7, nodeTypes: deriveTemplateFacts(starterTemplates[0].graph).nodeTypes });
+    expect(row).toMatchObject({ name: starterTemplates[0].name, enabled: false, installCount: 7, nodeTypes: templateFactsOf(starterTemplates[0].graph).nodeTypes });
     expect(await db().template.findUniqueOrThrow({ where: { id: own.id } })).toMatchObject({ name: 'An admin’s own', slug: null });
 
     // A release that changes a starter's graph: the new graph and facts replace the old ones.

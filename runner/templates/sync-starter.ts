@@ -9,7 +9,7 @@
 import { db } from '../../server/core/db';
 import { log } from '../../server/core/log';
 import { validateGraph } from '../../server/engine/graph/validate-graph';
-import { deriveTemplateFacts } from '../../server/domains/templates/starter/derive';
+import { templateFactsOf } from '../../server/domains/templates/derive';
 import { starterTemplates, type StarterTemplate } from '../../server/domains/templates/starter';
 import { storedGraphInput } from '../../server/domains/workflows/schemas';
 
@@ -35,7 +35,7 @@ export function shippedRow(template: StarterTemplate): ShippedRow | null {
   const parsed = storedGraphInput.safeParse(template.graph);
   if (!parsed.success || validateGraph(parsed.data).length > 0) return null;
   const { id: _id, workflowId: _workflowId, ...graph } = parsed.data;
-  return { slug: template.slug, name: template.name, description: template.description, category: template.category, graph, ...deriveTemplateFacts(graph) };
+  return { slug: template.slug, name: template.name, description: template.description, category: template.category, graph, ...templateFactsOf(graph) };
 }
 
 /** JSON text with object keys sorted (jsonb does not keep the order they were written in). */

@@ -3,7 +3,7 @@ import { validateGraph } from '../../../engine/graph/validate-graph';
 import { triggerNodesOf } from '../../../engine/graph/trigger-facts';
 import { storedGraphInput } from '../../workflows/schemas';
 import { templateCategories } from '../schemas';
-import { deriveTemplateFacts } from './derive';
+import { templateFactsOf } from '../derive';
 import { starterTemplates } from './index';
 
 describe('the starter catalogue', () => {
@@ -45,9 +45,9 @@ describe('the starter catalogue', () => {
   }
 });
 
-describe('deriveTemplateFacts', () => {
+describe('templateFactsOf', () => {
   it('lists node types sorted and unique, and the providers the graph needs', () => {
-    const facts = deriveTemplateFacts({
+    const facts = templateFactsOf({
       nodes: [
         { id: 'a', type: 'trigger.webhook', version: 1, name: 'A' },
         { id: 'b', type: 'http.request', version: 1, name: 'B' },
@@ -60,14 +60,14 @@ describe('deriveTemplateFacts', () => {
   });
 
   it('needs no provider for a graph without mail or HTTP nodes', () => {
-    expect(deriveTemplateFacts({ nodes: [{ id: 'a', type: 'trigger.schedule', version: 1, name: 'A' }, { id: 'b', type: 'notify.owner', version: 1, name: 'B' }] })).toEqual({
+    expect(templateFactsOf({ nodes: [{ id: 'a', type: 'trigger.schedule', version: 1, name: 'A' }, { id: 'b', type: 'notify.owner', version: 1, name: 'B' }] })).toEqual({
       nodeTypes: ['notify.owner@1', 'trigger.schedule@1'],
       requiresProviders: [],
     });
-    expect(deriveTemplateFacts({ nodes: [] })).toEqual({ nodeTypes: [], requiresProviders: [] });
+    expect(templateFactsOf({ nodes: [] })).toEqual({ nodeTypes: [], requiresProviders: [] });
   });
 
   it('a mail trigger alone needs mail', () => {
-    expect(deriveTemplateFacts({ nodes: [{ id: 'a', type: 'trigger.mail', version: 1, name: 'A' }] }).requiresProviders).toEqual(['mail']);
+    expect(templateFactsOf({ nodes: [{ id: 'a', type: 'trigger.mail', version: 1, name: 'A' }] }).requiresProviders).toEqual(['mail']);
   });
 });
