@@ -51,7 +51,7 @@ describe('POST /api/v1/workflows/{id}/test-runs', () => {
     expect((await call('GET', `/api/v1/workflows/${id}`, { cookie: owner.cookie })).body.workflow.status).toBe('draft');
   });
 
-  it('runs on a message of the member: its summary as trigger data, its mailbox, message and headline', async () => {
+  it('runs on a message of the member: the same trigger data a real mail run gets, its mailbox, message and headline', async () => {
     const id = await draft();
     const mailbox = await createMailbox(owner);
     const message = await createMessage(mailbox, { subject: 'Invoice 7', fromEmail: 'billing@example.test', fromName: 'Billing' });
@@ -59,7 +59,7 @@ describe('POST /api/v1/workflows/{id}/test-runs', () => {
     expect(response.status).toBe(202);
     const execution = await db().execution.findUniqueOrThrow({ where: { id: response.body.executionId } });
     expect(execution).toMatchObject({ mailboxId: mailbox.id, messageId: message.id, messageHeadline: { subject: 'Invoice 7', fromName: 'Billing', fromEmail: 'billing@example.test' } });
-    expect(execution.triggerData).toMatchObject({ messageId: message.id, mailboxId: mailbox.id, subject: 'Invoice 7', fromEmail: 'billing@example.test' });
+    expect(execution.triggerData).toMatchObject({ id: message.id, mailboxId: mailbox.id, subject: 'Invoice 7', from: { name: 'Billing', email: 'billing@example.test' }, signals: [] });
     const snapshot = await db().workflowVersion.findUniqueOrThrow({ where: { id: execution.workflowVersionId } });
     expect(snapshot.graph).toMatchObject({ runUntil: 'start' });
   });

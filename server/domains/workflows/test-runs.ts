@@ -9,6 +9,7 @@ import { db } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
 import { triggerFactsOf } from '../../engine/graph/trigger-facts';
 import { startExecution } from '../../engine/run/start';
+import { mailTriggerDataOf } from '../../engine/dispatch/dispatch-mail';
 import { draftOf } from './present';
 import * as repo from './repo';
 import { assertValidGraph } from './service';
@@ -22,37 +23,6 @@ export interface TestRunInput {
   messageId?: string;
   triggerData?: Record<string, unknown>;
   upToNodeId?: string;
-}
-
-/** What a mail trigger hands on for a test message: the message's summary, never its body. */
-function messageSummary(message: {
-  id: string;
-  mailboxId: string;
-  threadId: string | null;
-  folderKey: string;
-  subject: string | null;
-  fromName: string | null;
-  fromEmail: string | null;
-  recipients: unknown;
-  receivedAt: Date;
-  snippet: string | null;
-  messageIdHeader: string | null;
-  hasAttachments: boolean;
-}) {
-  return {
-    messageId: message.id,
-    mailboxId: message.mailboxId,
-    threadId: message.threadId,
-    folder: message.folderKey,
-    subject: message.subject,
-    fromName: message.fromName,
-    fromEmail: message.fromEmail,
-    recipients: message.recipients,
-    receivedAt: message.receivedAt.toISOString(),
-    snippet: message.snippet,
-    messageIdHeader: message.messageIdHeader,
-    hasAttachments: message.hasAttachments,
-  };
 }
 
 export async function startTestRun(actor: AuthenticatedActor, input: TestRunInput) {
@@ -92,7 +62,7 @@ export async function startTestRun(actor: AuthenticatedActor, input: TestRunInpu
         trigger: {
           type: facts.triggerType,
           nodeId: facts.triggerNodeId,
-          data: input.triggerData ?? (message ? messageSummary(message) : {}),
+          data: input.triggerData ?? (message ? ((await mailTriggerDataOf(tx, message.id)) ?? {}) : {}),
           mailboxId: message?.mailboxId ?? null,
           messageId: message?.id ?? null,
           headline: message ? { subject: message.subject, fromName: message.fromName, fromEmail: message.fromEmail } : null,

@@ -132,6 +132,15 @@ async function dispatchOne(tx: Tx, mailboxId: string): Promise<boolean> {
   return true;
 }
 
+/**
+ * The trigger data a mail run receives for a message of the mirror (null when there is none): real
+ * dispatch and a test run on a pinned message hand workflows the same shape.
+ */
+export async function mailTriggerDataOf(tx: Tx, messageId: string): Promise<Record<string, unknown> | null> {
+  const message = await loadMessage(tx, messageId);
+  return message ? summaryOf(tx, message) : null;
+}
+
 async function loadMessage(tx: Tx, messageId: string): Promise<QueuedMessage | null> {
   const rows = await tx.$queryRaw<QueuedMessage[]>`
     SELECT m.id, m.mailbox_id AS "mailboxId", b.member_id AS "memberId", m.thread_id AS "threadId", m.subject, m.snippet,
