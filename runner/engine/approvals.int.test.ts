@@ -153,6 +153,28 @@ describe('approval.request in a run', () => {
     expect(response.status).toBe(409);
   });
 
+  it('a run that fails on another branch while its approval waits ends that approval (expired, run_ended): nothing is left to decide', async () => {
+    const base = graph();
+    const failing: GraphInput = {
+      nodes: [
+        ...(base.nodes ?? []),
+        { id: 'pause', type: 'flow.wait', version: 1, name: 'Pause', params: { mode: 'duration', amount: 1, unit: 'seconds' } },
+        // A metadata address: refused by the network guard, a permanent failure that fails the run.
+        { id: 'call', type: 'http.request', version: 1, name: 'Call', params: { method: 'GET', url: 'http://169.254.169.254/latest' } },
+      ],
+      connections: [...(base.connections ?? []), { from: 'start', output: 'main', to: 'pause' }, { from: 'pause', output: 'main', to: 'call' }],
+    };
+    const { workflow, version } = await createWorkflow(member, { name: 'Two branches', graph: failing });
+    const execution = await startExecution({ memberId: member.id, workflowId: workflow.id, workflowVersionId: version!.id, trigger: { type: 'webhook', nodeId: 'start', data: { title: 'Refund order 9' } } });
+    const done = await waitForExecution(execution.id);
+    expect(done.status).toBe('failed');
+    expect(done.error).toMatchObject({ code: 'http_blocked' });
+    const approval = await db().approval.findUniqueOrThrow({ where: { executionId_nodeId: { executionId: execution.id, nodeId: 'ask' } } });
+    expect(approval).toMatchObject({ status: 'expired', reason: 'run_ended', decidedVia: 'expiry' });
+    const response = await call('POST', `/api/v1/approvals/${approval.id}/decide`, { cookie: member.cookie, body: { decision: 'approve' } });
+    expect(response.status).toBe(409);
+  });
+
   it('with approvers and no mailbox the step fails permanently with mail.mailbox_required', async () => {
     const owner = await createMember();
     const { workflow, version } = await createWorkflow(owner, { graph: graph({ approverEmails: ['a@example.test'] }) });

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../core/db';
+import { expireApprovalsOfEndedRuns } from './expire';
 import { cancelExecutions } from '../../engine/run/cancel';
 import { createMember, type TestMember } from '../../testing/factories';
 import { createExecution, createStep } from '../../testing/execution-factories';
@@ -212,6 +213,14 @@ describe('ended approvals', () => {
     const page = await open(token, 'approve');
     expect(page.body).toContain('The run was cancelled');
     expect(page.body).toContain('L’exécution a été annulée');
+  });
+
+  it('an approval whose run ended without it says the run ended', async () => {
+    const { execution, token } = await asked();
+    await db().$transaction((tx) => expireApprovalsOfEndedRuns([execution.id], 'run_ended', tx));
+    const page = await open(token, 'approve');
+    expect(page.body).toContain('The run ended without this decision');
+    expect(page.body).toContain('L’exécution s’est terminée sans cette décision');
   });
 });
 

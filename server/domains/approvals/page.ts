@@ -42,6 +42,9 @@ function holding(approval: LinkApproval, language: PageLanguage): string {
   if (approval.reason === 'cancelled') {
     return language === 'fr' ? 'L’exécution a été annulée : cette demande ne peut plus être décidée.' : 'The run was cancelled: this request can no longer be decided.';
   }
+  if (approval.reason === 'run_ended') {
+    return language === 'fr' ? 'L’exécution s’est terminée sans cette décision : cette demande ne peut plus être décidée.' : 'The run ended without this decision: this request can no longer be decided.';
+  }
   return language === 'fr'
     ? `Cette demande a expiré le ${date(approval.expiresAt, language)} sans décision.`
     : `This request expired on ${date(approval.expiresAt, language)} without a decision.`;

@@ -6,6 +6,7 @@
  * rules allow it (Events 6-7). Test runs leave no incident: they fail in the editor, in front of the
  * member.
  */
+import { expireApprovalsOfEndedRuns } from '../../domains/approvals/expire';
 import { db, type Tx } from '../../core/db';
 import { emitToMember } from '../../core/realtime/emit';
 import { notify } from '../../domains/notifications/notify';
@@ -44,6 +45,8 @@ async function close(tx: Tx, execution: ClaimedExecution, status: 'succeeded' | 
     data: { status: 'failed', finishedAt: new Date(), attemptStartedAt: null, nextAttemptAt: null, error: stored },
   });
   await emitToMember(execution.memberId, 'execution.status', { executionId: execution.id, workflowId: execution.workflowId, status }, tx);
+  // An approval still pending (the run timed out while it waited elsewhere) can no longer be decided.
+  await expireApprovalsOfEndedRuns([execution.id], 'run_ended', tx);
   if (execution.holdsSlot) await kickQueued(execution.workflowId, tx);
   if (execution.parentExecutionId) await wakeExecution(execution.parentExecutionId, tx);
   return true;
