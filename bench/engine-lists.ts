@@ -18,7 +18,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { runSectionAlone } from './database';
 import { executionIndexes, seedExecutions } from './engine-seed';
-import { fixed, measureRouteVsFloor } from './stats';
+import { fixed, measureRouteVsFloor, type RouteFloorResult } from './stats';
 
 const executionCount = Number(process.env.BENCH_ENGINE_EXECUTIONS) || 1_000_000;
 const workflowCount = 20;
@@ -42,12 +42,7 @@ interface Shape {
 const listColumns = `id, workflow_id, workflow_version_id, created_at, mailbox_id, message_id, status, simulated, parent_execution_id,
   trigger_node_id, trigger_type, retry_of_execution_id, message_headline, error, started_at, finished_at`;
 
-export interface EngineListsResult {
-  routeP95: number;
-  floorP95: number;
-  routeP50: number;
-  floorP50: number;
-}
+export type EngineListsResult = RouteFloorResult;
 
 export async function runEngineListsBench(options: { databaseUrl: string; log: (message: string) => void; rounds?: number }): Promise<EngineListsResult> {
   const { log } = options;

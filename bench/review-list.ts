@@ -16,7 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { runSectionAlone } from './database';
-import { fixed, measureRouteVsFloor } from './stats';
+import { fixed, measureRouteVsFloor, type RouteFloorResult } from './stats';
 
 const itemCount = Number(process.env.BENCH_REVIEW_ITEMS) || 100_000;
 const mailboxCount = 8;
@@ -31,12 +31,7 @@ interface Shape {
   depth?: number;
 }
 
-export interface ReviewListResult {
-  routeP95: number;
-  floorP95: number;
-  routeP50: number;
-  floorP50: number;
-}
+export type ReviewListResult = RouteFloorResult;
 
 export async function runReviewListBench(options: { databaseUrl: string; log: (message: string) => void; rounds?: number }): Promise<ReviewListResult> {
   const { log } = options;

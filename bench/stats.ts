@@ -124,7 +124,15 @@ export interface RouteFloorRun<Shape extends { name: string }> {
  * logs the overall and per-shape figures with PASS/MISS against the targets (information, never an
  * exit code: machines are noisy).
  */
-export async function measureRouteVsFloor<Shape extends { name: string }>(run: RouteFloorRun<Shape>): Promise<{ routeP95: number; floorP95: number; routeP50: number; floorP50: number }> {
+/** What a route-vs-floor section reports (ms). */
+export interface RouteFloorResult {
+  routeP95: number;
+  floorP95: number;
+  routeP50: number;
+  floorP50: number;
+}
+
+export async function measureRouteVsFloor<Shape extends { name: string }>(run: RouteFloorRun<Shape>): Promise<RouteFloorResult> {
   const routeMs: number[] = [];
   const floorMs: number[] = [];
   const perShape = new Map<string, { route: number[]; floor: number[] }>(run.shapes.map((shape) => [shape.name, { route: [], floor: [] }]));

@@ -3,39 +3,12 @@
  * appears live in Approvals (pending, with its workflow and no trigger mail), is approved from there,
  * and the run goes on to succeed on its approve branch; the approval is then under Approved.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { e2eAdmin } from '../fixtures/env';
 import { signIn } from '../fixtures/session';
+import { createFromJson, publish, webhookUrl } from '../fixtures/workflows';
 
 const webhookNode = { id: 'hook', type: 'trigger.webhook', version: 1, name: 'Incoming call', params: {}, position: { x: 0, y: 0 } };
-
-async function createFromJson(page: Page, name: string, graph: unknown): Promise<string> {
-  await page.goto('/workflows');
-  await page.getByRole('button', { name: 'New workflow' }).first().click();
-  const dialog = page.getByRole('dialog', { name: 'New workflow' });
-  await dialog.getByLabel('Name', { exact: true }).fill(name);
-  await dialog.getByLabel('Graph (JSON)').fill(JSON.stringify(graph, null, 2));
-  await dialog.getByRole('button', { name: 'Create workflow' }).click();
-  await expect(page).toHaveURL(/\/workflows\/[0-9a-f-]{36}$/);
-  return page.url().split('/').at(-1)!;
-}
-
-async function publish(page: Page) {
-  await page.getByRole('button', { name: 'Publish', exact: true }).click();
-  const dialog = page.getByRole('dialog', { name: 'Publish the draft' });
-  await dialog.getByLabel('Note').fill('With an approval');
-  await dialog.getByRole('button', { name: 'Publish', exact: true }).click();
-  await expect(dialog).toBeHidden();
-  await expect(page.getByTestId('workflow-status')).toHaveText('Published');
-}
-
-async function webhookUrl(page: Page): Promise<string> {
-  await page.getByRole('tab', { name: 'Webhook' }).click();
-  await page.getByRole('button', { name: 'Get the webhook URL' }).click();
-  const field = page.getByTestId('webhook-url');
-  await expect(field).toContainText('/hooks/wf/');
-  return ((await field.textContent()) ?? '').trim();
-}
 
 test('an approval asked by a run is approved from the inbox and the run goes on', async ({ page, request }) => {
   const stamp = Date.now().toString(36);
@@ -54,7 +27,7 @@ test('an approval asked by a run is approved from the inbox and the run goes on'
       { from: 'ask', output: 'reject', to: 'no' },
     ],
   });
-  await publish(page);
+  await publish(page, 'With an approval');
   const url = await webhookUrl(page);
 
   await page.getByRole('link', { name: 'Approvals' }).click();

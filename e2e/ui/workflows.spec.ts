@@ -10,10 +10,11 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { e2eAdmin } from '../fixtures/env';
 import { signedInMember } from '../fixtures/members';
 import { signIn } from '../fixtures/session';
+import { createFromJson, publish, webhookUrl } from '../fixtures/workflows';
 
 const webhookNode = { id: 'hook', type: 'trigger.webhook', version: 1, name: 'Incoming call', params: {}, position: { x: 0, y: 0 } };
 
@@ -41,35 +42,6 @@ async function startSink(): Promise<{ url: string; setStatus: (status: number) =
   };
 }
 
-async function createFromJson(page: Page, name: string, graph: unknown): Promise<string> {
-  await page.goto('/workflows');
-  await page.getByRole('button', { name: 'New workflow' }).first().click();
-  const dialog = page.getByRole('dialog', { name: 'New workflow' });
-  await dialog.getByLabel('Name', { exact: true }).fill(name);
-  await dialog.getByLabel('Graph (JSON)').fill(JSON.stringify(graph, null, 2));
-  await dialog.getByRole('button', { name: 'Create workflow' }).click();
-  await expect(page).toHaveURL(/\/workflows\/[0-9a-f-]{36}$/);
-  return page.url().split('/').at(-1)!;
-}
-
-async function publish(page: Page, note: string) {
-  await page.getByRole('button', { name: 'Publish', exact: true }).click();
-  const dialog = page.getByRole('dialog', { name: 'Publish the draft' });
-  await dialog.getByLabel('Note').fill(note);
-  await dialog.getByRole('button', { name: 'Publish', exact: true }).click();
-  await expect(dialog).toBeHidden();
-  await expect(page.getByTestId('workflow-status')).toHaveText('Published');
-  await expect(page.getByTestId('workflow-version')).toHaveText('v1');
-}
-
-async function webhookUrl(page: Page): Promise<string> {
-  await page.getByRole('tab', { name: 'Webhook' }).click();
-  await page.getByRole('button', { name: 'Get the webhook URL' }).click();
-  const field = page.getByTestId('webhook-url');
-  await expect(field).toContainText('/hooks/wf/');
-  return ((await field.textContent()) ?? '').trim();
-}
-
 test('a webhook call starts a run that is seen live to succeed', async ({ page, request }) => {
   const stamp = Date.now().toString(36);
   const name = `Webhook intake ${stamp}`;
@@ -95,6 +67,7 @@ test('a webhook call starts a run that is seen live to succeed', async ({ page, 
   await expect(page.getByTestId('workflow-status')).toHaveText('Draft');
   await expect(page.getByTestId('canvas-node')).toHaveCount(1);
   await publish(page, 'First version');
+  await expect(page.getByTestId('workflow-version')).toHaveText('v1');
   const url = await webhookUrl(page);
   // Asking again answers the same URL: a live sender is never broken by copying it again.
   const again = await page.request.post(`/api/v1/workflows/${workflowId}/webhook`, { data: {} });
@@ -154,6 +127,7 @@ test('a failing HTTP step makes an incident and a notification; replayed from th
     await member.goto('/');
     const workflowId = await createFromJson(member, name, graph);
     await publish(member, 'Forward orders');
+    await expect(member.getByTestId('workflow-version')).toHaveText('v1');
     const url = await webhookUrl(member);
 
     await member.goto('/executions/incidents');
