@@ -65,7 +65,7 @@ test('a webhook call starts a run that is seen live to succeed', async ({ page, 
   const workflowId = await createFromJson(page, name, { nodes: [webhookNode], connections: [] });
   await expect(page.getByRole('heading', { name, exact: true })).toBeVisible();
   await expect(page.getByTestId('workflow-status')).toHaveText('Draft');
-  await expect(page.getByTestId('canvas-node')).toHaveCount(1);
+  await expect(page.getByTestId('builder-node')).toHaveCount(1);
   await publish(page, 'First version');
   await expect(page.getByTestId('workflow-version')).toHaveText('v1');
   const url = await webhookUrl(page);

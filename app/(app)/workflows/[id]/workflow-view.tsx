@@ -1,8 +1,8 @@
 'use client';
 
 /**
- * One workflow: its status and actions in the header, then its graph (read-only canvas), the draft's
- * JSON, its versions, its run settings and its webhook.
+ * One workflow: its status and actions in the header, then the builder (its draft on a canvas), the
+ * draft's JSON, its versions, its run settings and its webhook.
  */
 import Link from 'next/link';
 import { useState } from 'react';
@@ -14,9 +14,9 @@ import { ArrowLeftIcon, WorkflowIcon } from '@/app/ui/icons';
 import { EmptyState, ErrorState, LoadingState } from '@/app/ui/states';
 import { TabPanel, Tabs, useTabsId } from '@/app/ui/tabs';
 import { workflowStatusTone } from '../../executions/_lib/status';
-import { GraphCanvas } from '../_components/graph-canvas';
 import { useWorkflow } from '../_lib/api';
 import { triggerLabel } from '../_lib/labels';
+import { WorkflowBuilder } from './builder/builder';
 import { GraphEditor } from './graph-editor';
 import { SettingsPanel } from './settings-panel';
 import { VersionsPanel } from './versions-panel';
@@ -98,7 +98,7 @@ export function WorkflowView({ id }: { id: string }) {
       ) : null}
       <Tabs id={tabsId} items={tabs} value={tab} onChange={setTab} label={t.workflows.tabs.label} />
       <TabPanel id={tabsId} value={tab}>
-        {tab === 'graph' ? <GraphCanvas graph={data.graph} label={t.workflows.canvas.label} emptyText={t.workflows.canvas.empty} /> : null}
+        {tab === 'graph' ? <WorkflowBuilder key={data.id} workflow={data} /> : null}
         {tab === 'json' ? <GraphEditor workflow={data} /> : null}
         {tab === 'versions' ? <VersionsPanel workflowId={data.id} /> : null}
         {tab === 'settings' ? <SettingsPanel workflow={data} /> : null}

@@ -1,0 +1,278 @@
+'use client';
+
+/**
+ * The visual workflow builder: palette, canvas and inspector over the workflow's draft. Edits are
+ * undoable and save themselves (use-autosave.ts); the server's issues show on the nodes and at their
+ * fields; test runs show each node's result in place. A draft changed elsewhere is never overwritten
+ * silently.
+ */
+import { ReactFlowProvider, useReactFlow, useStoreApi } from '@xyflow/react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useI18n } from '@/app/i18n/client';
+import { describeError } from '@/app/lib/errors';
+import { Alert } from '@/app/ui/alert';
+import { Button } from '@/app/ui/button';
+import { ErrorState, LoadingState } from '@/app/ui/states';
+import { useWorkflowsCache, type WorkflowDetail } from '../../_lib/api';
+import { useNodeTypes, type NodeType } from './api';
+import { BuilderCanvas } from './canvas/builder-canvas';
+import { Inspector } from './inspector';
+import { editorGraphOf, pinOutput, unpin, type EditorGraph, type XY } from './model/editor-graph';
+import { placeIssues } from './model/issues';
+import { Palette } from './palette';
+import { ShortcutsDialog } from './shortcuts-dialog';
+import { TestMessagesDialog, TestRunControls, TestRunResult, useTestRunner } from './test-run';
+import { useAutosave, graphJson, readBackup, type SaveState } from './use-autosave';
+import { useBuilder } from './use-builder';
+import { useBuilderKeys, type ShortcutAction } from './use-builder-keys';
+import { useOtherTabs } from './use-other-tabs';
+
+function SaveStatus({ state }: { state: SaveState }) {
+  const { t } = useI18n();
+  const s = t.builder.save;
+  const text =
+    state.kind === 'saved'
+      ? s.saved
+      : state.kind === 'saving'
+        ? s.saving
+        : state.kind === 'pending'
+          ? s.pending
+          : state.kind === 'invalid'
+            ? s.invalid(state.issues.length)
+            : state.kind === 'conflict'
+              ? s.conflict
+              : s.failed;
+  const tone = state.kind === 'invalid' || state.kind === 'error' || state.kind === 'conflict' ? 'text-red-700 dark:text-red-400' : 'text-muted';
+  return (
+    <span role="status" className={`text-xs ${tone}`} data-testid="builder-save-status" data-state={state.kind}>
+      {text}
+    </span>
+  );
+}
+
+function initialGraphOf(workflow: WorkflowDetail): { graph: EditorGraph; restored: boolean } {
+  const loaded = editorGraphOf(workflow.graph);
+  const backup = typeof window === 'undefined' ? null : readBackup(workflow.id);
+  if (backup && backup.baseRevision === workflow.draftRevision && graphJson(backup.graph) !== graphJson(loaded)) return { graph: backup.graph, restored: true };
+  return { graph: loaded, restored: false };
+}
+
+function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: NodeType[] }) {
+  const { t } = useI18n();
+  const b = t.builder;
+  const flow = useReactFlow();
+  const store = useStoreApi();
+  const cache = useWorkflowsCache();
+  const readOnly = workflow.status === 'archived';
+  const typesByName = useMemo(() => new Map(types.map((type) => [type.type, type])), [types]);
+  const [initial] = useState(() => initialGraphOf(workflow));
+  const builder = useBuilder(initial.graph);
+  const [base, setBase] = useState(() => ({ revision: workflow.draftRevision, json: graphJson(editorGraphOf(workflow.graph)) }));
+  const known = useRef(workflow.draftRevision);
+  const [helpOpen, setHelpOpen] = useState(false);
+  const [messagesOpen, setMessagesOpen] = useState(false);
+  const [pasteRefused, setPasteRefused] = useState(false);
+  const otherTab = useOtherTabs(workflow.id);
+  const root = useRef<HTMLDivElement>(null);
+
+  const onSaved = useCallback(
+    (revision: number) => {
+      known.current = revision;
+      void cache.refresh();
+    },
+    [cache],
+  );
+  const autosave = useAutosave({ workflowId: workflow.id, graph: builder.graph, loadedRevision: base.revision, loadedJson: base.json, readOnly, onSaved });
+  const runner = useTestRunner(workflow, autosave.flush);
+
+  // The draft changed elsewhere: follow it when nothing here is unsaved, else let the member choose.
+  const externalChange = workflow.draftRevision > known.current;
+  const dirty = graphJson(builder.graph) !== base.json;
+  const loadServerCopy = useCallback(() => {
+    const server = editorGraphOf(workflow.graph);
+    known.current = workflow.draftRevision;
+    setBase({ revision: workflow.draftRevision, json: graphJson(server) });
+    builder.load(server);
+    autosave.settle();
+  }, [autosave, builder, workflow.draftRevision, workflow.graph]);
+  useEffect(() => {
+    if (externalChange && !dirty) loadServerCopy();
+  }, [externalChange, dirty, loadServerCopy]);
+  const conflict = autosave.state.kind === 'conflict' || (externalChange && dirty);
+
+  const issues = useMemo(() => placeIssues(builder.graph, autosave.state.kind === 'invalid' ? autosave.state.issues : []), [builder.graph, autosave.state]);
+
+  const viewCentre = useCallback((): XY => {
+    const box = root.current?.querySelector('[data-testid="builder-canvas"]')?.getBoundingClientRect();
+    const point = box ? flow.screenToFlowPosition({ x: box.left + box.width / 2, y: box.top + box.height / 2 }) : { x: 0, y: 0 };
+    return { x: Math.round(point.x - 104), y: Math.round(point.y - 30) };
+  }, [flow]);
+
+  const onAction = (action: ShortcutAction) => {
+    if (readOnly && !['fit', 'help', 'selectAll'].includes(action)) return;
+    switch (action) {
+      case 'undo':
+        return builder.undo();
+      case 'redo':
+        return builder.redo();
+      case 'duplicate':
+        return builder.duplicateSelected();
+      case 'delete':
+        return builder.removeSelected();
+      case 'disable':
+        return builder.toggleDisabledSelected();
+      case 'tidy':
+        builder.tidy();
+        return void window.setTimeout(() => void flow.fitView({ padding: 0.2, duration: 200 }), 50);
+      case 'note':
+        return builder.addNoteAt(viewCentre());
+      case 'fit':
+        return void flow.fitView({ padding: 0.2, duration: 200 });
+      case 'save':
+        return void autosave.flush();
+      case 'test':
+        return void runner.start();
+      case 'help':
+        return setHelpOpen(true);
+      case 'selectAll':
+        return store.getState().addSelectedNodes([...builder.graph.nodes.map((node) => node.id), ...builder.graph.notes.map((note) => note.id)]);
+    }
+  };
+  useBuilderKeys(root, {
+    onAction,
+    onCopy: () => builder.copySelected(),
+    onCut: () => {
+      const text = builder.copySelected();
+      if (text !== null && !readOnly) builder.removeSelected();
+      return text;
+    },
+    onPaste: (text) => {
+      if (readOnly) return;
+      setPasteRefused(!builder.paste(text, viewCentre()));
+    },
+  });
+
+  const hasTrigger = builder.graph.nodes.some((node) => typesByName.get(node.type)?.trigger);
+
+  return (
+    <div ref={root} className="flex h-[calc(100vh-13rem)] min-h-[560px] flex-col overflow-hidden rounded-lg border border-line" data-testid="builder">
+      <div className="flex flex-wrap items-center gap-2 border-b border-line bg-surface px-2 py-1.5" role="toolbar" aria-label={b.toolbar}>
+        <Button size="sm" variant="ghost" onClick={builder.undo} disabled={!builder.canUndo || readOnly} data-testid="builder-undo">
+          {b.actions.undo}
+        </Button>
+        <Button size="sm" variant="ghost" onClick={builder.redo} disabled={!builder.canRedo || readOnly} data-testid="builder-redo">
+          {b.actions.redo}
+        </Button>
+        <Button size="sm" variant="ghost" onClick={() => onAction('tidy')} disabled={readOnly} data-testid="builder-tidy">
+          {b.actions.tidy}
+        </Button>
+        <Button size="sm" variant="ghost" onClick={() => onAction('note')} disabled={readOnly} data-testid="builder-add-note">
+          {b.actions.note}
+        </Button>
+        <Button size="sm" variant="ghost" onClick={() => setHelpOpen(true)} data-testid="builder-shortcuts">
+          {b.actions.shortcuts}
+        </Button>
+        <SaveStatus state={autosave.state} />
+        <div className="ml-auto">
+          <TestRunControls workflow={workflow} runner={runner} readOnly={readOnly} onPickMessages={() => setMessagesOpen(true)} />
+        </div>
+      </div>
+      {initial.restored ? (
+        <Alert tone="info" testId="builder-restored" className="rounded-none border-x-0 border-t-0">
+          {b.restored}
+        </Alert>
+      ) : null}
+      {otherTab && !conflict ? (
+        <Alert tone="warning" testId="builder-other-tab" className="rounded-none border-x-0 border-t-0">
+          {b.otherTab}
+        </Alert>
+      ) : null}
+      {conflict ? (
+        <Alert
+          tone="warning"
+          testId="builder-conflict"
+          className="rounded-none border-x-0 border-t-0"
+          action={
+            <span className="flex gap-2">
+              <Button size="sm" onClick={loadServerCopy} data-testid="builder-load-latest">
+                {b.conflict.load}
+              </Button>
+              <Button
+                size="sm"
+                variant="primary"
+                onClick={() => {
+                  known.current = workflow.draftRevision;
+                  void autosave.overwrite();
+                }}
+                data-testid="builder-overwrite"
+              >
+                {b.conflict.keep}
+              </Button>
+            </span>
+          }
+        >
+          {b.conflict.text}
+        </Alert>
+      ) : null}
+      {autosave.state.kind === 'error' ? (
+        <Alert tone="danger" testId="builder-save-error" className="rounded-none border-x-0 border-t-0">
+          {describeError(autosave.state.error, t)}
+        </Alert>
+      ) : null}
+      {pasteRefused ? (
+        <Alert tone="info" className="rounded-none border-x-0 border-t-0" testId="builder-paste-refused">
+          {b.pasteRefused}
+        </Alert>
+      ) : null}
+      <div className="grid min-h-0 flex-1 grid-cols-[220px_minmax(0,1fr)_340px]">
+        <Palette types={types} hasTrigger={hasTrigger} readOnly={readOnly} onAdd={(type) => builder.addNodeOfType(type, viewCentre())} />
+        <div className="flex min-h-0 flex-col">
+          <div className="min-h-0 flex-1">
+            <BuilderCanvas
+              graph={builder.graph}
+              typesByName={typesByName}
+              statusByNode={runner.statusByNode}
+              issues={issues}
+              readOnly={readOnly}
+              onCommit={builder.commit}
+              onSelectionChange={builder.onSelectionChange}
+              onDropType={(type, position) => builder.addNodeOfType(type, position)}
+            />
+          </div>
+          <div className="border-t border-line px-3 py-1.5 empty:hidden">
+            <TestRunResult runner={runner} />
+          </div>
+        </div>
+        <aside aria-label={b.inspector.label} className="min-h-0 overflow-y-auto border-l border-line bg-surface" data-testid="builder-inspector">
+          <Inspector
+            builder={builder}
+            graph={builder.graph}
+            typesByName={typesByName}
+            issues={issues}
+            stepsByNode={runner.stepsByNode}
+            readOnly={readOnly}
+            onRunUpTo={(nodeId) => void runner.start(nodeId)}
+            onPin={(nodeId) => {
+              const step = runner.stepsByNode.get(nodeId);
+              if (step) builder.commit(pinOutput(builder.graph, nodeId, step.data, step.output ?? undefined, new Date()));
+            }}
+            onUnpin={(nodeId) => builder.commit(unpin(builder.graph, nodeId))}
+          />
+        </aside>
+      </div>
+      <ShortcutsDialog open={helpOpen} onOpenChange={setHelpOpen} />
+      {messagesOpen ? <TestMessagesDialog workflow={workflow} open={messagesOpen} onOpenChange={setMessagesOpen} /> : null}
+    </div>
+  );
+}
+
+export function WorkflowBuilder({ workflow }: { workflow: WorkflowDetail }) {
+  const nodeTypes = useNodeTypes();
+  if (nodeTypes.isPending) return <LoadingState rows={4} />;
+  if (nodeTypes.isError) return <ErrorState error={nodeTypes.error} onRetry={() => nodeTypes.refetch()} testId="builder-error" />;
+  return (
+    <ReactFlowProvider>
+      <BuilderInner workflow={workflow} types={nodeTypes.data.nodeTypes} />
+    </ReactFlowProvider>
+  );
+}

@@ -1,0 +1,230 @@
+'use client';
+
+/**
+ * The panel beside the canvas: what is selected. One node: its name, parameters (generated form),
+ * settings, the server's issues at their fields, and the last test run's result for it, with pin and
+ * "run up to here". A sticky note: its text and colour. Several items: what can be done to all.
+ */
+import { useI18n } from '@/app/i18n/client';
+import { Alert } from '@/app/ui/alert';
+import { Badge, StatusBadge } from '@/app/ui/badge';
+import { Button } from '@/app/ui/button';
+import { TextareaField, TextField } from '@/app/ui/field';
+import { cn } from '@/app/ui/cn';
+import { executionStatusTone } from '../../../executions/_lib/status';
+import { JsonBlock } from '../../../executions/[id]/json-block';
+import type { NodeType, TestRunStep } from './api';
+import { noteColourClasses } from './canvas/note-node';
+import { stickyColors, updateNode, updateNote, type EditorGraph } from './model/editor-graph';
+import type { IssuesByItem } from './model/issues';
+import { NodeParams } from './node-params';
+import type { Builder } from './use-builder';
+
+function Section({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <section className="space-y-2 border-t border-line pt-3 first:border-0 first:pt-0">
+      <h3 className="text-[11px] font-semibold tracking-wide text-muted uppercase">{title}</h3>
+      {children}
+    </section>
+  );
+}
+
+function NodeResult({ step, pinned, onPin, onUnpin }: { step: TestRunStep | undefined; pinned: boolean; onPin: () => void; onUnpin: () => void }) {
+  const { t } = useI18n();
+  const b = t.builder.inspector;
+  return (
+    <Section title={b.result}>
+      {step ? (
+        <div className="space-y-2" data-testid="node-result">
+          <div className="flex flex-wrap items-center gap-2">
+            <StatusBadge tone={executionStatusTone(step.status)}>{t.executions.status[step.status] ?? step.status}</StatusBadge>
+            {step.output ? <Badge>{b.port(step.output)}</Badge> : null}
+            {step.pinned ? <Badge tone="brand">{t.builder.pinned}</Badge> : null}
+          </div>
+          {step.error ? (
+            <Alert tone="danger" testId="node-result-error">
+              {step.error.code}: {step.error.message}
+            </Alert>
+          ) : null}
+          {step.effects.length > 0 ? (
+            <ul className="space-y-1 text-xs" data-testid="node-result-effects">
+              {step.effects.map((effect, index) => (
+                <li key={index}>
+                  <Badge tone={effect.simulated ? 'warning' : 'neutral'}>{effect.simulated ? b.simulated : effect.kind}</Badge> {effect.description}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          {step.data !== null ? <JsonBlock value={step.data} testId="node-result-data" className="max-h-64" /> : null}
+        </div>
+      ) : (
+        <p className="text-sm text-muted">{b.noResult}</p>
+      )}
+      <div className="flex flex-wrap gap-2">
+        {pinned ? (
+          <Button size="sm" onClick={onUnpin} data-testid="node-unpin">
+            {b.unpin}
+          </Button>
+        ) : step && step.status === 'succeeded' ? (
+          <Button size="sm" onClick={onPin} data-testid="node-pin">
+            {b.pin}
+          </Button>
+        ) : null}
+      </div>
+    </Section>
+  );
+}
+
+export function Inspector({
+  builder,
+  graph,
+  typesByName,
+  issues,
+  stepsByNode,
+  readOnly,
+  onRunUpTo,
+  onPin,
+  onUnpin,
+}: {
+  builder: Builder;
+  graph: EditorGraph;
+  typesByName: Map<string, NodeType>;
+  issues: IssuesByItem;
+  stepsByNode: Map<string, TestRunStep>;
+  readOnly: boolean;
+  onRunUpTo: (nodeId: string) => void;
+  onPin: (nodeId: string) => void;
+  onUnpin: (nodeId: string) => void;
+}) {
+  const { t } = useI18n();
+  const b = t.builder.inspector;
+  const ids = builder.selection.items;
+
+  if (ids.length === 0) {
+    return (
+      <div className="space-y-3 p-3 text-sm text-muted" data-testid="inspector-empty">
+        <p>{b.empty}</p>
+        {issues.graph.length > 0 ? (
+          <Alert tone="danger" testId="graph-issues">
+            <ul>
+              {issues.graph.map((issue, index) => (
+                <li key={index}>{issue.path ? `${issue.path}: ${issue.message}` : issue.message}</li>
+              ))}
+            </ul>
+          </Alert>
+        ) : null}
+      </div>
+    );
+  }
+
+  if (ids.length > 1) {
+    return (
+      <div className="space-y-3 p-3" data-testid="inspector-many">
+        <p className="text-sm">{b.many(ids.length)}</p>
+        {!readOnly ? (
+          <div className="flex flex-wrap gap-2">
+            <Button size="sm" onClick={builder.duplicateSelected}>
+              {t.builder.actions.duplicate}
+            </Button>
+            <Button size="sm" onClick={builder.toggleDisabledSelected}>
+              {t.builder.actions.disable}
+            </Button>
+            <Button size="sm" variant="danger" onClick={builder.removeSelected}>
+              {t.builder.actions.delete}
+            </Button>
+          </div>
+        ) : null}
+      </div>
+    );
+  }
+
+  const note = graph.notes.find((item) => item.id === ids[0]);
+  if (note) {
+    return (
+      <div className="space-y-3 p-3" data-testid="inspector-note">
+        <TextareaField
+          label={b.noteText}
+          rows={8}
+          maxLength={4000}
+          readOnly={readOnly}
+          value={note.text}
+          onChange={(event) => builder.commit(updateNote(graph, note.id, { text: event.target.value }))}
+        />
+        <fieldset>
+          <legend className="mb-1 text-sm font-medium">{b.noteColour}</legend>
+          <div className="flex gap-2">
+            {stickyColors.map((color) => (
+              <button
+                key={color}
+                type="button"
+                disabled={readOnly}
+                aria-pressed={note.color === color}
+                aria-label={t.builder.colours[color]}
+                title={t.builder.colours[color]}
+                data-testid={`note-colour-${color}`}
+                onClick={() => builder.commit(updateNote(graph, note.id, { color }))}
+                className={cn('h-7 w-7 rounded-full border-2', noteColourClasses[color], note.color === color && 'ring-2 ring-brand ring-offset-2 ring-offset-surface')}
+              />
+            ))}
+          </div>
+        </fieldset>
+      </div>
+    );
+  }
+
+  const node = graph.nodes.find((item) => item.id === ids[0]);
+  if (!node) return null;
+  const type = typesByName.get(node.type);
+  const nodeIssues = issues.nodes.get(node.id) ?? [];
+  const paramIssues = nodeIssues.filter((issue) => issue.path.startsWith('params'));
+  const otherIssues = nodeIssues.filter((issue) => !issue.path.startsWith('params'));
+  return (
+    <div className="space-y-4 p-3" data-testid="inspector-node" data-node-id={node.id}>
+      <div>
+        <p className="text-[11px] text-muted">
+          {type?.label ?? node.type} · <span className="font-mono">{node.id}</span>
+        </p>
+        {type ? <p className="mt-1 text-xs text-muted">{type.description}</p> : null}
+      </div>
+      {otherIssues.length > 0 ? (
+        <Alert tone="danger" testId="node-issues">
+          <ul>
+            {otherIssues.map((issue, index) => (
+              <li key={index}>{issue.path ? `${issue.path}: ${issue.message}` : issue.message}</li>
+            ))}
+          </ul>
+        </Alert>
+      ) : null}
+      <Section title={b.general}>
+        <TextField
+          label={b.name}
+          maxLength={200}
+          readOnly={readOnly}
+          value={node.name}
+          onChange={(event) => builder.commit(updateNode(graph, node.id, { name: event.target.value }))}
+          data-testid="node-name"
+        />
+      </Section>
+      <Section title={b.params}>
+        <NodeParams key={node.id} nodeType={type} params={node.params} issues={paramIssues} onChange={(params) => builder.commit(updateNode(graph, node.id, { params }))} />
+      </Section>
+      <NodeResult step={stepsByNode.get(node.id)} pinned={Object.hasOwn(graph.pins, node.id)} onPin={() => onPin(node.id)} onUnpin={() => onUnpin(node.id)} />
+      {!readOnly ? (
+        <div className="flex flex-wrap gap-2 border-t border-line pt-3">
+          <Button size="sm" onClick={() => onRunUpTo(node.id)} data-testid="node-run-up-to">
+            {b.runUpTo}
+          </Button>
+          <Button size="sm" onClick={builder.duplicateSelected}>
+            {t.builder.actions.duplicate}
+          </Button>
+          <Button size="sm" onClick={builder.toggleDisabledSelected}>
+            {node.disabled ? t.builder.actions.enable : t.builder.actions.disable}
+          </Button>
+          <Button size="sm" variant="danger" onClick={builder.removeSelected} data-testid="node-delete">
+            {t.builder.actions.delete}
+          </Button>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,166 @@
+'use client';
+
+/**
+ * Drafts save themselves: an edit is sent (PUT …/graph with the revision it builds on) once the
+ * member pauses. What the server refuses stays in the editor, with its issues shown in place, and a
+ * copy in this browser (localStorage) so closing the tab loses nothing; the next valid edit saves.
+ * A save that finds the draft changed elsewhere (another tab, a restore, the API) is a conflict: the
+ * member chooses to load that version or to keep theirs (overwrite); nothing is overwritten silently.
+ */
+import { useMutation } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { errorCodeOf } from '@/app/lib/errors';
+import { graphIssuesOf, type GraphIssue } from '../../_lib/graph-issues';
+import { useBuilderMutations } from './api';
+import { storedGraphOf, type EditorGraph } from './model/editor-graph';
+
+export type SaveState =
+  | { kind: 'saved' }
+  | { kind: 'pending' }
+  | { kind: 'saving' }
+  | { kind: 'invalid'; issues: GraphIssue[] }
+  | { kind: 'conflict' }
+  | { kind: 'error'; error: unknown };
+
+export const autosaveDelayMs = 800;
+
+const backupKey = (workflowId: string) => `mailflow.builder.${workflowId}`;
+
+export interface LocalBackup {
+  baseRevision: number;
+  graph: EditorGraph;
+}
+
+export function readBackup(workflowId: string): LocalBackup | null {
+  try {
+    const raw = window.localStorage.getItem(backupKey(workflowId));
+    if (!raw) return null;
+    const parsed = JSON.parse(raw) as LocalBackup;
+    return typeof parsed?.baseRevision === 'number' && parsed.graph && Array.isArray(parsed.graph.nodes) ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+function writeBackup(workflowId: string, backup: LocalBackup | null): void {
+  try {
+    if (backup) window.localStorage.setItem(backupKey(workflowId), JSON.stringify(backup));
+    else window.localStorage.removeItem(backupKey(workflowId));
+  } catch {
+    // A full or disabled storage only loses the safety copy, never the editor's state.
+  }
+}
+
+export const graphJson = (graph: EditorGraph) => JSON.stringify(storedGraphOf(graph));
+
+export function useAutosave({
+  workflowId,
+  graph,
+  loadedRevision,
+  loadedJson,
+  readOnly,
+  onSaved,
+}: {
+  workflowId: string;
+  graph: EditorGraph;
+  /** The draft revision the editor's content builds on (the server's, when loaded). */
+  loadedRevision: number;
+  /** The stored form of what was loaded, to tell an edit from the loaded state. */
+  loadedJson: string;
+  readOnly: boolean;
+  onSaved: (revision: number) => void;
+}) {
+  const mutations = useBuilderMutations();
+  const put = useMutation(mutations.putGraph);
+  const [state, setState] = useState<SaveState>({ kind: 'saved' });
+  const base = useRef({ revision: loadedRevision, json: loadedJson });
+  const inFlight = useRef<Promise<boolean> | null>(null);
+  const latest = useRef(graph);
+  latest.current = graph;
+  // The mutation object and the callback change identity on every render; the save reads them here
+  // so that the debounce effect below depends on the edited graph only.
+  const io = useRef({ mutateAsync: put.mutateAsync, onSaved });
+  io.current = { mutateAsync: put.mutateAsync, onSaved };
+
+  // A reload from the server (first load, "load the latest", a restore) moves the base.
+  useEffect(() => {
+    base.current = { revision: loadedRevision, json: loadedJson };
+  }, [loadedRevision, loadedJson]);
+
+  const save = useCallback(
+    async (overwrite = false): Promise<boolean> => {
+      const sent = latest.current;
+      const json = graphJson(sent);
+      if (json === base.current.json && !overwrite) {
+        setState({ kind: 'saved' });
+        return true;
+      }
+      setState({ kind: 'saving' });
+      try {
+        const answer = await io.current.mutateAsync({
+          id: workflowId,
+          graph: storedGraphOf(sent),
+          ...(overwrite ? {} : { draftRevision: base.current.revision }),
+        });
+        base.current = { revision: answer.draftRevision, json };
+        io.current.onSaved(answer.draftRevision);
+        const upToDate = graphJson(latest.current) === json;
+        if (upToDate) writeBackup(workflowId, null);
+        setState(upToDate ? { kind: 'saved' } : { kind: 'pending' });
+        return upToDate;
+      } catch (error) {
+        writeBackup(workflowId, { baseRevision: base.current.revision, graph: sent });
+        const code = errorCodeOf(error);
+        if (code === 'workflow.revision_conflict') setState({ kind: 'conflict' });
+        else if (code === 'workflow.invalid_graph') setState({ kind: 'invalid', issues: graphIssuesOf(error) });
+        else setState({ kind: 'error', error });
+        return false;
+      }
+    },
+    [workflowId],
+  );
+
+  const run = useCallback(
+    (overwrite = false) => {
+      const attempt = (inFlight.current ?? Promise.resolve(true)).then(() => save(overwrite));
+      inFlight.current = attempt.finally(() => {
+        if (inFlight.current === attempt) inFlight.current = null;
+      });
+      return attempt;
+    },
+    [save],
+  );
+
+  // Debounced save after each edit; a conflict waits for the member's choice.
+  const json = graphJson(graph);
+  const blocked = state.kind === 'conflict' || readOnly;
+  useEffect(() => {
+    if (blocked || json === base.current.json) return;
+    setState((current) => (current.kind === 'invalid' || current.kind === 'pending' ? current : { kind: 'pending' }));
+    const timer = window.setTimeout(() => void run(), autosaveDelayMs);
+    return () => window.clearTimeout(timer);
+  }, [json, blocked, run]);
+
+  // Leaving with an unsaved edit: keep the browser copy and let the browser ask.
+  useEffect(() => {
+    function beforeUnload(event: BeforeUnloadEvent) {
+      if (graphJson(latest.current) === base.current.json) return;
+      writeBackup(workflowId, { baseRevision: base.current.revision, graph: latest.current });
+      event.preventDefault();
+    }
+    window.addEventListener('beforeunload', beforeUnload);
+    return () => window.removeEventListener('beforeunload', beforeUnload);
+  }, [workflowId]);
+
+  return {
+    state,
+    /** Saves now (before a test run or a publish); true when the draft on the server is the editor's. */
+    flush: () => (blocked ? Promise.resolve(false) : run()),
+    overwrite: () => run(true),
+    /** After loading the server's copy: nothing to save, no backup. */
+    settle: () => {
+      writeBackup(workflowId, null);
+      setState({ kind: 'saved' });
+    },
+  };
+}
