@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { prototypeNames } from '@/server/testing/prototype-names';
-import { diffCounts, diffGraphs, diffValues, formatPath, isEmptyDiff, jsonEqual, type GraphDiff } from './graph-diff';
+import { diffCounts, diffGraphs, diffValues, formatPath, isEmptyDiff, jsonEqual, previewValue, type GraphDiff } from './graph-diff';
 
 const node = (id: string, extra: Record<string, unknown> = {}) => ({
   id,
@@ -168,7 +168,7 @@ describe('diffGraphs', () => {
       ],
     });
     const after = graph({
-      nodes: [node('a'), node('b'), node('c')],
+      nodes: [node('a'), node('b'), node('c', { name: 'Renamed c' })],
       connections: [
         { from: 'b', output: 'false', to: 'c' },
         { from: 'a', to: 'c', kind: 'service', input: 'model' },
@@ -177,10 +177,14 @@ describe('diffGraphs', () => {
     });
     const diff = diffGraphs(before, after);
     expect(diff.connections).toEqual({
-      added: [{ from: 'b', output: 'false', to: 'c', kind: 'data' }],
-      removed: [{ from: 'b', output: 'true', to: 'c', kind: 'data' }],
+      added: [{ from: 'b', output: 'false', to: 'c', kind: 'data', fromName: 'Node b', toName: 'Renamed c' }],
+      removed: [{ from: 'b', output: 'true', to: 'c', kind: 'data', fromName: 'Node b', toName: 'Node c' }],
     });
-    expect(diff.nodes).toEqual(empty.nodes);
+    expect(diff.nodes.changed.map((change) => change.id)).toEqual(['c']);
+    // An end that is not a node reads as its id.
+    expect(diffGraphs({ nodes: [] }, { nodes: [], connections: [{ from: 'x', to: 'y' }] }).connections.added).toEqual([
+      { from: 'x', output: 'main', to: 'y', kind: 'data', fromName: 'x', toName: 'y' },
+    ]);
   });
 
   it('lists sticky notes added, removed and changed (text, colour, size; moves apart)', () => {
@@ -263,5 +267,15 @@ describe('helpers', () => {
     const changes = diffValues(before, after);
     expect(changes).toHaveLength(1);
     expect(changes[0].segments).toHaveLength(64);
+  });
+
+  it('previews values for display, cut to a length', () => {
+    expect(previewValue(undefined)).toBe('');
+    expect(previewValue('hi')).toBe('"hi"');
+    expect(previewValue(42)).toBe('42');
+    expect(previewValue(null)).toBe('null');
+    expect(previewValue({ a: [1, true] })).toBe('{"a":[1,true]}');
+    expect(previewValue('x'.repeat(500), 20)).toBe(`"${'x'.repeat(18)}…`);
+    expect(previewValue('x'.repeat(500), 20)).toHaveLength(20);
   });
 });

@@ -58,7 +58,11 @@ export interface ConnectionRef {
   output: string;
   to: string;
   input?: string;
-  kind?: string;
+  /** `data` unless the connection says `service`. */
+  kind: string;
+  /** The names of the nodes at each end in the graph the connection belongs to (the id when unknown). */
+  fromName: string;
+  toName: string;
 }
 
 export interface NoteSummary {
@@ -246,6 +250,7 @@ function diffNodes(before: unknown, after: unknown): GraphDiff['nodes'] {
 }
 
 function readConnections(graph: unknown): Map<string, ConnectionRef> {
+  const names = new Map([...itemsById(graph, 'nodes')].map(([id, raw]) => [id, text(own(raw, 'name'), id) || id]));
   const connections = new Map<string, ConnectionRef>();
   const list = isRecord(graph) ? own(graph, 'connections') : undefined;
   for (const raw of Array.isArray(list) ? list : []) {
@@ -254,9 +259,15 @@ function readConnections(graph: unknown): Map<string, ConnectionRef> {
     const to = own(raw, 'to');
     if (typeof from !== 'string' || typeof to !== 'string') continue;
     const input = own(raw, 'input');
-    const connection: ConnectionRef = { from, output: text(own(raw, 'output'), 'main'), to };
-    if (typeof input === 'string') connection.input = input;
-    connection.kind = text(own(raw, 'kind'), 'data');
+    const connection: ConnectionRef = {
+      from,
+      output: text(own(raw, 'output'), 'main'),
+      to,
+      ...(typeof input === 'string' ? { input } : {}),
+      kind: text(own(raw, 'kind'), 'data'),
+      fromName: names.get(from) ?? from,
+      toName: names.get(to) ?? to,
+    };
     const key = JSON.stringify([connection.from, connection.output, connection.to, connection.input ?? null, connection.kind]);
     if (!connections.has(key)) connections.set(key, connection);
   }
@@ -368,4 +379,17 @@ export function diffCounts(diff: GraphDiff) {
 export function isEmptyDiff(diff: GraphDiff, options: { ignoreMoves?: boolean } = {}): boolean {
   const counts = diffCounts(diff);
   return (options.ignoreMoves ? counts.significant : counts.total) === 0;
+}
+
+/** A value for display: strings quoted, anything else as JSON, cut at `max` characters. */
+export function previewValue(value: unknown, max = 160): string {
+  if (value === undefined) return '';
+  let shown: string;
+  try {
+    // JSON.stringify answers undefined for a function or a symbol, which JSON never holds.
+    shown = JSON.stringify(value) ?? typeof value;
+  } catch {
+    shown = typeof value;
+  }
+  return shown.length > max ? `${shown.slice(0, max - 1)}…` : shown;
 }
