@@ -64,8 +64,9 @@ describe('GraphDiffView', () => {
     expect(html).toContain('>true</code>');
     expect(html).toContain('>false</code>');
     expect(html).toContain('On error');
-    expect(html).toContain('&quot;fail&quot;');
-    expect(html).toContain('&quot;continue&quot;');
+    // Fields read as plain text, parameters as JSON.
+    expect(html).toContain('>fail</code>');
+    expect(html).toContain('>continue</code>');
     // Connections by node names, notes by their text.
     expect(count(html, 'diff-connection-added')).toBe(1);
     expect(count(html, 'diff-connection-removed')).toBe(1);

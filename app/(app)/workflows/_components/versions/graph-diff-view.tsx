@@ -66,15 +66,20 @@ function NodeLabel({ node }: { node: NodeSummary }) {
   );
 }
 
-/** Before → after, each side as a short preview; an absent side reads "(none)". */
-function BeforeAfter({ before, after }: { before: unknown; after: unknown }) {
+const plainText = (value: string) => (value.length > 160 ? `${value.slice(0, 159)}…` : value);
+
+/**
+ * Before → after, each side as a short preview; an absent side reads "(none)". `plain`: strings
+ * without quotes (a node's name, its onError), where the kind of value is never in doubt.
+ */
+function BeforeAfter({ before, after, plain = false }: { before: unknown; after: unknown; plain?: boolean }) {
   const { t } = useI18n();
   const side = (value: unknown, tone: 'removed' | 'added') =>
     value === undefined ? (
       <span className="text-muted italic">{t.versions.diff.absent}</span>
     ) : (
       <code className={cn('rounded px-1 py-0.5 font-mono text-[12px] break-all', tone === 'removed' ? 'bg-red-100/70 line-through decoration-red-500/50 dark:bg-red-900/30' : 'bg-emerald-100/70 dark:bg-emerald-900/30')}>
-        {previewValue(value)}
+        {plain && typeof value === 'string' ? plainText(value) : previewValue(value)}
       </code>
     );
   return (
@@ -103,7 +108,7 @@ function ChangedNode({ change }: { change: NodeChange }) {
             <div key={field.field} className="contents" data-testid="diff-field">
               <dt className="text-muted">{t.versions.diff.fields[field.field] ?? field.field}</dt>
               <dd className="min-w-0">
-                <BeforeAfter before={field.before} after={field.after} />
+                <BeforeAfter before={field.before} after={field.after} plain />
               </dd>
             </div>
           ))}
@@ -220,7 +225,7 @@ export function GraphDiffView({ diff, showMoves = false, className }: { diff: Gr
               </span>
               {change.fields.includes('text') ? (
                 <span className="mt-1 block">
-                  <BeforeAfter before={change.before.text} after={change.after.text} />
+                  <BeforeAfter before={change.before.text} after={change.after.text} plain />
                 </span>
               ) : null}
             </Entry>
