@@ -17,6 +17,7 @@ import { enApprovalErrors, enApprovals } from './en-approvals';
 import { enReview, enReviewErrors, enSending } from './en-review';
 import { enTemplateErrors, enTemplates } from './en-templates';
 import { enBuilder } from './en-builder';
+import { enVersions } from './en-versions';
 
 export const en = {
   common: {
@@ -344,6 +345,7 @@ export const en = {
   compose: enCompose,
   templates: enTemplates,
   builder: enBuilder,
+  versions: enVersions,
   accept: {
     metaTitle: 'Accept invitation',
     title: 'Join the team',

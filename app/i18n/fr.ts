@@ -16,6 +16,7 @@ import { frApprovalErrors, frApprovals } from './fr-approvals';
 import { frReview, frReviewErrors, frSending } from './fr-review';
 import { frTemplateErrors, frTemplates } from './fr-templates';
 import { frBuilder } from './fr-builder';
+import { frVersions } from './fr-versions';
 
 export const fr: Dictionary = {
   common: {
@@ -348,6 +349,7 @@ export const fr: Dictionary = {
   compose: frCompose,
   templates: frTemplates,
   builder: frBuilder,
+  versions: frVersions,
   accept: {
     metaTitle: 'Accepter l’invitation',
     title: 'Rejoindre l’équipe',

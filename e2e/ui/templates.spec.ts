@@ -3,7 +3,8 @@
  * disabled); a member finds the enabled one by category and search, previews its graph, installs it
  * under a name of their own and lands on the new draft workflow; the install count shows; a search
  * with no match shows the filtered empty state. The administrator sees the disabled template marked
- * and enables it.
+ * and enables it, edits a template of theirs (name, description, category) and deletes it; a starter
+ * template refuses deletion (read-only).
  */
 import { expect, test } from '@playwright/test';
 import { e2eAdmin } from '../fixtures/env';
@@ -18,7 +19,7 @@ const graph = {
   connections: [{ from: 'start', to: 'tidy' }],
 };
 
-test('a member finds, previews and installs a template; an administrator enables a disabled one', async ({ page, browser }) => {
+test('a member finds, previews and installs a template; an administrator enables a disabled one, edits and deletes their own', async ({ page, browser }) => {
   const stamp = Date.now().toString(36);
   const shown = `E2E digest ${stamp}`;
   const hidden = `E2E hidden ${stamp}`;
@@ -88,5 +89,52 @@ test('a member finds, previews and installs a template; an administrator enables
     await card.getByRole('button', { name: `Enable ${hidden}` }).click();
     await expect(card).toHaveAttribute('data-enabled', 'true');
     await expect(card.getByRole('button', { name: `Disable ${hidden}` })).toBeVisible();
+  });
+
+  await test.step('the administrator edits a template of theirs, then deletes it', async () => {
+    const own = `E2E own ${stamp}`;
+    const created = await page.request.post('/api/v1/admin/templates', { data: { name: own, description: 'Before the edit', category: 'other', graph } });
+    expect(created.status()).toBe(201);
+    await page.goto('/templates');
+    const search = page.getByRole('searchbox', { name: 'Search templates' });
+    await search.fill(own);
+    const card = page.getByTestId('template-card');
+    await expect(card).toHaveCount(1);
+    await expect(card).toContainText('Other');
+
+    await card.getByRole('button', { name: `Manage ${own}` }).click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    const edit = page.getByRole('dialog', { name: `Edit “${own}”` });
+    await edit.getByLabel('Name').fill(`${own} renamed`);
+    await edit.getByLabel('Description').fill(`Edited description ${stamp}`);
+    await edit.getByLabel('Category').selectOption({ label: 'Digests' });
+    await edit.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(edit).toBeHidden();
+    await expect(card).toContainText(`${own} renamed`);
+    await expect(card).toContainText(`Edited description ${stamp}`);
+    await expect(card).toContainText('Digests');
+
+    await card.getByRole('button', { name: `Manage ${own} renamed` }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    const confirm = page.getByRole('alertdialog', { name: `Delete “${own} renamed”?` });
+    await confirm.getByRole('button', { name: 'Delete template' }).click();
+    await expect(confirm).toBeHidden();
+    await expect(page.getByTestId('template-card')).toHaveCount(0);
+    await expect(page.getByTestId('list-empty')).toContainText('No matching template');
+  });
+
+  await test.step('a starter template cannot be deleted: the read-only answer is shown', async () => {
+    const starter = 'Label and archive newsletters';
+    await page.getByRole('searchbox', { name: 'Search templates' }).fill(starter);
+    const card = page.getByTestId('template-card');
+    await expect(card).toHaveCount(1);
+    await card.getByRole('button', { name: `Manage ${starter}` }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    const confirm = page.getByRole('alertdialog', { name: `Delete “${starter}”?` });
+    await confirm.getByRole('button', { name: 'Delete template' }).click();
+    await expect(confirm.getByTestId('template-delete-error')).toHaveText('A starter template cannot be changed or deleted; disable it instead.');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(confirm).toBeHidden();
+    await expect(card).toHaveCount(1);
   });
 });

@@ -19,6 +19,8 @@ const idempotentRoutes: string[] = [
   'POST /api/v1/mailboxes/{id}/resync',
   'POST /api/v1/credentials',
   'POST /api/v1/threads/{id}/actions',
+  // Ours (rolling back to a workflow version is "not shown" in the spec), flagged Idempotency in its style.
+  'POST /api/v1/workflows/{id}/versions/{versionId}/restore',
   'POST /api/v1/approvals/{id}/decide',
   'POST /api/v1/review/{id}/send',
   'POST /api/v1/review/send',

@@ -3,7 +3,7 @@
 /**
  * The templates gallery: category chips and a search (client-side: the list is whole), one card per
  * template with its node types and install count, a preview of its graph, and Install. Administrators
- * also see disabled templates, marked, with Enable / Disable.
+ * also see disabled templates, marked, with Enable / Disable, and a menu to edit or delete a template.
  */
 import { useMutation } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
@@ -21,6 +21,7 @@ import { EmptyState, ErrorState, LoadingState } from '@/app/ui/states';
 import { useMe } from '../_shell/use-me';
 import { InstallTemplateDialog } from './_components/install-dialog';
 import { TemplatePreviewDialog } from './_components/preview-dialog';
+import { TemplateAdminMenu } from './_components/template-admin';
 import { useTemplateList, useTemplateMutations, useTemplatesCache, type Template } from './_lib/api';
 import { categoriesOf, filterTemplates, type CategoryFilter } from './_lib/filter';
 
@@ -118,7 +119,14 @@ function TemplateCard({ template, isAdmin, onPreview, onInstall }: { template: T
         <Button size="sm" variant="primary" onClick={onInstall} aria-label={t.templates.installOf(template.name)}>
           {t.templates.install}
         </Button>
-        {isAdmin ? <AdminToggle template={template} /> : null}
+        {isAdmin ? (
+          <>
+            <AdminToggle template={template} />
+            <span className="ml-auto">
+              <TemplateAdminMenu template={template} />
+            </span>
+          </>
+        ) : null}
       </div>
     </Card>
   );

@@ -16,6 +16,8 @@ import {
   patchWorkflowInput,
   publishInput,
   putGraphInput,
+  restoreVersionInput,
+  restoreVersionOutput,
   putGraphOutput,
   testMessagesInput,
   testMessagesOutput,
@@ -33,6 +35,7 @@ import {
   workflowOutput,
 } from './schemas';
 import { createWorkflow, deleteWorkflow, getWorkflow, listWorkflows, patchWorkflow, putGraph, setTestMessages } from './service';
+import { restoreVersion } from './restore';
 import { startTestRun } from './test-runs';
 import { configureWebhook } from './webhook';
 
@@ -255,6 +258,26 @@ export const workflowsRouter = router({
     .input(versionRefInput)
     .output(versionDetailOutput)
     .query(({ ctx, input }) => getVersion(actorOf(ctx), input)),
+
+  restoreVersion: procedure
+    .meta(
+      route({
+        method: 'POST',
+        path: '/api/v1/workflows/{id}/versions/{versionId}/restore',
+        access: write,
+        idempotent: true,
+        errors: [...notFound, 'workflow.version_not_found', 'workflow.archived', 'workflow.invalid_graph', 'workflow.revision_conflict'],
+        tag,
+        summary: { en: 'Restore a version as the draft', fr: 'Restaurer une version comme brouillon' },
+        description: {
+          en: 'Roll back: the version’s graph becomes the draft (a new draft revision); the published version and the version itself are untouched, publishing stays a separate step. The graph is checked as by PUT …/graph, so a version using a node type that no longer exists or that the instance now forbids to members (`FORBIDDEN_NODE_TYPES`) is 400 `workflow.invalid_graph` with `details.issues`. Optional `draftRevision`: when it is not the current one, 409 `workflow.revision_conflict` with `details.draftRevision`. An unknown version is 404 `workflow.version_not_found`; archived: 409 `workflow.archived`. Answers the draft graph, its revision and `restoredFrom` {id, number}.',
+          fr: 'Retour en arrière : le graphe de la version devient le brouillon (nouvelle révision du brouillon) ; la version publiée et la version elle-même restent inchangées, la publication reste une étape distincte. Le graphe est vérifié comme par PUT …/graph : une version utilisant un type de nœud qui n’existe plus ou que l’instance interdit désormais aux membres (`FORBIDDEN_NODE_TYPES`) donne 400 `workflow.invalid_graph` avec `details.issues`. `draftRevision` facultatif : s’il n’est pas la révision courante, 409 `workflow.revision_conflict` avec `details.draftRevision`. Une version inconnue donne 404 `workflow.version_not_found` ; archivé : 409 `workflow.archived`. Renvoie le graphe brouillon, sa révision et `restoredFrom` {id, number}.',
+        },
+      }),
+    )
+    .input(restoreVersionInput)
+    .output(restoreVersionOutput)
+    .mutation(({ ctx, input }) => restoreVersion(actorOf(ctx), input)),
 
   testMessages: procedure
     .meta(

@@ -135,6 +135,14 @@ export const versionListOutput = z.object({ versions: z.array(versionSchema) });
 export const versionDetailOutput = z.object({ version: versionSchema.extend({ graph: graphOutput }) });
 export const versionRefInput = workflowIdInput.extend({ versionId: z.string().min(1).max(200) });
 
+/** Roll back: that version's graph becomes the draft (ours, in the spec's style). */
+export const restoreVersionInput = versionRefInput.extend({
+  draftRevision: z.number().int().min(1).optional().describe('The revision the client loaded; another one is 409 `workflow.revision_conflict`.'),
+});
+export const restoreVersionOutput = putGraphOutput.extend({
+  restoredFrom: z.object({ id: z.uuid(), number: z.number().int() }).describe('The version whose graph the draft now is.'),
+});
+
 export const testMessagesInput = workflowIdInput.extend({ messageIds: z.array(z.uuid()).max(20) });
 export const testMessagesOutput = z.object({ testMessageIds: z.array(z.uuid()) });
 

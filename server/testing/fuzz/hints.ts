@@ -132,6 +132,8 @@ export function bodyHint(operation: FuzzOperation): Hint {
     // Template administration: a graph that validates, and no workflowId beside it (either one or the other).
     if (name === 'graph' && /\/admin\/templates(\/\{id\})?$/.test(path)) return fixtureGraph();
     if (name === 'workflowId' && /\/admin\/templates$/.test(path)) return new WorldRef('unique.absent', () => undefined);
+    // Restoring a version: no revision check (a random revision would only ever be a conflict).
+    if (name === 'draftRevision' && /\/versions\/\{versionId\}\/restore$/.test(path)) return new WorldRef('unique.absent', () => undefined);
     if (name === 'messageIds' && /\/workflows\/\{id\}\/test-messages$/.test(path)) return [new WorldRef('mail.messageId')];
     if (name === 'messageId' && /\/workflows\/\{id\}\/test-runs$/.test(path)) return new WorldRef('mail.messageId');
     // Compose: the member's mailbox and message, recipients that validate.

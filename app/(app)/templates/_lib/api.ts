@@ -39,5 +39,8 @@ export function useTemplateMutations() {
     install: trpc.templates.install.mutationOptions(),
     enable: trpc.templates.adminEnable.mutationOptions(),
     disable: trpc.templates.adminDisable.mutationOptions(),
+    create: trpc.templates.adminCreate.mutationOptions(),
+    update: trpc.templates.adminUpdate.mutationOptions(),
+    remove: trpc.templates.adminDelete.mutationOptions(),
   };
 }

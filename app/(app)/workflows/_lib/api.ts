@@ -12,6 +12,8 @@ export type WorkflowDetail = RouterOutputs['workflows']['get']['workflow'];
 export type WorkflowVersion = RouterOutputs['workflows']['versions']['versions'][number];
 export type ExecutionLimits = WorkflowDetail['executionLimits'];
 export type WebhookAnswer = RouterOutputs['workflows']['webhook'];
+export type WorkflowVersionDetail = RouterOutputs['workflows']['version']['version'];
+export type RestoredDraft = RouterOutputs['workflows']['restoreVersion'];
 
 export function useWorkflowList() {
   const trpc = useTRPC();
@@ -26,6 +28,12 @@ export function useWorkflow(id: string) {
 export function useWorkflowVersions(id: string) {
   const trpc = useTRPC();
   return useQuery(trpc.workflows.versions.queryOptions({ id }));
+}
+
+/** One version with its graph, fetched only once `versionId` is known. */
+export function useWorkflowVersion(id: string, versionId: string | null) {
+  const trpc = useTRPC();
+  return useQuery({ ...trpc.workflows.version.queryOptions({ id, versionId: versionId ?? '' }), enabled: versionId !== null });
 }
 
 /** What a change to one workflow makes stale: the list, its page and its versions. */
@@ -58,5 +66,6 @@ export function useWorkflowMutations() {
     remove: trpc.workflows.delete.mutationOptions(),
     testRun: trpc.workflows.testRun.mutationOptions(),
     webhook: trpc.workflows.webhook.mutationOptions(),
+    restoreVersion: trpc.workflows.restoreVersion.mutationOptions(),
   };
 }
