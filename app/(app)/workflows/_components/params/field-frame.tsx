@@ -2,6 +2,7 @@
 
 /** The frame of a generated field: label with its required mark, the expression switch, hint and errors. */
 import type { ReactNode } from 'react';
+import { useI18n } from '@/app/i18n/client';
 import { cn } from '@/app/ui/cn';
 import { useFormContext } from './form-context';
 
@@ -24,11 +25,11 @@ export function Hint({ text, id, className }: { text: string; id?: string; class
 }
 
 export function RequiredMark() {
-  const { t } = useFormContext();
+  const { t } = useI18n();
   return (
-    <span className="ml-0.5 text-red-600 dark:text-red-400" title={t.form.required}>
+    <span className="ml-0.5 text-red-600 dark:text-red-400" title={t.params.form.required}>
       <span aria-hidden="true">*</span>
-      <span className="sr-only"> ({t.form.required})</span>
+      <span className="sr-only"> ({t.params.form.required})</span>
     </span>
   );
 }

@@ -26,7 +26,7 @@ export function parsePath(path: string): Segment[] | null {
   while (at < text.length) {
     const char = text[at];
     if (char === '.') {
-      if (at === 0 || at === text.length - 1) return null;
+      if (at === 0 || at === text.length - 1 || text[at + 1] === '.' || text[at + 1] === '[') return null;
       at += 1;
       continue;
     }
