@@ -133,7 +133,14 @@ const theme = EditorView.baseTheme({
   '.cm-content': { fontFamily: 'var(--font-mono, ui-monospace, monospace)', padding: '6px 0', minHeight: '20px' },
   '.cm-line': { padding: '0 10px' },
   '.cm-expression-piece': { backgroundColor: 'rgba(124, 58, 237, 0.09)', borderRadius: '3px' },
-  '.cm-placeholder': { color: 'var(--color-muted, #6b7280)' },
+  '.cm-placeholder': { color: 'var(--muted, #6b7280)' },
+  '.cm-content, .cm-line': { caretColor: 'var(--fg, #111827)' },
+  '&.cm-editor .cm-cursor': { borderLeftColor: 'var(--fg, #111827)' },
+  // The app's colours (light and dark), not CodeMirror's light defaults.
+  '.cm-tooltip': { backgroundColor: 'var(--surface, #fff)', color: 'var(--fg, #111827)', border: '1px solid var(--line-strong, #d1d5db)', borderRadius: '6px' },
+  '.cm-tooltip.cm-tooltip-autocomplete > ul': { fontFamily: 'var(--font-mono, ui-monospace, monospace)', fontSize: '12px', maxHeight: '14em' },
+  '.cm-tooltip.cm-tooltip-autocomplete > ul > li[aria-selected]': { backgroundColor: 'var(--brand, #4f46e5)', color: 'var(--on-brand, #fff)' },
+  '.cm-completionDetail': { marginLeft: '0.75em', fontStyle: 'normal', opacity: '0.7' },
 });
 
 export function expressionExtensions(getSample: () => SampleScope | null | undefined): Extension[] {
