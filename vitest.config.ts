@@ -10,7 +10,7 @@ export default defineConfig({
   },
   test: {
     environment: 'node',
-    include: ['**/*.test.ts'],
+    include: ['**/*.test.ts', '**/*.test.tsx'],
     exclude: ['e2e/**', '**/node_modules/**', '.data/**', '.next/**'],
     // Child processes rather than threads: tests start servers, change process.env and load the
     // schema engine's WebAssembly, none of which should leak between files.

@@ -18,6 +18,7 @@ import { enReview, enReviewErrors, enSending } from './en-review';
 import { enTemplateErrors, enTemplates } from './en-templates';
 import { enBuilder } from './en-builder';
 import { enVersions } from './en-versions';
+import { enParams } from './en-params';
 
 export const en = {
   common: {
@@ -346,6 +347,7 @@ export const en = {
   templates: enTemplates,
   builder: enBuilder,
   versions: enVersions,
+  params: enParams,
   accept: {
     metaTitle: 'Accept invitation',
     title: 'Join the team',

@@ -17,6 +17,7 @@ import { frReview, frReviewErrors, frSending } from './fr-review';
 import { frTemplateErrors, frTemplates } from './fr-templates';
 import { frBuilder } from './fr-builder';
 import { frVersions } from './fr-versions';
+import { frParams } from './fr-params';
 
 export const fr: Dictionary = {
   common: {
@@ -350,6 +351,7 @@ export const fr: Dictionary = {
   templates: frTemplates,
   builder: frBuilder,
   versions: frVersions,
+  params: frParams,
   accept: {
     metaTitle: 'Accepter l’invitation',
     title: 'Rejoindre l’équipe',

@@ -14,6 +14,8 @@
  *   parameter path.
  *
  * A piece cannot contain `}}` (write `} }` inside object constructors).
+ *
+ * Browser-safe (no Node-only API): the builder's live preview evaluates with these same functions.
  */
 import jsonata from 'jsonata';
 import { fail } from '../run/failures';
@@ -106,6 +108,12 @@ export function plainData(value: unknown, depth = 0): unknown {
   return copy;
 }
 
+const utf8 = new TextEncoder();
+
+function utf8Length(text: string): number {
+  return utf8.encode(text).length;
+}
+
 function expressionError(path: string, reason: string) {
   return fail.permanent('expression_error', { message: `Expression in ${path}: ${reason}`, details: { path } });
 }
@@ -121,7 +129,7 @@ function asData(result: unknown, path: string): unknown {
     throw expressionError(path, 'the result is not JSON data.');
   }
   if (text === undefined) return null;
-  if (Buffer.byteLength(text, 'utf8') > expressionBudget.maxResultBytes) {
+  if (utf8Length(text) > expressionBudget.maxResultBytes) {
     throw expressionError(path, `the result is larger than ${expressionBudget.maxResultBytes} bytes.`);
   }
   return JSON.parse(text) as unknown;
@@ -164,7 +172,7 @@ async function resolveString(text: string, scope: unknown, path: string): Promis
     at = piece.end;
   }
   out += text.slice(at);
-  if (Buffer.byteLength(out, 'utf8') > expressionBudget.maxResultBytes) throw expressionError(path, `the text is larger than ${expressionBudget.maxResultBytes} bytes.`);
+  if (utf8Length(out) > expressionBudget.maxResultBytes) throw expressionError(path, `the text is larger than ${expressionBudget.maxResultBytes} bytes.`);
   return out;
 }
 
@@ -193,6 +201,15 @@ async function resolveValue(value: unknown, scope: unknown, path: string, depth:
     setOwn(out, key, await resolveValue((value as Record<string, unknown>)[key], scope, childPath(path, key), depth + 1));
   }
   return out;
+}
+
+/**
+ * One value resolved the way a step's parameters are (a whole-`{{ }}` string gives the value, a mixed
+ * string the interpolated text; objects and lists deeply), against a scope made plain here. For
+ * previews: a failure is a NodeFailure `expression_error` whose message names `path`.
+ */
+export async function resolveValueIn(value: unknown, scope: unknown, path = 'params'): Promise<unknown> {
+  return resolveValue(value, plainData(scope), path, 0);
 }
 
 /** A copy of resolved params with secret-looking values masked (keys, and `{name, value}` pairs). */
