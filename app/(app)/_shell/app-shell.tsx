@@ -52,6 +52,8 @@ function UserSlot({ compact, onSignOutError }: { compact?: boolean; onSignOutErr
 
 /** Pages that use the whole width and height (three panes) instead of the reading column. */
 const widePaths = ['/messages'];
+/** Pages that keep the page's padding but use the whole width (the workflow builder's canvas). */
+const fullWidthPath = /^\/workflows\/[^/]+$/;
 
 function LiveUpdates() {
   useLiveUpdates();
@@ -71,6 +73,7 @@ function Shell({ brand, children }: { brand: ShellBrand; children: ReactNode }) 
   const { t } = useI18n();
   const pathname = usePathname();
   const wide = widePaths.some((path) => pathname === path || pathname.startsWith(`${path}/`));
+  const fullWidth = fullWidthPath.test(pathname);
   const me = useMe();
   const [menuOpen, setMenuOpen] = useState(false);
   const [signOutError, setSignOutError] = useState<unknown>(null);
@@ -134,7 +137,11 @@ function Shell({ brand, children }: { brand: ShellBrand; children: ReactNode }) 
         tabIndex={-1}
         className={cn(
           'focus:outline-none',
-          wide ? 'flex h-[calc(100dvh-3.5rem)] w-full flex-col md:h-dvh' : 'mx-auto w-full max-w-6xl px-4 py-8 sm:px-6 lg:px-10 lg:py-10',
+          wide
+            ? 'flex h-[calc(100dvh-3.5rem)] w-full flex-col md:h-dvh'
+            : fullWidth
+              ? 'w-full px-4 py-6 sm:px-6'
+              : 'mx-auto w-full max-w-6xl px-4 py-8 sm:px-6 lg:px-10 lg:py-10',
         )}
       >
         {signOutError ? (

@@ -18,6 +18,9 @@ import { TextareaField, TextField } from '@/app/ui/field';
 import { ActivityIcon, ArchiveIcon, MoreIcon, SendIcon, TrashIcon } from '@/app/ui/icons';
 import { useWorkflowMutations, useWorkflowsCache, type WorkflowDetail } from '../_lib/api';
 import { GraphIssueList } from '../_components/graph-issue-list';
+import { DraftVsPublished } from '../_components/versions/draft-vs-published';
+import { SaveAsTemplateDialog } from '../_components/versions/save-as-template-dialog';
+import { useMe } from '../../_shell/use-me';
 import { graphIssuesOf, parseGraphText } from '../_lib/graph-issues';
 
 type Confirm = 'unpublish' | 'archive' | 'delete' | null;
@@ -57,6 +60,7 @@ function PublishDialog({ workflow, open, onOpenChange }: { workflow: WorkflowDet
               </Alert>
             ) : null}
             <GraphIssueList issues={issues} testId="publish-issues" />
+            <DraftVsPublished workflow={workflow} className="max-h-72 overflow-y-auto" />
             <TextField
               label={t.workflows.publishDialog.note}
               optional={t.common.optional}
@@ -147,6 +151,8 @@ export function WorkflowActions({ workflow }: { workflow: WorkflowDetail }) {
   const [publishOpen, setPublishOpen] = useState(false);
   const [testOpen, setTestOpen] = useState(false);
   const [confirm, setConfirm] = useState<Confirm>(null);
+  const [templateOpen, setTemplateOpen] = useState(false);
+  const me = useMe();
 
   const settle = { onSuccess: () => void cache.refresh() };
   const pause = useMutation({ ...mutations.pause, ...settle });
@@ -206,6 +212,7 @@ export function WorkflowActions({ workflow }: { workflow: WorkflowDetail }) {
           </DropdownMenuTrigger>
           <DropdownMenuContent align="end">
             {live ? <DropdownMenuItem onSelect={() => setConfirm('unpublish')}>{t.workflows.actions.unpublish}</DropdownMenuItem> : null}
+            {me.data?.role === 'admin' ? <DropdownMenuItem onSelect={() => setTemplateOpen(true)}>{t.versions.saveAsTemplate.open}</DropdownMenuItem> : null}
             {!archived ? (
               <DropdownMenuItem onSelect={() => setConfirm('archive')}>
                 <ArchiveIcon />
@@ -226,6 +233,7 @@ export function WorkflowActions({ workflow }: { workflow: WorkflowDetail }) {
       ) : null}
       <PublishDialog workflow={workflow} open={publishOpen} onOpenChange={setPublishOpen} />
       <TestRunDialog workflow={workflow} open={testOpen} onOpenChange={setTestOpen} />
+      {templateOpen ? <SaveAsTemplateDialog workflow={workflow} open={templateOpen} onOpenChange={setTemplateOpen} /> : null}
       <ConfirmDialog
         open={confirm !== null}
         onOpenChange={(open) => {

@@ -17,9 +17,9 @@ import { workflowStatusTone } from '../../executions/_lib/status';
 import { useWorkflow } from '../_lib/api';
 import { triggerLabel } from '../_lib/labels';
 import { WorkflowBuilder } from './builder/builder';
+import { VersionsList } from '../_components/versions/versions-list';
 import { GraphEditor } from './graph-editor';
 import { SettingsPanel } from './settings-panel';
-import { VersionsPanel } from './versions-panel';
 import { WebhookPanel } from './webhook-panel';
 import { WorkflowActions } from './workflow-actions';
 
@@ -98,9 +98,12 @@ export function WorkflowView({ id }: { id: string }) {
       ) : null}
       <Tabs id={tabsId} items={tabs} value={tab} onChange={setTab} label={t.workflows.tabs.label} />
       <TabPanel id={tabsId} value={tab}>
-        {tab === 'graph' ? <WorkflowBuilder key={data.id} workflow={data} /> : null}
+        {/* The builder stays mounted on other tabs: its undo history and unsaved edits survive a look at the versions. */}
+        <div className={tab === 'graph' ? undefined : 'hidden'}>
+          <WorkflowBuilder key={data.id} workflow={data} />
+        </div>
         {tab === 'json' ? <GraphEditor workflow={data} /> : null}
-        {tab === 'versions' ? <VersionsPanel workflowId={data.id} /> : null}
+        {tab === 'versions' ? <VersionsList workflowId={data.id} draftGraph={data.graph} draftRevision={data.draftRevision} readOnly={archived} /> : null}
         {tab === 'settings' ? <SettingsPanel workflow={data} /> : null}
         {tab === 'webhook' ? <WebhookPanel workflow={data} /> : null}
       </TabPanel>

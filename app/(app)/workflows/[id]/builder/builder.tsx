@@ -26,6 +26,7 @@ import { useAutosave, graphJson, readBackup, type SaveState } from './use-autosa
 import { useBuilder } from './use-builder';
 import { useBuilderKeys, type ShortcutAction } from './use-builder-keys';
 import { useOtherTabs } from './use-other-tabs';
+import { usePickerLists } from './use-form-context';
 
 function SaveStatus({ state }: { state: SaveState }) {
   const { t } = useI18n();
@@ -84,6 +85,7 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
   );
   const autosave = useAutosave({ workflowId: workflow.id, graph: builder.graph, loadedRevision: base.revision, loadedJson: base.json, readOnly, onSaved });
   const runner = useTestRunner(workflow, autosave.flush);
+  const lists = usePickerLists();
 
   // The draft changed elsewhere: follow it when nothing here is unsaved, else let the member choose.
   const externalChange = workflow.draftRevision > known.current;
@@ -250,6 +252,8 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
             typesByName={typesByName}
             issues={issues}
             stepsByNode={runner.stepsByNode}
+            run={runner.detail}
+            lists={lists}
             readOnly={readOnly}
             onRunUpTo={(nodeId) => void runner.start(nodeId)}
             onPin={(nodeId) => {

@@ -9,15 +9,16 @@ import { useI18n } from '@/app/i18n/client';
 import { Alert } from '@/app/ui/alert';
 import { Badge, StatusBadge } from '@/app/ui/badge';
 import { Button } from '@/app/ui/button';
-import { TextareaField, TextField } from '@/app/ui/field';
+import { TextareaField } from '@/app/ui/field';
 import { cn } from '@/app/ui/cn';
 import { executionStatusTone } from '../../../executions/_lib/status';
 import { JsonBlock } from '../../../executions/[id]/json-block';
-import type { NodeType, TestRunStep } from './api';
+import type { NodeType, TestRunDetail, TestRunStep } from './api';
 import { noteColourClasses } from './canvas/note-node';
 import { stickyColors, updateNode, updateNote, type EditorGraph } from './model/editor-graph';
 import type { IssuesByItem } from './model/issues';
-import { NodeParams } from './node-params';
+import { NodeParamsForm, NodeSettingsForm, type ParamsFormContext } from '../../_components/params';
+import { sampleScopeFor } from './use-form-context';
 import type { Builder } from './use-builder';
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
@@ -81,6 +82,8 @@ export function Inspector({
   typesByName,
   issues,
   stepsByNode,
+  run,
+  lists,
   readOnly,
   onRunUpTo,
   onPin,
@@ -91,6 +94,8 @@ export function Inspector({
   typesByName: Map<string, NodeType>;
   issues: IssuesByItem;
   stepsByNode: Map<string, TestRunStep>;
+  run: TestRunDetail | null;
+  lists: Omit<ParamsFormContext, 'sampleScope'>;
   readOnly: boolean;
   onRunUpTo: (nodeId: string) => void;
   onPin: (nodeId: string) => void;
@@ -186,27 +191,50 @@ export function Inspector({
         </p>
         {type ? <p className="mt-1 text-xs text-muted">{type.description}</p> : null}
       </div>
-      {otherIssues.length > 0 ? (
+      {nodeIssues.some((issue) => issue.path === '') ? (
         <Alert tone="danger" testId="node-issues">
           <ul>
-            {otherIssues.map((issue, index) => (
+            {nodeIssues.filter((issue) => issue.path === '').map((issue, index) => (
               <li key={index}>{issue.path ? `${issue.path}: ${issue.message}` : issue.message}</li>
             ))}
           </ul>
         </Alert>
       ) : null}
-      <Section title={b.general}>
-        <TextField
-          label={b.name}
-          maxLength={200}
-          readOnly={readOnly}
-          value={node.name}
-          onChange={(event) => builder.commit(updateNode(graph, node.id, { name: event.target.value }))}
-          data-testid="node-name"
-        />
-      </Section>
       <Section title={b.params}>
-        <NodeParams key={node.id} nodeType={type} params={node.params} issues={paramIssues} onChange={(params) => builder.commit(updateNode(graph, node.id, { params }))} />
+        {type ? (
+          <NodeParamsForm
+            key={node.id}
+            nodeType={type}
+            params={node.params}
+            onChange={(params) => builder.commit(updateNode(graph, node.id, { params }))}
+            context={{ ...lists, sampleScope: sampleScopeFor(graph, node.id, run) }}
+            issues={paramIssues}
+            disabled={readOnly}
+          />
+        ) : (
+          <p className="text-sm text-muted">{b.unknownType(node.type)}</p>
+        )}
+      </Section>
+      <Section title={b.settings}>
+        <NodeSettingsForm
+          key={node.id}
+          settings={{ name: node.name, disabled: node.disabled, onError: node.onError, retry: node.retry, timeoutMs: node.timeoutMs, notes: node.notes }}
+          defaults={type?.retry ?? { maxAttempts: 3, delayMs: 30_000, timeoutMs: 300_000 }}
+          onChange={(settings) =>
+            builder.commit(
+              updateNode(graph, node.id, {
+                name: settings.name,
+                disabled: settings.disabled,
+                onError: settings.onError,
+                retry: settings.retry,
+                timeoutMs: settings.timeoutMs,
+                notes: settings.notes,
+              }),
+            )
+          }
+          issues={otherIssues}
+          disabled={readOnly}
+        />
       </Section>
       <NodeResult step={stepsByNode.get(node.id)} pinned={Object.hasOwn(graph.pins, node.id)} onPin={() => onPin(node.id)} onUnpin={() => onUnpin(node.id)} />
       {!readOnly ? (

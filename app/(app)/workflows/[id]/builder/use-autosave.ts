@@ -131,6 +131,9 @@ export function useAutosave({
     [save],
   );
 
+  const saveRef = useRef(() => run());
+  saveRef.current = () => run();
+
   // Debounced save after each edit; a conflict waits for the member's choice.
   const json = graphJson(graph);
   const blocked = state.kind === 'conflict' || readOnly;
@@ -149,7 +152,14 @@ export function useAutosave({
       event.preventDefault();
     }
     window.addEventListener('beforeunload', beforeUnload);
-    return () => window.removeEventListener('beforeunload', beforeUnload);
+    return () => {
+      window.removeEventListener('beforeunload', beforeUnload);
+      // Leaving the page inside the app (a link): the pending edit is saved now, and kept here until it is.
+      if (graphJson(latest.current) !== base.current.json) {
+        writeBackup(workflowId, { baseRevision: base.current.revision, graph: latest.current });
+        void saveRef.current();
+      }
+    };
   }, [workflowId]);
 
   return {
