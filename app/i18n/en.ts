@@ -16,6 +16,7 @@ import { enSendGuard, enSendGuardErrors } from './en-guard';
 import { enApprovalErrors, enApprovals } from './en-approvals';
 import { enReview, enReviewErrors, enSending } from './en-review';
 import { enTemplateErrors, enTemplates } from './en-templates';
+import { enEval } from './en-eval';
 
 export const en = {
   common: {
@@ -342,6 +343,7 @@ export const en = {
   sending: enSending,
   compose: enCompose,
   templates: enTemplates,
+  eval: enEval,
   accept: {
     metaTitle: 'Accept invitation',
     title: 'Join the team',

@@ -15,6 +15,7 @@ import { frSendGuard, frSendGuardErrors } from './fr-guard';
 import { frApprovalErrors, frApprovals } from './fr-approvals';
 import { frReview, frReviewErrors, frSending } from './fr-review';
 import { frTemplateErrors, frTemplates } from './fr-templates';
+import { frEval } from './fr-eval';
 
 export const fr: Dictionary = {
   common: {
@@ -346,6 +347,7 @@ export const fr: Dictionary = {
   sending: frSending,
   compose: frCompose,
   templates: frTemplates,
+  eval: frEval,
   accept: {
     metaTitle: 'Accepter l’invitation',
     title: 'Rejoindre l’équipe',
