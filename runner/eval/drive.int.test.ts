@@ -4,6 +4,7 @@
  * Figures follow mail dispatch's own trigger rule, nothing real happens (no outbound message, no
  * review item), runs are hidden from the executions list, baselines compare.
  */
+import { run as runWorker } from 'graphile-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../server/core/db';
 import type { GraphInput } from '../../server/engine/graph/schema';
@@ -14,7 +15,10 @@ import { call } from '../../server/testing/rest-client';
 import { useTestDatabase } from '../../server/testing/test-database';
 import { createWorkflow } from '../../server/testing/workflow-factories';
 import { startEngineWorker, type EngineWorker } from '../engine/testing/engine-worker';
+import { graphileLogger } from '../graphile-logger';
+import { evalRunTask } from '../tasks/eval-run.task';
 import { driveEvalRun } from './drive';
+import { sweepEvalRuns } from './sweeper';
 
 const databaseUrl = await useTestDatabase();
 let worker: EngineWorker;
@@ -218,5 +222,52 @@ describe('cancelling an evaluation while it runs', () => {
     for (const execution of executions) expect(['cancelled', 'succeeded', 'failed']).toContain(execution.status);
     expect(await db().execution.count({ where: { evalRunId: id, status: { in: ['queued', 'running', 'waiting'] } } })).toBe(0);
     expect(await db().evalCase.count({ where: { evalRunId: id, status: { in: ['pending', 'running'] } } })).toBe(0);
+  });
+});
+
+describe('the evaluation sweeper', () => {
+  it('gives a new job to an evaluation left without a live one (its runner died), and leaves driven ones alone', async () => {
+    const { mailbox } = await mailboxWith([{ subject: 'Orphan' }]);
+    const { workflow } = await createWorkflow(member, { graph: chain(node('start', 'trigger.mail', { mailboxIds: [mailbox.id] })), publish: false });
+    const started = await call('POST', `/api/v1/workflows/${workflow.id}/eval-runs`, { cookie: member.cookie, body: {} });
+    const id = started.body.evalRun.id as string;
+    const jobsOf = async () => db().$queryRaw<{ locked: boolean }[]>`SELECT locked_at IS NOT NULL AS locked FROM graphile_worker.jobs WHERE key = ${`eval:${id}`}`;
+    // Fresh, with its job: nothing to do.
+    expect(await sweepEvalRuns()).toBe(0);
+    // Its job was taken by a runner that died long ago.
+    await db().$executeRaw`UPDATE graphile_worker._private_jobs SET locked_at = now() - interval '10 minutes', locked_by = 'dead' WHERE key = ${`eval:${id}`}`;
+    await db().$executeRaw`UPDATE eval_runs SET created_at = now() - interval '5 minutes', status = 'running' WHERE id = ${id}::uuid`;
+    expect(await sweepEvalRuns()).toBe(1);
+    expect((await jobsOf()).filter((job) => !job.locked)).toHaveLength(1);
+    expect(await sweepEvalRuns()).toBe(0);
+    while ((await driveEvalRun(id, { budgetMs: 60_000 })) === 'again');
+    expect((await db().evalRun.findUniqueOrThrow({ where: { id } })).status).toBe('succeeded');
+    expect(await sweepEvalRuns()).toBe(0);
+  });
+});
+
+describe('the eval.run task', () => {
+  it('drives an evaluation started through the route to its end, in the runner’s job queue', async () => {
+    const { mailbox } = await mailboxWith([{ subject: 'Invoice 9' }, { subject: 'Hi' }]);
+    const { workflow } = await createWorkflow(member, { graph: chain(node('start', 'trigger.mail', { mailboxIds: [mailbox.id], subject: ['invoice'] }), draftReply), publish: false });
+    const evalWorker = await runWorker({
+      connectionString: databaseUrl,
+      taskList: { [evalRunTask.name]: evalRunTask.task },
+      logger: graphileLogger,
+      noHandleSignals: true,
+      preset: { worker: { concurrentJobs: 1, pollInterval: 100 } },
+    });
+    try {
+      const started = await call('POST', `/api/v1/workflows/${workflow.id}/eval-runs`, { cookie: member.cookie, body: {} });
+      const id = started.body.evalRun.id as string;
+      let answer = started.body.evalRun;
+      for (let polls = 0; polls < 300 && ['queued', 'running'].includes(answer.status); polls += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        answer = (await call('GET', `/api/v1/eval-runs/${id}`, { cookie: member.cookie })).body.evalRun;
+      }
+      expect(answer).toMatchObject({ status: 'succeeded', progress: { done: 2, total: 2 }, figures: { triggered: 1, wouldDraft: 1 } });
+    } finally {
+      await evalWorker.stop();
+    }
   });
 });
