@@ -5,6 +5,7 @@
  * polled every 1.5 s while it is queued or running (the `eval.progress` live event refreshes it
  * sooner when the socket is up).
  */
+import { useEffect, useRef } from 'react';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRealtimeEvent } from '@/app/lib/realtime';
 import { useTRPC, type RouterOutputs } from '@/app/lib/trpc';
@@ -27,16 +28,27 @@ export function useLatestEvalRun(workflowId: string) {
   });
 }
 
-export function useEvalCases(evalRunId: string | null, changedOnly: boolean, active: boolean) {
+/**
+ * The run's cases, page by page. `version` (the run's status and cases done) re-reads the pages
+ * loaded whenever the run moves, so the last cases appear with the run's end rather than a poll later.
+ */
+export function useEvalCases(evalRunId: string | null, changedOnly: boolean, version: string) {
   const trpc = useTRPC();
-  return useInfiniteQuery({
+  const pages = useInfiniteQuery({
     ...trpc.evalRuns.cases.infiniteQueryOptions(
       { id: evalRunId ?? '', limit: evalCasesPageSize, ...(changedOnly ? { changed: 'true' as const } : {}) },
       { getNextPageParam: (page) => page.nextCursor ?? undefined },
     ),
     enabled: Boolean(evalRunId),
-    refetchInterval: active ? evalPollMs : false,
   });
+  const { refetch } = pages;
+  const seen = useRef(version);
+  useEffect(() => {
+    if (seen.current === version) return;
+    seen.current = version;
+    void refetch();
+  }, [version, refetch]);
+  return pages;
 }
 
 /** Start and stop; both refresh the workflow's runs and the cases. */

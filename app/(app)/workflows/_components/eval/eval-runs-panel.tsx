@@ -101,7 +101,7 @@ export function EvalRunsPanel({ workflowId, hasPublished }: { workflowId: string
           {run.baseline !== 'none' ? (
             <CheckboxField label={strings.onlyDifferences} checked={changedOnly} onChange={(event) => setChangedOnly(event.target.checked)} data-testid="eval-only-differences" />
           ) : null}
-          <EvalCaseTable run={run} changedOnly={changedOnly && run.baseline !== 'none'} active={active} />
+          <EvalCaseTable run={run} changedOnly={changedOnly && run.baseline !== 'none'} />
         </div>
       ) : latest.isSuccess ? (
         <p className="text-sm text-muted" data-testid="eval-empty">
@@ -112,10 +112,10 @@ export function EvalRunsPanel({ workflowId, hasPublished }: { workflowId: string
   );
 }
 
-function EvalCaseTable({ run, changedOnly, active }: { run: EvalRun; changedOnly: boolean; active: boolean }) {
+function EvalCaseTable({ run, changedOnly }: { run: EvalRun; changedOnly: boolean }) {
   const { t } = useI18n();
   const strings = t.eval;
-  const pages = useEvalCases(run.id, changedOnly, active);
+  const pages = useEvalCases(run.id, changedOnly, `${run.status}:${run.progress.done}`);
   const cases = pages.data?.pages.flatMap((page) => page.cases) ?? [];
 
   if (pages.error) {
