@@ -79,8 +79,9 @@ export const enWorkflows = {
   archivedNotice: 'This workflow is archived: it is read-only.',
   tabs: {
     label: 'Workflow sections',
-    graph: 'Graph',
+    graph: 'Editor',
     json: 'JSON',
+    evaluate: 'Try on my mail',
     versions: 'Versions',
     settings: 'Settings',
     webhook: 'Webhook',

@@ -19,6 +19,7 @@ import { enTemplateErrors, enTemplates } from './en-templates';
 import { enBuilder } from './en-builder';
 import { enVersions } from './en-versions';
 import { enParams } from './en-params';
+import { enEval } from './en-eval';
 
 export const en = {
   common: {
@@ -348,6 +349,7 @@ export const en = {
   builder: enBuilder,
   versions: enVersions,
   params: enParams,
+  eval: enEval,
   accept: {
     metaTitle: 'Accept invitation',
     title: 'Join the team',
@@ -451,6 +453,7 @@ export const en = {
       ...enApprovalErrors,
       ...enReviewErrors,
       ...enTemplateErrors,
+      ...enEval.errors,
     } satisfies Partial<Record<ErrorCode, string>>,
   },
 };

@@ -81,8 +81,9 @@ export const frWorkflows: Dictionary['workflows'] = {
   archivedNotice: 'Ce workflow est archivé\u00a0: il est en lecture seule.',
   tabs: {
     label: 'Sections du workflow',
-    graph: 'Graphe',
+    graph: 'Éditeur',
     json: 'JSON',
+    evaluate: 'Essayer sur mes mails',
     versions: 'Versions',
     settings: 'Réglages',
     webhook: 'Webhook',

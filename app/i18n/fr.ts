@@ -18,6 +18,7 @@ import { frTemplateErrors, frTemplates } from './fr-templates';
 import { frBuilder } from './fr-builder';
 import { frVersions } from './fr-versions';
 import { frParams } from './fr-params';
+import { frEval } from './fr-eval';
 
 export const fr: Dictionary = {
   common: {
@@ -352,6 +353,7 @@ export const fr: Dictionary = {
   builder: frBuilder,
   versions: frVersions,
   params: frParams,
+  eval: frEval,
   accept: {
     metaTitle: 'Accepter l’invitation',
     title: 'Rejoindre l’équipe',
@@ -455,6 +457,7 @@ export const fr: Dictionary = {
       ...frApprovalErrors,
       ...frReviewErrors,
       ...frTemplateErrors,
+      ...frEval.errors,
     },
   },
 };

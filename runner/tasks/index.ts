@@ -27,6 +27,7 @@ import { mailRemoveDraftTask } from './mail-remove-draft.task';
 import { purgeWebhookDeliveriesTask } from './purge-webhook-deliveries.task';
 import { purgeOutboundContentTask } from './purge-outbound-content.task';
 import { workflowSchedulesTask } from './workflow-schedules.task';
+import { evalRunTask } from './eval-run.task';
 
 export const taskDefinitions: readonly TaskDefinition[] = [
   purgeIdempotencyRecordsTask,
@@ -52,6 +53,7 @@ export const taskDefinitions: readonly TaskDefinition[] = [
   workflowSchedulesTask,
   mailPlaceDraftTask,
   mailRemoveDraftTask,
+  evalRunTask,
 ];
 
 export const taskList: TaskList = Object.fromEntries(taskDefinitions.map((definition) => [definition.name, definition.task]));

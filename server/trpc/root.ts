@@ -5,6 +5,7 @@ import { auditRouter } from '../domains/audit/router';
 import { authRouter } from '../domains/auth/router';
 import { composeRouter } from '../domains/compose/router';
 import { connectionsRouter } from '../domains/connections/router';
+import { evalRunsRouter } from '../domains/eval-runs/router';
 import { executionsRouter } from '../domains/executions/router';
 import { exclusionsRouter } from '../domains/exclusions/router';
 import { instanceRouter } from '../domains/instance/router';
@@ -44,6 +45,7 @@ export const appRouter = router({
   review: reviewRouter,
   compose: composeRouter,
   templates: templatesRouter,
+  evalRuns: evalRunsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -29,6 +29,8 @@ const idempotentRoutes: string[] = [
   'POST /api/v1/templates/{id}/install',
   // Ours (template administration is "not shown" in the spec).
   'POST /api/v1/admin/templates',
+  // Ours (evaluation runs: only their GET is named by the spec).
+  'POST /api/v1/workflows/{id}/eval-runs',
 ];
 
 const name = (entry: (typeof table)[number]) => `${entry.spec!.method} ${entry.spec!.path}`;

@@ -178,6 +178,13 @@ export const errorCatalogue = {
     not_replayable: [409, 'This execution cannot be replayed.'], // (ours) details.reason
     not_cancellable: [409, 'This execution has already finished.'], // (ours)
   }),
+  ...area('eval', {
+    not_found: [404, 'No such evaluation run.'], // (ours)
+    no_cases: [409, 'There is nothing to evaluate: no mirrored message in the trigger’s mailboxes for this source.'], // (ours)
+    source_unsupported: [409, 'This workflow does not start on mail: evaluate it on given trigger data.'], // (ours)
+    already_running: [409, 'An evaluation of this workflow is still running.'], // (ours) details.evalRunId
+    not_cancellable: [409, 'This evaluation run has already finished.'], // (ours)
+  }),
   ...area('webhook', {
     not_found: [404, 'No such webhook.'], // (ours) unknown token, or the workflow cannot start
     signature_required: [401, 'This webhook requires a signature (X-Signature and X-Signature-Timestamp).'], // (ours)

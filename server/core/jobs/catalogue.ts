@@ -29,6 +29,8 @@ export const jobCatalogue = {
   'mail.place-draft': z.strictObject({ outboundId: z.uuid() }),
   /** Delete the placed draft of an item sent or rejected through the review. Key `mail-draft:<id>`. */
   'mail.remove-draft': z.strictObject({ outboundId: z.uuid() }),
+  /** Drive an evaluation run: start its cases' simulated runs in small batches, record them as they end. Key `eval:<id>`. */
+  'eval.run': z.strictObject({ evalRunId: z.uuid() }),
 } as const;
 
 export type JobName = keyof typeof jobCatalogue;
@@ -43,4 +45,5 @@ export const jobKeys = {
   dispatch: (id: string) => `mail-dispatch:${id}`,
   send: (outboundId: string) => `mail-send:${outboundId}`,
   draft: (outboundId: string) => `mail-draft:${outboundId}`,
+  evalRun: (evalRunId: string) => `eval:${evalRunId}`,
 } as const;

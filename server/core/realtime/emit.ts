@@ -33,6 +33,8 @@ export interface RealtimeEvents {
   'approval.changed': { approvalId: string; executionId: string; status: string };
   /** An outbound message (review item) changed: review decision, send progress. */
   'outbound.changed': { outboundId: string; mailboxId: string; reviewStatus?: string; sendStatus?: string };
+  /** An evaluation run progressed (cases done) or changed status. */
+  'eval.progress': { evalRunId: string; workflowId: string; status: string; done: number; total: number };
 }
 
 export async function emitToMember<Event extends keyof RealtimeEvents>(

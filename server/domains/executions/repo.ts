@@ -45,7 +45,8 @@ async function rowsInOrder(ids: string[], tx: Reader = db()): Promise<ExecutionR
 /** Newest first, strictly after `after`; `take` rows at most. */
 export async function findExecutions(memberId: string, filter: ExecutionFilter, after: CursorPosition | null, take: number): Promise<ExecutionRow[]> {
   const params = new Params();
-  const where = [`member_id = ${params.add(memberId)}::uuid`];
+  // Runs of evaluation runs are read through their evaluation, never listed here.
+  const where = [`member_id = ${params.add(memberId)}::uuid`, 'eval_run_id IS NULL'];
   if (filter.workflowId) where.push(`workflow_id = ${params.add(filter.workflowId)}::uuid`);
   if (filter.mailboxId) where.push(`mailbox_id = ${params.add(filter.mailboxId)}::uuid`);
   if (filter.status) where.push(`status = ${params.add(filter.status)}`);
@@ -93,7 +94,7 @@ export function decodeWaitingCursor(cursor: string | undefined): WaitingPosition
 
 export async function findWaiting(memberId: string, after: WaitingPosition | null, take: number) {
   const params = new Params();
-  const where = [`member_id = ${params.add(memberId)}::uuid`, `status = 'waiting'`];
+  const where = [`member_id = ${params.add(memberId)}::uuid`, `status = 'waiting'`, 'eval_run_id IS NULL'];
   if (after) {
     const id = params.add(after.id);
     if (after.waitUntil) {
@@ -158,7 +159,7 @@ export function summaryByWorkflow(memberId: string, since: Date): Promise<Summar
             count(*) FILTER (WHERE e.status = 'succeeded')::int AS "succeeded",
             max(coalesce(e.finished_at, e.created_at)) FILTER (WHERE e.status = 'failed') AS "lastFailedAt"
        FROM executions e LEFT JOIN workflows w ON w.id = e.workflow_id
-      WHERE e.member_id = $1::uuid AND e.simulated = false AND e.created_at >= $2::timestamptz
+      WHERE e.member_id = $1::uuid AND e.simulated = false AND e.eval_run_id IS NULL AND e.created_at >= $2::timestamptz
       GROUP BY e.workflow_id, w.name`,
     memberId,
     since,

@@ -14,7 +14,7 @@ export function findEntryOfMessage(memberId: string, messageId: string) {
 /** Runs started for the message, newest first. */
 export function findExecutionsOfMessage(memberId: string, messageId: string, take: number) {
   return db().execution.findMany({
-    where: { messageId, memberId },
+    where: { messageId, memberId, evalRunId: null },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take,
     select: { id: true, workflowId: true, status: true, simulated: true, createdAt: true, finishedAt: true },

@@ -201,6 +201,16 @@ async function matchingWorkflows(tx: Tx, message: QueuedMessage, signals: string
        AND v.trigger_type = 'mail'
        AND (cardinality(v.trigger_mailbox_ids) = 0 OR ${message.mailboxId} = ANY(v.trigger_mailbox_ids))
      ORDER BY w.created_at, w.id`;
+  return rows.filter((row) => triggerNodeMatches(row.graph, row.triggerNodeId, message, signals));
+}
+
+/** Whether the mail trigger node `triggerNodeId` of `graph` (its mailboxes and filters) matches the message. */
+function triggerNodeMatches(graph: unknown, triggerNodeId: string | null, message: QueuedMessage, signals: string[]): boolean {
+  const nodes = (graph as { nodes?: { id?: unknown; params?: unknown }[] } | null)?.nodes ?? [];
+  const node = nodes.find((candidate) => candidate.id === triggerNodeId);
+  const parsed = mailTriggerParams.safeParse(node?.params ?? {});
+  if (!parsed.success) return false;
+  if (parsed.data.mailboxIds.length > 0 && !parsed.data.mailboxIds.includes(message.mailboxId)) return false;
   const matchable: MatchableMessage = {
     fromEmail: message.fromEmail,
     fromName: message.fromName,
@@ -213,14 +223,20 @@ async function matchingWorkflows(tx: Tx, message: QueuedMessage, signals: string
     isMailingList: message.isMailingList,
     isFromSelf: message.isFromSelf,
   };
-  return rows.filter((row) => {
-    const nodes = (row.graph as { nodes?: { id?: unknown; params?: unknown }[] } | null)?.nodes ?? [];
-    const node = nodes.find((candidate) => candidate.id === row.triggerNodeId);
-    const parsed = mailTriggerParams.safeParse(node?.params ?? {});
-    if (!parsed.success) return false;
-    if (parsed.data.mailboxIds.length > 0 && !parsed.data.mailboxIds.includes(message.mailboxId)) return false;
-    return mailTriggerMatches(parsed.data, matchable, signals);
-  });
+  return mailTriggerMatches(parsed.data, matchable, signals);
+}
+
+/**
+ * Whether a mirrored message would start a workflow whose graph has this mail trigger node, by the
+ * dispatcher's own rules: the organisation's and the member's exclusions, the loop guard (mail from
+ * the mailbox itself), then the trigger's mailboxes and filters. Evaluation runs ask it per case.
+ */
+export async function mailTriggerWouldStart(tx: Tx, messageId: string, graph: unknown, triggerNodeId: string | null): Promise<boolean> {
+  const message = await loadMessage(tx, messageId);
+  if (!message) return false;
+  if (await senderExclusionOf(tx, message.memberId, message.fromEmail)) return false;
+  if (message.isFromSelf) return false;
+  return triggerNodeMatches(graph, triggerNodeId, message, await signalsOf(tx, message));
 }
 
 export async function decide(tx: Tx, message: QueuedMessage): Promise<DispatchDecision> {

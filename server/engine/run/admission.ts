@@ -27,10 +27,7 @@ export async function admit(executionId: string): Promise<boolean> {
     if (!row) return false;
     if (row.status === 'running') return true;
     if (row.status !== 'queued') return false;
-    if (!row.holds_slot) {
-      await markRunning(tx, [{ id: executionId, member_id: row.member_id, workflow_id: row.workflow_id }]);
-      return true;
-    }
+    if (!row.holds_slot) return (await markRunning(tx, [{ id: executionId, member_id: row.member_id, workflow_id: row.workflow_id }])).length > 0;
     const admitted = await admitQueued(row.workflow_id, tx, executionId);
     if (admitted.includes(executionId)) return true;
     // Another admission may have taken it in while we waited for the lock: read it again under the lock.
@@ -69,17 +66,25 @@ export async function admitQueued(workflowId: string, tx: AdmissionTx, self?: st
       WHERE status = 'queued' AND holds_slot AND workflow_id <> ${workflowId}::uuid ORDER BY seq LIMIT 1`;
     if (other) await nudge(tx, [other.id]);
   }
-  await markRunning(tx, admitted);
-  await nudge(tx, admitted.map((run) => run.id).filter((id) => id !== self));
-  return admitted.map((run) => run.id);
+  const running = await markRunning(tx, admitted);
+  await nudge(tx, running.map((run) => run.id).filter((id) => id !== self));
+  return running.map((run) => run.id);
 }
 
-async function markRunning(tx: Pick<Tx, '$executeRaw'>, runs: { id: string; member_id: string; workflow_id: string }[]): Promise<void> {
-  if (runs.length === 0) return;
-  await tx.$executeRaw`
+/**
+ * Queued → running. Conditional on `queued`: a cancel that committed after the caller read the run
+ * (admit reads without a lock) keeps it cancelled. Answers the runs it moved.
+ */
+async function markRunning(tx: Pick<Tx, '$queryRaw' | '$executeRaw'>, runs: { id: string; member_id: string; workflow_id: string }[]): Promise<typeof runs> {
+  if (runs.length === 0) return [];
+  const moved = await tx.$queryRaw<{ id: string }[]>`
     UPDATE executions SET status = 'running', started_at = coalesce(started_at, now()), updated_at = now()
-    WHERE id = ANY(${runs.map((run) => run.id)}::uuid[])`;
-  for (const run of runs) await emitToMember(run.member_id, 'execution.status', { executionId: run.id, workflowId: run.workflow_id, status: 'running' }, tx);
+    WHERE id = ANY(${runs.map((run) => run.id)}::uuid[]) AND status = 'queued'
+    RETURNING id`;
+  const movedIds = new Set(moved.map((row) => row.id));
+  const running = runs.filter((run) => movedIds.has(run.id));
+  for (const run of running) await emitToMember(run.member_id, 'execution.status', { executionId: run.id, workflowId: run.workflow_id, status: 'running' }, tx);
+  return running;
 }
 
 /** Makes sure each run is looked at: woken (an advance holding its lease goes on) and given a job unless one waits to run. */

@@ -30,6 +30,8 @@ export interface StartExecutionInput {
   retryOf?: { executionId: string; from: 'start' | 'failed_step' };
   /** The workflow's run timeout at start (ms); read from the workflow when absent. */
   timeoutMs?: number;
+  /** The evaluation run this simulated run serves: hidden from the executions list and summary. */
+  evalRunId?: string;
 }
 
 type Writer = Pick<Tx, 'execution' | 'workflow' | '$executeRaw'>;
@@ -63,6 +65,7 @@ export async function startExecution(input: StartExecutionInput, tx: Writer = db
       retryOfExecutionId: input.retryOf?.executionId ?? null,
       replayFrom: input.retryOf?.from ?? null,
       timeoutMs,
+      evalRunId: input.evalRunId ?? null,
     },
     select: { id: true },
   });

@@ -34,6 +34,7 @@ const pathRules: { pattern: RegExp; param: string; ref: string }[] = [
   { pattern: /^\/api\/v1\/workflows\/\{id\}/, param: 'id', ref: 'workflow.id' },
   { pattern: /^\/api\/v1\/workflows\/\{id\}\/versions\/\{versionId\}/, param: 'versionId', ref: 'workflow.versionId' },
   { pattern: /^\/api\/v1\/exclusions\/\{id\}/, param: 'id', ref: 'exclusion.id' },
+  { pattern: /^\/api\/v1\/eval-runs\/\{id\}/, param: 'id', ref: 'evalRun.id' },
   { pattern: /^\/api\/v1\/admin\/exclusions\/\{id\}/, param: 'id', ref: 'orgExclusion.id' },
   { pattern: /^\/api\/v1\/review\/\{id\}/, param: 'id', ref: 'review.id' },
   { pattern: /^\/api\/v1\/(admin\/)?templates\/\{id\}/, param: 'id', ref: 'template.id' },
@@ -65,6 +66,7 @@ export const foreignIds = [
   'victimApproval.id',
   'victimReview.id',
   'disabledTemplate.id',
+  'victimEvalRun.id',
 ];
 
 export function pathParamRef(operation: FuzzOperation, name: string): WorldRef | string | null {
@@ -145,6 +147,9 @@ export function bodyHint(operation: FuzzOperation): Hint {
       if (name === 'messageId') return new WorldRef('mail.messageId');
       if (name === 'position') return 1;
     }
+    // Evaluation runs: the fixture workflow starts on a webhook, so given trigger data reaches the handler.
+    if (name === 'source' && /\/workflows\/\{id\}\/eval-runs$/.test(path)) return { kind: 'trigger_data', items: [{ fuzz: 1 }] };
+    if (name === 'versionId' && /\/workflows\/\{id\}\/eval-runs$/.test(path)) return new WorldRef('unique.absent', () => undefined);
     if (name === 'upToNodeId') return 'start';
     if (name === 'errorWorkflowId') return null;
     // Review: the member's item among the ids of a batch, a snooze that lands within 30 days, a send to resolve.

@@ -260,6 +260,9 @@ export class World {
         const { workflow, version } = await createWorkflow(owner, { name: `Fuzz ${this.unique('text')}` });
         return { id: workflow.id, versionId: version!.id };
       }
+      case 'evalRun':
+      case 'victimEvalRun':
+        return buildEvalRunPiece((await this.piece(name === 'evalRun' ? 'member' : 'victim')) as unknown as TestMember);
       case 'exclusion':
       case 'victimExclusion': {
         const owner = (await this.piece(name === 'exclusion' ? 'member' : 'victim')) as unknown as TestMember;
@@ -356,6 +359,8 @@ const dependsOn: Record<string, string> = {
   victimIncident: 'victim',
   workflow: 'member',
   victimWorkflow: 'victim',
+  evalRun: 'member',
+  victimEvalRun: 'victim',
   exclusion: 'member',
   victimExclusion: 'victim',
   webhook: 'member',
@@ -393,6 +398,18 @@ async function buildExecutionPiece(owner: TestMember): Promise<{ id: string; wor
   await createStep(execution.id, { nodeId: 'start', nodeType: 'trigger.webhook@1' });
   const waiting = await createExecution(owner, { workflowId: workflow.id, workflowVersionId: version!.id, status: 'waiting' });
   return { id: execution.id, workflowId: workflow.id, waitingId: waiting.id };
+}
+
+/** A running evaluation of a fresh workflow over three items of trigger data (one done), so its cases page and it can be cancelled. */
+async function buildEvalRunPiece(owner: TestMember): Promise<{ id: string }> {
+  const { workflow, version } = await createWorkflow(owner, { name: 'Fuzz evaluation' });
+  const run = await db().evalRun.create({
+    data: { memberId: owner.id, workflowId: workflow.id, versionId: version!.id, baseline: 'none', source: { kind: 'trigger_data', count: 3 }, status: 'running', total: 3, done: 1, triggered: 1, startedAt: new Date() },
+  });
+  await db().evalCase.createMany({
+    data: [0, 1, 2].map((index) => ({ evalRunId: run.id, index, triggerData: { n: index }, ...(index === 0 ? { status: 'done', triggered: true, path: ['start'], changed: true } : {}) })),
+  });
+  return { id: run.id };
 }
 
 function splitName(name: string): [string, string] {

@@ -17,13 +17,14 @@ import { workflowStatusTone } from '../../executions/_lib/status';
 import { useWorkflow } from '../_lib/api';
 import { triggerLabel } from '../_lib/labels';
 import { WorkflowBuilder } from './builder/builder';
+import { EvalRunsPanel } from '../_components/eval/eval-runs-panel';
 import { VersionsList } from '../_components/versions/versions-list';
 import { GraphEditor } from './graph-editor';
 import { SettingsPanel } from './settings-panel';
 import { WebhookPanel } from './webhook-panel';
 import { WorkflowActions } from './workflow-actions';
 
-type Tab = 'graph' | 'json' | 'versions' | 'settings' | 'webhook';
+type Tab = 'graph' | 'evaluate' | 'json' | 'versions' | 'settings' | 'webhook';
 
 export function WorkflowView({ id }: { id: string }) {
   const { t } = useI18n();
@@ -63,6 +64,7 @@ export function WorkflowView({ id }: { id: string }) {
   const archived = data.status === 'archived';
   const tabs = [
     { value: 'graph' as const, label: t.workflows.tabs.graph },
+    { value: 'evaluate' as const, label: t.workflows.tabs.evaluate },
     { value: 'json' as const, label: t.workflows.tabs.json },
     { value: 'versions' as const, label: t.workflows.tabs.versions },
     { value: 'settings' as const, label: t.workflows.tabs.settings },
@@ -102,6 +104,7 @@ export function WorkflowView({ id }: { id: string }) {
         <div className={tab === 'graph' ? undefined : 'hidden'}>
           <WorkflowBuilder key={data.id} workflow={data} />
         </div>
+        {tab === 'evaluate' ? <EvalRunsPanel workflowId={data.id} hasPublished={data.publishedVersion !== null} /> : null}
         {tab === 'json' ? <GraphEditor workflow={data} /> : null}
         {tab === 'versions' ? <VersionsList workflowId={data.id} draftGraph={data.graph} draftRevision={data.draftRevision} readOnly={archived} /> : null}
         {tab === 'settings' ? <SettingsPanel workflow={data} /> : null}

@@ -1,0 +1,111 @@
+/**
+ * The panel rendered to HTML (no browser: React's server renderer over a query cache holding a
+ * run and its cases), so its markup and test ids are checked without a component-test setup.
+ */
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createTRPCClient, httpBatchLink } from '@trpc/client';
+import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
+import { createElement } from 'react';
+import { renderToString } from 'react-dom/server';
+import { describe, expect, it, vi } from 'vitest';
+import { I18nProvider } from '@/app/i18n/client';
+import type { Locale } from '@/app/i18n';
+import { TRPCProvider } from '@/app/lib/trpc';
+import type { AppRouter } from '@/server/trpc/root';
+import type { EvalCase, EvalRun } from './api';
+import { EvalRunsPanel } from './eval-runs-panel';
+
+vi.mock('next/navigation', () => ({ useRouter: () => ({ refresh: () => {} }) }));
+
+const workflowId = '00000000-0000-4000-8000-000000000001';
+const run: EvalRun = {
+  id: '00000000-0000-4000-8000-000000000002',
+  workflowId,
+  versionId: '00000000-0000-4000-8000-000000000003',
+  baseline: 'published',
+  baselineVersionId: '00000000-0000-4000-8000-000000000004',
+  source: { kind: 'recent', limit: 200 },
+  status: 'running',
+  progress: { done: 120, total: 200 },
+  figures: { triggered: 37, wouldSend: 12, wouldDraft: 3, errors: 3, changed: 5 },
+  error: null,
+  createdAt: '2026-11-24T10:00:00.000Z',
+  startedAt: '2026-11-24T10:00:01.000Z',
+  finishedAt: null,
+};
+const cases: EvalCase[] = [
+  {
+    id: '00000000-0000-4000-8000-000000000010',
+    index: 0,
+    messageId: '00000000-0000-4000-8000-000000000011',
+    headline: { subject: 'Invoice 7', fromName: 'Billing', fromEmail: 'billing@example.test' },
+    status: 'done',
+    triggered: true,
+    path: ['start', 'send'],
+    effects: [{ kind: 'mail.send', description: 'Send “Re: Invoice 7” to 1 recipient(s)' }],
+    error: null,
+    baseline: { triggered: true, path: ['start', 'draft'], effects: [{ kind: 'mail.draft', description: 'Draft “Re: Invoice 7” to 1 recipient(s)' }], error: null },
+    changed: true,
+    executionId: '00000000-0000-4000-8000-000000000012',
+    baselineExecutionId: '00000000-0000-4000-8000-000000000013',
+  },
+  {
+    id: '00000000-0000-4000-8000-000000000020',
+    index: 1,
+    messageId: '00000000-0000-4000-8000-000000000021',
+    headline: { subject: 'Lunch?', fromName: null, fromEmail: 'friend@example.test' },
+    status: 'done',
+    triggered: false,
+    path: [],
+    effects: [],
+    error: null,
+    baseline: { triggered: false, path: [], effects: [], error: null },
+    changed: false,
+    executionId: null,
+    baselineExecutionId: null,
+  },
+];
+
+function render(locale: Locale, latest: EvalRun | null) {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity } } });
+  const trpcClient = createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: 'http://localhost.invalid/api/trpc' })] });
+  const trpc = createTRPCOptionsProxy<AppRouter>({ client: trpcClient, queryClient });
+  queryClient.setQueryData(trpc.evalRuns.list.queryKey({ id: workflowId, limit: 1 }), { evalRuns: latest ? [latest] : [] });
+  queryClient.setQueryData(trpc.evalRuns.cases.infiniteQueryKey({ id: run.id, limit: 50 }), { pages: [{ cases, nextCursor: 'next' }], pageParams: [null] });
+  const panel = createElement(EvalRunsPanel, { workflowId, hasPublished: true });
+  const withTrpc = createElement(TRPCProvider, { trpcClient, queryClient, children: panel });
+  const withQuery = createElement(QueryClientProvider, { client: queryClient }, withTrpc);
+  return renderToString(createElement(I18nProvider, { initialLocale: locale, children: withQuery }));
+}
+
+const startButton = (html: string) => /<button[^>]*data-testid="eval-start"[^>]*>/.exec(html)?.[0] ?? '';
+const text = (html: string) => html.replace(/<!-- -->/g, '').replace(/&#x27;/g, '\'').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"');
+
+describe('EvalRunsPanel', () => {
+  it('shows the start button, progress, the summary sentence and a row per case with the comparison', () => {
+    const html = text(render('en', run));
+    expect(html).toContain('data-testid="eval-start"');
+    expect(startButton(html)).toContain('disabled=""');
+    expect(html).toContain('Try on my last 200 mails');
+    expect(html).toContain('Would trigger on 37 of 200 · would send 12 · would draft 3 · 3 errors · 5 differ from the published version');
+    expect(html).toContain('120 of 200 cases');
+    expect(html).toContain('role="progressbar"');
+    expect(html.match(/data-testid="eval-case-row"/g)).toHaveLength(2);
+    expect(html).toContain('start → send');
+    expect(html).toContain('Send “Re: Invoice 7” to 1 recipient(s)');
+    expect(html).toContain('Differs');
+    expect(html).toContain('Baseline: start → draft · Draft “Re: Invoice 7” to 1 recipient(s)');
+    expect(html).toContain('Not triggered');
+    expect(html).toContain('Only differences');
+    expect(html).toContain('data-testid="eval-load-more"');
+    expect(html).toContain('data-testid="eval-cancel"');
+  });
+
+  it('speaks French and invites a first evaluation when there is none', () => {
+    expect(text(render('fr', run))).toContain('Se déclencherait sur 37 sur 200');
+    const empty = text(render('en', null));
+    expect(empty).toContain('data-testid="eval-empty"');
+    expect(empty).not.toContain('eval-summary');
+    expect(startButton(empty)).not.toContain('disabled=""');
+  });
+});

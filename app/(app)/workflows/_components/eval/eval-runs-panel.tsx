@@ -1,0 +1,194 @@
+'use client';
+
+/**
+ * Evaluation runs in the builder: "Try on my last 200 mails" runs the draft in simulation over the
+ * last mirrored messages of its trigger's mailboxes (nothing real happens), shows live progress, a
+ * summary sentence and the cases one by one, compared with the published version when there is one.
+ * Self-contained: mount it with the workflow's id and whether it has a published version.
+ */
+import { useState } from 'react';
+import type { Dictionary } from '@/app/i18n';
+import { useI18n } from '@/app/i18n/client';
+import { appErrorOf, describeError } from '@/app/lib/errors';
+import { formatDateTime } from '@/app/lib/format';
+import { Alert } from '@/app/ui/alert';
+import { Badge, StatusBadge, type BadgeTone } from '@/app/ui/badge';
+import { Button } from '@/app/ui/button';
+import { Card } from '@/app/ui/card';
+import { CheckboxField } from '@/app/ui/field';
+import { ProgressBar } from '@/app/ui/progress';
+import { Table, TBody, TD, TH, THead, TR } from '@/app/ui/table';
+import { evalSummary, type EvalStrings } from './summary';
+import { isEvalActive, useEvalCases, useEvalLiveUpdates, useEvalMutations, useLatestEvalRun, type EvalCase, type EvalRun } from './api';
+
+const statusTones: Record<string, BadgeTone> = { queued: 'neutral', running: 'brand', succeeded: 'success', failed: 'danger', cancelled: 'warning' };
+
+function errorText(error: unknown, t: Dictionary): string {
+  const code = appErrorOf(error)?.code;
+  return (code && t.eval.errors[code]) || describeError(error, t);
+}
+
+const effectsText = (effects: EvalCase['effects']) => effects.map((effect) => effect.description || effect.kind).join('; ');
+
+export function EvalRunsPanel({ workflowId, hasPublished }: { workflowId: string; hasPublished: boolean }) {
+  const { t, locale } = useI18n();
+  const strings = t.eval;
+  const latest = useLatestEvalRun(workflowId);
+  const { start, cancel } = useEvalMutations(workflowId);
+  const [changedOnly, setChangedOnly] = useState(false);
+  useEvalLiveUpdates(workflowId);
+
+  const run = latest.data ?? null;
+  const active = isEvalActive(run);
+  const mutationError = start.error ?? cancel.error;
+
+  return (
+    <Card className="flex flex-col gap-4 p-4" data-testid="eval-panel">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h2 className="text-base font-semibold">{strings.title}</h2>
+          <p className="text-sm text-muted">{strings.description}</p>
+        </div>
+        <div className="flex gap-2">
+          {active && run ? (
+            <Button size="sm" variant="secondary" loading={cancel.isPending} onClick={() => cancel.mutate({ id: run.id })} data-testid="eval-cancel">
+              {cancel.isPending ? strings.cancelling : strings.cancel}
+            </Button>
+          ) : null}
+          <Button
+            size="sm"
+            variant="primary"
+            loading={start.isPending}
+            disabled={active}
+            onClick={() => start.mutate({ id: workflowId, baseline: hasPublished ? 'published' : 'none' })}
+            data-testid="eval-start"
+          >
+            {start.isPending ? strings.starting : strings.start}
+          </Button>
+        </div>
+      </div>
+
+      {mutationError ? (
+        <Alert tone="danger" testId="eval-error">
+          {errorText(mutationError, t)}
+        </Alert>
+      ) : null}
+      {latest.error ? (
+        <Alert tone="danger" testId="eval-load-error">
+          {errorText(latest.error, t)}
+        </Alert>
+      ) : null}
+
+      {run ? (
+        <div className="flex flex-col gap-2">
+          <div className="flex flex-wrap items-center gap-2 text-sm">
+            <StatusBadge tone={statusTones[run.status] ?? 'neutral'}>{strings.statuses[run.status] ?? run.status}</StatusBadge>
+            <span className="text-muted" data-testid="eval-progress">
+              {strings.progress(run.progress.done, run.progress.total)}
+            </span>
+            <span className="text-muted">· {strings.startedAt(formatDateTime(run.createdAt, locale))}</span>
+          </div>
+          {active ? <ProgressBar value={run.progress.total > 0 ? (100 * run.progress.done) / run.progress.total : null} label={strings.progressLabel} /> : null}
+          <p className="text-sm font-medium" data-testid="eval-summary" aria-live="polite">
+            {evalSummary(run, strings)}
+          </p>
+          {run.baseline !== 'none' ? <p className="text-xs text-muted">{strings.comparedWith(strings.baselineNames[run.baseline] ?? run.baseline)}</p> : null}
+          {run.status === 'failed' ? (
+            <Alert tone="danger" testId="eval-failed" live="none">
+              {strings.failed} {run.error?.message}
+            </Alert>
+          ) : null}
+          {run.baseline !== 'none' ? (
+            <CheckboxField label={strings.onlyDifferences} checked={changedOnly} onChange={(event) => setChangedOnly(event.target.checked)} data-testid="eval-only-differences" />
+          ) : null}
+          <EvalCaseTable run={run} changedOnly={changedOnly && run.baseline !== 'none'} />
+        </div>
+      ) : latest.isSuccess ? (
+        <p className="text-sm text-muted" data-testid="eval-empty">
+          {strings.empty}
+        </p>
+      ) : null}
+    </Card>
+  );
+}
+
+function EvalCaseTable({ run, changedOnly }: { run: EvalRun; changedOnly: boolean }) {
+  const { t } = useI18n();
+  const strings = t.eval;
+  const pages = useEvalCases(run.id, changedOnly, `${run.status}:${run.progress.done}`);
+  const cases = pages.data?.pages.flatMap((page) => page.cases) ?? [];
+
+  if (pages.error) {
+    return (
+      <Alert tone="danger" testId="eval-cases-error">
+        {errorText(pages.error, t)}
+      </Alert>
+    );
+  }
+  if (pages.isSuccess && cases.length === 0) return <p className="text-sm text-muted">{changedOnly ? strings.emptyDifferences : strings.emptyCases}</p>;
+
+  return (
+    <div className="flex flex-col gap-2">
+      <Table caption={strings.casesCaption}>
+        <THead>
+          <TH>{strings.columns.message}</TH>
+          <TH>{strings.columns.trigger}</TH>
+          <TH>{strings.columns.path}</TH>
+          <TH>{strings.columns.effects}</TH>
+          <TH>{strings.columns.error}</TH>
+          {run.baseline !== 'none' ? <TH>{strings.columns.baseline}</TH> : null}
+        </THead>
+        <TBody>
+          {cases.map((item) => (
+            <CaseRow key={item.id} item={item} showBaseline={run.baseline !== 'none'} strings={strings} />
+          ))}
+        </TBody>
+      </Table>
+      {pages.hasNextPage ? (
+        <Button size="sm" variant="secondary" className="self-start" loading={pages.isFetchingNextPage} onClick={() => void pages.fetchNextPage()} data-testid="eval-load-more">
+          {pages.isFetchingNextPage ? strings.loading : strings.loadMore}
+        </Button>
+      ) : null}
+    </div>
+  );
+}
+
+function triggerBadge(item: EvalCase, strings: EvalStrings) {
+  if (item.status === 'cancelled') return <Badge tone="warning">{strings.caseCancelled}</Badge>;
+  if (item.triggered === null || item.status === 'pending') return <Badge>{strings.pending}</Badge>;
+  return item.triggered ? <Badge tone="brand">{strings.triggered}</Badge> : <Badge>{strings.notTriggered}</Badge>;
+}
+
+function CaseRow({ item, showBaseline, strings }: { item: EvalCase; showBaseline: boolean; strings: EvalStrings }) {
+  const done = item.status === 'done';
+  return (
+    <TR data-testid="eval-case-row" data-changed={item.changed ? 'true' : 'false'}>
+      <TD className="max-w-64">
+        {item.headline ? (
+          <>
+            <div className="truncate font-medium">{item.headline.subject || strings.noSubject}</div>
+            <div className="truncate text-xs text-muted">{item.headline.fromName ? `${item.headline.fromName} <${item.headline.fromEmail ?? ''}>` : (item.headline.fromEmail ?? '')}</div>
+          </>
+        ) : (
+          <span className="font-medium">{strings.item(item.index)}</span>
+        )}
+      </TD>
+      <TD>{triggerBadge(item, strings)}</TD>
+      <TD className="font-mono text-xs">{item.path.join(' → ') || '—'}</TD>
+      <TD className="text-xs">{done ? effectsText(item.effects) || strings.noEffects : ''}</TD>
+      <TD className="text-xs">{item.error ? <span className="text-red-700 dark:text-red-300">{`${item.error.code}: ${item.error.message}`}</span> : strings.noError}</TD>
+      {showBaseline ? (
+        <TD className="text-xs">
+          {!done ? null : item.baseline ? (
+            <div className="flex flex-col gap-1">
+              <Badge tone={item.changed ? 'warning' : 'success'}>{item.changed ? strings.differs : strings.same}</Badge>
+              {item.changed ? <span className="text-muted">{strings.baselineDid(item.baseline.path.join(' → '), effectsText(item.baseline.effects))}</span> : null}
+            </div>
+          ) : (
+            <span className="text-muted">{strings.noBaseline}</span>
+          )}
+        </TD>
+      ) : null}
+    </TR>
+  );
+}

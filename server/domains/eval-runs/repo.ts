@@ -1,0 +1,103 @@
+/**
+ * The evaluation runs domain's queries, always scoped to one member: another member's run is the
+ * same 404 `eval.not_found` as an unknown one.
+ */
+import { z } from 'zod';
+import { Prisma } from '../../generated/prisma/client';
+import { db, type Tx } from '../../core/db';
+import { appError } from '../../core/errors/app-error';
+import { isUuid } from '../workflows/repo';
+
+export async function findOwnedRunOrThrow(memberId: string, id: string, tx: Pick<Tx, 'evalRun'> = db()) {
+  const row = isUuid(id) ? await tx.evalRun.findFirst({ where: { id: id.toLowerCase(), memberId } }) : null;
+  if (!row) throw appError('eval.not_found');
+  return row;
+}
+
+export function latestRuns(memberId: string, workflowId: string, take: number) {
+  return db().evalRun.findMany({ where: { memberId, workflowId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take });
+}
+
+/** A run of the workflow still queued or running, if any. */
+export function activeRunOf(workflowId: string, tx: Pick<Tx, 'evalRun'>) {
+  return tx.evalRun.findFirst({ where: { workflowId, status: { in: ['queued', 'running'] } }, select: { id: true } });
+}
+
+export interface CaseMessage {
+  id: string;
+  subject: string | null;
+  fromName: string | null;
+  fromEmail: string | null;
+}
+
+/**
+ * The member's mirrored messages of these mailboxes (empty: every mailbox of the member), newest
+ * first, drafts left out; within [from, to) when given.
+ */
+export function findCaseMessages(tx: Pick<Tx, 'mailMessage'>, memberId: string, mailboxIds: string[], window: { from?: Date; to?: Date }, take: number): Promise<CaseMessage[]> {
+  return tx.mailMessage.findMany({
+    where: {
+      mailbox: { memberId },
+      ...(mailboxIds.length > 0 ? { mailboxId: { in: mailboxIds } } : {}),
+      draft: false,
+      ...(window.from || window.to ? { receivedAt: { ...(window.from ? { gte: window.from } : {}), ...(window.to ? { lt: window.to } : {}) } } : {}),
+    },
+    orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }],
+    take,
+    select: { id: true, subject: true, fromName: true, fromEmail: true },
+  });
+}
+
+/** Cases are listed in their order (index ascending); the cursor names the last index seen. */
+const caseCursorShape = z.object({ i: z.number().int().min(0).max(1_000_000) });
+
+export function encodeCaseCursor(index: number): string {
+  return Buffer.from(JSON.stringify({ i: index })).toString('base64url');
+}
+
+export function decodeCaseCursor(cursor: string | undefined): number | null {
+  if (!cursor) return null;
+  try {
+    const parsed = caseCursorShape.safeParse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
+    return parsed.success ? parsed.data.i : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface CaseFilter {
+  changed?: boolean;
+  outcome?: 'triggered' | 'not_triggered' | 'error' | 'effects';
+}
+
+export function findCases(evalRunId: string, filter: CaseFilter, afterIndex: number | null, take: number) {
+  const where: Prisma.EvalCaseWhereInput = { evalRunId };
+  if (filter.changed !== undefined) where.changed = filter.changed;
+  if (filter.outcome === 'triggered') where.triggered = true;
+  if (filter.outcome === 'not_triggered') where.triggered = false;
+  if (filter.outcome === 'error') where.NOT = { error: { equals: Prisma.DbNull } };
+  if (filter.outcome === 'effects') where.NOT = { effects: { equals: [] } };
+  if (afterIndex !== null) where.index = { gt: afterIndex };
+  return db().evalCase.findMany({ where, orderBy: { index: 'asc' }, take });
+}
+
+/**
+ * Recomputes a run's counters from its cases (idempotent: whoever finishes cases calls it in the same
+ * transaction) and answers the run's progress.
+ */
+export async function refreshCounters(tx: Pick<Tx, '$queryRaw'>, evalRunId: string) {
+  const rows = await tx.$queryRaw<{ workflowId: string; memberId: string; status: string; done: number; total: number }[]>`
+    UPDATE eval_runs r
+       SET done = c.done, triggered = c.triggered, would_send = c.would_send, would_draft = c.would_draft,
+           errors = c.errors, changed = c.changed, updated_at = now()
+      FROM (SELECT count(*) FILTER (WHERE status = 'done')::int AS done,
+                   count(*) FILTER (WHERE triggered)::int AS triggered,
+                   coalesce(sum((SELECT count(*) FROM jsonb_array_elements(effects) e WHERE e->>'kind' = 'mail.send')), 0)::int AS would_send,
+                   coalesce(sum((SELECT count(*) FROM jsonb_array_elements(effects) e WHERE e->>'kind' = 'mail.draft')), 0)::int AS would_draft,
+                   count(*) FILTER (WHERE error IS NOT NULL)::int AS errors,
+                   count(*) FILTER (WHERE changed)::int AS changed
+              FROM eval_cases WHERE eval_run_id = ${evalRunId}::uuid) c
+     WHERE r.id = ${evalRunId}::uuid
+    RETURNING r.workflow_id AS "workflowId", r.member_id AS "memberId", r.status, r.done, r.total`;
+  return rows[0] ?? null;
+}
