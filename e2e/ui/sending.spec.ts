@@ -23,7 +23,7 @@ import { appendMessage, buildRawMessage } from '@/server/testing/mail-servers/de
 import { startDovecot, type DovecotServer, type MailUser } from '@/server/testing/mail-servers/dovecot';
 import { startSmtpServer, type ReceivedMessage, type TestSmtpServer } from '@/server/testing/mail-servers/smtp';
 import { e2eAdmin } from '../fixtures/env';
-import { connectTestMailbox } from '../fixtures/mail';
+import { connectTestMailbox, waitForFirstSync, waitForMirrored } from '../fixtures/mail';
 import { signedInMember } from '../fixtures/members';
 import { signIn } from '../fixtures/session';
 
@@ -62,47 +62,6 @@ async function newMember(page: Page, browser: Browser, who: string) {
   const stamp = Date.now().toString(36);
   const context = await signedInMember(browser, page.request, { email: `${who}-${stamp}@e2e.test`, name: `${who} member`, password: `${who}-member-password-42` });
   return { context, page: await context.newPage(), stamp };
-}
-
-/** The mailbox has finished its first sync: mail delivered from now on is new mail (it starts workflows). */
-/**
- * Waits until a mail appended to the account is in the mirror. IMAP IDLE brings it within seconds;
- * once in six CI runs a mail appended right after the first sync was not mirrored within a minute
- * (cause not found yet: see the closing note of issue 9), so after 20 s the journey does what the
- * member would and asks for a sync (Mailboxes → Sync now), once.
- */
-async function waitForMirrored(request: APIRequestContext, mailboxId: string, subject: string): Promise<void> {
-  const started = Date.now();
-  let asked = false;
-  await expect
-    .poll(
-      async () => {
-        const answer = await request.get(`/api/v1/messages?mailboxId=${mailboxId}&limit=50`);
-        const { messages } = (await answer.json()) as { messages: { subject: string | null }[] };
-        if (messages.some((message) => message.subject === subject)) return true;
-        if (!asked && Date.now() - started > 20_000) {
-          asked = true;
-          await request.post(`/api/v1/mailboxes/${mailboxId}/sync`);
-        }
-        return false;
-      },
-      { timeout: 90_000, message: 'the appended mail reaches the mirror' },
-    )
-    .toBe(true);
-}
-
-async function waitForFirstSync(request: APIRequestContext, mailboxId: string): Promise<void> {
-  await expect
-    .poll(
-      async () => {
-        const answer = await request.get('/api/v1/mailboxes');
-        const { mailboxes } = (await answer.json()) as { mailboxes: { id: string; status: string; lastSuccessfulSyncAt?: string | null }[] };
-        const mailbox = mailboxes.find((candidate) => candidate.id === mailboxId);
-        return mailbox ? `${mailbox.status}:${mailbox.lastSuccessfulSyncAt ? 'synced' : 'not yet'}` : 'missing';
-      },
-      { timeout: 60_000, message: 'the mailbox finishes its first sync' },
-    )
-    .toBe('active:synced');
 }
 
 /** Creates and publishes a workflow over REST (the workflow pages have journeys of their own). */

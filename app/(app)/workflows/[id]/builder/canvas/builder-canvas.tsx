@@ -142,6 +142,8 @@ export function BuilderCanvas({
   // React Flow's own copy: gestures change it live; the graph is rebuilt into it, keeping what only
   // React Flow knows (measured sizes, selection).
   const [nodes, setNodes] = useState<FlowNode[]>(built);
+  // Fit the view to what was loaded; an empty canvas keeps zoom 1, so the first node dropped does not zoom the view.
+  const [fitOnLoad] = useState(built.length > 0);
   const [edges, setEdges] = useState<Edge[]>(builtEdges);
   useEffect(() => {
     setNodes((previous) => {
@@ -225,7 +227,7 @@ export function BuilderCanvas({
         deleteKeyCode={null}
         selectionKeyCode="Shift"
         multiSelectionKeyCode={['Meta', 'Control']}
-        fitView
+        fitView={fitOnLoad}
         fitViewOptions={{ padding: 0.2, maxZoom: 1.2 }}
         minZoom={0.1}
         maxZoom={2}
