@@ -1,7 +1,7 @@
 /**
  * Journey of the Templates gallery: an administrator publishes two templates over REST (one
  * disabled); a member finds the enabled one by category and search, previews its graph, installs it
- * under a name of their own and lands on the new draft workflow; the install count shows; a search
+ * under a name of their own and lands on the new draft in the builder, where a test run succeeds; the install count shows; a search
  * with no match shows the filtered empty state. The administrator sees the disabled template marked
  * and enables it, edits a template of theirs (name, description, category) and deletes it; a starter
  * template refuses deletion (read-only).
@@ -66,6 +66,14 @@ test('a member finds, previews and installs a template; an administrator enables
     await expect(member).toHaveURL(/\/workflows\/[0-9a-f-]{36}$/);
     await expect(member.getByRole('heading', { name: `My digest ${stamp}`, exact: true })).toBeVisible();
     await expect(member.getByTestId('workflow-status')).toHaveText('Draft');
+  });
+
+  await test.step('the installed draft opens in the builder and runs', async () => {
+    await expect(member.getByTestId('builder-node')).toHaveCount(2);
+    await member.getByTestId('test-run-start').click();
+    await expect(member.getByTestId('test-run-result')).toHaveAttribute('data-status', 'succeeded', { timeout: 60_000 });
+    await member.locator('[data-testid="builder-node"][data-node-id="tidy"]').click();
+    await expect(member.getByTestId('node-result-data')).toContainText('"ok": true');
   });
 
   await test.step('the gallery shows the install, and an empty state for a search without match', async () => {
