@@ -13,22 +13,19 @@ import { Alert } from '@/app/ui/alert';
 import { Button } from '@/app/ui/button';
 import { ConfirmDialog, Dialog, DialogContent, DialogBody, DialogForm, FormDialogFooter } from '@/app/ui/dialog';
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '@/app/ui/dropdown-menu';
-import { SelectField, TextareaField, TextField } from '@/app/ui/field';
 import { MoreIcon, PencilIcon, TrashIcon } from '@/app/ui/icons';
-import { templateCategories } from '@/server/domains/templates/schemas';
 import { useTemplateMutations, useTemplatesCache, type Template } from '../_lib/api';
-
-type Category = (typeof templateCategories)[number];
-
-const isCategory = (value: string | null): value is Category => value !== null && (templateCategories as readonly string[]).includes(value);
+import { isTemplateCategory, TemplateFields, type TemplateFieldValues } from './template-fields';
 
 function EditForm({ template, onDone }: { template: Template; onDone: () => void }) {
   const { t } = useI18n();
   const cache = useTemplatesCache();
   const mutations = useTemplateMutations();
-  const [name, setName] = useState(template.name);
-  const [description, setDescription] = useState(template.description);
-  const [category, setCategory] = useState<Category | ''>(isCategory(template.category) ? template.category : '');
+  const [values, setValues] = useState<TemplateFieldValues>({
+    name: template.name,
+    description: template.description,
+    category: isTemplateCategory(template.category) ? template.category : '',
+  });
   const [nameError, setNameError] = useState<string>();
   const update = useMutation({
     ...mutations.update,
@@ -40,11 +37,11 @@ function EditForm({ template, onDone }: { template: Template; onDone: () => void
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (!name.trim()) {
+    if (!values.name.trim()) {
       setNameError(t.templates.admin.nameRequired);
       return;
     }
-    update.mutate({ id: template.id, name: name.trim(), description, category: category || null });
+    update.mutate({ id: template.id, name: values.name.trim(), description: values.description, category: values.category || null });
   }
 
   return (
@@ -55,36 +52,15 @@ function EditForm({ template, onDone }: { template: Template; onDone: () => void
             {describeError(update.error, t)}
           </Alert>
         ) : null}
-        <TextField
-          label={t.templates.admin.name}
-          name="name"
-          autoFocus
-          autoComplete="off"
-          maxLength={200}
-          value={name}
-          error={nameError}
-          onChange={(event) => {
-            setName(event.target.value);
+        <TemplateFields
+          values={values}
+          onChange={(next) => {
+            setValues(next);
             setNameError(undefined);
           }}
+          nameError={nameError}
+          labels={{ name: t.templates.admin.name, description: t.templates.admin.description, category: t.templates.admin.category, noCategory: t.templates.admin.noCategory }}
         />
-        <TextareaField
-          label={t.templates.admin.description}
-          optional={t.common.optional}
-          name="description"
-          rows={3}
-          maxLength={2000}
-          value={description}
-          onChange={(event) => setDescription(event.target.value)}
-        />
-        <SelectField label={t.templates.admin.category} name="category" value={category} onChange={(event) => setCategory(event.target.value as Category | '')}>
-          <option value="">{t.templates.admin.noCategory}</option>
-          {templateCategories.map((value) => (
-            <option key={value} value={value}>
-              {t.templates.categories[value] ?? value}
-            </option>
-          ))}
-        </SelectField>
       </DialogBody>
       <FormDialogFooter pending={update.isPending} submitLabel={t.templates.admin.save} pendingLabel={t.templates.admin.saving} />
     </DialogForm>

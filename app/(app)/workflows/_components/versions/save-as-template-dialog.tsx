@@ -14,13 +14,11 @@ import { describeError } from '@/app/lib/errors';
 import { Alert } from '@/app/ui/alert';
 import { Button } from '@/app/ui/button';
 import { Dialog, DialogBody, DialogClose, DialogContent, DialogFooter, DialogForm, FormDialogFooter } from '@/app/ui/dialog';
-import { CheckboxField, SelectField, TextareaField, TextField } from '@/app/ui/field';
-import { templateCategories } from '@/server/domains/templates/schemas';
+import { CheckboxField } from '@/app/ui/field';
+import { TemplateFields, type TemplateFieldValues } from '../../../templates/_components/template-fields';
 import { useTemplateMutations, useTemplatesCache } from '../../../templates/_lib/api';
 import { graphIssuesOf } from '../../_lib/graph-issues';
 import { GraphIssueList } from '../graph-issue-list';
-
-type Category = (typeof templateCategories)[number];
 
 export interface SaveAsTemplateDialogProps {
   workflow: { id: string; name: string; description?: string };
@@ -34,9 +32,7 @@ function SaveForm({ workflow, onSaved }: { workflow: SaveAsTemplateDialogProps['
   const { t } = useI18n();
   const cache = useTemplatesCache();
   const mutations = useTemplateMutations();
-  const [name, setName] = useState(workflow.name);
-  const [description, setDescription] = useState(workflow.description ?? '');
-  const [category, setCategory] = useState<Category | ''>('');
+  const [values, setValues] = useState<TemplateFieldValues>({ name: workflow.name, description: workflow.description ?? '', category: '' });
   const [enabled, setEnabled] = useState(true);
   const [nameError, setNameError] = useState<string>();
   const create = useMutation({
@@ -50,11 +46,11 @@ function SaveForm({ workflow, onSaved }: { workflow: SaveAsTemplateDialogProps['
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (!name.trim()) {
+    if (!values.name.trim()) {
       setNameError(t.versions.saveAsTemplate.nameRequired);
       return;
     }
-    create.mutate({ workflowId: workflow.id, name: name.trim(), description, category: category || null, enabled });
+    create.mutate({ workflowId: workflow.id, name: values.name.trim(), description: values.description, category: values.category || null, enabled });
   }
 
   return (
@@ -66,37 +62,21 @@ function SaveForm({ workflow, onSaved }: { workflow: SaveAsTemplateDialogProps['
           </Alert>
         ) : null}
         <GraphIssueList issues={issues} testId="save-template-issues" />
-        <TextField
-          label={t.versions.saveAsTemplate.name}
-          name="name"
-          autoFocus
-          autoComplete="off"
-          maxLength={200}
-          value={name}
-          error={nameError}
-          onChange={(event) => {
-            setName(event.target.value);
+        <TemplateFields
+          values={values}
+          onChange={(next) => {
+            setValues(next);
             setNameError(undefined);
           }}
+          nameError={nameError}
+          labels={{
+            name: t.versions.saveAsTemplate.name,
+            description: t.versions.saveAsTemplate.descriptionField,
+            descriptionHint: t.versions.saveAsTemplate.descriptionHint,
+            category: t.versions.saveAsTemplate.category,
+            noCategory: t.versions.saveAsTemplate.noCategory,
+          }}
         />
-        <TextareaField
-          label={t.versions.saveAsTemplate.descriptionField}
-          optional={t.common.optional}
-          hint={t.versions.saveAsTemplate.descriptionHint}
-          name="description"
-          rows={3}
-          maxLength={2000}
-          value={description}
-          onChange={(event) => setDescription(event.target.value)}
-        />
-        <SelectField label={t.versions.saveAsTemplate.category} name="category" value={category} onChange={(event) => setCategory(event.target.value as Category | '')}>
-          <option value="">{t.versions.saveAsTemplate.noCategory}</option>
-          {templateCategories.map((value) => (
-            <option key={value} value={value}>
-              {t.templates.categories[value] ?? value}
-            </option>
-          ))}
-        </SelectField>
         <CheckboxField
           label={t.versions.saveAsTemplate.enabled}
           hint={t.versions.saveAsTemplate.enabledHint}
