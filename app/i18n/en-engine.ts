@@ -48,7 +48,7 @@ export const enWorkflows = {
     resume: 'Resume',
     archive: 'Archive',
     delete: 'Delete',
-    testRun: 'Test run',
+    testRun: 'Test with data…',
     more: 'More actions',
     executions: 'Executions',
   },

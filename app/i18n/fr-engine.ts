@@ -50,7 +50,7 @@ export const frWorkflows: Dictionary['workflows'] = {
     resume: 'Reprendre',
     archive: 'Archiver',
     delete: 'Supprimer',
-    testRun: 'Essai',
+    testRun: 'Essayer avec des données…',
     more: 'Plus d’actions',
     executions: 'Exécutions',
   },
