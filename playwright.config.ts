@@ -52,6 +52,8 @@ export default defineConfig({
       ADMIN_EMAIL: e2eAdmin.email,
       ADMIN_PASSWORD: e2eAdmin.password,
       LOGIN_MAX_ATTEMPTS: '1000',
+      // Every journey signs in members of its own, all from 127.0.0.1 (the per-IP limit is tested in vitest).
+      INVITATION_ACCEPT_MAX_ATTEMPTS: '1000',
       LOG_LEVEL: 'warn',
       // The test Dovecot and SMTP servers listen on 127.0.0.1 (server/core/net/network-guard.ts).
       MAIL_ALLOW_PRIVATE_HOSTS: '1',
