@@ -182,6 +182,14 @@ function vendorCodeOf(body: string | undefined, data: unknown): string | null {
   if (!parsed || typeof parsed !== 'object') return null;
   const error = (parsed as { error?: unknown }).error;
   if (error && typeof error === 'object') {
+    // Google: the precise reason rides in `details[].reason` (a bad key is 400 INVALID_ARGUMENT, reason API_KEY_INVALID).
+    const details = (error as { details?: unknown }).details;
+    if (Array.isArray(details)) {
+      for (const detail of details) {
+        const reason = detail && typeof detail === 'object' ? (detail as { reason?: unknown }).reason : undefined;
+        if (typeof reason === 'string' && safeIdentifier(reason)) return reason;
+      }
+    }
     const e = error as { code?: unknown; type?: unknown; status?: unknown };
     for (const candidate of [e.code, e.type, e.status]) if (typeof candidate === 'string' && safeIdentifier(candidate)) return candidate;
   }
@@ -200,7 +208,7 @@ function fromStatus(status: number, provider: AiProvider | null, vendorCode: str
     const retryAfterMs = retryAfterMsOf(headers);
     if (retryAfterMs !== null) return new AiCallError('rate_limited', { ...init, retryAfterMs });
   }
-  if (status === 401 || status === 403) return new AiCallError('auth', init);
+  if (status === 401 || status === 403 || (vendorCode !== null && /^(API_KEY_INVALID|invalid_api_key|authentication_error)$/.test(vendorCode))) return new AiCallError('auth', init);
   if (vendorCode && contentFilterCodes.test(vendorCode)) return new AiCallError('content_filter', init);
   if (status === 404) return new AiCallError('model_not_found', init);
   if (status === 408 || status === 409 || status === 425) return new AiCallError('server_error', init);

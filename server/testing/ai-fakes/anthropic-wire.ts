@@ -8,7 +8,7 @@
  * `output_config.format` (native structured outputs) or the input of the `json` tool when the client
  * asked through that tool.
  */
-import { deltasOf, sse, usageOf, type FakeReply, type VendorWire, type WireRequest } from './fake-vendor-server';
+import { deltasOf, sse, usageOf, type FakeAnswer as Answer, type VendorWire, type WireRequest } from './fake-vendor-server';
 
 const errorTypes: Record<number, string> = {
   400: 'invalid_request_error',
@@ -20,8 +20,6 @@ const errorTypes: Record<number, string> = {
   500: 'api_error',
   529: 'overloaded_error',
 };
-
-type Answer = Exclude<FakeReply, { kind: 'error' | 'rate_limit' | 'slow' }>;
 
 function asksJsonTool(request: WireRequest): boolean {
   return !request.body?.output_config?.format && Array.isArray(request.body?.tools) && request.body.tools.some((tool: { name?: string }) => tool.name === 'json');

@@ -28,6 +28,9 @@ export type FakeReply =
   /** Waits `delayMs` (or until the client goes away) before answering `then` (default a text). */
   | { kind: 'slow'; delayMs: number; then?: FakeReply };
 
+/** The replies that answer with content (the others are failures or delays). */
+export type FakeAnswer = Exclude<FakeReply, { kind: 'error' | 'rate_limit' | 'slow' }>;
+
 export interface RecordedAiRequest {
   method: string;
   path: string;
@@ -55,9 +58,9 @@ export interface VendorWire {
   /** The listing body for `models`. */
   models(names: string[]): unknown;
   /** A non-streamed answer body. */
-  json(reply: Exclude<FakeReply, { kind: 'error' | 'rate_limit' | 'slow' }>, request: WireRequest): unknown;
+  json(reply: FakeAnswer, request: WireRequest): unknown;
   /** The streamed answer as wire chunks (each a complete SSE event or NDJSON line). */
-  stream(reply: Exclude<FakeReply, { kind: 'error' | 'rate_limit' | 'slow' }>, request: WireRequest): string[];
+  stream(reply: FakeAnswer, request: WireRequest): string[];
   streamContentType: string;
   errorBody(status: number, message: string, type: string | undefined): unknown;
   /** Default vendor error type for a status (`authentication_error`, `RESOURCE_EXHAUSTED`...). */
@@ -73,6 +76,7 @@ export class FakeVendorServer {
   /** Names answered by the model listing. */
   models: string[] = [];
   private replies: FakeReply[] = [];
+  private listingReplies: FakeReply[] = [];
   private server: Server | null = null;
   private readonly timers = new Set<NodeJS.Timeout>();
   origin = '';
@@ -113,9 +117,16 @@ export class FakeVendorServer {
     return this;
   }
 
+  /** Queues failures (`error`, `rate_limit`, `slow`) for the next model listing requests; otherwise the listing answers `models`. */
+  replyToListing(...replies: FakeReply[]): this {
+    this.listingReplies.push(...replies);
+    return this;
+  }
+
   /** Forgets queued replies and recorded requests. */
   reset(): void {
     this.replies = [];
+    this.listingReplies = [];
     this.requests.length = 0;
   }
 
@@ -154,16 +165,16 @@ export class FakeVendorServer {
       this.sendJson(response, 404, this.wire.errorBody(404, `No route ${method} ${url.pathname}`, this.wire.errorType(404)));
       return;
     }
-    if (route === 'models') {
-      this.sendJson(response, 200, this.wire.models(this.models));
-      return;
-    }
-    let reply = this.replies.shift() ?? { kind: 'text', text: 'Hello from the fake.' };
-    while (reply.kind === 'slow') {
+    let reply: FakeReply | undefined = route === 'models' ? this.listingReplies.shift() : (this.replies.shift() ?? { kind: 'text', text: 'Hello from the fake.' });
+    while (reply?.kind === 'slow') {
       const slow: FakeReply & { kind: 'slow' } = reply;
       const gone = await this.wait(slow.delayMs, response);
       if (gone) return;
-      reply = slow.then ?? { kind: 'text', text: 'A slow hello.' };
+      reply = slow.then ?? (route === 'models' ? undefined : { kind: 'text', text: 'A slow hello.' });
+    }
+    if (reply === undefined) {
+      this.sendJson(response, 200, this.wire.models(this.models));
+      return;
     }
     switch (reply.kind) {
       case 'error': {
@@ -179,6 +190,10 @@ export class FakeVendorServer {
         return;
       }
       default:
+        if (route === 'models') {
+          this.sendJson(response, 200, this.wire.models(this.models));
+          return;
+        }
         if (stream) await this.sendStream(response, this.wire.stream(reply, wireRequest));
         else this.sendJson(response, 200, this.wire.json(reply, wireRequest));
     }

@@ -8,7 +8,7 @@
  * `{ error: { code, message, status } }`. Usage counts thoughts apart (`thoughtsTokenCount`), outside
  * `candidatesTokenCount`.
  */
-import { deltasOf, sse, usageOf, type FakeReply, type VendorWire, type WireRequest } from './fake-vendor-server';
+import { deltasOf, sse, usageOf, type FakeAnswer as Answer, type VendorWire, type WireRequest } from './fake-vendor-server';
 
 const statuses: Record<number, string> = {
   400: 'INVALID_ARGUMENT',
@@ -20,8 +20,6 @@ const statuses: Record<number, string> = {
   503: 'UNAVAILABLE',
   504: 'DEADLINE_EXCEEDED',
 };
-
-type Answer = Exclude<FakeReply, { kind: 'error' | 'rate_limit' | 'slow' }>;
 
 function modelOf(reply: Answer, request: WireRequest): string {
   return reply.model ?? /\/models\/([^/:]+):/.exec(request.path)?.[1] ?? 'fake-model';

@@ -7,9 +7,7 @@
  * (a JSON schema) and answered as JSON text. `GET /api/tags` lists `{ models: [{ name, model, … }] }`.
  * Errors: `{ error: "text" }`. No content filter and no reasoning token count.
  */
-import { deltasOf, usageOf, type FakeReply, type VendorWire, type WireRequest } from './fake-vendor-server';
-
-type Answer = Exclude<FakeReply, { kind: 'error' | 'rate_limit' | 'slow' }>;
+import { deltasOf, usageOf, type FakeAnswer as Answer, type VendorWire, type WireRequest } from './fake-vendor-server';
 
 const createdAt = '2025-10-01T12:00:00.000000Z';
 
