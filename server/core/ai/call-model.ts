@@ -34,6 +34,9 @@ export async function callModel<OBJECT = unknown>(input: CallModelInput<OBJECT>)
       tools: toToolSet(input.tools),
       output: input.output ? Output.object({ schema: input.output }) : undefined,
       maxOutputTokens: input.maxOutputTokens,
+      // ollama-ai-provider-v2 sends the SDK's bound as a top-level `max_output_tokens`, which Ollama's
+      // /api/chat ignores: Ollama reads `options.num_predict`.
+      providerOptions: provider === 'ai_local' && input.maxOutputTokens !== undefined ? { ollama: { options: { num_predict: input.maxOutputTokens } } } : undefined,
       abortSignal: signal,
       maxRetries: 0,
     };
