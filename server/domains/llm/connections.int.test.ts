@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetConfigForTests } from '../../core/config';
-import { open } from '../../core/crypto/secret-box';
+import { resealSecrets } from '../../core/crypto/reseal';
+import { deriveKey, open } from '../../core/crypto/secret-box';
 import { db } from '../../core/db';
 import { createApiKeyFor, createMember, type TestMember } from '../../testing/factories';
 import { prototypeNames } from '../../testing/prototype-names';
@@ -197,6 +198,20 @@ describe('POST /api/v1/admin/llm/connections', () => {
       const response = await create({ provider: 'ai_vendor_a', label: 'Bounded', apiKey: key, ...override });
       expect(response.status).toBe(400);
       expect(response.body.error.code).toBe('request.bad_request');
+    });
+
+    it('never echoes a refused key in the error', async () => {
+      const secret = `sk-${'s3cr3t'.repeat(90)}`;
+      for (const body of [
+        { provider: 'ai_vendor_a', label: 'Echo', apiKey: secret },
+        { provider: 'ai_vendor_a', label: 'Echo', apiKey: secret.slice(0, 100), baseUrl: 'http://169.254.169.254/' },
+        { provider: 'ai_local', label: 'Echo', apiKey: secret.slice(0, 100), withoutApiKey: true },
+        { provider: 'ai_vendor_z', label: 'Echo', apiKey: secret.slice(0, 100) },
+      ]) {
+        const response = await create(body);
+        expect(response.status).toBe(400);
+        expect(JSON.stringify(response.body)).not.toContain('s3cr3ts3cr3t');
+      }
     });
 
     it('accepts every bound at its limit', async () => {
@@ -438,5 +453,29 @@ describe('member routes', () => {
     const refused = await call('GET', '/api/v1/llm-defaults', { key: other.secret });
     expect(refused.status).toBe(403);
     expect(refused.body.error).toMatchObject({ code: 'api_key.scope_missing', details: { required: 'connections:read' } });
+  });
+});
+
+describe('key rotation', () => {
+  it('re-seals connection keys under the new instance key and leaves keyless connections alone', async () => {
+    const saved = { key: process.env.ENCRYPTION_KEY, previous: process.env.ENCRYPTION_KEYS_PREVIOUS };
+    const oldKey = 'old-llm-instance-key-'.padEnd(40, 'x');
+    const newKey = 'new-llm-instance-key-'.padEnd(40, 'y');
+    try {
+      withEnv('ENCRYPTION_KEY', oldKey);
+      const { id } = await created({ provider: 'ai_vendor_a', label: 'Rotated', apiKey: key });
+      await created({ provider: 'ai_local', label: 'Keyless', withoutApiKey: true });
+      withEnv('ENCRYPTION_KEYS_PREVIOUS', oldKey);
+      withEnv('ENCRYPTION_KEY', newKey);
+      expect((await resealSecrets()).unreadable).toBe(0);
+      withEnv('ENCRYPTION_KEYS_PREVIOUS', undefined);
+      const row = await db().llmConnection.findUniqueOrThrow({ where: { id } });
+      expect(row.apiKeyEnc!.split(':')[1]).toBe(deriveKey(newKey).id);
+      expect(open(row.apiKeyEnc!, `llm-connection:${id}`)).toBe(key);
+      expect((await db().llmConnection.findFirstOrThrow({ where: { label: 'Keyless' } })).apiKeyEnc).toBeNull();
+    } finally {
+      withEnv('ENCRYPTION_KEY', saved.key);
+      withEnv('ENCRYPTION_KEYS_PREVIOUS', saved.previous);
+    }
   });
 });
