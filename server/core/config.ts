@@ -173,6 +173,12 @@ const configSchema = z.object({
   OUTBOUND_CONTENT_RETENTION_DAYS: positiveInt(30),
   /** The webmail's undo window: a message sent from the webmail leaves this many seconds later (0: at once, no undo). */
   SEND_UNDO_SECONDS: z.coerce.number().int().min(0).max(600).default(10),
+  /**
+   * AI connections of provider `ai_local` (a model runtime on the instance's own network) may point at
+   * loopback, private, CGNAT, link-local and unique-local addresses. Off by default; other AI
+   * providers never may, and cloud metadata addresses stay refused (server/domains/llm/base-url.ts).
+   */
+  LLM_LOCAL_ALLOW_PRIVATE: flag,
 });
 
 export type Config = z.infer<typeof configSchema>;

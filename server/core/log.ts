@@ -28,6 +28,11 @@ export const log = pino({
       // Sealed secrets (credential rows) are not readable, but have no business in a log either.
       'dataEnc',
       '*.dataEnc',
+      // AI connections: the vendor key as sent by an administrator, and its sealed form.
+      'apiKey',
+      '*.apiKey',
+      'apiKeyEnc',
+      '*.apiKeyEnc',
       'headers.authorization',
       'headers.cookie',
       '*.headers.authorization',

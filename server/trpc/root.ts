@@ -10,6 +10,7 @@ import { executionsRouter } from '../domains/executions/router';
 import { exclusionsRouter } from '../domains/exclusions/router';
 import { instanceRouter } from '../domains/instance/router';
 import { journalRouter } from '../domains/journal/router';
+import { llmRouter } from '../domains/llm/router';
 import { mailboxesRouter } from '../domains/mailboxes/router';
 import { mailRouter } from '../domains/mail/router';
 import { membersRouter } from '../domains/members/router';
@@ -46,6 +47,7 @@ export const appRouter = router({
   compose: composeRouter,
   templates: templatesRouter,
   evalRuns: evalRunsRouter,
+  llm: llmRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -31,6 +31,7 @@ const idempotentRoutes: string[] = [
   'POST /api/v1/admin/templates',
   // Ours (evaluation runs: only their GET is named by the spec).
   'POST /api/v1/workflows/{id}/eval-runs',
+  'POST /api/v1/admin/llm/connections',
 ];
 
 const name = (entry: (typeof table)[number]) => `${entry.spec!.method} ${entry.spec!.path}`;

@@ -23,6 +23,7 @@ export const sealedColumns: readonly SealedColumn[] = [
   { table: 'oauth_flows', id: 'id', column: 'code_verifier_enc', purpose: (id) => `oauth-flow:${id}` },
   { table: 'workflows', id: 'id', column: 'webhook_token_enc', purpose: (id) => `webhook:${id}` },
   { table: 'workflows', id: 'id', column: 'webhook_secret_enc', purpose: (id) => `webhook-secret:${id}` },
+  { table: 'llm_connections', id: 'id', column: 'api_key_enc', purpose: (id) => `llm-connection:${id}` },
 ];
 
 const batchSize = 200;

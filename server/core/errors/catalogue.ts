@@ -127,6 +127,8 @@ export const errorCatalogue = {
     invalid_base_url: [400, 'The base URL is not allowed.'],
     api_key_required: [400, 'This AI vendor needs an API key.'],
     connection_label_taken: [409, 'Another AI connection uses this label.'],
+    model_not_allowed: [400, 'This model is not enabled on this AI connection.'], // (ours) details.connectionId, details.model
+    budget_exceeded: [402, 'The monthly AI budget is spent: no model call until next month or a higher budget.'], // (ours) details.scope, limitUsd, spentUsd
   }),
   ...area('assistant', {
     bad_request: [400, 'The assistant request is invalid.'],

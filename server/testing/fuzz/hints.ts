@@ -42,6 +42,7 @@ const pathRules: { pattern: RegExp; param: string; ref: string }[] = [
   { pattern: /^\/api\/v1\/approvals\/t\/\{token\}/, param: 'token', ref: 'approval.token' },
   { pattern: /^\/api\/v1\/approvals\/t\/\{token\}\/\{decision\}/, param: 'decision', ref: 'static.approve' },
   { pattern: /^\/api\/v1\/approvals\/\{id\}/, param: 'id', ref: 'approval.id' },
+  { pattern: /^\/api\/v1\/(admin\/llm\/connections|llm-connections)\/\{id\}/, param: 'id', ref: 'llmConnection.id' },
 ];
 
 /** Existing ids of other kinds or owners: "another member's uuid" and cross-resource confusion. */
@@ -67,6 +68,7 @@ export const foreignIds = [
   'victimReview.id',
   'disabledTemplate.id',
   'victimEvalRun.id',
+  'llmConnection.id',
 ];
 
 export function pathParamRef(operation: FuzzOperation, name: string): WorldRef | string | null {
@@ -156,6 +158,14 @@ export function bodyHint(operation: FuzzOperation): Hint {
     if (name === 'ids' && /\/review\/send$/.test(path)) return [new WorldRef('review.id'), new WorldRef('victimReview.id')];
     if (name === 'until' && /\/review\/\{id\}\/snooze$/.test(path)) return new Date(Date.now() + 24 * 3600 * 1000).toISOString();
     if ((name === 'to' || name === 'cc' || name === 'bcc') && /\/review\//.test(path)) return ['fuzz@example.test'];
+    // AI connections: a fresh label, a key, a public address literal (no DNS), the fixture connection in routing.
+    if (/\/admin\/llm\/connections(\/\{id\})?$/.test(path)) {
+      if (name === 'label') return new WorldRef('unique.text');
+      if (name === 'apiKey') return 'sk-fuzz-api-key-value';
+      if (name === 'baseUrl') return 'https://8.8.8.8/v1';
+      if (name === 'withoutApiKey') return new WorldRef('unique.absent', () => undefined);
+    }
+    if (name === 'connectionId' && /\/admin\/llm\/routing$/.test(path)) return new WorldRef('llmConnection.id');
     if (name === 'kind' && /\/exclusions$/.test(path)) return 'domain';
     if (name === 'value' && /\/exclusions$/.test(path)) return new WorldRef('unique.domain');
     return undefined;
@@ -180,6 +190,7 @@ export function queryHint(operation: FuzzOperation): Hint {
     if (name === 'workflowId' && /^\/api\/v1\/executions$/.test(operation.path)) return new WorldRef('execution.workflowId');
     if (name === 'outboundId') return new WorldRef('review.id');
     if (name === 'folder') return 'inbox';
+    if (name === 'month' && /\/admin\/llm\/usage$/.test(operation.path)) return new Date().toISOString().slice(0, 7);
     if (name === 'cursor') return new WorldRef(`cursor:${operation.id}.value`);
     return undefined;
   };

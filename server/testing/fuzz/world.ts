@@ -303,6 +303,12 @@ export class World {
       case 'approval':
       case 'victimApproval':
         return buildApprovalPiece((await this.piece(name === 'approval' ? 'member' : 'victim')) as unknown as TestMember);
+      case 'llmConnection': {
+        // An instance AI connection (the administrators'), with a key and no base URL.
+        const admin = (await this.piece('admin')) as unknown as TestMember;
+        const answer = await this.fixtureCall('POST', '/api/v1/admin/llm/connections', admin.cookie, { provider: 'ai_vendor_a', label: `Fuzz ${this.unique('text')}`, apiKey: 'sk-fuzz-fixture-key' });
+        return { id: (answer as { id: string }).id };
+      }
       case 'invitation': {
         const admin = (await this.piece('admin')) as unknown as TestMember;
         const answer = await this.fixtureCall('POST', '/api/v1/admin/members/invitations', admin.cookie, { email: this.unique('email'), role: 'member' });
