@@ -157,7 +157,14 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
   const hasTrigger = builder.graph.nodes.some((node) => typesByName.get(node.type)?.trigger);
 
   return (
-    <div ref={root} className="flex h-[calc(100vh-13rem)] min-h-[560px] flex-col overflow-hidden rounded-lg border border-line" data-testid="builder">
+    // Focusable (not in the tab order): a click on the canvas background focuses the builder, not an
+    // ancestor such as the workflow page's tab panel, so the shortcuts and the clipboard keep working.
+    <div
+      ref={root}
+      tabIndex={-1}
+      className="flex h-[calc(100vh-13rem)] min-h-[560px] flex-col overflow-hidden rounded-lg border border-line outline-none"
+      data-testid="builder"
+    >
       <div className="flex flex-wrap items-center gap-2 border-b border-line bg-surface px-2 py-1.5" role="toolbar" aria-label={b.toolbar}>
         <Button size="sm" variant="ghost" onClick={builder.undo} disabled={!builder.canUndo || readOnly} data-testid="builder-undo">
           {b.actions.undo}
