@@ -244,6 +244,7 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
               issues={issues}
               readOnly={readOnly}
               onCommit={builder.commit}
+              selectRequest={builder.selectRequest}
               onSelectionChange={builder.onSelectionChange}
               onDropType={(type, position) => builder.addNodeOfType(type, position)}
             />
