@@ -76,9 +76,13 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
   const otherTab = useOtherTabs(workflow.id);
   const root = useRef<HTMLDivElement>(null);
 
+  // What the server holds as far as this editor knows (loaded or saved here): the editor is dirty
+  // when its graph differs from it, whatever was first loaded.
+  const savedJson = useRef(base.json);
   const onSaved = useCallback(
-    (revision: number) => {
+    (revision: number, json: string) => {
       known.current = revision;
+      savedJson.current = json;
       void cache.refresh();
     },
     [cache],
@@ -89,11 +93,12 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
 
   // The draft changed elsewhere: follow it when nothing here is unsaved, else let the member choose.
   const externalChange = workflow.draftRevision > known.current;
-  const dirty = graphJson(builder.graph) !== base.json;
+  const dirty = graphJson(builder.graph) !== savedJson.current;
   const loadServerCopy = useCallback(() => {
     const server = editorGraphOf(workflow.graph);
     known.current = workflow.draftRevision;
-    setBase({ revision: workflow.draftRevision, json: graphJson(server) });
+    savedJson.current = graphJson(server);
+    setBase({ revision: workflow.draftRevision, json: savedJson.current });
     builder.load(server);
     autosave.settle();
   }, [autosave, builder, workflow.draftRevision, workflow.graph]);
