@@ -106,6 +106,14 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
     if (externalChange && !dirty) loadServerCopy();
   }, [externalChange, dirty, loadServerCopy]);
   const conflict = autosave.state.kind === 'conflict' || (externalChange && dirty);
+  // "Load the latest" after a refused save: this page's copy of the workflow predates the other save,
+  // so it is read again first, and loaded once it is newer than what this editor built on.
+  const [loadLatest, setLoadLatest] = useState(false);
+  useEffect(() => {
+    if (!loadLatest || workflow.draftRevision <= known.current) return;
+    setLoadLatest(false);
+    loadServerCopy();
+  }, [loadLatest, workflow.draftRevision, loadServerCopy]);
 
   const issues = useMemo(() => placeIssues(builder.graph, autosave.state.kind === 'invalid' ? autosave.state.issues : []), [builder.graph, autosave.state]);
 
@@ -208,7 +216,16 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
           className="rounded-none border-x-0 border-t-0"
           action={
             <span className="flex gap-2">
-              <Button size="sm" onClick={loadServerCopy} data-testid="builder-load-latest">
+              <Button
+                size="sm"
+                loading={loadLatest}
+                onClick={() => {
+                  if (externalChange) return loadServerCopy();
+                  setLoadLatest(true);
+                  void cache.refresh();
+                }}
+                data-testid="builder-load-latest"
+              >
                 {b.conflict.load}
               </Button>
               <Button
