@@ -8,10 +8,11 @@
  * publishes, delivers a matching mail to the IMAP server and sees the real run; then tries the
  * workflow on the mirrored mail (an evaluation run) and reads its summary.
  */
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { appendMessage, buildRawMessage } from '@/server/testing/mail-servers/deliver';
 import { startDovecot, type DovecotServer, type MailUser } from '@/server/testing/mail-servers/dovecot';
 import { startSmtpServer, type TestSmtpServer } from '@/server/testing/mail-servers/smtp';
+import { dropType, inspect, node, wire } from '../fixtures/builder';
 import { e2eAdmin } from '../fixtures/env';
 import { connectTestMailbox, waitForFirstSync, waitForMirrored } from '../fixtures/mail';
 import { signedInMember } from '../fixtures/members';
@@ -34,26 +35,6 @@ test.afterAll(async () => {
   await smtp?.stop();
   await dovecot?.stop();
 });
-
-async function dropType(page: Page, type: string, x: number, y: number) {
-  await page.locator(`[data-testid="palette-item"][data-node-type="${type}"]`).dragTo(page.getByTestId('builder-canvas'), { targetPosition: { x, y } });
-}
-
-async function wire(page: Page, from: string, output: string, to: string) {
-  await page.getByTestId(`handle-out-${from}-${output}`).dragTo(page.getByTestId(`handle-in-${to}-main`));
-}
-
-function node(page: Page, id: string): Locator {
-  return page.locator(`[data-testid="builder-node"][data-node-id="${id}"]`);
-}
-
-/** Selects a node on the canvas; answers its inspector. */
-async function inspect(page: Page, id: string): Promise<Locator> {
-  await node(page, id).click();
-  const inspector = page.locator(`[data-testid="inspector-node"][data-node-id="${id}"]`);
-  await expect(inspector).toBeVisible();
-  return inspector;
-}
 
 async function deliver(subject: string, messageId: string) {
   await appendMessage({

@@ -76,9 +76,13 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
   const otherTab = useOtherTabs(workflow.id);
   const root = useRef<HTMLDivElement>(null);
 
+  // What the server holds as far as this editor knows (loaded or saved here): the editor is dirty
+  // when its graph differs from it, whatever was first loaded.
+  const savedJson = useRef(base.json);
   const onSaved = useCallback(
-    (revision: number) => {
+    (revision: number, json: string) => {
       known.current = revision;
+      savedJson.current = json;
       void cache.refresh();
     },
     [cache],
@@ -89,11 +93,12 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
 
   // The draft changed elsewhere: follow it when nothing here is unsaved, else let the member choose.
   const externalChange = workflow.draftRevision > known.current;
-  const dirty = graphJson(builder.graph) !== base.json;
+  const dirty = graphJson(builder.graph) !== savedJson.current;
   const loadServerCopy = useCallback(() => {
     const server = editorGraphOf(workflow.graph);
     known.current = workflow.draftRevision;
-    setBase({ revision: workflow.draftRevision, json: graphJson(server) });
+    savedJson.current = graphJson(server);
+    setBase({ revision: workflow.draftRevision, json: savedJson.current });
     builder.load(server);
     autosave.settle();
   }, [autosave, builder, workflow.draftRevision, workflow.graph]);
@@ -101,6 +106,14 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
     if (externalChange && !dirty) loadServerCopy();
   }, [externalChange, dirty, loadServerCopy]);
   const conflict = autosave.state.kind === 'conflict' || (externalChange && dirty);
+  // "Load the latest" after a refused save: this page's copy of the workflow predates the other save,
+  // so it is read again first, and loaded once it is newer than what this editor built on.
+  const [loadLatest, setLoadLatest] = useState(false);
+  useEffect(() => {
+    if (!loadLatest || workflow.draftRevision <= known.current) return;
+    setLoadLatest(false);
+    loadServerCopy();
+  }, [loadLatest, workflow.draftRevision, loadServerCopy]);
 
   const issues = useMemo(() => placeIssues(builder.graph, autosave.state.kind === 'invalid' ? autosave.state.issues : []), [builder.graph, autosave.state]);
 
@@ -157,7 +170,14 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
   const hasTrigger = builder.graph.nodes.some((node) => typesByName.get(node.type)?.trigger);
 
   return (
-    <div ref={root} className="flex h-[calc(100vh-13rem)] min-h-[560px] flex-col overflow-hidden rounded-lg border border-line" data-testid="builder">
+    // Focusable (not in the tab order): a click on the canvas background focuses the builder, not an
+    // ancestor such as the workflow page's tab panel, so the shortcuts and the clipboard keep working.
+    <div
+      ref={root}
+      tabIndex={-1}
+      className="flex h-[calc(100vh-13rem)] min-h-[560px] flex-col overflow-hidden rounded-lg border border-line outline-none"
+      data-testid="builder"
+    >
       <div className="flex flex-wrap items-center gap-2 border-b border-line bg-surface px-2 py-1.5" role="toolbar" aria-label={b.toolbar}>
         <Button size="sm" variant="ghost" onClick={builder.undo} disabled={!builder.canUndo || readOnly} data-testid="builder-undo">
           {b.actions.undo}
@@ -196,7 +216,16 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
           className="rounded-none border-x-0 border-t-0"
           action={
             <span className="flex gap-2">
-              <Button size="sm" onClick={loadServerCopy} data-testid="builder-load-latest">
+              <Button
+                size="sm"
+                loading={loadLatest}
+                onClick={() => {
+                  if (externalChange) return loadServerCopy();
+                  setLoadLatest(true);
+                  void cache.refresh();
+                }}
+                data-testid="builder-load-latest"
+              >
                 {b.conflict.load}
               </Button>
               <Button
@@ -237,6 +266,7 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
               issues={issues}
               readOnly={readOnly}
               onCommit={builder.commit}
+              selectRequest={builder.selectRequest}
               onSelectionChange={builder.onSelectionChange}
               onDropType={(type, position) => builder.addNodeOfType(type, position)}
             />

@@ -68,7 +68,8 @@ export function useAutosave({
   /** The stored form of what was loaded, to tell an edit from the loaded state. */
   loadedJson: string;
   readOnly: boolean;
-  onSaved: (revision: number) => void;
+  /** A save succeeded: the server's new revision and the stored form of what it holds now. */
+  onSaved: (revision: number, json: string) => void;
 }) {
   const mutations = useBuilderMutations();
   const put = useMutation(mutations.putGraph);
@@ -103,7 +104,7 @@ export function useAutosave({
           ...(overwrite ? {} : { draftRevision: base.current.revision }),
         });
         base.current = { revision: answer.draftRevision, json };
-        io.current.onSaved(answer.draftRevision);
+        io.current.onSaved(answer.draftRevision, json);
         const upToDate = graphJson(latest.current) === json;
         if (upToDate) writeBackup(workflowId, null);
         setState(upToDate ? { kind: 'saved' } : { kind: 'pending' });

@@ -79,8 +79,10 @@ export function useBuilderKeys(
   latest.current = handlers;
   useEffect(() => {
     const inside = (target: EventTarget | null) => target instanceof Node && Boolean(root.current?.contains(target)) && !isTypingTarget(target);
-    // Focus on the page body (after a click on the canvas background) still counts as the builder's.
-    const ours = (target: EventTarget | null) => inside(target) || target === document.body;
+    // Focus on the page body still counts as the builder's, unless the builder is hidden (the
+    // workflow page keeps it mounted behind its other tabs).
+    const shown = () => Boolean(root.current && root.current.offsetParent !== null);
+    const ours = (target: EventTarget | null) => inside(target) || (target === document.body && shown());
     function keydown(event: KeyboardEvent) {
       if (!ours(event.target)) return;
       const action = actionOfKey(event);

@@ -40,11 +40,24 @@ export function useBuilder(initial: EditorGraph) {
 
   const selectedIds = useMemo(() => new Set(selection.items), [selection.items]);
 
+  /** The items an edit just created (a duplicate, a paste, a new node or note): the canvas selects them. */
+  const [selectRequest, setSelectRequest] = useState<{ ids: string[] } | null>(null);
+  // An edit that creates items runs on the graph as rendered, so that their ids are known here.
+  const create = useCallback((change: (graph: EditorGraph) => { graph: EditorGraph; ids: string[] }): string[] => {
+    const base = graphRef.current;
+    const result = change(base);
+    if (result.ids.length === 0) return [];
+    setHistory((current) => record(current, current.present === base ? result.graph : change(current.present).graph));
+    setSelectRequest({ ids: result.ids });
+    return result.ids;
+  }, []);
+
   return {
     graph,
     history,
     selection,
     selectedIds,
+    selectRequest,
     onSelectionChange,
     commit,
     edit,
@@ -55,16 +68,17 @@ export function useBuilder(initial: EditorGraph) {
     /** The server's copy replaces the editor's (conflict resolved by loading it). */
     load: (next: EditorGraph) => setHistory(reset(next)),
     addNodeOfType(type: NodeType, position: XY): string {
-      let id = '';
-      edit((current) => {
+      const [id] = create((current) => {
         const added = addNode(current, { type: type.type, version: type.version, label: type.label, params: defaultParamsOf(type.paramsSchema), position });
-        id = added.id;
-        return added.graph;
+        return { graph: added.graph, ids: [added.id] };
       });
-      return id;
+      return id ?? '';
     },
     addNoteAt(position: XY) {
-      edit((current) => addNote(current, position).graph);
+      create((current) => {
+        const added = addNote(current, position);
+        return { graph: added.graph, ids: [added.id] };
+      });
     },
     removeSelected() {
       edit((current) => disconnect(removeItems(current, selectedIds), selection.connections));
@@ -73,7 +87,7 @@ export function useBuilder(initial: EditorGraph) {
       edit((current) => toggleDisabled(current, selectedIds));
     },
     duplicateSelected() {
-      edit((current) => duplicateSelection(current, selectedIds).graph);
+      create((current) => duplicateSelection(current, selectedIds));
     },
     copySelected(): string | null {
       return copySelection(graphRef.current, selectedIds);
@@ -82,7 +96,7 @@ export function useBuilder(initial: EditorGraph) {
     paste(text: string, at?: XY): boolean {
       const content = readClipboard(text);
       if (!content) return false;
-      edit((current) => pasteContent(current, content, at).graph);
+      create((current) => pasteContent(current, content, at));
       return true;
     },
     tidy() {

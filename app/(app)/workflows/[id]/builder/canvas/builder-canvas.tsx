@@ -22,7 +22,7 @@ import {
   type NodeChange,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { useCallback, useEffect, useMemo, useState, type DragEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import type { NodeType } from '../api';
 import { connect, moveItems, updateNote, type EditorConnection, type EditorGraph, type XY } from '../model/editor-graph';
@@ -54,6 +54,7 @@ export function BuilderCanvas({
   issues,
   readOnly,
   onCommit,
+  selectRequest,
   onSelectionChange,
   onDropType,
 }: {
@@ -63,6 +64,8 @@ export function BuilderCanvas({
   issues: IssuesByItem;
   readOnly: boolean;
   onCommit: (next: EditorGraph) => void;
+  /** Items to select once (what an edit just created), replacing the selection. */
+  selectRequest?: { ids: string[] } | null;
   onSelectionChange: (selection: CanvasSelection) => void;
   onDropType: (type: NodeType, position: XY) => void;
 }) {
@@ -145,15 +148,19 @@ export function BuilderCanvas({
   // Fit the view to what was loaded; an empty canvas keeps zoom 1, so the first node dropped does not zoom the view.
   const [fitOnLoad] = useState(built.length > 0);
   const [edges, setEdges] = useState<Edge[]>(builtEdges);
+  const selectApplied = useRef<{ ids: string[] } | null>(null);
   useEffect(() => {
+    const select = selectRequest && selectRequest !== selectApplied.current ? new Set(selectRequest.ids) : null;
+    if (select) selectApplied.current = selectRequest ?? null;
     setNodes((previous) => {
       const byId = new Map(previous.map((node) => [node.id, node]));
       return built.map((node) => {
         const before = byId.get(node.id);
-        return before ? ({ ...node, selected: before.selected, measured: before.measured } as FlowNode) : node;
+        if (before) return { ...node, selected: select ? select.has(node.id) : before.selected, measured: before.measured } as FlowNode;
+        return select?.has(node.id) ? ({ ...node, selected: true } as FlowNode) : node;
       });
     });
-  }, [built]);
+  }, [built, selectRequest]);
   useEffect(() => {
     setEdges((previous) => {
       const selected = new Set(previous.filter((edge) => edge.selected).map((edge) => edge.id));
