@@ -74,6 +74,7 @@ export const enBuilder = {
     invalid: (count: number) => `Not saved: ${plural(count, 'problem', 'problems')} to fix`,
     conflict: 'Not saved: changed elsewhere',
     failed: 'Not saved',
+    publishBlocked: 'The editor has changes that cannot be saved yet (see the problems on the nodes, or a conflict). Fix them, or undo them, before publishing.',
   },
   restored: 'Your unsaved changes from your last visit were restored. They save as soon as the draft is valid.',
   otherTab: 'This workflow is also open in another tab or window. Changes made in both will conflict.',

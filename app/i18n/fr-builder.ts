@@ -75,6 +75,7 @@ export const frBuilder: typeof enBuilder = {
     invalid: (count: number) => `Non enregistré : ${plural(count, 'problème', 'problèmes')} à corriger`,
     conflict: 'Non enregistré : modifié ailleurs',
     failed: 'Non enregistré',
+    publishBlocked: 'L’éditeur a des modifications qui ne peuvent pas encore être enregistrées (voir les problèmes sur les nœuds, ou un conflit). Corrigez-les ou annulez-les avant de publier.',
   },
   restored: 'Vos modifications non enregistrées de la dernière visite ont été restaurées. Elles s’enregistrent dès que le brouillon est valide.',
   otherTab: 'Ce workflow est aussi ouvert dans un autre onglet ou une autre fenêtre. Des modifications faites des deux côtés entreront en conflit.',

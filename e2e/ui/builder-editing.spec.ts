@@ -216,5 +216,17 @@ test('a member edits a workflow on the canvas: duplicate, undo, disable, notes, 
     await expectSaved(member);
     expect((await draftOf(api, workflowId)).graph.nodes.find((item) => item.id === 'tidy')?.name).toBe('Tidy fields');
   });
+
+  await test.step('an edit made just before publishing is in the published version', async () => {
+    const settings = (await inspect(member, 'tidy')).getByTestId('node-settings-form');
+    await settings.getByLabel('Name').fill('Tidy at once');
+    // No wait for the autosave: publishing saves the editor's pending edit first.
+    await publish(member, 'Right after the rename');
+    await expect(member.getByTestId('workflow-version')).toHaveText('v2');
+    const versions = (await (await api.get(`/api/v1/workflows/${workflowId}/versions`)).json()) as { versions: { id: string; number: number }[] };
+    const latest = versions.versions.find((version) => version.number === 2)!;
+    const detail = (await (await api.get(`/api/v1/workflows/${workflowId}/versions/${latest.id}`)).json()) as { version: { graph: { nodes: { id: string; name: string }[] } } };
+    expect(detail.version.graph.nodes.find((item) => item.id === 'tidy')?.name).toBe('Tidy at once');
+  });
   await context.close();
 });

@@ -21,6 +21,7 @@ import { GraphIssueList } from '../_components/graph-issue-list';
 import { DraftVsPublished } from '../_components/versions/draft-vs-published';
 import { SaveAsTemplateDialog } from '../_components/versions/save-as-template-dialog';
 import { useMe } from '../../_shell/use-me';
+import { useSaveDraft } from './builder/draft-saver';
 import { graphIssuesOf, parseGraphText } from '../_lib/graph-issues';
 
 type Confirm = 'unpublish' | 'archive' | 'delete' | null;
@@ -30,6 +31,8 @@ function PublishDialog({ workflow, open, onOpenChange }: { workflow: WorkflowDet
   const cache = useWorkflowsCache();
   const mutations = useWorkflowMutations();
   const [note, setNote] = useState('');
+  const [notSaved, setNotSaved] = useState(false);
+  const saveDraft = useSaveDraft();
   const publish = useMutation({
     ...mutations.publish,
     onSuccess: async () => {
@@ -39,8 +42,14 @@ function PublishDialog({ workflow, open, onOpenChange }: { workflow: WorkflowDet
     },
   });
   const issues = publish.isError ? graphIssuesOf(publish.error) : [];
-  function submit(event: FormEvent) {
+  async function submit(event: FormEvent) {
     event.preventDefault();
+    setNotSaved(false);
+    // The editor's last edit goes first: what is published is what the member sees.
+    if (!(await saveDraft())) {
+      setNotSaved(true);
+      return;
+    }
     publish.mutate({ id: workflow.id, ...(note.trim() ? { note: note.trim() } : {}) });
   }
   return (
@@ -57,6 +66,11 @@ function PublishDialog({ workflow, open, onOpenChange }: { workflow: WorkflowDet
             {publish.isError && issues.length === 0 ? (
               <Alert tone="danger" testId="publish-error">
                 {describeError(publish.error, t)}
+              </Alert>
+            ) : null}
+            {notSaved ? (
+              <Alert tone="warning" testId="publish-not-saved">
+                {t.builder.save.publishBlocked}
               </Alert>
             ) : null}
             <GraphIssueList issues={issues} testId="publish-issues" />
@@ -85,6 +99,7 @@ function TestRunDialog({ workflow, open, onOpenChange }: { workflow: WorkflowDet
   const mutations = useWorkflowMutations();
   const [text, setText] = useState('');
   const [textError, setTextError] = useState<string>();
+  const saveDraft = useSaveDraft();
   const testRun = useMutation({
     ...mutations.testRun,
     onSuccess: ({ executionId }) => {
@@ -100,7 +115,7 @@ function TestRunDialog({ workflow, open, onOpenChange }: { workflow: WorkflowDet
       setTextError(parsed.reason === 'not_json' ? t.workflows.graphErrors.notJson(parsed.detail ?? '') : t.workflows.graphErrors.notObject);
       return;
     }
-    testRun.mutate({ id: workflow.id, ...(parsed.graph ? { triggerData: parsed.graph } : {}) });
+    void saveDraft().then(() => testRun.mutate({ id: workflow.id, ...(parsed.graph ? { triggerData: parsed.graph } : {}) }));
   }
   return (
     <Dialog

@@ -17,6 +17,7 @@ import { workflowStatusTone } from '../../executions/_lib/status';
 import { useWorkflow } from '../_lib/api';
 import { triggerLabel } from '../_lib/labels';
 import { WorkflowBuilder } from './builder/builder';
+import { DraftSaverProvider } from './builder/draft-saver';
 import { EvalRunsPanel } from '../_components/eval/eval-runs-panel';
 import { VersionsList } from '../_components/versions/versions-list';
 import { GraphEditor } from './graph-editor';
@@ -72,7 +73,7 @@ export function WorkflowView({ id }: { id: string }) {
   ];
 
   return (
-    <>
+    <DraftSaverProvider>
       {back}
       <header className="mb-5 flex flex-col gap-4 lg:flex-row lg:items-start lg:justify-between">
         <div className="min-w-0 space-y-1.5">
@@ -110,6 +111,6 @@ export function WorkflowView({ id }: { id: string }) {
         {tab === 'settings' ? <SettingsPanel workflow={data} /> : null}
         {tab === 'webhook' ? <WebhookPanel workflow={data} /> : null}
       </TabPanel>
-    </>
+    </DraftSaverProvider>
   );
 }

@@ -26,6 +26,7 @@ import { useAutosave, graphJson, readBackup, type SaveState } from './use-autosa
 import { useBuilder } from './use-builder';
 import { useBuilderKeys, type ShortcutAction } from './use-builder-keys';
 import { useOtherTabs } from './use-other-tabs';
+import { useRegisterDraftSaver } from './draft-saver';
 import { usePickerLists } from './use-form-context';
 
 function SaveStatus({ state }: { state: SaveState }) {
@@ -89,6 +90,7 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
   );
   const autosave = useAutosave({ workflowId: workflow.id, graph: builder.graph, loadedRevision: base.revision, loadedJson: base.json, readOnly, onSaved });
   const runner = useTestRunner(workflow, autosave.flush);
+  useRegisterDraftSaver(autosave.flush);
   const lists = usePickerLists();
 
   // The draft changed elsewhere: follow it when nothing here is unsaved, else let the member choose.
