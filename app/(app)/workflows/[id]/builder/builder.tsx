@@ -7,13 +7,13 @@
  * silently.
  */
 import { ReactFlowProvider, useReactFlow, useStoreApi } from '@xyflow/react';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { describeError } from '@/app/lib/errors';
 import { Alert } from '@/app/ui/alert';
 import { Button } from '@/app/ui/button';
 import { ErrorState, LoadingState } from '@/app/ui/states';
-import { useWorkflowsCache, type WorkflowDetail } from '../../_lib/api';
+import type { WorkflowDetail } from '../../_lib/api';
 import { useNodeTypes, type NodeType } from './api';
 import { BuilderCanvas } from './canvas/builder-canvas';
 import { Inspector } from './inspector';
@@ -22,7 +22,8 @@ import { placeIssues } from './model/issues';
 import { Palette } from './palette';
 import { ShortcutsDialog } from './shortcuts-dialog';
 import { TestMessagesDialog, TestRunControls, TestRunResult, useTestRunner } from './test-run';
-import { useAutosave, graphJson, readBackup, type SaveState } from './use-autosave';
+import { graphJson, readBackup, type SaveState } from './use-autosave';
+import { useDraftSync } from './use-draft-sync';
 import { useBuilder } from './use-builder';
 import { useBuilderKeys, type ShortcutAction } from './use-builder-keys';
 import { useOtherTabs } from './use-other-tabs';
@@ -64,58 +65,20 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
   const b = t.builder;
   const flow = useReactFlow();
   const store = useStoreApi();
-  const cache = useWorkflowsCache();
   const readOnly = workflow.status === 'archived';
   const typesByName = useMemo(() => new Map(types.map((type) => [type.type, type])), [types]);
   const [initial] = useState(() => initialGraphOf(workflow));
   const builder = useBuilder(initial.graph);
-  const [base, setBase] = useState(() => ({ revision: workflow.draftRevision, json: graphJson(editorGraphOf(workflow.graph)) }));
-  const known = useRef(workflow.draftRevision);
   const [helpOpen, setHelpOpen] = useState(false);
   const [messagesOpen, setMessagesOpen] = useState(false);
   const [pasteRefused, setPasteRefused] = useState(false);
   const otherTab = useOtherTabs(workflow.id);
   const root = useRef<HTMLDivElement>(null);
 
-  // What the server holds as far as this editor knows (loaded or saved here): the editor is dirty
-  // when its graph differs from it, whatever was first loaded.
-  const savedJson = useRef(base.json);
-  const onSaved = useCallback(
-    (revision: number, json: string) => {
-      known.current = revision;
-      savedJson.current = json;
-      void cache.refresh();
-    },
-    [cache],
-  );
-  const autosave = useAutosave({ workflowId: workflow.id, graph: builder.graph, loadedRevision: base.revision, loadedJson: base.json, readOnly, onSaved });
+  const { autosave, conflict, loadingLatest, loadLatest, keepMine } = useDraftSync({ workflow, graph: builder.graph, readOnly, load: builder.load });
   const runner = useTestRunner(workflow, autosave.flush);
   useRegisterDraftSaver(autosave.flush);
   const lists = usePickerLists();
-
-  // The draft changed elsewhere: follow it when nothing here is unsaved, else let the member choose.
-  const externalChange = workflow.draftRevision > known.current;
-  const dirty = graphJson(builder.graph) !== savedJson.current;
-  const loadServerCopy = useCallback(() => {
-    const server = editorGraphOf(workflow.graph);
-    known.current = workflow.draftRevision;
-    savedJson.current = graphJson(server);
-    setBase({ revision: workflow.draftRevision, json: savedJson.current });
-    builder.load(server);
-    autosave.settle();
-  }, [autosave, builder, workflow.draftRevision, workflow.graph]);
-  useEffect(() => {
-    if (externalChange && !dirty) loadServerCopy();
-  }, [externalChange, dirty, loadServerCopy]);
-  const conflict = autosave.state.kind === 'conflict' || (externalChange && dirty);
-  // "Load the latest" after a refused save: this page's copy of the workflow predates the other save,
-  // so it is read again first, and loaded once it is newer than what this editor built on.
-  const [loadLatest, setLoadLatest] = useState(false);
-  useEffect(() => {
-    if (!loadLatest || workflow.draftRevision <= known.current) return;
-    setLoadLatest(false);
-    loadServerCopy();
-  }, [loadLatest, workflow.draftRevision, loadServerCopy]);
 
   const issues = useMemo(() => placeIssues(builder.graph, autosave.state.kind === 'invalid' ? autosave.state.issues : []), [builder.graph, autosave.state]);
 
@@ -220,12 +183,8 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
             <span className="flex gap-2">
               <Button
                 size="sm"
-                loading={loadLatest}
-                onClick={() => {
-                  if (externalChange) return loadServerCopy();
-                  setLoadLatest(true);
-                  void cache.refresh();
-                }}
+                loading={loadingLatest}
+                onClick={loadLatest}
                 data-testid="builder-load-latest"
               >
                 {b.conflict.load}
@@ -233,10 +192,7 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
               <Button
                 size="sm"
                 variant="primary"
-                onClick={() => {
-                  known.current = workflow.draftRevision;
-                  void autosave.overwrite();
-                }}
+                onClick={keepMine}
                 data-testid="builder-overwrite"
               >
                 {b.conflict.keep}
