@@ -96,6 +96,9 @@ describe('mail dispatch: journal outcomes', () => {
       labels: ['Work'],
       folder: 'inbox',
       hasAttachments: false,
+      isMailingList: false,
+      isAutoReply: false,
+      isNoReply: false,
       signals: [],
     });
     // Each run's first advance is queued with it.
@@ -175,6 +178,8 @@ describe('mail dispatch: journal outcomes', () => {
     await dispatchNewMail(box.id);
     expect(await journalOf(again.id)).toMatchObject({ outcome: 'dispatched', ruleRef: null });
     expect((await executionsOf(again.id)).map((execution) => execution.workflowId)).toEqual([lists.workflow.id]);
+    // The run can still tell the list mail apart: ingest's flags are in the trigger data.
+    expect((await executionsOf(again.id))[0].triggerData).toMatchObject({ isMailingList: true, isAutoReply: false, isNoReply: false });
     expect(await journalOf(auto2.id)).toMatchObject({ outcome: 'guardrail', ruleRef: 'guardrail:auto_reply' });
   });
 

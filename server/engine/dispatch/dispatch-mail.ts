@@ -275,6 +275,10 @@ async function summaryOf(tx: Tx, message: QueuedMessage): Promise<Record<string,
     labels: message.labels,
     folder: message.folderRole ?? message.folderKey,
     hasAttachments: message.hasAttachments,
+    // What ingest found, so a workflow that admits lists or auto-replies can still tell them apart.
+    isMailingList: message.isMailingList,
+    isAutoReply: message.isAutoReply,
+    isNoReply: message.isNoReply,
     signals: await signalsOf(tx, message),
   };
 }
