@@ -127,7 +127,8 @@ describe('runAnalysis', () => {
     expect(body.groups[0].sampleSubjects).toEqual(['Weekly digest 1', 'Weekly digest 2', 'Weekly digest 3']);
     expect(body.groups[1]).toMatchObject({ attachmentShare: 1, mailingListShare: 0, topSenders: ['billing@shop.example'] });
     expect(body.opportunities).toEqual([]);
-    expect((await db().mailbox.findUniqueOrThrow({ where: { id: mailbox.id } })).analyzedAt).not.toBeNull();
+    const listed = await call('GET', '/api/v1/mailboxes', { cookie: owner.cookie });
+    expect(listed.body.mailboxes.find((item: { id: string }) => item.id === mailbox.id).analyzedAt).toBe(row.finishedAt?.toISOString());
     // A wider window sees the older mail; the 30/90/365-day figures do not move.
     const wide = await analysisOf(mailbox.id, { windowDays: 90, minGroupVolume: 2 });
     await runAnalysis(wide, { net: fakeNet });
