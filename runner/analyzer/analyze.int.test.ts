@@ -4,8 +4,10 @@
  * and installing an opportunity's draft through the route.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import pg from 'pg';
 import { db } from '../../server/core/db';
+import { realtimeNotification } from '../../server/core/realtime/emit';
 import { reportBodySchema } from '../../server/domains/analyzer/schemas';
 import { fakeNet, startFakeVendor, type FakeVendorServer } from '../../server/testing/ai-fakes';
 import { createMember, type TestMember } from '../../server/testing/factories';
@@ -14,7 +16,7 @@ import { call } from '../../server/testing/rest-client';
 import { useTestDatabase } from '../../server/testing/test-database';
 import { runAnalysis } from './analyze';
 
-await useTestDatabase();
+const databaseUrl = await useTestDatabase();
 
 const day = 86_400_000;
 const now = new Date();
@@ -143,7 +145,21 @@ describe('runAnalysis', () => {
     const mailbox = await createMailbox(owner);
     await createMessage(mailbox, { fromEmail: 'one@solo.example', subject: 'Once', receivedAt: at(1, 10) });
     const id = await analysisOf(mailbox.id);
+    // The member's browser hears the progress live: each phase, then the end.
+    const listener = new pg.Client({ connectionString: databaseUrl });
+    await listener.connect();
+    const heard: { phase: string | null; status: string }[] = [];
+    listener.on('notification', (message) => {
+      const text = message.payload ?? '';
+      const found = /"analysisId":"[^"]+","mailboxId":"[^"]+","status":"([a-z]+)","phase":(null|"[a-z]+")/.exec(text);
+      if (found) heard.push({ status: found[1], phase: found[2] === 'null' ? null : found[2].slice(1, -1) });
+    });
+    const { channel } = realtimeNotification(owner.id, 'analyzer.progress', { analysisId: id, mailboxId: mailbox.id, status: 'x', phase: null, batchesDone: 0, batches: 0 });
+    await listener.query(`LISTEN "${channel}"`);
     await runAnalysis(id, { net: fakeNet });
+    await vi.waitFor(() => expect(heard).toHaveLength(4));
+    await listener.end();
+    expect(heard.map((item) => item.phase ?? item.status)).toEqual(['statistics', 'groups', 'model', 'done']);
     const { row, body } = await bodyOf(id);
     expect(row.status).toBe('done');
     expect(body.stats).toMatchObject({ messages30d: 1, senders: 1, domains: 1, groups: 0, groupsAnalyzed: 0, llmOutcome: { status: 'nothing_to_analyze' } });
