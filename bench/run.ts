@@ -489,6 +489,12 @@ async function main(): Promise<void> {
     const { runSendBench } = await import('./send');
     await runSendBench({ databaseUrl: database.url, log });
   }
+  // The mailbox analyzer's statistics phase at 100,000 messages vs a plain count (bench/analyzer-stats.ts); BENCH_ANALYZER=0 skips it.
+  if (process.env.BENCH_ANALYZER !== '0') {
+    await stopAll();
+    const { runAnalyzerStatsBench } = await import('./analyzer-stats');
+    await runAnalyzerStatsBench({ databaseUrl: database.url, log });
+  }
   log(`\ntotal time ${fixed((Date.now() - startedAt) / 1000, 0)} s, load average now ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}`);
 }
 

@@ -28,6 +28,7 @@ import { purgeWebhookDeliveriesTask } from './purge-webhook-deliveries.task';
 import { purgeOutboundContentTask } from './purge-outbound-content.task';
 import { workflowSchedulesTask } from './workflow-schedules.task';
 import { evalRunTask } from './eval-run.task';
+import { analyzerRunTask } from './analyzer-run.task';
 
 export const taskDefinitions: readonly TaskDefinition[] = [
   purgeIdempotencyRecordsTask,
@@ -54,6 +55,7 @@ export const taskDefinitions: readonly TaskDefinition[] = [
   mailPlaceDraftTask,
   mailRemoveDraftTask,
   evalRunTask,
+  analyzerRunTask,
 ];
 
 export const taskList: TaskList = Object.fromEntries(taskDefinitions.map((definition) => [definition.name, definition.task]));

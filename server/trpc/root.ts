@@ -5,6 +5,7 @@ import { auditRouter } from '../domains/audit/router';
 import { authRouter } from '../domains/auth/router';
 import { composeRouter } from '../domains/compose/router';
 import { connectionsRouter } from '../domains/connections/router';
+import { analyzerRouter } from '../domains/analyzer/router';
 import { evalRunsRouter } from '../domains/eval-runs/router';
 import { executionsRouter } from '../domains/executions/router';
 import { exclusionsRouter } from '../domains/exclusions/router';
@@ -48,6 +49,7 @@ export const appRouter = router({
   templates: templatesRouter,
   evalRuns: evalRunsRouter,
   llm: llmRouter,
+  analyzer: analyzerRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -160,6 +160,7 @@ export const errorCatalogue = {
   ...area('analyzer', {
     mailbox_not_found: [404, 'No such mailbox.'],
     report_not_found: [404, 'No such analysis report.'],
+    opportunity_not_found: [404, 'No such opportunity in the latest analysis report.'], // (ours)
   }),
   ...area('incident', { not_found: [404, 'No such incident.'] }),
   ...area('workflow', {

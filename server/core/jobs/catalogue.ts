@@ -31,6 +31,8 @@ export const jobCatalogue = {
   'mail.remove-draft': z.strictObject({ outboundId: z.uuid() }),
   /** Drive an evaluation run: start its cases' simulated runs in small batches, record them as they end. Key `eval:<id>`. */
   'eval.run': z.strictObject({ evalRunId: z.uuid() }),
+  /** Analyse a mailbox: statistics, sender groups, the model's opportunities (runner/analyzer). Key `analyzer:<id>`. */
+  'analyzer.run': z.strictObject({ analysisId: z.uuid() }),
 } as const;
 
 export type JobName = keyof typeof jobCatalogue;
@@ -46,4 +48,5 @@ export const jobKeys = {
   send: (outboundId: string) => `mail-send:${outboundId}`,
   draft: (outboundId: string) => `mail-draft:${outboundId}`,
   evalRun: (evalRunId: string) => `eval:${evalRunId}`,
+  analysis: (analysisId: string) => `analyzer:${analysisId}`,
 } as const;

@@ -35,6 +35,8 @@ export interface RealtimeEvents {
   'outbound.changed': { outboundId: string; mailboxId: string; reviewStatus?: string; sendStatus?: string };
   /** An evaluation run progressed (cases done) or changed status. */
   'eval.progress': { evalRunId: string; workflowId: string; status: string; done: number; total: number };
+  /** A mailbox analysis moved on (phase, model batches done) or changed status. */
+  'analyzer.progress': { analysisId: string; mailboxId: string; status: string; phase: string | null; batchesDone: number; batches: number };
 }
 
 export async function emitToMember<Event extends keyof RealtimeEvents>(

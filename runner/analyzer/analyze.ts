@@ -1,0 +1,63 @@
+/**
+ * One mailbox analysis, start to end (the `analyzer.run` task): statistics and sender groups from
+ * the mirror and the journal, then the model phase; the report is written after each phase and the
+ * member's browser hears `analyzer.progress` along the way.
+ */
+import type { AiNetOptions } from '../../server/core/ai';
+import { db } from '../../server/core/db';
+import { emitToMember } from '../../server/core/realtime/emit';
+import type { MailboxAnalysis } from '../../server/generated/prisma/client';
+import type { ReportBody } from '../../server/domains/analyzer/schemas';
+import { runModelPhase } from './model-phase';
+import { computeGroups, computeStatistics } from './statistics';
+
+export interface AnalyzeOptions {
+  /** Tests: the fake vendors' loopback address. */
+  net?: AiNetOptions;
+  now?: Date;
+}
+
+async function progress(row: MailboxAnalysis, status: string, phase: string | null, batchesDone = 0, batches = 0) {
+  await db().mailboxAnalysis.update({ where: { id: row.id }, data: { status, progress: { phase, batchesDone, batches } } });
+  await emitToMember(row.memberId, 'analyzer.progress', { analysisId: row.id, mailboxId: row.mailboxId, status, phase, batchesDone, batches });
+}
+
+export async function runAnalysis(analysisId: string, options: AnalyzeOptions = {}): Promise<void> {
+  const row = await db().mailboxAnalysis.findUnique({ where: { id: analysisId } });
+  // Finished (or gone with its mailbox): nothing to do. A `running` one whose job was retried starts over.
+  if (!row || row.status === 'done' || row.status === 'failed') return;
+  const now = options.now ?? new Date();
+  await db().mailboxAnalysis.update({ where: { id: row.id }, data: { startedAt: now } });
+  try {
+    await progress(row, 'running', 'statistics');
+    const input = { mailboxId: row.mailboxId, windowDays: row.windowDays, minGroupVolume: row.minGroupVolume, now };
+    const stats = await computeStatistics(db(), input);
+    await progress(row, 'running', 'groups');
+    const { groups, total } = await computeGroups(db(), input);
+    const body: ReportBody = { stats: { ...stats, groups: total, groupsAnalyzed: 0, llmOutcome: null }, groups, opportunities: [] };
+    await db().mailboxAnalysis.update({ where: { id: row.id }, data: { body: body as object } });
+    await progress(row, 'running', 'model');
+
+    const result = await runModelPhase({
+      memberId: row.memberId,
+      mailboxId: row.mailboxId,
+      groups,
+      net: options.net,
+      onBatch: (done, batches) => progress(row, 'running', 'model', done, batches),
+    });
+    const final: ReportBody = { ...body, stats: { ...body.stats, groupsAnalyzed: result.groupsAnalyzed, llmOutcome: result.outcome }, opportunities: result.opportunities };
+    const finishedAt = new Date();
+    await db().$transaction([
+      db().mailboxAnalysis.update({
+        where: { id: row.id },
+        data: { status: 'done', body: final as object, llmOutcome: result.outcome, transcript: result.transcript as object[], finishedAt, progress: { phase: null, batchesDone: 0, batches: 0 } },
+      }),
+      db().mailbox.update({ where: { id: row.mailboxId }, data: { analyzedAt: finishedAt } }),
+    ]);
+    await emitToMember(row.memberId, 'analyzer.progress', { analysisId: row.id, mailboxId: row.mailboxId, status: 'done', phase: null, batchesDone: 0, batches: 0 });
+  } catch (error) {
+    await db().mailboxAnalysis.update({ where: { id: row.id }, data: { status: 'failed', finishedAt: new Date(), progress: { phase: null, batchesDone: 0, batches: 0 } } });
+    await emitToMember(row.memberId, 'analyzer.progress', { analysisId: row.id, mailboxId: row.mailboxId, status: 'failed', phase: null, batchesDone: 0, batches: 0 });
+    throw error;
+  }
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { graphInput } from '../../engine/graph/schema';
+import { assertValidGraph } from '../workflows/service';
+import { buildOpportunityGraph, subjectFilterOf } from './graphs';
+import { opportunityKinds, type SenderGroup } from './schemas';
+
+const group = (key: string, kind: 'domain' | 'subject', label: string, extra: Partial<SenderGroup> = {}): SenderGroup => ({
+  key,
+  kind,
+  label,
+  volume: 10,
+  senders: 2,
+  topSenders: [],
+  sampleSubjects: [],
+  mailingListShare: 0,
+  noReplyShare: 0,
+  attachmentShare: 0,
+  ...extra,
+});
+
+describe('opportunity graphs', () => {
+  it.each(opportunityKinds)('builds a valid draft graph for %s', (kind) => {
+    const groups = [group('domain:news.example', 'domain', 'news.example', { mailingListShare: 0.5 }), group('subject:invoice #', 'subject', 'invoice #')];
+    const graph = graphInput.parse(buildOpportunityGraph(kind, '00000000-0000-4000-8000-000000000001', groups, 'Newsletters: label & archive!'));
+    expect(() => assertValidGraph(graph)).not.toThrow();
+    expect(graph.nodes[0]).toMatchObject({
+      type: 'trigger.mail',
+      params: { mailboxIds: ['00000000-0000-4000-8000-000000000001'], from: ['@news.example'], subject: ['invoice'], includeMailingLists: true },
+    });
+  });
+
+  it('matches a subject pattern on its longest literal part', () => {
+    expect(subjectFilterOf('order # shipped to you')).toBe('shipped to you');
+    expect(subjectFilterOf('#')).toBe('#');
+  });
+});
