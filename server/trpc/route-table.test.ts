@@ -32,6 +32,7 @@ const idempotentRoutes: string[] = [
   // Ours (evaluation runs: only their GET is named by the spec).
   'POST /api/v1/workflows/{id}/eval-runs',
   'POST /api/v1/admin/llm/connections',
+  'POST /api/v1/assistant/conversations',
 ];
 
 const name = (entry: (typeof table)[number]) => `${entry.spec!.method} ${entry.spec!.path}`;

@@ -35,6 +35,10 @@ export interface RealtimeEvents {
   'outbound.changed': { outboundId: string; mailboxId: string; reviewStatus?: string; sendStatus?: string };
   /** An evaluation run progressed (cases done) or changed status. */
   'eval.progress': { evalRunId: string; workflowId: string; status: string; done: number; total: number };
+  /** Text the assistant streamed for a message: `delta` appended at character `offset` of its content. */
+  'assistant.delta': { conversationId: string; messageId: string; offset: number; delta: string };
+  /** A conversation changed: a turn started or ended (status), a proposal was made or decided. */
+  'assistant.changed': { conversationId: string; status: string; messageId?: string; proposalId?: string };
 }
 
 export async function emitToMember<Event extends keyof RealtimeEvents>(
