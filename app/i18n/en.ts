@@ -19,6 +19,7 @@ import { enTemplateErrors, enTemplates } from './en-templates';
 import { enBuilder } from './en-builder';
 import { enVersions } from './en-versions';
 import { enParams } from './en-params';
+import { enAssistant } from './en-assistant';
 import { enEval } from './en-eval';
 
 export const en = {
@@ -350,6 +351,7 @@ export const en = {
   versions: enVersions,
   params: enParams,
   eval: enEval,
+  assistant: enAssistant,
   accept: {
     metaTitle: 'Accept invitation',
     title: 'Join the team',

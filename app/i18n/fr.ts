@@ -18,6 +18,7 @@ import { frTemplateErrors, frTemplates } from './fr-templates';
 import { frBuilder } from './fr-builder';
 import { frVersions } from './fr-versions';
 import { frParams } from './fr-params';
+import { frAssistant } from './fr-assistant';
 import { frEval } from './fr-eval';
 
 export const fr: Dictionary = {
@@ -354,6 +355,7 @@ export const fr: Dictionary = {
   versions: frVersions,
   params: frParams,
   eval: frEval,
+  assistant: frAssistant,
   accept: {
     metaTitle: 'Accepter l’invitation',
     title: 'Rejoindre l’équipe',

@@ -7,7 +7,6 @@ export type SectionKey = keyof Dictionary['sections'];
 export const placeholderSections = [
   'contacts',
   'analyzer',
-  'assistant',
 ] as const satisfies readonly SectionKey[];
 
 export function isPlaceholderSection(value: string): value is (typeof placeholderSections)[number] {
