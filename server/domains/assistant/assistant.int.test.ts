@@ -8,7 +8,7 @@ import { prototypeNames } from '../../testing/prototype-names';
 import { call } from '../../testing/rest-client';
 import { useTestDatabase } from '../../testing/test-database';
 import { createWorkflow, webhookGraph } from '../../testing/workflow-factories';
-import { assistantTestHooks, turnSettled } from './turn';
+import { abortTurn, assistantTestHooks, turnSettled } from './turn';
 
 await useTestDatabase();
 
@@ -255,6 +255,26 @@ describe('turns', () => {
     expect((await turn(alice, conversation.id, 'Go on')).status).toBe(202);
     await turnSettled(conversation.id);
     expect((await read(alice, conversation.id)).conversation.status).toBe('idle');
+  });
+
+  it('keeps the text written so far when a turn is stopped mid-stream', async () => {
+    const conversation = await open(alice);
+    const full = 'A long answer. '.repeat(200);
+    vendor.reply({ kind: 'text', text: full });
+    // Stop on the first delta, as the cancel route does in this process.
+    assistantTestHooks.onDelta = (id) => abortTurn(id);
+    try {
+      expect((await turn(alice, conversation.id, 'Tell me everything')).status).toBe(202);
+      await turnSettled(conversation.id);
+    } finally {
+      assistantTestHooks.onDelta = undefined;
+    }
+    const after = await read(alice, conversation.id);
+    expect(after.conversation.status).toBe('cancelled');
+    expect(after.messages[1].status).toBe('cancelled');
+    expect(after.messages[1].content.length).toBeGreaterThan(0);
+    expect(full.startsWith(after.messages[1].content)).toBe(true);
+    expect(after.messages[1].content.length).toBeLessThan(full.length);
   });
 
   it('marks the turn failed with the provider’s error code', async () => {

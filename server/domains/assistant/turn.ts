@@ -39,7 +39,11 @@ const callTimeoutMs = 180_000;
 const historyMessages = 40;
 
 /** Test seams: the fake vendors' loopback address, and an observer of emitted deltas. Never set in production. */
-export const assistantTestHooks: { net?: AiNetOptions; onEmit?: (payload: { messageId: string; offset: number; delta: string }) => void } = {};
+export const assistantTestHooks: {
+  net?: AiNetOptions;
+  onEmit?: (payload: { messageId: string; offset: number; delta: string }) => void;
+  onDelta?: (conversationId: string, delta: string) => void;
+} = {};
 
 const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
 
@@ -136,6 +140,7 @@ async function runTurn(input: TurnInput, controller: AbortController): Promise<v
     pending += delta;
     emitTimer ??= setTimeout(emitPending, emitEveryMs);
     if (Date.now() - lastWrite >= writeEveryMs) void write().catch(() => {});
+    assistantTestHooks.onDelta?.(conversationId, delta);
   };
 
   const endpoint = endpointOf(choice.connection.row);
