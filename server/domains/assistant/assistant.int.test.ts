@@ -200,6 +200,7 @@ describe('turns', () => {
     await turnSettled(conversation.id);
     const after = await read(alice, conversation.id);
     expect(after.conversation.status).toBe('idle');
+    expect(after.conversation.title).toBe('How do workflows work?');
     expect(after.conversation.usage).toEqual({ calls: 1, inputTokens: 30, outputTokens: 12, costUsd: null });
     expect(after.conversation.lastModel).toBeTruthy();
     expect(after.messages.map((m: { role: string; status: string }) => [m.role, m.status])).toEqual([

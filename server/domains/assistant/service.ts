@@ -22,6 +22,11 @@ import { abortTurn, startTurnRun } from './turn';
 
 const defaultTitle = 'New conversation';
 
+function titleOf(content: string): string {
+  const line = content.replace(/\s+/g, ' ').trim();
+  return line.length <= 80 ? line : `${line.slice(0, 79)}…`;
+}
+
 export function conversationNotFound(id: string) {
   return appError('assistant.not_found', { details: { kind: 'conversation', id } });
 }
@@ -104,6 +109,10 @@ export async function sendTurn(actor: AuthenticatedActor, input: { id: string; c
     if (claimed.count === 0) throw appError('assistant.turn_running');
     const last = await tx.assistantMessage.aggregate({ where: { conversationId: conversation.id }, _max: { seq: true } });
     const seq = (last._max.seq ?? 0) + 1;
+    // An untitled conversation takes its first question as title.
+    if (last._max.seq === null && conversation.title === defaultTitle) {
+      await tx.assistantConversation.update({ where: { id: conversation.id }, data: { title: titleOf(input.content) } });
+    }
     await tx.assistantMessage.create({ data: { conversationId: conversation.id, seq, role: 'user', content: input.content, parts: [{ type: 'text', text: input.content }], status: 'done' } });
     const message = await tx.assistantMessage.create({ data: { conversationId: conversation.id, seq: seq + 1, role: 'assistant', status: 'streaming' } });
     await emitToMember(actor.member.id, 'assistant.changed', { conversationId: conversation.id, status: 'running', messageId: message.id }, tx);
