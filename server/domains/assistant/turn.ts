@@ -35,6 +35,7 @@ export type MessagePart =
 
 const writeEveryMs = 250;
 const emitEveryMs = 80;
+const emitChunkChars = 1_500;
 const callTimeoutMs = 180_000;
 const historyMessages = 40;
 
@@ -104,15 +105,20 @@ async function runTurn(input: TurnInput, controller: AbortController): Promise<v
   let lastWrite = 0;
   let emitTimer: NodeJS.Timeout | null = null;
   let chain: Promise<void> = Promise.resolve();
+  let emits: Promise<void> = Promise.resolve();
 
   const emitPending = () => {
     emitTimer = null;
-    if (!pending) return;
-    const payload = { conversationId, messageId, offset: pendingOffset, delta: pending };
-    pendingOffset += pending.length;
-    pending = '';
-    assistantTestHooks.onEmit?.(payload);
-    emitToMember(memberId, 'assistant.delta', payload).catch(() => {});
+    // Pieces well under PostgreSQL's notification limit (7,000 bytes of payload, 4 bytes a character at most).
+    while (pending) {
+      const piece = pending.slice(0, emitChunkChars);
+      pending = pending.slice(piece.length);
+      const payload = { conversationId, messageId, offset: pendingOffset, delta: piece };
+      pendingOffset += piece.length;
+      assistantTestHooks.onEmit?.(payload);
+      // In order: one after the other (the pool's connections would otherwise race).
+      emits = emits.then(() => emitToMember(memberId, 'assistant.delta', payload)).catch(() => {});
+    }
   };
 
   const write = (final?: { status: string; error?: { code: string; message: string } }) => {
@@ -200,6 +206,7 @@ async function runTurn(input: TurnInput, controller: AbortController): Promise<v
   if (emitTimer) clearTimeout(emitTimer);
   emitPending();
   await write(outcome);
+  await emits;
   const status = outcome.status === 'done' ? 'idle' : outcome.status;
   // A cancelled conversation stays cancelled (the cancel route set it).
   await db().assistantConversation.updateMany({ where: { id: conversationId, status: 'running' }, data: { status } });
