@@ -77,10 +77,14 @@ interface TurnInput {
 
 export function startTurnRun(input: TurnInput): void {
   const controller = new AbortController();
-  const done = runTurn(input, controller)
+  const entry = { controller, done: Promise.resolve() };
+  entry.done = runTurn(input, controller)
     .catch((error: unknown) => log.error({ err: error, conversationId: input.conversationId }, 'assistant: turn crashed'))
-    .finally(() => running.delete(input.conversationId));
-  running.set(input.conversationId, { controller, done });
+    .finally(() => {
+      // The next turn may already have registered itself (the conversation went idle just before).
+      if (running.get(input.conversationId) === entry) running.delete(input.conversationId);
+    });
+  running.set(input.conversationId, entry);
 }
 
 async function history(conversationId: string, messageId: string): Promise<AiMessage[]> {
