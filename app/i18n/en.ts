@@ -20,6 +20,7 @@ import { enBuilder } from './en-builder';
 import { enVersions } from './en-versions';
 import { enParams } from './en-params';
 import { enAnalyzer } from './en-analyzer';
+import { enAssistant } from './en-assistant';
 import { enEval } from './en-eval';
 
 export const en = {
@@ -352,6 +353,7 @@ export const en = {
   params: enParams,
   eval: enEval,
   analyzer: enAnalyzer,
+  assistant: enAssistant,
   accept: {
     metaTitle: 'Accept invitation',
     title: 'Join the team',

@@ -19,6 +19,7 @@ import { frBuilder } from './fr-builder';
 import { frVersions } from './fr-versions';
 import { frParams } from './fr-params';
 import { frAnalyzer } from './fr-analyzer';
+import { frAssistant } from './fr-assistant';
 import { frEval } from './fr-eval';
 
 export const fr: Dictionary = {
@@ -356,6 +357,7 @@ export const fr: Dictionary = {
   params: frParams,
   eval: frEval,
   analyzer: frAnalyzer,
+  assistant: frAssistant,
   accept: {
     metaTitle: 'Accepter l’invitation',
     title: 'Rejoindre l’équipe',

@@ -1,6 +1,7 @@
 /** Every route of the service. The REST surface and the UI's tRPC client both come from this router. */
 import { apiKeysRouter } from '../domains/api-keys/router';
 import { approvalsRouter } from '../domains/approvals/router';
+import { assistantRouter } from '../domains/assistant/router';
 import { auditRouter } from '../domains/audit/router';
 import { authRouter } from '../domains/auth/router';
 import { composeRouter } from '../domains/compose/router';
@@ -50,6 +51,7 @@ export const appRouter = router({
   evalRuns: evalRunsRouter,
   llm: llmRouter,
   analyzer: analyzerRouter,
+  assistant: assistantRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -33,6 +33,7 @@ const idempotentRoutes: string[] = [
   'POST /api/v1/workflows/{id}/eval-runs',
   'POST /api/v1/admin/llm/connections',
   'POST /api/v1/mailboxes/{id}/analyze',
+  'POST /api/v1/assistant/conversations',
 ];
 
 const name = (entry: (typeof table)[number]) => `${entry.spec!.method} ${entry.spec!.path}`;

@@ -6,7 +6,6 @@ export type SectionKey = keyof Dictionary['sections'];
 /** Sections served by the `[section]` placeholder route until each gets its real page. */
 export const placeholderSections = [
   'contacts',
-  'assistant',
 ] as const satisfies readonly SectionKey[];
 
 export function isPlaceholderSection(value: string): value is (typeof placeholderSections)[number] {

@@ -134,6 +134,10 @@ export const errorCatalogue = {
     bad_request: [400, 'The assistant request is invalid.'],
     model_not_allowed: [400, 'This model is not allowed.'],
     tools_not_supported: [400, 'This model does not support tools.'],
+    not_found: [404, 'No such conversation or proposal.'], // (ours) details.kind
+    turn_running: [409, 'A turn of this conversation is already running; wait for it or cancel it.'], // (ours)
+    no_provider: [409, 'No AI provider can serve the assistant: ask an administrator to add an AI connection.'], // (ours)
+    proposal_decided: [409, 'This proposal was already accepted, rejected or went stale.'], // (ours) details.status
   }),
   ...area('templates', {
     not_found: [404, 'No such template.'],

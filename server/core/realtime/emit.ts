@@ -37,6 +37,10 @@ export interface RealtimeEvents {
   'eval.progress': { evalRunId: string; workflowId: string; status: string; done: number; total: number };
   /** A mailbox analysis moved on (phase, model batches done) or changed status. */
   'analyzer.progress': { analysisId: string; mailboxId: string; status: string; phase: string | null; batchesDone: number; batches: number };
+  /** Text the assistant streamed for a message: `delta` appended at character `offset` of its content. */
+  'assistant.delta': { conversationId: string; messageId: string; offset: number; delta: string };
+  /** A conversation changed: a turn started or ended (status), a proposal was made or decided. */
+  'assistant.changed': { conversationId: string; status: string; messageId?: string; proposalId?: string };
 }
 
 export async function emitToMember<Event extends keyof RealtimeEvents>(

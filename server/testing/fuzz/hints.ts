@@ -43,6 +43,7 @@ const pathRules: { pattern: RegExp; param: string; ref: string }[] = [
   { pattern: /^\/api\/v1\/approvals\/t\/\{token\}\/\{decision\}/, param: 'decision', ref: 'static.approve' },
   { pattern: /^\/api\/v1\/approvals\/\{id\}/, param: 'id', ref: 'approval.id' },
   { pattern: /^\/api\/v1\/(admin\/llm\/connections|llm-connections)\/\{id\}/, param: 'id', ref: 'llmConnection.id' },
+  { pattern: /^\/api\/v1\/assistant\/conversations\/\{id\}/, param: 'id', ref: 'assistantConversation.id' },
 ];
 
 /** Existing ids of other kinds or owners: "another member's uuid" and cross-resource confusion. */
@@ -69,6 +70,7 @@ export const foreignIds = [
   'disabledTemplate.id',
   'victimEvalRun.id',
   'llmConnection.id',
+  'victimAssistantConversation.id',
 ];
 
 export function pathParamRef(operation: FuzzOperation, name: string): WorldRef | string | null {

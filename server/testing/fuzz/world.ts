@@ -309,6 +309,12 @@ export class World {
         const answer = await this.fixtureCall('POST', '/api/v1/admin/llm/connections', admin.cookie, { provider: 'ai_vendor_a', label: `Fuzz ${this.unique('text')}`, apiKey: 'sk-fuzz-fixture-key' });
         return { id: (answer as { id: string }).id };
       }
+      case 'assistantConversation':
+      case 'victimAssistantConversation': {
+        const owner = (await this.piece(name === 'assistantConversation' ? 'member' : 'victim')) as unknown as TestMember;
+        const row = await db().assistantConversation.create({ data: { memberId: owner.id, title: `Fuzz ${this.unique('text')}` } });
+        return { id: row.id };
+      }
       case 'invitation': {
         const admin = (await this.piece('admin')) as unknown as TestMember;
         const answer = await this.fixtureCall('POST', '/api/v1/admin/members/invitations', admin.cookie, { email: this.unique('email'), role: 'member' });
@@ -374,6 +380,8 @@ const dependsOn: Record<string, string> = {
   victimApproval: 'victim',
   review: 'member',
   victimReview: 'victim',
+  assistantConversation: 'member',
+  victimAssistantConversation: 'victim',
 };
 
 /** A pending approval of a run waiting at its step, with its email link token (the token is stored only as its hash). */

@@ -1,0 +1,37 @@
+/** French strings of the assistant (conversations qui lisent les workflows et proposent des changements). */
+import type { enAssistant } from './en-assistant';
+
+export const frAssistant: typeof enAssistant = {
+  metaTitle: 'Assistant',
+  title: 'Assistant',
+  description: 'Posez vos questions sur Mailflow et vos workflows. Rattaché à un workflow, l’assistant le lit, ainsi que ses exécutions récentes et le catalogue des nœuds, et propose des changements que vous prévisualisez et acceptez.',
+  conversations: 'Conversations',
+  newConversation: 'Nouvelle conversation',
+  noConversations: 'Aucune conversation pour l’instant.',
+  empty: 'Posez une question pour commencer.',
+  placeholder: 'Demandez à l’assistant…',
+  send: 'Envoyer',
+  stop: 'Arrêter',
+  you: 'Vous',
+  assistant: 'Assistant',
+  thinking: 'Réflexion…',
+  usedTool: (name: string) => `A utilisé ${name}`,
+  statuses: { idle: 'Prêt', running: 'Répond', failed: 'Échec', cancelled: 'Arrêté' },
+  messageFailed: 'Cette réponse a échoué.',
+  messageCancelled: 'Arrêté.',
+  proposal: 'Changement proposé',
+  proposalStatuses: { pending: 'En attente de vous', accepted: 'Acceptée', rejected: 'Refusée', stale: 'Périmée' },
+  accept: 'Accepter dans le brouillon',
+  reject: 'Refuser',
+  acceptHint: 'Accepter ne modifie que le brouillon ; publiez-le quand il est prêt.',
+  staleHint: 'Le brouillon a changé depuis que l’assistant l’a lu : redemandez une proposition à jour.',
+  usage: (calls: number, cost: string | null) => `${calls} appel${calls > 1 ? 's' : ''}${cost ? ` · ${cost}` : ''}`,
+  errors: {
+    'assistant.turn_running': 'L’assistant est encore en train de répondre.',
+    'assistant.no_provider': 'Aucun fournisseur d’IA n’est configuré. Demandez à un administrateur d’ajouter une connexion IA.',
+    'assistant.model_not_allowed': 'Ce modèle n’est pas autorisé sur sa connexion.',
+    'assistant.tools_not_supported': 'Ce modèle ne sait pas utiliser d’outils : il ne peut pas travailler sur un workflow.',
+    'llm.budget_exceeded': 'Le budget IA du mois est épuisé.',
+    'workflow.revision_conflict': 'Le brouillon a changé depuis cette proposition ; elle est périmée.',
+  },
+};

@@ -1,0 +1,137 @@
+/**
+ * The tools the assistant's model may call on a workflow-attached conversation. Each reads or writes
+ * only the conversation member's own workflow; results are plain JSON, bounded in size.
+ */
+import { z } from 'zod';
+import type { AiToolDefinition } from '../../core/ai/types';
+import { db } from '../../core/db';
+import { forbiddenNodeIssues, forbiddenNodeTypesFor } from '../../engine/graph/forbidden-nodes';
+import { graphInput } from '../../engine/graph/schema';
+import { validateGraph, type GraphIssue } from '../../engine/graph/validate-graph';
+import { listNodeTypes } from '../node-types/service';
+import { draftOf } from '../workflows/present';
+
+export const assistantTools: Record<string, AiToolDefinition> = {
+  get_workflow: {
+    description: 'Read the attached workflow: its name and its current draft graph (nodes, connections, notes, pins) with the draft revision.',
+    input: z.object({}),
+  },
+  list_node_types: {
+    description: 'The catalogue of node types: type, version, category, label, description, inputs, outputs and the JSON Schema of their params.',
+    input: z.object({ category: z.string().max(64).optional().describe('Only this category (`trigger`, `logic`, `mail`, …).') }),
+  },
+  recent_executions: {
+    description: 'The last 10 runs of the attached workflow, newest first: status, times, and for a failed run the failing step and its error.',
+    input: z.object({}),
+  },
+  propose_graph: {
+    description:
+      'Propose a new full graph for the attached workflow (every node and connection, not a patch) with a short summary of the change. The graph is validated: when invalid, the result lists the issues to fix and nothing is stored; when valid, the member sees the proposal as a diff and accepts or rejects it.',
+    input: z.object({
+      graph: z
+        .object({ nodes: z.array(z.record(z.string(), z.unknown())), connections: z.array(z.record(z.string(), z.unknown())) })
+        .catchall(z.unknown())
+        .describe('The full graph: {nodes: [{id, type, version, name, params, position}], connections: [{from, output, to}], notes?, pins?}.'),
+      summary: z.string().max(2_000).describe('What changes and why, in one or two sentences.'),
+    }),
+  },
+};
+
+export interface ToolContext {
+  memberId: string;
+  role: 'member' | 'admin';
+  workflowId: string;
+  conversationId: string;
+  messageId: string;
+  /** The draft revision the model last read with get_workflow in this turn (proposals are based on it). */
+  readRevision: number | null;
+}
+
+const maxErrorText = 500;
+
+function errorText(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'object') {
+    const raw = value as Record<string, unknown>;
+    const text = [raw.code, raw.message].filter((part) => typeof part === 'string').join(': ');
+    return (text || JSON.stringify(value)).slice(0, maxErrorText);
+  }
+  return (typeof value === 'string' ? value : JSON.stringify(value)).slice(0, maxErrorText);
+}
+
+async function ownedWorkflow(context: ToolContext) {
+  return db().workflow.findFirst({ where: { id: context.workflowId, memberId: context.memberId } });
+}
+
+/** Issues of a candidate graph, from the same checks as saving a draft; empty when valid. */
+export function graphIssues(candidate: unknown, role: 'member' | 'admin'): { issues: GraphIssue[]; graph: ReturnType<typeof graphInput.parse> | null } {
+  const parsed = graphInput.safeParse(candidate);
+  if (!parsed.success) {
+    return { graph: null, issues: parsed.error.issues.slice(0, 50).map((issue) => ({ path: issue.path.join('.'), message: issue.message })) };
+  }
+  const issues = [...forbiddenNodeIssues(parsed.data, forbiddenNodeTypesFor(role)), ...validateGraph(parsed.data)];
+  return { graph: parsed.data, issues: issues.slice(0, 50) };
+}
+
+/** Runs one tool call; a failure is a result the model reads, never a thrown error. */
+export async function runTool(name: string, input: unknown, context: ToolContext): Promise<unknown> {
+  const args = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
+  switch (name) {
+    case 'get_workflow': {
+      const workflow = await ownedWorkflow(context);
+      if (!workflow) return { error: 'The workflow no longer exists.' };
+      context.readRevision = workflow.draftRevision;
+      const { id: _id, workflowId: _workflowId, ...graph } = draftOf(workflow);
+      return { name: workflow.name, description: workflow.description, draftRevision: workflow.draftRevision, graph };
+    }
+    case 'list_node_types': {
+      const category = typeof args.category === 'string' ? args.category : undefined;
+      const { nodeTypes } = listNodeTypes({ lang: 'en' }, context.role);
+      return {
+        nodeTypes: nodeTypes
+          .filter((type) => !type.forbidden && (category === undefined || type.category === category))
+          .map((type) => ({ type: type.type, version: type.version, category: type.category, label: type.label, description: type.description, inputs: type.inputs, outputs: type.outputs, trigger: type.trigger, paramsSchema: type.paramsSchema })),
+      };
+    }
+    case 'recent_executions': {
+      const executions = await db().execution.findMany({
+        where: { workflowId: context.workflowId, memberId: context.memberId },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        take: 10,
+        include: { steps: { where: { status: 'failed' }, select: { nodeId: true, nodeType: true, error: true }, take: 1 } },
+      });
+      return {
+        executions: executions.map((execution) => ({
+          id: execution.id,
+          status: execution.status,
+          simulated: execution.simulated,
+          createdAt: execution.createdAt.toISOString(),
+          finishedAt: execution.finishedAt?.toISOString() ?? null,
+          error: errorText(execution.error),
+          failedStep: execution.steps[0] ? { nodeId: execution.steps[0].nodeId, nodeType: execution.steps[0].nodeType, error: errorText(execution.steps[0].error) } : null,
+        })),
+      };
+    }
+    case 'propose_graph': {
+      const summary = typeof args.summary === 'string' ? args.summary.slice(0, 2_000) : '';
+      const { graph, issues } = graphIssues(args.graph, context.role);
+      if (!graph || issues.length > 0) return { ok: false, issues, hint: 'Fix these issues and call propose_graph again with the full graph.' };
+      const workflow = await ownedWorkflow(context);
+      if (!workflow) return { ok: false, issues: [{ path: '', message: 'The workflow no longer exists.' }] };
+      const { id: _id, workflowId: _workflowId, ...storable } = graph;
+      const proposal = await db().assistantProposal.create({
+        data: {
+          conversationId: context.conversationId,
+          messageId: context.messageId,
+          workflowId: workflow.id,
+          baseDraftRevision: context.readRevision ?? workflow.draftRevision,
+          graph: JSON.parse(JSON.stringify(storable)),
+          summary: summary || 'Proposed changes',
+        },
+      });
+      return { ok: true, proposalId: proposal.id, note: 'The member now sees the proposal and decides; do not repeat it.' };
+    }
+    default:
+      return { error: `Unknown tool ${name}.` };
+  }
+}
