@@ -20,6 +20,7 @@ import { enBuilder } from './en-builder';
 import { enVersions } from './en-versions';
 import { enParams } from './en-params';
 import { enEval } from './en-eval';
+import { enAiAdmin } from './en-ai-admin';
 
 export const en = {
   common: {
@@ -350,6 +351,7 @@ export const en = {
   versions: enVersions,
   params: enParams,
   eval: enEval,
+  aiAdmin: enAiAdmin,
   accept: {
     metaTitle: 'Accept invitation',
     title: 'Join the team',

@@ -19,6 +19,7 @@ import { frBuilder } from './fr-builder';
 import { frVersions } from './fr-versions';
 import { frParams } from './fr-params';
 import { frEval } from './fr-eval';
+import { frAiAdmin } from './fr-ai-admin';
 
 export const fr: Dictionary = {
   common: {
@@ -354,6 +355,7 @@ export const fr: Dictionary = {
   versions: frVersions,
   params: frParams,
   eval: frEval,
+  aiAdmin: frAiAdmin,
   accept: {
     metaTitle: 'Accepter l’invitation',
     title: 'Rejoindre l’équipe',
