@@ -25,6 +25,14 @@ type Effective = Record<Purpose, { connectionId: string; provider: string; model
 function ModelPicker({ purpose, connectionId, value, label, onChange }: { purpose: Purpose; connectionId: string; value: string; label: string; onChange: (model: string) => void }) {
   const models = useConnectionModels(connectionId);
   const listId = `ai-models-${purpose}`;
+  if (models.isPending) {
+    // Whether it is a list or free text is known once the connection's models are read.
+    return (
+      <Select controlSize="sm" aria-label={label} value={value} disabled data-testid="ai-routing-model" onChange={() => undefined}>
+        <option value={value}>{value}</option>
+      </Select>
+    );
+  }
   if (models.data?.restricted) {
     return (
       <Select controlSize="sm" aria-label={label} value={value} data-testid="ai-routing-model" onChange={(event) => onChange(event.target.value)}>
