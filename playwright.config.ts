@@ -59,6 +59,8 @@ export default defineConfig({
       MAIL_ALLOW_PRIVATE_HOSTS: '1',
       // The HTTP step of e2e/ui/workflows.spec.ts calls a sink the test starts on 127.0.0.1.
       HTTP_NODE_ALLOW_HOSTS: '127.0.0.1',
+      // e2e/ui/ai-admin.spec.ts points an AI connection at a fake vendor it starts on 127.0.0.1.
+      LLM_ALLOW_HOSTS: '127.0.0.1',
     },
   },
 });

@@ -22,6 +22,7 @@ import { enParams } from './en-params';
 import { enAnalyzer } from './en-analyzer';
 import { enAssistant } from './en-assistant';
 import { enEval } from './en-eval';
+import { enAiAdmin } from './en-ai-admin';
 
 export const en = {
   common: {
@@ -354,6 +355,7 @@ export const en = {
   eval: enEval,
   analyzer: enAnalyzer,
   assistant: enAssistant,
+  aiAdmin: enAiAdmin,
   accept: {
     metaTitle: 'Accept invitation',
     title: 'Join the team',
@@ -424,6 +426,7 @@ export const en = {
       'oauth.scope_missing': 'Some permissions were not granted. Start again and allow them all.',
       'oauth.exchange_failed': 'The provider did not complete the connection. Start again.',
       'credential.in_use': 'A mailbox uses this connection. Disconnect the mailbox first.',
+      'credential.llm_member_keys_disabled': 'This instance does not let members use their own AI keys. Ask an administrator.',
       'credentials.encryption_disabled': 'This instance has no encryption key, so passwords cannot be stored. Ask the operator to set ENCRYPTION_KEY.',
       'imap.host_not_found': 'This IMAP server name does not exist. Check the host.',
       'imap.unreachable': 'The IMAP server did not answer on this port. Check the host, the port and the TLS setting.',

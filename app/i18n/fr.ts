@@ -21,6 +21,7 @@ import { frParams } from './fr-params';
 import { frAnalyzer } from './fr-analyzer';
 import { frAssistant } from './fr-assistant';
 import { frEval } from './fr-eval';
+import { frAiAdmin } from './fr-ai-admin';
 
 export const fr: Dictionary = {
   common: {
@@ -358,6 +359,7 @@ export const fr: Dictionary = {
   eval: frEval,
   analyzer: frAnalyzer,
   assistant: frAssistant,
+  aiAdmin: frAiAdmin,
   accept: {
     metaTitle: 'Accepter l’invitation',
     title: 'Rejoindre l’équipe',
@@ -428,6 +430,7 @@ export const fr: Dictionary = {
       'oauth.scope_missing': 'Certaines autorisations n’ont pas été accordées. Recommencez et acceptez-les toutes.',
       'oauth.exchange_failed': 'Le fournisseur n’a pas terminé la connexion. Recommencez.',
       'credential.in_use': 'Une boîte utilise cette connexion. Déconnectez d’abord la boîte.',
+      'credential.llm_member_keys_disabled': 'Cette instance ne permet pas aux membres d’utiliser leurs propres clés d’IA. Demandez à un administrateur.',
       'credentials.encryption_disabled': 'Cette instance n’a pas de clé de chiffrement : les mots de passe ne peuvent pas être enregistrés. Demandez à l’exploitant de définir ENCRYPTION_KEY.',
       'imap.host_not_found': 'Ce nom de serveur IMAP n’existe pas. Vérifiez le serveur.',
       'imap.unreachable': 'Le serveur IMAP ne répond pas sur ce port. Vérifiez le serveur, le port et le réglage TLS.',

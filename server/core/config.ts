@@ -179,6 +179,17 @@ const configSchema = z.object({
    * providers never may, and cloud metadata addresses stay refused (server/domains/llm/base-url.ts).
    */
   LLM_LOCAL_ALLOW_PRIVATE: flag,
+  /**
+   * Hosts (comma-separated names or CIDRs) every AI connection's base URL may use although the network
+   * guard refuses private addresses (a compatible server on the instance's own network; the end-to-end
+   * tests' fake vendor on 127.0.0.1). Empty by default; metadata addresses stay refused.
+   */
+  LLM_ALLOW_HOSTS: optionalText,
+  /**
+   * Members may store their own key for an AI provider (connections of type `llm_provider`), used by
+   * their own AI nodes. Off by default: such connections are refused (403 `credential.llm_member_keys_disabled`).
+   */
+  LLM_MEMBER_KEYS: flag,
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -89,6 +89,7 @@ const groups: NavGroup[] = [
     items: [
       { href: '/admin/members', label: (t) => t.nav.members, icon: UserIcon },
       { href: '/admin/oauth-apps', label: (t) => t.nav.oauthApps, icon: ShieldIcon },
+      { href: '/admin/ai', label: (t) => t.aiAdmin.nav, icon: ChatIcon },
       { href: '/admin/audit', label: (t) => t.nav.audit, icon: ListIcon },
     ],
   },

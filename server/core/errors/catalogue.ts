@@ -115,6 +115,7 @@ export const errorCatalogue = {
     admin_required: [403, 'Only an administrator can do this.'],
     encryption_disabled: [409, 'The instance has no encryption key configured.'],
     in_use: [409, 'A mailbox uses this connection. Disconnect the mailbox first.'], // (ours) details.mailboxId, details.address
+    llm_member_keys_disabled: [403, 'This instance does not let members use their own AI keys.'], // (ours) LLM_MEMBER_KEYS
   }),
   ...area('support', {
     bad_request: [400, 'The support request is invalid.'],

@@ -86,13 +86,13 @@ describe('POST /api/v1/credentials', () => {
     const data: Record<string, string> = {};
     for (const name of prototypeNames.filter((name) => name !== '__proto__')) data[name] = `value of ${name}`;
     data.apiKey = 'llm-secret-000111';
-    const id = await createOk(member, { type: 'llm_provider', name: 'LLM', data });
+    const id = await createOk(member, { type: 'custom_api', name: 'LLM', data });
     const row = await db().credential.findUniqueOrThrow({ where: { id } });
     const opened = openJson(row.dataEnc, `credential:${id}`) as Record<string, string>;
     expect(Object.keys(opened).sort()).toEqual(Object.keys(data).sort());
     for (const key of Object.keys(data)) expect(Object.hasOwn(opened, key) && opened[key], key).toBe(data[key]);
     expect(row).toMatchObject({ kind: null, hint: null });
-    const list = await call('GET', '/api/v1/credentials?type=llm_provider', { cookie: member.cookie });
+    const list = await call('GET', '/api/v1/credentials?type=custom_api', { cookie: member.cookie });
     expect(list.body.items[0]).not.toHaveProperty('kind');
     expect(list.body.items[0]).not.toHaveProperty('hint');
   });
@@ -100,7 +100,7 @@ describe('POST /api/v1/credentials', () => {
   it('refuses a __proto__ key with 400 credential.bad_request instead of dropping it', async () => {
     const response = await call('POST', '/api/v1/credentials', {
       cookie: member.cookie,
-      rawBody: '{"type":"llm_provider","name":"P","data":{"__proto__":"x","apiKey":"y"}}',
+      rawBody: '{"type":"custom_api","name":"P","data":{"__proto__":"x","apiKey":"y"}}',
       headers: { 'content-type': 'application/json' },
     });
     expect(response.status).toBe(400);
@@ -111,16 +111,16 @@ describe('POST /api/v1/credentials', () => {
   const long = (n: number) => 'x'.repeat(n);
   const manyKeys = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v']));
   it.each([
-    ['a name over 80 characters', { type: 'llm_provider', name: long(81), data: { a: 'b' } }],
-    ['an empty name', { type: 'llm_provider', name: '  ', data: { a: 'b' } }],
-    ['no data', { type: 'llm_provider', name: 'N' }],
+    ['a name over 80 characters', { type: 'custom_api', name: long(81), data: { a: 'b' } }],
+    ['an empty name', { type: 'custom_api', name: '  ', data: { a: 'b' } }],
+    ['no data', { type: 'custom_api', name: 'N' }],
     ['a type with spaces', { type: 'Bad Type', name: 'N', data: { a: 'b' } }],
-    ['an unknown scope', { type: 'llm_provider', name: 'N', scope: 'team', data: { a: 'b' } }],
-    ['51 keys', { type: 'llm_provider', name: 'N', data: manyKeys }],
-    ['a key over 128 characters', { type: 'llm_provider', name: 'N', data: { [long(129)]: 'v' } }],
-    ['an empty key', { type: 'llm_provider', name: 'N', data: { '': 'v' } }],
-    ['a value over 4096 characters', { type: 'llm_provider', name: 'N', data: { a: long(4097) } }],
-    ['a non-string value', { type: 'llm_provider', name: 'N', data: { a: 1 } }],
+    ['an unknown scope', { type: 'custom_api', name: 'N', scope: 'team', data: { a: 'b' } }],
+    ['51 keys', { type: 'custom_api', name: 'N', data: manyKeys }],
+    ['a key over 128 characters', { type: 'custom_api', name: 'N', data: { [long(129)]: 'v' } }],
+    ['an empty key', { type: 'custom_api', name: 'N', data: { '': 'v' } }],
+    ['a value over 4096 characters', { type: 'custom_api', name: 'N', data: { a: long(4097) } }],
+    ['a non-string value', { type: 'custom_api', name: 'N', data: { a: 1 } }],
     ['an http_generic map', { type: 'http_generic', name: 'N', data: { a: 'b' } }],
     ['an unknown http_generic kind', { type: 'http_generic', name: 'N', data: { kind: 'oauth', token: 't' } }],
     ['an extra http_generic field', { type: 'http_generic', name: 'N', data: { kind: 'bearer', token: 't', extra: 'x' } }],
@@ -141,11 +141,11 @@ describe('POST /api/v1/credentials', () => {
   });
 
   it('reserves the org scope to administrators', async () => {
-    const refused = await create(member, { type: 'llm_provider', name: 'Shared', scope: 'org', data: { apiKey: 'k' } });
+    const refused = await create(member, { type: 'custom_api', name: 'Shared', scope: 'org', data: { apiKey: 'k' } });
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe('credential.admin_required');
-    const id = await createOk(admin, { type: 'llm_provider', name: 'Shared', scope: 'org', data: { apiKey: 'k' } });
-    const own = await createOk(member, { type: 'llm_provider', name: 'Mine', data: { apiKey: 'k' } });
+    const id = await createOk(admin, { type: 'custom_api', name: 'Shared', scope: 'org', data: { apiKey: 'k' } });
+    const own = await createOk(member, { type: 'custom_api', name: 'Mine', data: { apiKey: 'k' } });
     // The member's own first, then the organisation's.
     const list = await call('GET', '/api/v1/credentials', { cookie: member.cookie });
     expect(list.body.items.map((item: { id: string; scope: string }) => [item.id, item.scope])).toEqual([
@@ -158,13 +158,13 @@ describe('POST /api/v1/credentials', () => {
   });
 
   it('answers 409 credential.encryption_disabled without an instance key', async () => {
-    const response = await withoutEncryptionKey(() => create(member, { type: 'llm_provider', name: 'N', data: { a: 'b' } }));
+    const response = await withoutEncryptionKey(() => create(member, { type: 'custom_api', name: 'N', data: { a: 'b' } }));
     expect(response.status).toBe(409);
     expect(response.body.error.code).toBe('credential.encryption_disabled');
   });
 
   it('replays an Idempotency-Key: one connection, the same id', async () => {
-    const body = { type: 'llm_provider', name: 'Once', data: { apiKey: 'k' } };
+    const body = { type: 'custom_api', name: 'Once', data: { apiKey: 'k' } };
     const first = await create(member, body, { 'idempotency-key': 'create-once' });
     const second = await create(member, body, { 'idempotency-key': 'create-once' });
     expect(first.status).toBe(201);
@@ -183,7 +183,7 @@ describe('POST /api/v1/credentials', () => {
 
   it('needs connections:write on a key', async () => {
     const { secret } = await createApiKeyFor(member, ['connections:read']);
-    const response = await call('POST', '/api/v1/credentials', { key: secret, body: { type: 'llm_provider', name: 'N', data: { a: 'b' } } });
+    const response = await call('POST', '/api/v1/credentials', { key: secret, body: { type: 'custom_api', name: 'N', data: { a: 'b' } } });
     expect(response.status).toBe(403);
     expect(response.body.error).toMatchObject({ code: 'api_key.scope_missing', details: { required: 'connections:write' } });
   });
@@ -209,7 +209,7 @@ describe('GET /api/v1/credentials', () => {
   });
 
   it('works with a connections:read key, as the key’s member', async () => {
-    const id = await createOk(member, { type: 'llm_provider', name: 'Mine', data: { a: 'b' } });
+    const id = await createOk(member, { type: 'custom_api', name: 'Mine', data: { a: 'b' } });
     const { secret } = await createApiKeyFor(member, ['connections:read']);
     const response = await call('GET', '/api/v1/credentials', { key: secret });
     expect(response.body.items.map((item: { id: string }) => item.id)).toEqual([id]);
@@ -244,7 +244,7 @@ describe('PUT /api/v1/credentials/{id}', () => {
 
   it('checks new data against the connection’s type', async () => {
     const generic = await createOk(member, { type: 'http_generic', name: 'API', data: { kind: 'bearer', token: 't' } });
-    const map = await createOk(member, { type: 'llm_provider', name: 'LLM', data: { a: 'b' } });
+    const map = await createOk(member, { type: 'custom_api', name: 'LLM', data: { a: 'b' } });
     for (const [id, data] of [
       [generic, { a: 'b' }],
       [map, { a: 1 }],
@@ -256,7 +256,7 @@ describe('PUT /api/v1/credentials/{id}', () => {
   });
 
   it('answers 404 request.not_found for another member’s connection, and leaves it as it was', async () => {
-    const id = await createOk(other, { type: 'llm_provider', name: 'Theirs', data: { a: 'b' } });
+    const id = await createOk(other, { type: 'custom_api', name: 'Theirs', data: { a: 'b' } });
     for (const who of [member, admin]) {
       const response = await call('PUT', `/api/v1/credentials/${id}`, { cookie: who.cookie, body: { name: 'Stolen' } });
       expect(response.status).toBe(404);
@@ -266,7 +266,7 @@ describe('PUT /api/v1/credentials/{id}', () => {
   });
 
   it('lets administrators only change organisation connections', async () => {
-    const id = await createOk(admin, { type: 'llm_provider', name: 'Shared', scope: 'org', data: { a: 'b' } });
+    const id = await createOk(admin, { type: 'custom_api', name: 'Shared', scope: 'org', data: { a: 'b' } });
     const refused = await call('PUT', `/api/v1/credentials/${id}`, { cookie: member.cookie, body: { name: 'Mine now' } });
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe('credential.admin_required');
@@ -283,7 +283,7 @@ describe('PUT /api/v1/credentials/{id}', () => {
   });
 
   it('answers 409 credential.encryption_disabled when a new secret cannot be sealed, and renames without one', async () => {
-    const id = await createOk(member, { type: 'llm_provider', name: 'LLM', data: { a: 'b' } });
+    const id = await createOk(member, { type: 'custom_api', name: 'LLM', data: { a: 'b' } });
     const refused = await withoutEncryptionKey(() => call('PUT', `/api/v1/credentials/${id}`, { cookie: member.cookie, body: { name: 'LLM', data: { a: 'c' } } }));
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('credential.encryption_disabled');
@@ -292,7 +292,7 @@ describe('PUT /api/v1/credentials/{id}', () => {
   });
 
   it('answers 400 credential.bad_request for a name over 80 characters or an id that is not a uuid', async () => {
-    const id = await createOk(member, { type: 'llm_provider', name: 'LLM', data: { a: 'b' } });
+    const id = await createOk(member, { type: 'custom_api', name: 'LLM', data: { a: 'b' } });
     expect((await call('PUT', `/api/v1/credentials/${id}`, { cookie: member.cookie, body: { name: 'x'.repeat(81) } })).body.error.code).toBe('credential.bad_request');
     expect((await call('PUT', '/api/v1/credentials/nope', { cookie: member.cookie, body: { name: 'x' } })).body.error.code).toBe('credential.bad_request');
   });
@@ -300,7 +300,7 @@ describe('PUT /api/v1/credentials/{id}', () => {
 
 describe('DELETE /api/v1/credentials/{id}', () => {
   it('deletes the connection and audits it', async () => {
-    const id = await createOk(member, { type: 'llm_provider', name: 'Gone', data: { a: 'b' } });
+    const id = await createOk(member, { type: 'custom_api', name: 'Gone', data: { a: 'b' } });
     const response = await call('DELETE', `/api/v1/credentials/${id}`, { cookie: member.cookie });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ id, deleted: true });
@@ -324,11 +324,11 @@ describe('DELETE /api/v1/credentials/{id}', () => {
   });
 
   it('answers 404 for another member’s connection and 403 for a member deleting an organisation one', async () => {
-    const theirs = await createOk(other, { type: 'llm_provider', name: 'Theirs', data: { a: 'b' } });
+    const theirs = await createOk(other, { type: 'custom_api', name: 'Theirs', data: { a: 'b' } });
     const notFound = await call('DELETE', `/api/v1/credentials/${theirs}`, { cookie: member.cookie });
     expect(notFound.status).toBe(404);
     expect(notFound.body.error.code).toBe('request.not_found');
-    const shared = await createOk(admin, { type: 'llm_provider', name: 'Shared', scope: 'org', data: { a: 'b' } });
+    const shared = await createOk(admin, { type: 'custom_api', name: 'Shared', scope: 'org', data: { a: 'b' } });
     const forbidden = await call('DELETE', `/api/v1/credentials/${shared}`, { cookie: member.cookie });
     expect(forbidden.status).toBe(403);
     expect(forbidden.body.error.code).toBe('credential.admin_required');

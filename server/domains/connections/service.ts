@@ -9,9 +9,12 @@
  * written by their own flows (IMAP connect, OAuth callback): listed here, deletable when no mailbox
  * uses them, never renamed or given a secret here (400 `credential.bad_request`, `details.reason`
  * `read_only`).
+ *
+ * `llm_provider` connections (a member's own AI key, ./llm-provider.ts) exist only when the instance
+ * allows them (`LLM_MEMBER_KEYS=1`, else 403 `credential.llm_member_keys_disabled`), only for the
+ * member themself (`scope` member), and their base URL passes llm's check (400 `llm.invalid_base_url`).
  */
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
 import type { AuthenticatedActor } from '../../core/auth/access';
 import { auditByOf, recordAudit } from '../../core/audit';
 import { requireEncryption, sealJson } from '../../core/crypto/secret-box';
@@ -22,7 +25,8 @@ import type { Credential } from '../../generated/prisma/client';
 import { presentConnection } from './present';
 import { findMailboxUsing, findVisible, findVisibleOrThrow } from './repo';
 import type { CreateConnectionInput, UpdateConnectionInput } from './schemas';
-import { hintOf, httpGenericData, httpGenericType, kindOf, managedTypes, secretMap, type SecretData } from './secret-data';
+import { checkedLlmProviderData } from './llm-provider';
+import { dataSchemaFor, hintOf, httpGenericType, kindOf, llmProviderType, managedTypes, type LlmProviderData, type SecretData } from './secret-data';
 
 export async function listConnections(actor: AuthenticatedActor, query: { type?: string }) {
   const rows = await findVisible(actor.member.id, query.type);
@@ -48,12 +52,14 @@ function sealed(id: string, type: string, data: SecretData) {
 export async function createConnection(actor: AuthenticatedActor, input: CreateConnectionInput, ip: string | null) {
   if (managedTypes.has(input.type)) refuseManaged(input.type, 'managed_type');
   if (input.scope === 'org' && !isAdmin(actor)) throw appError('credential.admin_required');
+  let data = input.data as SecretData;
+  if (input.type === llmProviderType) data = await checkedLlmProviderData(input.scope, data as LlmProviderData);
   requireEncryption('credential.encryption_disabled');
   // The id is the secret's purpose, so it exists before the secret is sealed.
   const id = randomUUID();
   return db().$transaction(async (tx) => {
     await tx.credential.create({
-      data: { id, memberId: actor.member.id, scope: input.scope, type: input.type, name: input.name, ...sealed(id, input.type, input.data as SecretData) },
+      data: { id, memberId: actor.member.id, scope: input.scope, type: input.type, name: input.name, ...sealed(id, input.type, data) },
     });
     await recordAudit(
       auditByOf(actor),
@@ -66,11 +72,15 @@ export async function createConnection(actor: AuthenticatedActor, input: CreateC
 
 /** The new secret of an update, checked against the connection's type (400 `credential.bad_request` with the issues). */
 function checkedData(type: string, data: unknown): SecretData {
-  const schema: z.ZodType<SecretData> = type === httpGenericType ? httpGenericData : secretMap;
-  const parsed = schema.safeParse(data);
+  const parsed = dataSchemaFor(type).safeParse(data);
   if (parsed.success) return parsed.data;
   throw appError('credential.bad_request', {
-    message: type === httpGenericType ? 'An http_generic secret is one of the kinds apiKey, bearer, basic or query.' : 'The secret is a map of strings.',
+    message:
+      type === httpGenericType
+        ? 'An http_generic secret is one of the kinds apiKey, bearer, basic or query.'
+        : type === llmProviderType
+          ? 'An llm_provider secret is {provider, apiKey, baseUrl}.'
+          : 'The secret is a map of strings.',
     details: { issues: parsed.error.issues.map((issue) => simplifyIssue({ ...issue, path: ['data', ...issue.path] })) },
   });
 }
@@ -81,11 +91,19 @@ function assertWritable(actor: AuthenticatedActor, row: Credential): void {
 }
 
 export async function updateConnection(actor: AuthenticatedActor, input: UpdateConnectionInput, ip: string | null) {
+  // The base URL check resolves a host name: done before the transaction, on the member's own row.
+  let data: SecretData | null = null;
+  if (input.data !== undefined) {
+    const row = await findVisibleOrThrow(actor.member.id, input.id);
+    if (managedTypes.has(row.type)) refuseManaged(row.type, 'read_only');
+    assertWritable(actor, row);
+    data = checkedData(row.type, input.data);
+    if (row.type === llmProviderType) data = await checkedLlmProviderData(row.scope, data as LlmProviderData);
+  }
   return db().$transaction(async (tx) => {
     const row = await findVisibleOrThrow(actor.member.id, input.id, tx);
     if (managedTypes.has(row.type)) refuseManaged(row.type, 'read_only');
     assertWritable(actor, row);
-    const data = input.data === undefined ? null : checkedData(row.type, input.data);
     if (data) requireEncryption('credential.encryption_disabled');
     const updated = await tx.credential.update({
       where: { id: row.id },

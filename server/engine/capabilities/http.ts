@@ -57,7 +57,7 @@ export function parseAllowHosts(text: string | undefined): AllowList {
   return { names, networks, empty: entries === 0 };
 }
 
-function allowAddressFor(list: AllowList): (host: string, address: string) => boolean {
+export function allowAddressFor(list: AllowList): (host: string, address: string) => boolean {
   return (host, address) => {
     if (list.names.has(host.toLowerCase().replace(/\.$/, ''))) return true;
     const family = isIPv4(address) ? 'ipv4' : 'ipv6';

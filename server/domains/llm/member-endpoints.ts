@@ -1,0 +1,39 @@
+/**
+ * A member's own AI endpoints: their connections of type `llm_provider` (server/domains/connections/),
+ * opened for a call. Empty when the instance does not allow members' keys (`LLM_MEMBER_KEYS`). The AI
+ * capability uses them for that member's AI nodes only, with `llmNetOptions(provider, { forMember: true })`
+ * (./base-url.ts) as the provider layer's network options. Never answered by a route: the key is in clear.
+ */
+import type { AiEndpoint } from '../../core/ai/types';
+import { config } from '../../core/config';
+import { openJson } from '../../core/crypto/secret-box';
+import { db } from '../../core/db';
+import { llmProviderData, llmProviderType } from '../connections/secret-data';
+
+export interface MemberAiEndpoint extends AiEndpoint {
+  /** The connection (credential) id and its name, to name the endpoint in a step or a choice. */
+  connectionId: string;
+  name: string;
+}
+
+/** The member's `llm_provider` connections, oldest first; a secret that no longer opens or parses is skipped. */
+export async function memberEndpoints(memberId: string): Promise<MemberAiEndpoint[]> {
+  if (!config().LLM_MEMBER_KEYS) return [];
+  const rows = await db().credential.findMany({
+    where: { memberId, scope: 'member', type: llmProviderType },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
+  const endpoints: MemberAiEndpoint[] = [];
+  for (const row of rows) {
+    let secret: unknown;
+    try {
+      secret = openJson(row.dataEnc, `credential:${row.id}`);
+    } catch {
+      continue;
+    }
+    const parsed = llmProviderData.safeParse(secret);
+    if (!parsed.success) continue;
+    endpoints.push({ connectionId: row.id, name: row.name, provider: parsed.data.provider, apiKey: parsed.data.apiKey ?? null, baseUrl: parsed.data.baseUrl ?? null });
+  }
+  return endpoints;
+}
