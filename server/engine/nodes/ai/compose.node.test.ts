@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startFakeVendor, type FakeVendorServer } from '../../../testing/ai-fakes';
 import { fakeCapabilities, runNodeWithEffects } from '../testing';
-import { aiComposeNode } from './compose.node';
+import { aiComposeNode } from './compose.node.ts';
 import { vendorAi } from './vendor-ai';
 
 const messageId = '0b0b0b0b-0000-4000-8000-000000000002';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { prototypeNames } from '../../../testing/prototype-names';
 import { startFakeVendor, type FakeVendorServer } from '../../../testing/ai-fakes';
 import { fakeCapabilities, runNodeWithEffects } from '../testing';
-import { aiExtractNode } from './extract.node';
+import { aiExtractNode } from './extract.node.ts';
 import { vendorAi } from './vendor-ai';
 
 const fields = [

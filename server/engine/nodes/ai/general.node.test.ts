@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeVendor, type FakeVendorServer } from '../../../testing/ai-fakes';
 import { fakeCapabilities, runNodeWithEffects } from '../testing';
-import { aiGeneralNode } from './general.node';
+import { aiGeneralNode } from './general.node.ts';
 import { vendorAi } from './vendor-ai';
 
 describe('ai.general', () => {
