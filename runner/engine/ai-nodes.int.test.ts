@@ -25,9 +25,9 @@ const labels = [{ name: 'invoice' }, { name: 'other' }];
 const classify = (extra: Record<string, unknown> = {}) => ({ id: 'classify', type: 'ai.classify', version: 1, name: 'Classify', params: { labels, text: 'Invoice 42' }, ...extra });
 const noop = (id: string) => ({ id, type: 'data.set', version: 1, name: id, params: { fields: [] } });
 
-async function run(graph: GraphInput, options: { simulated?: boolean } = {}) {
+async function run(graph: GraphInput, options: { simulated?: boolean; callModels?: boolean } = {}) {
   const { workflow, version } = await createWorkflow(member, { graph });
-  const execution = await startExecution({ memberId: member.id, workflowId: workflow.id, workflowVersionId: version!.id, simulated: options.simulated, trigger: { type: 'webhook', nodeId: 'start', data: {} } });
+  const execution = await startExecution({ memberId: member.id, workflowId: workflow.id, workflowVersionId: version!.id, simulated: options.simulated, callModels: options.callModels, trigger: { type: 'webhook', nodeId: 'start', data: {} } });
   return { workflow, execution };
 }
 
@@ -148,5 +148,15 @@ describe('with a connection', () => {
     expect(step.effects).toMatchObject([{ kind: 'ai.call', simulated: true }]);
     expect(vendor.lastRequest).toBeUndefined();
     expect(await db().llmUsage.count({ where: { executionId: execution.id } })).toBe(0);
+  });
+
+  it('a test run that asks for model calls (callModels) calls the model and records its usage', async () => {
+    vendor.reply({ kind: 'json', value: { label: 'other', confidence: 0.7 }, usage: { input: 10, output: 2 } });
+    const { execution } = await run(single(classify()), { simulated: true, callModels: true });
+    const done = await waitForExecution(execution.id);
+    expect(done.status).toBe('succeeded');
+    expect(done.steps.find((candidate) => candidate.nodeId === 'classify')!.data).toMatchObject({ label: 'other', ai: { simulated: false } });
+    expect(vendor.lastRequest).toBeDefined();
+    expect(await db().llmUsage.count({ where: { executionId: execution.id } })).toBe(1);
   });
 });

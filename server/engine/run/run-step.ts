@@ -229,7 +229,7 @@ export async function runStep(run: StepRun): Promise<StepOutcome> {
         state: run.step?.state ?? null,
         resume: run.resume,
         effect: ledger.effect,
-        capabilities: createCapabilities({ actor, simulated: execution.simulated, effectKeyPrefix: `${execution.id}:${node.id}`, workflowId: execution.workflowId, stepId }, capabilityOptions),
+        capabilities: createCapabilities({ actor, simulated: execution.simulated, effectKeyPrefix: `${execution.id}:${node.id}`, workflowId: execution.workflowId, stepId, callModels: execution.callModels }, capabilityOptions),
         children: childRuns({ executionId: execution.id, stepId, nodeId: node.id, memberId: execution.memberId, simulated: execution.simulated, kind: node.type === 'flow.loop' ? 'loop_iteration' : 'sub_workflow' }),
         now: () => new Date(),
       }),
