@@ -14,7 +14,8 @@
  * workflow engine (runs per second vs graphile-worker alone, per-step overhead, webhook-to-first-step latency, the
  * executions list and detail at 1,000,000 executions); BENCH_ENGINE=0 skips it. Then bench/review-list.ts: the morning
  * review queue at 100,000 outbound messages vs the same SQL on bare pg; BENCH_REVIEW=0 skips it. Then bench/send.ts: the
- * send pipeline's sends per second vs bare nodemailer to the same local SMTP peer; BENCH_SEND=0 skips it.
+ * send pipeline's sends per second vs bare nodemailer to the same local SMTP peer; BENCH_SEND=0 skips it. Then
+ * bench/ai-overhead.ts: an ai.classify step's overhead over the bare AI SDK call; BENCH_AI=0 skips it.
  * See bench/README.md for the method and the knobs. Timing targets are printed as PASS/MISS and
  * never fail the process: machines are noisy.
  */
@@ -494,6 +495,14 @@ async function main(): Promise<void> {
     await stopAll();
     const { runAnalyzerStatsBench } = await import('./analyzer-stats');
     await runAnalyzerStatsBench({ databaseUrl: database.url, log });
+  }
+
+  // AI node overhead (bench/ai-overhead.ts): an ai.classify step through the ai capability vs the bare AI SDK call to
+  // the same instant local fake vendor; BENCH_AI=0 skips it.
+  if (process.env.BENCH_AI !== '0') {
+    await stopAll();
+    const { runAiOverheadBench } = await import('./ai-overhead');
+    await runAiOverheadBench({ databaseUrl: database.url, log });
   }
   log(`\ntotal time ${fixed((Date.now() - startedAt) / 1000, 0)} s, load average now ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}`);
 }

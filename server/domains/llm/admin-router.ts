@@ -1,9 +1,11 @@
 import { uuidParam } from '../../core/http/schemas';
 import { route } from '../../trpc/meta';
 import { actorOf, procedure, router } from '../../trpc/procedures';
+import { testLlmConnection } from './connection-test';
 import { getRouting, putRouting } from './routing';
 import {
   adminConnectionListOutput,
+  connectionTestOutput,
   createLlmConnectionInput,
   deleteLlmConnectionOutput,
   llmConnectionAdmin,
@@ -98,6 +100,25 @@ export const llmAdminRouter = router({
     .input(uuidParam)
     .output(deleteLlmConnectionOutput)
     .mutation(({ ctx, input }) => deleteLlmConnection(actorOf(ctx), input.id, ctx.ip)),
+
+  test: procedure
+    .meta(
+      route({
+        method: 'POST',
+        path: '/api/v1/admin/llm/connections/{id}/test',
+        access: adminWrite,
+        errors: ['llm.connection_not_found'],
+        tag,
+        summary: { en: 'Test an AI connection', fr: 'Tester une connexion IA' },
+        description: {
+          en: 'Lists the connection’s models at its provider with the stored key (15 s at most, through the network guard): 200 `{ok: true, modelCount, latencyMs}`, or 200 `{ok: false, code, message}` when the provider cannot be used (`code` such as `auth`, `network`, `host_not_found`, `timeout`, `blocked_address`; the message is ours, never the provider’s text or the key). Unknown id 404 `llm.connection_not_found`. Audited (`llm.connection_tested`) without the key.',
+          fr: 'Liste les modèles de la connexion chez son fournisseur avec la clé enregistrée (15 s au plus, via la garde réseau) : 200 `{ok: true, modelCount, latencyMs}`, ou 200 `{ok: false, code, message}` quand le fournisseur est inutilisable (`code` tel que `auth`, `network`, `host_not_found`, `timeout`, `blocked_address` ; le message est le nôtre, jamais le texte du fournisseur ni la clé). Identifiant inconnu 404 `llm.connection_not_found`. Journalisé (`llm.connection_tested`) sans la clé.',
+        },
+      }),
+    )
+    .input(uuidParam)
+    .output(connectionTestOutput)
+    .mutation(({ ctx, input }) => testLlmConnection(actorOf(ctx), input.id, ctx.ip)),
 
   makeDefault: procedure
     .meta(

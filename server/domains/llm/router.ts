@@ -2,7 +2,8 @@ import { uuidParam } from '../../core/http/schemas';
 import { route } from '../../trpc/meta';
 import { procedure, router } from '../../trpc/procedures';
 import { llmAdminRouter } from './admin-router';
-import { connectionModelsOutput, llmDefaultsOutput, memberConnectionListOutput } from './schemas';
+import { assistantModels } from './connection-test';
+import { assistantModelsOutput, connectionModelsOutput, llmDefaultsOutput, memberConnectionListOutput } from './schemas';
 import { connectionModels, listMemberConnections, llmDefaults } from './service';
 import { llmSpendRouter } from './spend-router';
 
@@ -62,6 +63,23 @@ export const llmRouter = router({
     .input(uuidParam)
     .output(connectionModelsOutput)
     .query(({ input }) => connectionModels(input.id)),
+
+  assistantModels: procedure
+    .meta(
+      route({
+        method: 'GET',
+        path: '/api/v1/assistant/models',
+        access: { kind: 'scope', scope: 'assistant:read' },
+        tag,
+        summary: { en: 'Models for the assistant', fr: 'Modèles pour l’assistant' },
+        description: {
+          en: '`default`: the provider and model serving the assistant when none is picked (`source`: `purpose` routing, `instanceDefault` or `configurationOrder`), null when no provider can serve. `options`: every model that may be picked, per connection in configuration order (its enabled models, else its provider’s usual ones), with `connectionId`, `connectionLabel` and `supportsTools`.',
+          fr: '`default` : le fournisseur et le modèle qui servent l’assistant quand aucun n’est choisi (`source` : routage par usage `purpose`, `instanceDefault` ou `configurationOrder`), null quand aucun fournisseur ne peut servir. `options` : chaque modèle qui peut être choisi, par connexion dans l’ordre de configuration (ses modèles autorisés, sinon les modèles courants de son fournisseur), avec `connectionId`, `connectionLabel` et `supportsTools`.',
+        },
+      }),
+    )
+    .output(assistantModelsOutput)
+    .query(() => assistantModels()),
 
   admin: llmAdminRouter,
   spend: llmSpendRouter,

@@ -197,3 +197,18 @@ export const usageOutput = z.object({
 });
 
 export type UsageFigures = { [K in keyof typeof figures]: number };
+
+export const connectionTestOutput = z
+  .union([
+    z.object({ ok: z.literal(true), modelCount: z.number().int().min(0), latencyMs: z.number().int().min(0) }),
+    z.object({ ok: z.literal(false), code: z.string().describe('The provider layer’s error code (`auth`, `network`, `host_not_found`, `timeout`, `blocked_address`, …).'), message: z.string().max(300) }),
+  ])
+  .meta({ id: 'LlmConnectionTest' });
+
+export const assistantModelsOutput = z.object({
+  default: z
+    .object({ provider: aiProvider, model: z.string(), source: z.enum(['purpose', 'instanceDefault', 'configurationOrder']) })
+    .nullable()
+    .describe('The model serving the assistant when the member picks none; null when no provider can serve.'),
+  options: z.array(z.object({ provider: aiProvider, model: z.string(), connectionId: z.uuid(), connectionLabel: z.string(), supportsTools: z.boolean() })),
+});

@@ -150,6 +150,7 @@ export const testRunInput = workflowIdInput.extend({
   messageId: z.uuid().optional().describe('A pinned test message or any message of your mailboxes.'),
   triggerData: boundedJson(z.record(z.string(), z.unknown())).optional().describe('At most 256 KB serialised.'),
   upToNodeId: z.string().min(1).max(64).optional().describe('Run until this node.'),
+  callModels: z.boolean().default(false).describe('AI nodes call their model for real (cost recorded); default false: they answer their pin or a simulated output.'),
 });
 export const testRunOutput = z.object({ executionId: z.uuid() });
 

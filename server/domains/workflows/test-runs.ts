@@ -23,6 +23,8 @@ export interface TestRunInput {
   messageId?: string;
   triggerData?: Record<string, unknown>;
   upToNodeId?: string;
+  /** AI nodes call their model for real (default false: pinned or simulated output). */
+  callModels?: boolean;
 }
 
 export async function startTestRun(actor: AuthenticatedActor, input: TestRunInput) {
@@ -59,6 +61,7 @@ export async function startTestRun(actor: AuthenticatedActor, input: TestRunInpu
         workflowId: workflow.id,
         workflowVersionId: versionId,
         simulated: true,
+        callModels: input.callModels === true,
         trigger: {
           type: facts.triggerType,
           nodeId: facts.triggerNodeId,

@@ -15,6 +15,7 @@
  * - notify: a `workflow.notice` notification to the run's member.
  * - signal: a MessageSignal row, unique per message and name (a repeat answers `created: false`).
  * - credentials: one of the member's (or the organisation's) connections, opened.
+ * - ai: ./ai.ts (routing, budgets, the model call, usage records; simulated runs call no model unless asked).
  * - approvals: server/domains/approvals/engine-api.ts (the Approval row, its link, notification and
  *   email, idempotent on the run and node); a test run asks for nothing (the node does not call it).
  */
@@ -30,6 +31,7 @@ import { notify } from '../../domains/notifications/notify';
 import { insertRow, lookupByKey, updateRow, upsertRow, type ExecutionWriter } from '../../domains/tables/rows/engine-api';
 import type { ExecutionActor } from '../../core/auth/access';
 import { fail, NodeFailure } from '../run/failures';
+import { createAiCapability } from './ai';
 import { createHttpCapability, type HttpCapabilityOptions } from './http';
 import { createSendCapability } from './send';
 import type { Capabilities, MailCapability } from './types';
@@ -40,6 +42,11 @@ export interface CapabilityRun {
   simulated: boolean;
   /** The engine's prefix for this step's effect keys (`<executionId>:<nodeId>`). */
   effectKeyPrefix: string;
+  /** For the `ai` capability's usage records (./ai.ts). */
+  workflowId?: string | null;
+  stepId?: string | null;
+  /** A simulated run that asked for real model calls (default false). */
+  callModels?: boolean;
 }
 
 /** A client token for a mail operation: [A-Za-z0-9._:-], at most 128 characters. */
@@ -84,7 +91,10 @@ async function memberMessage(memberId: string, messageId: string) {
   });
 }
 
-export function createCapabilities(run: CapabilityRun, options: Pick<HttpCapabilityOptions, 'lookup' | 'allowHosts'> = {}): Capabilities {
+export function createCapabilities(
+  run: CapabilityRun,
+  options: Pick<HttpCapabilityOptions, 'lookup' | 'allowHosts'> & { aiNet?: Parameters<typeof createAiCapability>[0]['net'] } = {},
+): Capabilities {
   const keyOf = (key: string) => `${run.effectKeyPrefix}:${key}`;
   const { executionId } = run.actor;
   const memberId = run.actor.member.id;
@@ -97,6 +107,33 @@ export function createCapabilities(run: CapabilityRun, options: Pick<HttpCapabil
         if (!isMessageId(messageId)) return null;
         const message = await memberMessage(memberId, messageId);
         return message ? { ...message, receivedAt: message.receivedAt.toISOString() } : null;
+      },
+      async threadContext(input) {
+        if (!isMessageId(input.messageId)) return [];
+        const message = await memberMessage(memberId, input.messageId);
+        if (!message) return [];
+        const rows = await db().mailMessage.findMany({
+          where: message.threadId ? { threadId: message.threadId, mailboxId: message.mailboxId, receivedAt: { lte: message.receivedAt } } : { id: message.id },
+          orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }],
+          take: Math.max(1, Math.min(input.limit, 20)),
+          select: { fromName: true, fromEmail: true, subject: true, receivedAt: true, bodyText: true, snippet: true },
+        });
+        return rows.reverse().map((row) => ({
+          fromName: row.fromName,
+          fromEmail: row.fromEmail,
+          subject: row.subject,
+          receivedAt: row.receivedAt.toISOString(),
+          text: (row.bodyText ?? row.snippet ?? '').slice(0, input.maxChars),
+        }));
+      },
+      async classify(input) {
+        if (!isMessageId(input.messageId)) return false;
+        if (run.simulated) return (await memberMessage(memberId, input.messageId)) !== null;
+        const entry = JSON.stringify({ [input.key]: input.value });
+        const count = await db().$executeRaw`
+          UPDATE mail_messages SET classification = classification || ${entry}::jsonb, updated_at = now()
+          WHERE id = ${input.messageId}::uuid AND mailbox_id IN (SELECT id FROM mailboxes WHERE member_id = ${memberId}::uuid)`;
+        return count > 0;
       },
       async operate(input) {
         if (!isMessageId(input.messageId)) throw fail.permanent('mail.message_not_found');
@@ -213,5 +250,14 @@ export function createCapabilities(run: CapabilityRun, options: Pick<HttpCapabil
         return expireApproval({ executionId, memberId }, input.nodeId);
       },
     },
+    ai: createAiCapability({
+      memberId,
+      executionId,
+      workflowId: run.workflowId ?? null,
+      stepId: run.stepId ?? null,
+      simulated: run.simulated,
+      callModels: run.callModels,
+      net: options.aiNet,
+    }),
   };
 }

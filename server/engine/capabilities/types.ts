@@ -3,6 +3,8 @@
  * tests). Every capability knows the run it serves: in a test run (`simulated`) the effectful ones
  * record what they would have done (`simulated: true`) and do nothing.
  */
+import type { z } from 'zod';
+import type { AiMessage, AiToolCall, AiToolDefinition, AiUsage } from '../../core/ai/types';
 import type { Cells, WriteResult } from '../../domains/tables/rows/engine-api';
 
 export interface EffectRecord {
@@ -45,6 +47,25 @@ export interface MailCapability {
     folder?: string;
     labels?: { add: string[]; remove: string[] };
   }): Promise<{ operationId: string; duplicate: boolean }>;
+  /**
+   * The message's thread as context for an AI node: at most `limit` messages up to this one,
+   * oldest first, each text clipped to `maxChars` (the mirrored body, else the snippet). [] when
+   * the message is not the member's.
+   */
+  threadContext(input: { messageId: string; limit: number; maxChars: number }): Promise<ThreadContextMessage[]>;
+  /**
+   * Writes one entry of the mirror message's `classification` (merged under `key`); idempotent.
+   * Nothing in a test run. False when the message is not the member's.
+   */
+  classify(input: { messageId: string; key: string; value: Record<string, unknown> }): Promise<boolean>;
+}
+
+export interface ThreadContextMessage {
+  fromName: string | null;
+  fromEmail: string | null;
+  subject: string | null;
+  receivedAt: string;
+  text: string;
 }
 
 export interface TablesCapability {
@@ -178,6 +199,46 @@ export interface SendCapability {
   create(input: { effectKey: string; mode: 'draft' | 'send'; node: { id: string; type: string }; prepared: PreparedOutbound }): Promise<OutboundOutcome>;
 }
 
+/** What an AI node asks the model (./ai.ts). */
+export interface AiCallInput {
+  /** The routing purpose (llm domain): classify, extract, compose, general. */
+  purpose: 'classify' | 'extract' | 'compose' | 'general';
+  /** A model the node names (used within the connection's enabled models), else the routing's. */
+  model?: string;
+  system: string;
+  messages: AiMessage[];
+  /** Structured output: the answer is validated into `object`. */
+  output?: z.ZodType;
+  tools?: Record<string, AiToolDefinition>;
+  /** The attempt's signal (timeout, cancellation). */
+  signal: AbortSignal;
+  /** What a simulated run answers when it does not call the model (deterministic). */
+  simulate: () => { text: string; object?: unknown };
+}
+
+export interface AiCallOutcome {
+  text: string;
+  object?: unknown;
+  toolCalls: AiToolCall[];
+  provider: string | null;
+  model: string | null;
+  usage: AiUsage | null;
+  /** The call's cost at today's prices; null when unpriced or not called. */
+  costUsd: number | null;
+  /** True when a simulated run answered without calling the model. */
+  simulated: boolean;
+}
+
+export interface AiCapability {
+  /**
+   * One model call: model resolved by the llm routing, budgets enforced first (NodeFailure
+   * `llm.budget_exceeded`, no cost), usage recorded with its cost. A provider's rate limit throws
+   * RateLimited; temporary failures `ai_call_failed` (transient), others permanent. No provider can
+   * serve: NodeFailure `llm.no_provider` (the engine marks the step `llmSkipped` under onError `continue`).
+   */
+  call(input: AiCallInput): Promise<AiCallOutcome>;
+}
+
 export interface Capabilities {
   mail: MailCapability;
   /** Outbound mail (drafts and sends) of the workflow mail nodes. */
@@ -188,4 +249,5 @@ export interface Capabilities {
   signal: SignalCapability;
   credentials: CredentialsCapability;
   approvals: ApprovalsCapability;
+  ai: AiCapability;
 }

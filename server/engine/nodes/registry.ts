@@ -13,6 +13,7 @@ import { tablesNodes } from './tables';
 import { notifyNodes } from './notify';
 import { signalNodes } from './signal';
 import { approvalNodes } from './approval';
+import { aiNodes } from './ai';
 
 export const nodeDefinitions: readonly NodeDefinition[] = [
   ...triggersNodes,
@@ -25,6 +26,7 @@ export const nodeDefinitions: readonly NodeDefinition[] = [
   ...notifyNodes,
   ...signalNodes,
   ...approvalNodes,
+  ...aiNodes,
 ];
 
 const byKey = new Map(nodeDefinitions.map((definition) => [`${definition.type}@${definition.version}`, definition]));

@@ -3,6 +3,7 @@
  * performs (or simulates) at once, and children that the test controls. Not a node module.
  */
 import { vi } from 'vitest';
+import { simulatedOutcome } from '../capabilities/ai';
 import type { Capabilities, OutboundRequest, SendCapability } from '../capabilities/types';
 import type { ChildRuns, NodeContext, NodeDefinition, NodeResult } from './define-node';
 
@@ -13,6 +14,8 @@ export function fakeCapabilities(overrides: Partial<{ [K in keyof Capabilities]:
     mail: {
       findMessage: vi.fn(async () => null),
       operate: vi.fn(async () => ({ operationId: 'op-1', duplicate: false })),
+      threadContext: vi.fn(async () => []),
+      classify: vi.fn(async () => true),
       ...overrides.mail,
     },
     send: {
@@ -55,6 +58,10 @@ export function fakeCapabilities(overrides: Partial<{ [K in keyof Capabilities]:
       request: vi.fn(async (input) => ({ approvalId: 'ap-1', status: 'pending' as const, decidedBy: null, reason: null, expiresAt: input.expiresAt.toISOString() })),
       expire: vi.fn(async () => ({ approvalId: 'ap-1', status: 'expired' as const, decidedBy: null, reason: 'expired', expiresAt: '2026-03-01T10:00:00.000Z' })),
       ...overrides.approvals,
+    },
+    ai: {
+      call: vi.fn(async (input) => ({ ...simulatedOutcome(input), simulated: false, provider: 'ai_vendor_a', model: 'fake-model', costUsd: 0.001 })),
+      ...overrides.ai,
     },
   };
 }

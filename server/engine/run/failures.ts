@@ -31,6 +31,11 @@ export const runErrorCatalogue = {
   node_type_unknown: ['permanent', 'The node type or version is not known to this instance.'],
   execution_timeout: ['permanent', 'The run exceeded its maximum working time.'],
   approval_expired: ['permanent', 'The approval expired before anyone decided.'],
+  'llm.no_provider': ['permanent', 'No AI connection can serve this node.'],
+  'llm.budget_exceeded': ['permanent', 'The monthly AI budget is spent.'],
+  'llm.model_not_allowed': ['permanent', 'The model the node names is not enabled on the AI connection.'],
+  ai_call_failed: ['transient', 'The AI call failed.'],
+  ai_invalid_output: ['transient', 'The model’s answer did not match the expected structure.'],
   internal: ['transient', 'The step failed unexpectedly.'],
 } as const satisfies Record<string, readonly [FailureKind, string]>;
 

@@ -20,6 +20,8 @@ export interface ClaimedExecution {
   workflowVersionId: string;
   status: string;
   simulated: boolean;
+  /** A simulated run that asked for real AI model calls. */
+  callModels?: boolean;
   holdsSlot: boolean;
   mailboxId: string | null;
   messageId: string | null;
@@ -53,7 +55,7 @@ export async function claimExecution(executionId: string, owner: string): Promis
       AND (lease_owner IS NULL OR lease_until IS NULL OR lease_until < now())
     RETURNING id, member_id, workflow_id, workflow_version_id, status, simulated, holds_slot, mailbox_id, message_id,
       trigger_type, trigger_node_id, trigger_data, parent_execution_id, parent_step_id, started_by, working_ms,
-      timeout_ms, started_at, message_headline, wake_seq`;
+      timeout_ms, started_at, message_headline, wake_seq, call_models`;
   const row = rows[0];
   if (!row) return null;
   return {
@@ -63,6 +65,7 @@ export async function claimExecution(executionId: string, owner: string): Promis
     workflowVersionId: row.workflow_version_id as string,
     status: row.status as string,
     simulated: row.simulated as boolean,
+    callModels: row.call_models === true,
     holdsSlot: row.holds_slot as boolean,
     mailboxId: (row.mailbox_id as string | null) ?? null,
     messageId: (row.message_id as string | null) ?? null,

@@ -159,6 +159,14 @@ export function stepError(run: Pick<StepRun, 'node'>, failure: NodeFailure, atte
   };
 }
 
+let capabilityOptions: Parameters<typeof createCapabilities>[1] = {};
+
+/** Engine tests: capability options (the fake AI vendors' loopback addresses); refused outside tests. */
+export function setCapabilityOptionsForTests(options: Parameters<typeof createCapabilities>[1]): void {
+  if (!process.env.VITEST) throw new Error('Capability options are set by tests only.');
+  capabilityOptions = options ?? {};
+}
+
 export async function runStep(run: StepRun): Promise<StepOutcome> {
   const { execution, node, definition } = run;
   const settings = retrySettingsOf(node, definition.retry);
@@ -221,7 +229,7 @@ export async function runStep(run: StepRun): Promise<StepOutcome> {
         state: run.step?.state ?? null,
         resume: run.resume,
         effect: ledger.effect,
-        capabilities: createCapabilities({ actor, simulated: execution.simulated, effectKeyPrefix: `${execution.id}:${node.id}` }),
+        capabilities: createCapabilities({ actor, simulated: execution.simulated, effectKeyPrefix: `${execution.id}:${node.id}`, workflowId: execution.workflowId, stepId, callModels: execution.callModels }, capabilityOptions),
         children: childRuns({ executionId: execution.id, stepId, nodeId: node.id, memberId: execution.memberId, simulated: execution.simulated, kind: node.type === 'flow.loop' ? 'loop_iteration' : 'sub_workflow' }),
         now: () => new Date(),
       }),
@@ -320,6 +328,8 @@ export async function recordFailure(
       output: onError === 'errorPort' ? 'error' : caught ? (ports[0] ?? 'main') : null,
       data: onError === 'errorPort' ? ({ error: storedError } as object) : undefined,
       error: storedError as object,
+      // No AI provider could serve and the node continues: the step says the model was skipped (spec step field).
+      llmSkipped: onError === 'continue' && failure.code === 'llm.no_provider' ? true : undefined,
       loop: failedLoop === undefined ? undefined : (failedLoop as object),
       attempts: history as object[],
       effects,

@@ -32,6 +32,8 @@ export interface StartExecutionInput {
   timeoutMs?: number;
   /** The evaluation run this simulated run serves: hidden from the executions list and summary. */
   evalRunId?: string;
+  /** A simulated run that asks for real AI model calls (test runs' `callModels`). */
+  callModels?: boolean;
 }
 
 type Writer = Pick<Tx, 'execution' | 'workflow' | '$executeRaw'>;
@@ -66,6 +68,7 @@ export async function startExecution(input: StartExecutionInput, tx: Writer = db
       replayFrom: input.retryOf?.from ?? null,
       timeoutMs,
       evalRunId: input.evalRunId ?? null,
+      callModels: simulated && input.callModels === true,
     },
     select: { id: true },
   });

@@ -1,0 +1,8 @@
+/** The AI node types, in palette order. */
+import type { NodeDefinition } from '../define-node';
+import { aiClassifyNode } from './classify.node.ts';
+import { aiComposeNode } from './compose.node.ts';
+import { aiExtractNode } from './extract.node.ts';
+import { aiGeneralNode } from './general.node.ts';
+
+export const aiNodes: NodeDefinition[] = [aiClassifyNode, aiExtractNode, aiComposeNode, aiGeneralNode];
