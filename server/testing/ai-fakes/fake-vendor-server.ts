@@ -7,6 +7,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBoundedBody } from '../fakes/bounded-body';
 
 export interface FakeUsage {
   input: number;
@@ -136,18 +137,8 @@ export class FakeVendorServer {
 
   private async serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', this.origin);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of request) {
-      size += (chunk as Buffer).length;
-      if (size > maxBodyBytes) {
-        response.statusCode = 413;
-        response.end();
-        return;
-      }
-      chunks.push(chunk as Buffer);
-    }
-    const text = Buffer.concat(chunks).toString('utf8');
+    const text = await readBoundedBody(request, response, maxBodyBytes);
+    if (text === null) return;
     let body: any;
     try {
       body = text ? JSON.parse(text) : undefined;

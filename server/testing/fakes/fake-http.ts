@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBoundedBody } from './bounded-body';
 
 export interface FakeRequest {
   method: string;
@@ -88,17 +89,8 @@ export class FakeHttpServer {
 
   private async serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', this.origin);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of request) {
-      size += (chunk as Buffer).length;
-      if (size > maxBodyBytes) {
-        response.statusCode = 413;
-        response.end();
-        return;
-      }
-      chunks.push(chunk as Buffer);
-    }
+    const text = await readBoundedBody(request, response, maxBodyBytes);
+    if (text === null) return;
     this.requests.push({
       method: request.method ?? 'GET',
       path: url.pathname,
@@ -118,7 +110,7 @@ export class FakeHttpServer {
         path: url.pathname,
         query: url.searchParams,
         headers: request.headers,
-        text: Buffer.concat(chunks).toString('utf8'),
+        text,
       });
     }
     response.statusCode = answer.status;
