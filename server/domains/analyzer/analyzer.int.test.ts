@@ -180,4 +180,19 @@ describe('POST /api/v1/mailboxes/{id}/analyzer/opportunities/{key}/create', () =
     expect(foreign.status).toBe(404);
     expect(foreign.body.error.code).toBe('analyzer.mailbox_not_found');
   });
+
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])('a prototype-named key (%s) is an unknown opportunity, not a property', async (key) => {
+    const mailbox = await createMailbox(owner);
+    await analyze(mailbox.id);
+    const response = await call('POST', `/api/v1/mailboxes/${mailbox.id}/analyzer/opportunities/${key}/create`, { cookie: owner.cookie, body: {} });
+    expect(response.status).toBe(404);
+    expect(response.body.error.code).toBe('analyzer.opportunity_not_found');
+  });
+
+  it('answers 400 request.bad_request for a key longer than 200 characters', async () => {
+    const mailbox = await createMailbox(owner);
+    const response = await call('POST', `/api/v1/mailboxes/${mailbox.id}/analyzer/opportunities/${'k'.repeat(201)}/create`, { cookie: owner.cookie, body: {} });
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe('request.bad_request');
+  });
 });
