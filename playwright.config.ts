@@ -61,6 +61,8 @@ export default defineConfig({
       HTTP_NODE_ALLOW_HOSTS: '127.0.0.1',
       // e2e/ui/ai-admin.spec.ts points an AI connection at a fake vendor it starts on 127.0.0.1.
       LLM_ALLOW_HOSTS: '127.0.0.1',
+      // e2e/ui/ai-keys.spec.ts: members may store their own AI keys.
+      LLM_MEMBER_KEYS: '1',
     },
   },
 });

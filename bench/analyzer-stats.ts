@@ -4,7 +4,8 @@
  * PostgreSQL or BENCH_DATABASE_URL):
  *
  *   seeded by SQL generate_series: 100,000 messages over 400 days from 2,000 senders of 300 domains,
- *   subjects of 500 patterns, and 30,000 journal entries; then VACUUM ANALYZE;
+ *   subjects of 500 patterns, one message in 7 from one of 40 mailing lists (List-Id), and 30,000
+ *   journal entries; then VACUUM ANALYZE;
  *   measured: `computeStatistics` + `computeGroups` (runner/analyzer/statistics.ts, every `body.stats`
  *   figure and the sender groups, window 365 days, minGroupVolume 5), best and median of N rounds;
  *   floor: a plain `SELECT count(*)` over the same rows (the mailbox's messages in the window), in the same run.
@@ -35,12 +36,12 @@ export async function runAnalyzerStatsBench(options: { databaseUrl: string; log:
     const mailbox = await db().mailbox.create({ data: { memberId: member.id, provider: 'imap', address: `analyzer-bench-${randomUUID().slice(0, 6)}@example.test` } });
     const seedStarted = Date.now();
     await db().$executeRaw`
-      INSERT INTO mail_messages (id, mailbox_id, provider_key, folder_key, subject, from_name, from_email, received_at, is_mailing_list, is_no_reply, has_attachments, ingested_via, updated_at)
+      INSERT INTO mail_messages (id, mailbox_id, provider_key, folder_key, subject, from_name, from_email, received_at, is_mailing_list, list_id, is_no_reply, has_attachments, ingested_via, updated_at)
       SELECT gen_random_uuid(), ${mailbox.id}::uuid, 'INBOX\n1\n' || n, 'INBOX',
              CASE n % 4 WHEN 0 THEN 'Re: ' ELSE '' END || 'Subject pattern ' || (n % 500) || ' number ' || n,
              'Sender ' || (n % 2000), 'user' || (n % 2000) || '@domain' || (n % 2000 % 300) || '.example',
              now() - (n % 400) * interval '1 day' - (n % 24) * interval '1 hour',
-             n % 7 = 0, n % 11 = 0, n % 13 = 0, 'backfill', now()
+             n % 7 = 0, CASE WHEN n % 7 = 0 THEN 'list' || (n % 40) || '.lists.example' END, n % 11 = 0, n % 13 = 0, 'backfill', now()
       FROM generate_series(1, ${messageCount}) AS n`;
     await db().$executeRaw`
       INSERT INTO mail_journal_entries (id, member_id, mailbox_id, message_id, outcome, created_at)

@@ -30,6 +30,7 @@ export const enAnalyzer = {
   peakHours: 'Mail per hour of the day (UTC)',
   groups: 'Sender groups',
   groupVolume: (volume: number, senders: number) => `${volume.toLocaleString('en')} messages, ${senders.toLocaleString('en')} senders`,
+  groupKinds: { domain: 'Domain', list: 'Mailing list', subject: 'Subject' } as Record<string, string>,
   opportunities: 'Proposed automations',
   noOpportunities: 'No automation proposed.',
   create: 'Create this workflow',

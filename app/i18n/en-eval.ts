@@ -23,6 +23,9 @@ export const enEval = {
   comparedWith: (name: string) => `Compared with ${name}.`,
   startedAt: (when: string) => `Started ${when}`,
   failed: 'The evaluation could not finish.',
+  callModels: 'Call the AI models for real',
+  callModelsNote: 'The AI steps ask their model about each mail (the published version’s too, to compare). This costs money and counts against your AI budget; otherwise they give a simulated answer.',
+  cost: (usd: string) => `AI cost: ${usd}`,
   onlyDifferences: 'Only differences',
   casesCaption: 'Cases of the evaluation: what the draft would do with each message',
   columns: { message: 'Message', trigger: 'Trigger', path: 'Steps', effects: 'Would do', error: 'Error', baseline: 'Compared' },
@@ -49,5 +52,6 @@ export const enEval = {
     'eval.source_unsupported': 'This workflow does not start on mail, so it cannot be tried on your mail.',
     'eval.already_running': 'An evaluation of this workflow is still running.',
     'eval.not_cancellable': 'This evaluation has already finished.',
+    'llm.budget_exceeded': 'The AI budget for this month is spent: the models cannot be called.',
   } as Record<string, string>,
 };

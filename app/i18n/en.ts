@@ -23,6 +23,7 @@ import { enAnalyzer } from './en-analyzer';
 import { enAssistant } from './en-assistant';
 import { enEval } from './en-eval';
 import { enAiAdmin } from './en-ai-admin';
+import { enAiKeys } from './en-ai-keys';
 
 export const en = {
   common: {
@@ -356,6 +357,7 @@ export const en = {
   analyzer: enAnalyzer,
   assistant: enAssistant,
   aiAdmin: enAiAdmin,
+  aiKeys: enAiKeys,
   accept: {
     metaTitle: 'Accept invitation',
     title: 'Join the team',

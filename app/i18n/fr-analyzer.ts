@@ -32,6 +32,7 @@ export const frAnalyzer: typeof enAnalyzer = {
   peakHours: 'Courrier par heure de la journée (UTC)',
   groups: 'Groupes d’expéditeurs',
   groupVolume: (volume: number, senders: number) => `${volume.toLocaleString('fr')} messages, ${senders.toLocaleString('fr')} expéditeurs`,
+  groupKinds: { domain: 'Domaine', list: 'Liste de diffusion', subject: 'Objet' },
   opportunities: 'Automatisations proposées',
   noOpportunities: 'Aucune automatisation proposée.',
   create: 'Créer ce workflow',

@@ -24,6 +24,9 @@ export const frEval: typeof enEval = {
   comparedWith: (name: string) => `Comparée avec ${name}.`,
   startedAt: (when: string) => `Lancée ${when}`,
   failed: 'L’évaluation n’a pas pu se terminer.',
+  callModels: 'Appeler réellement les modèles d’IA',
+  callModelsNote: 'Les étapes d’IA interrogent leur modèle sur chaque courriel (celles de la version publiée aussi, pour comparer). Cela coûte de l’argent et compte dans votre budget d’IA ; sinon elles donnent une réponse simulée.',
+  cost: (usd: string) => `Coût IA : ${usd}`,
   onlyDifferences: 'Seulement les différences',
   casesCaption: 'Cas de l’évaluation : ce que le brouillon ferait de chaque message',
   columns: { message: 'Message', trigger: 'Déclencheur', path: 'Étapes', effects: 'Ferait', error: 'Erreur', baseline: 'Comparaison' },
@@ -50,5 +53,6 @@ export const frEval: typeof enEval = {
     'eval.source_unsupported': 'Ce workflow ne démarre pas sur un courriel : il ne peut pas être essayé sur votre courrier.',
     'eval.already_running': 'Une évaluation de ce workflow est encore en cours.',
     'eval.not_cancellable': 'Cette évaluation est déjà terminée.',
+    'llm.budget_exceeded': 'Le budget d’IA du mois est épuisé : les modèles ne peuvent pas être appelés.',
   },
 };

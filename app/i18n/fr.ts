@@ -22,6 +22,7 @@ import { frAnalyzer } from './fr-analyzer';
 import { frAssistant } from './fr-assistant';
 import { frEval } from './fr-eval';
 import { frAiAdmin } from './fr-ai-admin';
+import { frAiKeys } from './fr-ai-keys';
 
 export const fr: Dictionary = {
   common: {
@@ -360,6 +361,7 @@ export const fr: Dictionary = {
   analyzer: frAnalyzer,
   assistant: frAssistant,
   aiAdmin: frAiAdmin,
+  aiKeys: frAiKeys,
   accept: {
     metaTitle: 'Accepter l’invitation',
     title: 'Rejoindre l’équipe',

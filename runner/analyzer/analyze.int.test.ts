@@ -59,6 +59,8 @@ async function seededMailbox() {
   await db().mailMessage.update({ where: { id: sent.id }, data: { sent: true } });
   await db().mailMessage.update({ where: { id: draft.id }, data: { draft: true } });
   await db().mailMessage.updateMany({ where: { mailboxId: mailbox.id, fromEmail: { endsWith: '@news.example' } }, data: { isMailingList: true } });
+  // One mailing list (as ingest stores List-Id) for a's and b's digests: a list group of 5 messages, 2 senders.
+  await db().mailMessage.updateMany({ where: { mailboxId: mailbox.id, fromEmail: { in: ['a@news.example', 'b@news.example'] } }, data: { listId: 'digest.news.example' } });
   const journal = (outcome: string, createdAt: Date) => ({ memberId: owner.id, mailboxId: mailbox.id, messageId: randomUUID(), outcome, createdAt });
   await db().mailJournalEntry.createMany({
     data: [
@@ -86,7 +88,7 @@ const expectedStats = {
   messages365d: 14,
   senders: 4,
   domains: 2,
-  groups: 4,
+  groups: 5,
 };
 
 beforeAll(async () => {
@@ -122,12 +124,20 @@ describe('runAnalysis', () => {
     expect(body.groups.map((group) => [group.key, group.volume, group.senders])).toEqual([
       ['domain:news.example', 6, 3],
       ['domain:shop.example', 5, 1],
+      ['list:digest.news.example', 5, 2],
       ['subject:weekly digest #', 6, 3],
       ['subject:invoice #', 5, 1],
     ]);
     expect(body.groups[0]).toMatchObject({ topSenders: ['a@news.example', 'b@news.example', 'c@news.example'], mailingListShare: 1, noReplyShare: 0 });
     expect(body.groups[0].sampleSubjects).toEqual(['Weekly digest 1', 'Weekly digest 2', 'Weekly digest 3']);
     expect(body.groups[1]).toMatchObject({ attachmentShare: 1, mailingListShare: 0, topSenders: ['billing@shop.example'] });
+    expect(body.groups[2]).toMatchObject({
+      kind: 'list',
+      label: 'digest.news.example',
+      topSenders: ['a@news.example', 'b@news.example'],
+      sampleSubjects: ['Weekly digest 1', 'Weekly digest 2', 'Weekly digest 3'],
+      mailingListShare: 1,
+    });
     expect(body.opportunities).toEqual([]);
     const listed = await call('GET', '/api/v1/mailboxes', { cookie: owner.cookie });
     expect(listed.body.mailboxes.find((item: { id: string }) => item.id === mailbox.id).analyzedAt).toBe(row.finishedAt?.toISOString());

@@ -9,10 +9,11 @@
  * - `messages30d/90d/365d`: mirrored incoming messages (not sent, not drafts, not from the mailbox
  *   itself) received over that many days.
  * - `senders`, `domains`, `peakHours` (UTC hours) and the groups look at the report's window.
- * - Groups: mail of one sender domain, and mail of one subject pattern (the subject without
+ * - Groups: mail of one sender domain, mail of one mailing list (the mirrored, normalised List-Id:
+ *   `list:<id>`, labelled with the id), and mail of one subject pattern (the subject without
  *   `Re:`/`Fwd:` prefixes, lower-cased, digits as `#`), with at least `minGroupVolume` messages over
- *   the window; the largest `maxGroupsPerKind` of each kind are kept; `groups` counts them all.
- *   Mailing-list ids are not mirrored, so there is no list group (the mailing-list share says it).
+ *   the window; the largest `maxGroupsPerKind` of each kind are kept; `groups` counts them all. A
+ *   message may be in one group of each kind.
  */
 import { Prisma } from '../../server/generated/prisma/client';
 import type { Tx } from '../../server/core/db';
@@ -98,9 +99,14 @@ interface GroupRow {
 const subjectPattern = Prisma.sql`left(trim(regexp_replace(lower(regexp_replace(coalesce(subject, ''), '^\\s*((re|fwd?|tr|aw|wg)\\s*(\\[[0-9]+\\])?\\s*:\\s*)+', '', 'i')), '[0-9]+', '#', 'g')), 80)`;
 const senderDomain = Prisma.sql`lower(split_part(from_email, '@', 2))`;
 
-async function groupsBy(tx: Reader, input: StatisticsInput, kind: 'domain' | 'subject'): Promise<{ groups: SenderGroup[]; total: number }> {
-  const keyOf = kind === 'domain' ? senderDomain : subjectPattern;
-  const keep = kind === 'domain' ? Prisma.sql`from_email LIKE '%@%'` : Prisma.sql`subject IS NOT NULL AND length(${subjectPattern}) >= 4`;
+const groupKeys = {
+  domain: { key: senderDomain, keep: Prisma.sql`from_email LIKE '%@%'` },
+  list: { key: Prisma.sql`list_id`, keep: Prisma.sql`list_id IS NOT NULL` },
+  subject: { key: subjectPattern, keep: Prisma.sql`subject IS NOT NULL AND length(${subjectPattern}) >= 4` },
+} as const;
+
+async function groupsBy(tx: Reader, input: StatisticsInput, kind: SenderGroup['kind']): Promise<{ groups: SenderGroup[]; total: number }> {
+  const { key: keyOf, keep } = groupKeys[kind];
   const windowStart = new Date(input.now.getTime() - input.windowDays * day);
   const rows = await tx.$queryRaw<GroupRow[]>`
     WITH m AS (
@@ -143,9 +149,10 @@ async function groupsBy(tx: Reader, input: StatisticsInput, kind: 'domain' | 'su
   };
 }
 
-/** Sender groups (by domain, then by subject pattern), and how many groups reach the volume in all. */
+/** Sender groups (by domain, then by mailing list, then by subject pattern), and how many groups reach the volume in all. */
 export async function computeGroups(tx: Reader, input: StatisticsInput): Promise<{ groups: SenderGroup[]; total: number }> {
   const domains = await groupsBy(tx, input, 'domain');
+  const lists = await groupsBy(tx, input, 'list');
   const subjects = await groupsBy(tx, input, 'subject');
-  return { groups: [...domains.groups, ...subjects.groups], total: domains.total + subjects.total };
+  return { groups: [...domains.groups, ...lists.groups, ...subjects.groups], total: domains.total + lists.total + subjects.total };
 }

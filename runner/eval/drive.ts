@@ -11,6 +11,12 @@
  * in simulation on the same case (its own trigger decides too); `journal` reads the real run of the
  * workflow on that message, if any. A run that waits (a wait node) is stopped there: its path ends
  * at the waiting node.
+ *
+ * Model calls (`callModels`): both versions' AI nodes call their model for real (so the comparison
+ * is like for like), through the `ai` capability's budgets and usage. A spent budget fails the step
+ * permanently: that case ends with `llm.budget_exceeded` and the others go on (a case that never
+ * reaches an AI node is still worth its answer); the run ends `failed` with that error only when
+ * every case whose version ran ended with it.
  */
 import { db, type Tx } from '../../server/core/db';
 import { inRetriedTransaction } from '../../server/core/db/retry';
@@ -103,6 +109,7 @@ async function startCase(context: Context, item: EvalCase): Promise<void> {
           workflowId: run.workflowId,
           workflowVersionId: subject.id,
           simulated: true,
+          callModels: run.callModels,
           evalRunId: run.id,
           trigger: {
             type: subject.triggerType,
@@ -202,12 +209,26 @@ async function collectFinished(context: Context): Promise<void> {
   }
 }
 
+const budgetCode = 'llm.budget_exceeded';
+
+/** With model calls: the budget's error when every case whose version ran ended with it (and one did). */
+async function budgetFailure(tx: Tx, run: EvalRun): Promise<{ code: string; message: string } | null> {
+  if (!run.callModels) return null;
+  const [counts] = await tx.$queryRaw<{ ran: number; spent: number }[]>`
+    SELECT count(*)::int AS ran, count(*) FILTER (WHERE error->>'code' = ${budgetCode})::int AS spent
+      FROM eval_cases WHERE eval_run_id = ${run.id}::uuid AND status = 'done' AND execution_id IS NOT NULL`;
+  if (!counts || counts.ran === 0 || counts.spent < counts.ran) return null;
+  return { code: budgetCode, message: 'The AI budget was spent: no case could call its model.' };
+}
+
 async function finishRun(run: EvalRun): Promise<void> {
   await inRetriedTransaction(async (tx) => {
-    const moved = await tx.evalRun.updateMany({ where: { id: run.id, status: 'running' }, data: { status: 'succeeded', finishedAt: new Date() } });
+    const error = await budgetFailure(tx, run);
+    const status = error ? 'failed' : 'succeeded';
+    const moved = await tx.evalRun.updateMany({ where: { id: run.id, status: 'running' }, data: { status, finishedAt: new Date(), ...(error ? { error } : {}) } });
     if (moved.count === 0) return;
     const progress = await refreshCounters(tx, run.id);
-    await emitToMember(run.memberId, 'eval.progress', { evalRunId: run.id, workflowId: run.workflowId, status: 'succeeded', done: progress?.done ?? 0, total: progress?.total ?? 0 }, tx);
+    await emitToMember(run.memberId, 'eval.progress', { evalRunId: run.id, workflowId: run.workflowId, status, done: progress?.done ?? 0, total: progress?.total ?? 0 }, tx);
   });
 }
 

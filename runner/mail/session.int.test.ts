@@ -190,7 +190,7 @@ describe('sync against Dovecot', () => {
     await run();
     await session.close();
     const [row] = await messagesOf(mailbox.id);
-    expect(row).toMatchObject({ subject: 'Newsletter', seen: true, isMailingList: true, bodyText: null, bodyHtml: null, bodyComplete: false, hasAttachments: true, snippet: 'Body of Newsletter' });
+    expect(row).toMatchObject({ subject: 'Newsletter', seen: true, isMailingList: true, listId: 'news.example.test', bodyText: null, bodyHtml: null, bodyComplete: false, hasAttachments: true, snippet: 'Body of Newsletter' });
     const attachments = await db().mailAttachment.findMany({ where: { messageId: row!.id } });
     expect(attachments).toMatchObject([{ filename: 'a.pdf', blobKey: null }]);
 

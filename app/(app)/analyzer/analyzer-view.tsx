@@ -177,7 +177,10 @@ export function AnalyzerView() {
             <ul className="flex flex-col gap-1 text-sm" data-testid="analyzer-groups">
               {body.groups.map((group) => (
                 <li key={group.key} className="flex justify-between gap-3">
-                  <span className="truncate">{group.label}</span>
+                  <span className="truncate">
+                    <span className="text-muted mr-2 text-xs">{strings.groupKinds[group.kind] ?? group.kind}</span>
+                    {group.label}
+                  </span>
                   <span className="text-muted tabular-nums">{strings.groupVolume(group.volume, group.senders)}</span>
                 </li>
               ))}

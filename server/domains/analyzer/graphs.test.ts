@@ -4,7 +4,7 @@ import { assertValidGraph } from '../workflows/service';
 import { buildOpportunityGraph, subjectFilterOf } from './graphs';
 import { opportunityKinds, type SenderGroup } from './schemas';
 
-const group = (key: string, kind: 'domain' | 'subject', label: string, extra: Partial<SenderGroup> = {}): SenderGroup => ({
+const group = (key: string, kind: SenderGroup['kind'], label: string, extra: Partial<SenderGroup> = {}): SenderGroup => ({
   key,
   kind,
   label,
@@ -27,6 +27,16 @@ describe('opportunity graphs', () => {
       type: 'trigger.mail',
       params: { mailboxIds: ['00000000-0000-4000-8000-000000000001'], from: ['@news.example'], subject: ['invoice'], includeMailingLists: true },
     });
+  });
+
+  it('matches a mailing-list group on its top senders and lets list mail through', () => {
+    const groups = [
+      group('list:dev.lists.example', 'list', 'dev.lists.example', { topSenders: ['ann@one.example', 'bob@two.example'], mailingListShare: 1 }),
+      group('domain:one.example', 'domain', 'one.example'),
+    ];
+    const graph = graphInput.parse(buildOpportunityGraph('label_archive', '00000000-0000-4000-8000-000000000001', groups, 'Dev list'));
+    expect(() => assertValidGraph(graph)).not.toThrow();
+    expect(graph.nodes[0]?.params).toMatchObject({ from: ['@one.example', 'ann@one.example', 'bob@two.example'], subject: [], includeMailingLists: true });
   });
 
   it('matches a subject pattern on its longest literal part', () => {

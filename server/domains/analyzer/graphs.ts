@@ -1,7 +1,9 @@
 /**
  * Draft graphs for the analyzer's opportunities, built by our code from a small set of builders per
  * kind (the model only chooses the kind and the groups; it never writes a graph). Each graph starts
- * with a mail trigger on the analysed mailbox whose filter matches the opportunity's groups.
+ * with a mail trigger on the analysed mailbox whose filter matches the opportunity's groups: a domain
+ * group by `@domain`, a subject group by its longest literal part, and a mailing-list group by the
+ * list's top senders (the trigger has no List-Id filter; the member can widen it in the builder).
  */
 import type { GraphInput } from '../../engine/graph/schema';
 import type { OpportunityKind, SenderGroup } from './schemas';
@@ -21,13 +23,14 @@ export function subjectFilterOf(pattern: string): string {
 
 function triggerParams(mailboxId: string, groups: readonly SenderGroup[]) {
   const domains = groups.filter((group) => group.kind === 'domain').map((group) => clip(`@${group.label}`, 200));
+  const listSenders = groups.filter((group) => group.kind === 'list').flatMap((group) => group.topSenders.map((sender) => clip(sender, 200)));
   const subjects = groups.filter((group) => group.kind === 'subject').map((group) => subjectFilterOf(group.label));
   const anyList = groups.some((group) => group.mailingListShare > 0);
   const anyNoReply = groups.some((group) => group.noReplyShare > 0);
   return {
     mailboxIds: [mailboxId],
     folders: ['inbox'],
-    from: [...new Set(domains)].slice(0, 50),
+    from: [...new Set([...domains, ...listSenders])].slice(0, 50),
     subject: [...new Set(subjects)].slice(0, 50),
     ...(anyList ? { includeMailingLists: true } : {}),
     ...(anyNoReply ? { includeNoReply: true } : {}),

@@ -2,8 +2,8 @@
  * The mailbox analyzer (spec: Mailbox analysis report; Endpoints → Mailbox analyzer).
  *
  * Terminology: an analysis (report) of a mailbox holds statistics from the mirror and the messages
- * journal (`body.stats`), sender groups (mail from one domain, or with one subject pattern, over the
- * window) and opportunities: automations the model proposed for some groups, each with its evidence
+ * journal (`body.stats`), sender groups (mail from one domain, of one mailing list by its List-Id, or
+ * with one subject pattern, over the window) and opportunities: automations the model proposed for some groups, each with its evidence
  * and a ready draft graph built by our code (./graphs.ts), never by the model.
  */
 import { z } from 'zod';
@@ -19,7 +19,7 @@ export type OpportunityKind = (typeof opportunityKinds)[number];
 export const analyzerBounds = {
   defaultWindowDays: 30,
   defaultMinGroupVolume: 5,
-  /** Groups kept per kind (domain, subject pattern), the largest first. */
+  /** Groups kept per kind (domain, mailing list, subject pattern), the largest first. */
   maxGroupsPerKind: 40,
   /** Groups sent to the model in one call. */
   batchSize: 10,
@@ -107,7 +107,7 @@ export const statsSchema = z.object({
 });
 export type AnalysisStats = z.infer<typeof statsSchema>;
 
-export const groupKinds = ['domain', 'subject'] as const;
+export const groupKinds = ['domain', 'list', 'subject'] as const;
 export const groupSchema = z.object({
   key: z.string(),
   kind: z.enum(groupKinds),

@@ -61,12 +61,12 @@ describe('llm_provider connections', () => {
     const list = await call('GET', '/api/v1/credentials?type=llm_provider', { cookie: member.cookie });
     expect(list.status).toBe(200);
     expect(list.body.items).toEqual([
-      { id, type: 'llm_provider', name: 'My vendor', scope: 'member', hint: '7788', createdAt: expect.stringMatching(/Z$/), updatedAt: expect.stringMatching(/Z$/) },
+      { id, type: 'llm_provider', name: 'My vendor', scope: 'member', integration: 'ai_vendor_a', hint: '7788', createdAt: expect.stringMatching(/Z$/), updatedAt: expect.stringMatching(/Z$/) },
     ]);
     expect(JSON.stringify(list.body)).not.toContain(key);
     const updated = await call('PUT', `/api/v1/credentials/${id}`, { cookie: member.cookie, body: { name: 'Renamed', data: { provider: 'ai_vendor_b', apiKey: 'sk-another-key-1234' } } });
     expect(updated.status).toBe(200);
-    expect(updated.body.credential).toMatchObject({ name: 'Renamed', hint: '1234' });
+    expect(updated.body.credential).toMatchObject({ name: 'Renamed', integration: 'ai_vendor_b', hint: '1234' });
     expect(JSON.stringify(updated.body)).not.toContain('sk-another-key');
     const audit = await db().auditEntry.findMany({ where: { targetId: id } });
     expect(JSON.stringify(audit)).not.toContain('sk-');

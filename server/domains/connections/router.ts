@@ -9,8 +9,11 @@ import {
   createConnectionOutput,
   deleteConnectionOutput,
   listConnectionsInput,
+  memberKeysSettingsOutput,
   updateConnectionInput,
 } from './schemas';
+import { connectionTestOutput } from '../llm/schemas';
+import { memberKeysSettings, testMemberKey } from './llm-provider';
 import { createConnection, deleteConnection, listConnections, updateConnection } from './service';
 
 const tag = 'Connections';
@@ -97,4 +100,40 @@ export const connectionsRouter = router({
     .input(uuidParam)
     .output(deleteConnectionOutput)
     .mutation(({ ctx, input }) => deleteConnection(actorOf(ctx), input.id, ctx.ip)),
+
+  memberKeys: procedure
+    .meta(
+      route({
+        method: 'GET',
+        path: '/api/v1/llm-member-keys',
+        access: read,
+        tag,
+        summary: { en: 'Members’ own AI keys: allowed?', fr: 'Clés d’IA personnelles : permises ?' },
+        description: {
+          en: '`{allowed, providers}`: whether this instance lets members store their own AI keys as `llm_provider` connections (`allowed` false: creating or changing one is 403 `credential.llm_member_keys_disabled`), and for each provider whether its secret needs `apiKey` and `baseUrl` (`required` or `optional`).',
+          fr: '`{allowed, providers}` : si cette instance permet aux membres d’enregistrer leurs propres clés d’IA comme connexions `llm_provider` (`allowed` à false : en créer ou en modifier une donne 403 `credential.llm_member_keys_disabled`), et pour chaque fournisseur si son secret exige `apiKey` et `baseUrl` (`required` ou `optional`).',
+        },
+      }),
+    )
+    .output(memberKeysSettingsOutput)
+    .query(() => memberKeysSettings()),
+
+  test: connectionProcedure
+    .meta(
+      route({
+        method: 'POST',
+        path: '/api/v1/credentials/{id}/test',
+        access: write,
+        errors: ['credential.bad_request', 'credential.llm_member_keys_disabled'],
+        tag,
+        summary: { en: 'Test one of my AI keys', fr: 'Tester une de mes clés d’IA' },
+        description: {
+          en: 'For the member’s own `llm_provider` connection: lists the models at its provider with its key (15 s at most, through the network guard, no `ai_local` exception): 200 `{ok: true, modelCount, latencyMs}`, or 200 `{ok: false, code, message}` when the provider cannot be used (`code` such as `auth`, `network`, `host_not_found`, `timeout`, `blocked_address`; the message is ours, never the provider’s text or the key). Another member’s or an unknown connection 404 `request.not_found`; another type 400 `credential.bad_request` (`details.reason` `not_testable`); members’ keys not allowed 403 `credential.llm_member_keys_disabled`. Audited (`credential.tested`) without the key.',
+          fr: 'Pour une connexion `llm_provider` du membre : liste les modèles chez son fournisseur avec sa clé (15 s au plus, via la garde réseau, sans l’exception `ai_local`) : 200 `{ok: true, modelCount, latencyMs}`, ou 200 `{ok: false, code, message}` quand le fournisseur est inutilisable (`code` tel que `auth`, `network`, `host_not_found`, `timeout`, `blocked_address` ; le message est le nôtre, jamais le texte du fournisseur ni la clé). Connexion d’un autre membre ou inconnue 404 `request.not_found` ; autre type 400 `credential.bad_request` (`details.reason` `not_testable`) ; clés personnelles non permises 403 `credential.llm_member_keys_disabled`. Journalisé (`credential.tested`) sans la clé.',
+        },
+      }),
+    )
+    .input(uuidParam)
+    .output(connectionTestOutput)
+    .mutation(({ ctx, input }) => testMemberKey(actorOf(ctx), input.id, ctx.ip)),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isoDateTime } from '../../core/http/schemas';
+import { aiProviders } from '../llm/catalogue';
 import { checkDataForType, connectionType, secretData } from './secret-data';
 
 export const connectionSchema = z
@@ -9,7 +10,7 @@ export const connectionSchema = z
     name: z.string(),
     scope: z.enum(['member', 'org']),
     kind: z.enum(['apiKey', 'bearer', 'basic', 'query']).optional().describe('`http_generic` only.'),
-    integration: z.string().optional(),
+    integration: z.string().optional().describe('`llm_provider`: the AI provider of the key.'),
     environment: z.string().optional(),
     hint: z.string().max(4).optional().describe('The last characters of the secret (at most 4), when it is long enough to show them.'),
     capabilities: z.array(z.string()).optional().describe('OAuth grants: what the grant serves (`mail`, `drive`, …).'),
@@ -50,3 +51,16 @@ export const createConnectionOutput = z.object({ id: z.uuid() });
 export const connectionOutput = z.object({ credential: connectionSchema });
 export const connectionListOutput = z.object({ items: z.array(connectionSchema) });
 export const deleteConnectionOutput = z.object({ id: z.uuid(), deleted: z.literal(true) });
+
+export const memberKeysSettingsOutput = z.object({
+  allowed: z.boolean().describe('Whether this instance lets members store their own AI keys (`llm_provider` connections).'),
+  providers: z
+    .array(
+      z.object({
+        provider: z.enum(aiProviders),
+        apiKey: z.enum(['required', 'optional']).describe('Whether a key is needed for this provider.'),
+        baseUrl: z.enum(['required', 'optional']).describe('Whether a base URL is needed (optional: the provider’s usual address).'),
+      }),
+    )
+    .describe('What each provider needs in an `llm_provider` secret.'),
+});

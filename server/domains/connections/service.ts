@@ -13,6 +13,7 @@
  * `llm_provider` connections (a member's own AI key, ./llm-provider.ts) exist only when the instance
  * allows them (`LLM_MEMBER_KEYS=1`, else 403 `credential.llm_member_keys_disabled`), only for the
  * member themself (`scope` member), and their base URL passes llm's check (400 `llm.invalid_base_url`).
+ * Their provider (not a secret) is kept in clear as `integration`, so the settings page can show it.
  */
 import { randomUUID } from 'node:crypto';
 import type { AuthenticatedActor } from '../../core/auth/access';
@@ -44,9 +45,14 @@ function refuseManaged(type: string, reason: 'managed_type' | 'read_only'): neve
   });
 }
 
-/** The stored forms of a secret: sealed text, kind and hint. */
+/** The stored forms of a secret: sealed text, kind and hint (and an `llm_provider` key's provider, shown as `integration`). */
 function sealed(id: string, type: string, data: SecretData) {
-  return { dataEnc: sealJson(data, `credential:${id}`), kind: kindOf(type, data), hint: hintOf(type, data) };
+  return {
+    dataEnc: sealJson(data, `credential:${id}`),
+    kind: kindOf(type, data),
+    hint: hintOf(type, data),
+    ...(type === llmProviderType ? { integration: (data as LlmProviderData).provider } : {}),
+  };
 }
 
 export async function createConnection(actor: AuthenticatedActor, input: CreateConnectionInput, ip: string | null) {

@@ -27,7 +27,8 @@ function sourceOf(value: unknown): EvalRunOutput['source'] {
   return { kind: 'recent', limit: Number(source.limit) || 0 };
 }
 
-export function presentEvalRun(row: EvalRun): EvalRunOutput {
+/** `costUsd`: the known cost of the run's model calls (repo `modelCostsOf`); ignored when the run calls no model. */
+export function presentEvalRun(row: EvalRun, costUsd = 0): EvalRunOutput {
   const error = isObject(row.error) ? { code: text(row.error.code) ?? 'internal', message: text(row.error.message) ?? '' } : null;
   return {
     id: row.id,
@@ -39,6 +40,8 @@ export function presentEvalRun(row: EvalRun): EvalRunOutput {
     status: row.status as EvalRunOutput['status'],
     progress: { done: row.done, total: row.total },
     figures: { triggered: row.triggered, wouldSend: row.wouldSend, wouldDraft: row.wouldDraft, errors: row.errors, changed: row.changed },
+    callModels: row.callModels,
+    costUsd: row.callModels ? Math.round(costUsd * 1e6) / 1e6 : null,
     error,
     createdAt: iso(row.createdAt),
     startedAt: iso(row.startedAt),

@@ -101,3 +101,21 @@ export async function refreshCounters(tx: Pick<Tx, '$queryRaw'>, evalRunId: stri
     RETURNING r.workflow_id AS "workflowId", r.member_id AS "memberId", r.status, r.done, r.total`;
   return rows[0] ?? null;
 }
+
+/**
+ * The known cost (USD) of the model calls of these runs (their simulated executions, both versions),
+ * by run id. Reads the member's usage rows since the oldest run's creation (the (member, created_at)
+ * index) joined to their executions; unknown costs count 0.
+ */
+export async function modelCostsOf(memberId: string, runs: readonly { id: string; createdAt: Date; callModels: boolean }[], tx: Pick<Tx, '$queryRaw'> = db()): Promise<Map<string, number>> {
+  const calling = runs.filter((run) => run.callModels);
+  if (calling.length === 0) return new Map();
+  const since = new Date(Math.min(...calling.map((run) => run.createdAt.getTime())));
+  const rows = await tx.$queryRaw<{ evalRunId: string; costUsd: number | null }[]>`
+    SELECT e.eval_run_id AS "evalRunId", sum(u.cost_usd)::float8 AS "costUsd"
+      FROM llm_usage u JOIN executions e ON e.id = u.execution_id
+     WHERE u.member_id = ${memberId}::uuid AND u.created_at >= ${since}
+       AND e.eval_run_id = ANY(${calling.map((run) => run.id)}::uuid[])
+     GROUP BY e.eval_run_id`;
+  return new Map(rows.map((row) => [row.evalRunId, Number(row.costUsd ?? 0)]));
+}

@@ -61,6 +61,10 @@ export const startEvalInput = z.object({
   source: evalSourceInput.optional().describe('Default `{kind: "recent", limit: 200}`.'),
   baseline: z.enum(baselines).optional().describe('Default `published` when the workflow has a published version, else `none`.'),
   versionId: z.string().min(1).max(200).optional().describe('A version of the workflow; default: a snapshot of the draft as it is now.'),
+  callModels: z
+    .boolean()
+    .default(false)
+    .describe('AI nodes call their model for real (cost recorded, budgets enforced; the published baseline’s too); default false: they answer their pin or a simulated output.'),
 });
 export type StartEvalInput = z.infer<typeof startEvalInput>;
 
@@ -102,6 +106,8 @@ export const evalRunSchema = z
         changed: z.number().int().min(0).describe('Cases that differ from the baseline.'),
       })
       .describe('So far while running.'),
+    callModels: z.boolean().describe('Whether AI nodes call their model for real.'),
+    costUsd: z.number().min(0).nullable().describe('The known cost of the model calls so far, in USD (calls at unknown prices count 0); null when the run calls no model.'),
     error: z.object({ code: z.string(), message: z.string() }).nullable(),
     createdAt: isoDateTime,
     startedAt: isoDateTime.nullable(),

@@ -17,6 +17,8 @@ import { cancelExecutionsIn } from '../../engine/run/cancel';
 import { draftOf } from '../workflows/present';
 import * as workflowsRepo from '../workflows/repo';
 import { assertValidGraph } from '../workflows/service';
+import { enforceBudget } from '../llm/usage';
+import type { EvalRun } from '../../generated/prisma/client';
 import { presentEvalCase, presentEvalRun } from './present';
 import * as repo from './repo';
 import { evalBounds, finishedEvalStatuses, type Baseline, type EvalRunStatus, type ListCasesQuery, type StartEvalInput } from './schemas';
@@ -45,6 +47,8 @@ export async function startEvalRun(actor: AuthenticatedActor, input: StartEvalIn
     const tooLarge = source.items.findIndex((item) => Buffer.byteLength(JSON.stringify(item)) > evalBounds.maxItemBytes);
     if (tooLarge >= 0) throw appError('workflow.trigger_data_too_large', { details: { maxBytes: evalBounds.maxItemBytes, index: tooLarge } });
   }
+  // Model calls asked for with a budget already spent: refused now (402) rather than case by case.
+  if (input.callModels) await enforceBudget(memberId);
   return inRetriedTransaction(async (tx) => {
     // One evaluation of a workflow at a time: the workflow row serialises concurrent starts.
     const workflow = await workflowsRepo.lockOwnedOrThrow(memberId, input.id, tx);
@@ -82,6 +86,7 @@ export async function startEvalRun(actor: AuthenticatedActor, input: StartEvalIn
         baselineVersionId: baseline === 'published' ? workflow.publishedVersionId : null,
         source: stored,
         total: cases.length,
+        callModels: input.callModels === true,
       },
     });
     await tx.evalCase.createMany({ data: cases.map((item) => ({ evalRunId: run.id, ...item })) });
@@ -91,15 +96,22 @@ export async function startEvalRun(actor: AuthenticatedActor, input: StartEvalIn
   });
 }
 
+/** The runs as the API shows them, with the cost of their model calls. */
+async function presentRuns(memberId: string, rows: EvalRun[], tx?: Tx) {
+  const costs = await repo.modelCostsOf(memberId, rows, tx);
+  return rows.map((row) => presentEvalRun(row, costs.get(row.id)));
+}
+
 export async function getEvalRun(actor: AuthenticatedActor, id: string) {
-  return { evalRun: presentEvalRun(await repo.findOwnedRunOrThrow(actor.member.id, id)) };
+  const [evalRun] = await presentRuns(actor.member.id, [await repo.findOwnedRunOrThrow(actor.member.id, id)]);
+  return { evalRun };
 }
 
 /** The workflow's latest evaluation runs, newest first. */
 export async function listEvalRuns(actor: AuthenticatedActor, input: { id: string; limit: number }) {
   const workflow = await workflowsRepo.findOwnedOrThrow(actor.member.id, input.id);
   const rows = await repo.latestRuns(actor.member.id, workflow.id, input.limit);
-  return { evalRuns: rows.map(presentEvalRun) };
+  return { evalRuns: await presentRuns(actor.member.id, rows) };
 }
 
 /** Cases in their order (newest message first), a cursor page. */
@@ -134,6 +146,7 @@ export async function cancelEvalRun(actor: AuthenticatedActor, id: string) {
     await tx.evalRun.update({ where: { id: found.id }, data: { status: 'cancelled', finishedAt: new Date() } });
     const progress = await repo.refreshCounters(tx, found.id);
     await emitToMember(memberId, 'eval.progress', { evalRunId: found.id, workflowId: found.workflowId, status: 'cancelled', done: progress?.done ?? 0, total: progress?.total ?? 0 }, tx);
-    return { evalRun: presentEvalRun(await tx.evalRun.findUniqueOrThrow({ where: { id: found.id } })) };
+    const [evalRun] = await presentRuns(memberId, [await tx.evalRun.findUniqueOrThrow({ where: { id: found.id } })], tx);
+    return { evalRun };
   });
 }

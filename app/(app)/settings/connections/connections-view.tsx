@@ -19,7 +19,9 @@ import { PageHeader, SectionHeader } from '@/app/ui/page-header';
 import { EmptyState, ErrorState, LoadingState } from '@/app/ui/states';
 import { Table, TBody, TD, TH, THead, TR } from '@/app/ui/table';
 import { useMe } from '../../_shell/use-me';
+import { AiKeysSection } from './ai-keys-section';
 import { ConnectionDialog } from './connection-dialog';
+import { aiKeyType, useMemberKeysSettings } from './use-ai-keys';
 import { useConnectionActions, useConnections } from './use-connections';
 
 /** Types whose secret only their own flow writes (IMAP mailboxes, OAuth grants): listed, deletable, not editable. */
@@ -139,8 +141,12 @@ export function ConnectionsView() {
   const [deleting, setDeleting] = useState<Connection | null>(null);
   const notice = callbackNotice(params, t, c.oauthConnected);
 
+  const memberKeys = useMemberKeysSettings();
+  const keysAllowed = memberKeys.data?.allowed === true;
+
   const canManage = (connection: Connection) => connection.scope === 'member' || isAdmin;
-  const mine = connections.data?.filter((item) => item.scope === 'member') ?? [];
+  // With members' AI keys allowed, those keys have their own section below.
+  const mine = connections.data?.filter((item) => item.scope === 'member' && !(keysAllowed && item.type === aiKeyType)) ?? [];
   const org = connections.data?.filter((item) => item.scope === 'org') ?? [];
   const table = (caption: string, items: Connection[]) => (
     <ConnectionTable
@@ -188,6 +194,7 @@ export function ConnectionsView() {
             <SectionHeader id="mine-heading" title={c.mine} description={c.mineDescription} />
             {mine.length === 0 ? <EmptyState icon={<PlugIcon size={18} />} title={c.emptyMine.title} body={c.emptyMine.body} /> : table(c.mine, mine)}
           </section>
+          {memberKeys.data && keysAllowed ? <AiKeysSection settings={memberKeys.data} /> : null}
           <section aria-labelledby="org-heading">
             <SectionHeader id="org-heading" title={c.org} description={isAdmin ? c.orgDescriptionAdmin : c.orgDescription} />
             {org.length === 0 ? <EmptyState icon={<PlugIcon size={18} />} title={c.emptyOrg.title} body={isAdmin ? c.emptyOrg.bodyAdmin : c.emptyOrg.body} /> : table(c.org, org)}

@@ -48,6 +48,7 @@ describe('ingestMessage', () => {
       { position: 1, filename: 'numbers.csv', mime: 'text/csv', size: 8, disposition: 'attachment', contentId: null, partRef: '2', content: Buffer.from('a,b\n1,2\n').toString('hex') },
     ]);
     expect(message.signals).toEqual({ isAutoReply: false, isNoReply: false, isMailingList: false, isFromSelf: false });
+    expect(message.listId).toBeNull();
   });
 
   it('keeps metadata but neither bodies nor content in processing_only mode', async () => {
@@ -77,6 +78,7 @@ describe('ingestMessage', () => {
     });
     const message = await ingestMessage(raw, { mailboxAddress: mailbox, mode: 'full' });
     expect(message.signals).toEqual({ isAutoReply: true, isNoReply: true, isMailingList: true, isFromSelf: false });
+    expect(message.listId).toBe('dev.lists.example.test');
   });
 
   it('derives the text and snippet of an HTML-only message', async () => {

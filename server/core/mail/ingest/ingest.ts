@@ -9,7 +9,7 @@
 import type { AddressObject, HeaderLines, Headers } from 'mailparser';
 import { ingestLimits } from './limits';
 import { addressesOf, parseMime, type ParsedPart } from './parse-mime';
-import { signalsOf, type HeaderValues, type MessageSignals } from './signals';
+import { listIdOf, signalsOf, type HeaderValues, type MessageSignals } from './signals';
 import { snippetOf, storable, storableText } from './text';
 
 export interface Address {
@@ -46,6 +46,8 @@ export interface IngestedMessage {
   hasAttachments: boolean;
   attachments: IngestedAttachment[];
   signals: MessageSignals;
+  /** The mailing list's id from `List-Id` (normalised, ./signals.ts `listIdOf`), or null. */
+  listId: string | null;
 }
 
 export interface IngestOptions {
@@ -189,5 +191,6 @@ export async function ingestMessage(source: Buffer, options: IngestOptions): Pro
     hasAttachments: parsed.parts.some((part) => part.disposition !== 'inline' || !part.related),
     attachments,
     signals: signalsOf({ headers: rawHeaders, fromEmail: from?.email ?? null, mailboxAddress: options.mailboxAddress }),
+    listId: listIdOf(rawHeaders),
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isAutoReply, isFromSelf, isMailingList, isNoReply, signalsOf, type HeaderValues } from './signals';
+import { isAutoReply, isFromSelf, isMailingList, isNoReply, listIdOf, signalsOf, type HeaderValues } from './signals';
 
 const headers = (entries: Record<string, string | string[]>): HeaderValues =>
   new Map(Object.entries(entries).map(([name, value]) => [name, Array.isArray(value) ? value : [value]]));
@@ -73,6 +73,26 @@ describe('isMailingList', () => {
     [{ precedence: 'bulk' }, false],
   ] as const)('%j → %s', (entries, expected) => {
     expect(isMailingList(headers(entries))).toBe(expected);
+  });
+});
+
+describe('listIdOf', () => {
+  it.each([
+    [{}, null],
+    [{ 'list-id': 'Dev list <Dev.Lists.Example.TEST>' }, 'dev.lists.example.test'],
+    [{ 'list-id': '<dev.lists.example.test>' }, 'dev.lists.example.test'],
+    [{ 'list-id': '"The <weird> list" <real.example.test>' }, 'real.example.test'],
+    [{ 'list-id': 'bare-id.example.test' }, 'bare-id.example.test'],
+    [{ 'list-id': 'no brackets and spaces' }, null],
+    [{ 'list-id': '<>' }, null],
+    [{ 'list-id': '<has space.example>' }, null],
+    [{ 'list-id': '<double..dot.example>' }, null],
+    [{ 'list-id': `<${'a'.repeat(256)}>` }, null],
+    [{ 'list-id': `<${'a'.repeat(255)}>` }, 'a'.repeat(255)],
+    [{ 'list-id': ['  ', 'Second <second.example>'] }, 'second.example'],
+    [{ 'list-unsubscribe': '<mailto:unsub@example.test>' }, null],
+  ] as const)('%j → %s', (entries, expected) => {
+    expect(listIdOf(headers(entries as Record<string, string | string[]>))).toBe(expected);
   });
 });
 

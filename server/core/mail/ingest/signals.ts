@@ -16,6 +16,9 @@
  * - isMailingList: `List-Id`, `List-Unsubscribe` or `List-Post` present with a value, or
  *   `Precedence: list`.
  * - isFromSelf: the From address equals the mailbox's address, ignoring case and surrounding spaces.
+ * - listId (not a signal, read from the same headers): the first `List-Id` value's id (RFC 2919: the
+ *   text inside the last `<...>`, or the bare value when it has no brackets and no space), lower-cased,
+ *   kept only when it is a dot-atom of at most 255 characters (RFC 2919's bound); else null.
  */
 
 export interface MessageSignals {
@@ -69,6 +72,20 @@ export function isMailingList(headers: HeaderValues): boolean {
     if (values(headers, name).some((value) => value.trim() !== '')) return true;
   }
   return values(headers, 'precedence').some((value) => token(value) === 'list');
+}
+
+const listIdMax = 255;
+const listIdPattern = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+
+/** The mailing list's id from `List-Id` (see the decisions above), or null. */
+export function listIdOf(headers: HeaderValues): string | null {
+  const value = values(headers, 'list-id').find((item) => item.trim() !== '');
+  if (value === undefined) return null;
+  const bracketed = value.match(/<([^<>]*)>/g);
+  const raw = bracketed ? bracketed[bracketed.length - 1]!.slice(1, -1) : value;
+  const id = raw.trim().toLowerCase();
+  if (id === '' || id.length > listIdMax || !listIdPattern.test(id)) return null;
+  return id;
 }
 
 export function isFromSelf(fromEmail: string | null, mailboxAddress: string): boolean {

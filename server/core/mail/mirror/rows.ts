@@ -41,6 +41,7 @@ export interface MessageRow {
   is_auto_reply: boolean;
   is_no_reply: boolean;
   is_mailing_list: boolean;
+  list_id: string | null;
   is_from_self: boolean;
   has_attachments: boolean;
   size: number;
@@ -87,6 +88,7 @@ export async function prepareMessage(
     is_auto_reply: parsed.signals.isAutoReply,
     is_no_reply: parsed.signals.isNoReply,
     is_mailing_list: parsed.signals.isMailingList,
+    list_id: parsed.listId,
     is_from_self: parsed.signals.isFromSelf,
     has_attachments: parsed.hasAttachments,
     size: Math.min(Math.max(0, Math.trunc(incoming.size)), maxInt),

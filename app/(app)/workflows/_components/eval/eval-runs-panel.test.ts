@@ -13,7 +13,7 @@ import type { Locale } from '@/app/i18n';
 import { TRPCProvider } from '@/app/lib/trpc';
 import type { AppRouter } from '@/server/trpc/root';
 import type { EvalCase, EvalRun } from './api';
-import { EvalRunsPanel } from './eval-runs-panel';
+import { EvalRunsPanel, graphHasAiNodes } from './eval-runs-panel';
 
 vi.mock('next/navigation', () => ({ useRouter: () => ({ refresh: () => {} }) }));
 
@@ -28,6 +28,8 @@ const run: EvalRun = {
   status: 'running',
   progress: { done: 120, total: 200 },
   figures: { triggered: 37, wouldSend: 12, wouldDraft: 3, errors: 3, changed: 5 },
+  callModels: false,
+  costUsd: null,
   error: null,
   createdAt: '2026-11-24T10:00:00.000Z',
   startedAt: '2026-11-24T10:00:01.000Z',
@@ -66,13 +68,13 @@ const cases: EvalCase[] = [
   },
 ];
 
-function render(locale: Locale, latest: EvalRun | null) {
+function render(locale: Locale, latest: EvalRun | null, hasAiNodes = false) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity } } });
   const trpcClient = createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: 'http://localhost.invalid/api/trpc' })] });
   const trpc = createTRPCOptionsProxy<AppRouter>({ client: trpcClient, queryClient });
   queryClient.setQueryData(trpc.evalRuns.list.queryKey({ id: workflowId, limit: 1 }), { evalRuns: latest ? [latest] : [] });
   queryClient.setQueryData(trpc.evalRuns.cases.infiniteQueryKey({ id: run.id, limit: 50 }), { pages: [{ cases, nextCursor: 'next' }], pageParams: [null] });
-  const panel = createElement(EvalRunsPanel, { workflowId, hasPublished: true });
+  const panel = createElement(EvalRunsPanel, { workflowId, hasPublished: true, hasAiNodes });
   const withTrpc = createElement(TRPCProvider, { trpcClient, queryClient, children: panel });
   const withQuery = createElement(QueryClientProvider, { client: queryClient }, withTrpc);
   return renderToString(createElement(I18nProvider, { initialLocale: locale, children: withQuery }));
@@ -107,5 +109,26 @@ describe('EvalRunsPanel', () => {
     expect(empty).toContain('data-testid="eval-empty"');
     expect(empty).not.toContain('eval-summary');
     expect(startButton(empty)).not.toContain('disabled=""');
+  });
+
+  it('knows a graph with AI nodes', () => {
+    expect(graphHasAiNodes({ nodes: [{ type: 'trigger.mail' }, { type: 'ai.classify' }] })).toBe(true);
+    expect(graphHasAiNodes({ nodes: [{ type: 'trigger.mail' }, null, 'x', { type: 'mail.draft' }] })).toBe(false);
+  });
+
+  it('offers real model calls, with what they cost, only when the draft has AI nodes; shows a run’s AI cost', () => {
+    const without = text(render('en', null));
+    expect(without).not.toContain('data-testid="eval-call-models"');
+    const withAi = text(render('en', null, true));
+    expect(withAi).toContain('data-testid="eval-call-models"');
+    expect(withAi).toContain('Call the AI models for real');
+    expect(withAi).toContain('This costs money and counts against your AI budget');
+    expect(/<input[^>]*data-testid="eval-call-models"[^>]*>/.exec(withAi)?.[0]).not.toContain('checked');
+    expect(text(render('fr', null, true))).toContain('Appeler réellement les modèles d’IA');
+    // A running evaluation: the choice is locked; its cost so far is shown.
+    const running = text(render('en', { ...run, callModels: true, costUsd: 0.4812 }, true));
+    expect(/<input[^>]*data-testid="eval-call-models"[^>]*>/.exec(running)?.[0]).toContain('disabled=""');
+    expect(running).toContain('AI cost: $0.4812');
+    expect(text(render('en', run, true))).not.toContain('data-testid="eval-cost"');
   });
 });

@@ -4,7 +4,9 @@
  * Evaluation runs in the builder: "Try on my last 200 mails" runs the draft in simulation over the
  * last mirrored messages of its trigger's mailboxes (nothing real happens), shows live progress, a
  * summary sentence and the cases one by one, compared with the published version when there is one.
- * Self-contained: mount it with the workflow's id and whether it has a published version.
+ * Self-contained: mount it with the workflow's id, whether it has a published version and whether
+ * its draft has AI nodes (then a checkbox lets the member have them call their model for real, at a
+ * cost, and the run shows what its calls cost).
  */
 import { useState } from 'react';
 import type { Dictionary } from '@/app/i18n';
@@ -29,13 +31,20 @@ function errorText(error: unknown, t: Dictionary): string {
 }
 
 const effectsText = (effects: EvalCase['effects']) => effects.map((effect) => effect.description || effect.kind).join('; ');
+/** Whether a (saved) graph has AI nodes: the evaluation may then call their models. */
+export function graphHasAiNodes(graph: { nodes: readonly unknown[] }): boolean {
+  return graph.nodes.some((node) => typeof node === 'object' && node !== null && typeof (node as { type?: unknown }).type === 'string' && (node as { type: string }).type.startsWith('ai.'));
+}
 
-export function EvalRunsPanel({ workflowId, hasPublished }: { workflowId: string; hasPublished: boolean }) {
+const usd = (amount: number, locale: string) => new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD', maximumFractionDigits: 4 }).format(amount);
+
+export function EvalRunsPanel({ workflowId, hasPublished, hasAiNodes = false }: { workflowId: string; hasPublished: boolean; hasAiNodes?: boolean }) {
   const { t, locale } = useI18n();
   const strings = t.eval;
   const latest = useLatestEvalRun(workflowId);
   const { start, cancel } = useEvalMutations(workflowId);
   const [changedOnly, setChangedOnly] = useState(false);
+  const [callModels, setCallModels] = useState(false);
   useEvalLiveUpdates(workflowId);
 
   const run = latest.data ?? null;
@@ -60,13 +69,24 @@ export function EvalRunsPanel({ workflowId, hasPublished }: { workflowId: string
             variant="primary"
             loading={start.isPending}
             disabled={active}
-            onClick={() => start.mutate({ id: workflowId, baseline: hasPublished ? 'published' : 'none' })}
+            onClick={() => start.mutate({ id: workflowId, baseline: hasPublished ? 'published' : 'none', ...(hasAiNodes && callModels ? { callModels: true } : {}) })}
             data-testid="eval-start"
           >
             {start.isPending ? strings.starting : strings.start}
           </Button>
         </div>
       </div>
+
+      {hasAiNodes ? (
+        <CheckboxField
+          label={strings.callModels}
+          hint={strings.callModelsNote}
+          checked={callModels}
+          disabled={active}
+          onChange={(event) => setCallModels(event.target.checked)}
+          data-testid="eval-call-models"
+        />
+      ) : null}
 
       {mutationError ? (
         <Alert tone="danger" testId="eval-error">
@@ -87,6 +107,11 @@ export function EvalRunsPanel({ workflowId, hasPublished }: { workflowId: string
               {strings.progress(run.progress.done, run.progress.total)}
             </span>
             <span className="text-muted">· {strings.startedAt(formatDateTime(run.createdAt, locale))}</span>
+            {run.costUsd !== null ? (
+              <span className="text-muted" data-testid="eval-cost">
+                · {strings.cost(usd(run.costUsd, locale))}
+              </span>
+            ) : null}
           </div>
           {active ? <ProgressBar value={run.progress.total > 0 ? (100 * run.progress.done) / run.progress.total : null} label={strings.progressLabel} /> : null}
           <p className="text-sm font-medium" data-testid="eval-summary" aria-live="polite">

@@ -259,6 +259,28 @@ describe('Gmail adapter against the fake Gmail API', () => {
     expect(gets.map((request) => new URLSearchParams(request.query).get('format'))).toEqual(['metadata']);
   });
 
+  it('keeps the List-Id (normalised) in full and processing_only modes', async () => {
+    for (const syncMode of ['full', 'processing_only'] as const) {
+      clearMailbox();
+      const at = new Date(now - day);
+      const source = await buildRawMessage({
+        from: 'News <news@lists.example.test>',
+        to: 'me@example.test',
+        subject: `List mail ${syncMode}`,
+        text: 'Body',
+        messageId: `<gmail-list-${syncMode}-${Date.now()}@example.test>`,
+        date: at,
+        headers: { 'List-Id': 'Weekly News <Weekly.News.Example.TEST>' },
+      });
+      const id = gmail.addMessage(source, { labelIds: ['INBOX'], internalDate: at });
+      const h = await harness();
+      await h.folders();
+      await h.adapter.syncDelta(await h.context({ syncMode }));
+      const row = await db().mailMessage.findFirstOrThrow({ where: { providerKey: id } });
+      expect(row).toMatchObject({ isMailingList: true, listId: 'weekly.news.example.test' });
+    }
+  });
+
   it('operations change the labels at Gmail', async () => {
     clearMailbox();
     const h = await harness();

@@ -29,7 +29,7 @@ let serial = 0;
 async function deliver(
   server: FakeGraphServer,
   subject: string,
-  options: { folder?: string; ageDays?: number; isRead?: boolean; flagged?: boolean; categories?: string[]; text?: string } = {},
+  options: { folder?: string; ageDays?: number; isRead?: boolean; flagged?: boolean; categories?: string[]; text?: string; headers?: Record<string, string> } = {},
 ): Promise<string> {
   serial += 1;
   const at = new Date(now - (options.ageDays ?? 1) * day);
@@ -40,6 +40,7 @@ async function deliver(
     text: options.text ?? `Body of ${subject}`,
     messageId: `<graph-${serial}-${now}@example.test>`,
     date: at,
+    headers: options.headers,
   });
   return server.addMessage(raw, { folder: options.folder, receivedDateTime: at, isRead: options.isRead, flagged: options.flagged, categories: options.categories });
 }
@@ -230,6 +231,18 @@ describe('Graph adapter against the fake Graph API', () => {
     await h.adapter.syncDelta(await h.context({ syncMode: 'processing_only' }));
     expect((await h.rows())[0]).toMatchObject({ providerKey: id, subject: 'Headers only', bodyComplete: false });
     expect(graph.requests.slice(before).some((request) => request.path.endsWith('/$value'))).toBe(false);
+  });
+
+  it('keeps the List-Id (normalised) in full and processing_only modes', async () => {
+    for (const syncMode of ['full', 'processing_only'] as const) {
+      clear(graph);
+      const id = await deliver(graph, `List mail ${syncMode}`, { headers: { 'List-Id': 'Weekly News <Weekly.News.Example.TEST>' } });
+      const h = await harness(graph);
+      await h.folders();
+      await h.adapter.syncDelta(await h.context({ syncMode }));
+      const row = await db().mailMessage.findFirstOrThrow({ where: { providerKey: id } });
+      expect(row).toMatchObject({ isMailingList: true, listId: 'weekly.news.example.test' });
+    }
   });
 
   it('operations change the message at Graph', async () => {
