@@ -60,12 +60,12 @@ function budgetsOf(row: Awaited<ReturnType<typeof budgetRow>>): Budgets {
   return { instanceMonthlyUsd: row?.instanceMonthlyUsd ?? null, memberMonthlyUsd: row?.memberMonthlyUsd ?? null };
 }
 
-/** Known costs spent between two instants, by the whole instance and by one member. */
+/** Known costs the instance paid between two instants, in all and for one member (members' own keys left out). */
 async function spentUsd(window: { from: Date; to: Date }, memberId: string | null, tx: Pick<Tx, '$queryRaw'> = db()) {
   const [row] = await tx.$queryRaw<{ instance: number | null; member: number | null }[]>`
     SELECT coalesce(sum(cost_usd), 0)::float8 AS instance,
            coalesce(sum(cost_usd) FILTER (WHERE member_id = ${memberId}::uuid), 0)::float8 AS member
-    FROM llm_usage WHERE created_at >= ${window.from} AND created_at < ${window.to}`;
+    FROM llm_usage WHERE created_at >= ${window.from} AND created_at < ${window.to} AND credential_id IS NULL`;
   return { instanceUsd: Number(row?.instance ?? 0), memberUsd: Number(row?.member ?? 0) };
 }
 
@@ -117,6 +117,8 @@ export async function enforceBudget(memberId: string, estimateUsd?: number): Pro
 
 export interface UsageRecord extends TokenCounts {
   connectionId: string | null;
+  /** A member's own key (`llm_provider` credential) served the call: not counted against budgets. */
+  credentialId?: string | null;
   provider: string;
   model: string;
   purpose: string;
@@ -137,6 +139,7 @@ export async function recordUsage(usage: UsageRecord, tx: Pick<Tx, 'llmUsage' | 
   const row = await tx.llmUsage.create({
     data: {
       connectionId: usage.connectionId,
+      credentialId: usage.credentialId ?? null,
       provider: usage.provider,
       model: usage.model,
       purpose: usage.purpose,

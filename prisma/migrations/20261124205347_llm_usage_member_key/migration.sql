@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "llm_usage" ADD COLUMN     "credential_id" UUID;
