@@ -4,7 +4,9 @@
  * The visual workflow builder: palette, canvas and inspector over the workflow's draft. Edits are
  * undoable and save themselves (use-autosave.ts); the server's issues show on the nodes and at their
  * fields; test runs show each node's result in place. A draft changed elsewhere is never overwritten
- * silently.
+ * silently. The assistant opens as a side panel (toolbar toggle) attached to this workflow; a
+ * proposal it accepts is a draft changed elsewhere with nothing unsaved here (the panel saves the
+ * pending edit first), so the editor loads it.
  */
 import { ReactFlowProvider, useReactFlow, useStoreApi } from '@xyflow/react';
 import { useCallback, useMemo, useRef, useState } from 'react';
@@ -12,8 +14,10 @@ import { useI18n } from '@/app/i18n/client';
 import { describeError } from '@/app/lib/errors';
 import { Alert } from '@/app/ui/alert';
 import { Button } from '@/app/ui/button';
+import { cn } from '@/app/ui/cn';
 import { ErrorState, LoadingState } from '@/app/ui/states';
 import type { WorkflowDetail } from '../../_lib/api';
+import { AssistantPanel } from '../../_components/assistant/assistant-panel';
 import { useNodeTypes, type NodeType } from './api';
 import { BuilderCanvas } from './canvas/builder-canvas';
 import { Inspector } from './inspector';
@@ -72,6 +76,7 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
   const [helpOpen, setHelpOpen] = useState(false);
   const [messagesOpen, setMessagesOpen] = useState(false);
   const [pasteRefused, setPasteRefused] = useState(false);
+  const [assistantOpen, setAssistantOpen] = useState(false);
   const otherTab = useOtherTabs(workflow.id);
   const root = useRef<HTMLDivElement>(null);
 
@@ -159,6 +164,15 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
         <Button size="sm" variant="ghost" onClick={() => setHelpOpen(true)} data-testid="builder-shortcuts">
           {b.actions.shortcuts}
         </Button>
+        <Button
+          size="sm"
+          variant={assistantOpen ? 'secondary' : 'ghost'}
+          aria-pressed={assistantOpen}
+          onClick={() => setAssistantOpen((open) => !open)}
+          data-testid="builder-assistant-toggle"
+        >
+          {t.assistant.builderToggle}
+        </Button>
         <SaveStatus state={autosave.state} />
         <div className="ml-auto">
           <TestRunControls workflow={workflow} runner={runner} readOnly={readOnly} onPickMessages={() => setMessagesOpen(true)} />
@@ -213,8 +227,16 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
           {b.pasteRefused}
         </Alert>
       ) : null}
-      <div className="grid min-h-0 flex-1 grid-cols-[220px_minmax(0,1fr)_340px]">
-        <Palette types={types} hasTrigger={hasTrigger} readOnly={readOnly} onAdd={(type) => builder.addNodeOfType(type, viewCentre())} />
+      {/* With the assistant open on a narrower screen, the palette gives up its place (the canvas keeps its own). */}
+      <div
+        className={cn(
+          'grid min-h-0 flex-1',
+          assistantOpen ? 'grid-cols-[minmax(0,1fr)_300px_380px] 2xl:grid-cols-[220px_minmax(0,1fr)_300px_400px]' : 'grid-cols-[220px_minmax(0,1fr)_340px]',
+        )}
+      >
+        <div className={assistantOpen ? 'hidden 2xl:contents' : 'contents'}>
+          <Palette types={types} hasTrigger={hasTrigger} readOnly={readOnly} onAdd={(type) => builder.addNodeOfType(type, viewCentre())} />
+        </div>
         <div className="flex min-h-0 flex-col">
           <div className="min-h-0 flex-1">
             <BuilderCanvas
@@ -251,6 +273,16 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
             onUnpin={(nodeId) => builder.commit(unpin(builder.graph, nodeId))}
           />
         </aside>
+        {assistantOpen ? (
+          <aside aria-label={t.assistant.builderPanel} className="flex min-h-0 flex-col border-l border-line bg-surface" data-testid="builder-assistant">
+            <AssistantPanel
+              workflowId={workflow.id}
+              saveDraft={autosave.flush}
+              onClose={() => setAssistantOpen(false)}
+              className="m-2 min-h-0 flex-1"
+            />
+          </aside>
+        ) : null}
       </div>
       <ShortcutsDialog open={helpOpen} onOpenChange={setHelpOpen} />
       {messagesOpen ? <TestMessagesDialog workflow={workflow} open={messagesOpen} onOpenChange={setMessagesOpen} /> : null}
