@@ -21,7 +21,7 @@ import { db } from '../../core/db';
 import { isAppError } from '../../core/errors/app-error';
 import { log } from '../../core/log';
 import { emitToMember } from '../../core/realtime/emit';
-import { allowsPrivate } from '../llm/base-url';
+import { llmNetOptions } from '../llm/base-url';
 import { endpointOf } from '../llm/repo';
 import type { ModelChoice, RoutableConnection } from '../llm/resolve';
 import { enforceBudget, recordUsage } from '../llm/usage';
@@ -205,7 +205,7 @@ async function runTurn(input: TurnInput, controller: AbortController): Promise<v
           tools: lastStep ? undefined : tools,
           signal,
           onDelta,
-          net: assistantTestHooks.net ?? { allowPrivate: allowsPrivate(endpoint.provider) },
+          net: assistantTestHooks.net ?? llmNetOptions(endpoint.provider),
         });
       } finally {
         if (emitTimer) clearTimeout(emitTimer);

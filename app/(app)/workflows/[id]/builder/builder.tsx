@@ -9,7 +9,7 @@
  * pending edit first), so the editor loads it.
  */
 import { ReactFlowProvider, useReactFlow, useStoreApi } from '@xyflow/react';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { describeError } from '@/app/lib/errors';
 import { Alert } from '@/app/ui/alert';
@@ -18,6 +18,7 @@ import { cn } from '@/app/ui/cn';
 import { ErrorState, LoadingState } from '@/app/ui/states';
 import type { WorkflowDetail } from '../../_lib/api';
 import { AssistantPanel } from '../../_components/assistant/assistant-panel';
+import { proposedNodeIds } from '../../_components/assistant/proposal-view';
 import { useNodeTypes, type NodeType } from './api';
 import { BuilderCanvas } from './canvas/builder-canvas';
 import { Inspector } from './inspector';
@@ -84,6 +85,21 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
   const runner = useTestRunner(workflow, autosave.flush);
   useRegisterDraftSaver(autosave.flush);
   const lists = usePickerLists();
+
+  // An accepted proposal arrives as a draft changed elsewhere (use-draft-sync.ts loads it): once its
+  // nodes are in the editor, the view fits them, since the new steps may lie outside it.
+  const fitWhenLoaded = useRef<string[] | null>(null);
+  const graphNow = useRef(builder.graph);
+  graphNow.current = builder.graph;
+  const fitIfLoaded = useCallback(() => {
+    const ids = fitWhenLoaded.current;
+    if (!ids) return;
+    const present = new Set(graphNow.current.nodes.map((node) => node.id));
+    if (!ids.every((id) => present.has(id))) return;
+    fitWhenLoaded.current = null;
+    window.setTimeout(() => void flow.fitView({ padding: 0.2, duration: 200 }), 50);
+  }, [flow]);
+  useEffect(fitIfLoaded, [builder.graph, fitIfLoaded]);
 
   const issues = useMemo(() => placeIssues(builder.graph, autosave.state.kind === 'invalid' ? autosave.state.issues : []), [builder.graph, autosave.state]);
 
@@ -227,14 +243,14 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
           {b.pasteRefused}
         </Alert>
       ) : null}
-      {/* With the assistant open on a narrower screen, the palette gives up its place (the canvas keeps its own). */}
+      {/* With the assistant open, the palette gives up its place unless the screen is very wide (the canvas keeps its own). */}
       <div
         className={cn(
           'grid min-h-0 flex-1',
-          assistantOpen ? 'grid-cols-[minmax(0,1fr)_300px_380px] 2xl:grid-cols-[220px_minmax(0,1fr)_300px_400px]' : 'grid-cols-[220px_minmax(0,1fr)_340px]',
+          assistantOpen ? 'grid-cols-[minmax(0,1fr)_300px_380px] min-[1920px]:grid-cols-[220px_minmax(0,1fr)_300px_400px]' : 'grid-cols-[220px_minmax(0,1fr)_340px]',
         )}
       >
-        <div className={assistantOpen ? 'hidden 2xl:contents' : 'contents'}>
+        <div className={assistantOpen ? 'hidden min-[1920px]:contents' : 'contents'}>
           <Palette types={types} hasTrigger={hasTrigger} readOnly={readOnly} onAdd={(type) => builder.addNodeOfType(type, viewCentre())} />
         </div>
         <div className="flex min-h-0 flex-col">
@@ -278,6 +294,10 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
             <AssistantPanel
               workflowId={workflow.id}
               saveDraft={autosave.flush}
+              onAccepted={(proposal) => {
+                fitWhenLoaded.current = proposedNodeIds(proposal.graph);
+                fitIfLoaded();
+              }}
               onClose={() => setAssistantOpen(false)}
               className="m-2 min-h-0 flex-1"
             />

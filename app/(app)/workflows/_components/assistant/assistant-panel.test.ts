@@ -15,7 +15,7 @@ import { TRPCProvider } from '@/app/lib/trpc';
 import type { AppRouter } from '@/server/trpc/root';
 import { applyDelta } from './api';
 import { AssistantPanel, ConversationView, MarkdownText } from './assistant-panel';
-import { isOutdated, saveThenAccept } from './proposal-view';
+import { isOutdated, proposedNodeIds, saveThenAccept } from './proposal-view';
 
 vi.mock('next/navigation', () => ({ useRouter: () => ({ refresh: () => {} }) }));
 
@@ -184,5 +184,13 @@ describe('the builder’s side panel', () => {
   it('has a close button when the builder gives one', () => {
     expect(render('en', createElement(AssistantPanel, { workflowId, onClose: () => {} }))).toContain('data-testid="assistant-close"');
     expect(render('en', createElement(AssistantPanel, { workflowId }))).not.toContain('data-testid="assistant-close"');
+  });
+});
+
+describe('proposedNodeIds', () => {
+  it('reads the node ids of a proposed graph, ignoring what is not a node', () => {
+    expect(proposedNodeIds(proposedGraph)).toEqual(['start', 'notify']);
+    expect(proposedNodeIds({ nodes: [null, 3, { id: 7 }, { id: 'x' }] })).toEqual(['x']);
+    expect(proposedNodeIds({})).toEqual([]);
   });
 });

@@ -20,6 +20,7 @@ import { Textarea } from '@/app/ui/field';
 import { ErrorState, LoadingState } from '@/app/ui/states';
 import { useAssistantMutations, useConversation, useConversations, useLiveAnswer, type AssistantMessage } from './api';
 import { errorText, ProposalView, type SaveDraft } from './proposal-view';
+import type { Proposal } from './api';
 
 const statusTones: Record<string, BadgeTone> = { idle: 'neutral', running: 'brand', failed: 'danger', cancelled: 'warning' };
 
@@ -68,7 +69,7 @@ function MessageView({ message, text }: { message: AssistantMessage; text: strin
   );
 }
 
-export function ConversationView({ id, saveDraft }: { id: string; saveDraft?: SaveDraft }) {
+export function ConversationView({ id, saveDraft, onAccepted }: { id: string; saveDraft?: SaveDraft; onAccepted?: (proposal: Proposal) => void }) {
   const { t } = useI18n();
   const strings = t.assistant;
   const answer = useConversation(id);
@@ -105,7 +106,7 @@ export function ConversationView({ id, saveDraft }: { id: string; saveDraft?: Sa
             {proposals
               .filter((proposal) => proposal.messageId === message.id)
               .map((proposal) => (
-                <ProposalView key={proposal.id} proposal={proposal} conversationId={id} saveDraft={saveDraft} />
+                <ProposalView key={proposal.id} proposal={proposal} conversationId={id} saveDraft={saveDraft} onAccepted={onAccepted} />
               ))}
           </div>
         ))}
@@ -143,12 +144,15 @@ export function AssistantPanel({
   workflowId = null,
   className,
   saveDraft,
+  onAccepted,
   onClose,
 }: {
   workflowId?: string | null;
   className?: string;
   /** In the builder: saves its pending edit before a proposal is accepted. */
   saveDraft?: SaveDraft;
+  /** In the builder: a proposal was accepted (the builder shows the new draft once loaded). */
+  onAccepted?: (proposal: Proposal) => void;
   /** In the builder: a close button in the header. */
   onClose?: () => void;
 }) {
@@ -201,7 +205,7 @@ export function AssistantPanel({
           </select>
         </label>
       )}
-      {selected ? <ConversationView key={selected} id={selected} saveDraft={saveDraft} /> : null}
+      {selected ? <ConversationView key={selected} id={selected} saveDraft={saveDraft} onAccepted={onAccepted} /> : null}
     </Card>
   );
 }

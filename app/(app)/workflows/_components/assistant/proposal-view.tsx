@@ -53,7 +53,23 @@ export function isOutdated(proposal: Pick<Proposal, 'status' | 'baseDraftRevisio
   return proposal.status === 'pending' && draftRevision !== undefined && draftRevision !== proposal.baseDraftRevision;
 }
 
-export function ProposalView({ proposal, conversationId, saveDraft }: { proposal: Proposal; conversationId: string; saveDraft?: SaveDraft }) {
+/** The node ids of a proposed graph (to find them once the builder has loaded it). */
+export function proposedNodeIds(graph: Proposal['graph']): string[] {
+  const nodes = Array.isArray(graph.nodes) ? (graph.nodes as unknown[]) : [];
+  return nodes.flatMap((node) => (typeof node === 'object' && node !== null && typeof (node as { id?: unknown }).id === 'string' ? [(node as { id: string }).id] : []));
+}
+
+export function ProposalView({
+  proposal,
+  conversationId,
+  saveDraft,
+  onAccepted,
+}: {
+  proposal: Proposal;
+  conversationId: string;
+  saveDraft?: SaveDraft;
+  onAccepted?: (proposal: Proposal) => void;
+}) {
   const { t } = useI18n();
   const strings = t.assistant;
   const workflow = useWorkflow(proposal.workflowId);
@@ -71,6 +87,7 @@ export function ProposalView({ proposal, conversationId, saveDraft }: { proposal
     const outcome = await saveThenAccept(saveDraft, () => accept.mutateAsync({ id: conversationId, proposalId: proposal.id }));
     setAccepting(false);
     if (outcome.kind !== 'accepted') setProblem(outcome);
+    else onAccepted?.(proposal);
   };
 
   const error = problem?.kind === 'failed' ? problem.error : reject.error;
