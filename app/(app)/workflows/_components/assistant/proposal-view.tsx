@@ -113,7 +113,7 @@ export function ProposalView({
           {strings.outdatedHint}
         </Alert>
       ) : null}
-      {proposal.status === 'stale' ? <p className="text-xs text-muted">{strings.staleHint}</p> : null}
+      {proposal.status === 'stale' && !problem ? <p className="text-xs text-muted">{strings.staleHint}</p> : null}
       {proposal.status === 'accepted' ? (
         <p className="text-xs text-muted" data-testid="assistant-proposal-accepted">
           {strings.acceptedHint}
