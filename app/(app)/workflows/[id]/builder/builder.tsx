@@ -97,7 +97,10 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
     const present = new Set(graphNow.current.nodes.map((node) => node.id));
     if (!ids.every((id) => present.has(id))) return;
     fitWhenLoaded.current = null;
-    window.setTimeout(() => void flow.fitView({ padding: 0.2, duration: 200 }), 50);
+    // Twice: nodes off screen are not rendered (onlyRenderVisibleElements), so they have no size until the
+    // first fit brings them in; the second fit counts them whole.
+    window.setTimeout(() => void flow.fitView({ padding: 0.2 }), 50);
+    window.setTimeout(() => void flow.fitView({ padding: 0.2, duration: 200 }), 300);
   }, [flow]);
   useEffect(fitIfLoaded, [builder.graph, fitIfLoaded]);
 
@@ -293,7 +296,7 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
           <aside aria-label={t.assistant.builderPanel} className="flex min-h-0 flex-col border-l border-line bg-surface" data-testid="builder-assistant">
             <AssistantPanel
               workflowId={workflow.id}
-              saveDraft={autosave.flush}
+              saveDraft={readOnly ? undefined : autosave.flush}
               onAccepted={(proposal) => {
                 fitWhenLoaded.current = proposedNodeIds(proposal.graph);
                 fitIfLoaded();
