@@ -293,7 +293,12 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
           />
         </aside>
         {assistantOpen ? (
-          <aside aria-label={t.assistant.builderPanel} className="flex min-h-0 flex-col border-l border-line bg-surface" data-testid="builder-assistant">
+          <aside
+            aria-label={t.assistant.builderPanel}
+            className="flex min-h-0 flex-col border-l border-line bg-surface"
+            data-testid="builder-assistant"
+            data-builder-shortcuts="off"
+          >
             <AssistantPanel
               workflowId={workflow.id}
               saveDraft={readOnly ? undefined : autosave.flush}
