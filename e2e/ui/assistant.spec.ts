@@ -33,8 +33,8 @@ test.afterAll(async () => {
 const webhookNode = { id: 'hook', type: 'trigger.webhook', version: 1, name: 'Incoming call', params: {}, position: { x: 0, y: 0 } };
 const notifyNode = { id: 'notify', type: 'notify.owner', version: 1, name: 'Notify me', params: { title: 'A call came in' }, position: { x: 280, y: 0 } };
 
-/** The admin's connection to the fake and the `assistant` routing to it. */
-async function routeAssistantToFake(admin: APIRequestContext, label: string) {
+/** The admin's connection to the fake and the `assistant` routing to it; answers the connection's id. */
+async function routeAssistantToFake(admin: APIRequestContext, label: string): Promise<string> {
   const created = await admin.post('/api/v1/admin/llm/connections', {
     data: { provider: 'ai_generic_compatible', label, apiKey: 'sk-e2e-assistant-1234', baseUrl: `${vendor.origin}/v1`, enabledModels: ['fake-assistant'] },
   });
@@ -42,6 +42,7 @@ async function routeAssistantToFake(admin: APIRequestContext, label: string) {
   const connection = (await created.json()) as { id: string };
   const routed = await admin.put('/api/v1/admin/llm/routing', { data: { routing: { assistant: { connectionId: connection.id, model: 'fake-assistant' } } } });
   expect(routed.status(), await routed.text()).toBe(200);
+  return connection.id;
 }
 
 /** The vendor's next turn: read the workflow, propose `graph`, then say so. */
@@ -64,7 +65,7 @@ test('a member asks the assistant for a step, previews the proposal in the build
   test.setTimeout(180_000);
   const stamp = Date.now().toString(36);
   await signIn(page, e2eAdmin.email, e2eAdmin.password);
-  await routeAssistantToFake(page.request, `Assistant fake ${stamp}`);
+  const connectionId = await routeAssistantToFake(page.request, `Assistant fake ${stamp}`);
   const context = await signedInMember(browser, page.request, { email: `assistant-${stamp}@e2e.test`, name: 'Ada Assist', password: 'assistant-password-42' });
   const member = await context.newPage();
 
@@ -158,4 +159,6 @@ test('a member asks the assistant for a step, previews the proposal in the build
   });
 
   await context.close();
+  // The fake closes after this file: its connection (and the routing to it) goes too, leaving no dead route behind.
+  expect((await page.request.delete(`/api/v1/admin/llm/connections/${connectionId}`)).status()).toBe(200);
 });
