@@ -7,8 +7,9 @@
  * routes `assistant` to it. A member publishes a workflow, opens the assistant beside the canvas,
  * asks for a step that notifies them, reads the streamed answer and the proposal's preview, accepts
  * it: the new node is on the canvas and in the saved draft after a reload, without a conflict, and
- * the published version is unchanged. Then: a turn stopped mid-answer, and a proposal accepted while
- * an edit is pending in the builder (the edit is saved first, the proposal is refused as outdated).
+ * the published version is unchanged. Then: a turn stopped mid-answer, a proposal rejected, and one
+ * accepted while an edit is pending in the builder (the edit is saved first, the proposal is refused as
+ * outdated).
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { startFakeVendor, type FakeVendorServer } from '../../server/testing/ai-fakes';
@@ -137,6 +138,18 @@ test('a member asks the assistant for a step, previews the proposal in the build
     await expect(panel.getByTestId('assistant-message-assistant').last()).toContainText('Stopped.');
     await expect(panel.getByTestId('assistant-stop')).toHaveCount(0);
     await expect(panel.getByTestId('assistant-send')).toBeVisible();
+  });
+
+  await test.step('a rejected proposal leaves the draft as it is', async () => {
+    const before = await draftOf(context.request, workflowId);
+    scriptProposal({ ...before.graph, nodes: before.graph.nodes.filter((n) => n.id !== 'notify'), connections: [] }, 'Removes the notification step.', 'Here is a simpler version.');
+    await ask(member, 'make it simpler');
+    const proposal = panel.getByTestId('assistant-proposal').last();
+    await expect(proposal.getByTestId('diff-node-removed')).toContainText('Notify me');
+    await proposal.getByTestId('assistant-reject').click();
+    await expect(proposal).toHaveAttribute('data-status', 'rejected');
+    await expect(node(member, 'notify')).toBeVisible();
+    expect((await draftOf(context.request, workflowId)).draftRevision).toBe(before.draftRevision);
   });
 
   await test.step('accepting while an edit is pending saves the edit first, and the outdated proposal is refused plainly', async () => {
