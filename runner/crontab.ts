@@ -20,6 +20,7 @@ export const cronItems: CronItem[] = [
   { task: tasks.purgeWebhookDeliveries, match: '37 * * * *' },
   { task: tasks.purgeOutboundContent, match: '47 * * * *' },
   { task: tasks.workflowSchedules, match: '* * * * *' },
+  { task: tasks.sweepAssistantTurns, match: '* * * * *' },
 ].map((item) => ({ ...item, options: { backfillPeriod: 0, maxAttempts: 3 } }));
 
 export const parsedCronItems = parseCronItems(cronItems);

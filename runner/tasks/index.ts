@@ -29,6 +29,7 @@ import { purgeOutboundContentTask } from './purge-outbound-content.task';
 import { workflowSchedulesTask } from './workflow-schedules.task';
 import { evalRunTask } from './eval-run.task';
 import { analyzerRunTask } from './analyzer-run.task';
+import { sweepAssistantTurnsTask } from './sweep-assistant-turns.task';
 
 export const taskDefinitions: readonly TaskDefinition[] = [
   purgeIdempotencyRecordsTask,
@@ -56,6 +57,7 @@ export const taskDefinitions: readonly TaskDefinition[] = [
   mailRemoveDraftTask,
   evalRunTask,
   analyzerRunTask,
+  sweepAssistantTurnsTask,
 ];
 
 export const taskList: TaskList = Object.fromEntries(taskDefinitions.map((definition) => [definition.name, definition.task]));

@@ -7,6 +7,8 @@ import { config } from '../core/config';
 import { disconnectDb } from '../core/db';
 import { log } from '../core/log';
 import { setOAuthTokenSource } from '../core/mail/providers/token-source';
+import { sweepInterruptedTurns } from '../domains/assistant/sweep';
+import { interruptTurns } from '../domains/assistant/turn';
 import { mailTokenSource } from '../domains/oauth/tokens';
 import { startWebServer } from './web-server';
 
@@ -15,6 +17,12 @@ const { NODE_ENV, PORT, HOST } = config();
 setOAuthTokenSource(mailTokenSource);
 const web = await startWebServer({ dev: NODE_ENV !== 'production', port: PORT, host: HOST });
 console.log(`ready on ${web.url}`);
+// Assistant turns another web process left running when it died (the runner sweeps every minute too).
+void sweepInterruptedTurns()
+  .then((count) => {
+    if (count > 0) log.info({ count }, 'assistant: interrupted turns settled');
+  })
+  .catch((err: unknown) => log.warn({ err }, 'assistant: sweep of interrupted turns failed'));
 
 let stopping = false;
 async function stop(signal: string) {
@@ -23,6 +31,8 @@ async function stop(signal: string) {
   log.info({ signal }, 'web server stopping');
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
+  // This process's assistant turns end here: settle them now rather than leave them to the sweep.
+  await interruptTurns().catch((err: unknown) => log.error({ err }, 'assistant: interrupting turns failed'));
   await web.close().catch((err) => log.error({ err }, 'web server close failed'));
   await disconnectDb();
   process.exit(0);

@@ -22,6 +22,8 @@ export const housekeepingTaskNames = {
   purgeOutboundContent: 'purge-outbound-content',
   /** Every minute: starts the runs of schedule triggers that are due. */
   workflowSchedules: 'workflow-schedules',
+  /** Every minute: settles assistant turns whose web process died (server/domains/assistant/sweep.ts). */
+  sweepAssistantTurns: 'sweep-assistant-turns',
   /** Queued once at every runner start: gives typed slots to tables written before they existed. */
   backfillTableTypedSlots: 'backfill-table-typed-slots',
 } as const;

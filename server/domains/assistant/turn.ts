@@ -7,7 +7,9 @@
  * - the assistant message (content and parts) is written at most every 250 ms, so a browser that
  *   reconnects catches up by reading the conversation.
  * Cancelling aborts the run at once in this process (the registry below); a run in another web
- * process notices the `cancelled` status at its next write and aborts itself.
+ * process notices the `cancelled` status at its next write and aborts itself. The message is also
+ * written every `turnHeartbeatMs` while the model is silent: its `updated_at` is the turn's heartbeat,
+ * and a turn whose process died is settled by ./sweep.ts once it goes stale.
  * Every call is checked against the budgets before (enforceBudget) and recorded after (recordUsage).
  */
 import type { LlmConnection } from '../../generated/prisma/client';
@@ -19,11 +21,12 @@ import { db } from '../../core/db';
 import { isAppError } from '../../core/errors/app-error';
 import { log } from '../../core/log';
 import { emitToMember } from '../../core/realtime/emit';
-import { allowsPrivate } from '../llm/base-url';
+import { llmNetOptions } from '../llm/base-url';
 import { endpointOf } from '../llm/repo';
 import type { ModelChoice, RoutableConnection } from '../llm/resolve';
 import { enforceBudget, recordUsage } from '../llm/usage';
 import { assistantBounds } from './schemas';
+import { interruptedError, turnHeartbeatMs } from './sweep';
 import { assistantTools, runTool, type ToolContext } from './tools';
 
 type Choice = ModelChoice<RoutableConnection & { row: LlmConnection }>;
@@ -44,12 +47,34 @@ export const assistantTestHooks: {
   net?: AiNetOptions;
   onEmit?: (payload: { messageId: string; offset: number; delta: string }) => void;
   onDelta?: (conversationId: string, delta: string) => void;
+  /** Replaces `turnHeartbeatMs`. */
+  heartbeatMs?: number;
 } = {};
 
 const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
 
 export function abortTurn(conversationId: string): void {
   running.get(conversationId)?.controller.abort();
+}
+
+/** Why a turn was aborted by `interruptTurns` rather than by the member. */
+const interrupted = Symbol('interrupted');
+
+/**
+ * Settles every turn of this process as interrupted (`failed`, `assistant.turn_interrupted`, the text
+ * kept), for a web process that is stopping; resolves when they are written or after `waitMs`.
+ */
+export async function interruptTurns(waitMs = 5_000): Promise<number> {
+  const entries = [...running.values()];
+  for (const entry of entries) entry.controller.abort(interrupted);
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, waitMs);
+    timer.unref();
+  });
+  await Promise.race([Promise.all(entries.map((entry) => entry.done)), bound]);
+  clearTimeout(timer);
+  return entries.length;
 }
 
 /** Resolves when the conversation's turn in this process has ended (at once when none runs). */
@@ -161,6 +186,9 @@ async function runTurn(input: TurnInput, controller: AbortController): Promise<v
   const messages: AiMessage[] = await history(conversationId, messageId);
 
   let outcome: { status: 'done' | 'failed' | 'cancelled'; error?: { code: string; message: string } } = { status: 'done' };
+  // The heartbeat: a write even while the model is silent (it also notices a cancel from elsewhere).
+  const heartbeat = setInterval(() => void write().catch(() => {}), assistantTestHooks.heartbeatMs ?? turnHeartbeatMs);
+  heartbeat.unref();
   try {
     for (let step = 0; step < assistantBounds.maxSteps; step += 1) {
       await enforceBudget(memberId);
@@ -177,7 +205,7 @@ async function runTurn(input: TurnInput, controller: AbortController): Promise<v
           tools: lastStep ? undefined : tools,
           signal,
           onDelta,
-          net: assistantTestHooks.net ?? { allowPrivate: allowsPrivate(endpoint.provider) },
+          net: assistantTestHooks.net ?? llmNetOptions(endpoint.provider),
         });
       } finally {
         if (emitTimer) clearTimeout(emitTimer);
@@ -199,7 +227,7 @@ async function runTurn(input: TurnInput, controller: AbortController): Promise<v
       await write();
     }
   } catch (error) {
-    if (controller.signal.aborted) outcome = { status: 'cancelled' };
+    if (controller.signal.aborted) outcome = controller.signal.reason === interrupted ? { status: 'failed', error: { ...interruptedError } } : { status: 'cancelled' };
     else if (isAiCallError(error)) outcome = { status: 'failed', error: { code: `ai.${error.code}`, message: error.message } };
     else if (isAppError(error)) outcome = { status: 'failed', error: { code: error.code, message: error.message } };
     else {
@@ -207,6 +235,7 @@ async function runTurn(input: TurnInput, controller: AbortController): Promise<v
       outcome = { status: 'failed', error: { code: 'internal.error', message: 'The turn failed.' } };
     }
   }
+  clearInterval(heartbeat);
   if (emitTimer) clearTimeout(emitTimer);
   emitPending();
   await write(outcome);

@@ -4,16 +4,21 @@
  * The visual workflow builder: palette, canvas and inspector over the workflow's draft. Edits are
  * undoable and save themselves (use-autosave.ts); the server's issues show on the nodes and at their
  * fields; test runs show each node's result in place. A draft changed elsewhere is never overwritten
- * silently.
+ * silently. The assistant opens as a side panel (toolbar toggle) attached to this workflow; a
+ * proposal it accepts is a draft changed elsewhere with nothing unsaved here (the panel saves the
+ * pending edit first), so the editor loads it.
  */
 import { ReactFlowProvider, useReactFlow, useStoreApi } from '@xyflow/react';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { describeError } from '@/app/lib/errors';
 import { Alert } from '@/app/ui/alert';
 import { Button } from '@/app/ui/button';
+import { cn } from '@/app/ui/cn';
 import { ErrorState, LoadingState } from '@/app/ui/states';
 import type { WorkflowDetail } from '../../_lib/api';
+import { AssistantPanel } from '../../_components/assistant/assistant-panel';
+import { proposedNodeIds } from '../../_components/assistant/proposal-view';
 import { useNodeTypes, type NodeType } from './api';
 import { BuilderCanvas } from './canvas/builder-canvas';
 import { Inspector } from './inspector';
@@ -72,6 +77,7 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
   const [helpOpen, setHelpOpen] = useState(false);
   const [messagesOpen, setMessagesOpen] = useState(false);
   const [pasteRefused, setPasteRefused] = useState(false);
+  const [assistantOpen, setAssistantOpen] = useState(false);
   const otherTab = useOtherTabs(workflow.id);
   const root = useRef<HTMLDivElement>(null);
 
@@ -79,6 +85,24 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
   const runner = useTestRunner(workflow, autosave.flush);
   useRegisterDraftSaver(autosave.flush);
   const lists = usePickerLists();
+
+  // An accepted proposal arrives as a draft changed elsewhere (use-draft-sync.ts loads it): once its
+  // nodes are in the editor, the view fits them, since the new steps may lie outside it.
+  const fitWhenLoaded = useRef<string[] | null>(null);
+  const graphNow = useRef(builder.graph);
+  graphNow.current = builder.graph;
+  const fitIfLoaded = useCallback(() => {
+    const ids = fitWhenLoaded.current;
+    if (!ids) return;
+    const present = new Set(graphNow.current.nodes.map((node) => node.id));
+    if (!ids.every((id) => present.has(id))) return;
+    fitWhenLoaded.current = null;
+    // Twice: nodes off screen are not rendered (onlyRenderVisibleElements), so they have no size until the
+    // first fit brings them in; the second fit counts them whole.
+    window.setTimeout(() => void flow.fitView({ padding: 0.2 }), 50);
+    window.setTimeout(() => void flow.fitView({ padding: 0.2, duration: 200 }), 300);
+  }, [flow]);
+  useEffect(fitIfLoaded, [builder.graph, fitIfLoaded]);
 
   const issues = useMemo(() => placeIssues(builder.graph, autosave.state.kind === 'invalid' ? autosave.state.issues : []), [builder.graph, autosave.state]);
 
@@ -159,6 +183,15 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
         <Button size="sm" variant="ghost" onClick={() => setHelpOpen(true)} data-testid="builder-shortcuts">
           {b.actions.shortcuts}
         </Button>
+        <Button
+          size="sm"
+          variant={assistantOpen ? 'secondary' : 'ghost'}
+          aria-pressed={assistantOpen}
+          onClick={() => setAssistantOpen((open) => !open)}
+          data-testid="builder-assistant-toggle"
+        >
+          {t.assistant.builderToggle}
+        </Button>
         <SaveStatus state={autosave.state} />
         <div className="ml-auto">
           <TestRunControls workflow={workflow} runner={runner} readOnly={readOnly} onPickMessages={() => setMessagesOpen(true)} />
@@ -213,8 +246,16 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
           {b.pasteRefused}
         </Alert>
       ) : null}
-      <div className="grid min-h-0 flex-1 grid-cols-[220px_minmax(0,1fr)_340px]">
-        <Palette types={types} hasTrigger={hasTrigger} readOnly={readOnly} onAdd={(type) => builder.addNodeOfType(type, viewCentre())} />
+      {/* With the assistant open, the palette gives up its place unless the screen is very wide (the canvas keeps its own). */}
+      <div
+        className={cn(
+          'grid min-h-0 flex-1',
+          assistantOpen ? 'grid-cols-[minmax(0,1fr)_300px_380px] min-[1920px]:grid-cols-[220px_minmax(0,1fr)_300px_400px]' : 'grid-cols-[220px_minmax(0,1fr)_340px]',
+        )}
+      >
+        <div className={assistantOpen ? 'hidden min-[1920px]:contents' : 'contents'}>
+          <Palette types={types} hasTrigger={hasTrigger} readOnly={readOnly} onAdd={(type) => builder.addNodeOfType(type, viewCentre())} />
+        </div>
         <div className="flex min-h-0 flex-col">
           <div className="min-h-0 flex-1">
             <BuilderCanvas
@@ -251,6 +292,25 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
             onUnpin={(nodeId) => builder.commit(unpin(builder.graph, nodeId))}
           />
         </aside>
+        {assistantOpen ? (
+          <aside
+            aria-label={t.assistant.builderPanel}
+            className="flex min-h-0 flex-col border-l border-line bg-surface"
+            data-testid="builder-assistant"
+            data-builder-shortcuts="off"
+          >
+            <AssistantPanel
+              workflowId={workflow.id}
+              saveDraft={readOnly ? undefined : autosave.flush}
+              onAccepted={(proposal) => {
+                fitWhenLoaded.current = proposedNodeIds(proposal.graph);
+                fitIfLoaded();
+              }}
+              onClose={() => setAssistantOpen(false)}
+              className="m-2 min-h-0 flex-1"
+            />
+          </aside>
+        ) : null}
       </div>
       <ShortcutsDialog open={helpOpen} onOpenChange={setHelpOpen} />
       {messagesOpen ? <TestMessagesDialog workflow={workflow} open={messagesOpen} onOpenChange={setMessagesOpen} /> : null}

@@ -63,11 +63,15 @@ export function actionOfKey(event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'meta
   return null;
 }
 
-/** Typing somewhere: a field, an expression editor (contenteditable), a dialog. */
+/**
+ * Typing somewhere: a field, an expression editor (contenteditable), a dialog, or a panel of its own
+ * inside the builder (`data-builder-shortcuts="off"`: the assistant, where Ctrl+A or Delete are not
+ * about the canvas).
+ */
 export function isTypingTarget(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   if (target.isContentEditable || target.closest('[contenteditable="true"]')) return true;
-  if (target.closest('[role="dialog"]')) return true;
+  if (target.closest('[role="dialog"]') || target.closest('[data-builder-shortcuts="off"]')) return true;
   return ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
 }
 

@@ -4,14 +4,13 @@
  * The assistant: conversations (of one workflow when `workflowId` is given, else all of yours), the
  * messages rendered as Markdown (no raw HTML), the live answer as it streams, a stop button, and the
  * proposals of a workflow-attached conversation as a graph diff against the current draft with
- * Accept (into the draft) and Reject. Self-contained: the builder's side panel and the full page
- * mount it.
+ * Accept (into the draft) and Reject (./proposal-view.tsx). Self-contained: the builder's side panel
+ * (with `saveDraft`, so a pending edit is saved before a proposal is accepted, and `onClose`) and the
+ * full page mount it.
  */
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import Markdown from 'react-markdown';
-import type { Dictionary } from '@/app/i18n';
 import { useI18n } from '@/app/i18n/client';
-import { appErrorOf, describeError } from '@/app/lib/errors';
 import { cn } from '@/app/ui/cn';
 import { Alert } from '@/app/ui/alert';
 import { Badge, type BadgeTone } from '@/app/ui/badge';
@@ -19,18 +18,11 @@ import { Button } from '@/app/ui/button';
 import { Card } from '@/app/ui/card';
 import { Textarea } from '@/app/ui/field';
 import { ErrorState, LoadingState } from '@/app/ui/states';
-import { useWorkflow } from '../../_lib/api';
-import { diffGraphs } from '../../_lib/graph-diff';
-import { GraphDiffView } from '../versions/graph-diff-view';
-import { useAssistantMutations, useConversation, useConversations, useLiveAnswer, type AssistantMessage, type Proposal } from './api';
+import { useAssistantMutations, useConversation, useConversations, useLiveAnswer, type AssistantMessage } from './api';
+import { errorText, ProposalView, type SaveDraft } from './proposal-view';
+import type { Proposal } from './api';
 
 const statusTones: Record<string, BadgeTone> = { idle: 'neutral', running: 'brand', failed: 'danger', cancelled: 'warning' };
-const proposalTones: Record<string, BadgeTone> = { pending: 'brand', accepted: 'success', rejected: 'neutral', stale: 'warning' };
-
-function errorText(error: unknown, t: Dictionary): string {
-  const code = appErrorOf(error)?.code;
-  return (code && t.assistant.errors[code]) || describeError(error, t);
-}
 
 /** Markdown without raw HTML (skipped), links opened apart. */
 export function MarkdownText({ text }: { text: string }) {
@@ -66,48 +58,18 @@ function MessageView({ message, text }: { message: AssistantMessage; text: strin
             ))}
           </ul>
         ) : null}
-        {message.status === 'failed' ? <p className="mt-1 text-xs text-red-700 dark:text-red-400">{message.error?.message || strings.messageFailed}</p> : null}
+        {message.status === 'failed' ? (
+          <p className="mt-1 text-xs text-red-700 dark:text-red-400" data-testid="assistant-message-error" data-code={message.error?.code}>
+            {(message.error && strings.errors[message.error.code]) || message.error?.message || strings.messageFailed}
+          </p>
+        ) : null}
         {message.status === 'cancelled' ? <p className="mt-1 text-xs text-muted">{strings.messageCancelled}</p> : null}
       </div>
     </div>
   );
 }
 
-function ProposalView({ proposal, conversationId }: { proposal: Proposal; conversationId: string }) {
-  const { t } = useI18n();
-  const strings = t.assistant;
-  const workflow = useWorkflow(proposal.workflowId);
-  const { accept, reject } = useAssistantMutations(conversationId);
-  const diff = useMemo(() => (workflow.data ? diffGraphs(workflow.data.workflow.graph, proposal.graph) : null), [workflow.data, proposal.graph]);
-  const error = accept.error ?? reject.error;
-  return (
-    <Card className="flex flex-col gap-2 p-3" data-testid="assistant-proposal">
-      <div className="flex items-center justify-between gap-2">
-        <h3 className="text-sm font-semibold">{strings.proposal}</h3>
-        <Badge tone={proposalTones[proposal.status] ?? 'neutral'}>{strings.proposalStatuses[proposal.status] ?? proposal.status}</Badge>
-      </div>
-      <p className="text-sm">{proposal.summary}</p>
-      {proposal.status === 'pending' ? (
-        workflow.isPending ? <LoadingState rows={2} /> : diff ? <GraphDiffView diff={diff} /> : null
-      ) : null}
-      {proposal.status === 'stale' ? <p className="text-xs text-muted">{strings.staleHint}</p> : null}
-      {error ? <Alert tone="danger" testId="assistant-proposal-error">{errorText(error, t)}</Alert> : null}
-      {proposal.status === 'pending' ? (
-        <div className="flex flex-wrap items-center gap-2">
-          <Button size="sm" variant="primary" loading={accept.isPending} onClick={() => accept.mutate({ id: conversationId, proposalId: proposal.id })} data-testid="assistant-accept">
-            {strings.accept}
-          </Button>
-          <Button size="sm" variant="secondary" loading={reject.isPending} onClick={() => reject.mutate({ id: conversationId, proposalId: proposal.id })} data-testid="assistant-reject">
-            {strings.reject}
-          </Button>
-          <span className="text-xs text-muted">{strings.acceptHint}</span>
-        </div>
-      ) : null}
-    </Card>
-  );
-}
-
-export function ConversationView({ id }: { id: string }) {
+export function ConversationView({ id, saveDraft, onAccepted }: { id: string; saveDraft?: SaveDraft; onAccepted?: (proposal: Proposal) => void }) {
   const { t } = useI18n();
   const strings = t.assistant;
   const answer = useConversation(id);
@@ -144,7 +106,7 @@ export function ConversationView({ id }: { id: string }) {
             {proposals
               .filter((proposal) => proposal.messageId === message.id)
               .map((proposal) => (
-                <ProposalView key={proposal.id} proposal={proposal} conversationId={id} />
+                <ProposalView key={proposal.id} proposal={proposal} conversationId={id} saveDraft={saveDraft} onAccepted={onAccepted} />
               ))}
           </div>
         ))}
@@ -178,7 +140,22 @@ export function ConversationView({ id }: { id: string }) {
   );
 }
 
-export function AssistantPanel({ workflowId = null, className }: { workflowId?: string | null; className?: string }) {
+export function AssistantPanel({
+  workflowId = null,
+  className,
+  saveDraft,
+  onAccepted,
+  onClose,
+}: {
+  workflowId?: string | null;
+  className?: string;
+  /** In the builder: saves its pending edit before a proposal is accepted. */
+  saveDraft?: SaveDraft;
+  /** In the builder: a proposal was accepted (the builder shows the new draft once loaded). */
+  onAccepted?: (proposal: Proposal) => void;
+  /** In the builder: a close button in the header. */
+  onClose?: () => void;
+}) {
   const { t } = useI18n();
   const strings = t.assistant;
   const list = useConversations(workflowId);
@@ -198,9 +175,16 @@ export function AssistantPanel({ workflowId = null, className }: { workflowId?: 
     <Card className={cn('flex min-h-0 flex-col gap-3 p-3', className)} data-testid="assistant-panel">
       <div className="flex items-center justify-between gap-2">
         <h2 className="text-base font-semibold">{strings.title}</h2>
-        <Button size="sm" variant="secondary" loading={create.isPending} onClick={openNew} data-testid="assistant-new">
-          {strings.newConversation}
-        </Button>
+        <span className="flex gap-1">
+          <Button size="sm" variant="secondary" loading={create.isPending} onClick={openNew} data-testid="assistant-new">
+            {strings.newConversation}
+          </Button>
+          {onClose ? (
+            <Button size="sm" variant="ghost" onClick={onClose} aria-label={strings.close} data-testid="assistant-close">
+              ×
+            </Button>
+          ) : null}
+        </span>
       </div>
       {create.error ? <Alert tone="danger" testId="assistant-create-error">{errorText(create.error, t)}</Alert> : null}
       {list.isPending ? (
@@ -221,7 +205,7 @@ export function AssistantPanel({ workflowId = null, className }: { workflowId?: 
           </select>
         </label>
       )}
-      {selected ? <ConversationView key={selected} id={selected} /> : null}
+      {selected ? <ConversationView key={selected} id={selected} saveDraft={saveDraft} onAccepted={onAccepted} /> : null}
     </Card>
   );
 }
