@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
+import { resetConfigForTests } from '../../server/core/config';
 import { db } from '../../server/core/db';
 import { realtimeNotification } from '../../server/core/realtime/emit';
 import { reportBodySchema } from '../../server/domains/analyzer/schemas';
@@ -228,6 +229,30 @@ describe('runAnalysis', () => {
     expect(report.body.report).toMatchObject({ id, status: 'done', options: { windowDays: 30, minGroupVolume: 1 }, llmOutcome: { status: 'ran' } });
     expect(report.body.report.generatedAt).not.toBeNull();
     expect(report.body.report.transcript).toHaveLength(2);
+  });
+
+  it('without a test opening, reaches a compatible server on the instance’s network only when LLM_ALLOW_HOSTS names it', async () => {
+    await connect();
+    vendor.reset();
+    const mailbox = await createMailbox(owner);
+    for (let index = 0; index < 5; index += 1) await createMessage(mailbox, { fromEmail: 'news@letters.example', subject: `Letter ${index}`, receivedAt: at(1, 8) });
+    const refused = await analysisOf(mailbox.id);
+    await runAnalysis(refused);
+    expect((await bodyOf(refused)).row.llmOutcome).toMatchObject({ status: 'failed', failedBatches: 1 });
+    expect(vendor.requests).toHaveLength(0);
+    process.env.LLM_ALLOW_HOSTS = '127.0.0.1';
+    resetConfigForTests();
+    try {
+      vendor.reply({ kind: 'json', value: { proposals: [{ groupKeys: ['domain:letters.example'], kind: 'label_archive', title: 'Letters: label and archive', rationale: 'Five letters.' }] } });
+      const allowed = await analysisOf(mailbox.id);
+      await runAnalysis(allowed);
+      const { row, body } = await bodyOf(allowed);
+      expect(row.llmOutcome).toMatchObject({ status: 'ran', failedBatches: 0 });
+      expect(body.opportunities.map((item) => item.title)).toEqual(['Letters: label and archive']);
+    } finally {
+      delete process.env.LLM_ALLOW_HOSTS;
+      resetConfigForTests();
+    }
   });
 
   it('failed when every batch fails, with the code, a bounded message and the counters', async () => {

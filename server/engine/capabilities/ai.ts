@@ -7,7 +7,7 @@
  *   `enabledModels` (else `llm.model_not_allowed`). Nothing can serve: `llm.no_provider`.
  * - Budgets before the call (`llm.budget_exceeded`, permanent, nothing recorded: no cost).
  * - The call with the attempt's signal; `ai_local` reaches the instance's network only when
- *   LLM_LOCAL_ALLOW_PRIVATE says so (allowsPrivate).
+ *   LLM_LOCAL_ALLOW_PRIVATE says so (allowsPrivate), any provider the hosts LLM_ALLOW_HOSTS names.
  * - Usage recorded after a successful call (member, workflow, execution, step, purpose, tokens,
  *   cost at today's prices). A failed call records nothing: the SDK reports no usage for it.
  * - Errors by failureFamily: rate_limited → RateLimited (postponed, no attempt consumed; 60 s when
@@ -19,7 +19,7 @@
 import { callModel, failureFamily, isAiCallError, type AiNetOptions } from '../../core/ai';
 import { db } from '../../core/db';
 import { AppError } from '../../core/errors/app-error';
-import { allowsPrivate } from '../../domains/llm/base-url';
+import { allowsPrivate, llmAllowAddress } from '../../domains/llm/base-url';
 import { endpointOf } from '../../domains/llm/repo';
 import { isRefusal } from '../../domains/llm/resolve';
 import { resolveForPurpose } from '../../domains/llm/routing';
@@ -75,7 +75,8 @@ export function createAiCapability(run: AiCapabilityRun): AiCapability {
           output: input.output,
           tools: input.tools,
           signal: input.signal,
-          net: { ...run.net, allowPrivate: allowsPrivate(endpoint.provider) },
+          // The operator's LLM_ALLOW_HOSTS opens named hosts of the instance's network (tests may replace it).
+          net: { allowAddress: llmAllowAddress(), ...run.net, allowPrivate: allowsPrivate(endpoint.provider) },
         });
       } catch (error) {
         throw aiFailure(error);
