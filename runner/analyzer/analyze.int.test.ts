@@ -255,6 +255,28 @@ describe('runAnalysis', () => {
     }
   });
 
+  it('an opportunity’s evidence counts each message once, even when its domain and subject groups hold the same mail', async () => {
+    await connect();
+    vendor.reset();
+    const mailbox = await seededMailbox();
+    vendor.reply({
+      kind: 'json',
+      value: {
+        proposals: [
+          { groupKeys: ['domain:news.example', 'subject:weekly digest #'], kind: 'label_archive', title: 'Digest', rationale: 'Same six mails, two groups.' },
+          { groupKeys: ['domain:news.example', 'domain:shop.example'], kind: 'notify', title: 'Both', rationale: 'Two domains.' },
+        ],
+      },
+    });
+    const id = await analysisOf(mailbox.id);
+    await runAnalysis(id, { net: fakeNet });
+    const { body } = await bodyOf(id);
+    expect(body.opportunities.map((item) => [item.title, item.evidence.messages])).toEqual([
+      ['Digest', 6],
+      ['Both', 11],
+    ]);
+  });
+
   it('failed when every batch fails, with the code, a bounded message and the counters', async () => {
     await connect();
     vendor.reset();

@@ -149,3 +149,22 @@ export async function computeGroups(tx: Reader, input: StatisticsInput): Promise
   const subjects = await groupsBy(tx, input, 'subject');
   return { groups: [...domains.groups, ...subjects.groups], total: domains.total + subjects.total };
 }
+
+/**
+ * The distinct messages of some groups over the window: an opportunity's evidence. Its domain group and
+ * subject-pattern group often hold the same mail (a newsletter's letters), so the volumes are not added.
+ */
+export async function countGroupMessages(tx: Reader, input: StatisticsInput, groups: readonly Pick<SenderGroup, 'key'>[]): Promise<number> {
+  const valuesOf = (kind: string) => groups.filter((group) => group.key.startsWith(`${kind}:`)).map((group) => group.key.slice(kind.length + 1));
+  const domains = valuesOf('domain');
+  const patterns = valuesOf('subject');
+  if (domains.length === 0 && patterns.length === 0) return 0;
+  const windowStart = new Date(input.now.getTime() - input.windowDays * day);
+  const [row] = await tx.$queryRaw<{ messages: bigint }[]>`
+    SELECT count(*) AS messages
+    FROM mail_messages
+    WHERE mailbox_id = ${input.mailboxId}::uuid AND received_at >= ${windowStart} AND received_at <= ${input.now} AND ${incoming}
+      AND ((from_email LIKE '%@%' AND ${senderDomain} = ANY(${domains}::text[]))
+        OR (subject IS NOT NULL AND ${subjectPattern} = ANY(${patterns}::text[])))`;
+  return Number(row?.messages ?? 0);
+}
