@@ -255,7 +255,7 @@ describe('runAnalysis', () => {
     }
   });
 
-  it('an opportunity’s evidence counts each message once, even when its domain and subject groups hold the same mail', async () => {
+  it('an opportunity’s evidence counts each message and sample subject once, even when its domain and subject groups hold the same mail', async () => {
     await connect();
     vendor.reset();
     const mailbox = await seededMailbox();
@@ -275,6 +275,8 @@ describe('runAnalysis', () => {
       ['Digest', 6],
       ['Both', 11],
     ]);
+    // Their samples too: each subject once.
+    expect(body.opportunities[0].evidence.sampleSubjects).toEqual(['Weekly digest 1', 'Weekly digest 2', 'Weekly digest 3']);
   });
 
   it('failed when every batch fails, with the code, a bounded message and the counters', async () => {

@@ -134,7 +134,8 @@ export async function runModelPhase(input: ModelPhaseInput): Promise<ModelPhaseR
           evidence: {
             groups: groups.map((group) => ({ key: group.key, label: group.label, volume: group.volume })),
             messages: groups.reduce((sum, group) => sum + group.volume, 0),
-            sampleSubjects: groups.flatMap((group) => group.sampleSubjects).slice(0, 5),
+            // A domain group and a subject group of the same mail share their samples: each subject once.
+            sampleSubjects: [...new Set(groups.flatMap((group) => group.sampleSubjects))].slice(0, 5),
           },
           graph: buildOpportunityGraph(proposal.kind, input.mailboxId, groups, proposal.title) as unknown as Record<string, unknown>,
         });
