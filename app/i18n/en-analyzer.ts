@@ -34,6 +34,7 @@ export const enAnalyzer = {
   noOpportunities: 'No automation proposed.',
   create: 'Create this workflow',
   creating: 'Creating…',
+  sampleSubjects: 'Examples of these mails',
   evidence: (messages: number) => `${messages.toLocaleString('en')} messages`,
   outcome: {
     ran: 'The model looked at your groups.',

@@ -36,6 +36,7 @@ export const frAnalyzer: typeof enAnalyzer = {
   noOpportunities: 'Aucune automatisation proposée.',
   create: 'Créer ce workflow',
   creating: 'Création…',
+  sampleSubjects: 'Exemples de ces messages',
   evidence: (messages: number) => `${messages.toLocaleString('fr')} messages`,
   outcome: {
     ran: 'Le modèle a examiné vos groupes.',
