@@ -163,7 +163,7 @@ export function AnalyzerView() {
                       {strings.evidence(opportunity.evidence.messages)} · {opportunity.evidence.groups.map((group) => group.label).join(', ')}
                     </p>
                     {opportunity.evidence.sampleSubjects.length > 0 ? (
-                      <ul className="mt-1 list-disc pl-5 text-xs text-muted" aria-label={strings.sampleSubjects}>
+                      <ul className="mt-1.5 space-y-0.5 border-l-2 border-line pl-2 text-xs text-muted" aria-label={strings.sampleSubjects}>
                         {opportunity.evidence.sampleSubjects.map((subject, index) => (
                           <li key={index} className="truncate">
                             {subject}
