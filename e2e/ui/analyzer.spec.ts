@@ -130,6 +130,7 @@ test('a member analyzes a mailbox, reads the figures and proposals, and creates 
       await expect(groups).toContainText('letters.example.test');
       await expect(groups).toContainText('shop.example.test');
       await expect(groups).not.toContainText('friends.example.test');
+      await expect(groups.getByRole('listitem').filter({ hasText: 'letters.example.test' })).toHaveText(/6 messages, 1 sender$/);
       await expect(member.getByTestId('analyzer-outcome')).toContainText('The model looked at your groups.');
       const opportunities = member.getByTestId('analyzer-opportunity');
       await expect(opportunities).toHaveCount(2);
@@ -145,13 +146,14 @@ test('a member analyzes a mailbox, reads the figures and proposals, and creates 
       await expect(invoices).toContainText('5 messages');
       await expect(invoices).toContainText(/Invoice 10\d/);
     });
-
     await test.step('“Create this workflow” installs the draft and opens it in the builder', async () => {
       await member.getByTestId('analyzer-opportunity').filter({ hasText: 'The Weekly' }).getByRole('button', { name: 'Create this workflow' }).click();
       await expect(member).toHaveURL(/\/workflows\/[0-9a-f-]{36}$/);
       await expect(member.getByRole('heading', { name: 'The Weekly: label and archive' })).toBeVisible();
       await expect(member.getByTestId('workflow-status')).toHaveText('Draft');
       await expect(member.getByTestId('builder-node')).toHaveCount(4);
+      // A valid draft: no node reports an issue.
+      await expect(member.locator('[data-testid="builder-node"]:not([data-issues="0"])')).toHaveCount(0);
       for (const id of ['trigger', 'label', 'read', 'archive']) await expect(member.locator(`[data-testid="builder-node"][data-node-id="${id}"]`)).toHaveCount(1);
     });
   } finally {
