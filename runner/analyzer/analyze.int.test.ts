@@ -16,6 +16,7 @@ import { createMailbox, createMessage } from '../../server/testing/mail-factorie
 import { call } from '../../server/testing/rest-client';
 import { useTestDatabase } from '../../server/testing/test-database';
 import { runAnalysis } from './analyze';
+import { countGroupMessages } from './statistics';
 
 const databaseUrl = await useTestDatabase();
 
@@ -277,6 +278,10 @@ describe('runAnalysis', () => {
     ]);
     // Their samples too: each subject once.
     expect(body.opportunities[0].evidence.sampleSubjects).toEqual(['Weekly digest 1', 'Weekly digest 2', 'Weekly digest 3']);
+    // A group of a kind the count does not read adds its volume.
+    const input = { mailboxId: mailbox.id, windowDays: 30, minGroupVolume: 5, now: new Date() };
+    expect(await countGroupMessages(db(), input, [{ key: 'domain:shop.example', volume: 5 }, { key: 'other:x', volume: 3 }])).toBe(8);
+    expect(await countGroupMessages(db(), input, [{ key: 'other:x', volume: 3 }])).toBe(3);
   });
 
   it('failed when every batch fails, with the code, a bounded message and the counters', async () => {
