@@ -15,6 +15,7 @@ import { startDovecot, type DovecotServer, type MailUser } from '@/server/testin
 import { startSmtpServer, type TestSmtpServer } from '@/server/testing/mail-servers/smtp';
 import { startFakeVendor, type FakeVendorServer } from '../../server/testing/ai-fakes';
 import { dropType, inspect, wire } from '../fixtures/builder';
+import { addFakeConnection, removeConnection, routePurpose } from '../fixtures/ai';
 import { e2eAdmin } from '../fixtures/env';
 import { connectTestMailbox, waitForFirstSync } from '../fixtures/mail';
 import { signedInMember } from '../fixtures/members';
@@ -50,26 +51,8 @@ test('an ai.classify step answered by the model drives an if; the run shows labe
 
   await test.step('the administrator connects the fake vendor, routes classify to it and prices its model', async () => {
     await signIn(page, e2eAdmin.email, e2eAdmin.password);
-    await page.goto('/admin/ai');
-    await expect(page.getByRole('heading', { name: 'AI models', exact: true })).toBeVisible();
-    await page.getByTestId('ai-connection-add').click();
-    const dialog = page.getByRole('dialog');
-    await dialog.getByTestId('ai-connection-provider').selectOption('ai_generic_compatible');
-    await dialog.getByTestId('ai-connection-label').fill(label);
-    await dialog.getByTestId('ai-connection-key').fill('sk-e2e-classifier-4321');
-    await dialog.getByTestId('ai-connection-base-url').fill(`${vendor.origin}/v1`);
-    await dialog.getByTestId('ai-enabled-models-input').fill(model);
-    await dialog.getByTestId('ai-enabled-models-input').press('Enter');
-    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
-    await expect(dialog).toBeHidden();
-    await expect(page.getByTestId('ai-connection-row').filter({ hasText: label })).toContainText(model);
-
-    const classify = page.locator('[data-testid="ai-routing-row"][data-purpose="classify"]');
-    await classify.getByTestId('ai-routing-connection').selectOption({ label });
-    await classify.getByTestId('ai-routing-model').selectOption(model);
-    await page.getByTestId('ai-routing-save').click();
-    await expect(page.getByTestId('ai-routing-saved')).toBeVisible();
-    await expect(classify.getByTestId('ai-routing-effective')).toContainText(model);
+    await addFakeConnection(page, vendor, { label, model, apiKey: 'sk-e2e-classifier-4321' });
+    await routePurpose(page, 'classify', { label, model });
 
     // USD per million tokens: 1,000 in and 500 out cost 0.01 + 0.01.
     await page.getByTestId('ai-price-add').click();
@@ -183,5 +166,6 @@ test('an ai.classify step answered by the model drives an if; the run shows labe
     });
   } finally {
     await context.close();
+    await removeConnection(page.request, label);
   }
 });

@@ -15,6 +15,7 @@ import { appendMessage, buildRawMessage } from '@/server/testing/mail-servers/de
 import { startDovecot, type DovecotServer, type MailUser } from '@/server/testing/mail-servers/dovecot';
 import { startSmtpServer, type TestSmtpServer } from '@/server/testing/mail-servers/smtp';
 import { startFakeVendor, type FakeVendorServer } from '../../server/testing/ai-fakes';
+import { addFakeConnection, removeConnection, routePurpose } from '../fixtures/ai';
 import { e2eAdmin } from '../fixtures/env';
 import { connectTestMailbox, waitForFirstSync, waitForMirrored } from '../fixtures/mail';
 import { signedInMember } from '../fixtures/members';
@@ -52,23 +53,8 @@ test('a member analyzes a mailbox, reads the figures and proposals, and creates 
 
   await test.step('the administrator connects the fake vendor and routes the analyzer to it', async () => {
     await signIn(page, e2eAdmin.email, e2eAdmin.password);
-    await page.goto('/admin/ai');
-    await page.getByTestId('ai-connection-add').click();
-    const dialog = page.getByRole('dialog');
-    await dialog.getByTestId('ai-connection-provider').selectOption('ai_generic_compatible');
-    await dialog.getByTestId('ai-connection-label').fill(label);
-    await dialog.getByTestId('ai-connection-key').fill('sk-e2e-analyzer-2468');
-    await dialog.getByTestId('ai-connection-base-url').fill(`${vendor.origin}/v1`);
-    await dialog.getByTestId('ai-enabled-models-input').fill(model);
-    await dialog.getByTestId('ai-enabled-models-input').press('Enter');
-    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
-    await expect(dialog).toBeHidden();
-    const analyzer = page.locator('[data-testid="ai-routing-row"][data-purpose="analyzer"]');
-    await analyzer.getByTestId('ai-routing-connection').selectOption({ label });
-    await analyzer.getByTestId('ai-routing-model').selectOption(model);
-    await page.getByTestId('ai-routing-save').click();
-    await expect(page.getByTestId('ai-routing-saved')).toBeVisible();
-    await expect(analyzer.getByTestId('ai-routing-effective')).toContainText(model);
+    await addFakeConnection(page, vendor, { label, model, apiKey: 'sk-e2e-analyzer-2468' });
+    await routePurpose(page, 'analyzer', { label, model });
   });
 
   const context = await signedInMember(browser, page.request, { email: `analyzer-${stamp}@e2e.test`, name: 'Ana Lyzer', password: 'ana-lyzer-password' });
@@ -158,5 +144,6 @@ test('a member analyzes a mailbox, reads the figures and proposals, and creates 
     });
   } finally {
     await context.close();
+    await removeConnection(page.request, label);
   }
 });
