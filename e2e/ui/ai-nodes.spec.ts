@@ -5,7 +5,8 @@
  * The administrator adds a connection of its own to the fake (a unique label and model: the instance is
  * shared with ai-admin.spec.ts, whose connection's fake is closed), routes `classify` to it and prices its
  * model. A member builds mail trigger → ai.classify (invoice / other) → if on the label → notify on the true
- * branch in the builder, publishes, and a delivered invoice runs it: the fake answers the classification,
+ * branch in the builder, tries it in a test run that calls the model for real (the fake says `other`: the
+ * false branch), publishes, and a delivered invoice runs it: the fake answers the classification,
  * the run's page shows the classify step's label, confidence, tokens and cost, the if taking `true`, the
  * notification sent, and the webmail shows the message's classification.
  */
@@ -14,7 +15,7 @@ import { appendMessage, buildRawMessage } from '@/server/testing/mail-servers/de
 import { startDovecot, type DovecotServer, type MailUser } from '@/server/testing/mail-servers/dovecot';
 import { startSmtpServer, type TestSmtpServer } from '@/server/testing/mail-servers/smtp';
 import { startFakeVendor, type FakeVendorServer } from '../../server/testing/ai-fakes';
-import { dropType, inspect, wire } from '../fixtures/builder';
+import { dropType, inspect, node, wire } from '../fixtures/builder';
 import { addFakeConnection, removeConnection, routePurpose } from '../fixtures/ai';
 import { e2eAdmin } from '../fixtures/env';
 import { connectTestMailbox, waitForFirstSync } from '../fixtures/mail';
@@ -108,6 +109,19 @@ test('an ai.classify step answered by the model drives an if; the run shows labe
       await notify.getByRole('textbox', { name: 'Title' }).fill('Invoice: {{ trigger.subject }}');
       await expect(member.getByTestId('builder-save-status')).toHaveAttribute('data-state', 'saved', { timeout: 15_000 });
       await expect(member.locator('[data-testid="builder-node"]:not([data-issues="0"])')).toHaveCount(0);
+    });
+
+    await test.step('a test run that asks for the AI models calls the model for real', async () => {
+      vendor.reply({ kind: 'json', value: { label: 'other', confidence: 0.4 }, usage: { input: 100, output: 10 } });
+      await member.getByTestId('test-run-call-models').check();
+      await member.getByTestId('test-run-start').click();
+      await expect(member.getByTestId('test-run-result')).toHaveAttribute('data-status', 'succeeded', { timeout: 60_000 });
+      const classify = await inspect(member, 'classify');
+      await expect(classify.getByTestId('node-result-data')).toContainText('"label": "other"');
+      await expect(classify.getByTestId('node-result-data')).toContainText('"simulated": false');
+      // `other`: the if takes its false branch, nothing is notified.
+      await expect(node(member, 'if')).toHaveAttribute('data-status', 'succeeded');
+      await expect(node(member, 'owner')).not.toHaveAttribute('data-status', 'succeeded');
       await publish(member, 'Sort invoices with AI');
     });
 
@@ -132,7 +146,7 @@ test('an ai.classify step answered by the model drives an if; the run shows labe
     });
 
     await test.step('the run’s page shows the classification, its usage and cost, and the branch taken', async () => {
-      const request = vendor.requests.find((item) => item.path.endsWith('/chat/completions'));
+      const request = vendor.requests.filter((item) => item.path.endsWith('/chat/completions')).at(-1);
       expect(request?.headers.authorization).toBe('Bearer sk-e2e-classifier-4321');
       expect(JSON.stringify(request?.body)).toContain('invoice: A bill or an invoice to pay');
       expect(JSON.stringify(request?.body)).toContain('INV-42');
