@@ -13,7 +13,7 @@ export const enAnalyzer = {
   never: 'This mailbox was never analysed.',
   statuses: { pending: 'Queued', running: 'Running', done: 'Done', failed: 'Failed' } as Record<string, string>,
   phases: { statistics: 'Counting mail…', groups: 'Grouping senders…', model: 'Asking the model…' } as Record<string, string>,
-  batches: (done: number, total: number) => `${done} of ${total} batches`,
+  batches: (done: number, total: number) => `${done} of ${total} ${total === 1 ? 'batch' : 'batches'}`,
   stats: {
     title: 'Figures',
     received30d: 'New mail (30 days)',
@@ -29,18 +29,20 @@ export const enAnalyzer = {
   },
   peakHours: 'Mail per hour of the day (UTC)',
   groups: 'Sender groups',
-  groupVolume: (volume: number, senders: number) => `${volume.toLocaleString('en')} messages, ${senders.toLocaleString('en')} senders`,
+  groupVolume: (volume: number, senders: number) =>
+    `${volume.toLocaleString('en')} ${volume === 1 ? 'message' : 'messages'}, ${senders.toLocaleString('en')} ${senders === 1 ? 'sender' : 'senders'}`,
   groupKinds: { domain: 'Domain', list: 'Mailing list', subject: 'Subject' } as Record<string, string>,
   opportunities: 'Proposed automations',
   noOpportunities: 'No automation proposed.',
   create: 'Create this workflow',
   creating: 'Creating…',
-  evidence: (messages: number) => `${messages.toLocaleString('en')} messages`,
+  sampleSubjects: 'Examples of these mails',
+  evidence: (messages: number) => `${messages.toLocaleString('en')} ${messages === 1 ? 'message' : 'messages'}`,
   outcome: {
     ran: 'The model looked at your groups.',
     no_provider: 'No AI model is set up: only the figures are shown.',
     nothing_to_analyze: 'Not enough mail to propose anything.',
     failed: 'The model could not answer.',
   } as Record<string, string>,
-  failedBatches: (failed: number, total: number) => `${failed} of ${total} batches failed.`,
+  failedBatches: (failed: number, total: number) => `${failed} of ${total} ${total === 1 ? 'batch' : 'batches'} failed.`,
 };

@@ -89,6 +89,8 @@ export const enBuilder = {
     noMessage: 'No test message',
     untitled: '(no subject)',
     pick: 'Test messages…',
+    callModels: 'Call the AI models',
+    callModelsHint: 'AI steps call their model for real in this test run; the cost is recorded. Otherwise they answer a simulated output.',
     run: 'Test run',
     notSaved: 'The draft cannot run before it is saved: fix the problems shown on the nodes first.',
     steps: (count: number) => plural(count, 'step', 'steps'),

@@ -37,6 +37,8 @@ export const enWebmail = {
   to: (people: string) => `To: ${people}`,
   cc: (people: string) => `Cc: ${people}`,
   labels: 'Labels',
+  aiClassification: (label: string) => `Classified by AI: ${label}`,
+  aiConfidence: (percent: number) => `${percent}% sure`,
   loadingBody: 'Loading the message…',
   noBody: 'This message has no text.',
   bodyUnavailable: 'The content of this message could not be fetched from the server. Try again later.',

@@ -15,7 +15,7 @@ export const frAnalyzer: typeof enAnalyzer = {
   never: 'Cette boîte n’a jamais été analysée.',
   statuses: { pending: 'En file', running: 'En cours', done: 'Terminée', failed: 'Échouée' },
   phases: { statistics: 'Comptage du courrier…', groups: 'Regroupement des expéditeurs…', model: 'Interrogation du modèle…' },
-  batches: (done: number, total: number) => `${done} lots sur ${total}`,
+  batches: (done: number, total: number) => `${done} ${done <= 1 ? 'lot' : 'lots'} sur ${total}`,
   stats: {
     title: 'Chiffres',
     received30d: 'Nouveau courrier (30 jours)',
@@ -31,18 +31,20 @@ export const frAnalyzer: typeof enAnalyzer = {
   },
   peakHours: 'Courrier par heure de la journée (UTC)',
   groups: 'Groupes d’expéditeurs',
-  groupVolume: (volume: number, senders: number) => `${volume.toLocaleString('fr')} messages, ${senders.toLocaleString('fr')} expéditeurs`,
+  groupVolume: (volume: number, senders: number) =>
+    `${volume.toLocaleString('fr')} ${volume <= 1 ? 'message' : 'messages'}, ${senders.toLocaleString('fr')} ${senders <= 1 ? 'expéditeur' : 'expéditeurs'}`,
   groupKinds: { domain: 'Domaine', list: 'Liste de diffusion', subject: 'Objet' },
   opportunities: 'Automatisations proposées',
   noOpportunities: 'Aucune automatisation proposée.',
   create: 'Créer ce workflow',
   creating: 'Création…',
-  evidence: (messages: number) => `${messages.toLocaleString('fr')} messages`,
+  sampleSubjects: 'Exemples de ces messages',
+  evidence: (messages: number) => `${messages.toLocaleString('fr')} ${messages <= 1 ? 'message' : 'messages'}`,
   outcome: {
     ran: 'Le modèle a examiné vos groupes.',
     no_provider: 'Aucun modèle d’IA n’est configuré : seuls les chiffres sont affichés.',
     nothing_to_analyze: 'Pas assez de courrier pour proposer quoi que ce soit.',
     failed: 'Le modèle n’a pas pu répondre.',
   },
-  failedBatches: (failed: number, total: number) => `${failed} lots sur ${total} ont échoué.`,
+  failedBatches: (failed: number, total: number) => (failed <= 1 ? `${failed} lot sur ${total} a échoué.` : `${failed} lots sur ${total} ont échoué.`),
 };

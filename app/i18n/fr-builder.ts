@@ -90,6 +90,8 @@ export const frBuilder: typeof enBuilder = {
     noMessage: 'Aucun message de test',
     untitled: '(sans objet)',
     pick: 'Messages de test…',
+    callModels: 'Appeler les modèles d’IA',
+    callModelsHint: 'Les étapes d’IA appellent réellement leur modèle pendant cet essai\u00a0; le coût est enregistré. Sinon, elles donnent une réponse simulée.',
     run: 'Tester',
     notSaved: 'Le brouillon ne peut pas s’exécuter avant d’être enregistré : corrigez d’abord les problèmes signalés sur les nœuds.',
     steps: (count: number) => plural(count, 'étape', 'étapes'),

@@ -39,6 +39,8 @@ export const frWebmail: typeof enWebmail = {
   to: (people: string) => `À\u00a0: ${people}`,
   cc: (people: string) => `Cc\u00a0: ${people}`,
   labels: 'Libellés',
+  aiClassification: (label: string) => `Classé par l’IA\u00a0: ${label}`,
+  aiConfidence: (percent: number) => `sûr à ${percent}\u00a0%`,
   loadingBody: 'Chargement du message…',
   noBody: 'Ce message n’a pas de texte.',
   bodyUnavailable: 'Le contenu de ce message n’a pas pu être lu sur le serveur. Réessayez plus tard.',

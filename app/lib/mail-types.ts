@@ -116,6 +116,8 @@ export interface FullMessage extends MessageSummary {
   bodyComplete: boolean;
   headersSubset: { to: Person[]; cc: Person[]; replyTo: Person[]; date: string | null; messageIdHeader: string | null };
   attachments: Attachment[];
+  /** Free-form; an ai.classify step writes `ai` {label, confidence, nodeId, executionId}. */
+  classification: Record<string, unknown>;
 }
 
 export type ThreadFilter = 'all' | 'unread' | 'flagged' | 'attachments';

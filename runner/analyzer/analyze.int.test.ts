@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
+import { resetConfigForTests } from '../../server/core/config';
 import { db } from '../../server/core/db';
 import { realtimeNotification } from '../../server/core/realtime/emit';
 import { reportBodySchema } from '../../server/domains/analyzer/schemas';
@@ -15,6 +16,7 @@ import { createMailbox, createMessage } from '../../server/testing/mail-factorie
 import { call } from '../../server/testing/rest-client';
 import { useTestDatabase } from '../../server/testing/test-database';
 import { runAnalysis } from './analyze';
+import { countGroupMessages } from './statistics';
 
 const databaseUrl = await useTestDatabase();
 
@@ -238,6 +240,63 @@ describe('runAnalysis', () => {
     expect(report.body.report).toMatchObject({ id, status: 'done', options: { windowDays: 30, minGroupVolume: 1 }, llmOutcome: { status: 'ran' } });
     expect(report.body.report.generatedAt).not.toBeNull();
     expect(report.body.report.transcript).toHaveLength(2);
+  });
+
+  it('without a test opening, reaches a compatible server on the instance’s network only when LLM_ALLOW_HOSTS names it', async () => {
+    await connect();
+    vendor.reset();
+    const mailbox = await createMailbox(owner);
+    for (let index = 0; index < 5; index += 1) await createMessage(mailbox, { fromEmail: 'news@letters.example', subject: `Letter ${index}`, receivedAt: at(1, 8) });
+    const refused = await analysisOf(mailbox.id);
+    await runAnalysis(refused);
+    expect((await bodyOf(refused)).row.llmOutcome).toMatchObject({ status: 'failed', failedBatches: 1 });
+    expect(vendor.requests).toHaveLength(0);
+    process.env.LLM_ALLOW_HOSTS = '127.0.0.1';
+    resetConfigForTests();
+    try {
+      vendor.reply({ kind: 'json', value: { proposals: [{ groupKeys: ['domain:letters.example'], kind: 'label_archive', title: 'Letters: label and archive', rationale: 'Five letters.' }] } });
+      const allowed = await analysisOf(mailbox.id);
+      await runAnalysis(allowed);
+      const { row, body } = await bodyOf(allowed);
+      expect(row.llmOutcome).toMatchObject({ status: 'ran', failedBatches: 0 });
+      expect(body.opportunities.map((item) => item.title)).toEqual(['Letters: label and archive']);
+    } finally {
+      delete process.env.LLM_ALLOW_HOSTS;
+      resetConfigForTests();
+    }
+  });
+
+  it('an opportunity’s evidence counts each message and sample subject once, even when its domain and subject groups hold the same mail', async () => {
+    await connect();
+    vendor.reset();
+    const mailbox = await seededMailbox();
+    vendor.reply({
+      kind: 'json',
+      value: {
+        proposals: [
+          { groupKeys: ['domain:news.example', 'subject:weekly digest #'], kind: 'label_archive', title: 'Digest', rationale: 'Same six mails, two groups.' },
+          { groupKeys: ['domain:news.example', 'domain:shop.example'], kind: 'notify', title: 'Both', rationale: 'Two domains.' },
+        ],
+      },
+    });
+    const id = await analysisOf(mailbox.id);
+    await runAnalysis(id, { net: fakeNet });
+    const { body } = await bodyOf(id);
+    expect(body.opportunities.map((item) => [item.title, item.evidence.messages])).toEqual([
+      ['Digest', 6],
+      ['Both', 11],
+    ]);
+    // Their samples too: each subject once.
+    expect(body.opportunities[0].evidence.sampleSubjects).toEqual(['Weekly digest 1', 'Weekly digest 2', 'Weekly digest 3']);
+    // A group of a kind the count does not read adds its volume.
+    const input = { mailboxId: mailbox.id, windowDays: 30, minGroupVolume: 5, now: new Date() };
+    expect(await countGroupMessages(db(), input, [{ key: 'domain:shop.example', volume: 5 }, { key: 'other:x', volume: 3 }])).toBe(8);
+    expect(await countGroupMessages(db(), input, [{ key: 'other:x', volume: 3 }])).toBe(3);
+    // A mailing list's letters are counted once with the domain group that holds them too.
+    await db().mailMessage.updateMany({ where: { mailboxId: mailbox.id, subject: { startsWith: 'Weekly digest' } }, data: { listId: 'digest.news.example' } });
+    const digest = body.opportunities[0].evidence.groups.find((group) => group.key.startsWith('domain:'))!;
+    expect(await countGroupMessages(db(), input, [{ key: digest.key, volume: digest.volume }, { key: 'list:digest.news.example', volume: 6 }])).toBe(6);
+    expect(await countGroupMessages(db(), input, [{ key: 'list:digest.news.example', volume: 99 }])).toBe(6);
   });
 
   it('failed when every batch fails, with the code, a bounded message and the counters', async () => {

@@ -9,7 +9,7 @@ import { emitToMember } from '../../server/core/realtime/emit';
 import type { MailboxAnalysis } from '../../server/generated/prisma/client';
 import type { ReportBody } from '../../server/domains/analyzer/schemas';
 import { runModelPhase } from './model-phase';
-import { computeGroups, computeStatistics } from './statistics';
+import { computeGroups, computeStatistics, countGroupMessages } from './statistics';
 
 export interface AnalyzeOptions {
   /** Tests: the fake vendors' loopback address. */
@@ -45,6 +45,8 @@ export async function runAnalysis(analysisId: string, options: AnalyzeOptions = 
       net: options.net,
       onBatch: (done, batches) => progress(row, 'running', 'model', done, batches),
     });
+    // The evidence counts each message once, even when two of its groups hold it.
+    for (const opportunity of result.opportunities) opportunity.evidence.messages = await countGroupMessages(db(), input, opportunity.evidence.groups);
     const final: ReportBody = { ...body, stats: { ...body.stats, groupsAnalyzed: result.groupsAnalyzed, llmOutcome: result.outcome }, opportunities: result.opportunities };
     const finishedAt = new Date();
     await db().$transaction([

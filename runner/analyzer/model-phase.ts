@@ -8,6 +8,7 @@ import { callModel, isAiCallError, type AiNetOptions } from '../../server/core/a
 import { isAppError } from '../../server/core/errors/app-error';
 import { buildOpportunityGraph } from '../../server/domains/analyzer/graphs';
 import { analyzerBounds, opportunityKinds, type LlmOutcome, type Opportunity, type SenderGroup } from '../../server/domains/analyzer/schemas';
+import { llmNetOptions } from '../../server/domains/llm/base-url';
 import { endpointOf } from '../../server/domains/llm/repo';
 import { resolveForPurpose } from '../../server/domains/llm/routing';
 import { enforceBudget, recordUsage } from '../../server/domains/llm/usage';
@@ -101,7 +102,8 @@ export async function runModelPhase(input: ModelPhaseInput): Promise<ModelPhaseR
         messages: [{ role: 'user', content: user }],
         output: proposalSchema,
         signal: AbortSignal.timeout(input.timeoutMs ?? 120_000),
-        net: input.net,
+        // The instance's rules (ai_local's exception, LLM_ALLOW_HOSTS) unless a test opens the fakes.
+        net: input.net ?? llmNetOptions(endpoint.provider),
       });
       calls += 1;
       const recorded = await recordUsage({
@@ -132,7 +134,8 @@ export async function runModelPhase(input: ModelPhaseInput): Promise<ModelPhaseR
           evidence: {
             groups: groups.map((group) => ({ key: group.key, label: group.label, volume: group.volume })),
             messages: groups.reduce((sum, group) => sum + group.volume, 0),
-            sampleSubjects: groups.flatMap((group) => group.sampleSubjects).slice(0, 5),
+            // A domain group and a subject group of the same mail share their samples: each subject once.
+            sampleSubjects: [...new Set(groups.flatMap((group) => group.sampleSubjects))].slice(0, 5),
           },
           graph: buildOpportunityGraph(proposal.kind, input.mailboxId, groups, proposal.title) as unknown as Record<string, unknown>,
         });

@@ -83,6 +83,30 @@ export async function computeStatistics(tx: Reader, input: StatisticsInput): Pro
   };
 }
 
+/**
+ * The distinct messages of some groups over the window: an opportunity's evidence. Its domain, list and
+ * subject-pattern groups often hold the same mail (a newsletter's letters), so their volumes are not
+ * added. A group of a kind this count does not read adds its volume.
+ */
+export async function countGroupMessages(tx: Reader, input: StatisticsInput, groups: readonly Pick<SenderGroup, 'key' | 'volume'>[]): Promise<number> {
+  const valuesOf = (kind: string) => groups.filter((group) => group.key.startsWith(`${kind}:`)).map((group) => group.key.slice(kind.length + 1));
+  const domains = valuesOf('domain');
+  const lists = valuesOf('list');
+  const patterns = valuesOf('subject');
+  const read = (key: string) => ['domain:', 'list:', 'subject:'].some((prefix) => key.startsWith(prefix));
+  const others = groups.filter((group) => !read(group.key)).reduce((sum, group) => sum + group.volume, 0);
+  if (domains.length === 0 && lists.length === 0 && patterns.length === 0) return others;
+  const windowStart = new Date(input.now.getTime() - input.windowDays * day);
+  const [row] = await tx.$queryRaw<{ messages: bigint }[]>`
+    SELECT count(*) AS messages
+    FROM mail_messages
+    WHERE mailbox_id = ${input.mailboxId}::uuid AND received_at >= ${windowStart} AND received_at <= ${input.now} AND ${incoming}
+      AND ((from_email LIKE '%@%' AND ${senderDomain} = ANY(${domains}::text[]))
+        OR list_id = ANY(${lists}::text[])
+        OR (subject IS NOT NULL AND ${subjectPattern} = ANY(${patterns}::text[])))`;
+  return Number(row?.messages ?? 0) + others;
+}
+
 interface GroupRow {
   label: string;
   volume: number;

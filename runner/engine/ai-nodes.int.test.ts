@@ -3,6 +3,7 @@
  * vendor on 127.0.0.1 stands in for the provider (opened to the capability by a test-only option).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { resetConfigForTests } from '../../server/core/config';
 import { db } from '../../server/core/db';
 import { seal } from '../../server/core/crypto/secret-box';
 import { keyPurposeOf } from '../../server/domains/llm/repo';
@@ -104,6 +105,27 @@ describe('with a connection', () => {
     const usage = await db().llmUsage.findMany({ where: { executionId: execution.id } });
     expect(usage).toMatchObject([{ purpose: 'classify', memberId: member.id, workflowId: workflow.id, stepId: step.id, provider: 'ai_vendor_a', model: 'fake-model', inputTokens: 100, outputTokens: 10, costUsd: 0.12 }]);
     expect(vendor.lastRequest?.headers.authorization).toBe('Bearer sk-fake-key');
+  });
+
+  it('without a test opening, a compatible server on the instance’s network is reached only when LLM_ALLOW_HOSTS names it', async () => {
+    setCapabilityOptionsForTests({});
+    const once = classify({ retry: { maxAttempts: 1, delayMs: 1_000 } });
+    try {
+      const refused = await waitForExecution((await run(single(once))).execution.id);
+      expect(refused.status).toBe('failed');
+      expect(refused.error).toMatchObject({ code: 'ai_call_failed' });
+      expect(vendor.requests).toHaveLength(0);
+      process.env.LLM_ALLOW_HOSTS = '127.0.0.1';
+      resetConfigForTests();
+      vendor.reply({ kind: 'json', value: { label: 'invoice', confidence: 0.9 } });
+      const done = await waitForExecution((await run(single(once))).execution.id);
+      expect(done.status).toBe('succeeded');
+      expect(done.steps.find((step) => step.nodeId === 'classify')!.data).toMatchObject({ label: 'invoice', confidence: 0.9, ai: { simulated: false } });
+    } finally {
+      delete process.env.LLM_ALLOW_HOSTS;
+      resetConfigForTests();
+      setCapabilityOptionsForTests({ aiNet: fakeNet });
+    }
   });
 
   it('AI retry defaults: two 500s then a success make 3 attempts', async () => {

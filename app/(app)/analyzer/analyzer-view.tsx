@@ -134,8 +134,11 @@ export function AnalyzerView() {
             <h2 className="mb-3 text-base font-semibold">{strings.peakHours}</h2>
             <div className="flex h-32 items-end gap-1" role="img" aria-label={strings.peakHours}>
               {body.stats.peakHours.map((item) => (
-                <div key={item.hour} className="flex flex-1 flex-col items-center justify-end gap-1" title={`${item.hour}:00 — ${item.volume}`}>
-                  <div className="w-full rounded-t bg-brand" style={{ height: `${Math.round((100 * item.volume) / maxHour)}%` }} />
+                // Each column takes the chart's full height; its bar is a share of the space above the hour's number.
+                <div key={item.hour} className="flex h-full flex-1 flex-col items-center gap-1" title={`${item.hour}:00 — ${item.volume}`} data-testid="analyzer-hour" data-volume={item.volume}>
+                  <div className="relative w-full flex-1">
+                    <div className="absolute inset-x-0 bottom-0 rounded-t bg-brand" style={{ height: `${Math.round((100 * item.volume) / maxHour)}%` }} data-testid="analyzer-hour-bar" />
+                  </div>
                   <span className="text-[10px] text-muted">{item.hour}</span>
                 </div>
               ))}
@@ -152,13 +155,22 @@ export function AnalyzerView() {
             {body.opportunities.length === 0 ? <p className="text-sm text-muted">{strings.noOpportunities}</p> : null}
             <ul className="flex flex-col gap-3" data-testid="analyzer-opportunities">
               {body.opportunities.map((opportunity) => (
-                <li key={opportunity.key} className="flex flex-wrap items-start justify-between gap-3 rounded border border-border p-3">
+                <li key={opportunity.key} className="flex flex-wrap items-start justify-between gap-3 rounded-lg border border-line p-3" data-testid="analyzer-opportunity" data-kind={opportunity.kind}>
                   <div className="min-w-0">
                     <p className="font-medium">{opportunity.title}</p>
                     <p className="text-sm text-muted">{opportunity.rationale}</p>
                     <p className="text-xs text-muted">
                       {strings.evidence(opportunity.evidence.messages)} · {opportunity.evidence.groups.map((group) => group.label).join(', ')}
                     </p>
+                    {opportunity.evidence.sampleSubjects.length > 0 ? (
+                      <ul className="mt-1.5 space-y-0.5 border-l-2 border-line pl-2 text-xs text-muted" aria-label={strings.sampleSubjects}>
+                        {opportunity.evidence.sampleSubjects.map((subject, index) => (
+                          <li key={index} className="truncate">
+                            {subject}
+                          </li>
+                        ))}
+                      </ul>
+                    ) : null}
                   </div>
                   <Button
                     size="sm"

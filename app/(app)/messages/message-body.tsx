@@ -3,17 +3,20 @@
 /**
  * The body of one message: `bodyHtmlSafe` (or the plain text) in a sandboxed frame with its own strict
  * policy, remote images blocked until the reader allows them for this message or for the sender
- * (remembered in this browser), then the attachments with their download links.
+ * (remembered in this browser), then the attachments with their download links. Above it, the label an
+ * ai.classify step gave the message, when one did.
  */
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { formatBytes } from '@/app/lib/format';
 import type { Attachment, FullMessage, MessageSummary } from '@/app/lib/mail-types';
+import { Badge } from '@/app/ui/badge';
 import { Button } from '@/app/ui/button';
 import { DownloadIcon, ImageIcon, PaperclipIcon } from '@/app/ui/icons';
 import { Spinner } from '@/app/ui/spinner';
 import { ErrorState } from '@/app/ui/states';
+import { aiClassificationOf, confidencePercent } from './_lib/classification';
 import { fetchAsDataUrl, inlineCandidates, withInlineImages } from './_lib/inline-images';
 import { isTrustedImageSender, trustImageSender } from './_lib/remote-images';
 import { buildSrcdoc, frameSandbox, textToHtml } from './_lib/srcdoc';
@@ -112,8 +115,15 @@ export function MessageBody({ summary }: { summary: MessageSummary }) {
       : null;
   const people = (list: { name?: string | null; email: string }[]) => list.map((person) => person.name?.trim() || person.email).join(', ');
   const { to, cc } = data.headersSubset;
+  const classified = aiClassificationOf(data.classification);
   return (
     <div>
+      {classified ? (
+        <p className="mb-2 flex flex-wrap items-center gap-1.5 text-xs text-muted" data-testid="message-classification">
+          <Badge tone="brand">{t.webmail.aiClassification(classified.label)}</Badge>
+          {classified.confidence !== null ? <span>{t.webmail.aiConfidence(confidencePercent(classified.confidence))}</span> : null}
+        </p>
+      ) : null}
       {to.length > 0 || cc.length > 0 ? (
         <p className="mb-2 text-xs text-muted" data-testid="message-recipients">
           {to.length > 0 ? t.webmail.to(people(to)) : null}

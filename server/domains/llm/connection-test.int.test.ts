@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { resetConfigForTests } from '../../core/config';
 import { seal } from '../../core/crypto/secret-box';
 import { db } from '../../core/db';
 import { fakeNet, startFakeVendor, type FakeVendorServer } from '../../testing/ai-fakes';
@@ -57,6 +58,24 @@ describe('POST /api/v1/admin/llm/connections/{id}/test', () => {
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ ok: false, code: 'auth', message: expect.any(String) });
     expect(JSON.stringify(response.body)).not.toContain(key);
+  });
+
+  it('without a test opening, reaches a compatible server on the instance’s network only when LLM_ALLOW_HOSTS names it', async () => {
+    const connection = await fakeConnection({ label: 'Fake', provider: 'ai_generic_compatible' });
+    setConnectionTestNetForTests({});
+    try {
+      const refused = await call('POST', `/api/v1/admin/llm/connections/${connection.id}/test`, { cookie: admin.cookie });
+      expect(refused.body).toMatchObject({ ok: false });
+      expect(vendor.requests).toHaveLength(0);
+      process.env.LLM_ALLOW_HOSTS = '127.0.0.1';
+      resetConfigForTests();
+      const allowed = await call('POST', `/api/v1/admin/llm/connections/${connection.id}/test`, { cookie: admin.cookie });
+      expect(allowed.body).toMatchObject({ ok: true });
+    } finally {
+      delete process.env.LLM_ALLOW_HOSTS;
+      resetConfigForTests();
+      setConnectionTestNetForTests(fakeNet);
+    }
   });
 
   it('is 404 for an unknown id, 403 for a member and for a key without admin:write', async () => {

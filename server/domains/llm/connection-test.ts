@@ -6,7 +6,7 @@ import { aiProviderFacts, testEndpoint, type AiNetOptions } from '../../core/ai'
 import type { AiProvider } from '../../core/ai/types';
 import type { AuthenticatedActor } from '../../core/auth/access';
 import { auditByOf, recordAudit } from '../../core/audit';
-import { allowsPrivate } from './base-url';
+import { allowsPrivate, llmAllowAddress } from './base-url';
 import { isAiProvider } from './catalogue';
 import { endpointOf, findConnectionOrThrow } from './repo';
 import { modelsOf, resolveModel } from './resolve';
@@ -28,7 +28,8 @@ export function setConnectionTestNetForTests(net: AiNetOptions): void {
 export async function testLlmConnection(actor: AuthenticatedActor, id: string, ip: string | null) {
   const row = await findConnectionOrThrow(id);
   const endpoint = endpointOf(row);
-  const result = await testEndpoint(endpoint, { timeoutMs: 15_000, net: { ...testNet, allowPrivate: allowsPrivate(endpoint.provider) } });
+  // The operator's LLM_ALLOW_HOSTS, as every call of this connection will have it (tests may open the fakes instead).
+  const result = await testEndpoint(endpoint, { timeoutMs: 15_000, net: { allowAddress: llmAllowAddress(), ...testNet, allowPrivate: allowsPrivate(endpoint.provider) } });
   const answer = result.ok
     ? { ok: true as const, modelCount: result.modelCount, latencyMs: result.latencyMs }
     : { ok: false as const, code: result.code, message: result.message.slice(0, 300) };

@@ -1,12 +1,16 @@
 'use client';
 
-/** One step of a run: its input, the output port it took, its data, attempts, effects, warnings and error. */
+/**
+ * One step of a run: its input, the output port it took, its data, attempts, effects, warnings and error;
+ * for an AI step, its model call (model, tokens, cost) first.
+ */
 import type { ReactNode } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { formatDateTime } from '@/app/lib/format';
 import { Alert } from '@/app/ui/alert';
 import { Badge, StatusBadge } from '@/app/ui/badge';
 import { Table, TBody, TD, TH, THead, TR } from '@/app/ui/table';
+import { aiCallOf, formatUsd, type AiCallSummary } from '../_lib/ai-call';
 import type { Step } from '../_lib/api';
 import { executionStatusTone, formatDuration } from '../_lib/status';
 import { JsonBlock } from './json-block';
@@ -27,9 +31,29 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
+/** The model call of an AI step: model, tokens and cost (or that the answer was simulated). */
+function AiCall({ call }: { call: AiCallSummary }) {
+  const { t, locale } = useI18n();
+  const s = t.executions.step.aiCall;
+  const number = (value: number | null) => (value === null ? '—' : value.toLocaleString(locale === 'fr' ? 'fr-FR' : 'en-US'));
+  if (call.simulated) return <p className="text-sm text-muted">{s.simulated}</p>;
+  const parts = [
+    s.tokens(number(call.inputTokens), number(call.outputTokens)),
+    call.reasoningTokens ? s.reasoning(number(call.reasoningTokens)) : null,
+    call.costUsd === null ? s.costUnknown : s.cost(formatUsd(call.costUsd, locale)),
+  ].filter(Boolean);
+  return (
+    <p className="flex flex-wrap items-center gap-2 text-sm">
+      {call.model ? <code className="rounded bg-subtle px-1 font-mono text-xs">{call.model}</code> : null}
+      <span>{parts.join(' · ')}</span>
+    </p>
+  );
+}
+
 export function StepDetail({ step, nodeName }: { step: Step; nodeName: string }) {
   const { t, locale } = useI18n();
   const s = t.executions.step;
+  const aiCall = aiCallOf(step.data);
   return (
     <div className="space-y-4" data-testid="step-detail" aria-label={s.label(nodeName)} role="region">
       <div className="flex flex-wrap items-center gap-2">
@@ -61,6 +85,13 @@ export function StepDetail({ step, nodeName }: { step: Step; nodeName: string })
           {s.loop(step.loop.succeeded + step.loop.failed, step.loop.total, step.loop.failed)}
           {step.loop.simulatedLimit !== undefined ? <span className="block text-xs text-muted">{s.loopSimulated(step.loop.simulatedLimit)}</span> : null}
         </p>
+      ) : null}
+      {aiCall ? (
+        <Section title={s.aiCall.title}>
+          <div data-testid="step-ai-call">
+            <AiCall call={aiCall} />
+          </div>
+        </Section>
       ) : null}
       <Section title={s.input}>
         <JsonBlock value={step.input} testId="step-input" />

@@ -3,7 +3,9 @@
 /**
  * Test runs from the builder: the draft is saved first, then run whole or up to a node, on a pinned
  * test message (or none); each node then shows its status on the canvas and its output in the
- * inspector. External effects of a test run are simulated (the engine's rule), and listed as such.
+ * inspector. External effects of a test run are simulated (the engine's rule), and listed as such;
+ * AI steps answer a simulated output unless the member ticks "Call the AI models" (a real call, its
+ * cost recorded).
  * Test messages (up to 20) are picked from the mirror.
  */
 import { useMutation, useQueries } from '@tanstack/react-query';
@@ -21,6 +23,7 @@ import { Checkbox, Select } from '@/app/ui/field';
 import { executionStatusTone, isInProgress } from '../../../executions/_lib/status';
 import { useWorkflowsCache, type WorkflowDetail } from '../../_lib/api';
 import { useBuilderMutations, useRecentMessages, useTestRun, type TestRunStep } from './api';
+import { hasAiNodes } from './model/ai-nodes';
 
 export const maxTestMessages = 20;
 
@@ -30,6 +33,8 @@ export function useTestRunner(workflow: WorkflowDetail, flush: () => Promise<boo
   const [executionId, setExecutionId] = useState<string | null>(null);
   const [messageId, setMessageId] = useState<string>(workflow.testMessageIds[0] ?? '');
   const [notSaved, setNotSaved] = useState(false);
+  // AI steps answer a simulated output unless the member asks for real model calls (their cost is recorded).
+  const [callModels, setCallModels] = useState(false);
   const run = useTestRun(executionId);
   const steps = useMemo(() => run.data?.steps ?? [], [run.data]);
   const stepsByNode = useMemo(() => new Map<string, TestRunStep>(steps.map((step) => [step.nodeId, step])), [steps]);
@@ -42,6 +47,8 @@ export function useTestRunner(workflow: WorkflowDetail, flush: () => Promise<boo
     statusByNode,
     messageId,
     setMessageId,
+    callModels,
+    setCallModels,
     pending: start.isPending,
     error: start.error,
     notSaved,
@@ -53,7 +60,12 @@ export function useTestRunner(workflow: WorkflowDetail, flush: () => Promise<boo
         return;
       }
       const answer = await start
-        .mutateAsync({ id: workflow.id, ...(messageId ? { messageId } : {}), ...(upToNodeId ? { upToNodeId } : {}) })
+        .mutateAsync({
+          id: workflow.id,
+          ...(messageId ? { messageId } : {}),
+          ...(upToNodeId ? { upToNodeId } : {}),
+          ...(callModels && hasAiNodes(workflow.graph) ? { callModels: true } : {}),
+        })
         .catch(() => null);
       if (answer) setExecutionId(answer.executionId);
     },
@@ -94,6 +106,12 @@ export function TestRunControls({ workflow, runner, readOnly, onPickMessages }: 
       <Button size="sm" variant="ghost" onClick={onPickMessages} disabled={readOnly} data-testid="test-messages-pick">
         {b.pick}
       </Button>
+      {hasAiNodes(workflow.graph) ? (
+        <label className="flex items-center gap-1.5 text-sm" title={b.callModelsHint}>
+          <Checkbox checked={runner.callModels} onChange={(event) => runner.setCallModels(event.target.checked)} disabled={readOnly} data-testid="test-run-call-models" />
+          {b.callModels}
+        </label>
+      ) : null}
       <Button size="sm" variant="primary" onClick={() => void runner.start()} loading={runner.pending || running} disabled={readOnly} data-testid="test-run-start">
         {b.run}
       </Button>
