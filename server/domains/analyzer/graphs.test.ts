@@ -20,13 +20,29 @@ const group = (key: string, kind: SenderGroup['kind'], label: string, extra: Par
 
 describe('opportunity graphs', () => {
   it.each(opportunityKinds)('builds a valid draft graph for %s', (kind) => {
-    const groups = [group('domain:news.example', 'domain', 'news.example', { mailingListShare: 0.5 }), group('subject:invoice #', 'subject', 'invoice #')];
+    const groups = [group('domain:news.example', 'domain', 'news.example', { mailingListShare: 0.5 })];
     const graph = graphInput.parse(buildOpportunityGraph(kind, '00000000-0000-4000-8000-000000000001', groups, 'Newsletters: label & archive!'));
     expect(() => assertValidGraph(graph)).not.toThrow();
     expect(graph.nodes[0]).toMatchObject({
       type: 'trigger.mail',
-      params: { mailboxIds: ['00000000-0000-4000-8000-000000000001'], from: ['@news.example'], subject: ['invoice'], includeMailingLists: true },
+      params: { mailboxIds: ['00000000-0000-4000-8000-000000000001'], from: ['@news.example'], subject: [], includeMailingLists: true },
     });
+  });
+
+  it('matches subject groups alone on their subject words', () => {
+    const groups = [group('subject:invoice #', 'subject', 'invoice #', { topSenders: ['billing@shop.example'] })];
+    const graph = graphInput.parse(buildOpportunityGraph('extract_table', '00000000-0000-4000-8000-000000000001', groups, 'Invoices'));
+    expect(graph.nodes[0]?.params).toMatchObject({ from: [], subject: ['invoice'] });
+  });
+
+  it('matches a proposal mixing sender and subject groups on senders, the subject groups’ senders included (the union, not the intersection)', () => {
+    const groups = [
+      group('domain:news.example', 'domain', 'news.example'),
+      group('subject:invoice #', 'subject', 'invoice #', { topSenders: ['billing@shop.example', 'ap@supplier.example'] }),
+    ];
+    const graph = graphInput.parse(buildOpportunityGraph('notify', '00000000-0000-4000-8000-000000000001', groups, 'Mixed'));
+    expect(() => assertValidGraph(graph)).not.toThrow();
+    expect(graph.nodes[0]?.params).toMatchObject({ from: ['@news.example', 'billing@shop.example', 'ap@supplier.example'], subject: [] });
   });
 
   it('matches a mailing-list group on its top senders and lets list mail through', () => {

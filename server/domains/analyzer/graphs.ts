@@ -4,6 +4,9 @@
  * with a mail trigger on the analysed mailbox whose filter matches the opportunity's groups: a domain
  * group by `@domain`, a subject group by its longest literal part, and a mailing-list group by the
  * list's top senders (the trigger has no List-Id filter; the member can widen it in the builder).
+ * An opportunity's mail is its groups' union, but the trigger's sender and subject filters must both
+ * match: so a proposal mixing sender groups with subject groups matches on senders only, the subject
+ * groups' top senders added (a little wider than the union rather than their narrow intersection).
  */
 import type { GraphInput } from '../../engine/graph/schema';
 import type { OpportunityKind, SenderGroup } from './schemas';
@@ -24,13 +27,16 @@ export function subjectFilterOf(pattern: string): string {
 function triggerParams(mailboxId: string, groups: readonly SenderGroup[]) {
   const domains = groups.filter((group) => group.kind === 'domain').map((group) => clip(`@${group.label}`, 200));
   const listSenders = groups.filter((group) => group.kind === 'list').flatMap((group) => group.topSenders.map((sender) => clip(sender, 200)));
-  const subjects = groups.filter((group) => group.kind === 'subject').map((group) => subjectFilterOf(group.label));
+  const subjectGroups = groups.filter((group) => group.kind === 'subject');
+  const bySender = domains.length > 0 || listSenders.length > 0;
+  const subjectSenders = bySender ? subjectGroups.flatMap((group) => group.topSenders.map((sender) => clip(sender, 200))) : [];
+  const subjects = bySender ? [] : subjectGroups.map((group) => subjectFilterOf(group.label));
   const anyList = groups.some((group) => group.mailingListShare > 0);
   const anyNoReply = groups.some((group) => group.noReplyShare > 0);
   return {
     mailboxIds: [mailboxId],
     folders: ['inbox'],
-    from: [...new Set([...domains, ...listSenders])].slice(0, 50),
+    from: [...new Set([...domains, ...listSenders, ...subjectSenders])].slice(0, 50),
     subject: [...new Set(subjects)].slice(0, 50),
     ...(anyList ? { includeMailingLists: true } : {}),
     ...(anyNoReply ? { includeNoReply: true } : {}),
