@@ -7,7 +7,6 @@
  * Also here: whether the instance allows members' keys and what each provider needs (for the
  * settings page), and testing one of the member's keys against its provider (a model listing).
  */
-import { testEndpoint } from '../../core/ai';
 import type { AuthenticatedActor } from '../../core/auth/access';
 import { auditByOf, recordAudit } from '../../core/audit';
 import { config } from '../../core/config';
@@ -15,6 +14,7 @@ import { openJson } from '../../core/crypto/secret-box';
 import { appError } from '../../core/errors/app-error';
 import { llmNetOptions, checkBaseUrl } from '../llm/base-url';
 import { aiProviders, baseUrlRequired, keylessProviders } from '../llm/catalogue';
+import { tryEndpoint } from '../llm/connection-test';
 import { findVisibleOrThrow } from './repo';
 import { llmProviderData, llmProviderType, type LlmProviderData } from './secret-data';
 
@@ -64,15 +64,12 @@ export async function testMemberKey(actor: AuthenticatedActor, id: string, ip: s
   if (!parsed.success) throw appError('credential.bad_request', { message: 'This key’s stored settings are no longer valid: save it again.', details: { reason: 'not_testable' } });
   const data = parsed.data;
   const endpoint = { provider: data.provider, apiKey: data.apiKey ?? null, baseUrl: data.baseUrl ?? null };
-  const result = await testEndpoint(endpoint, { timeoutMs: 15_000, net: llmNetOptions(data.provider, { forMember: true }) });
-  const answer = result.ok
-    ? { ok: true as const, modelCount: result.modelCount, latencyMs: result.latencyMs }
-    : { ok: false as const, code: result.code, message: result.message.slice(0, 300) };
+  const { answer, latencyMs } = await tryEndpoint(endpoint, llmNetOptions(data.provider, { forMember: true }));
   await recordAudit(auditByOf(actor), {
     action: 'credential.tested',
     targetKind: 'credential',
     targetId: row.id,
-    details: { name: row.name, type: row.type, provider: data.provider, ok: answer.ok, code: answer.ok ? null : answer.code, latencyMs: result.latencyMs },
+    details: { name: row.name, type: row.type, provider: data.provider, ok: answer.ok, code: answer.ok ? null : answer.code, latencyMs },
     ip,
   });
   return answer;

@@ -3,10 +3,10 @@
  * against its provider (admin), and the models a member may pick for the assistant.
  */
 import { aiProviderFacts, testEndpoint, type AiNetOptions } from '../../core/ai';
-import type { AiProvider } from '../../core/ai/types';
+import type { AiEndpoint, AiProvider } from '../../core/ai/types';
 import type { AuthenticatedActor } from '../../core/auth/access';
 import { auditByOf, recordAudit } from '../../core/audit';
-import { allowsPrivate, llmAllowAddress } from './base-url';
+import { llmNetOptions } from './base-url';
 import { isAiProvider } from './catalogue';
 import { endpointOf, findConnectionOrThrow } from './repo';
 import { modelsOf, resolveModel } from './resolve';
@@ -25,19 +25,30 @@ export function setConnectionTestNetForTests(net: AiNetOptions): void {
  * or `{ok: false, code, message}` (the provider layer's fixed sentences, never the vendor's text).
  * Audited `llm.connection_tested` with the outcome, without the key.
  */
+/**
+ * Lists an endpoint's models as a connection test: `{ok: true, modelCount, latencyMs}` or `{ok: false,
+ * code, message}` with the provider layer's fixed sentences (never the key, the URL or the vendor's text).
+ * Shared by the administrators' connections and the members' own keys.
+ */
+export async function tryEndpoint(endpoint: AiEndpoint, net: AiNetOptions) {
+  const result = await testEndpoint(endpoint, { timeoutMs: 15_000, net });
+  const answer = result.ok
+    ? { ok: true as const, modelCount: result.modelCount, latencyMs: result.latencyMs }
+    : { ok: false as const, code: result.code, message: result.message.slice(0, 300) };
+  return { answer, latencyMs: result.latencyMs };
+}
+
 export async function testLlmConnection(actor: AuthenticatedActor, id: string, ip: string | null) {
   const row = await findConnectionOrThrow(id);
   const endpoint = endpointOf(row);
   // The operator's LLM_ALLOW_HOSTS, as every call of this connection will have it (tests may open the fakes instead).
-  const result = await testEndpoint(endpoint, { timeoutMs: 15_000, net: { allowAddress: llmAllowAddress(), ...testNet, allowPrivate: allowsPrivate(endpoint.provider) } });
-  const answer = result.ok
-    ? { ok: true as const, modelCount: result.modelCount, latencyMs: result.latencyMs }
-    : { ok: false as const, code: result.code, message: result.message.slice(0, 300) };
+  const net = llmNetOptions(endpoint.provider);
+  const { answer, latencyMs } = await tryEndpoint(endpoint, { ...net, ...testNet, allowPrivate: net.allowPrivate });
   await recordAudit(auditByOf(actor), {
     action: 'llm.connection_tested',
     targetKind: 'llm_connection',
     targetId: row.id,
-    details: { provider: row.provider, label: row.label, ok: answer.ok, code: answer.ok ? null : answer.code, latencyMs: result.latencyMs },
+    details: { provider: row.provider, label: row.label, ok: answer.ok, code: answer.ok ? null : answer.code, latencyMs },
     ip,
   });
   return answer;
