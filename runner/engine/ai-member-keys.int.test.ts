@@ -7,16 +7,16 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetConfigForTests } from '../../server/core/config';
-import { seal, sealJson } from '../../server/core/crypto/secret-box';
+import { sealJson } from '../../server/core/crypto/secret-box';
 import { db } from '../../server/core/db';
 import { llmProviderType } from '../../server/domains/connections/secret-data';
-import { keyPurposeOf } from '../../server/domains/llm/repo';
 import { checkBudget } from '../../server/domains/llm/usage';
 import type { GraphInput } from '../../server/engine/graph/schema';
 import { setCapabilityOptionsForTests } from '../../server/engine/run/run-step';
 import { startExecution } from '../../server/engine/run/start';
 import { fakeNet, startFakeVendor, type FakeVendorServer } from '../../server/testing/ai-fakes';
 import { createMember, type TestMember } from '../../server/testing/factories';
+import { createFakeLlmConnection, recordPastSpend } from '../../server/testing/llm-factories';
 import { useTestDatabase } from '../../server/testing/test-database';
 import { createWorkflow } from '../../server/testing/workflow-factories';
 import { startEngineWorker, waitForExecution, type EngineWorker } from './testing/engine-worker';
@@ -40,11 +40,6 @@ async function runToEnd(graph: GraphInput) {
   const { workflow, version } = await createWorkflow(member, { graph });
   const execution = await startExecution({ memberId: member.id, workflowId: workflow.id, workflowVersionId: version!.id, trigger: { type: 'webhook', nodeId: 'start', data: {} } });
   return waitForExecution(execution.id);
-}
-
-async function addInstanceConnection() {
-  const row = await db().llmConnection.create({ data: { provider: 'ai_vendor_a', label: `Instance ${randomUUID()}`, baseUrl: `${vendor.origin}/v1`, isDefault: true, enabledModels: ['fake-model'] } });
-  await db().llmConnection.update({ where: { id: row.id }, data: { apiKeyEnc: seal(instanceKey, keyPurposeOf(row.id)) } });
 }
 
 /** A member's key stored as the connections domain stores it (its base URL on the fake: tests only). */
@@ -80,7 +75,7 @@ beforeEach(async () => {
   await db().llmUsage.deleteMany({});
   await db().credential.deleteMany({ where: { memberId: member.id } });
   await db().llmConnection.deleteMany({});
-  await addInstanceConnection();
+  await createFakeLlmConnection(vendor, { apiKey: instanceKey });
   allowMemberKeys(true);
 });
 afterEach(() => allowMemberKeys(false));
@@ -110,7 +105,7 @@ describe('a member’s own AI key', () => {
 
   it('is not held by a spent budget, and what it costs is not counted against the budgets', async () => {
     await db().llmBudget.create({ data: { id: 'instance', instanceMonthlyUsd: 0.5, memberMonthlyUsd: 0.5 } });
-    await db().llmUsage.create({ data: { provider: 'ai_vendor_a', model: 'fake-model', purpose: 'general', memberId: member.id, inputTokens: 1, outputTokens: 1, reasoningTokens: 0, costUsd: 1 } });
+    await recordPastSpend(member.id, 1);
     await addMemberKey({ provider: 'ai_vendor_a', apiKey: memberKey });
     vendor.reply({ kind: 'text', text: 'Still served.' });
     const done = await runToEnd(ask());

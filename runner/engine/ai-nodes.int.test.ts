@@ -5,13 +5,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetConfigForTests } from '../../server/core/config';
 import { db } from '../../server/core/db';
-import { seal } from '../../server/core/crypto/secret-box';
-import { keyPurposeOf } from '../../server/domains/llm/repo';
 import type { GraphInput } from '../../server/engine/graph/schema';
 import { setCapabilityOptionsForTests } from '../../server/engine/run/run-step';
 import { startExecution } from '../../server/engine/run/start';
 import { fakeNet, startFakeVendor, type FakeVendorServer } from '../../server/testing/ai-fakes';
 import { createMember, type TestMember } from '../../server/testing/factories';
+import { createFakeLlmConnection, recordPastSpend } from '../../server/testing/llm-factories';
 import { useTestDatabase } from '../../server/testing/test-database';
 import { createWorkflow } from '../../server/testing/workflow-factories';
 import { startEngineWorker, waitForExecution, type EngineWorker } from './testing/engine-worker';
@@ -33,12 +32,6 @@ async function run(graph: GraphInput, options: { simulated?: boolean; callModels
 }
 
 const single = (node: Record<string, unknown>): GraphInput => ({ nodes: [trigger, node], connections: [{ from: 'start', output: 'main', to: node.id as string }] }) as GraphInput;
-
-async function addConnection() {
-  const row = await db().llmConnection.create({ data: { provider: 'ai_vendor_a', label: 'Fake A', baseUrl: `${vendor.origin}/v1`, isDefault: true, enabledModels: ['fake-model'] } });
-  await db().llmConnection.update({ where: { id: row.id }, data: { apiKeyEnc: seal('sk-fake-key', keyPurposeOf(row.id)) } });
-  return row;
-}
 
 beforeAll(async () => {
   vendor = await startFakeVendor('openai');
@@ -72,7 +65,7 @@ describe('no AI provider', () => {
 
 describe('with a connection', () => {
   beforeAll(async () => {
-    await addConnection();
+    await createFakeLlmConnection(vendor, { label: 'Fake A' });
     await db().llmPrice.upsert({ where: { provider_model: { provider: 'ai_vendor_a', model: 'fake-model' } }, create: { provider: 'ai_vendor_a', model: 'fake-model', inputUsdPerMillion: 1_000, outputUsdPerMillion: 2_000 }, update: {} });
   });
 
@@ -152,7 +145,7 @@ describe('with a connection', () => {
 
   it('a spent budget fails the step llm.budget_exceeded, calls no model and records no usage', async () => {
     await db().llmBudget.create({ data: { id: 'instance', instanceMonthlyUsd: 0.0001 } });
-    await db().llmUsage.create({ data: { provider: 'ai_vendor_a', model: 'fake-model', purpose: 'general', memberId: member.id, inputTokens: 1, outputTokens: 1, reasoningTokens: 0, costUsd: 1 } });
+    await recordPastSpend(member.id, 1);
     const { execution } = await run(single(classify()));
     const done = await waitForExecution(execution.id);
     expect(done.status).toBe('failed');

@@ -6,13 +6,12 @@
  * every case that ran ended so).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { seal } from '../../server/core/crypto/secret-box';
 import { db } from '../../server/core/db';
-import { keyPurposeOf } from '../../server/domains/llm/repo';
 import type { GraphInput } from '../../server/engine/graph/schema';
 import { setCapabilityOptionsForTests } from '../../server/engine/run/run-step';
 import { fakeNet, startFakeVendor, type FakeVendorServer } from '../../server/testing/ai-fakes';
 import { createMember, type TestMember } from '../../server/testing/factories';
+import { createFakeLlmConnection, recordPastSpend } from '../../server/testing/llm-factories';
 import { createMailbox, createMessage } from '../../server/testing/mail-factories';
 import { call } from '../../server/testing/rest-client';
 import { useTestDatabase } from '../../server/testing/test-database';
@@ -36,8 +35,7 @@ beforeAll(async () => {
   setCapabilityOptionsForTests({ aiNet: fakeNet });
   worker = await startEngineWorker(databaseUrl, { concurrency: 8 });
   member = await createMember();
-  const row = await db().llmConnection.create({ data: { provider: 'ai_vendor_a', label: 'Fake A', baseUrl: `${vendor.origin}/v1`, isDefault: true, enabledModels: ['fake-model'] } });
-  await db().llmConnection.update({ where: { id: row.id }, data: { apiKeyEnc: seal('sk-fake-key', keyPurposeOf(row.id)) } });
+  await createFakeLlmConnection(vendor, { label: 'Fake A' });
   // 100 input tokens at 1,000 USD/M and 10 output at 2,000 USD/M: 0.12 USD a call.
   await db().llmPrice.create({ data: { provider: 'ai_vendor_a', model: 'fake-model', inputUsdPerMillion: 1_000, outputUsdPerMillion: 2_000 } });
 });
@@ -115,7 +113,7 @@ describe('an evaluation of a workflow with AI nodes', () => {
   it('a budget already spent refuses the start with 402 llm.budget_exceeded and nothing is created', async () => {
     const workflow = await workflowOn(['Invoice 1'], [classify]);
     await db().llmBudget.create({ data: { id: 'instance', memberMonthlyUsd: 0.1 } });
-    await db().llmUsage.create({ data: { provider: 'ai_vendor_a', model: 'fake-model', purpose: 'general', memberId: member.id, inputTokens: 1, outputTokens: 1, reasoningTokens: 0, costUsd: 1 } });
+    await recordPastSpend(member.id, 1);
     const refused = await call('POST', `/api/v1/workflows/${workflow.id}/eval-runs`, { cookie: member.cookie, body: { callModels: true } });
     expect(refused.status).toBe(402);
     expect(refused.body.error.code).toBe('llm.budget_exceeded');
@@ -130,7 +128,7 @@ describe('an evaluation of a workflow with AI nodes', () => {
     const started = await call('POST', `/api/v1/workflows/${workflow.id}/eval-runs`, { cookie: member.cookie, body: { callModels: true } });
     expect(started.status).toBe(202);
     await db().llmBudget.create({ data: { id: 'instance', instanceMonthlyUsd: 0.1 } });
-    await db().llmUsage.create({ data: { provider: 'ai_vendor_a', model: 'fake-model', purpose: 'general', memberId: member.id, inputTokens: 1, outputTokens: 1, reasoningTokens: 0, costUsd: 1 } });
+    await recordPastSpend(member.id, 1);
     while ((await driveEvalRun(started.body.evalRun.id, { budgetMs: 60_000 })) === 'again');
     const run = (await call('GET', `/api/v1/eval-runs/${started.body.evalRun.id}`, { cookie: member.cookie })).body.evalRun;
     expect(run).toMatchObject({ status: 'failed', error: { code: 'llm.budget_exceeded' }, progress: { done: 2, total: 2 }, figures: { triggered: 2, errors: 2 }, costUsd: 0 });
@@ -155,7 +153,7 @@ describe('an evaluation of a workflow with AI nodes', () => {
     const started = await call('POST', `/api/v1/workflows/${workflow.id}/eval-runs`, { cookie: member.cookie, body: { callModels: true } });
     expect(started.status).toBe(202);
     await db().llmBudget.create({ data: { id: 'instance', instanceMonthlyUsd: 0.1 } });
-    await db().llmUsage.create({ data: { provider: 'ai_vendor_a', model: 'fake-model', purpose: 'general', memberId: member.id, inputTokens: 1, outputTokens: 1, reasoningTokens: 0, costUsd: 1 } });
+    await recordPastSpend(member.id, 1);
     while ((await driveEvalRun(started.body.evalRun.id, { budgetMs: 60_000 })) === 'again');
     const run = (await call('GET', `/api/v1/eval-runs/${started.body.evalRun.id}`, { cookie: member.cookie })).body.evalRun;
     expect(run).toMatchObject({ status: 'succeeded', error: null, figures: { triggered: 2, errors: 1 } });
