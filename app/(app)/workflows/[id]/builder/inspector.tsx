@@ -16,6 +16,7 @@ import { JsonBlock } from '../../../executions/[id]/json-block';
 import type { NodeType, TestRunDetail, TestRunStep } from './api';
 import { noteColourClasses } from './canvas/note-node';
 import { stickyColors, updateNode, updateNote, type EditorGraph } from './model/editor-graph';
+import { mergeKeyOf } from './model/history';
 import type { IssuesByItem } from './model/issues';
 import { NodeParamsForm, NodeSettingsForm, type ParamsFormContext } from '../../_components/params';
 import { sampleScopeFor } from './use-form-context';
@@ -153,7 +154,7 @@ export function Inspector({
           maxLength={4000}
           readOnly={readOnly}
           value={note.text}
-          onChange={(event) => builder.commit(updateNote(graph, note.id, { text: event.target.value }))}
+          onChange={(event) => builder.commit(updateNote(graph, note.id, { text: event.target.value }), `note:${note.id}:text`)}
         />
         <fieldset>
           <legend className="mb-1 text-sm font-medium">{b.noteColour}</legend>
@@ -206,7 +207,7 @@ export function Inspector({
             key={node.id}
             nodeType={type}
             params={node.params}
-            onChange={(params) => builder.commit(updateNode(graph, node.id, { params }))}
+            onChange={(params) => builder.commit(updateNode(graph, node.id, { params }), mergeKeyOf(`params:${node.id}`, node.params, params))}
             context={{ ...lists, sampleScope: sampleScopeFor(graph, node.id, run) }}
             issues={paramIssues}
             disabled={readOnly}
@@ -230,6 +231,7 @@ export function Inspector({
                 timeoutMs: settings.timeoutMs,
                 notes: settings.notes,
               }),
+              mergeKeyOf(`settings:${node.id}`, { name: node.name, disabled: node.disabled, onError: node.onError, retry: node.retry, timeoutMs: node.timeoutMs, notes: node.notes }, { ...settings }),
             )
           }
           issues={otherIssues}

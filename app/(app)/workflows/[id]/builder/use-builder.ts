@@ -2,7 +2,8 @@
 
 /**
  * The builder's editing state: the graph with its undo history, the canvas selection, and the edits
- * the toolbar, the palette, the inspector and the shortcuts share. Every edit is one undo step.
+ * the toolbar, the palette, the inspector and the shortcuts share. Every edit is one undo step (typing
+ * in one field, one step for the burst).
  */
 import { useCallback, useMemo, useRef, useState } from 'react';
 import type { NodeType } from './api';
@@ -29,7 +30,8 @@ export function useBuilder(initial: EditorGraph) {
   const graphRef = useRef(graph);
   graphRef.current = graph;
 
-  const commit = useCallback((next: EditorGraph) => setHistory((current) => record(current, next)), []);
+  /** Records an edit; with a merge key (the field edited), a burst of keystrokes in it is one undo step. */
+  const commit = useCallback((next: EditorGraph, mergeKey?: string) => setHistory((current) => record(current, next, mergeKey ? { key: mergeKey, at: Date.now() } : undefined)), []);
   const edit = useCallback((change: (graph: EditorGraph) => EditorGraph) => setHistory((current) => record(current, change(current.present))), []);
 
   const onSelectionChange = useCallback((next: CanvasSelection) => {

@@ -16,7 +16,7 @@ import {
   updateNode,
   type EditorGraph,
 } from './editor-graph';
-import { record, redo, startHistory, undo } from './history';
+import { mergeKeyOf, mergeWindowMs, record, redo, startHistory, undo } from './history';
 
 function chain(): EditorGraph {
   let graph = emptyEditorGraph;
@@ -131,6 +131,32 @@ describe('undo and redo', () => {
     history = record(history, 9);
     expect(redo(history).present).toBe(9);
     expect(undo(history).present).toBe(2);
+  });
+
+  it('a burst of typing in one field is one step; another field, a pause or an undo starts a new one', () => {
+    let history = startHistory('');
+    history = record(history, 'I', { key: 'settings:n1:name', at: 1_000 });
+    history = record(history, 'In', { key: 'settings:n1:name', at: 1_300 });
+    history = record(history, 'Inv', { key: 'settings:n1:name', at: 2_200 });
+    expect(history.past).toEqual(['']);
+    expect(undo(history).present).toBe('');
+    // Another field of the node: its own step.
+    history = record(history, 'Inv!', { key: 'settings:n1:notes', at: 2_300 });
+    expect(history.past).toEqual(['', 'Inv']);
+    // A pause longer than the window: a new step, even in the same field.
+    history = record(history, 'Inv!!', { key: 'settings:n1:notes', at: 2_300 + mergeWindowMs });
+    expect(history.past).toEqual(['', 'Inv', 'Inv!']);
+    // After an undo, typing again does not fold into the undone step.
+    history = undo(history);
+    history = record(history, 'Inv!?', { key: 'settings:n1:notes', at: 3_400 });
+    expect(history.past).toEqual(['', 'Inv', 'Inv!']);
+    expect(history.future).toEqual([]);
+  });
+
+  it('names an edit by its item and the top-level fields it changed', () => {
+    expect(mergeKeyOf('params:n1', { subject: 'a', labels: [1] }, { subject: 'ab', labels: [1] })).toBe('params:n1:subject');
+    expect(mergeKeyOf('params:n1', { subject: 'a' }, { subject: 'a', body: 'x' })).toBe('params:n1:body');
+    expect(mergeKeyOf('settings:n1', { name: 'A', disabled: false }, { name: 'A', disabled: true })).toBe('settings:n1:disabled');
   });
 });
 
