@@ -18,7 +18,7 @@ import { useWorkflow } from '../_lib/api';
 import { triggerLabel } from '../_lib/labels';
 import { WorkflowBuilder } from './builder/builder';
 import { DraftSaverProvider } from './builder/draft-saver';
-import { EvalRunsPanel, graphHasAiNodes } from '../_components/eval/eval-runs-panel';
+import { EvalRunsPanel, graphHasAiNodes, nodeNamesOf } from '../_components/eval/eval-runs-panel';
 import { VersionsList } from '../_components/versions/versions-list';
 import { GraphEditor } from './graph-editor';
 import { SettingsPanel } from './settings-panel';
@@ -105,7 +105,7 @@ export function WorkflowView({ id }: { id: string }) {
         <div className={tab === 'graph' ? undefined : 'hidden'}>
           <WorkflowBuilder key={data.id} workflow={data} />
         </div>
-        {tab === 'evaluate' ? <EvalRunsPanel workflowId={data.id} hasPublished={data.publishedVersion !== null} hasAiNodes={graphHasAiNodes(data.graph)} /> : null}
+        {tab === 'evaluate' ? <EvalRunsPanel workflowId={data.id} hasPublished={data.publishedVersion !== null} hasAiNodes={graphHasAiNodes(data.graph)} nodeNames={nodeNamesOf(data.graph)} /> : null}
         {tab === 'json' ? <GraphEditor workflow={data} /> : null}
         {tab === 'versions' ? <VersionsList workflowId={data.id} draftGraph={data.graph} draftRevision={data.draftRevision} readOnly={archived} /> : null}
         {tab === 'settings' ? <SettingsPanel workflow={data} /> : null}

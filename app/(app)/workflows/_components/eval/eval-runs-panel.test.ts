@@ -13,7 +13,7 @@ import type { Locale } from '@/app/i18n';
 import { TRPCProvider } from '@/app/lib/trpc';
 import type { AppRouter } from '@/server/trpc/root';
 import type { EvalCase, EvalRun } from './api';
-import { EvalRunsPanel, graphHasAiNodes } from './eval-runs-panel';
+import { EvalRunsPanel, graphHasAiNodes, nodeNamesOf } from './eval-runs-panel';
 
 vi.mock('next/navigation', () => ({ useRouter: () => ({ refresh: () => {} }) }));
 
@@ -68,13 +68,13 @@ const cases: EvalCase[] = [
   },
 ];
 
-function render(locale: Locale, latest: EvalRun | null, hasAiNodes = false) {
+function render(locale: Locale, latest: EvalRun | null, hasAiNodes = false, nodeNames?: ReadonlyMap<string, string>) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity } } });
   const trpcClient = createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: 'http://localhost.invalid/api/trpc' })] });
   const trpc = createTRPCOptionsProxy<AppRouter>({ client: trpcClient, queryClient });
   queryClient.setQueryData(trpc.evalRuns.list.queryKey({ id: workflowId, limit: 1 }), { evalRuns: latest ? [latest] : [] });
   queryClient.setQueryData(trpc.evalRuns.cases.infiniteQueryKey({ id: run.id, limit: 50 }), { pages: [{ cases, nextCursor: 'next' }], pageParams: [null] });
-  const panel = createElement(EvalRunsPanel, { workflowId, hasPublished: true, hasAiNodes });
+  const panel = createElement(EvalRunsPanel, { workflowId, hasPublished: true, hasAiNodes, nodeNames });
   const withTrpc = createElement(TRPCProvider, { trpcClient, queryClient, children: panel });
   const withQuery = createElement(QueryClientProvider, { client: queryClient }, withTrpc);
   return renderToString(createElement(I18nProvider, { initialLocale: locale, children: withQuery }));
@@ -101,6 +101,14 @@ describe('EvalRunsPanel', () => {
     expect(html).toContain('Only differences');
     expect(html).toContain('data-testid="eval-load-more"');
     expect(html).toContain('data-testid="eval-cancel"');
+  });
+
+  it('reads a case’s path as node names, a node no longer in the draft by its id', () => {
+    const names = nodeNamesOf({ nodes: [{ id: 'start', name: 'New invoice' }, { id: 'send', name: 'Send the receipt' }, { id: 'x', name: '  ' }, null, 'junk'] });
+    expect([...names]).toEqual([['start', 'New invoice'], ['send', 'Send the receipt']]);
+    const html = text(render('en', run, false, names));
+    expect(html).toContain('New invoice → Send the receipt');
+    expect(html).toContain('Baseline: New invoice → draft');
   });
 
   it('speaks French and invites a first evaluation when there is none', () => {

@@ -38,7 +38,29 @@ export function graphHasAiNodes(graph: { nodes: readonly unknown[] }): boolean {
 
 const usd = (amount: number, locale: string) => new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD', maximumFractionDigits: 4 }).format(amount);
 
-export function EvalRunsPanel({ workflowId, hasPublished, hasAiNodes = false }: { workflowId: string; hasPublished: boolean; hasAiNodes?: boolean }) {
+/** A graph's node names by id: a case's path reads as names (a node gone from the draft keeps its id). */
+export function nodeNamesOf(graph: { nodes: readonly unknown[] }): ReadonlyMap<string, string> {
+  const names = new Map<string, string>();
+  for (const node of graph.nodes) {
+    const { id, name } = (node ?? {}) as { id?: unknown; name?: unknown };
+    if (typeof id === 'string' && typeof name === 'string' && name.trim() !== '') names.set(id, name);
+  }
+  return names;
+}
+
+const pathText = (path: readonly string[], names: ReadonlyMap<string, string>) => path.map((id) => names.get(id) ?? id).join(' → ');
+
+export function EvalRunsPanel({
+  workflowId,
+  hasPublished,
+  hasAiNodes = false,
+  nodeNames = new Map(),
+}: {
+  workflowId: string;
+  hasPublished: boolean;
+  hasAiNodes?: boolean;
+  nodeNames?: ReadonlyMap<string, string>;
+}) {
   const { t, locale } = useI18n();
   const strings = t.eval;
   const latest = useLatestEvalRun(workflowId);
@@ -126,7 +148,7 @@ export function EvalRunsPanel({ workflowId, hasPublished, hasAiNodes = false }: 
           {run.baseline !== 'none' ? (
             <CheckboxField label={strings.onlyDifferences} checked={changedOnly} onChange={(event) => setChangedOnly(event.target.checked)} data-testid="eval-only-differences" />
           ) : null}
-          <EvalCaseTable run={run} changedOnly={changedOnly && run.baseline !== 'none'} />
+          <EvalCaseTable run={run} changedOnly={changedOnly && run.baseline !== 'none'} nodeNames={nodeNames} />
         </div>
       ) : latest.isSuccess ? (
         <p className="text-sm text-muted" data-testid="eval-empty">
@@ -137,7 +159,7 @@ export function EvalRunsPanel({ workflowId, hasPublished, hasAiNodes = false }: 
   );
 }
 
-function EvalCaseTable({ run, changedOnly }: { run: EvalRun; changedOnly: boolean }) {
+function EvalCaseTable({ run, changedOnly, nodeNames }: { run: EvalRun; changedOnly: boolean; nodeNames: ReadonlyMap<string, string> }) {
   const { t } = useI18n();
   const strings = t.eval;
   const pages = useEvalCases(run.id, changedOnly, `${run.status}:${run.progress.done}`);
@@ -165,7 +187,7 @@ function EvalCaseTable({ run, changedOnly }: { run: EvalRun; changedOnly: boolea
         </THead>
         <TBody>
           {cases.map((item) => (
-            <CaseRow key={item.id} item={item} showBaseline={run.baseline !== 'none'} strings={strings} />
+            <CaseRow key={item.id} item={item} showBaseline={run.baseline !== 'none'} strings={strings} nodeNames={nodeNames} />
           ))}
         </TBody>
       </Table>
@@ -184,7 +206,7 @@ function triggerBadge(item: EvalCase, strings: EvalStrings) {
   return item.triggered ? <Badge tone="brand">{strings.triggered}</Badge> : <Badge>{strings.notTriggered}</Badge>;
 }
 
-function CaseRow({ item, showBaseline, strings }: { item: EvalCase; showBaseline: boolean; strings: EvalStrings }) {
+function CaseRow({ item, showBaseline, strings, nodeNames }: { item: EvalCase; showBaseline: boolean; strings: EvalStrings; nodeNames: ReadonlyMap<string, string> }) {
   const done = item.status === 'done';
   return (
     <TR data-testid="eval-case-row" data-changed={item.changed ? 'true' : 'false'}>
@@ -199,7 +221,7 @@ function CaseRow({ item, showBaseline, strings }: { item: EvalCase; showBaseline
         )}
       </TD>
       <TD>{triggerBadge(item, strings)}</TD>
-      <TD className="font-mono text-xs">{item.path.join(' → ') || '—'}</TD>
+      <TD className="text-xs" title={item.path.join(' → ')}>{pathText(item.path, nodeNames) || '—'}</TD>
       <TD className="text-xs">{done ? effectsText(item.effects) || strings.noEffects : ''}</TD>
       <TD className="text-xs">{item.error ? <span className="text-red-700 dark:text-red-300">{`${item.error.code}: ${item.error.message}`}</span> : strings.noError}</TD>
       {showBaseline ? (
@@ -207,7 +229,7 @@ function CaseRow({ item, showBaseline, strings }: { item: EvalCase; showBaseline
           {!done ? null : item.baseline ? (
             <div className="flex flex-col gap-1">
               <Badge tone={item.changed ? 'warning' : 'success'}>{item.changed ? strings.differs : strings.same}</Badge>
-              {item.changed ? <span className="text-muted">{strings.baselineDid(item.baseline.path.join(' → '), effectsText(item.baseline.effects))}</span> : null}
+              {item.changed ? <span className="text-muted">{strings.baselineDid(pathText(item.baseline.path, nodeNames), effectsText(item.baseline.effects))}</span> : null}
             </div>
           ) : (
             <span className="text-muted">{strings.noBaseline}</span>
