@@ -116,6 +116,7 @@ export const enAiAdmin = {
     reasoningTokens: 'Reasoning tokens',
     cost: 'Cost',
     unpriced: 'Unpriced calls',
+    ownKeys: 'Of which on members’ own keys',
     totals: 'Totals',
     byMember: 'By member',
     byPurpose: 'By purpose',

@@ -118,6 +118,7 @@ export const frAiAdmin: typeof enAiAdmin = {
     reasoningTokens: 'Jetons de raisonnement',
     cost: 'Coût',
     unpriced: 'Appels sans prix',
+    ownKeys: 'Dont sur les clés propres des membres',
     totals: 'Totaux',
     byMember: 'Par membre',
     byPurpose: 'Par usage',

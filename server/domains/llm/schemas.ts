@@ -184,6 +184,7 @@ const figures = {
   reasoningTokens: z.number().int().min(0),
   costUsd: z.number().min(0).describe('The sum of known costs.'),
   unpricedCalls: z.number().int().min(0).describe('Calls whose cost is unknown (no price for their model).'),
+  ownKeysCostUsd: z.number().min(0).describe('The part of `costUsd` spent on members’ own keys: their accounts paid, so it counts against no budget.'),
 };
 
 export const usageOutput = z.object({

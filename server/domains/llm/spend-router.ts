@@ -87,8 +87,8 @@ export const llmSpendRouter = router({
         tag,
         summary: { en: 'Summarise AI usage for a month', fr: 'Résumer la consommation IA d’un mois' },
         description: {
-          en: 'Model calls of a calendar month (`month` `YYYY-MM`, UTC; default the current one): `totals`, then `byMember`, `byPurpose` and `byModel`, costliest first. Each figure set: calls, input, output and reasoning tokens, `costUsd` (the sum of known costs) and `unpricedCalls`.',
-          fr: 'Appels de modèles d’un mois civil (`month` `YYYY-MM`, UTC ; par défaut le mois en cours) : `totals`, puis `byMember`, `byPurpose` et `byModel`, les plus coûteux d’abord. Chaque série : appels, jetons d’entrée, de sortie et de raisonnement, `costUsd` (la somme des coûts connus) et `unpricedCalls`.',
+          en: 'Model calls of a calendar month (`month` `YYYY-MM`, UTC; default the current one): `totals`, then `byMember`, `byPurpose` and `byModel`, costliest first. Each figure set: calls, input, output and reasoning tokens, `costUsd` (the sum of known costs), `unpricedCalls`, and `ownKeysCostUsd` (the part of the cost spent on members’ own keys, which counts against no budget).',
+          fr: 'Appels de modèles d’un mois civil (`month` `YYYY-MM`, UTC ; par défaut le mois en cours) : `totals`, puis `byMember`, `byPurpose` et `byModel`, les plus coûteux d’abord. Chaque série : appels, jetons d’entrée, de sortie et de raisonnement, `costUsd` (la somme des coûts connus), `unpricedCalls`, et `ownKeysCostUsd` (la part du coût dépensée sur les clés propres des membres, qui ne compte dans aucun budget).',
         },
       }),
     )

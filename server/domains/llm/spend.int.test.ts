@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../core/errors/app-error';
 import { db } from '../../core/db';
@@ -90,6 +91,8 @@ describe('usage records', () => {
     await usage(alice.id, { purpose: 'classify', inputTokens: 1_000_000 });
     await usage(alice.id, { purpose: 'compose', inputTokens: 2_000_000, outputTokens: 10 });
     await usage(bob.id, { purpose: 'classify', model: 'gpt-unknown', inputTokens: 5 });
+    // A call on Bob's own key: in the figures, and told apart as paid by his account.
+    await usage(bob.id, { purpose: 'general', inputTokens: 1_000_000, connectionId: null, credentialId: randomUUID() });
     const old = await usage(bob.id, { inputTokens: 9_000_000 });
     await db().llmUsage.update({ where: { id: old.id }, data: { createdAt: new Date('2024-02-10T00:00:00Z') } });
 
@@ -97,17 +100,20 @@ describe('usage records', () => {
     expect(response.status).toBe(200);
     const body = response.body;
     expect(body.month).toBe(new Date().toISOString().slice(0, 7));
-    expect(body.totals).toEqual({ calls: 3, inputTokens: 3_000_005, outputTokens: 10, reasoningTokens: 0, costUsd: expect.closeTo(1.200016, 9), unpricedCalls: 1 });
+    expect(body.totals).toEqual({ calls: 4, inputTokens: 4_000_005, outputTokens: 10, reasoningTokens: 0, costUsd: expect.closeTo(1.600016, 9), unpricedCalls: 1, ownKeysCostUsd: expect.closeTo(0.4, 9) });
     expect(body.byMember).toEqual([
-      { memberId: alice.id, name: 'Alice', calls: 2, inputTokens: 3_000_000, outputTokens: 10, reasoningTokens: 0, costUsd: expect.closeTo(1.200016, 9), unpricedCalls: 0 },
-      { memberId: bob.id, name: 'Bob', calls: 1, inputTokens: 5, outputTokens: 0, reasoningTokens: 0, costUsd: 0, unpricedCalls: 1 },
+      { memberId: alice.id, name: 'Alice', calls: 2, inputTokens: 3_000_000, outputTokens: 10, reasoningTokens: 0, costUsd: expect.closeTo(1.200016, 9), unpricedCalls: 0, ownKeysCostUsd: 0 },
+      { memberId: bob.id, name: 'Bob', calls: 2, inputTokens: 1_000_005, outputTokens: 0, reasoningTokens: 0, costUsd: expect.closeTo(0.4, 9), unpricedCalls: 1, ownKeysCostUsd: expect.closeTo(0.4, 9) },
     ]);
+    // The budgets count what the instance paid only.
+    expect((await call('GET', '/api/v1/admin/llm/budgets', { cookie: admin.cookie })).body.instanceSpentUsd).toBeCloseTo(1.200016, 9);
     expect(body.byPurpose.map((row: { purpose: string; calls: number }) => [row.purpose, row.calls])).toEqual([
       ['compose', 1],
       ['classify', 2],
+      ['general', 1],
     ]);
     expect(body.byModel.map((row: { model: string; calls: number }) => [row.model, row.calls])).toEqual([
-      ['gpt-4.1-mini', 2],
+      ['gpt-4.1-mini', 3],
       ['gpt-unknown', 1],
     ]);
 

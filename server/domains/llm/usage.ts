@@ -163,6 +163,7 @@ interface FigureRow {
   reasoning_tokens: bigint | number | null;
   cost_usd: number | null;
   unpriced_calls: bigint | number;
+  own_keys_cost_usd: number | null;
 }
 
 function figuresOf(row: FigureRow): UsageFigures {
@@ -173,6 +174,7 @@ function figuresOf(row: FigureRow): UsageFigures {
     reasoningTokens: Number(row.reasoning_tokens ?? 0),
     costUsd: Math.round(Number(row.cost_usd ?? 0) * 1e9) / 1e9,
     unpricedCalls: Number(row.unpriced_calls),
+    ownKeysCostUsd: Math.round(Number(row.own_keys_cost_usd ?? 0) * 1e9) / 1e9,
   };
 }
 
@@ -184,7 +186,8 @@ export async function usageSummary(query: { month?: string }) {
            u.member_id::text AS member_id, min(m.name) AS name, u.purpose, u.provider, u.model,
            count(*) AS calls, sum(u.input_tokens) AS input_tokens, sum(u.output_tokens) AS output_tokens,
            sum(u.reasoning_tokens) AS reasoning_tokens, coalesce(sum(u.cost_usd), 0)::float8 AS cost_usd,
-           count(*) FILTER (WHERE u.cost_usd IS NULL) AS unpriced_calls
+           count(*) FILTER (WHERE u.cost_usd IS NULL) AS unpriced_calls,
+           coalesce(sum(u.cost_usd) FILTER (WHERE u.credential_id IS NOT NULL), 0)::float8 AS own_keys_cost_usd
     FROM llm_usage u LEFT JOIN members m ON m.id = u.member_id
     WHERE u.created_at >= ${window.from} AND u.created_at < ${window.to}
     GROUP BY GROUPING SETS ((u.member_id), (u.purpose), (u.provider, u.model), ())`;
@@ -194,7 +197,7 @@ export async function usageSummary(query: { month?: string }) {
     month: window.month,
     from: iso(window.from),
     to: iso(window.to),
-    totals: total ? figuresOf(total) : { calls: 0, inputTokens: 0, outputTokens: 0, reasoningTokens: 0, costUsd: 0, unpricedCalls: 0 },
+    totals: total ? figuresOf(total) : { calls: 0, inputTokens: 0, outputTokens: 0, reasoningTokens: 0, costUsd: 0, unpricedCalls: 0, ownKeysCostUsd: 0 },
     byMember: rows.filter((row) => row.grouping === 'member').map((row) => ({ memberId: row.member_id, name: row.name, ...figuresOf(row) })).sort(byCost),
     byPurpose: rows.filter((row) => row.grouping === 'purpose').map((row) => ({ purpose: row.purpose ?? '', ...figuresOf(row) })).sort(byCost),
     byModel: rows.filter((row) => row.grouping === 'model').map((row) => ({ provider: row.provider ?? '', model: row.model ?? '', ...figuresOf(row) })).sort(byCost),

@@ -218,6 +218,7 @@ interface Figures {
   reasoningTokens: number;
   costUsd: number;
   unpricedCalls: number;
+  ownKeysCostUsd: number;
 }
 
 function FigureTable({ caption, head, rows, testId }: { caption: string; head: string; rows: { key: string; name: string; figures: Figures }[]; testId: string }) {
@@ -236,6 +237,7 @@ function FigureTable({ caption, head, rows, testId }: { caption: string; head: s
           <TH className="text-right">{u.reasoningTokens}</TH>
           <TH className="text-right">{u.cost}</TH>
           <TH className="text-right">{u.unpriced}</TH>
+          <TH className="text-right">{u.ownKeys}</TH>
         </THead>
         <TBody>
           {rows.map((row) => (
@@ -247,6 +249,7 @@ function FigureTable({ caption, head, rows, testId }: { caption: string; head: s
               <TD className="text-right tabular-nums">{n(row.figures.reasoningTokens)}</TD>
               <TD className="text-right tabular-nums">{usd(row.figures.costUsd, locale)}</TD>
               <TD className="text-right tabular-nums">{n(row.figures.unpricedCalls)}</TD>
+              <TD className="text-right tabular-nums">{usd(row.figures.ownKeysCostUsd, locale)}</TD>
             </TR>
           ))}
         </TBody>
