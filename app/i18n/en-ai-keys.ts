@@ -1,7 +1,7 @@
 /** English strings of Settings → Connections → My AI keys (a member's own keys for AI providers). */
 export const enAiKeys = {
   title: 'My AI keys',
-  description: 'Your own keys for AI providers. Your workflows’ AI steps can use them; nobody else’s can. A key is stored encrypted and never shown again.',
+  description: 'Your own keys for AI providers. Once you add one, your workflows’ AI steps run on it (the oldest first; a step naming a model uses the key whose provider offers it), your account pays, and no budget of the instance applies. Nobody else’s steps can use them. A key is stored encrypted and never shown again.',
   add: 'Add an AI key',
   addTitle: 'Add an AI key',
   empty: 'No AI key yet. Your AI steps use the models your administrator set up.',

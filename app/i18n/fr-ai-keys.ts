@@ -3,7 +3,7 @@ import type { enAiKeys } from './en-ai-keys';
 
 export const frAiKeys: typeof enAiKeys = {
   title: 'Mes clés d’IA',
-  description: 'Vos propres clés pour des fournisseurs d’IA. Les étapes d’IA de vos workflows peuvent les utiliser ; celles des autres membres non. Une clé est enregistrée chiffrée et n’est plus jamais affichée.',
+  description: 'Vos propres clés pour des fournisseurs d’IA. Dès que vous en ajoutez une, les étapes d’IA de vos workflows l’utilisent (la plus ancienne d’abord ; une étape qui nomme un modèle prend la clé dont le fournisseur le propose), votre compte paie et aucun budget de l’instance ne s’applique. Les étapes des autres membres ne peuvent pas les utiliser. Une clé est enregistrée chiffrée et n’est plus jamais affichée.',
   add: 'Ajouter une clé d’IA',
   addTitle: 'Ajouter une clé d’IA',
   empty: 'Aucune clé d’IA pour l’instant. Vos étapes d’IA utilisent les modèles configurés par votre administrateur.',
