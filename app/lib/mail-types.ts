@@ -83,6 +83,8 @@ export interface Thread {
   snippet: string | null;
   hasAttachments: boolean;
   flags: MessageFlags;
+  /** Free-form; carries the latest ai.classify label of its messages under `ai`. */
+  classification?: Record<string, unknown>;
 }
 
 export interface MessageSummary {

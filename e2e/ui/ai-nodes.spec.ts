@@ -171,9 +171,10 @@ test('an ai.classify step answered by the model drives an if; the run shows labe
       await expect(member.getByTestId('step-effect')).toContainText(`Invoice: ${subject}`);
     });
 
-    await test.step('the webmail shows the message’s classification', async () => {
+    await test.step('the webmail shows the classification on the thread row and the message', async () => {
       await member.goto('/messages');
       const thread = member.getByTestId('thread-row').filter({ hasText: subject });
+      await expect(thread.getByTestId('thread-classification')).toHaveText('invoice');
       await thread.click();
       const view = member.getByTestId('thread-view');
       await expect(view.getByTestId('message-classification')).toContainText('invoice');

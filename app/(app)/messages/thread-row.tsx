@@ -7,6 +7,7 @@ import { formatDateTime, formatListDate } from '@/app/lib/format';
 import type { Thread } from '@/app/lib/mail-types';
 import { cn } from '@/app/ui/cn';
 import { PaperclipIcon, StarIcon } from '@/app/ui/icons';
+import { aiClassificationOf } from './_lib/classification';
 
 export function participantsText(thread: Thread, you: string): string {
   const names = thread.participants.map((person) => person.name?.trim() || person.email.split('@')[0] || person.email);
@@ -17,6 +18,7 @@ export function participantsText(thread: Thread, you: string): string {
 export const ThreadRow = memo(function ThreadRow({ thread, selected, onOpen }: { thread: Thread; selected: boolean; onOpen: (id: string) => void }) {
   const { t, locale } = useI18n();
   const unread = thread.unreadCount > 0;
+  const classified = aiClassificationOf(thread.classification);
   return (
     <li>
       <button
@@ -43,6 +45,11 @@ export const ThreadRow = memo(function ThreadRow({ thread, selected, onOpen }: {
         </span>
         <span className="flex items-center gap-1.5">
           <span className={cn('min-w-0 flex-1 truncate text-[13px]', unread ? 'font-medium' : 'text-fg/85')}>{thread.subject || t.webmail.noSubject}</span>
+          {classified ? (
+            <span className="max-w-32 shrink-0 truncate rounded bg-brand/10 px-1.5 text-[11px] text-brand" title={t.webmail.aiClassification(classified.label)} data-testid="thread-classification">
+              {classified.label}
+            </span>
+          ) : null}
           {thread.hasAttachments ? <PaperclipIcon size={13} className="shrink-0 text-muted" role="img" aria-hidden={false} aria-label={t.webmail.hasAttachments} /> : null}
           {thread.flags.flagged ? <StarIcon size={13} className="shrink-0 fill-amber-400 text-amber-500" role="img" aria-hidden={false} aria-label={t.webmail.flagged} /> : null}
         </span>

@@ -143,6 +143,23 @@ describe('signal capability', () => {
   });
 });
 
+describe('mail.classify capability', () => {
+  it('writes the classification on the message and its thread, keeping other keys; another member’s message is left alone', async () => {
+    const message = await createMessage(await createMailbox(owner));
+    await db().mailThread.update({ where: { id: message.threadId! }, data: { classification: { rules: 'kept' } } });
+    const value = { label: 'invoice', confidence: 0.9 };
+    expect(await capabilitiesFor(owner).capabilities.mail.classify({ messageId: message.id, key: 'ai', value })).toBe(true);
+    expect((await db().mailMessage.findUniqueOrThrow({ where: { id: message.id } })).classification).toEqual({ ai: value });
+    expect((await db().mailThread.findUniqueOrThrow({ where: { id: message.threadId! } })).classification).toEqual({ rules: 'kept', ai: value });
+
+    expect(await capabilitiesFor(stranger).capabilities.mail.classify({ messageId: message.id, key: 'ai', value: { label: 'x' } })).toBe(false);
+    expect((await db().mailThread.findUniqueOrThrow({ where: { id: message.threadId! } })).classification).toEqual({ rules: 'kept', ai: value });
+    // A test run writes nothing.
+    expect(await capabilitiesFor(owner, true).capabilities.mail.classify({ messageId: message.id, key: 'ai', value: { label: 'other' } })).toBe(true);
+    expect((await db().mailMessage.findUniqueOrThrow({ where: { id: message.id } })).classification).toEqual({ ai: value });
+  });
+});
+
 describe('credentials capability', () => {
   it('opens the member’s http_generic connection; another member’s or another type is credential_missing', async () => {
     const created = await call('POST', '/api/v1/credentials', {

@@ -130,10 +130,19 @@ export function createCapabilities(
         if (!isMessageId(input.messageId)) return false;
         if (run.simulated) return (await memberMessage(memberId, input.messageId)) !== null;
         const entry = JSON.stringify({ [input.key]: input.value });
-        const count = await db().$executeRaw`
-          UPDATE mail_messages SET classification = classification || ${entry}::jsonb, updated_at = now()
-          WHERE id = ${input.messageId}::uuid AND mailbox_id IN (SELECT id FROM mailboxes WHERE member_id = ${memberId}::uuid)`;
-        return count > 0;
+        // The thread carries its latest message's classification too (the spec's Thread field), so the
+        // thread list shows it without reading every message.
+        const [row] = await db().$queryRaw<{ messages: number }[]>`
+          WITH classified AS (
+            UPDATE mail_messages SET classification = classification || ${entry}::jsonb, updated_at = now()
+            WHERE id = ${input.messageId}::uuid AND mailbox_id IN (SELECT id FROM mailboxes WHERE member_id = ${memberId}::uuid)
+            RETURNING thread_id
+          ), threads AS (
+            UPDATE mail_threads SET classification = classification || ${entry}::jsonb, updated_at = now()
+            WHERE id IN (SELECT thread_id FROM classified) RETURNING id
+          )
+          SELECT (SELECT count(*) FROM classified)::int AS messages, (SELECT count(*) FROM threads)::int AS threads`;
+        return (row?.messages ?? 0) > 0;
       },
       async operate(input) {
         if (!isMessageId(input.messageId)) throw fail.permanent('mail.message_not_found');
