@@ -314,4 +314,35 @@ describe('runAnalysis', () => {
     expect(body.stats.groupsAnalyzed).toBe(0);
     expect(body.opportunities).toEqual([]);
   });
+
+  it('a job retried after its runner died asks the model only for the batches not answered yet, and records their usage once', async () => {
+    await connect();
+    vendor.reset();
+    const mailbox = await createMailbox(owner);
+    // 13 groups at volume 1: two batches.
+    for (let index = 0; index < 12; index += 1) await createMessage(mailbox, { fromEmail: `info@d${String(index).padStart(2, '0')}.example`, subject: 'Your order', receivedAt: at(1, 8) });
+    const first = { kind: 'json' as const, value: { proposals: [{ groupKeys: ['domain:d00.example'], kind: 'notify' as const, title: 'First batch', rationale: 'One.' }] }, usage: { input: 100, output: 10 } };
+    const second = { kind: 'json' as const, value: { proposals: [{ groupKeys: ['subject:your order'], kind: 'extract_table' as const, title: 'Second batch', rationale: 'Two.' }] }, usage: { input: 200, output: 20 } };
+    vendor.reply(first, second);
+    const whole = await analysisOf(mailbox.id, { minGroupVolume: 1 });
+    await runAnalysis(whole, { net: fakeNet });
+    const answered = (await bodyOf(whole)).row.transcript as unknown[];
+    expect(answered).toHaveLength(2);
+
+    // What a runner that died after the first batch leaves: the row running, that batch kept with the progress.
+    const interrupted = await analysisOf(mailbox.id, { minGroupVolume: 1 });
+    await db().mailboxAnalysis.update({ where: { id: interrupted }, data: { status: 'running', progress: { phase: 'model', batchesDone: 1, batches: 2 }, transcript: [answered[0]] as object[] } });
+    const usageBefore = await db().llmUsage.count({ where: { memberId: owner.id, purpose: 'analyzer' } });
+    vendor.reset();
+    vendor.reply(second);
+    await runAnalysis(interrupted, { net: fakeNet });
+
+    expect(vendor.requests).toHaveLength(1);
+    expect(await db().llmUsage.count({ where: { memberId: owner.id, purpose: 'analyzer' } })).toBe(usageBefore + 1);
+    const { row, body } = await bodyOf(interrupted);
+    expect(row.status).toBe('done');
+    expect(row.llmOutcome).toMatchObject({ status: 'ran', batches: 2, failedBatches: 0, usage: { inputTokens: 300, outputTokens: 30 } });
+    expect(body.opportunities.map((item) => item.title)).toEqual(['First batch', 'Second batch']);
+    expect(row.transcript as unknown[]).toHaveLength(2);
+  });
 });

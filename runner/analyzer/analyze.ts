@@ -17,14 +17,16 @@ export interface AnalyzeOptions {
   now?: Date;
 }
 
-async function progress(row: MailboxAnalysis, status: string, phase: string | null, batchesDone = 0, batches = 0) {
-  await db().mailboxAnalysis.update({ where: { id: row.id }, data: { status, progress: { phase, batchesDone, batches } } });
+async function progress(row: MailboxAnalysis, status: string, phase: string | null, batchesDone = 0, batches = 0, transcript?: readonly unknown[]) {
+  // The transcript so far is kept with the progress: a retry after a runner's death reuses its answers.
+  await db().mailboxAnalysis.update({ where: { id: row.id }, data: { status, progress: { phase, batchesDone, batches }, ...(transcript ? { transcript: transcript as object[] } : {}) } });
   await emitToMember(row.memberId, 'analyzer.progress', { analysisId: row.id, mailboxId: row.mailboxId, status, phase, batchesDone, batches });
 }
 
 export async function runAnalysis(analysisId: string, options: AnalyzeOptions = {}): Promise<void> {
   const row = await db().mailboxAnalysis.findUnique({ where: { id: analysisId } });
-  // Finished (or gone with its mailbox): nothing to do. A `running` one whose job was retried starts over.
+  // Finished (or gone with its mailbox): nothing to do. A `running` one whose job was retried starts over,
+  // reusing the model's answers it had kept.
   if (!row || row.status === 'done' || row.status === 'failed') return;
   const now = options.now ?? new Date();
   await db().mailboxAnalysis.update({ where: { id: row.id }, data: { startedAt: now } });
@@ -43,7 +45,9 @@ export async function runAnalysis(analysisId: string, options: AnalyzeOptions = 
       mailboxId: row.mailboxId,
       groups,
       net: options.net,
-      onBatch: (done, batches) => progress(row, 'running', 'model', done, batches),
+      onBatch: (done, batches, transcript) => progress(row, 'running', 'model', done, batches, transcript),
+      // A `running` row is a job retried after its runner died: the batches it had answered are reused.
+      previousTranscript: row.status === 'running' && Array.isArray(row.transcript) ? row.transcript : undefined,
     });
     // The evidence counts each message once, even when two of its groups hold it.
     for (const opportunity of result.opportunities) opportunity.evidence.messages = await countGroupMessages(db(), input, opportunity.evidence.groups);

@@ -2,6 +2,11 @@
  * The analyzer's model phase: sender groups in batches to the `analyzer` purpose's model, which
  * answers (zod structured output) which groups deserve which kind of automation and why. Our code
  * builds each opportunity's evidence and graph (server/domains/analyzer/graphs.ts).
+ *
+ * Each answered batch is kept (its transcript entry, with its usage) as the phase goes, so a job
+ * retried after its runner died asks the model again only for the batches not answered yet: the same
+ * request (same groups, same figures) finds its answer in the kept transcript, costs nothing more and
+ * records no usage a second time.
  */
 import { z } from 'zod';
 import { callModel, isAiCallError, type AiNetOptions } from '../../server/core/ai';
@@ -40,8 +45,10 @@ export interface ModelPhaseInput {
   mailboxId: string;
   groups: readonly SenderGroup[];
   net?: AiNetOptions;
-  /** Called after each batch (for the live progress). */
-  onBatch?: (done: number, total: number) => Promise<void>;
+  /** Called after each batch (for the live progress), with the transcript so far (to be kept). */
+  onBatch?: (done: number, total: number, transcript: readonly unknown[]) => Promise<void>;
+  /** The transcript an earlier, interrupted run of this analysis kept: its answers are reused. */
+  previousTranscript?: readonly unknown[];
   timeoutMs?: number;
 }
 
@@ -54,6 +61,23 @@ export interface ModelPhaseResult {
 
 const clip = (text: string) => (text.length > analyzerBounds.messageMax ? text.slice(0, analyzerBounds.messageMax) : text);
 
+interface AnsweredEntry {
+  batch: number;
+  request: { system: string; user: string };
+  response: { text: string; object: unknown; model: string };
+  usage: { inputTokens: number; outputTokens: number; reasoningTokens: number | null; costUsd: number | null };
+}
+
+/** The answered entries of a kept transcript, by their request (anything malformed is ignored). */
+function answersOf(transcript: readonly unknown[] | undefined): Map<string, AnsweredEntry> {
+  const answers = new Map<string, AnsweredEntry>();
+  for (const entry of transcript ?? []) {
+    const candidate = entry as Partial<AnsweredEntry> | null;
+    if (typeof candidate?.request?.user === 'string' && candidate.response && candidate.usage) answers.set(candidate.request.user, candidate as AnsweredEntry);
+  }
+  return answers;
+}
+
 function failureOf(error: unknown): { code: string; message: string } {
   if (isAiCallError(error)) return { code: error.code, message: clip(error.message) };
   if (isAppError(error)) return { code: error.code, message: clip(error.message) };
@@ -65,7 +89,8 @@ export async function runModelPhase(input: ModelPhaseInput): Promise<ModelPhaseR
   const choice = await resolveForPurpose('analyzer');
   if (!choice || 'refused' in choice) return { outcome: { status: 'no_provider' }, opportunities: [], transcript: [], groupsAnalyzed: 0 };
 
-  const endpoint = endpointOf(choice.connection.row);
+  const chosen = choice;
+  const endpoint = endpointOf(chosen.connection.row);
   const attempted = input.groups.slice(0, analyzerBounds.maxGroupsAnalyzed);
   const batches: SenderGroup[][] = [];
   for (let index = 0; index < attempted.length; index += analyzerBounds.batchSize) batches.push(attempted.slice(index, index + analyzerBounds.batchSize));
@@ -77,6 +102,37 @@ export async function runModelPhase(input: ModelPhaseInput): Promise<ModelPhaseR
   let groupsAnswered = 0;
   let lastFailure: { code: string; message: string } | null = null;
   let calls = 0;
+  const kept = answersOf(input.previousTranscript);
+
+  /** One batch to the model, within the budget, its usage recorded. */
+  async function askModel(user: string) {
+    await enforceBudget(input.memberId);
+    const result = await callModel({
+      endpoint,
+      model: chosen.model,
+      system,
+      messages: [{ role: 'user', content: user }],
+      output: proposalSchema,
+      signal: AbortSignal.timeout(input.timeoutMs ?? 120_000),
+      // The instance's rules (ai_local's exception, LLM_ALLOW_HOSTS) unless a test opens the fakes.
+      net: input.net ?? llmNetOptions(endpoint.provider),
+    });
+    const recorded = await recordUsage({
+      connectionId: chosen.connection.id,
+      provider: chosen.connection.provider,
+      model: chosen.model,
+      purpose: 'analyzer',
+      memberId: input.memberId,
+      inputTokens: result.usage.inputTokens,
+      outputTokens: result.usage.outputTokens,
+      reasoningTokens: result.usage.reasoningTokens ?? 0,
+    });
+    return {
+      object: result.object ?? { proposals: [] },
+      response: { text: result.text, object: result.object ?? null, model: result.model },
+      usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens, reasoningTokens: result.usage.reasoningTokens, costUsd: recorded.costUsd },
+    };
+  }
 
   for (const [index, batch] of batches.entries()) {
     const user = JSON.stringify({
@@ -94,36 +150,18 @@ export async function runModelPhase(input: ModelPhaseInput): Promise<ModelPhaseR
       })),
     });
     try {
-      await enforceBudget(input.memberId);
-      const result = await callModel({
-        endpoint,
-        model: choice.model,
-        system,
-        messages: [{ role: 'user', content: user }],
-        output: proposalSchema,
-        signal: AbortSignal.timeout(input.timeoutMs ?? 120_000),
-        // The instance's rules (ai_local's exception, LLM_ALLOW_HOSTS) unless a test opens the fakes.
-        net: input.net ?? llmNetOptions(endpoint.provider),
-      });
+      const answered = kept.get(user);
+      const answer = answered ? proposalSchema.safeParse(answered.response.object) : undefined;
+      const result = answered && answer?.success ? { ...answered, object: answer.data } : await askModel(user);
       calls += 1;
-      const recorded = await recordUsage({
-        connectionId: choice.connection.id,
-        provider: choice.connection.provider,
-        model: choice.model,
-        purpose: 'analyzer',
-        memberId: input.memberId,
-        inputTokens: result.usage.inputTokens,
-        outputTokens: result.usage.outputTokens,
-        reasoningTokens: result.usage.reasoningTokens ?? 0,
-      });
       usage.inputTokens += result.usage.inputTokens;
       usage.outputTokens += result.usage.outputTokens;
       if (result.usage.reasoningTokens !== null) usage.reasoningTokens = (usage.reasoningTokens ?? 0) + result.usage.reasoningTokens;
-      usage.costUsd = usage.costUsd === null || recorded.costUsd === null ? null : usage.costUsd + recorded.costUsd;
-      transcript.push({ batch: index, request: { system, user }, response: { text: result.text, object: result.object ?? null, model: result.model } });
+      usage.costUsd = usage.costUsd === null || result.usage.costUsd === null ? null : usage.costUsd + result.usage.costUsd;
+      transcript.push({ batch: index, request: { system, user }, response: result.response, usage: result.usage });
       groupsAnswered += batch.length;
       const byKey = new Map(batch.map((group) => [group.key, group]));
-      for (const proposal of result.object?.proposals ?? []) {
+      for (const proposal of result.object.proposals) {
         const groups = [...new Set(proposal.groupKeys)].map((key) => byKey.get(key)).filter((group): group is SenderGroup => group !== undefined);
         if (groups.length === 0) continue;
         opportunities.push({
@@ -147,11 +185,11 @@ export async function runModelPhase(input: ModelPhaseInput): Promise<ModelPhaseR
       // Over budget: the following batches would be refused too.
       if (isAppError(error) && error.code === 'llm.budget_exceeded') {
         failedBatches += batches.length - index - 1;
-        await input.onBatch?.(batches.length, batches.length);
+        await input.onBatch?.(batches.length, batches.length, transcript);
         break;
       }
     }
-    await input.onBatch?.(index + 1, batches.length);
+    await input.onBatch?.(index + 1, batches.length, transcript);
   }
 
   const counters = { batches: batches.length, failedBatches, groupsAttempted: attempted.length, groupsAnswered };
