@@ -1,4 +1,5 @@
 /** English strings of Settings → Connections → My AI keys (a member's own keys for AI providers). */
+import { enAiAdmin } from './en-ai-admin';
 export const enAiKeys = {
   title: 'My AI keys',
   description: 'Your own keys for AI providers. Once you add one, your workflows’ AI steps run on it (the oldest first; a step naming a model uses the key whose provider offers it), your account pays, and no budget of the instance applies. Nobody else’s steps can use them. A key is stored encrypted and never shown again.',
@@ -17,12 +18,8 @@ export const enAiKeys = {
   baseUrl: 'Base URL',
   baseUrlHint: 'Leave empty for the provider’s usual address.',
   baseUrlRequiredHint: 'The address of your compatible server, for example https://models.example.com/v1.',
-  baseUrlReasons: {
-    unsupported_url: 'Enter an http or https URL without credentials, query or fragment.',
-    blocked_address: 'This address is on a private or reserved network; this instance does not connect to it.',
-    host_not_found: 'This host name could not be resolved.',
-    required: 'This provider needs a base URL.',
-  } as Record<string, string>,
+  // The same refusals as the administrators' form: one wording for one rule.
+  baseUrlReasons: enAiAdmin.connections.baseUrlReasons,
   create: 'Add key',
   creating: 'Adding…',
   noKey: 'No key',

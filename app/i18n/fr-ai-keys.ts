@@ -1,4 +1,5 @@
 /** French strings of Settings → Connections → My AI keys (les clés personnelles d’un membre pour des fournisseurs d’IA). */
+import { frAiAdmin } from './fr-ai-admin';
 import type { enAiKeys } from './en-ai-keys';
 
 export const frAiKeys: typeof enAiKeys = {
@@ -19,12 +20,8 @@ export const frAiKeys: typeof enAiKeys = {
   baseUrl: 'URL de base',
   baseUrlHint: 'Laissez vide pour l’adresse habituelle du fournisseur.',
   baseUrlRequiredHint: 'L’adresse de votre serveur compatible, par exemple https://models.example.com/v1.',
-  baseUrlReasons: {
-    unsupported_url: 'Saisissez une URL http ou https sans identifiants, requête ni fragment.',
-    blocked_address: 'Cette adresse est sur un réseau privé ou réservé ; cette instance ne s’y connecte pas.',
-    host_not_found: 'Ce nom d’hôte est introuvable.',
-    required: 'Ce fournisseur exige une URL de base.',
-  },
+  // The same refusals as the administrators' form: one wording for one rule.
+  baseUrlReasons: frAiAdmin.connections.baseUrlReasons,
   create: 'Ajouter la clé',
   creating: 'Ajout…',
   noKey: 'Sans clé',
