@@ -1,6 +1,7 @@
 /**
  * Engine rules around the edges of a run: attempts cut off by a dead runner, cancellation, the error
- * workflow's start and never-start cases (spec, Events 6-7), runs called by a step.
+ * workflow's start and never-start cases (spec, Events 6-7), runs called by a step (their failures:
+ * called-run-failures.int.test.ts; their call chain: recursion.int.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../server/core/db';
@@ -183,13 +184,13 @@ describe('runs called by a step', () => {
     expect((done.steps.find((step) => step.nodeId === 'fan')!.data as { outputs: unknown[] }).outputs).toHaveLength(3);
   });
 
-  it('fails the caller when a child fails, and the child alone leaves no incident', async () => {
+  it('fails the caller when a child fails; each failed run records its own incident (Events 4, called-run-failures.int.test.ts)', async () => {
     const child = await createWorkflow(member, { graph: { nodes: [trigger, node('bad', 'test.step', { script: ['permanent'] })], connections: line('start', 'bad') } });
     const { execution } = await run({ nodes: [trigger, node('fan', 'test.children', { workflowId: child.workflow.id, count: 1 })], connections: line('start', 'fan') });
     const done = await waitForExecution(execution.id);
     expect(done.error).toMatchObject({ code: 'sub_workflow_failed', nodeId: 'fan' });
     const [childRun] = await db().execution.findMany({ where: { parentExecutionId: execution.id } });
-    expect(await db().incident.count({ where: { executionId: childRun.id } })).toBe(0);
+    expect(await db().incident.count({ where: { executionId: childRun.id } })).toBe(1);
     expect(await db().incident.count({ where: { executionId: execution.id } })).toBe(1);
   });
 

@@ -4,9 +4,13 @@
  * Figures follow mail dispatch's own trigger rule, nothing real happens (no outbound message, no
  * review item), runs are hidden from the executions list, baselines compare.
  */
+import { randomUUID } from 'node:crypto';
 import { run as runWorker } from 'graphile-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resetConfigForTests } from '../../server/core/config';
 import { db } from '../../server/core/db';
+import { resumeWithDecision } from '../../server/engine/run/resume';
+import { startExecution } from '../../server/engine/run/start';
 import type { GraphInput } from '../../server/engine/graph/schema';
 import { createExecution, createStep } from '../../server/testing/execution-factories';
 import { createMember, type TestMember } from '../../server/testing/factories';
@@ -14,7 +18,8 @@ import { createMailbox, createMessage, type TestMessageOptions } from '../../ser
 import { call } from '../../server/testing/rest-client';
 import { useTestDatabase } from '../../server/testing/test-database';
 import { createWorkflow } from '../../server/testing/workflow-factories';
-import { startEngineWorker, type EngineWorker } from '../engine/testing/engine-worker';
+import { startEngineWorker, waitForExecution, type EngineWorker } from '../engine/testing/engine-worker';
+import '../engine/testing/fixture-nodes';
 import { graphileLogger } from '../graphile-logger';
 import { evalRunTask } from '../tasks/eval-run.task';
 import { driveEvalRun } from './drive';
@@ -196,6 +201,44 @@ describe('an evaluation over given trigger data', () => {
     expect(cases[0]).toMatchObject({ index: 0, messageId: null, headline: null, triggered: true, path: ['start', 'draft'], effects: [{ kind: 'mail.draft', description: 'Draft “Welcome” to 1 recipient(s)' }], error: null });
     expect(cases[1]).toMatchObject({ index: 1, triggered: true, path: ['start', 'draft'], effects: [], error: { code: 'invalid_parameter' } });
     expect(await db().outboundMessage.count()).toBe(0);
+  });
+});
+
+describe('bounded calls hold for evaluations too (issue 18: runaway recursion)', () => {
+  it('a case whose workflow loops over itself ends `sub_workflow_recursion`, no iteration started', async () => {
+    const id = randomUUID();
+    const { workflow } = await createWorkflow(member, { id, graph: chain(node('start', 'trigger.webhook'), node('loop', 'flow.loop', { workflowId: id, items: [1, 2] })) });
+    const { run, cases } = await evaluate(workflow.id, { source: { kind: 'trigger_data', items: [{}] }, baseline: 'none' });
+    expect(run.status).toBe('succeeded');
+    expect(cases[0]).toMatchObject({ triggered: true, error: { code: 'sub_workflow_recursion' } });
+    expect(await db().execution.count({ where: { parentExecutionId: cases[0].executionId } })).toBe(0);
+  });
+
+  it('a case waits in `pending` while the member’s runs holding no slot are at MEMBER_MAX_SLOTLESS_RUNS, and runs when room frees', async () => {
+    const busy = await createMember();
+    process.env.MEMBER_MAX_SLOTLESS_RUNS = '1';
+    resetConfigForTests();
+    try {
+      // A test run waiting on a decision: the member's whole cap.
+      const blocker = await createWorkflow(busy, { graph: chain(node('start', 'trigger.webhook'), node('ask', 'test.decision')) });
+      const held = await startExecution({ memberId: busy.id, workflowId: blocker.workflow.id, workflowVersionId: blocker.version!.id, simulated: true, trigger: { type: 'webhook', nodeId: 'start', data: {} } });
+      await waitForExecution(held.id, { statuses: ['waiting'] });
+      const { workflow } = await createWorkflow(busy, { graph: chain(node('start', 'trigger.webhook')), publish: false });
+      const started = await call('POST', `/api/v1/workflows/${workflow.id}/eval-runs`, { cookie: busy.cookie, body: { source: { kind: 'trigger_data', items: [{}] } } });
+      expect(started.status, JSON.stringify(started.body)).toBe(202);
+      const id = started.body.evalRun.id as string;
+      expect(await driveEvalRun(id, { budgetMs: 500 })).toBe('again');
+      expect(await db().evalCase.findMany({ where: { evalRunId: id }, select: { status: true } })).toEqual([{ status: 'pending' }]);
+      expect(await db().execution.count({ where: { evalRunId: id } })).toBe(0);
+      expect(await db().$transaction((tx) => resumeWithDecision({ executionId: held.id, nodeId: 'ask', decision: 'approve' }, tx))).toBe(true);
+      await waitForExecution(held.id);
+      while ((await driveEvalRun(id, { budgetMs: 60_000 })) === 'again');
+      expect(await db().evalRun.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'succeeded' });
+      expect(await db().execution.count({ where: { evalRunId: id, status: 'succeeded' } })).toBe(1);
+    } finally {
+      delete process.env.MEMBER_MAX_SLOTLESS_RUNS;
+      resetConfigForTests();
+    }
   });
 });
 

@@ -23,6 +23,7 @@ import { inRetriedTransaction } from '../../server/core/db/retry';
 import { emitToMember } from '../../server/core/realtime/emit';
 import { mailTriggerDataOf, mailTriggerWouldStart } from '../../server/engine/dispatch/dispatch-mail';
 import { cancelExecutionsIn } from '../../server/engine/run/cancel';
+import { roomForSlotlessRuns } from '../../server/engine/run/slotless-runs';
 import { startExecution } from '../../server/engine/run/start';
 import { notTriggered, outcomesDiffer, type CaseOutcome } from '../../server/domains/eval-runs/compare';
 import { caseErrorOf, effectsOf } from '../../server/domains/eval-runs/present';
@@ -86,6 +87,9 @@ async function startCase(context: Context, item: EvalCase): Promise<void> {
   const { run, version, baselineVersion } = context;
   await inRetriedTransaction(async (tx) => {
     if (!(await stillRunning(tx, run.id))) return;
+    // Its runs hold no slot: they count under the member's cap on such runs, and the case stays
+    // `pending` (the driver looks again at its next poll) until there is room for them.
+    if (!(await roomForSlotlessRuns(tx, run.memberId, run.baseline === 'published' ? 2 : 1))) return;
     const claimed = await tx.evalCase.updateMany({ where: { id: item.id, status: 'pending' }, data: { status: 'running' } });
     if (claimed.count === 0) return;
 

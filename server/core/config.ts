@@ -147,6 +147,18 @@ const configSchema = z.object({
   WORKFLOW_MAX_CONCURRENCY: positiveInt(100),
   /** Simultaneous live runs of all workflows together (spec: 100). */
   INSTANCE_MAX_CONCURRENCY: positiveInt(100),
+  /**
+   * How deep runs may call each other: a sub-workflow run or loop iteration is its caller's level + 1,
+   * a top-level run is level 0; a start beyond this level fails the calling step `sub_workflow_depth_exceeded`.
+   */
+  WORKFLOW_MAX_CALL_DEPTH: z.coerce.number().int().min(1).max(64).default(8),
+  /**
+   * A member's live runs that hold no slot (sub-workflow runs, loop iterations, test runs, evaluation
+   * runs): beyond it a called run waits to start and a test run is refused (409 `workflow.run_limit_reached`).
+   */
+  MEMBER_MAX_SLOTLESS_RUNS: positiveInt(500),
+  /** How long a step may wait for room under MEMBER_MAX_SLOTLESS_RUNS before it fails `member_run_limit`. */
+  MEMBER_SLOTLESS_WAIT_SECONDS: positiveInt(600),
   /** The blast-radius guard: sends of one mailbox per hour (any origin) before its sends are held. */
   SEND_CAP_MAILBOX_PER_HOUR: positiveInt(200),
   /** Sends of one workflow per hour before they are held (a workflow may set a lower `sendCapPerHour`). */

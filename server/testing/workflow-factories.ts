@@ -14,10 +14,11 @@ export const webhookGraph = (extra: Partial<GraphInput> = {}): GraphInput => ({
 });
 
 /** A workflow with `graph` as its draft and, unless `publish: false`, as its published version 1. */
-export async function createWorkflow(member: Pick<TestMember, 'id'>, options: { name?: string; graph?: GraphInput; publish?: boolean; paused?: boolean } = {}) {
+export async function createWorkflow(member: Pick<TestMember, 'id'>, options: { id?: string; name?: string; graph?: GraphInput; publish?: boolean; paused?: boolean } = {}) {
   const graph = options.graph ?? webhookGraph();
   const workflow = await db().workflow.create({
-    data: { memberId: member.id, name: options.name ?? 'Test workflow', graph: graph as object, paused: options.paused ?? false },
+    // `id` chosen in advance: a graph that names its own workflow (a sub-workflow calling itself).
+    data: { ...(options.id ? { id: options.id } : {}), memberId: member.id, name: options.name ?? 'Test workflow', graph: graph as object, paused: options.paused ?? false },
   });
   if (options.publish === false) return { workflow, version: null };
   // The trigger facts publishing records (trigger, watched and used mailboxes), from the same function.

@@ -180,6 +180,7 @@ export const errorCatalogue = {
     test_message_not_found: [400, 'A pinned test message is not one of your mirrored messages.'], // (ours) details.messageIds
     trigger_data_too_large: [400, 'The trigger data of a test run is above 256 KB.'], // (ours)
     revision_conflict: [409, 'The draft changed since you loaded it (another tab or window).'], // (ours) details.draftRevision
+    run_limit_reached: [409, 'You have too many runs in progress that hold no slot (test runs, sub-workflow runs, loop iterations): wait for some to end.'], // (ours) details.limit
   }),
   ...area('execution', {
     not_found: [404, 'No such execution.'], // (ours)

@@ -118,8 +118,8 @@ export const executionsRouter = router({
           errors: badRequest,
           summary: { en: 'List my incidents', fr: 'Lister mes incidents' },
           description: {
-            en: 'One incident per failed live execution, newest failure first, with the faulty node and an anonymised summary. `since` keeps failures at or after an instant; `unacknowledged=true` keeps unacknowledged ones. Cursor pagination (`limit` 1-200, default 50).',
-            fr: 'Un incident par exécution réelle en échec, le plus récent d’abord, avec le nœud fautif et un résumé anonymisé. `since` garde les échecs à partir d’un instant ; `unacknowledged=true` ne garde que les non acquittés. Pagination par curseur (`limit` 1-200, 50 par défaut).',
+            en: 'One incident per failed live execution, newest failure first, with the faulty node and an anonymised summary. A run called by a sub-workflow step records its own incident, besides its caller’s. Not recorded: test runs and the runs they call (a test run is not a failure of your automation: it fails in the editor, in front of you, with no incident and no notification), and loop iterations and the runs they call (the loop fails once, in the run that holds it). `since` keeps failures at or after an instant; `unacknowledged=true` keeps unacknowledged ones. Cursor pagination (`limit` 1-200, default 50).',
+            fr: 'Un incident par exécution réelle en échec, le plus récent d’abord, avec le nœud fautif et un résumé anonymisé. Une exécution lancée par une étape de sous-workflow enregistre son propre incident, en plus de celui de l’exécution appelante. Non enregistrés : les essais et les exécutions qu’ils lancent (un essai n’est pas un échec de votre automatisation : il échoue dans l’éditeur, sous vos yeux, sans incident ni notification), et les itérations de boucle et les exécutions qu’elles lancent (la boucle échoue une seule fois, dans l’exécution qui la contient). `since` garde les échecs à partir d’un instant ; `unacknowledged=true` ne garde que les non acquittés. Pagination par curseur (`limit` 1-200, 50 par défaut).',
           },
         }),
       )

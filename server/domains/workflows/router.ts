@@ -305,12 +305,12 @@ export const workflowsRouter = router({
         path: '/api/v1/workflows/{id}/test-runs',
         access: write,
         status: 202,
-        errors: [...notFound, 'workflow.invalid_graph', 'workflow.test_message_not_found', 'workflow.trigger_data_too_large'],
+        errors: [...notFound, 'workflow.invalid_graph', 'workflow.test_message_not_found', 'workflow.trigger_data_too_large', 'workflow.run_limit_reached'],
         tag,
         summary: { en: 'Start a test run of the draft', fr: 'Lancer un essai du brouillon' },
         description: {
-          en: 'A simulated run (`simulated: true`, external effects simulated, no slot) of the draft as it is now, with an optional `messageId` (one of your messages), `triggerData` (an object ≤ 256 KB, else 400 `workflow.trigger_data_too_large`) and `upToNodeId` (stop after that node). The draft must be valid (400 `workflow.invalid_graph`). 202 `{executionId}`.',
-          fr: 'Une exécution simulée (`simulated: true`, effets externes simulés, sans créneau) du brouillon tel qu’il est, avec `messageId` (l’un de vos messages), `triggerData` (un objet ≤ 256 Ko, sinon 400 `workflow.trigger_data_too_large`) et `upToNodeId` (s’arrêter après ce nœud) facultatifs. Le brouillon doit être valide (400 `workflow.invalid_graph`). 202 `{executionId}`.',
+          en: 'A simulated run (`simulated: true`, external effects simulated, no slot) of the draft as it is now, with an optional `messageId` (one of your messages), `triggerData` (an object ≤ 256 KB, else 400 `workflow.trigger_data_too_large`) and `upToNodeId` (stop after that node). The draft must be valid (400 `workflow.invalid_graph`). Your runs in progress that hold no slot (test runs, sub-workflow runs, loop iterations, evaluation runs) are capped by the instance (500 by default): at the cap a test run is refused with 409 `workflow.run_limit_reached` (`details.limit`) until some end. A failed test run records no incident and no notification. 202 `{executionId}`.',
+          fr: 'Une exécution simulée (`simulated: true`, effets externes simulés, sans créneau) du brouillon tel qu’il est, avec `messageId` (l’un de vos messages), `triggerData` (un objet ≤ 256 Ko, sinon 400 `workflow.trigger_data_too_large`) et `upToNodeId` (s’arrêter après ce nœud) facultatifs. Le brouillon doit être valide (400 `workflow.invalid_graph`). Vos exécutions en cours qui n’occupent pas de créneau (essais, sous-workflows, itérations de boucle, évaluations) sont plafonnées par l’instance (500 par défaut) : au plafond, un essai est refusé avec 409 `workflow.run_limit_reached` (`details.limit`) jusqu’à ce que certaines se terminent. Un essai en échec n’enregistre ni incident ni notification. 202 `{executionId}`.',
         },
       }),
     )

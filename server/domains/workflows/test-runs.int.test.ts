@@ -90,6 +90,28 @@ describe('POST /api/v1/workflows/{id}/test-runs', () => {
     expect(await db().execution.count({ where: { workflowId: id } })).toBe(0);
   });
 
+  it('refuses a test run while the member’s live runs holding no slot are at MEMBER_MAX_SLOTLESS_RUNS (409 workflow.run_limit_reached); other members are not held up', async () => {
+    const member = await createMember({ name: 'Busy' });
+    const workflow = await call('POST', '/api/v1/workflows', { cookie: member.cookie, body: { name: 'Busy', graph: webhookGraph() } });
+    const busyRun = () => call('POST', `/api/v1/workflows/${workflow.body.workflow.id}/test-runs`, { cookie: member.cookie, body: {} });
+    process.env.MEMBER_MAX_SLOTLESS_RUNS = '2';
+    resetConfigForTests();
+    try {
+      // No runner here: each test run stays queued, so it stays live.
+      expect((await busyRun()).status).toBe(202);
+      expect((await busyRun()).status).toBe(202);
+      const refused = await busyRun();
+      expect(refused.status).toBe(409);
+      expect(refused.body.error).toMatchObject({ code: 'workflow.run_limit_reached', details: { limit: 2 } });
+      expect(await db().execution.count({ where: { workflowId: workflow.body.workflow.id } })).toBe(2);
+      const theirs = await call('POST', '/api/v1/workflows', { cookie: other.cookie, body: { name: 'Theirs', graph: webhookGraph() } });
+      expect((await call('POST', `/api/v1/workflows/${theirs.body.workflow.id}/test-runs`, { cookie: other.cookie, body: {} })).status).toBe(202);
+    } finally {
+      delete process.env.MEMBER_MAX_SLOTLESS_RUNS;
+      resetConfigForTests();
+    }
+  });
+
   it.each(prototypeNames)('keeps trigger data keyed %s as data (or refuses __proto__ with a 400)', async (name) => {
     const id = await draft();
     const key = JSON.stringify(name);

@@ -1,13 +1,15 @@
 /**
  * Test runs (spec: `simulated: true`): the draft graph as it is now, frozen into a version snapshot
  * with no number, started with a pinned or chosen test message or given trigger data. External
- * effects are simulated by the engine; test runs hold no slot (start.ts decides).
+ * effects are simulated by the engine; test runs hold no slot (start.ts decides), so they count under
+ * the member's cap on live runs holding no slot: beyond it a test run is refused (409).
  */
 import { randomUUID } from 'node:crypto';
 import type { AuthenticatedActor } from '../../core/auth/access';
 import { db } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
 import { triggerFactsOf } from '../../engine/graph/trigger-facts';
+import { roomForSlotlessRuns, slotlessRunLimit } from '../../engine/run/slotless-runs';
 import { startExecution } from '../../engine/run/start';
 import { mailTriggerDataOf } from '../../engine/dispatch/dispatch-mail';
 import { draftOf } from './present';
@@ -42,6 +44,9 @@ export async function startTestRun(actor: AuthenticatedActor, input: TestRunInpu
       ? await tx.mailMessage.findFirst({ where: { id: input.messageId.toLowerCase(), mailbox: { memberId: actor.member.id } } })
       : null;
     if (input.messageId && !message) throw appError('workflow.test_message_not_found', { details: { messageIds: [input.messageId] } });
+    // A test run holds no slot: it counts under the member's cap on such runs, checked under the
+    // member's start lock (held to the end of this transaction, where the run is created).
+    if (!(await roomForSlotlessRuns(tx, actor.member.id))) throw appError('workflow.run_limit_reached', { details: { limit: slotlessRunLimit() } });
     const facts = triggerFactsOf(draft);
     const versionId = randomUUID();
     await tx.workflowVersion.create({

@@ -3,11 +3,18 @@
  * most once per index (its execution id is recorded in the effect store under `child:<index>`),
  * belongs to the same member, runs the child workflow's published version, holds no slot, and wakes
  * its parent when it ends.
+ *
+ * Each start is checked, in order: the workflow is the member's (`sub_workflow_not_found`), it is not
+ * already in the call chain and the chain is not too deep (call-chain.ts), and the member has room
+ * under the cap on runs holding no slot (slotless-runs.ts: otherwise the step is postponed once the
+ * children that fit are started, and tries again for the rest).
  */
 import { db } from '../../core/db';
 import type { ChildRuns } from '../nodes/define-node';
+import { calledRunPosition } from './call-chain';
 import { fail } from './failures';
 import { effectKeyOf } from './effects';
+import { postponeForRoom, roomForSlotlessRuns, roomFound } from './slotless-runs';
 import { startExecution } from './start';
 
 const finished = new Set(['succeeded', 'failed', 'cancelled']);
@@ -16,18 +23,21 @@ export function childRuns(parent: { executionId: string; stepId: string; nodeId:
   const prefix = effectKeyOf(parent.executionId, parent.nodeId, 'child:');
   return {
     async start(children) {
+      const step = { executionId: parent.executionId, nodeId: parent.nodeId };
       for (const child of children) {
         const effectKey = `${prefix}${child.index}`;
-        await db().$transaction(async (tx) => {
+        const started = await db().$transaction(async (tx) => {
           const existing = await tx.executionEffect.findUnique({ where: { effectKey } });
-          if (existing) return;
+          if (existing) return true;
           const workflow = await tx.workflow.findFirst({
             where: { id: child.workflowId, memberId: parent.memberId, archivedAt: null },
             select: { id: true, publishedVersionId: true },
           });
           if (!workflow?.publishedVersionId) throw fail.permanent('sub_workflow_not_found', { details: { workflowId: child.workflowId } });
+          const call = await calledRunPosition(tx, parent.executionId, workflow.id);
+          if (!(await roomForSlotlessRuns(tx, parent.memberId))) return false;
           const version = await tx.workflowVersion.findUniqueOrThrow({ where: { id: workflow.publishedVersionId }, select: { triggerType: true, triggerNodeId: true } });
-          const started = await startExecution(
+          const run = await startExecution(
             {
               memberId: parent.memberId,
               workflowId: workflow.id,
@@ -36,14 +46,19 @@ export function childRuns(parent: { executionId: string; stepId: string; nodeId:
               trigger: { type: version.triggerType, nodeId: version.triggerNodeId, data: child.triggerData },
               startedBy: parent.kind,
               parent: { executionId: parent.executionId, stepId: parent.stepId },
+              call,
             },
             tx,
           );
           await tx.executionEffect.create({
-            data: { effectKey, executionId: parent.executionId, nodeId: parent.nodeId, kind: parent.kind, status: 'done', result: { executionId: started.id, index: child.index }, doneAt: new Date() },
+            data: { effectKey, executionId: parent.executionId, nodeId: parent.nodeId, kind: parent.kind, status: 'done', result: { executionId: run.id, index: child.index }, doneAt: new Date() },
           });
+          return true;
         });
+        // No room: the children started so far stay started (recorded by index); the rest wait.
+        if (!started) await postponeForRoom(step);
       }
+      if (children.length > 0) await roomFound(step);
     },
     async list() {
       const effects = await db().executionEffect.findMany({ where: { executionId: parent.executionId, nodeId: parent.nodeId, effectKey: { startsWith: prefix } } });

@@ -1,16 +1,21 @@
 /**
  * The end of an execution. Every finish frees the run's slot (the next queued run of its workflow is
- * queued to advance) and wakes the parent of a called run. A failure also records, for live runs that
- * are not called by another run (the loop fails once in its parent): one incident, the
- * `execution.failed` notification, and the start of the workflow's error workflow when the spec's
- * rules allow it (Events 6-7). Test runs leave no incident: they fail in the editor, in front of the
- * member.
+ * queued to advance) and wakes the parent of a called run. A failure of a live run also records one
+ * incident and the `execution.failed` notification ("every failure is recorded as an incident",
+ * Events 4: a sub-workflow run records its own, besides its caller's failed step), and starts the
+ * workflow's error workflow when the spec's rules allow it (Events 6-7). Left out:
+ * - test runs and the runs they call: a test run is not a failure of the team's automation; it fails
+ *   in the editor, in front of the member;
+ * - loop iterations and the runs they call: the loop fails once, in the run that holds it;
+ * - error workflows for runs started by an error workflow or called, at any depth, by one: an error
+ *   workflow that calls the failing workflow again would otherwise start itself again, forever.
  */
 import { expireApprovalsOfEndedRuns } from '../../domains/approvals/expire';
 import { db, type Tx } from '../../core/db';
 import { emitToMember } from '../../core/realtime/emit';
 import { notify } from '../../domains/notifications/notify';
 import { kickQueued } from './admission';
+import { callLineage } from './call-chain';
 import { wakeExecution } from './lease';
 import { startExecution } from './start';
 import { anonymisedSummary } from './summary';
@@ -59,7 +64,9 @@ export async function succeedExecution(execution: ClaimedExecution): Promise<voi
 export async function failExecution(execution: ClaimedExecution, error: ExecutionError): Promise<void> {
   await db().$transaction(async (tx) => {
     if (!(await close(tx, execution, 'failed', error))) return;
-    if (execution.simulated || execution.parentExecutionId) return;
+    if (execution.simulated) return;
+    const lineage = await callLineage(tx, execution);
+    if (lineage.inLoop) return;
     const workflow = await tx.workflow.findUnique({ where: { id: execution.workflowId }, select: { name: true, errorWorkflowId: true } });
     const workflowName = workflow?.name ?? '';
     const errorSummary = anonymisedSummary({ code: error.code, message: error.message, nodeName: error.nodeName });
@@ -86,7 +93,7 @@ export async function failExecution(execution: ClaimedExecution, error: Executio
       },
       tx,
     );
-    if (workflow?.errorWorkflowId) await startErrorWorkflow(tx, execution, workflow.errorWorkflowId, workflowName, error);
+    if (workflow?.errorWorkflowId && !lineage.inErrorWorkflow) await startErrorWorkflow(tx, execution, workflow.errorWorkflowId, workflowName, error);
   });
 }
 

@@ -7,6 +7,7 @@
 import { db, type Tx } from '../../core/db';
 import { enqueue } from '../../core/jobs/enqueue';
 import { jobKeys } from '../../core/jobs/catalogue';
+import type { CallPosition } from './call-chain';
 import { effectiveLimits } from './limits';
 
 export type StartedBy = 'sub_workflow' | 'loop_iteration' | 'error_workflow' | 'replay';
@@ -27,6 +28,8 @@ export interface StartExecutionInput {
   };
   startedBy?: StartedBy;
   parent?: { executionId: string; stepId: string };
+  /** A called run's place in its call chain (call-chain.ts); a top-level run is level 0 with no callers. */
+  call?: CallPosition;
   retryOf?: { executionId: string; from: 'start' | 'failed_step' };
   /** The workflow's run timeout at start (ms); read from the workflow when absent. */
   timeoutMs?: number;
@@ -64,6 +67,8 @@ export async function startExecution(input: StartExecutionInput, tx: Writer = db
       parentExecutionId: input.parent?.executionId ?? null,
       parentStepId: input.parent?.stepId ?? null,
       startedBy: input.startedBy ?? null,
+      callDepth: input.call?.depth ?? 0,
+      callerWorkflowIds: input.call?.callers ?? [],
       retryOfExecutionId: input.retryOf?.executionId ?? null,
       replayFrom: input.retryOf?.from ?? null,
       timeoutMs,

@@ -4,6 +4,10 @@
  * start the next. Progress lives in the step's state. Output `main`: `{results, loop}` where
  * `results[i]` is item i's run output (null when it failed) and `loop` the step's loop object
  * (the engine copies it to the step). A test run runs only the first 3 items (`simulatedLimit`).
+ * The engine refuses iterations of a workflow already in the call chain, its own included
+ * (`sub_workflow_recursion`), and postpones a window beyond the member's cap on runs holding no slot:
+ * the runs of the window that fit are started (recorded by index), and the next try starts the rest
+ * (a window's size is `concurrency` minus the runs still live, so a partial start never exceeds it).
  */
 import { z } from 'zod';
 import { defineNode, type ChildRuns } from '../define-node';
@@ -30,8 +34,8 @@ export const loopNode = defineNode({
   category: 'flow',
   label: { en: 'Loop over items', fr: 'Boucle sur des éléments' },
   description: {
-    en: 'Runs a workflow once per item of a list (up to 10,000), several at a time, and collects the results.',
-    fr: 'Lance un workflow pour chaque élément d’une liste (10 000 au plus), plusieurs à la fois, et rassemble les résultats.',
+    en: 'Runs a workflow once per item of a list (up to 10,000), several at a time, and collects the results. The workflow cannot be this one, nor one that calls it.',
+    fr: 'Lance un workflow pour chaque élément d’une liste (10 000 au plus), plusieurs à la fois, et rassemble les résultats. Ce workflow ne peut être celui-ci, ni un workflow qui l’appelle.',
   },
   params: z.strictObject({
     items: z.array(z.unknown()).max(loopBounds.maxItems).describe('The items (at most 10,000), usually an expression; each run gets {item, index, total}.'),
