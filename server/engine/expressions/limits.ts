@@ -15,7 +15,7 @@
  * - `$eval` takes at most `maxLength` characters of source and nests at most `maxEvalNesting` deep;
  *   its code runs in the same environment, so the same hooks, time and depth budgets apply.
  *
- * A breach is a JSONata-style error object (`code` starting with `L`) carrying its own message.
+ * A breach is an `ExpressionLimitError` (code `L0001`, its own message), thrown like JSONata's errors.
  * Browser-safe: the builder's preview compiles through here too.
  */
 import jsonata from 'jsonata';
@@ -48,9 +48,17 @@ const exitHook = Symbol.for('jsonata.__evaluate_exit');
 /** A variable name JSONata's syntax cannot write (`$&` is `$` then `&`), so member code cannot shadow it. */
 const concatName = '&';
 
-/** A bound broken: thrown like JSONata's own errors (it adds the position and the function's name). */
-export function limitError(message: string): { code: string; message: string } {
-  return { code: 'L0001', message };
+/** A bound broken: thrown like JSONata's own errors (JSONata adds the position and the function's name). */
+export class ExpressionLimitError extends Error {
+  readonly code = 'L0001';
+  constructor(message: string) {
+    super(message);
+    this.name = 'ExpressionLimitError';
+  }
+}
+
+function limitError(message: string): ExpressionLimitError {
+  return new ExpressionLimitError(message);
 }
 
 const tooLong = () => limitError(`A string would be longer than ${countFormat.format(maxChars)} characters.`);
