@@ -1,9 +1,11 @@
 /**
  * Server-only: a step's parameters resolved the way `resolveParams` resolves them, with the
- * expressions evaluated in the sandbox (`pool.ts`). Parameters without `{{` never reach it.
+ * expressions evaluated in the sandbox (`pool.ts`) against the part of the scope they can read
+ * (`scope-needs.ts`). Parameters without `{{` never reach it.
  */
 import { expressionSites, maskSecrets, withResolvedSites, type ExpressionScope } from '..';
 import { evaluateSitesInSandbox } from './pool';
+import { scopeNeededBy } from './scope-needs';
 
 export { closeExpressionSandbox, expressionSandboxStats, startExpressionSandbox } from './pool';
 
@@ -13,7 +15,8 @@ export { closeExpressionSandbox, expressionSandboxStats, startExpressionSandbox 
  */
 export async function resolveParamsInSandbox(params: unknown, scope: ExpressionScope): Promise<{ value: unknown; masked: unknown }> {
   const sites = expressionSites(params);
-  const resolved = sites.length === 0 ? [] : await evaluateSitesInSandbox(sites, scope);
+  // Only what the expressions can read is copied to the thread (upstream nodes' data can be large).
+  const resolved = sites.length === 0 ? [] : await evaluateSitesInSandbox(sites, scopeNeededBy(sites, scope));
   const value = withResolvedSites(params, resolved);
   return { value, masked: maskSecrets(value) };
 }
