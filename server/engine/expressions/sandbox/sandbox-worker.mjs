@@ -7,7 +7,10 @@
 import { register } from 'tsx/esm/api';
 
 const loader = register({ namespace: 'mailflow-expression-worker' });
-const { resolveSites } = await loader.import('./thread-task.ts', import.meta.url);
+const { resolveSites, warmUp } = await loader.import('./thread-task.ts', import.meta.url);
+// Before the thread counts as ready: a first expression loads JSONata's built-ins and warms the JIT, which
+// would otherwise count against the first real expression's time limit.
+await warmUp();
 
 /** One task: a step's expression strings and its scope → their values, or the failure of one. */
 export default function evaluate(task) {
