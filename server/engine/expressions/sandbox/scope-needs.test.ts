@@ -100,9 +100,10 @@ describe('never less than the expressions read', () => {
     for (const { source } of cheap) {
       const text = `{{ ${source} }}`;
       const whole = await outcome(text, scope);
-      // Where the clock stopped it depends on the machine, not on the scope.
-      if ('error' in whole && whole.error.includes('Evaluation timeout')) continue;
-      expect([source, await outcome(text, needed(text))]).toEqual([source, whole]);
+      const cut = await outcome(text, needed(text));
+      // Whether and where the clock stopped it depends on the machine, not on the scope.
+      if ([whole, cut].some((result) => 'error' in result && result.error.includes('Evaluation timeout'))) continue;
+      expect([source, cut]).toEqual([source, whole]);
     }
   });
 });
