@@ -130,7 +130,8 @@ it('Hostile expressions: the runner process survives every one, each run fails c
     }
     // The runner is alive and still serves everyone else.
     expect(runner.exitCode).toBeNull();
-    const probe = await ended([await startRun(bystander, [{ name: 'double', value: '{{ trigger.n * 2 }}' }, { name: 'x', value: 'plain' }], false)], 120_000);
+    // A call: the probe's step needs a sandbox thread, so this shows the threads still serve.
+    const probe = await ended([await startRun(bystander, [{ name: 'double', value: '{{ $sum([trigger.n, trigger.n]) }}' }, { name: 'x', value: 'plain' }], false)], 120_000);
     expect(probe[0]).toMatchObject({ status: 'succeeded' });
     expect(probe[0].steps[0]?.data).toEqual({ double: 42, x: 'plain' });
   }

@@ -106,7 +106,8 @@ describe('expressions on the engine’s step path', () => {
         if (Date.now() > deadline) throw new Error('the runaway expression never reached a sandbox thread');
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      const other = await waitForExecution(await start(bystander, '{{ trigger.n * 2 }}'), { timeoutMs: 60_000 });
+      // A call, so the bystander's step needs a thread too (plain field paths are resolved inline).
+      const other = await waitForExecution(await start(bystander, '{{ $sum([trigger.n, trigger.n]) }}'), { timeoutMs: 60_000 });
       expect(other).toMatchObject({ status: 'succeeded' });
       expect(other.steps.find((step) => step.nodeId === 'set')).toMatchObject({ status: 'succeeded', data: { subject: 'Invoice 42', computed: 42 } });
       // The runaway was still on its thread the whole time.

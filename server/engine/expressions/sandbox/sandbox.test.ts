@@ -19,6 +19,8 @@ const scope = {
 };
 
 const misbehaving = fileURLToPath(new URL('./fixtures/misbehaving-worker.mjs', import.meta.url));
+/** A parameter for the stand-in thread: a call, so it is sent to a thread (plain field paths are resolved inline). */
+const stand = (word: string) => `{{ $stand("${word}") }}`;
 
 /** An O(n²) built-in: one synchronous JSONata step of several seconds, which its time guardrail never sees. */
 const runaway = '{{ $count($distinct([1..100000])) }}';
@@ -83,6 +85,17 @@ describe('the expression sandbox', () => {
     expect(expressionSandboxStats()).toMatchObject({ threads: 0, completed: 0 });
   });
 
+  it('Plain field paths, arithmetic and comparisons are resolved on the calling thread with the same result and bounds, without a thread', async () => {
+    const params = { subject: 'Re: {{ trigger.subject }}', total: '{{ nodes.set1.total * 2 + 1 }}', big: '{{ trigger.items[0] }}', who: '{{ {"name": input.name, "vip": input.name in ["Ann"]} }}' };
+    const { value } = await resolveParamsInSandbox({ subject: params.subject, total: params.total, who: params.who }, scope);
+    expect(value).toEqual((await resolveParams({ subject: params.subject, total: params.total, who: params.who }, scope)).value);
+    expect(value).toEqual({ subject: 'Re: Invoice 42', total: 15, who: { name: 'Ann', vip: true } });
+    expect(expressionSandboxStats()).toMatchObject({ threads: 0, completed: 0 });
+    // A filter is a loop: that step goes to a thread.
+    await expect(resolveParamsInSandbox({ big: params.big }, scope)).resolves.toMatchObject({ value: { big: 3 } });
+    expect(expressionSandboxStats()).toMatchObject({ completed: 1 });
+  });
+
   it('A failing expression fails expression_error naming its own path, not the first one', async () => {
     const params = { a: '{{ trigger.subject }}', b: { c: ["{{ ($f := function($s,$n){ $n = 0 ? $s : $f($s & $s, $n - 1) }; $length($f('abcdefgh', 22))) }}"] } };
     await expect(resolveParamsInSandbox(params, scope)).rejects.toMatchObject({
@@ -106,7 +119,7 @@ describe('the expression sandbox', () => {
     expect(turns).toBeGreaterThan(20);
     expect(expressionSandboxStats()).toMatchObject({ threadsLost: 1 });
     const startedBefore = expressionSandboxStats().threadsStarted;
-    await expect(resolveParamsInSandbox({ again: '{{ input.name }}' }, scope)).resolves.toMatchObject({ value: { again: 'Ann' } });
+    await expect(resolveParamsInSandbox({ again: '{{ $uppercase(input.name) }}' }, scope)).resolves.toMatchObject({ value: { again: 'ANN' } });
     expect(expressionSandboxStats().threadsStarted).toBeGreaterThanOrEqual(startedBefore);
     expect(expressionSandboxStats().threads).toBeGreaterThanOrEqual(1);
   }, 60_000);
@@ -114,31 +127,31 @@ describe('the expression sandbox', () => {
   it("An expression exhausting its thread's heap fails expression_error naming the path; the thread is replaced", async () => {
     // The string bound makes a real expression hit the time budget long before 32 MB: a stand-in thread exhausts it.
     overrideExpressionSandboxForTests({ heapMb: 32, threads: 1, workerFile: misbehaving, hardLimitMs: 60_000 });
-    await expect(resolveParamsInSandbox({ list: ['{{ fine }}', '{{ exhaust }}'] }, scope)).rejects.toMatchObject({
+    await expect(resolveParamsInSandbox({ list: [stand('fine'), stand('exhaust')] }, scope)).rejects.toMatchObject({
       code: 'expression_error',
       kind: 'permanent',
       details: { path: 'params.list[1]' },
       message: 'Expression in params.list[1]: it needed more memory than an expression may use (32 MB).',
     });
     expect(expressionSandboxStats()).toMatchObject({ threadsLost: 1 });
-    await expect(resolveParamsInSandbox({ again: '{{ next }}' }, scope)).resolves.toEqual({ value: { again: '{{ next }}' }, masked: { again: '{{ next }}' } });
+    await expect(resolveParamsInSandbox({ again: stand('next') }, scope)).resolves.toEqual({ value: { again: stand('next') }, masked: { again: stand('next') } });
     expect(expressionSandboxStats().threadsStarted).toBe(2);
   }, 60_000);
 
   it('A thread that never answers is terminated at the hard limit, measured from when its expression began', async () => {
     overrideExpressionSandboxForTests({ threads: 1, workerFile: misbehaving, hardLimitMs: 300 });
-    await expect(resolveParamsInSandbox({ a: '{{ fine }}', b: '{{ spin }}' }, scope)).rejects.toMatchObject({
+    await expect(resolveParamsInSandbox({ a: stand('fine'), b: stand('spin') }, scope)).rejects.toMatchObject({
       code: 'expression_error',
       details: { path: 'params.b' },
       message: 'Expression in params.b: it ran longer than 300 ms and was stopped.',
     });
-    await expect(resolveParamsInSandbox({ again: '{{ next }}' }, scope)).resolves.toMatchObject({ value: { again: '{{ next }}' } });
+    await expect(resolveParamsInSandbox({ again: stand('next') }, scope)).resolves.toMatchObject({ value: { again: stand('next') } });
   }, 60_000);
 
   it('A full waiting line fails the step transiently (it is retried), never queueing without bound', async () => {
     configure({ EXPRESSION_THREADS: '1', EXPRESSION_QUEUE: '0' });
-    const first = resolveParamsInSandbox({ a: '{{ trigger.subject }}' }, scope);
-    await expect(resolveParamsInSandbox({ b: '{{ trigger.subject }}' }, scope)).rejects.toMatchObject({ code: 'expression_error', kind: 'transient', details: { reason: 'busy' } });
-    await expect(first).resolves.toMatchObject({ value: { a: 'Invoice 42' } });
+    const first = resolveParamsInSandbox({ a: '{{ $uppercase(trigger.subject) }}' }, scope);
+    await expect(resolveParamsInSandbox({ b: '{{ $uppercase(trigger.subject) }}' }, scope)).rejects.toMatchObject({ code: 'expression_error', kind: 'transient', details: { reason: 'busy' } });
+    await expect(first).resolves.toMatchObject({ value: { a: 'INVOICE 42' } });
   });
 });

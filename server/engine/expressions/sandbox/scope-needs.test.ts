@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { expressionSites, resolveParams, type ExpressionScope } from '..';
 import { createRng } from '../../../testing/fuzz/prng';
 import { hostileExpressions } from '../../../testing/fuzz/hostile-expressions';
-import { scopeNeededBy } from './scope-needs';
+import { runsInline, scopeNeededBy } from './scope-needs';
 
 const scope: ExpressionScope = {
   trigger: { subject: 'Invoice 42', items: [{ price: 3, name: 'a' }, { price: 9, name: 'b' }], nodes: 'shadow' },
@@ -105,5 +105,45 @@ describe('never less than the expressions read', () => {
       if ([whole, cut].some((result) => 'error' in result && result.error.includes('Evaluation timeout'))) continue;
       expect([source, cut]).toEqual([source, whole]);
     }
+  });
+});
+
+describe('which steps are resolved inline (no thread)', () => {
+  const inline = (source: string) => runsInline(expressionSites({ value: `{{ ${source} }}` }));
+
+  it.each([
+    'trigger.subject',
+    'nodes.`set 2`.total * 2 + 1',
+    '"Re: " & trigger.subject',
+    'trigger.amount > 10 and input.name = "Ann" ? "big" : "small"',
+    '{"a": trigger.subject, "b": [input.amount, -input.amount]}',
+    'input.name in ["Ann", "Bob"]',
+    'execution.id',
+  ])('%s has no loop, call or recursion: inline', (source) => {
+    expect(inline(source)).toBe(true);
+  });
+
+  it.each([
+    ['a call', '$uppercase(trigger.subject)'],
+    ['a filter', 'trigger.items[price > 5]'],
+    ['an index', 'trigger.items[0]'],
+    ['a range', '[1..10]'],
+    ['a variable', '$x'],
+    ['a block with bindings', '($a := 1; $a)'],
+    ['a lambda', 'function($v){ $v }'],
+    ['a wildcard', 'trigger.*'],
+    ['a descendant', '**.total'],
+    ['a chain', 'trigger ~> $string()'],
+    ['a group-by', 'trigger.items{name: price}'],
+    ['a sort', 'trigger.items^(price)'],
+    ['a regex', '/a+/'],
+    ['a long expression', Array.from({ length: 120 }, () => 'trigger.a').join(' + ')],
+    ['something that does not parse', 'trigger.'],
+  ])('%s goes to a thread', (_what, source) => {
+    expect(inline(source)).toBe(false);
+  });
+
+  it('no hostile expression of the fuzz family is resolved inline', () => {
+    for (const { source } of hostileExpressions(createRng(5), 70)) expect([source.slice(0, 100), inline(source)]).toEqual([source.slice(0, 100), false]);
   });
 });

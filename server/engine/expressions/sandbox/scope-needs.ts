@@ -1,14 +1,21 @@
 /**
- * The part of a step's scope its expressions can read, so a step does not copy every upstream node's
- * data (each up to 256 KB) to the sandbox thread when it reads one field. Read from the parsed
- * expressions (JSONata's AST), conservatively: anything that could reach the scope other than by
- * name (`$`, `$$`, `*`, `**`, `%`, `$eval`, a built-in taking the context as its argument, a partial
- * application, a built-in passed around as a value) means the whole scope is sent.
+ * What a step's expressions can read, and whether they can run away, read from the parsed expressions
+ * (JSONata's AST; cached by source, since a workflow's parameters repeat run after run).
  *
- * Otherwise: `trigger` and `input` are sent when their name appears anywhere; of `nodes`, the nodes
- * whose id appears as a name, or all of them when `nodes` itself is used as a value (`$keys(nodes)`,
- * `nodes.*`, `nodes[…]`). Over-inclusion is harmless (a relative `trigger` inside a path); the
- * analysis only has to never leave out what a name could reach. `execution` and `now` always go.
+ * Scope: a step should not copy every upstream node's data (each up to 256 KB) to the sandbox thread
+ * when it reads one field. Conservatively: anything that could reach the scope other than by name
+ * (`$`, `$$`, `*`, `**`, `%`, `$eval`, a built-in taking the context as its argument, a partial
+ * application, a built-in passed around as a value) means the whole scope is sent. Otherwise `trigger`
+ * and `input` are sent when their name appears anywhere; of `nodes`, the nodes whose id appears as a
+ * name, or all of them when `nodes` itself is used as a value (`$keys(nodes)`, `nodes.*`, `nodes[…]`).
+ * Over-inclusion is harmless (a relative `trigger` inside a path); the analysis only has to never leave
+ * out what a name could reach. `execution` and `now` always go.
+ *
+ * Inline: an expression made only of field paths (names, no filters), literals, arithmetic,
+ * comparisons, `and`/`or`, `&`, `? :`, `in` and array/object constructors has no loop, call or
+ * recursion: its cost is linear in the data it reads, which the step data bounds already limit. Such
+ * expressions (most parameters: `{{ trigger.subject }}`, `Re: {{ trigger.subject }}`) are evaluated on
+ * the calling thread, with the same bounds, and skip the trip to a thread.
  */
 import jsonata from 'jsonata';
 import { expressionPieces, type ExpressionScope, type ExpressionSite } from '..';
@@ -19,6 +26,8 @@ interface Needs {
   names: Set<string>;
   /** `nodes` used as a whole value. */
   allNodes: boolean;
+  /** Bounded by the data it reads (see above): safe on the calling thread. */
+  inline: boolean;
 }
 
 interface Node {
@@ -39,6 +48,53 @@ const stepExtras = ['stages', 'predicate', 'focus', 'index', 'group', 'tuple', '
 
 function isPlainName(step: Node | undefined): boolean {
   return step?.type === 'name' && !stepExtras.some((key) => Object.hasOwn(step, key));
+}
+
+/** Binary operators with no loop of their own (`..` builds a sequence; `~>` applies a function). */
+const inlineOperators = new Set(['+', '-', '*', '/', '%', '=', '!=', '<', '<=', '>', '>=', 'and', 'or', '&', 'in']);
+
+/** Whether `node` is made only of what an inline expression may hold (see the module's comment). */
+function isInline(node: unknown): boolean {
+  const stack: unknown[] = [node];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (Array.isArray(item)) {
+      stack.push(...item);
+      continue;
+    }
+    if (item === null || typeof item !== 'object') return false;
+    const current = item as Node;
+    // Filters, grouping, sorting and focus bindings loop over their input.
+    if (['predicate', 'stages', 'group', 'focus', 'index', 'tuple', 'ancestor'].some((key) => Object.hasOwn(current, key))) return false;
+    switch (current.type) {
+      case 'string':
+      case 'number':
+      case 'value':
+        break;
+      case 'path':
+        if (!(current.steps ?? []).every((step) => step.type === 'name')) return false;
+        stack.push(...(current.steps ?? []));
+        break;
+      case 'name':
+        break;
+      case 'binary':
+        if (!inlineOperators.has(current.value as string)) return false;
+        stack.push(current.lhs, current.rhs);
+        break;
+      case 'unary':
+        if (current.value === '-') stack.push(current.expression);
+        else if (current.value === '[') stack.push(current.expressions ?? []);
+        else if (current.value === '{') stack.push(current.lhs ?? []);
+        else return false;
+        break;
+      case 'condition':
+        stack.push(current.condition, current.then, ...(current.else === undefined ? [] : [current.else]));
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
 }
 
 function analyse(root: Node, needs: Needs): void {
@@ -92,15 +148,19 @@ function analyse(root: Node, needs: Needs): void {
 }
 
 const cacheLimit = 2_000;
+/** An inline expression's cost also follows its own size: long ones go to a thread all the same. */
+const inlineMaxLength = 500;
 const cache = new Map<string, Needs>();
 
 /** What one expression source needs (cached: a workflow's parameters repeat run after run). */
 function needsOf(source: string): Needs {
   const known = cache.get(source);
   if (known) return known;
-  const needs: Needs = { everything: false, names: new Set(), allNodes: false };
+  const needs: Needs = { everything: false, names: new Set(), allNodes: false, inline: false };
   try {
-    analyse(jsonata(source).ast() as Node, needs);
+    const ast = jsonata(source).ast() as Node;
+    analyse(ast, needs);
+    needs.inline = isInline(ast);
   } catch {
     // It does not parse: the thread reports that; what it is sent does not matter, so err on the whole.
     needs.everything = true;
@@ -108,6 +168,11 @@ function needsOf(source: string): Needs {
   if (cache.size >= cacheLimit) cache.delete(cache.keys().next().value!);
   cache.set(source, needs);
   return needs;
+}
+
+/** Whether every expression of `sites` is bounded by the data it reads, so it may run on the calling thread. */
+export function runsInline(sites: readonly ExpressionSite[]): boolean {
+  return sites.every((site) => expressionPieces(site.text).every((piece) => piece.source.length <= inlineMaxLength && needsOf(piece.source).inline));
 }
 
 /** The scope cut down to what the expressions of `sites` can read. */
