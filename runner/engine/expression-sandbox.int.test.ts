@@ -2,7 +2,7 @@
  * Issue 18: a member's expression is hostile input. Through the engine's real step path (a real
  * graphile-worker with the advance task, server/engine/expressions/sandbox with real threads), a
  * runaway expression fails its step `expression_error` naming the parameter path, in live runs, test
- * runs and replays alike, while the runner keeps running everyone else's runs.
+ * runs, evaluation runs and replays alike, while the runner keeps running everyone else's runs.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../server/core/db';
@@ -55,13 +55,18 @@ function setGraph(value: string): GraphInput {
   };
 }
 
-async function start(member: TestMember, value: string, options: { simulated?: boolean } = {}) {
+async function start(member: TestMember, value: string, options: { simulated?: boolean; evaluation?: boolean } = {}) {
   const { workflow, version } = await createWorkflow(member, { graph: setGraph(value) });
+  // An evaluation run's cases are simulated runs carrying its id (runner/eval/drive.ts).
+  const evalRun = options.evaluation
+    ? await db().evalRun.create({ data: { memberId: member.id, workflowId: workflow.id, versionId: version!.id, baseline: 'none', source: {}, status: 'running' } })
+    : null;
   const execution = await startExecution({
     memberId: member.id,
     workflowId: workflow.id,
     workflowVersionId: version!.id,
-    simulated: options.simulated,
+    simulated: options.simulated || options.evaluation,
+    evalRunId: evalRun?.id,
     trigger: { type: 'webhook', nodeId: 'start', data: { subject: 'Invoice 42', n: 21 } },
   });
   return execution.id;
@@ -79,13 +84,16 @@ const failedOnExpression = (reason: RegExp) => ({
 });
 
 describe('expressions on the engine’s step path', () => {
-  it('A runaway `&` doubling fails the step expression_error naming the parameter path: live runs, test runs and replays alike', async () => {
+  it('A runaway `&` doubling fails the step expression_error naming the parameter path: live runs, test runs, evaluation runs and replays alike', async () => {
     const live = await waitForExecution(await start(hostile, doubling));
     expect(live).toMatchObject(failedOnExpression(/A string would be longer than 1,000,000 characters/));
     expect(live.steps.find((step) => step.nodeId === 'set')).toMatchObject({ status: 'failed' });
 
     const testRun = await waitForExecution(await start(hostile, doubling, { simulated: true }));
     expect(testRun).toMatchObject(failedOnExpression(/A string would be longer than 1,000,000 characters/));
+
+    const evaluation = await waitForExecution(await start(hostile, doubling, { evaluation: true }));
+    expect(evaluation).toMatchObject(failedOnExpression(/A string would be longer than 1,000,000 characters/));
 
     const replay = await replayExecution(hostile.id, live.id, { from: 'failed_step', version: 'original' });
     expect(await waitForExecution(replay.executionId)).toMatchObject(failedOnExpression(/A string would be longer than 1,000,000 characters/));
