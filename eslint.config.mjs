@@ -23,8 +23,19 @@ const frameworkPackages = {
 /** A plugin's preset with every rule it enables as an error: a warning nobody acts on is noise. */
 const asErrors = (rules) => Object.fromEntries(Object.entries(rules).map(([name, level]) => [name, level === 'off' || level === 0 ? 'off' : 'error']));
 
+/**
+ * The expression evaluators that run on the calling thread. Server and runner code resolves a member's
+ * expressions through server/engine/expressions/sandbox (worker threads it can terminate); only the
+ * browser preview, the sandbox's own threads and tests evaluate in process.
+ */
+const inProcessExpressions = {
+  group: ['**/engine/expressions', '**/engine/expressions/index', '../expressions', '../expressions/index'],
+  importNames: ['resolveParams', 'resolveValueIn', 'evaluateExpression', 'resolveText'],
+  message: 'Evaluate member expressions through server/engine/expressions/sandbox (worker threads), never on this thread.',
+};
+
 const restrictPackages = (...names) => ({
-  'no-restricted-imports': ['error', { patterns: names.map((name) => frameworkPackages[name]) }],
+  'no-restricted-imports': ['error', { patterns: [...names.map((name) => frameworkPackages[name]), inProcessExpressions] }],
 });
 
 export default tseslint.config(
@@ -98,6 +109,11 @@ export default tseslint.config(
     files: ['server/**/*.ts'],
     ignores: ['server/http/web-server.ts'],
     rules: restrictPackages('next', 'react'),
+  },
+  {
+    // The evaluators' own module, its sandbox thread and tests may evaluate in process.
+    files: ['server/engine/expressions/**/*.ts', 'server/**/*.test.ts', 'runner/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [frameworkPackages.next, frameworkPackages.react] }] },
   },
   {
     files: ['server/core/**/*.ts'],

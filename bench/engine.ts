@@ -17,6 +17,9 @@
  *    = the trigger step's startedAt − the request's scheduled send time. Floor: `graphile_worker.add_job` at
  *    the same rate from this process, latency = the job's start − its scheduled time. Target: p99 < 250 ms.
  * 4. The executions list and detail at 1,000,000 stored executions (bench/engine-lists.ts).
+ * 5. Expression evaluation per step (bench/expressions.ts, first, before the children start; BENCH_ENGINE_EXPRESSIONS=0
+ *    skips it): the bench workflow's parameters resolved on the expression sandbox's worker thread, as a step does,
+ *    against the same resolved in this thread (the floor, what a step paid before the sandbox).
  *
  * PASS/MISS is information only: it never changes the exit code.
  */
@@ -90,6 +93,11 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
       `vs graphile-worker alone running 5 chained trivial jobs; ${settings.inflight} runs in flight, ${settings.rounds} × ${fixed(settings.seconds / settings.rounds, 1)} s per target; ` +
       `load average ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}`,
   );
+
+  if (process.env.BENCH_ENGINE_EXPRESSIONS !== '0') {
+    const { runExpressionBench } = await import('./expressions');
+    await runExpressionBench({ log });
+  }
 
   const sink = await startSink();
   const graph = engineBenchGraph(`${sink.url}/sink`);

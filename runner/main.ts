@@ -4,7 +4,8 @@
  *
  * Next to the worker, the mail supervisor (runner/mail/supervisor.ts) keeps this runner's share of the
  * mailboxes in sync (leases, IMAP IDLE watches, polling), and the engine sweeper re-queues executions
- * whose runner died (runner/engine/sweeper-loop.ts).
+ * whose runner died (runner/engine/sweeper-loop.ts). Workflow expressions are evaluated on the
+ * expression sandbox's worker threads (server/engine/expressions/sandbox), closed on the way out.
  *
  * SIGTERM/SIGINT: stop taking jobs, let running ones finish (graphile aborts them after 5 s), stop the
  * mail watchers and give their leases back, exit.
@@ -17,6 +18,7 @@ import { loadEnvFile } from '../server/core/load-env-file';
 import { log } from '../server/core/log';
 import { setOAuthTokenSource } from '../server/core/mail/providers/token-source';
 import { mailTokenSource } from '../server/domains/oauth/tokens';
+import { closeExpressionSandbox, startExpressionSandbox } from '../server/engine/expressions/sandbox';
 import { parsedCronItems } from './crontab';
 import { graphileLogger } from './graphile-logger';
 import { setMailSupervisor } from './mail/dispatch';
@@ -54,6 +56,8 @@ setOAuthTokenSource(mailTokenSource);
 const mail = new MailSupervisor({ owner: runnerIdentity() });
 setMailSupervisor(mail);
 await mail.start();
+// Workflow expressions run on these threads (a thread takes a second or two to load: not on the first step).
+startExpressionSandbox();
 const sweeper = startSweeperLoop();
 const sendSweeper = startSendSweeperLoop(runnerIdentity());
 log.info({ owner: mail.owner }, 'runner ready');
@@ -92,6 +96,7 @@ try {
 } finally {
   setMailSupervisor(null);
   await mail.stop().catch((error: unknown) => log.error({ err: error }, 'mail supervisor stop failed'));
+  await closeExpressionSandbox().catch((error: unknown) => log.error({ err: error }, 'expression sandbox close failed'));
   await disconnectDb();
 }
 if (!stopping) {

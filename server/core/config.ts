@@ -99,6 +99,12 @@ const configSchema = z.object({
   SANITIZE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(300).default(15),
   /** Memory for sanitised bodies kept per process (by message), in MB; 0 turns the cache off. */
   SANITIZE_CACHE_MB: z.coerce.number().int().min(0).max(4_096).default(32),
+  /** Threads evaluating workflow expressions in the runner (server/engine/expressions/sandbox), 1-16; default: CPUs - 1, at least 2, at most 4. */
+  EXPRESSION_THREADS: z.coerce.number().int().min(1).max(16).optional(),
+  /** Steps whose expressions wait for a thread; beyond, the step fails transiently and is retried. */
+  EXPRESSION_QUEUE: z.coerce.number().int().min(0).max(10_000).default(200),
+  /** Heap of one expression thread, in MB: an expression needing more fails and its thread is replaced. */
+  EXPRESSION_HEAP_MB: z.coerce.number().int().min(32).max(4_096).default(256),
   BRAND_NAME: z.string().default('Mailflow'),
   BRAND_LOGO_LIGHT_URL: optionalText,
   BRAND_LOGO_DARK_URL: optionalText,

@@ -6,12 +6,17 @@
  * - A string with `{{ expr }}` pieces among text interpolates them as text.
  * - The expression sees `{ trigger, input, nodes, execution: {id, workflowId, simulated}, now }`
  *   (copied into plain objects without prototypes, so `constructor` and friends lead nowhere).
- * - Budgets: an expression is at most 5,000 characters, runs at most 250 ms and nests at most 500
- *   evaluation frames (JSONata's own guardrails, checked on every evaluation step), builds sequences
- *   of at most 100,000 items, and its result serialises to at most 1 MB. Regular expressions match
- *   in linear time (RE2JS through JSONata's `RegexEngine` option).
+ * - Budgets (`budget.ts`): an expression is at most 5,000 characters, runs at most 250 ms and nests at
+ *   most 500 evaluation frames (JSONata's own guardrails, checked on every evaluation step), builds
+ *   sequences and arrays of at most 100,000 items and strings of at most 1,000,000 characters (`&` and
+ *   the string built-ins included: `limits.ts`), and its result serialises to at most 1 MB. Regular
+ *   expressions match in linear time (RE2JS through JSONata's `RegexEngine` option).
  *   Any breach, and any evaluation error, is NodeFailure `expression_error` (permanent) naming the
  *   parameter path.
+ *
+ * The engine never evaluates here on its own thread: `sandbox/` runs these same functions on worker
+ * threads it can terminate (a built-in JSONata cannot interrupt, memory). ESLint keeps the in-process
+ * evaluators (`resolveParams`, `resolveValueIn`, `evaluateExpression`) out of server and runner code.
  *
  * A piece cannot contain `}}` (write `} }` inside object constructors).
  *
@@ -19,16 +24,11 @@
  */
 import jsonata from 'jsonata';
 import { fail } from '../run/failures';
+import { expressionBudget } from './budget';
+import { compileBounded, measureJson } from './limits';
 import { JsonataRegexEngine } from './safe-regex';
 
-export const expressionBudget = {
-  maxLength: 5_000,
-  timeoutMs: 250,
-  maxDepth: 500,
-  /** Items in one sequence (a range `[1..n]`, a mapped list). */
-  maxSequence: 100_000,
-  maxResultBytes: 1_000_000,
-} as const;
+export { expressionBudget };
 
 export interface ExpressionScope {
   trigger: unknown;
@@ -85,10 +85,16 @@ export function compileError(source: string): string | null {
   }
 }
 
+/** Messages can quote values (a 1 MB string in a type error): a failure keeps this much of one. */
+const maxReasonChars = 500;
+
 function describeJsonataError(error: unknown): string {
   if (error && typeof error === 'object') {
     const { message, position } = error as { message?: unknown; position?: unknown };
-    if (typeof message === 'string') return typeof position === 'number' ? `${message} (at character ${position})` : message;
+    if (typeof message === 'string') {
+      const text = message.length > maxReasonChars ? `${message.slice(0, maxReasonChars)}…` : message;
+      return typeof position === 'number' ? `${text} (at character ${position})` : text;
+    }
   }
   return 'The expression is not valid.';
 }
@@ -122,6 +128,9 @@ function expressionError(path: string, reason: string) {
 function asData(result: unknown, path: string): unknown {
   if (result === undefined) return null;
   if (typeof result === 'function') throw expressionError(path, 'the result is a function, not data.');
+  const tooLarge = () => expressionError(path, `the result is larger than ${expressionBudget.maxResultBytes} bytes.`);
+  // Measured before it is serialised: JSON.stringify of a huge result would be the expensive step.
+  if (measureJson(result, expressionBudget.maxResultBytes) > expressionBudget.maxResultBytes) throw tooLarge();
   let text: string | undefined;
   try {
     text = JSON.stringify(result);
@@ -129,24 +138,24 @@ function asData(result: unknown, path: string): unknown {
     throw expressionError(path, 'the result is not JSON data.');
   }
   if (text === undefined) return null;
-  if (utf8Length(text) > expressionBudget.maxResultBytes) {
-    throw expressionError(path, `the result is larger than ${expressionBudget.maxResultBytes} bytes.`);
-  }
+  if (utf8Length(text) > expressionBudget.maxResultBytes) throw tooLarge();
   return JSON.parse(text) as unknown;
 }
+
+const compileOptions: jsonata.JsonataOptions = {
+  timeout: expressionBudget.timeoutMs,
+  stack: expressionBudget.maxDepth,
+  sequence: expressionBudget.maxSequence,
+  RegexEngine: JsonataRegexEngine as unknown as RegExpConstructor,
+};
 
 /** Evaluates one expression against a scope already made plain (`plainData`). */
 export async function evaluateExpression(source: string, plainScope: unknown, path: string): Promise<unknown> {
   const problem = compileError(source);
   if (problem) throw expressionError(path, problem);
-  const expression = jsonata(source, {
-    timeout: expressionBudget.timeoutMs,
-    stack: expressionBudget.maxDepth,
-    sequence: expressionBudget.maxSequence,
-    RegexEngine: JsonataRegexEngine as unknown as RegExpConstructor,
-  });
   let result: unknown;
   try {
+    const expression = await compileBounded(source, compileOptions);
     result = await expression.evaluate(plainScope);
   } catch (error) {
     throw expressionError(path, describeJsonataError(error));
@@ -160,19 +169,31 @@ function asText(value: unknown): string {
   return JSON.stringify(value);
 }
 
-async function resolveString(text: string, scope: unknown, path: string): Promise<unknown> {
+/**
+ * One parameter string resolved: a whole `{{ expr }}` gives the value, pieces among text the
+ * interpolated text. `beforeEach` is called before each expression starts (the sandbox's watchdog
+ * times each one).
+ */
+export async function resolveText(text: string, plainScope: unknown, path: string, beforeEach: () => void = () => {}): Promise<unknown> {
   const pieces = expressionPieces(text);
   if (pieces.length === 0) return text;
   const whole = wholeExpression(text);
-  if (whole !== null) return evaluateExpression(whole, scope, path);
+  if (whole !== null) {
+    beforeEach();
+    return evaluateExpression(whole, plainScope, path);
+  }
   let out = '';
   let at = 0;
   for (const piece of pieces) {
-    out += text.slice(at, piece.start) + asText(await evaluateExpression(piece.source, scope, path));
+    beforeEach();
+    out += text.slice(at, piece.start) + asText(await evaluateExpression(piece.source, plainScope, path));
     at = piece.end;
+    if (out.length > expressionBudget.maxResultBytes) break;
   }
   out += text.slice(at);
-  if (utf8Length(out) > expressionBudget.maxResultBytes) throw expressionError(path, `the text is larger than ${expressionBudget.maxResultBytes} bytes.`);
+  if (out.length > expressionBudget.maxResultBytes || utf8Length(out) > expressionBudget.maxResultBytes) {
+    throw expressionError(path, `the text is larger than ${expressionBudget.maxResultBytes} bytes.`);
+  }
   return out;
 }
 
@@ -186,21 +207,61 @@ function setOwn(target: Record<string, unknown>, key: string, value: unknown): v
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-async function resolveValue(value: unknown, scope: unknown, path: string, depth: number): Promise<unknown> {
-  if (typeof value === 'string') return resolveString(value, scope, path);
-  if (value === null || typeof value !== 'object') return value;
-  if (depth > maxWalkDepth) throw fail.permanent('invalid_parameter', { message: `${path} nests too deeply.`, details: { path } });
-  if (Array.isArray(value)) {
-    const out: unknown[] = [];
-    for (let index = 0; index < value.length; index += 1) out.push(await resolveValue(value[index], scope, childPath(path, index), depth + 1));
+/** A string of the parameters that holds expressions, and where it is. */
+export interface ExpressionSite {
+  path: string;
+  text: string;
+}
+
+/**
+ * The strings of `value` holding expressions, in evaluation order (depth first, keys in order).
+ * A value nesting deeper than the walk allows is a permanent `invalid_parameter`.
+ */
+export function expressionSites(value: unknown, path = 'params'): ExpressionSite[] {
+  const sites: ExpressionSite[] = [];
+  const walk = (item: unknown, at: string, depth: number): void => {
+    if (typeof item === 'string') {
+      if (hasExpression(item)) sites.push({ path: at, text: item });
+      return;
+    }
+    if (item === null || typeof item !== 'object') return;
+    if (depth > maxWalkDepth) throw fail.permanent('invalid_parameter', { message: `${at} nests too deeply.`, details: { path: at } });
+    if (Array.isArray(item)) {
+      item.forEach((entry, index) => walk(entry, childPath(at, index), depth + 1));
+      return;
+    }
+    for (const key of Object.keys(item)) {
+      if (Object.hasOwn(item, key)) walk((item as Record<string, unknown>)[key], childPath(at, key), depth + 1);
+    }
+  };
+  walk(value, path, 0);
+  return sites;
+}
+
+/**
+ * A copy of `value` in which the strings `expressionSites` found are replaced, in the same order, by
+ * `resolved` (plain objects and arrays; a `__proto__` key stays plain data).
+ */
+export function withResolvedSites(value: unknown, resolved: readonly unknown[]): unknown {
+  let next = 0;
+  const copy = (item: unknown): unknown => {
+    if (typeof item === 'string') return hasExpression(item) ? resolved[next++] : item;
+    if (item === null || typeof item !== 'object') return item;
+    if (Array.isArray(item)) return item.map(copy);
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(item)) {
+      if (Object.hasOwn(item, key)) setOwn(out, key, copy((item as Record<string, unknown>)[key]));
+    }
     return out;
-  }
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    if (!Object.hasOwn(value, key)) continue;
-    setOwn(out, key, await resolveValue((value as Record<string, unknown>)[key], scope, childPath(path, key), depth + 1));
-  }
-  return out;
+  };
+  return copy(value);
+}
+
+async function resolveInProcess(value: unknown, plainScope: unknown, path: string): Promise<unknown> {
+  const sites = expressionSites(value, path);
+  const resolved: unknown[] = [];
+  for (const site of sites) resolved.push(await resolveText(site.text, plainScope, site.path));
+  return withResolvedSites(value, resolved);
 }
 
 /**
@@ -209,7 +270,7 @@ async function resolveValue(value: unknown, scope: unknown, path: string, depth:
  * previews: a failure is a NodeFailure `expression_error` whose message names `path`.
  */
 export async function resolveValueIn(value: unknown, scope: unknown, path = 'params'): Promise<unknown> {
-  return resolveValue(value, plainData(scope), path, 0);
+  return resolveInProcess(value, plainData(scope), path);
 }
 
 /** A copy of resolved params with secret-looking values masked (keys, and `{name, value}` pairs). */
@@ -227,11 +288,11 @@ export function maskSecrets(value: unknown, depth = 0): unknown {
 }
 
 /**
- * Resolves every expression in `params` (deeply) against the scope. `value`: the params to run with;
- * `masked`: the same with secrets masked, for the step's stored `input`.
+ * Resolves every expression in `params` (deeply) against the scope, on this thread. `value`: the
+ * params to run with; `masked`: the same with secrets masked, for the step's stored `input`. The
+ * engine resolves through `sandbox/` instead (same result, off its event loop).
  */
 export async function resolveParams(params: unknown, scope: ExpressionScope): Promise<{ value: unknown; masked: unknown }> {
-  const plainScope = plainData(scope);
-  const value = await resolveValue(params, plainScope, 'params', 0);
+  const value = await resolveInProcess(params, plainData(scope), 'params');
   return { value, masked: maskSecrets(value) };
 }

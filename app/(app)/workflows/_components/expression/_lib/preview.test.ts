@@ -40,6 +40,12 @@ describe('previewOf', () => {
     if (outcome.kind === 'value') expect(outcome.value).toBeNull();
   });
 
+  it('applies the engine’s string bound, so a doubling bomb in the editor fails fast instead of freezing the tab', async () => {
+    const bomb = "{{ ($f := function($s,$n){ $n = 0 ? $s : $f($s & $s, $n - 1) }; $length($f('abcdefgh', 22))) }}";
+    const outcome = await previewOf(bomb, sample, 'params.fields[0].value');
+    expect(outcome).toEqual({ kind: 'error', message: 'Expression in params.fields[0].value: A string would be longer than 1,000,000 characters. (at character 45)' });
+  });
+
   it('cuts long values', () => {
     const { text, truncated } = previewText('x'.repeat(1000), 20);
     expect(truncated).toBe(true);
