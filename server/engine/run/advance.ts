@@ -4,7 +4,8 @@
  * wait (a retry delay, a wait, children) or must stop (cancelled, lease lost). Every decision reads
  * the saved steps, so a runner killed at any instant leaves a state the next advancer continues from:
  * an attempt found open was interrupted and is settled first (retried, or `step_effect_uncertain`
- * for a node that was calling a service).
+ * for a node that was calling a service, or `step_crash_loop` when its runner kept dying: see
+ * interruptions.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { db } from '../../core/db';
@@ -19,7 +20,8 @@ import { failExecution, succeedExecution, suspendExecution, type ExecutionError 
 import { claimExecution, currentStatus, heartbeatEveryMs, releaseLease, type ClaimedExecution } from './lease';
 import { loadGraph, type RunnableGraph } from './load-graph';
 import { planExecution, type PlanStep, type StepStatus } from './plan';
-import { recordFailure, runStep, stepError, type StepOutcome, type StepRow, type StopReason } from './run-step';
+import { recordFailure, runStep, type StepOutcome, type StepRow, type StopReason } from './run-step';
+import { runCrashLoop, settleInterrupted } from './interruptions';
 import { allChildrenFinished } from './children';
 import { boundStepData } from './step-data';
 
@@ -118,6 +120,12 @@ async function loadSteps(executionId: string): Promise<StepRow[]> {
 
 /** Runs the execution's steps while it can; returns true when it must be looked at again at once. */
 async function drive(execution: ClaimedExecution, stop: AbortSignal, leaseStart: number): Promise<boolean> {
+  // Its advancer kept dying with no step to blame: not advanced again (run/interruptions.ts).
+  const crashLoop = await runCrashLoop(execution);
+  if (crashLoop) {
+    await failExecution(execution, crashLoop);
+    return false;
+  }
   const runnable = await loadGraph(execution.workflowVersionId, execution.triggerNodeId);
   if (!runnable) {
     await failExecution(execution, { ...timeoutError(execution, null, null, null), code: 'node_type_unknown', message: 'The graph of this run cannot be read.', details: {} });
@@ -132,7 +140,7 @@ async function drive(execution: ClaimedExecution, stop: AbortSignal, leaseStart:
 
     const interrupted = steps.find((step) => step.status === 'running' && step.attemptStartedAt !== null);
     if (interrupted) {
-      const outcome = await settleInterrupted(execution, runnable, interrupted);
+      const outcome = await settleInterrupted(execution, runnable.nodes.get(interrupted.nodeId), definitionOf(runnable, interrupted.nodeId), interrupted);
       const next = await follow(execution, outcome, runnable);
       if (next !== 'continue') return next;
       continue;
@@ -317,25 +325,4 @@ async function handleStop(execution: ClaimedExecution, reason: StopReason, nodeI
     await failExecution(execution, timeoutError(execution, node?.id ?? null, node?.name ?? null, node?.type ?? null));
   }
   return false;
-}
-
-/**
- * An attempt found open by a new advancer was cut off (the runner died or lost its lease): a node
- * acting on a third-party service fails `step_effect_uncertain` (never retried blindly); any other
- * is retried like a temporary failure.
- */
-async function settleInterrupted(execution: ClaimedExecution, runnable: RunnableGraph, step: StepRow): Promise<StepOutcome> {
-  const node = runnable.nodes.get(step.nodeId);
-  const definition = definitionOf(runnable, step.nodeId);
-  if (!node || !definition) {
-    const failure = new NodeFailure('node_type_unknown');
-    return { kind: 'failed', error: stepError({ node: node ?? { id: step.nodeId, name: step.nodeId, type: '' } as never }, failure, step.attempt) };
-  }
-  const failure =
-    definition.effect === 'external'
-      ? new NodeFailure('step_effect_uncertain', { message: 'The step was cut off while calling a service (the runner stopped); it may or may not have taken effect.' })
-      : new NodeFailure('internal', { kind: 'transient', message: 'The attempt was interrupted (the runner stopped) and is tried again.' });
-  const suspendState = step.state as SuspendState | null;
-  const unwrapped = suspendState && typeof suspendState === 'object' && 'mode' in suspendState ? { ...step, state: suspendState.node } : step;
-  return recordFailure({ execution, node, definition, step: unwrapped }, { id: step.id, persisted: true, attempt: step.attempt, seq: 0, startedAt: step.startedAt ?? new Date() }, failure, { interrupted: true });
 }

@@ -36,10 +36,18 @@ export interface ClaimedExecution {
   startedAt: Date | null;
   messageHeadline: unknown;
   wakeSeq: number;
+  /**
+   * Lease take-overs so far, this claim included: each is an advancer that died (or stalled past its
+   * lease) while holding the run. Above zero the run is advanced in careful mode (run-step.ts).
+   */
+  leaseTakeovers: number;
 }
 
 /**
  * Takes the lease (for one advance: `owner` is unique per call, so two advances never share it) of a queued or running execution whose lease is free or expired (or already ours).
+ * Taking over an expired lease that still names an owner counts a take-over in the same statement
+ * (a clean release clears the owner, so only an advancer that died or stalled leaves one): the
+ * crash-loop bound reads it at no extra write.
  * A waiting execution whose wait has ended, or with a decided step, is moved back to queued first. Returns null when the
  * execution is finished, waiting, or advanced by another runner right now.
  */
@@ -50,12 +58,13 @@ export async function claimExecution(executionId: string, owner: string): Promis
       AND ((wait_until IS NOT NULL AND wait_until <= now())
         OR EXISTS (SELECT 1 FROM execution_steps s WHERE s.execution_id = executions.id AND s.status = 'waiting' AND s.decision IS NOT NULL))`;
   const rows = await db().$queryRaw<Record<string, unknown>[]>`
-    UPDATE executions SET lease_owner = ${owner}, lease_until = now() + make_interval(secs => ${leaseTtlMs / 1000}), updated_at = now()
+    UPDATE executions SET lease_owner = ${owner}, lease_until = now() + make_interval(secs => ${leaseTtlMs / 1000}), updated_at = now(),
+      lease_takeovers = lease_takeovers + (CASE WHEN lease_owner IS NOT NULL AND lease_until < now() THEN 1 ELSE 0 END)
     WHERE id = ${executionId}::uuid AND status IN ('queued', 'running')
       AND (lease_owner IS NULL OR lease_until IS NULL OR lease_until < now())
     RETURNING id, member_id, workflow_id, workflow_version_id, status, simulated, holds_slot, mailbox_id, message_id,
       trigger_type, trigger_node_id, trigger_data, parent_execution_id, parent_step_id, started_by, working_ms,
-      timeout_ms, started_at, message_headline, wake_seq, call_models`;
+      timeout_ms, started_at, message_headline, wake_seq, call_models, lease_takeovers`;
   const row = rows[0];
   if (!row) return null;
   return {
@@ -80,6 +89,7 @@ export async function claimExecution(executionId: string, owner: string): Promis
     startedAt: (row.started_at as Date | null) ?? null,
     messageHeadline: row.message_headline ?? null,
     wakeSeq: Number(row.wake_seq),
+    leaseTakeovers: Number(row.lease_takeovers),
   };
 }
 
