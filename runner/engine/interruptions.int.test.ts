@@ -1,7 +1,8 @@
 /**
  * Attempts cut off by a runner that stopped (issue 18): an interruption of a node with no external
- * effect consumes no attempt; a run taken over once is advanced in careful mode (every attempt written
- * when it starts); crash loops end after a bound (`step_crash_loop`, `execution_crash_loop`).
+ * effect consumes no attempt; a run taken over is a suspect until one of its attempts ends on its own:
+ * advanced in careful mode (every attempt written when it starts) and alone among suspects in its
+ * process; crash loops end after a bound (`step_crash_loop`, `execution_crash_loop`).
  * Executions here are left as a dead runner leaves them: running, the lease expired with its owner.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -98,7 +99,7 @@ describe('an interruption of a node with no external effect', () => {
 });
 
 describe('the crash-loop bound', () => {
-  it('a step cut off 3 times fails permanently with `step_crash_loop` and is not run again', async () => {
+  it('a run taken over 3 times in a row with a step open fails that step permanently with `step_crash_loop`; it is not run again', async () => {
     const execution = await leftByDeadRunner(oneStep('test.step', { script: ['ok'] }, { retry: { maxAttempts: 5, delayMs: 1_000 } }), {
       open: { attempt: 1, attempts: [interruptedEntry(1), interruptedEntry(1)] },
       takeovers: 2,
@@ -114,14 +115,22 @@ describe('the crash-loop bound', () => {
     expect(await db().incident.count({ where: { executionId: execution.id } })).toBe(1);
   });
 
-  it('the crash that left no open attempt (a first attempt not written yet) counts towards the step found open next', async () => {
-    // Take-over 1 found nothing open (unexplained), take-over 2 (this one) finds the step open: 2 crashes, retried.
+  it('the crash that left no open attempt (a first attempt not written yet) counts too: the streak is the run’s', async () => {
+    // Take-over 1 found nothing open, take-over 2 (this one) finds the step open: a streak of 2, retried.
     const retried = await leftByDeadRunner(oneStep('test.step', { script: ['ok'] }, { retry: { maxAttempts: 5, delayMs: 1_000 } }), { open: { attempt: 1 }, takeovers: 1 });
     expect((await waitForExecution(retried.id)).status).toBe('succeeded');
-    // Take-overs 1 and 2 unexplained and the step cut off once: 3 crashes, the bound.
+    // Take-overs 1 and 2 found nothing open, the third finds the step open: the bound.
     const failed = await leftByDeadRunner(oneStep('test.step', { script: ['ok'] }, { retry: { maxAttempts: 5, delayMs: 1_000 } }), { open: { attempt: 1 }, takeovers: 2 });
     expect((await waitForExecution(failed.id)).error).toMatchObject({ code: 'step_crash_loop', nodeId: 'call', details: { crashes: 3 } });
   }, 20_000);
+
+  it('an attempt that ends on its own ends the streak: restarts spread over a run never add up', async () => {
+    const graph: GraphInput = { nodes: [trigger, node('call', 'test.step'), node('next', 'test.step')], connections: line('start', 'call', 'next') };
+    const execution = await leftByDeadRunner(graph, { takeovers: 1 });
+    const done = await waitForExecution(execution.id);
+    expect(done.status).toBe('succeeded');
+    expect(done.leaseTakeovers).toBe(0);
+  });
 
   it('the node’s `onError` still applies to `step_crash_loop`', async () => {
     const execution = await leftByDeadRunner(oneStep('test.step', { script: ['ok'] }, { onError: 'continue' }), {
@@ -133,7 +142,7 @@ describe('the crash-loop bound', () => {
     expect(done.steps.find((candidate) => candidate.nodeId === 'call')!.error).toMatchObject({ code: 'step_crash_loop' });
   });
 
-  it('a run whose advancer died 3 times with no step to blame fails `execution_crash_loop` before anything runs again', async () => {
+  it('a run taken over 3 times in a row with no step to blame (its advancer died between steps) fails `execution_crash_loop` before anything runs again', async () => {
     const execution = await leftByDeadRunner(oneStep('test.step', { script: ['ok'] }), { takeovers: 2 });
     const done = await waitForExecution(execution.id);
     expect(done.status).toBe('failed');
@@ -160,6 +169,18 @@ describe('careful mode', () => {
     const interrupted = await leftByDeadRunner(graph, {});
     expect(await stepRowWhileRunning(interrupted.id)).toMatchObject({ status: 'running', attempt: 1, attemptStartedAt: expect.any(Date) });
     for (const id of [fresh.id, interrupted.id]) await db().execution.update({ where: { id }, data: { status: 'cancelled', finishedAt: new Date() } });
+  }, 20_000);
+
+  it('suspect runs are advanced one at a time in a process, so a runner that dies again is blamed on one of them only', async () => {
+    const graph = oneStep('test.step', { script: ['slow'] });
+    const suspects = [];
+    for (let index = 0; index < 3; index += 1) suspects.push(await leftByDeadRunner(graph, {}));
+    const calls = [];
+    for (const suspect of suspects) calls.push((await waitForExecution(suspect.id)).steps.find((step) => step.nodeId === 'call')!);
+    expect(calls.every((step) => step.status === 'succeeded')).toBe(true);
+    // Written when they started (careful mode) and when they ended: no two attempts overlapped.
+    const spans = calls.map((step) => [step.startedAt!.getTime(), step.finishedAt!.getTime()]).sort((a, b) => a[0] - b[0]);
+    for (let index = 1; index < spans.length; index += 1) expect(spans[index][0]).toBeGreaterThanOrEqual(spans[index - 1][1]);
   }, 20_000);
 
   it('a step keeps the parameters it received, also when its attempt was written only when it ended', async () => {

@@ -21,7 +21,7 @@ import { claimExecution, currentStatus, heartbeatEveryMs, releaseLease, type Cla
 import { loadGraph, type RunnableGraph } from './load-graph';
 import { planExecution, type PlanStep, type StepStatus } from './plan';
 import { recordFailure, runStep, type StepOutcome, type StepRow, type StopReason } from './run-step';
-import { runCrashLoop, settleInterrupted } from './interruptions';
+import { isolateSuspect, releaseSuspect, runCrashLoop, settleInterrupted } from './interruptions';
 import { allChildrenFinished } from './children';
 import { boundStepData } from './step-data';
 
@@ -35,10 +35,30 @@ export async function advanceExecution(executionId: string, runnerId: string): P
   await enqueue('execution.advance', { executionId }, { jobKey: jobKeys.execution(executionId) });
 }
 
+/** A suspect run that finds this process's suspect slot taken looks again after about this long. */
+const suspectRetryMs = 500;
+
 /** One lease: returns true when the execution must be looked at again at once. */
 async function advanceOnce(executionId: string, owner: string): Promise<boolean> {
   const claimed = await claimExecution(executionId, owner);
   if (!claimed) return false;
+  if (claimed.leaseTakeovers > 0 && !isolateSuspect(executionId)) {
+    // Another run that was on a runner when it died is being advanced here: one at a time, so a
+    // runner that dies again is blamed on one run only (interruptions.ts). Not holding the lease meanwhile.
+    await releaseLease(executionId, owner, 0, claimed.wakeSeq);
+    const runAt = new Date(Date.now() + suspectRetryMs * (0.5 + Math.random()));
+    await enqueue('execution.advance', { executionId }, { jobKey: jobKeys.execution(executionId), runAt });
+    return false;
+  }
+  try {
+    return await advanceClaimed(claimed, owner);
+  } finally {
+    releaseSuspect(executionId);
+  }
+}
+
+async function advanceClaimed(claimed: ClaimedExecution, owner: string): Promise<boolean> {
+  const executionId = claimed.id;
   let leaseStart = Date.now();
   let working = false;
   const stop = new AbortController();
@@ -120,12 +140,6 @@ async function loadSteps(executionId: string): Promise<StepRow[]> {
 
 /** Runs the execution's steps while it can; returns true when it must be looked at again at once. */
 async function drive(execution: ClaimedExecution, stop: AbortSignal, leaseStart: number): Promise<boolean> {
-  // Its advancer kept dying with no step to blame: not advanced again (run/interruptions.ts).
-  const crashLoop = await runCrashLoop(execution);
-  if (crashLoop) {
-    await failExecution(execution, crashLoop);
-    return false;
-  }
   const runnable = await loadGraph(execution.workflowVersionId, execution.triggerNodeId);
   if (!runnable) {
     await failExecution(execution, { ...timeoutError(execution, null, null, null), code: 'node_type_unknown', message: 'The graph of this run cannot be read.', details: {} });
@@ -144,6 +158,12 @@ async function drive(execution: ClaimedExecution, stop: AbortSignal, leaseStart:
       const next = await follow(execution, outcome, runnable);
       if (next !== 'continue') return next;
       continue;
+    }
+    // Its advancer kept dying between steps (no attempt open to blame): not advanced again.
+    const crashLoop = runCrashLoop(execution);
+    if (crashLoop) {
+      await failExecution(execution, crashLoop);
+      return false;
     }
 
     const now = Date.now();

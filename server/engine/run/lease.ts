@@ -37,8 +37,9 @@ export interface ClaimedExecution {
   messageHeadline: unknown;
   wakeSeq: number;
   /**
-   * Lease take-overs so far, this claim included: each is an advancer that died (or stalled past its
-   * lease) while holding the run. Above zero the run is advanced in careful mode (run-step.ts).
+   * Lease take-overs since an attempt of the run last ended on its own, this claim included: each is an
+   * advancer that died (or stalled past its lease) while holding the run. Above zero the run is a
+   * suspect: careful mode and isolation (interruptions.ts).
    */
   leaseTakeovers: number;
 }
@@ -111,6 +112,16 @@ export async function releaseLease(executionId: string, owner: string, heldMs: n
     WHERE id = ${executionId}::uuid AND lease_owner = ${owner}
     RETURNING wake_seq`;
   return rows.length > 0 && Number(rows[0].wake_seq) !== claimedWakeSeq;
+}
+
+/**
+ * An attempt of the run ended on its own: its crash streak (`lease_takeovers`, see interruptions.ts)
+ * is over. One write, for runs that had a streak only.
+ */
+export async function endCrashStreak(execution: Pick<ClaimedExecution, 'id' | 'leaseTakeovers'>): Promise<void> {
+  if (execution.leaseTakeovers === 0) return;
+  await db().$executeRaw`UPDATE executions SET lease_takeovers = 0 WHERE id = ${execution.id}::uuid`;
+  execution.leaseTakeovers = 0;
 }
 
 /** Asks for the execution to be looked at again, whoever holds it now (see `releaseLease`). */

@@ -18,7 +18,7 @@ import { childRuns } from './children';
 import { effectLedger } from './effects';
 import { classifyFailure, NodeFailure, RateLimited } from './failures';
 import type { ExecutionError } from './finish';
-import type { ClaimedExecution } from './lease';
+import { endCrashStreak, type ClaimedExecution } from './lease';
 import { resolveStepParams } from './params';
 import { executionActor } from './actor';
 import type { ExecutionActor } from '../../core/auth/access';
@@ -194,6 +194,13 @@ export function setCapabilityOptionsForTests(options: Parameters<typeof createCa
 }
 
 export async function runStep(run: StepRun): Promise<StepOutcome> {
+  const outcome = await runAttempt(run);
+  // An attempt that ended on its own (whatever its outcome) ends the run's crash streak.
+  if (outcome.kind !== 'stopped') await endCrashStreak(run.execution);
+  return outcome;
+}
+
+async function runAttempt(run: StepRun): Promise<StepOutcome> {
   const { execution, node, definition } = run;
   const settings = retrySettingsOf(node, definition.retry);
   const resuming = run.resume !== null;
