@@ -9,7 +9,9 @@
  *   5. the web server and the runner as child processes, until Ctrl-C / SIGTERM.
  *
  * Shutdown order: web and runner first (SIGTERM, SIGKILL after a grace period), the database last.
- * If a child dies on its own, everything is stopped and we exit non-zero.
+ * A web or runner child that dies on its own is started again with backoff and the restart is logged
+ * (scripts/lib/keep-alive.ts); only one that keeps crashing at start makes us stop everything and
+ * exit non-zero.
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -19,7 +21,8 @@ import { openLocalDatabase, type LocalDatabase } from '../server/core/local-data
 import { applyMigrations } from '../server/core/migrations/apply-migrations';
 import { buildNeeded, saveFingerprint, sourceFingerprint } from './lib/build-fingerprint';
 import { ensureInstanceKey } from './lib/instance-key';
-import { Supervisor, type ExitInfo } from './lib/supervisor';
+import { keepAlive, type ChildExit, type KeepAlive } from './lib/keep-alive';
+import { Supervisor, type ChildSpec } from './lib/supervisor';
 
 const dev = process.argv.includes('--dev');
 const root = process.cwd();
@@ -34,11 +37,13 @@ loadEnvFile();
 
 let database: LocalDatabase | null = null;
 let stopping: Promise<never> | null = null;
-const supervisor = new Supervisor(onChildDied);
+const supervisor = new Supervisor();
+const kept: KeepAlive[] = [];
 
 function shutdown(exitCode: number, reason: string): Promise<never> {
   stopping ??= (async () => {
     say(reason);
+    for (const keeper of kept) keeper.stop();
     await supervisor.stopAll(childGraceMs);
     if (database) {
       await database.stop();
@@ -49,8 +54,24 @@ function shutdown(exitCode: number, reason: string): Promise<never> {
   return stopping;
 }
 
-function onChildDied({ name, code, signal }: ExitInfo): void {
-  void shutdown(1, `${name} exited unexpectedly (${signal ?? `code ${code}`}); stopping everything`);
+function onGaveUp({ name }: ChildExit): void {
+  void shutdown(1, `${name} keeps crashing at start; stopping everything`);
+}
+
+/** A long-running child, started again whenever it dies on its own (until it keeps crashing at start). */
+function keep(spec: ChildSpec): void {
+  kept.push(
+    keepAlive({
+      name: spec.name,
+      launch: () => {
+        const incarnation = supervisor.start(spec);
+        say(`${spec.name} started (pid ${incarnation.pid ?? 'none'})`);
+        return incarnation;
+      },
+      log: say,
+      onGiveUp: onGaveUp,
+    }),
+  );
 }
 
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
@@ -135,8 +156,8 @@ async function main(): Promise<void> {
   if (!dev) await step(() => ensureBuild(databaseUrl));
 
   await step(async () => {
-    supervisor.start(tsxChild('web', path.join('server', 'http', 'main.ts'), databaseUrl, readyWatcher().onLine));
-    supervisor.start(tsxChild('runner', path.join('runner', 'main.ts'), databaseUrl));
+    keep(tsxChild('web', path.join('server', 'http', 'main.ts'), databaseUrl, readyWatcher().onLine));
+    keep(tsxChild('runner', path.join('runner', 'main.ts'), databaseUrl));
   });
   const { HOST, PORT } = config();
   say(`starting the web server on ${HOST}:${PORT} and the runner (Ctrl-C stops everything)`);

@@ -16,11 +16,13 @@ export interface RunnerProcesses {
   killAll(): void;
 }
 
-export function runnerProcesses(env: Record<string, string>): RunnerProcesses {
+/** `imports`: modules loaded before the runner's own (test fixtures such as runner/engine/testing/poison-nodes.ts). */
+export function runnerProcesses(env: Record<string, string>, options: { imports?: string[] } = {}): RunnerProcesses {
   const runners = new Set<ChildProcess>();
+  const preloads = (options.imports ?? []).flatMap((entry) => ['--import', entry]);
   return {
     start() {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'runner/main.ts'], {
+      const child = spawn(process.execPath, ['--import', 'tsx', ...preloads, 'runner/main.ts'], {
         cwd: root,
         env: { ...process.env, LOG_LEVEL: 'silent', NODE_ENV: 'test', ...env },
         stdio: ['ignore', 'ignore', 'pipe'],

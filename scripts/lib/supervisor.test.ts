@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Supervisor, type ExitInfo } from './supervisor';
+import { Supervisor } from './supervisor';
 
 const node = process.execPath;
 
@@ -34,12 +34,11 @@ function lineMatching(pattern: RegExp) {
 
 describe('Supervisor', () => {
   it('stops children with SIGTERM, then kills what ignores it and whatever they started', async () => {
-    const unexpected: ExitInfo[] = [];
-    const supervisor = new Supervisor((exit) => unexpected.push(exit), () => {});
+    const supervisor = new Supervisor(() => {});
     const polite = lineMatching(/^polite up$/);
     const stubborn = lineMatching(/^grandchild \d+$/);
-    supervisor.start(child('polite', `process.on('SIGTERM', () => process.exit(0)); console.log('polite up'); setInterval(() => {}, 1000);`, polite.onLine));
-    supervisor.start(
+    const politeExit = supervisor.start(child('polite', `process.on('SIGTERM', () => process.exit(0)); console.log('polite up'); setInterval(() => {}, 1000);`, polite.onLine));
+    const stubbornExit = supervisor.start(
       child(
         'stubborn',
         `const { spawn } = require('node:child_process');
@@ -60,20 +59,17 @@ describe('Supervisor', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(450);
     for (const pid of [...pids, grandchildPid]) expect(await eventually(() => !alive(pid)), `pid ${pid}`).toBe(true);
     expect(supervisor.pids()).toEqual([]);
-    expect(unexpected).toEqual([]);
+    expect((await Promise.all([politeExit.exited, stubbornExit.exited])).map((exit) => exit.expected)).toEqual([true, true]);
   });
 
   it('reports a child that exits on its own', async () => {
-    const unexpected: ExitInfo[] = [];
-    const supervisor = new Supervisor((exit) => unexpected.push(exit), () => {});
-    supervisor.start(child('crashy', 'process.exit(3)'));
-    expect(await eventually(() => unexpected.length > 0)).toBe(true);
-    expect(unexpected).toEqual([{ name: 'crashy', code: 3, signal: null }]);
+    const supervisor = new Supervisor(() => {});
+    expect(await supervisor.start(child('crashy', 'process.exit(3)')).exited).toEqual({ name: 'crashy', code: 3, signal: null, expected: false });
   });
 
   it('runs a one-shot child to completion and passes its output on, prefixed', async () => {
     const written: string[] = [];
-    const supervisor = new Supervisor(() => {}, (line) => written.push(line));
+    const supervisor = new Supervisor((line) => written.push(line));
     expect(await supervisor.run(child('build', `console.log('compiled'); console.error('warned'); process.exit(2)`))).toBe(2);
     expect(written).toEqual(expect.arrayContaining(['[build] compiled', '[build] warned']));
   });

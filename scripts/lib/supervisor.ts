@@ -8,6 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import readline from 'node:readline';
 import { guardAgainstOrphans } from '../../server/core/orphan-guard';
+import type { ChildExit, Incarnation } from './keep-alive';
 
 export interface ChildSpec {
   name: string;
@@ -26,29 +27,21 @@ interface Supervised {
   expectedExit: boolean;
 }
 
-export interface ExitInfo {
-  name: string;
-  code: number | null;
-  signal: NodeJS.Signals | null;
-}
-
 export class Supervisor {
   private readonly children = new Set<Supervised>();
 
-  /** Called when a long-running child exits without being asked to. */
-  constructor(
-    private readonly onUnexpectedExit: (exit: ExitInfo) => void,
-    private readonly write: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
-  ) {}
+  constructor(private readonly write: (line: string) => void = (line) => process.stdout.write(`${line}\n`)) {}
 
-  /** A long-running child: its exit, unless requested by `stopAll`, is reported as unexpected. */
-  start(spec: ChildSpec): void {
+  /**
+   * A long-running child: how it exited, `expected` when `stopAll` asked for it (restarts are
+   * scripts/lib/keep-alive.ts's business).
+   */
+  start(spec: ChildSpec): Incarnation {
     const supervised = this.spawn(spec);
-    void supervised.exited.then(() => {
-      if (!supervised.expectedExit) {
-        this.onUnexpectedExit({ name: spec.name, code: supervised.child.exitCode, signal: supervised.child.signalCode });
-      }
-    });
+    const exited = supervised.exited.then(
+      (): ChildExit => ({ name: spec.name, code: supervised.child.exitCode, signal: supervised.child.signalCode, expected: supervised.expectedExit }),
+    );
+    return { pid: supervised.child.pid, exited };
   }
 
   /** A child that runs to completion (the build); resolves with its exit code. */

@@ -180,8 +180,9 @@ const configSchema = z.object({
    */
   HTTP_NODE_ALLOW_HOSTS: optionalText,
   /**
-   * Node types members may not use in their workflows nor install from a template (comma-separated
-   * type names, e.g. `http.request`); administrators are exempt. Empty by default.
+   * Node types members may not use in their workflows nor install from a template, nor run (a step of
+   * one fails `node_type_forbidden`, whenever its version was published); comma-separated type names,
+   * e.g. `http.request`; administrators are exempt. Empty by default.
    */
   FORBIDDEN_NODE_TYPES: z
     .string()

@@ -1,8 +1,9 @@
 /**
  * Node types the instance forbids to members (config `FORBIDDEN_NODE_TYPES`, type names such as
  * `http.request`); administrators are exempt. A member's graph naming one is refused like any other
- * invalid graph (an issue at the node's `type`), and a template using one cannot be installed by a
- * member (409 `templates.forbidden_node`).
+ * invalid graph (an issue at the node's `type`), a template using one cannot be installed by a
+ * member (409 `templates.forbidden_node`), and a step of one fails when it runs
+ * (`node_type_forbidden`, ../run/allowed-node-types.ts).
  */
 import { config } from '../../core/config';
 import type { GraphIssue } from './validate-graph';

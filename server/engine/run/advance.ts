@@ -4,7 +4,8 @@
  * wait (a retry delay, a wait, children) or must stop (cancelled, lease lost). Every decision reads
  * the saved steps, so a runner killed at any instant leaves a state the next advancer continues from:
  * an attempt found open was interrupted and is settled first (retried, or `step_effect_uncertain`
- * for a node that was calling a service).
+ * for a node that was calling a service, or `step_crash_loop` when its runner kept dying: see
+ * interruptions.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { db } from '../../core/db';
@@ -19,7 +20,8 @@ import { failExecution, succeedExecution, suspendExecution, type ExecutionError 
 import { claimExecution, currentStatus, heartbeatEveryMs, releaseLease, type ClaimedExecution } from './lease';
 import { loadGraph, type RunnableGraph } from './load-graph';
 import { planExecution, type PlanStep, type StepStatus } from './plan';
-import { recordFailure, runStep, stepError, type StepOutcome, type StepRow, type StopReason } from './run-step';
+import { recordFailure, runStep, type StepOutcome, type StepRow, type StopReason } from './run-step';
+import { isolateSuspect, releaseSuspect, runCrashLoop, settleInterrupted } from './interruptions';
 import { allChildrenFinished } from './children';
 import { boundStepData } from './step-data';
 
@@ -33,10 +35,30 @@ export async function advanceExecution(executionId: string, runnerId: string): P
   await enqueue('execution.advance', { executionId }, { jobKey: jobKeys.execution(executionId) });
 }
 
+/** A suspect run that finds this process's suspect slot taken looks again after about this long. */
+const suspectRetryMs = 500;
+
 /** One lease: returns true when the execution must be looked at again at once. */
 async function advanceOnce(executionId: string, owner: string): Promise<boolean> {
   const claimed = await claimExecution(executionId, owner);
   if (!claimed) return false;
+  if (claimed.leaseTakeovers > 0 && !isolateSuspect(executionId)) {
+    // Another run that was on a runner when it died is being advanced here: one at a time, so a
+    // runner that dies again is blamed on one run only (interruptions.ts). Not holding the lease meanwhile.
+    await releaseLease(executionId, owner, 0, claimed.wakeSeq);
+    const runAt = new Date(Date.now() + suspectRetryMs * (0.5 + Math.random()));
+    await enqueue('execution.advance', { executionId }, { jobKey: jobKeys.execution(executionId), runAt });
+    return false;
+  }
+  try {
+    return await advanceClaimed(claimed, owner);
+  } finally {
+    releaseSuspect(executionId);
+  }
+}
+
+async function advanceClaimed(claimed: ClaimedExecution, owner: string): Promise<boolean> {
+  const executionId = claimed.id;
   let leaseStart = Date.now();
   let working = false;
   const stop = new AbortController();
@@ -132,10 +154,16 @@ async function drive(execution: ClaimedExecution, stop: AbortSignal, leaseStart:
 
     const interrupted = steps.find((step) => step.status === 'running' && step.attemptStartedAt !== null);
     if (interrupted) {
-      const outcome = await settleInterrupted(execution, runnable, interrupted);
+      const outcome = await settleInterrupted(execution, runnable.nodes.get(interrupted.nodeId), definitionOf(runnable, interrupted.nodeId), interrupted);
       const next = await follow(execution, outcome, runnable);
       if (next !== 'continue') return next;
       continue;
+    }
+    // Its advancer kept dying between steps (no attempt open to blame): not advanced again.
+    const crashLoop = runCrashLoop(execution);
+    if (crashLoop) {
+      await failExecution(execution, crashLoop);
+      return false;
     }
 
     const now = Date.now();
@@ -317,25 +345,4 @@ async function handleStop(execution: ClaimedExecution, reason: StopReason, nodeI
     await failExecution(execution, timeoutError(execution, node?.id ?? null, node?.name ?? null, node?.type ?? null));
   }
   return false;
-}
-
-/**
- * An attempt found open by a new advancer was cut off (the runner died or lost its lease): a node
- * acting on a third-party service fails `step_effect_uncertain` (never retried blindly); any other
- * is retried like a temporary failure.
- */
-async function settleInterrupted(execution: ClaimedExecution, runnable: RunnableGraph, step: StepRow): Promise<StepOutcome> {
-  const node = runnable.nodes.get(step.nodeId);
-  const definition = definitionOf(runnable, step.nodeId);
-  if (!node || !definition) {
-    const failure = new NodeFailure('node_type_unknown');
-    return { kind: 'failed', error: stepError({ node: node ?? { id: step.nodeId, name: step.nodeId, type: '' } as never }, failure, step.attempt) };
-  }
-  const failure =
-    definition.effect === 'external'
-      ? new NodeFailure('step_effect_uncertain', { message: 'The step was cut off while calling a service (the runner stopped); it may or may not have taken effect.' })
-      : new NodeFailure('internal', { kind: 'transient', message: 'The attempt was interrupted (the runner stopped) and is tried again.' });
-  const suspendState = step.state as SuspendState | null;
-  const unwrapped = suspendState && typeof suspendState === 'object' && 'mode' in suspendState ? { ...step, state: suspendState.node } : step;
-  return recordFailure({ execution, node, definition, step: unwrapped }, { id: step.id, persisted: true, attempt: step.attempt, seq: 0, startedAt: step.startedAt ?? new Date() }, failure, { interrupted: true });
 }

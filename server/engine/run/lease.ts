@@ -36,10 +36,19 @@ export interface ClaimedExecution {
   startedAt: Date | null;
   messageHeadline: unknown;
   wakeSeq: number;
+  /**
+   * Lease take-overs since an attempt of the run last ended on its own, this claim included: each is an
+   * advancer that died (or stalled past its lease) while holding the run. Above zero the run is a
+   * suspect: careful mode and isolation (interruptions.ts).
+   */
+  leaseTakeovers: number;
 }
 
 /**
  * Takes the lease (for one advance: `owner` is unique per call, so two advances never share it) of a queued or running execution whose lease is free or expired (or already ours).
+ * Taking over an expired lease that still names an owner counts a take-over in the same statement
+ * (a clean release clears the owner, so only an advancer that died or stalled leaves one): the
+ * crash-loop bound reads it at no extra write.
  * A waiting execution whose wait has ended, or with a decided step, is moved back to queued first. Returns null when the
  * execution is finished, waiting, or advanced by another runner right now.
  */
@@ -50,12 +59,13 @@ export async function claimExecution(executionId: string, owner: string): Promis
       AND ((wait_until IS NOT NULL AND wait_until <= now())
         OR EXISTS (SELECT 1 FROM execution_steps s WHERE s.execution_id = executions.id AND s.status = 'waiting' AND s.decision IS NOT NULL))`;
   const rows = await db().$queryRaw<Record<string, unknown>[]>`
-    UPDATE executions SET lease_owner = ${owner}, lease_until = now() + make_interval(secs => ${leaseTtlMs / 1000}), updated_at = now()
+    UPDATE executions SET lease_owner = ${owner}, lease_until = now() + make_interval(secs => ${leaseTtlMs / 1000}), updated_at = now(),
+      lease_takeovers = lease_takeovers + (CASE WHEN lease_owner IS NOT NULL AND lease_until < now() THEN 1 ELSE 0 END)
     WHERE id = ${executionId}::uuid AND status IN ('queued', 'running')
       AND (lease_owner IS NULL OR lease_until IS NULL OR lease_until < now())
     RETURNING id, member_id, workflow_id, workflow_version_id, status, simulated, holds_slot, mailbox_id, message_id,
       trigger_type, trigger_node_id, trigger_data, parent_execution_id, parent_step_id, started_by, working_ms,
-      timeout_ms, started_at, message_headline, wake_seq, call_models`;
+      timeout_ms, started_at, message_headline, wake_seq, call_models, lease_takeovers`;
   const row = rows[0];
   if (!row) return null;
   return {
@@ -80,6 +90,7 @@ export async function claimExecution(executionId: string, owner: string): Promis
     startedAt: (row.started_at as Date | null) ?? null,
     messageHeadline: row.message_headline ?? null,
     wakeSeq: Number(row.wake_seq),
+    leaseTakeovers: Number(row.lease_takeovers),
   };
 }
 
@@ -101,6 +112,16 @@ export async function releaseLease(executionId: string, owner: string, heldMs: n
     WHERE id = ${executionId}::uuid AND lease_owner = ${owner}
     RETURNING wake_seq`;
   return rows.length > 0 && Number(rows[0].wake_seq) !== claimedWakeSeq;
+}
+
+/**
+ * An attempt of the run ended on its own: its crash streak (`lease_takeovers`, see interruptions.ts)
+ * is over. One write, for runs that had a streak only.
+ */
+export async function endCrashStreak(execution: Pick<ClaimedExecution, 'id' | 'leaseTakeovers'>): Promise<void> {
+  if (execution.leaseTakeovers === 0) return;
+  await db().$executeRaw`UPDATE executions SET lease_takeovers = 0 WHERE id = ${execution.id}::uuid`;
+  execution.leaseTakeovers = 0;
 }
 
 /** Asks for the execution to be looked at again, whoever holds it now (see `releaseLease`). */

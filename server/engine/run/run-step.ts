@@ -18,12 +18,13 @@ import { childRuns } from './children';
 import { effectLedger } from './effects';
 import { classifyFailure, NodeFailure, RateLimited } from './failures';
 import type { ExecutionError } from './finish';
-import type { ClaimedExecution } from './lease';
+import { endCrashStreak, type ClaimedExecution } from './lease';
 import { resolveStepParams } from './params';
 import { executionActor } from './actor';
 import type { ExecutionActor } from '../../core/auth/access';
 import { retryDelayMs, retrySettingsOf, shouldRetry } from './retry-policy';
 import { asStepObject, boundStepData } from './step-data';
+import { assertNodeTypeAllowed } from './allowed-node-types';
 
 export type StopReason = 'cancelled' | 'lease_lost' | 'run_timeout';
 
@@ -99,8 +100,13 @@ function historyOf(step: StepRow | null): AttemptHistoryEntry[] {
 
 /**
  * The step row of an attempt. A first attempt of a node with no effect outside the run is written
- * once, when it ends (an interruption only means it runs again); every other attempt is written when
- * it starts, so one cut off is found open. Each write and its live event share one transaction.
+ * once, when it ends (an interruption only means it runs again: a deliberate saving of one write per
+ * step); every other attempt is written when it starts, before its parameters are resolved, so one
+ * cut off (even by an expression or a parameter that kills the process) is found open. Once a run has
+ * been interrupted (a lease take-over), it is advanced in careful mode: every attempt is written when
+ * it starts, so the next crash is pinned to its step (run/interruptions.ts bounds crash loops). Each
+ * write and its live event share one transaction; the masked parameters ride on the attempt's later
+ * writes (`input`), so writing first costs no extra write.
  */
 export interface StepRef {
   id: string;
@@ -108,27 +114,47 @@ export interface StepRef {
   attempt: number;
   seq: number;
   startedAt: Date;
+  /** The step's parameters as it keeps them (secrets masked), once resolved: written with the attempt's next write. */
+  input?: Record<string, unknown>;
+}
+
+/** Whether this attempt may be written only when it ends (see StepRef). */
+function deferrable(run: StepRun): boolean {
+  const { definition } = run;
+  return !run.step && run.execution.leaseTakeovers === 0 && definition.effect === 'none' && definition.category !== 'flow' && definition.category !== 'approval';
+}
+
+/**
+ * The number of the attempt about to start. A resume continues the attempt it suspended; an
+ * interruption of a node with no outside effect consumed no attempt (its history entry is
+ * `interrupted` and `retried`), so the attempt after it keeps the number.
+ */
+function nextAttemptNumber(step: StepRow, consumeAttempt: boolean): number {
+  if (!consumeAttempt) return Math.max(step.attempt, 1);
+  const last = historyOf(step).at(-1);
+  const kept = last?.interrupted === true && last.retried && last.attempt === step.attempt;
+  return kept ? Math.max(step.attempt, 1) : step.attempt + 1;
 }
 
 /** Creates or updates the step row for this attempt (or defers it); returns the reference to write through. */
-async function beginAttempt(run: StepRun, consumeAttempt: boolean, input: Record<string, unknown>): Promise<StepRef> {
+async function beginAttempt(run: StepRun, consumeAttempt: boolean): Promise<StepRef> {
   const now = new Date();
   if (!run.step) {
     const ref: StepRef = { id: randomUUID(), persisted: false, attempt: 1, seq: run.seq, startedAt: now };
-    const deferred = run.definition.effect === 'none' && run.definition.category !== 'flow' && run.definition.category !== 'approval';
-    if (!deferred) await writeStep(run, ref, { status: 'running', input: input as object, attemptStartedAt: now });
+    if (!deferrable(run)) await writeStep(run, ref, { status: 'running', attemptStartedAt: now });
     return ref;
   }
-  const attempt = consumeAttempt ? run.step.attempt + 1 : Math.max(run.step.attempt, 1);
+  const attempt = nextAttemptNumber(run.step, consumeAttempt);
   const ref: StepRef = { id: run.step.id, persisted: true, attempt, seq: run.seq, startedAt: run.step.startedAt ?? now };
-  await writeStep(run, ref, { status: 'running', attempt, input: input as object, attemptStartedAt: now, nextAttemptAt: null }, false);
+  await writeStep(run, ref, { status: 'running', attempt, attemptStartedAt: now, nextAttemptAt: null }, false);
   return ref;
 }
 
 type StepWrite = Omit<Prisma.ExecutionStepUncheckedCreateInput, 'id' | 'executionId' | 'nodeId' | 'nodeType'>;
 
 /** Writes the step (creating it the first time) and, when its status changes, tells the browsers. */
-export async function writeStep(run: Pick<StepRun, 'execution' | 'node'>, ref: StepRef, data: StepWrite, announce = true): Promise<void> {
+export async function writeStep(run: Pick<StepRun, 'execution' | 'node'>, ref: StepRef, write: StepWrite, announce = true): Promise<void> {
+  const data: StepWrite = ref.input ? { input: ref.input as object, ...write } : write;
   await db().$transaction(async (tx) => {
     if (ref.persisted) {
       await tx.executionStep.update({ where: { id: ref.id }, data });
@@ -168,6 +194,13 @@ export function setCapabilityOptionsForTests(options: Parameters<typeof createCa
 }
 
 export async function runStep(run: StepRun): Promise<StepOutcome> {
+  const outcome = await runAttempt(run);
+  // An attempt that ended on its own (whatever its outcome) ends the run's crash streak.
+  if (outcome.kind !== 'stopped') await endCrashStreak(run.execution);
+  return outcome;
+}
+
+async function runAttempt(run: StepRun): Promise<StepOutcome> {
   const { execution, node, definition } = run;
   const settings = retrySettingsOf(node, definition.retry);
   const resuming = run.resume !== null;
@@ -178,16 +211,18 @@ export async function runStep(run: StepRun): Promise<StepOutcome> {
     execution: { id: execution.id, workflowId: execution.workflowId, simulated: execution.simulated },
     now: new Date().toISOString(),
   };
+  // Written (unless deferrable) before anything of the member's runs: expressions, parameter checks, the executor.
+  const ref = await beginAttempt(run, !resuming);
   let params: Awaited<ReturnType<typeof resolveStepParams>>;
   let actor: ExecutionActor;
   try {
     actor = await executionActor(execution);
+    assertNodeTypeAllowed(node, actor);
     params = await resolveStepParams(definition, node.params, scope);
   } catch (thrown) {
-    const ref = await beginAttempt(run, !resuming, {});
     return recordFailure(run, ref, classifyFailure(thrown), {});
   }
-  const ref = await beginAttempt(run, !resuming, params.masked);
+  ref.input = params.masked;
   const { id: stepId, attempt } = ref;
   const started = Date.now();
   const ledger = effectLedger({ executionId: execution.id, nodeId: node.id, simulated: execution.simulated });
@@ -240,7 +275,8 @@ export async function runStep(run: StepRun): Promise<StepOutcome> {
     const reason = controller.signal.aborted ? controller.signal.reason : null;
     if (reason === 'cancelled' || reason === 'lease_lost' || reason === 'run_timeout') {
       // The step stays open (a run timeout closes it as failed; a cancel leaves it as it was), written even when deferred.
-      await writeStep(run, ref, { status: 'running', durationMs: Date.now() - started }, !ref.persisted).catch(() => {});
+      const open = ref.persisted ? {} : { attemptStartedAt: new Date(started) };
+      await writeStep(run, ref, { status: 'running', durationMs: Date.now() - started, ...open }, !ref.persisted).catch(() => {});
       return { kind: 'stopped', reason };
     }
     if (thrown instanceof RateLimited && !(reason instanceof AttemptTimeout)) {
@@ -293,17 +329,19 @@ async function saveResult(run: StepRun, ref: StepRef, result: NodeResult, durati
 /**
  * A failed attempt: retried when temporary and attempts remain (the step stays `running` until its
  * next attempt), otherwise the node's `onError` decides. `interrupted` marks an attempt cut off by a
- * crash, found by the next advancer.
+ * crash, found by the next advancer; `keptAttempt` an interruption that consumed no attempt (a node
+ * with no outside effect): retried whatever attempts remain, after a delay that grows with the
+ * step's interruptions (the crash-loop bound, not the attempts, ends those).
  */
 export async function recordFailure(
   run: Pick<StepRun, 'execution' | 'node' | 'definition' | 'step'>,
   ref: StepRef,
   failure: NodeFailure,
-  extra: { durationMs?: number; effects?: object[]; interrupted?: boolean },
+  extra: { durationMs?: number; effects?: object[]; interrupted?: boolean; keptAttempt?: { interruptions: number } },
 ): Promise<StepOutcome> {
   const attempt = ref.attempt;
   const settings = retrySettingsOf(run.node, run.definition.retry);
-  const retry = shouldRetry(failure.kind, attempt, settings);
+  const retry = extra.keptAttempt ? true : shouldRetry(failure.kind, attempt, settings);
   const history = [
     ...historyOf(run.step),
     { attempt, at: new Date().toISOString(), code: failure.code, message: failure.message, kind: failure.kind, ...(extra.interrupted ? { interrupted: true } : {}), retried: retry },
@@ -311,7 +349,7 @@ export async function recordFailure(
   const previousEffects = Array.isArray(run.step?.effects) ? (run.step.effects as object[]) : [];
   const effects = mergeEffects(previousEffects, extra.effects ?? []);
   if (retry) {
-    const at = new Date(Date.now() + retryDelayMs(settings, attempt, { simulated: run.execution.simulated }));
+    const at = new Date(Date.now() + retryDelayMs(settings, extra.keptAttempt?.interruptions ?? attempt, { simulated: run.execution.simulated }));
     // A deferred first attempt is written now, `running` until its next attempt (announced once).
     await writeStep(run, ref, { status: 'running', attempts: history as object[], effects, attemptStartedAt: null, nextAttemptAt: at, durationMs: extra.durationMs }, !ref.persisted);
     return { kind: 'later', at };
