@@ -289,6 +289,16 @@ describe('turns', () => {
     expect(after.messages[1].error.code).toMatch(/^ai\./);
   });
 
+  it('AI response bounded in the web process: an oversized streamed answer fails the turn with ai.response_too_large', async () => {
+    const conversation = await open(alice);
+    vendor.reply({ kind: 'huge', bytes: 20 * 1024 * 1024 });
+    expect((await turn(alice, conversation.id, 'Hi')).status).toBe(202);
+    await turnSettled(conversation.id);
+    const after = await read(alice, conversation.id);
+    expect(after.conversation.status).toBe('failed');
+    expect(after.messages[1]).toMatchObject({ status: 'failed', error: { code: 'ai.response_too_large' } });
+  });
+
   it('refuses a turn beyond the budget (402 llm.budget_exceeded), with no provider (409), and bounds the content', async () => {
     const conversation = await open(alice);
     await db().llmBudget.create({ data: { id: 'instance', memberMonthlyUsd: 1 } });
