@@ -75,7 +75,8 @@ export const httpRequestNode = defineNode({
   }),
   outputs: ['main'],
   effect: 'external',
-  retry: { maxAttempts: 3, delayMs: 5_000, timeoutMs: 60_000 },
+  // No retry defaults of its own: the built-in ones (3 attempts, 5 s, 2 min per attempt), as the spec's
+  // table gives node-type defaults to AI nodes only; a node sets its own `timeoutMs` when it needs to.
   async execute({ params, capabilities, signal, execution }) {
     const headers: Record<string, string> = {};
     for (const header of params.headers) headers[header.name.toLowerCase()] = header.value;
