@@ -14,9 +14,11 @@ import type { GraphInput } from '../../server/engine/graph/schema';
 import { setCapabilityOptionsForTests } from '../../server/engine/run/run-step';
 import { startExecution } from '../../server/engine/run/start';
 import { createMember, type TestMember } from '../../server/testing/factories';
+import { createMailbox, createMessage } from '../../server/testing/mail-factories';
 import { call } from '../../server/testing/rest-client';
 import { useTestDatabase } from '../../server/testing/test-database';
 import { createWorkflow } from '../../server/testing/workflow-factories';
+import { driveEvalRun } from '../eval/drive';
 import { startEngineWorker, waitForExecution, type EngineWorker } from './testing/engine-worker';
 
 const databaseUrl = await useTestDatabase();
@@ -242,6 +244,40 @@ describe('an http_generic connection in a run', () => {
     const served = await liveRun(member, { url: `${api.origin}/echo`, credentialId: id });
     expect(served.status).toBe('succeeded');
     expect(api.seen.map((seen) => seen.headers.authorization)).toEqual([`Bearer ${secret}`]);
+
+    // A replay of the refused run goes the same way, and keeps no secret either.
+    const replay = await call('POST', `/api/v1/executions/${refused.id}/replay`, { cookie: member.cookie, body: {} });
+    expect(replay.status, JSON.stringify(replay.body)).toBe(202);
+    const replayed = await waitForExecution(replay.body.executionId as string);
+    expect(replayed.status).toBe('succeeded');
+    expect(api.seen).toHaveLength(2);
+    expect(await everythingReadable(member, replayed.id)).not.toContain(secret);
+  });
+
+  it('evaluation run never unseals: an evaluation over mirrored mail runs the node simulated, sending nothing and opening nothing', async () => {
+    const id = await orgConnection({ kind: 'query', paramName: 'key', value: secret });
+    await db().credential.update({ where: { id }, data: { dataEnc: sealJson({ kind: 'query', paramName: 'key', value: secret }, `credential:${randomUUID()}`) } });
+    const mailbox = await createMailbox(member);
+    await createMessage(mailbox, { subject: 'Invoice 7', receivedAt: new Date(Date.now() - 60_000) });
+    const graph = {
+      nodes: [
+        { id: 'start', type: 'trigger.mail', version: 1, name: 'Mail', params: { mailboxIds: [mailbox.id] }, position: { x: 0, y: 0 } },
+        { id: 'call', type: 'http.request', version: 1, name: 'Call', params: { url: `${api.origin}/echo`, credentialId: id }, position: { x: 200, y: 0 } },
+      ],
+      connections: [{ from: 'start', output: 'main', to: 'call' }],
+    } as GraphInput;
+    const { workflow } = await createWorkflow(member, { graph, publish: false });
+    const started = await call('POST', `/api/v1/workflows/${workflow.id}/eval-runs`, { cookie: member.cookie, body: {} });
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    const evalRunId = started.body.evalRun.id as string;
+    while ((await driveEvalRun(evalRunId, { budgetMs: 60_000 })) === 'again');
+    const cases = await call('GET', `/api/v1/eval-runs/${evalRunId}/cases?limit=200`, { cookie: member.cookie });
+    expect(cases.body.cases).toEqual([expect.objectContaining({ status: 'done', triggered: true, error: null })]);
+    expect(api.seen).toEqual([]);
+    const executionId = cases.body.cases[0].executionId as string;
+    const step = await db().executionStep.findFirstOrThrow({ where: { executionId, nodeId: 'call' } });
+    expect(step.data).toMatchObject({ url: `${api.origin}/echo?key=••••` });
+    expect(JSON.stringify([cases.body, step])).not.toContain(secret);
   });
 
   it('credential binds to first host: a member’s own connection made before hosts existed binds to the first host a live run sends it to', async () => {
