@@ -18,6 +18,9 @@ export const frConnections: typeof enConnections = {
   grants: 'Comptes de fournisseurs',
   grantsDescription: 'Comptes connectés en vous identifiant chez un fournisseur. Reconnectez-les depuis la page qui les utilise.',
   readOnly: 'Lecture seule',
+  sentTo: (hosts: string) => `Envoyée seulement à ${hosts}`,
+  hostsMissing: 'Aucun hôte autorisé\u00a0: envoyée nulle part tant qu’un administrateur ne les a pas définis.',
+  hostsUnbound: 'Liée au premier hôte auquel une exécution l’envoie.',
   columns: { name: 'Nom', type: 'Type', secret: 'Secret', updated: 'Modifiée', actions: 'Actions' },
   emptyMine: { title: 'Aucune connexion pour l’instant', body: 'Ajoutez la clé d’API ou le mot de passe d’un service appelé par vos workflows.' },
   emptyOrg: {
@@ -63,6 +66,9 @@ export const frConnections: typeof enConnections = {
     addPair: 'Ajouter une valeur',
     replaceSecret: 'Remplacer le secret',
     replaceSecretHint: 'Laissez décoché pour garder le secret actuel.',
+    allowedHosts: 'Hôtes autorisés',
+    allowedHostsHint: 'Où le secret peut être envoyé, un par ligne\u00a0: api.example.com (http ou https), api.example.com:8443 (ce port) ou https://api.example.com (https seulement). Tout autre hôte, redirections comprises, est refusé avant tout envoi.',
+    allowedHostsMemberHint: 'Laissez vide pour la lier au premier hôte auquel une exécution l’envoie.',
     secretNote: 'Les secrets ne sont plus jamais affichés après l’enregistrement.',
     create: 'Créer la connexion',
     creating: 'Création…',
@@ -75,6 +81,15 @@ export const frConnections: typeof enConnections = {
       pairKeyInvalid: 'Chaque nom doit compter de 1 à 128 caractères (et pas un mot réservé comme «\u00a0__proto__\u00a0»).',
       pairDuplicate: (key: string) => `Le nom «\u00a0${key}\u00a0» est utilisé deux fois.`,
       tooManyPairs: (max: number) => `${max} valeurs au plus.`,
+      hostsRequired: 'Indiquez au moins un hôte\u00a0: une connexion partagée n’est envoyée qu’aux hôtes nommés ici.',
+      tooManyHosts: (max: number) => `${max} hôtes au plus.`,
+      hostInvalid: (entry: string, reason: 'wildcard' | 'scheme' | 'not_only_host' | 'not_a_host') =>
+        ({
+          wildcard: `«\u00a0${entry}\u00a0»\u00a0: les jokers ne sont pas permis, nommez chaque hôte.`,
+          scheme: `«\u00a0${entry}\u00a0»\u00a0: http et https seulement.`,
+          not_only_host: `«\u00a0${entry}\u00a0»\u00a0: un hôte seulement (avec un port ou sous la forme https://hôte au besoin), sans chemin, requête ni identifiant.`,
+          not_a_host: `«\u00a0${entry}\u00a0» n’est ni un nom d’hôte ni une adresse IP.`,
+        })[reason],
     },
   },
 };

@@ -162,6 +162,8 @@ export interface Connection {
   kind?: ConnectionKind | null;
   hint?: string | null;
   capabilities?: string[];
+  /** `http_generic`: the hosts its secret may be sent to (absent on one made before hosts existed). */
+  allowedHosts?: string[];
   createdAt: string;
   updatedAt: string;
 }

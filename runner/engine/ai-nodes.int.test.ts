@@ -134,6 +134,14 @@ describe('with a connection', () => {
     expect(step.data).toMatchObject({ label: 'other' });
   }, 70_000);
 
+  it('AI response bounded in the runner: an oversized answer fails the step at once (permanent, one attempt, no retry)', async () => {
+    vendor.reply({ kind: 'huge', bytes: 20 * 1024 * 1024 }, { kind: 'huge', bytes: 20 * 1024 * 1024 });
+    const done = await waitForExecution((await run(single(classify()))).execution.id, { timeoutMs: 60_000 });
+    expect(done.status).toBe('failed');
+    expect(done.error).toMatchObject({ code: 'ai_call_failed', kind: 'permanent', attempts: 1, details: { code: 'response_too_large' } });
+    expect(vendor.requests).toHaveLength(1);
+  });
+
   it('a 429 with Retry-After postpones the step without consuming an attempt', async () => {
     vendor.reply({ kind: 'rate_limit', retryAfter: '1' }, { kind: 'json', value: { label: 'invoice', confidence: 1 } });
     const done = await waitForExecution((await run(single(classify()))).execution.id);

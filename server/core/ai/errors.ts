@@ -29,6 +29,8 @@ export type AiErrorCode =
   | 'timeout'
   | 'aborted'
   | 'bad_response'
+  /** The vendor's answer is larger than the transport reads (./transport.ts aiResponseBounds). Permanent. */
+  | 'response_too_large'
   | 'auth'
   | 'api_key_missing'
   | 'bad_request'
@@ -47,6 +49,7 @@ const messages: Record<AiErrorCode, string> = {
   timeout: 'The AI call took too long and was interrupted.',
   aborted: 'The AI call was cancelled.',
   bad_response: 'The AI provider’s answer could not be read.',
+  response_too_large: 'The AI provider’s answer is larger than this service reads.',
   auth: 'The AI provider refused the API key.',
   api_key_missing: 'The AI connection has no API key.',
   bad_request: 'The AI provider refused the request.',
@@ -66,6 +69,8 @@ const kindOfCode: Record<AiErrorCode, AiErrorKind> = {
   timeout: 'transient',
   aborted: 'transient',
   bad_response: 'transient',
+  // Like the HTTP node's too large response: permanent (spec, Run failure handling).
+  response_too_large: 'bad_request',
   auth: 'auth',
   api_key_missing: 'auth',
   bad_request: 'bad_request',
@@ -240,6 +245,9 @@ function causes(error: unknown): unknown[] {
 export function classifyAiError(error: unknown, context: { provider?: AiProvider | null; signal?: AbortSignal } = {}): AiCallError {
   const provider = context.provider ?? null;
   if (error instanceof AiCallError) return error;
+  // Ours anywhere in the chain (the transport's bound, read inside the SDK, which wraps what it reads): already classified.
+  const own = causes(error).find((item): item is AiCallError => item instanceof AiCallError);
+  if (own) return own;
   if (context.signal?.aborted) return new AiCallError(isTimeoutReason(context.signal.reason) ? 'timeout' : 'aborted', { provider });
   for (const item of causes(error)) {
     if (item instanceof AiCallError) return item;

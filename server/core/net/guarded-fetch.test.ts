@@ -14,14 +14,14 @@ const lookup = (host: string): Promise<LookupAddress[]> => {
 
 let server: http.Server;
 let port: number;
-const seen: { url: string; method: string; authorization?: string; body: string }[] = [];
+const seen: { url: string; method: string; authorization?: string; apiKey?: string; body: string }[] = [];
 
 beforeAll(async () => {
   server = http.createServer((request, response) => {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
     request.on('end', () => {
-      seen.push({ url: `${request.headers.host}${request.url}`, method: request.method!, authorization: request.headers.authorization, body });
+      seen.push({ url: `${request.headers.host}${request.url}`, method: request.method!, authorization: request.headers.authorization, apiKey: request.headers['x-api-key'] as string | undefined, body });
       const url = new URL(request.url!, 'http://x');
       const to = url.searchParams.get('to');
       const status = Number(url.searchParams.get('status') ?? 302);
@@ -121,5 +121,45 @@ describe('guardedFetch', () => {
     expect(first.authorization).toBe('Bearer secret');
     expect(second.url).toBe(`other.test:${port}/landing`);
     expect(second.authorization).toBeUndefined();
+  });
+
+  it('credentials dropped on origin change: the caller’s secret headers and query parameters do not follow a redirect to another origin', async () => {
+    const to = encodeURIComponent(`http://other.test:PORT/landing?key=k-123&page=2`);
+    await (
+      await guardedFetch(
+        `http://app.test:${port}/redirect?to=${to}&key=k-123`,
+        { headers: { 'x-api-key': 'k-456' } },
+        { allowPrivate: true, lookup, secretHeaders: ['X-Api-Key'], secretQueryParams: ['key'] },
+      )
+    ).text();
+    const [first, second] = seen.slice(-2);
+    expect(first.apiKey).toBe('k-456');
+    expect(second.url).toBe(`other.test:${port}/landing?page=2`);
+    expect(second.apiKey).toBeUndefined();
+  });
+
+  it('keeps them on a redirect within the origin', async () => {
+    await (
+      await guardedFetch(`http://app.test:${port}/redirect?to=${encodeURIComponent('/next?key=k-1')}`, { headers: { 'x-api-key': 'k-456' } }, { allowPrivate: true, lookup, secretHeaders: ['x-api-key'], secretQueryParams: ['key'] })
+    ).text();
+    expect(seen.at(-1)).toMatchObject({ url: `app.test:${port}/next?key=k-1`, apiKey: 'k-456' });
+  });
+
+  it('checkHop sees every hop before it is sent and stops the exchange by throwing', async () => {
+    const checked: string[] = [];
+    const refusal = new Error('not this host');
+    const before = seen.length;
+    const to = encodeURIComponent(`http://other.test:PORT/landing`);
+    const attempt = guardedFetch(`http://app.test:${port}/redirect?to=${to}`, {}, {
+      allowPrivate: true,
+      lookup,
+      checkHop: (url) => {
+        checked.push(url.host);
+        if (url.hostname === 'other.test') throw refusal;
+      },
+    });
+    await expect(attempt).rejects.toBe(refusal);
+    expect(checked).toEqual([`app.test:${port}`, `other.test:${port}`]);
+    expect(seen.slice(before).map((item) => item.url.split('/')[0])).toEqual([`app.test:${port}`]);
   });
 });

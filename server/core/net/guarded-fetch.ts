@@ -3,7 +3,10 @@
  * later the workflow engine's HTTP node). Only http and https URLs; every connection's address is
  * checked at connect time by the guard's `lookup` (so DNS rebinding cannot swap in another address
  * after a check), IP literals before the request; redirects are followed by hand (at most 5), each
- * hop checked the same way, credentials dropped when a hop leaves the original origin.
+ * hop checked the same way, credentials dropped when a hop leaves the original origin: `Authorization`,
+ * `Cookie`, `Proxy-Authorization`, and the headers and query parameters the caller names as secret
+ * (an API key header, a key in the query). A caller may also check each hop's URL before it is sent
+ * (`checkHop`: a stored secret's allowed hosts), refusing it by throwing.
  */
 import { Agent, fetch, Headers, type RequestInit, type Response } from 'undici';
 import { guardedLookup, NetworkGuardError, resolveAllowedAddress, type GuardOptions } from './network-guard';
@@ -18,6 +21,12 @@ export interface GuardedFetchOptions extends GuardOptions {
   timeoutMs?: number;
   /** TCP + TLS connect, per connection. Default 15 s. */
   connectTimeoutMs?: number;
+  /** Called with the URL of every request before it is sent (the first and each redirect hop); throwing stops the exchange. */
+  checkHop?: (url: URL) => void;
+  /** More headers dropped when a hop leaves the original origin (names, any case). */
+  secretHeaders?: readonly string[];
+  /** Query parameters removed from a hop that leaves the original origin. */
+  secretQueryParams?: readonly string[];
 }
 
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
@@ -97,7 +106,9 @@ export async function guardedFetch(input: string | URL, init: RequestInit = {}, 
   let body = init.body;
   const headers = new Headers(init.headers);
 
+  const droppedHeaders = [...credentialHeaders, ...(options.secretHeaders ?? [])];
   for (let hop = 0; ; hop += 1) {
+    options.checkHop?.(url);
     // net.connect skips `lookup` for an IP literal: check those here (names are checked at connect).
     if (parseIpLiteral(url.hostname)) await resolveAllowedAddress(url.hostname, options);
     let response: Response;
@@ -122,7 +133,11 @@ export async function guardedFetch(input: string | URL, init: RequestInit = {}, 
       return response; // a streamed body cannot be sent twice: the caller sees the redirect
     }
     await response.body?.cancel().catch(() => {});
-    if (next.origin !== origin) for (const name of credentialHeaders) headers.delete(name);
+    if (next.origin !== origin) {
+      for (const name of droppedHeaders) headers.delete(name);
+      // Only touched when present: rewriting the query re-encodes the other parameters.
+      for (const name of options.secretQueryParams ?? []) if (next.searchParams.has(name)) next.searchParams.delete(name);
+    }
     url = next;
   }
 }

@@ -289,6 +289,16 @@ describe('turns', () => {
     expect(after.messages[1].error.code).toMatch(/^ai\./);
   });
 
+  it('AI response bounded in the web process: an oversized streamed answer fails the turn with ai.response_too_large', async () => {
+    const conversation = await open(alice);
+    vendor.reply({ kind: 'huge', bytes: 20 * 1024 * 1024 });
+    expect((await turn(alice, conversation.id, 'Hi')).status).toBe(202);
+    await turnSettled(conversation.id);
+    const after = await read(alice, conversation.id);
+    expect(after.conversation.status).toBe('failed');
+    expect(after.messages[1]).toMatchObject({ status: 'failed', error: { code: 'ai.response_too_large' } });
+  });
+
   it('refuses a turn beyond the budget (402 llm.budget_exceeded), with no provider (409), and bounds the content', async () => {
     const conversation = await open(alice);
     await db().llmBudget.create({ data: { id: 'instance', memberMonthlyUsd: 1 } });
@@ -411,5 +421,71 @@ describe('tools and proposals', () => {
     expect(rejected.status).toBe(200);
     expect(rejected.body).toMatchObject({ proposal: { status: 'rejected' }, draftRevision: null });
     expect((await db().workflow.findUniqueOrThrow({ where: { id: workflow.id } })).draftRevision).toBe(1);
+  });
+});
+
+describe('secrets and the model', () => {
+  const secrets = ['url-secret-111', 'header-secret-222', 'query-secret-333', 'body-secret-444'];
+  const callNode = {
+    id: 'call',
+    type: 'http.request',
+    version: 1,
+    name: 'Call the API',
+    position: { x: 200, y: 0 },
+    params: {
+      url: 'https://api.example.com/items?api_key=url-secret-111&page=2',
+      headers: [
+        { name: 'X-Trace', value: 'trace-visible' },
+        { name: 'Authorization', value: 'Bearer header-secret-222' },
+      ],
+      query: [{ name: 'token', value: 'query-secret-333' }],
+      body: { type: 'json', json: { password: 'body-secret-444', note: 'hello' } },
+    },
+  };
+  const graphWithSecrets = () => ({ ...webhookGraph(), nodes: [...(webhookGraph().nodes ?? []), callNode], connections: [{ from: 'start', output: 'main', to: 'call' }] });
+
+  it('assistant masks secrets: get_workflow and recent_executions send the model no inline secret, and a proposal keeps the real ones', async () => {
+    const { workflow, version } = await createWorkflow(alice, { graph: graphWithSecrets() as never });
+    const failed = await createExecution(alice, { workflowId: workflow.id, workflowVersionId: version!.id, status: 'failed' });
+    await createStep(failed.id, { nodeId: 'call', nodeType: 'http.request', status: 'failed', error: { code: 'http_status', message: 'Refused Bearer header-secret-222' } });
+    const conversation = await open(alice, { workflowId: workflow.id });
+    vendor.reply({ kind: 'tool', name: 'get_workflow', input: {} }, { kind: 'tool', name: 'recent_executions', input: {} }, { kind: 'text', text: 'Read it.' });
+    expect((await turn(alice, conversation.id, 'What does my workflow do?')).status).toBe(202);
+    await turnSettled(conversation.id);
+    const sentToModel = JSON.stringify(vendor.requests.map((request) => request.body));
+    for (const secret of secrets) expect(sentToModel).not.toContain(secret);
+    expect(sentToModel).toContain('trace-visible');
+
+    // The model proposes the graph it saw (secrets masked), with one node renamed.
+    const seen = (await read(alice, conversation.id)).messages[1].parts.find((part: { type: string; name: string }) => part.type === 'tool_result' && part.name === 'get_workflow').result;
+    expect(seen.graph.nodes[1].params.headers[1]).toEqual({ name: 'Authorization', value: '••••' });
+    const proposed = structuredClone(seen.graph);
+    proposed.nodes[1].name = 'Call the API, renamed';
+    proposed.nodes[1].params.headers.reverse();
+    vendor.reply({ kind: 'tool', name: 'get_workflow', input: {} }, { kind: 'tool', name: 'propose_graph', input: { graph: proposed, summary: 'Renames the call.' } }, { kind: 'text', text: 'Proposed.' });
+    expect((await turn(alice, conversation.id, 'Rename the call')).status).toBe(202);
+    await turnSettled(conversation.id);
+    const proposal = (await read(alice, conversation.id)).proposals[0];
+    expect(proposal).toBeDefined();
+    const accepted = await call('POST', `${base}/${conversation.id}/proposals/${proposal.id}/accept`, { cookie: alice.cookie });
+    expect(accepted.status).toBe(200);
+    const stored = (await db().workflow.findUniqueOrThrow({ where: { id: workflow.id } })).graph as { nodes: { name: string; params: Record<string, unknown> }[] };
+    expect(stored.nodes[1].name).toBe('Call the API, renamed');
+    expect(stored.nodes[1].params).toEqual({ ...callNode.params, headers: [...callNode.params.headers].reverse() });
+    for (const secret of secrets) expect(JSON.stringify(vendor.requests.map((request) => request.body))).not.toContain(secret);
+  });
+
+  it('a proposal putting a masked value where the draft has none is refused, naming the place', async () => {
+    const { workflow } = await createWorkflow(alice, { graph: graphWithSecrets() as never });
+    const conversation = await open(alice, { workflowId: workflow.id });
+    const moved = structuredClone(graphWithSecrets()) as { nodes: { params: Record<string, unknown> }[] };
+    moved.nodes[1].params.query = [{ name: 'other', value: '••••' }];
+    vendor.reply({ kind: 'tool', name: 'propose_graph', input: { graph: moved, summary: 'Moves a secret.' } }, { kind: 'text', text: 'Sorry.' });
+    expect((await turn(alice, conversation.id, 'Move it')).status).toBe(202);
+    await turnSettled(conversation.id);
+    const after = await read(alice, conversation.id);
+    const result = after.messages[1].parts.find((part: { type: string }) => part.type === 'tool_result').result;
+    expect(result).toMatchObject({ ok: false, issues: [{ path: 'nodes.1.params.query.0.value', message: expect.stringContaining('masked') }] });
+    expect(after.proposals).toEqual([]);
   });
 });

@@ -1,6 +1,8 @@
 /**
  * The tools the assistant's model may call on a workflow-attached conversation. Each reads or writes
- * only the conversation member's own workflow; results are plain JSON, bounded in size.
+ * only the conversation member's own workflow; results are plain JSON, bounded in size, with every
+ * secret-looking value of the workflow masked before it goes to the AI vendor (./masking.ts); a
+ * proposal gets the masked values it kept back from the draft.
  */
 import { z } from 'zod';
 import type { AiToolDefinition } from '../../core/ai/types';
@@ -10,6 +12,7 @@ import { graphInput } from '../../engine/graph/schema';
 import { validateGraph, type GraphIssue } from '../../engine/graph/validate-graph';
 import { listNodeTypes } from '../node-types/service';
 import { draftOf } from '../workflows/present';
+import { maskForModel, maskValues, restoreMaskedValues } from './masking';
 
 export const assistantTools: Record<string, AiToolDefinition> = {
   get_workflow: {
@@ -82,7 +85,7 @@ export async function runTool(name: string, input: unknown, context: ToolContext
       if (!workflow) return { error: 'The workflow no longer exists.' };
       context.readRevision = workflow.draftRevision;
       const { id: _id, workflowId: _workflowId, ...graph } = draftOf(workflow);
-      return { name: workflow.name, description: workflow.description, draftRevision: workflow.draftRevision, graph };
+      return maskForModel({ name: workflow.name, description: workflow.description, draftRevision: workflow.draftRevision, graph }).value;
     }
     case 'list_node_types': {
       const category = typeof args.category === 'string' ? args.category : undefined;
@@ -94,13 +97,15 @@ export async function runTool(name: string, input: unknown, context: ToolContext
       };
     }
     case 'recent_executions': {
+      const workflow = await ownedWorkflow(context);
+      const secrets = workflow ? maskForModel(draftOf(workflow)).secrets : [];
       const executions = await db().execution.findMany({
         where: { workflowId: context.workflowId, memberId: context.memberId },
         orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
         take: 10,
         include: { steps: { where: { status: 'failed' }, select: { nodeId: true, nodeType: true, error: true }, take: 1 } },
       });
-      return {
+      return maskValues(maskForModel({
         executions: executions.map((execution) => ({
           id: execution.id,
           status: execution.status,
@@ -110,14 +115,23 @@ export async function runTool(name: string, input: unknown, context: ToolContext
           error: errorText(execution.error),
           failedStep: execution.steps[0] ? { nodeId: execution.steps[0].nodeId, nodeType: execution.steps[0].nodeType, error: errorText(execution.steps[0].error) } : null,
         })),
-      };
+      }).value, secrets);
     }
     case 'propose_graph': {
       const summary = typeof args.summary === 'string' ? args.summary.slice(0, 2_000) : '';
-      const { graph, issues } = graphIssues(args.graph, context.role);
-      if (!graph || issues.length > 0) return { ok: false, issues, hint: 'Fix these issues and call propose_graph again with the full graph.' };
       const workflow = await ownedWorkflow(context);
       if (!workflow) return { ok: false, issues: [{ path: '', message: 'The workflow no longer exists.' }] };
+      // The model saw secrets masked: the ones it kept come back from the draft, never as the mask.
+      const { id: _draftId, workflowId: _draftWorkflowId, ...draft } = draftOf(workflow);
+      const restored = restoreMaskedValues(args.graph, draft);
+      if (restored.unresolved.length > 0) {
+        const message = 'This value is a masked secret (••••) with no counterpart at the same place in the draft: keep masked values where they were, or write a new value.';
+        return { ok: false, issues: restored.unresolved.slice(0, 50).map((path) => ({ path, message })), hint: 'Fix these issues and call propose_graph again with the full graph.' };
+      }
+      const { graph, issues } = graphIssues(restored.graph, context.role);
+      if (!graph || issues.length > 0) {
+        return maskValues({ ok: false, issues, hint: 'Fix these issues and call propose_graph again with the full graph.' }, maskForModel(draft).secrets);
+      }
       const { id: _id, workflowId: _workflowId, ...storable } = graph;
       const proposal = await db().assistantProposal.create({
         data: {

@@ -2,7 +2,7 @@
 import type { Credential } from '../../generated/prisma/client';
 import { iso } from '../../core/http/schemas';
 import type { ConnectionOutput } from './schemas';
-import { isOAuthGrantType } from './secret-data';
+import { httpGenericType, isOAuthGrantType } from './secret-data';
 
 const kinds = new Set(['apiKey', 'bearer', 'basic', 'query']);
 
@@ -17,6 +17,7 @@ export function presentConnection(row: Credential): ConnectionOutput {
     ...(row.environment ? { environment: row.environment } : {}),
     ...(row.hint ? { hint: [...row.hint].slice(-4).join('') } : {}),
     ...(isOAuthGrantType(row.type) ? { capabilities: row.capabilities } : {}),
+    ...(row.type === httpGenericType && row.allowedHosts.length > 0 ? { allowedHosts: row.allowedHosts } : {}),
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
   };

@@ -14,6 +14,9 @@
  * allows them (`LLM_MEMBER_KEYS=1`, else 403 `credential.llm_member_keys_disabled`), only for the
  * member themself (`scope` member), and their base URL passes llm's check (400 `llm.invalid_base_url`).
  * Their provider (not a secret) is kept in clear as `integration`, so the settings page can show it.
+ *
+ * `http_generic` connections carry the hosts their secret may be sent to (`allowedHosts`, required for
+ * `org` ones; ./hosts.ts), and where the secret travels (`sentAs`, a header or parameter name).
  */
 import { randomUUID } from 'node:crypto';
 import type { AuthenticatedActor } from '../../core/auth/access';
@@ -23,6 +26,7 @@ import { db } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
 import { simplifyIssue } from '../../core/errors/zod-issues';
 import type { Credential } from '../../generated/prisma/client';
+import { hostsForCreate, hostsForUpdate, sentAsOf } from './hosts';
 import { presentConnection } from './present';
 import { findMailboxUsing, findVisible, findVisibleOrThrow } from './repo';
 import type { CreateConnectionInput, UpdateConnectionInput } from './schemas';
@@ -45,12 +49,13 @@ function refuseManaged(type: string, reason: 'managed_type' | 'read_only'): neve
   });
 }
 
-/** The stored forms of a secret: sealed text, kind and hint (and an `llm_provider` key's provider, shown as `integration`). */
+/** The stored forms of a secret: sealed text, kind, hint and where it travels (and an `llm_provider` key's provider, shown as `integration`). */
 function sealed(id: string, type: string, data: SecretData) {
   return {
     dataEnc: sealJson(data, `credential:${id}`),
     kind: kindOf(type, data),
     hint: hintOf(type, data),
+    sentAs: sentAsOf(type, data),
     ...(type === llmProviderType ? { integration: (data as LlmProviderData).provider } : {}),
   };
 }
@@ -58,6 +63,7 @@ function sealed(id: string, type: string, data: SecretData) {
 export async function createConnection(actor: AuthenticatedActor, input: CreateConnectionInput, ip: string | null) {
   if (managedTypes.has(input.type)) refuseManaged(input.type, 'managed_type');
   if (input.scope === 'org' && !isAdmin(actor)) throw appError('credential.admin_required');
+  const allowedHosts = hostsForCreate(input.type, input.scope, input.allowedHosts);
   let data = input.data as SecretData;
   if (input.type === llmProviderType) data = await checkedLlmProviderData(input.scope, data as LlmProviderData);
   requireEncryption('credential.encryption_disabled');
@@ -65,11 +71,11 @@ export async function createConnection(actor: AuthenticatedActor, input: CreateC
   const id = randomUUID();
   return db().$transaction(async (tx) => {
     await tx.credential.create({
-      data: { id, memberId: actor.member.id, scope: input.scope, type: input.type, name: input.name, ...sealed(id, input.type, data) },
+      data: { id, memberId: actor.member.id, scope: input.scope, type: input.type, name: input.name, allowedHosts, ...sealed(id, input.type, data) },
     });
     await recordAudit(
       auditByOf(actor),
-      { action: 'credential.created', targetKind: 'credential', targetId: id, details: { name: input.name, type: input.type, scope: input.scope }, ip },
+      { action: 'credential.created', targetKind: 'credential', targetId: id, details: { name: input.name, type: input.type, scope: input.scope, ...(allowedHosts.length > 0 ? { allowedHosts } : {}) }, ip },
       tx,
     );
     return { id };
@@ -110,14 +116,21 @@ export async function updateConnection(actor: AuthenticatedActor, input: UpdateC
     const row = await findVisibleOrThrow(actor.member.id, input.id, tx);
     if (managedTypes.has(row.type)) refuseManaged(row.type, 'read_only');
     assertWritable(actor, row);
+    const allowedHosts = hostsForUpdate(row.type, input.allowedHosts);
     if (data) requireEncryption('credential.encryption_disabled');
     const updated = await tx.credential.update({
       where: { id: row.id },
-      data: { name: input.name, ...(data ? sealed(row.id, row.type, data) : {}) },
+      data: { name: input.name, ...(allowedHosts ? { allowedHosts } : {}), ...(data ? sealed(row.id, row.type, data) : {}) },
     });
     await recordAudit(
       auditByOf(actor),
-      { action: 'credential.updated', targetKind: 'credential', targetId: row.id, details: { name: updated.name, type: row.type, scope: row.scope, secretReplaced: data !== null }, ip },
+      {
+        action: 'credential.updated',
+        targetKind: 'credential',
+        targetId: row.id,
+        details: { name: updated.name, type: row.type, scope: row.scope, secretReplaced: data !== null, ...(allowedHosts ? { allowedHosts } : {}) },
+        ip,
+      },
       tx,
     );
     return { credential: presentConnection(updated) };

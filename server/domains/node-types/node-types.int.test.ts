@@ -35,8 +35,14 @@ describe('GET /api/v1/node-types', () => {
     });
     expect(byType.get('logic.switch')).toMatchObject({ outputs: null });
     expect(byType.get('logic.merge')).toMatchObject({ inputs: ['a', 'b'] });
-    expect(byType.get('http.request')).toMatchObject({ effect: 'external', retry: { timeoutMs: 60_000 } });
+    expect(byType.get('http.request')).toMatchObject({ effect: 'external' });
     expect(byType.get('trigger.webhook')).toMatchObject({ trigger: 'webhook', inputs: [] });
+  });
+
+  it('http.request attempt timeout is the built-in one (3 attempts, 5 s, 2 min per attempt), as the spec’s table says of node types other than AI nodes', async () => {
+    const response = await call('GET', '/api/v1/node-types', { cookie: member.cookie });
+    const http = (response.body.nodeTypes as { type: string; retry: unknown }[]).find((entry) => entry.type === 'http.request');
+    expect(http?.retry).toEqual({ maxAttempts: 3, delayMs: 5_000, timeoutMs: 120_000 });
   });
 
   it('speaks French with lang=fr', async () => {

@@ -1,4 +1,4 @@
-/** The real capabilities against the database: mail operations, table writes, notices, signals, credentials; test runs write nothing. */
+/** The real capabilities against the database: mail operations, table writes, notices, signals, the HTTP node's connections; test runs write nothing. */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../core/db';
@@ -8,6 +8,7 @@ import { createMailbox, createMessage } from '../../testing/mail-factories';
 import { call } from '../../testing/rest-client';
 import { useTestDatabase } from '../../testing/test-database';
 import { clientTokenOf, createCapabilities } from './create';
+import { databaseCredentialSource } from './http-credential';
 
 await useTestDatabase();
 
@@ -160,17 +161,27 @@ describe('mail.classify capability', () => {
   });
 });
 
-describe('credentials capability', () => {
-  it('opens the member’s http_generic connection; another member’s or another type is credential_missing', async () => {
+describe('http_generic connections for the HTTP capability', () => {
+  it('finds the member’s own and the organisation’s; another member’s, another type or an unknown id is credential_missing', async () => {
     const created = await call('POST', '/api/v1/credentials', {
       cookie: owner.cookie,
-      body: { type: 'http_generic', name: 'API', data: { kind: 'bearer', token: 'tok-123' } },
+      body: { type: 'http_generic', name: 'API', data: { kind: 'bearer', token: 'tok-123' }, allowedHosts: ['api.example.com'] },
     });
     expect(created.status).toBe(201);
-    const credentialId = (created.body.connection ?? created.body).id as string;
-    expect(await capabilitiesFor(owner).capabilities.credentials.read({ credentialId, type: 'http_generic' })).toEqual({ kind: 'bearer', token: 'tok-123' });
-    await expect(capabilitiesFor(stranger).capabilities.credentials.read({ credentialId, type: 'http_generic' })).rejects.toMatchObject({ code: 'credential_missing' });
-    await expect(capabilitiesFor(owner).capabilities.credentials.read({ credentialId, type: 'llm_provider' })).rejects.toMatchObject({ code: 'credential_missing' });
-    await expect(capabilitiesFor(owner).capabilities.credentials.read({ credentialId: randomUUID(), type: 'http_generic' })).rejects.toMatchObject({ code: 'credential_missing' });
+    const credentialId = created.body.id as string;
+    const own = await databaseCredentialSource(owner.id).load(credentialId);
+    expect(own).toMatchObject({ scope: 'member', kind: 'bearer', sentAs: 'authorization', allowedHosts: ['api.example.com'] });
+    expect(own.open()).toEqual({ kind: 'bearer', token: 'tok-123' });
+    await expect(databaseCredentialSource(stranger.id).load(credentialId)).rejects.toMatchObject({ code: 'credential_missing' });
+    await expect(databaseCredentialSource(owner.id).load(randomUUID())).rejects.toMatchObject({ code: 'credential_missing' });
+    await expect(databaseCredentialSource(owner.id).load('not-a-uuid')).rejects.toMatchObject({ code: 'credential_missing' });
+    const other = await call('POST', '/api/v1/credentials', { cookie: owner.cookie, body: { type: 'my_service', name: 'Other', data: { token: 'x' } } });
+    await expect(databaseCredentialSource(owner.id).load(other.body.id)).rejects.toMatchObject({ code: 'credential_missing' });
+    const shared = await call('POST', '/api/v1/credentials', {
+      cookie: admin.cookie,
+      body: { type: 'http_generic', name: 'Org', scope: 'org', data: { kind: 'query', paramName: 'key', value: 'org-1' }, allowedHosts: ['api.example.com'] },
+    });
+    expect(shared.status).toBe(201);
+    expect(await databaseCredentialSource(stranger.id).load(shared.body.id)).toMatchObject({ scope: 'org', kind: 'query', sentAs: 'key' });
   });
 });

@@ -2,8 +2,8 @@
  * The real capabilities handed to executors, for one step of one run. Every effectful one is keyed
  * by the engine's prefix (`<executionId>:<nodeId>`, stable across the step's attempts) plus the
  * node's own key, so a retry finds what a first attempt did. In a test run (`simulated`) the
- * effectful ones do nothing and answer plausible placeholders; reads (messages, rows, credentials)
- * still read.
+ * effectful ones do nothing and answer plausible placeholders; reads (messages, rows) still read,
+ * but no connection's secret is ever opened.
  *
  * - mail.operate: the webmail's own single-message action (server/domains/mail/threads/actions),
  *   with the effect key as its client token: one MailOperation, applied to the mirror, the
@@ -11,10 +11,11 @@
  * - send: ./send.ts (mail.draft, mail.send: one outbound item through createOutbound, keyed by the
  *   effect key; in a test run `prepare` still reads and checks, `create` is never called).
  * - tables: the tables engine API (its effect store makes writes at most once per key).
- * - http: ./http.ts (the network guard and HTTP_NODE_ALLOW_HOSTS).
+ * - http: ./http.ts (the network guard and HTTP_NODE_ALLOW_HOSTS), with the member's (or the
+ *   organisation's) `http_generic` connections put on requests by the capability (./http-credential.ts):
+ *   executors never receive a secret, and a test run never opens one.
  * - notify: a `workflow.notice` notification to the run's member.
  * - signal: a MessageSignal row, unique per message and name (a repeat answers `created: false`).
- * - credentials: one of the member's (or the organisation's) connections, opened.
  * - ai: ./ai.ts (routing, budgets, the model call, usage records; simulated runs call no model unless asked).
  * - approvals: server/domains/approvals/engine-api.ts (the Approval row, its link, notification and
  *   email, idempotent on the run and node); a test run asks for nothing (the node does not call it).
@@ -22,7 +23,6 @@
 import { createHash } from 'node:crypto';
 import { db } from '../../core/db';
 import { isUniqueViolation } from '../../core/db/sql-state';
-import { openJson } from '../../core/crypto/secret-box';
 import { AppError } from '../../core/errors/app-error';
 import { expireApproval, requestApproval } from '../../domains/approvals/engine-api';
 import { actOnMessage } from '../../domains/mail/threads/actions/service';
@@ -33,6 +33,7 @@ import type { ExecutionActor } from '../../core/auth/access';
 import { fail, NodeFailure } from '../run/failures';
 import { createAiCapability } from './ai';
 import { createHttpCapability, type HttpCapabilityOptions } from './http';
+import { databaseCredentialSource } from './http-credential';
 import { createSendCapability } from './send';
 import type { Capabilities, MailCapability } from './types';
 
@@ -196,7 +197,7 @@ export function createCapabilities(
         }
       },
     },
-    http: createHttpCapability({ simulated: run.simulated, ...options }),
+    http: createHttpCapability({ simulated: run.simulated, credentials: databaseCredentialSource(memberId), ...options }),
     notify: {
       async owner(input) {
         if (run.simulated) return { id: 'simulated' };
@@ -229,24 +230,6 @@ export function createCapabilities(
           if (isUniqueViolation(error)) return { created: false };
           throw error;
         }
-      },
-    },
-    credentials: {
-      async read(input) {
-        if (!isMessageId(input.credentialId)) throw fail.permanent('credential_missing');
-        const row = await db().credential.findFirst({
-          where: { id: input.credentialId, type: input.type, OR: [{ memberId: memberId, scope: 'member' }, { scope: 'org' }] },
-          select: { id: true, dataEnc: true },
-        });
-        if (!row) throw fail.permanent('credential_missing');
-        let data: unknown;
-        try {
-          data = openJson(row.dataEnc, `credential:${row.id}`);
-        } catch {
-          throw fail.permanent('credential_missing', { message: 'The connection’s secret cannot be opened on this instance.' });
-        }
-        if (data === null || typeof data !== 'object' || Array.isArray(data)) throw fail.permanent('credential_missing');
-        return data as Record<string, unknown>;
       },
     },
     approvals: {

@@ -5,6 +5,8 @@
  * never-reachable addresses stay refused). Every connection resolves and checks its host at connect
  * time (the checked address is the one connected to), IP literals are checked before the request,
  * every redirect hop is checked again, and the response body is read up to `maxResponseBytes`.
+ * A request naming an `http_generic` connection gets its secret here, bound to the connection's hosts
+ * (./http-credential.ts); a simulated run sends nothing and answers what it would have sent.
  */
 import type { LookupAddress } from 'node:dns';
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
@@ -12,8 +14,10 @@ import { domainToASCII } from 'node:url';
 import { config } from '../../core/config';
 import { guardedFetch } from '../../core/net/guarded-fetch';
 import { isNetworkGuardError } from '../../core/net/network-guard';
+import { maskSecrets } from '../expressions';
 import { fail, NodeFailure, RateLimited } from '../run/failures';
-import type { HttpCapability } from './types';
+import { applySecret, hopChecker, hostsFor, maskerOf, simulatedPlacement, withQueryParam, type AppliedSecret, type HttpCredentialSource } from './http-credential';
+import type { HttpAnswer, HttpCapability } from './types';
 
 export interface HttpCapabilityOptions {
   simulated: boolean;
@@ -24,6 +28,8 @@ export interface HttpCapabilityOptions {
   /** Whole exchange until the response headers (default 30 s) and per connection (default 15 s). */
   timeoutMs?: number;
   connectTimeoutMs?: number;
+  /** Where the connections a request names come from (the run member's; unit tests give their own). */
+  credentials?: HttpCredentialSource;
 }
 
 export const httpCapabilityBounds = { maxRedirects: 5, maxRetryAfterMs: 24 * 3_600_000 } as const;
@@ -117,17 +123,64 @@ function sharedAllowAddress(lookup: object | undefined, text: string): (host: st
   return allow;
 }
 
+/** The request URL, parsed as the guard would refuse it. */
+function urlOf(text: string): URL {
+  try {
+    const url = new URL(text);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url;
+  } catch {
+    // refused below
+  }
+  throw fail.permanent('http_blocked', { message: 'Only valid http and https URLs can be requested.', details: { reason: 'unsupported_url' } });
+}
+
+/** Headers as a test run reports them: values under secret-looking names masked, as in a step's input. */
+function reportedHeaders(headers: Record<string, string>): Record<string, string> {
+  const pairs = maskSecrets(Object.keys(headers).map((name) => ({ name, value: headers[name] }))) as { name: string; value: string }[];
+  const out: Record<string, string> = {};
+  for (const pair of pairs) Object.defineProperty(out, pair.name, { value: pair.value, enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
+type HttpInput = Parameters<HttpCapability['request']>[0];
+
+/** The secret of the connection the request names, applied (live) or only placed (simulated: answered at once). */
+async function withCredential(options: HttpCapabilityOptions, input: HttpInput): Promise<{ answer: HttpAnswer } | { url: string; headers: Record<string, string>; hosts: string[]; applied: AppliedSecret }> {
+  if (!options.credentials) throw fail.permanent('credential_missing');
+  const credential = await options.credentials.load(input.credentialId!);
+  const url = urlOf(input.url);
+  const hosts = await hostsFor(credential, url, options.simulated);
+  if (options.simulated) {
+    const placement = simulatedPlacement(credential, url);
+    const headers = { ...reportedHeaders(input.headers), ...placement.headers };
+    return { answer: { status: 200, headers: {}, body: '', url: placement.url, request: { method: input.method, url: placement.url, headers } } };
+  }
+  const applied = applySecret(credential.open());
+  const target = applied.query ? withQueryParam(url, applied.query.name, applied.query.value).href : input.url;
+  return { url: target, headers: { ...input.headers, ...applied.headers }, hosts, applied };
+}
+
 export function createHttpCapability(options: HttpCapabilityOptions): HttpCapability {
   return {
     async request(input) {
-      if (options.simulated) return { status: 200, headers: {}, body: '', url: input.url };
+      let target = input.url;
+      let headers = input.headers;
+      let credential: { hosts: string[]; applied: AppliedSecret } | null = null;
+      if (input.credentialId !== undefined) {
+        const prepared = await withCredential(options, input);
+        if ('answer' in prepared) return prepared.answer;
+        ({ url: target, headers } = prepared);
+        credential = { hosts: prepared.hosts, applied: prepared.applied };
+      }
+      if (options.simulated) return { status: 200, headers: {}, body: '', url: input.url, request: { method: input.method, url: input.url, headers: reportedHeaders(input.headers) } };
+      const mask = maskerOf(credential?.applied.forms ?? []);
       const allowText = options.allowHosts ?? config().HTTP_NODE_ALLOW_HOSTS ?? '';
       const allowAddress = sharedAllowAddress(options.lookup, allowText);
       let response;
       try {
         response = await guardedFetch(
-          input.url,
-          { method: input.method, headers: input.headers, body: input.body, signal: input.signal },
+          target,
+          { method: input.method, headers, body: input.body, signal: input.signal },
           {
             allowPrivate: false,
             allowAddress,
@@ -136,10 +189,14 @@ export function createHttpCapability(options: HttpCapabilityOptions): HttpCapabi
             followRedirects: input.followRedirects,
             timeoutMs: options.timeoutMs,
             connectTimeoutMs: options.connectTimeoutMs,
+            ...(credential
+              ? { checkHop: hopChecker(credential.hosts), secretHeaders: credential.applied.secretHeaders, secretQueryParams: credential.applied.secretQueryParams }
+              : {}),
           },
         );
       } catch (error) {
         if (input.signal.aborted) throw input.signal.reason;
+        if (error instanceof NodeFailure) throw error;
         if (isNetworkGuardError(error)) {
           if (error.reason === 'too_many_redirects') throw fail.permanent('http_too_many_redirects');
           if (error.reason === 'host_not_found') throw fail.transient('http_error', { message: 'The host name could not be resolved.' });
@@ -162,11 +219,11 @@ export function createHttpCapability(options: HttpCapabilityOptions): HttpCapabi
         if (input.signal.aborted) throw input.signal.reason;
         throw fail.transient('http_error', { message: 'The response was cut off.' });
       }
-      const headers: Record<string, string> = {};
+      const responseHeaders: Record<string, string> = {};
       response.headers.forEach((value, name) => {
-        Object.defineProperty(headers, name, { value, enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(responseHeaders, name, { value: mask(value), enumerable: true, writable: true, configurable: true });
       });
-      return { status: response.status, headers, body, url: response.url || input.url };
+      return { status: response.status, headers: responseHeaders, body: mask(body), url: mask(response.url || target) };
     },
   };
 }

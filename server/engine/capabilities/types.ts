@@ -85,6 +85,12 @@ export interface HttpCapability {
    * A request through the network guard (DNS resolved and checked, redirects re-checked), bounded
    * to `maxResponseBytes`. Throws NodeFailure `http_blocked`, `http_error`, `http_response_too_large`,
    * `http_too_many_redirects`; a 429/503 with Retry-After throws RateLimited.
+   *
+   * With `credentialId`, one of the member's (or the organisation's) `http_generic` connections is put
+   * on the request by the capability itself (./http-credential.ts): only to the connection's hosts
+   * (else `http_credential_host_not_allowed` / `http_credential_hosts_missing`, before anything is
+   * sent), dropped on an origin change, every form of it masked in the answer, never opened by a
+   * simulated run; `credential_missing` when it is not there.
    */
   request(input: {
     method: string;
@@ -94,7 +100,17 @@ export interface HttpCapability {
     maxResponseBytes: number;
     followRedirects: boolean;
     signal: AbortSignal;
-  }): Promise<{ status: number; headers: Record<string, string>; body: string; url: string }>;
+    credentialId?: string;
+  }): Promise<HttpAnswer>;
+}
+
+export interface HttpAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  url: string;
+  /** Simulated runs: what would have been sent (method, URL, headers), secrets masked. */
+  request?: { method: string; url: string; headers: Record<string, string> };
 }
 
 export interface NotifyCapability {
@@ -105,11 +121,6 @@ export interface NotifyCapability {
 export interface SignalCapability {
   /** Marks a message (and its thread) with a named signal; at most once per message and name. */
   mark(input: { effectKey: string; messageId: string; name: string }): Promise<{ created: boolean }>;
-}
-
-export interface CredentialsCapability {
-  /** The decrypted fields of one of the member's connections of the given type, or NodeFailure `credential_missing`. */
-  read(input: { credentialId: string; type: string }): Promise<Record<string, unknown>>;
 }
 
 /** Where an approval stands, as the approval step reads it back. */
@@ -247,7 +258,6 @@ export interface Capabilities {
   http: HttpCapability;
   notify: NotifyCapability;
   signal: SignalCapability;
-  credentials: CredentialsCapability;
   approvals: ApprovalsCapability;
   ai: AiCapability;
 }

@@ -53,7 +53,6 @@ export function fakeCapabilities(overrides: Partial<{ [K in keyof Capabilities]:
     },
     notify: { owner: vi.fn(async () => ({ id: 'n-1' })), ...overrides.notify },
     signal: { mark: vi.fn(async () => ({ created: true })), ...overrides.signal },
-    credentials: { read: vi.fn(async () => ({})), ...overrides.credentials },
     approvals: {
       request: vi.fn(async (input) => ({ approvalId: 'ap-1', status: 'pending' as const, decidedBy: null, reason: null, expiresAt: input.expiresAt.toISOString() })),
       expire: vi.fn(async () => ({ approvalId: 'ap-1', status: 'expired' as const, decidedBy: null, reason: 'expired', expiresAt: '2026-03-01T10:00:00.000Z' })),

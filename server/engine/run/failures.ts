@@ -19,6 +19,8 @@ export const runErrorCatalogue = {
   http_response_too_large: ['permanent', 'The response is larger than the node allows.'],
   http_too_many_redirects: ['permanent', 'The request was redirected too many times.'],
   credential_missing: ['permanent', 'The connection the node uses is missing or was removed.'],
+  http_credential_host_not_allowed: ['permanent', 'The connection’s secret may not be sent to this host: it is not one of the connection’s allowed hosts.'],
+  http_credential_hosts_missing: ['permanent', 'The organisation connection has no allowed hosts yet: an administrator must set them before it is sent anywhere.'],
   'mail.mailbox_required': ['permanent', 'The node needs a mailbox: none was chosen and the run has no triggering message.'],
   'mail.mailbox_not_active': ['permanent', 'The mailbox is not connected.'],
   'mail.message_not_found': ['permanent', 'The message is not in the mirror any more.'],

@@ -27,10 +27,14 @@ export type FakeReply =
   | { kind: 'error'; status: number; message?: string; type?: string; body?: unknown; headers?: Record<string, string>; echoKey?: boolean }
   | { kind: 'rate_limit'; retryAfter?: string; retryAfterMs?: string }
   /** Waits `delayMs` (or until the client goes away) before answering `then` (default a text). */
-  | { kind: 'slow'; delayMs: number; then?: FakeReply };
+  | { kind: 'slow'; delayMs: number; then?: FakeReply }
+  /** An oversized answer: `bytes` of filler (a never-ending SSE line for a stream, a JSON string otherwise), then the end. */
+  | { kind: 'huge'; bytes: number; status?: number }
+  /** An answer that never ends: `chunkBytes` every `everyMs` until the client goes away (an endless error body). */
+  | { kind: 'drip'; status: number; chunkBytes?: number; everyMs?: number };
 
 /** The replies that answer with content (the others are failures or delays). */
-export type FakeAnswer = Exclude<FakeReply, { kind: 'error' | 'rate_limit' | 'slow' }>;
+export type FakeAnswer = Exclude<FakeReply, { kind: 'error' | 'rate_limit' | 'slow' | 'huge' | 'drip' }>;
 
 export interface RecordedAiRequest {
   method: string;
@@ -173,6 +177,12 @@ export class FakeVendorServer {
         this.sendJson(response, reply.status, reply.body ?? this.wire.errorBody(reply.status, message, reply.type ?? this.wire.errorType(reply.status)), reply.headers);
         return;
       }
+      case 'huge':
+        await this.sendHuge(response, reply, stream);
+        return;
+      case 'drip':
+        await this.sendDrip(response, reply);
+        return;
       case 'rate_limit': {
         const headers: Record<string, string> = {};
         if (reply.retryAfter !== undefined) headers['retry-after'] = reply.retryAfter;
@@ -209,6 +219,31 @@ export class FakeVendorServer {
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
     response.end();
+  }
+
+  private async sendHuge(response: ServerResponse, reply: { bytes: number; status?: number }, stream: boolean): Promise<void> {
+    response.statusCode = reply.status ?? 200;
+    response.setHeader('content-type', stream ? this.wire.streamContentType : 'application/json');
+    const chunk = Buffer.alloc(1024 * 1024, 'a');
+    const write = async (data: Buffer | string) => {
+      if (response.destroyed) return false;
+      if (!response.write(data)) await new Promise<void>((resolve) => (response.once('drain', resolve), response.once('close', resolve)));
+      return !response.destroyed;
+    };
+    if (!(await write(stream ? 'data: {"filler":"' : '{"filler":"'))) return;
+    for (let sent = 0; sent < reply.bytes; sent += chunk.length) if (!(await write(chunk))) return;
+    response.end(stream ? '"}' : '"}');
+  }
+
+  private async sendDrip(response: ServerResponse, reply: { status: number; chunkBytes?: number; everyMs?: number }): Promise<void> {
+    response.statusCode = reply.status;
+    response.setHeader('content-type', 'application/json');
+    response.write('{"error":{"message":"');
+    const chunk = Buffer.alloc(reply.chunkBytes ?? 64 * 1024, 'x');
+    while (!response.destroyed) {
+      response.write(chunk);
+      if (await this.wait(reply.everyMs ?? 50, response)) return;
+    }
   }
 
   /** Waits, or stops early when the client closed the connection (answers true then). */

@@ -2,7 +2,8 @@
 
 /**
  * Create a connection (HTTP with one of four kinds, or another type with key/value pairs; the
- * organisation scope for administrators) or edit one (name; the secret only when replaced).
+ * organisation scope for administrators) or edit one (name; the secret only when replaced). An HTTP
+ * connection names the hosts its secret may be sent to (required for the organisation's).
  */
 import { useState, type FormEvent } from 'react';
 import { useI18n } from '@/app/i18n/client';
@@ -10,7 +11,8 @@ import { describeError } from '@/app/lib/errors';
 import type { Connection } from '@/app/lib/mail-types';
 import { Alert } from '@/app/ui/alert';
 import { Dialog, DialogBody, DialogContent, DialogForm, FormDialogFooter } from '@/app/ui/dialog';
-import { CheckboxField, SelectField, TextField } from '@/app/ui/field';
+import { CheckboxField, SelectField, TextareaField, TextField } from '@/app/ui/field';
+import { hostsData } from './hosts-draft';
 import { emptyHttpDraft, httpData, mapData, type FieldErrors, type HttpDraft, type Messages, type Pair } from './secret-draft';
 import { HttpSecretFields, KeyValueFields } from './secret-fields';
 import { useConnectionActions } from './use-connections';
@@ -30,7 +32,8 @@ function ConnectionForm({ existing, isAdmin, onDone }: { existing: Connection | 
   const [replaceSecret, setReplaceSecret] = useState(!existing);
   const [draft, setDraft] = useState<HttpDraft>({ ...emptyHttpDraft, kind: existing?.kind ?? emptyHttpDraft.kind });
   const [pairs, setPairs] = useState<Pair[]>([{ id: 1, key: '', value: '' }]);
-  const [errors, setErrors] = useState<FieldErrors & { name?: string; type?: string }>({});
+  const [hostsText, setHostsText] = useState(existing?.allowedHosts?.join('\n') ?? '');
+  const [errors, setErrors] = useState<FieldErrors & { name?: string; type?: string; hosts?: string }>({});
   const messages: Messages = c.checks;
 
   function submit(event: FormEvent) {
@@ -40,6 +43,13 @@ function ConnectionForm({ existing, isAdmin, onDone }: { existing: Connection | 
     if (!trimmed) found.name = c.checks.required;
     else if (trimmed.length > 80) found.name = c.checks.tooLong(80);
     if (!http && !existing && (!type || type.length > 64 || !typePattern.test(type))) found.type = c.typeInvalid;
+    const orgScope = (existing ? existing.scope : scope) === 'org';
+    let allowedHosts: string[] | undefined;
+    if (http) {
+      const hosts = hostsData(hostsText, orgScope, c.checks);
+      if ('error' in hosts) found.hosts = hosts.error;
+      else allowedHosts = hosts.hosts;
+    }
     let data: unknown = undefined;
     if (replaceSecret) {
       const built = http ? httpData(draft, messages) : mapData(pairs, messages);
@@ -49,9 +59,9 @@ function ConnectionForm({ existing, isAdmin, onDone }: { existing: Connection | 
     setErrors(found);
     if (Object.values(found).some(Boolean)) return;
     if (existing) {
-      update.mutate({ id: existing.id, name: trimmed, ...(data ? { data: data as Record<string, string> } : {}) }, { onSuccess: onDone });
+      update.mutate({ id: existing.id, name: trimmed, ...(data ? { data: data as Record<string, string> } : {}), ...(allowedHosts ? { allowedHosts } : {}) }, { onSuccess: onDone });
     } else {
-      create.mutate({ type: http ? httpType : type, name: trimmed, scope, data: data as Record<string, string> }, { onSuccess: onDone });
+      create.mutate({ type: http ? httpType : type, name: trimmed, scope, data: data as Record<string, string>, ...(allowedHosts ? { allowedHosts } : {}) }, { onSuccess: onDone });
     }
   }
 
@@ -85,6 +95,20 @@ function ConnectionForm({ existing, isAdmin, onDone }: { existing: Connection | 
             ) : null}
           </div>
         )}
+        {http ? (
+          <TextareaField
+            label={c.allowedHosts}
+            value={hostsText}
+            rows={3}
+            placeholder="api.example.com"
+            optional={(existing ? existing.scope : scope) !== 'org' ? t.common.optional : undefined}
+            hint={(existing ? existing.scope : scope) === 'org' ? c.allowedHostsHint : `${c.allowedHostsHint} ${c.allowedHostsMemberHint}`}
+            error={errors.hosts}
+            spellCheck={false}
+            autoCapitalize="off"
+            onChange={(event) => setHostsText(event.target.value)}
+          />
+        ) : null}
         {existing ? (
           <CheckboxField label={c.replaceSecret} hint={c.replaceSecretHint} checked={replaceSecret} onChange={(event) => setReplaceSecret(event.target.checked)} />
         ) : null}

@@ -64,6 +64,15 @@ function ConnectionTable({
               {connection.capabilities && connection.capabilities.length > 0 ? (
                 <span className="text-xs text-muted">{connection.capabilities.join(', ')}</span>
               ) : null}
+              {connection.type === 'http_generic' ? (
+                <span className="block truncate text-xs text-muted" data-testid="connection-hosts">
+                  {connection.allowedHosts && connection.allowedHosts.length > 0
+                    ? c.sentTo(connection.allowedHosts.join(', '))
+                    : connection.scope === 'org'
+                      ? c.hostsMissing
+                      : c.hostsUnbound}
+                </span>
+              ) : null}
             </TD>
             <TD>
               <Badge tone="neutral" className="font-mono text-[11px]">

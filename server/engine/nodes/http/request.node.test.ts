@@ -33,17 +33,12 @@ describe('http.request', () => {
     expect((result as { data: { headers: object } }).data.headers).not.toHaveProperty('set-cookie');
   });
 
-  it.each([
-    [{ kind: 'apiKey', headerName: 'X-Api-Key', value: 'k1' }, { 'x-api-key': 'k1' }, ''],
-    [{ kind: 'bearer', token: 't1' }, { authorization: 'Bearer t1' }, ''],
-    [{ kind: 'basic', username: 'u', password: 'p' }, { authorization: `Basic ${Buffer.from('u:p').toString('base64')}` }, ''],
-    [{ kind: 'query', paramName: 'key', value: 'q1' }, {}, '?key=q1'],
-  ])('adds an http_generic %j secret', async (secret, headers, search) => {
-    const capabilities = withResponse(200);
-    capabilities.credentials.read = vi.fn(async () => secret);
-    await runNode(httpRequestNode, { params: { url: 'https://api.example.com/', credentialId: '5b1d9a52-4f0c-4d55-9d5b-2f7d3f2a9e10' }, capabilities });
-    expect(capabilities.credentials.read).toHaveBeenCalledWith({ credentialId: '5b1d9a52-4f0c-4d55-9d5b-2f7d3f2a9e10', type: 'http_generic' });
-    expect(capabilities.http.request).toHaveBeenCalledWith(expect.objectContaining({ headers, url: `https://api.example.com/${search}` }));
+  it('hands the connection to the capability, never opening a secret itself, and keeps what a test run would send', async () => {
+    const wouldSend = { method: 'GET', url: 'https://api.example.com/?key=••••', headers: {} };
+    const capabilities = fakeCapabilities({ http: { request: vi.fn(async () => ({ status: 200, headers: {}, body: '', url: wouldSend.url, request: wouldSend })) } });
+    const result = await runNode(httpRequestNode, { params: { url: 'https://api.example.com/', credentialId: '5b1d9a52-4f0c-4d55-9d5b-2f7d3f2a9e10' }, capabilities });
+    expect(capabilities.http.request).toHaveBeenCalledWith(expect.objectContaining({ url: 'https://api.example.com/', headers: {}, credentialId: '5b1d9a52-4f0c-4d55-9d5b-2f7d3f2a9e10' }));
+    expect(result).toMatchObject({ data: { url: wouldSend.url, request: wouldSend } });
   });
 
   it.each([

@@ -1,7 +1,9 @@
 /**
  * HTTP request through the network guard (ctx.capabilities.http: DNS checked, redirects re-checked,
  * response bounded). An `http_generic` connection adds its header, bearer token, basic auth or query
- * parameter. Statuses: 2xx/3xx done; 429 and 503 with Retry-After postpone (the capability throws
+ * parameter: the capability does it, only towards the connection's hosts, and masks every form of the
+ * secret in the answer, so the step's data never holds it (this executor never sees it). A test run
+ * sends nothing and shows what would be sent (`data.request`, secrets masked). Statuses: 2xx/3xx done; 429 and 503 with Retry-After postpone (the capability throws
  * RateLimited); a 429 without it is temporary `http_status`; another 4xx is permanent `http_status`;
  * 5xx temporary `http_error`.
  */
@@ -31,32 +33,6 @@ function withQuery(url: string, query: { name: string; value: string }[]): strin
   return parsed.toString();
 }
 
-async function applyCredential(
-  read: (input: { credentialId: string; type: string }) => Promise<Record<string, unknown>>,
-  credentialId: string,
-  headers: Record<string, string>,
-  query: { name: string; value: string }[],
-): Promise<void> {
-  const secret = await read({ credentialId, type: 'http_generic' });
-  const text = (key: string) => (typeof secret[key] === 'string' ? (secret[key] as string) : '');
-  switch (secret.kind) {
-    case 'apiKey':
-      headers[text('headerName').toLowerCase()] = text('value');
-      return;
-    case 'bearer':
-      headers.authorization = `Bearer ${text('token')}`;
-      return;
-    case 'basic':
-      headers.authorization = `Basic ${Buffer.from(`${text('username')}:${text('password')}`).toString('base64')}`;
-      return;
-    case 'query':
-      query.push({ name: text('paramName'), value: text('value') });
-      return;
-    default:
-      throw fail.permanent('credential_missing');
-  }
-}
-
 export const httpRequestNode = defineNode({
   type: 'http.request',
   version: 1,
@@ -83,7 +59,10 @@ export const httpRequestNode = defineNode({
       ])
       .default({ type: 'none' })
       .describe('The request body.'),
-    credentialId: z.uuid().optional().describe('An `http_generic` connection whose secret is added (header, bearer token, basic auth or query parameter).'),
+    credentialId: z
+      .uuid()
+      .optional()
+      .describe('An `http_generic` connection whose secret is added (header, bearer token, basic auth or query parameter); only sent to the connection’s allowed hosts, redirects included, and dropped when a redirect changes origin.'),
     maxResponseBytes: z
       .number()
       .int()
@@ -96,12 +75,11 @@ export const httpRequestNode = defineNode({
   }),
   outputs: ['main'],
   effect: 'external',
-  retry: { maxAttempts: 3, delayMs: 5_000, timeoutMs: 60_000 },
+  // No retry defaults of its own: the built-in ones (3 attempts, 5 s, 2 min per attempt), as the spec's
+  // table gives node-type defaults to AI nodes only; a node sets its own `timeoutMs` when it needs to.
   async execute({ params, capabilities, signal, execution }) {
     const headers: Record<string, string> = {};
     for (const header of params.headers) headers[header.name.toLowerCase()] = header.value;
-    const query = [...params.query];
-    if (params.credentialId) await applyCredential((input) => capabilities.credentials.read(input), params.credentialId, headers, query);
     let body: string | undefined;
     if (params.body.type === 'json') {
       body = JSON.stringify(params.body.json ?? null);
@@ -112,12 +90,13 @@ export const httpRequestNode = defineNode({
     }
     const response = await capabilities.http.request({
       method: params.method,
-      url: withQuery(params.url, query),
+      url: withQuery(params.url, params.query),
       headers,
       body: params.method === 'GET' || params.method === 'HEAD' ? undefined : body,
       maxResponseBytes: params.maxResponseBytes,
       followRedirects: params.followRedirects,
       signal,
+      ...(params.credentialId ? { credentialId: params.credentialId } : {}),
     });
     if (response.status >= 500) throw fail.transient('http_error', { message: `The server answered ${response.status}.`, details: { status: response.status } });
     // A 429 without Retry-After (with one, the capability postponed the step): retried as temporary.
@@ -134,7 +113,7 @@ export const httpRequestNode = defineNode({
     const responseHeaders: Record<string, string> = {};
     for (const key of ownKeys(response.headers)) if (key !== 'set-cookie') responseHeaders[key] = response.headers[key];
     return {
-      data: { status: response.status, headers: responseHeaders, body: parsed, url: response.url },
+      data: { status: response.status, headers: responseHeaders, body: parsed, url: response.url, ...(response.request ? { request: response.request } : {}) },
       effects: [{ kind: 'http', description: `${params.method} ${new URL(response.url).host}`, ...(execution.simulated ? { simulated: true } : {}) }],
     };
   },

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "credentials" ADD COLUMN     "allowed_hosts" TEXT[] DEFAULT ARRAY[]::TEXT[],
+ADD COLUMN     "sent_as" TEXT;
