@@ -96,6 +96,8 @@ export const httpRequestNode = defineNode({
   }),
   outputs: ['main'],
   effect: 'external',
+  scopes: [],
+  parameterScopes: { credentialId: ['connections:read'] },
   retry: { maxAttempts: 3, delayMs: 5_000, timeoutMs: 60_000 },
   async execute({ params, capabilities, signal, execution }) {
     const headers: Record<string, string> = {};
