@@ -10,6 +10,7 @@ import { appError } from '../../core/errors/app-error';
 import { triggerFactsOf } from '../../engine/graph/trigger-facts';
 import { startExecution } from '../../engine/run/start';
 import { mailTriggerDataOf } from '../../engine/dispatch/dispatch-mail';
+import { assertGraphScopes, needFor } from './graph-scopes';
 import { draftOf } from './present';
 import * as repo from './repo';
 import { assertValidGraph } from './service';
@@ -42,6 +43,8 @@ export async function startTestRun(actor: AuthenticatedActor, input: TestRunInpu
       ? await tx.mailMessage.findFirst({ where: { id: input.messageId.toLowerCase(), mailbox: { memberId: actor.member.id } } })
       : null;
     if (input.messageId && !message) throw appError('workflow.test_message_not_found', { details: { messageIds: [input.messageId] } });
+    // A test run on a mirrored message puts that message in the run's trigger data: messages:read, whatever the trigger.
+    await assertGraphScopes(actor, draft, tx, message ? [needFor('messages:read', 'test_message')] : []);
     const facts = triggerFactsOf(draft);
     const versionId = randomUUID();
     await tx.workflowVersion.create({
