@@ -67,7 +67,8 @@ export function authorize(access: Access, actor: AuthenticatedActor): void {
 /**
  * One scope a workflow write or run through a key needs, and who asks for it: node types of the graph
  * or of the workflows it calls, those workflows, or a reason that is not a node (`test_message`: a
- * test run on a mirrored message; `draft_write`: the assistant writing a draft; `send_without_review`).
+ * test run on a mirrored message; `draft_write`: the assistant writing a draft;
+ * `send_without_review`; `journal_baseline`: an evaluation showing real runs).
  */
 export interface ScopeNeed {
   scope: Scope;

@@ -16,7 +16,7 @@ import { triggerFactsOf } from '../../engine/graph/trigger-facts';
 import { cancelExecutionsIn } from '../../engine/run/cancel';
 import { draftOf } from '../workflows/present';
 import * as workflowsRepo from '../workflows/repo';
-import { assertGraphsScopes } from '../workflows/graph-scopes';
+import { assertGraphsScopes, needFor } from '../workflows/graph-scopes';
 import { assertValidGraph } from '../workflows/service';
 import { enforceBudget } from '../llm/usage';
 import type { EvalRun } from '../../generated/prisma/client';
@@ -60,7 +60,9 @@ export async function startEvalRun(actor: AuthenticatedActor, input: StartEvalIn
     const version = await versionToEvaluate(tx, actor, workflow, input.versionId);
     // Both versions run on the member's mail through this caller: a key needs the scopes of each.
     const baselineVersion = baseline === 'published' ? await tx.workflowVersion.findUnique({ where: { id: workflow.publishedVersionId! }, select: { graph: true } }) : null;
-    await assertGraphsScopes(actor, [version.graph, ...(baselineVersion ? [baselineVersion.graph] : [])], tx);
+    // The `journal` baseline shows the member's real runs on each message (their path, effects, errors): executions:read.
+    const journal = baseline === 'journal' ? [needFor('executions:read', 'journal_baseline')] : [];
+    await assertGraphsScopes(actor, [version.graph, ...(baselineVersion ? [baselineVersion.graph] : [])], tx, journal);
 
     let stored: StoredSource;
     let cases: { index: number; messageId: string | null; triggerData: object | undefined; headline: object | undefined }[];

@@ -105,6 +105,15 @@ describe('an evaluation run through a key', () => {
     expect(await db().evalRun.count({ where: { workflowId: workflow.id } })).toBe(0);
     expect((await call('POST', path, { key: await keyFor(['workflows:write', 'messages:read']), body: { baseline: 'none' } })).status).toBe(202);
   });
+
+  it('the journal baseline shows the member’s real runs: it needs executions:read', async () => {
+    const { workflow } = await createWorkflow(owner, { graph: chain(node('mail', 'trigger.mail')), publish: false });
+    const path = `/api/v1/workflows/${workflow.id}/eval-runs`;
+    const refused = await call('POST', path, { key: await keyFor(['workflows:write', 'messages:read']), body: { baseline: 'journal' } });
+    expectScopeMissing(refused, 'executions:read');
+    expect(refused.body.error.details.reasons).toEqual(['journal_baseline']);
+    expect((await call('POST', path, { key: await keyFor(['workflows:write', 'messages:read', 'executions:read']), body: { baseline: 'journal' } })).status).toBe(202);
+  });
 });
 
 describe('replaying through a key', () => {
