@@ -95,7 +95,7 @@ export function authorizeScopeNeeds(actor: AuthenticatedActor, needs: readonly S
   const workflowIds = sortedUnion(unmet.map((need) => need.workflowIds));
   const reasons = sortedUnion(unmet.map((need) => need.reasons));
   throw appError('api_key.scope_missing', {
-    message: `The API key lacks ${missing.join(', ')}, which this workflow needs: add it to the key or use a key that has it.`,
+    message: `The API key lacks ${missing.join(', ')}, which this workflow needs: add ${missing.length === 1 ? 'it' : 'them'} to the key, or use a key that has ${missing.length === 1 ? 'it' : 'them'}.`,
     details: {
       required: missing[0],
       missing,
