@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors/app-error';
-import { authorize, type Access, type AuthenticatedActor, type MemberIdentity } from './access';
+import { authorize, authorizeScopeNeeds, type Access, type AuthenticatedActor, type MemberIdentity, type ScopeNeed } from './access';
 import { scopesCover } from './scopes';
 
 const member: MemberIdentity = { id: 'm', email: 'm@x', name: 'M', role: 'member', createdAt: new Date(0) };
@@ -53,5 +53,52 @@ describe('an execution actor acts for its member through the engine, never throu
   it.each([['member'], ['session'], ['scope']] as const)('a %s route refuses it', (kind) => {
     const access = (kind === 'scope' ? { kind, scope: 'tables:read' } : { kind }) as Access;
     expect(codeOf(access, { kind: 'execution', executionId: 'e', member: admin })).toBe('auth.forbidden');
+  });
+});
+
+describe('authorizeScopeNeeds: a workflow through a key needs the scopes its nodes imply', () => {
+  const refusal = (actor: AuthenticatedActor, needs: ScopeNeed[]) => {
+    try {
+      authorizeScopeNeeds(actor, needs);
+      return null;
+    } catch (error) {
+      return { status: (error as AppError).status, code: (error as AppError).code, details: (error as AppError).details };
+    }
+  };
+  const mailToHttp: ScopeNeed[] = [{ scope: 'messages:read', nodeTypes: ['trigger.mail'] }];
+
+  it('refuses a key without them: 403 api_key.scope_missing naming the scope and the node types', () => {
+    expect(refusal(key(['workflows:write']), mailToHttp)).toEqual({
+      status: 403,
+      code: 'api_key.scope_missing',
+      details: { required: 'messages:read', missing: ['messages:read'], nodeTypes: ['trigger.mail'] },
+    });
+    expect(refusal(key(['workflows:write', 'messages:read']), mailToHttp)).toBeNull();
+    expect(refusal(key(['workflows:write', 'messages:write']), mailToHttp)).toBeNull();
+  });
+
+  it('names the first scope to add in catalogue order, a write scope standing for its read', () => {
+    const needs: ScopeNeed[] = [
+      { scope: 'review:write', nodeTypes: ['mail.send'] },
+      { scope: 'messages:read', nodeTypes: ['trigger.mail', 'mail.send'] },
+      { scope: 'messages:write', nodeTypes: ['mail.move'], workflowIds: ['w2'] },
+      { scope: 'tables:read', nodeTypes: ['tables.lookup'] },
+      { scope: 'workflows:write', reasons: ['draft_write'] },
+    ];
+    expect(refusal(key(['tables:read']), needs)).toMatchObject({
+      details: {
+        required: 'review:write',
+        missing: ['review:write', 'messages:write', 'workflows:write'],
+        nodeTypes: ['mail.move', 'mail.send', 'trigger.mail'],
+        workflowIds: ['w2'],
+        reasons: ['draft_write'],
+      },
+    });
+  });
+
+  it('leaves sessions alone; narrows an administrator’s key like anyone’s', () => {
+    expect(refusal(session(), mailToHttp)).toBeNull();
+    expect(refusal(session(admin), mailToHttp)).toBeNull();
+    expect(refusal(key(['workflows:write', 'admin:write'], admin), mailToHttp)).toMatchObject({ code: 'api_key.scope_missing', details: { required: 'messages:read' } });
   });
 });

@@ -10,7 +10,7 @@
  * `admin: true` additionally requires the member (the key's owner) to be an administrator.
  */
 import { appError } from '../errors/app-error';
-import { scopesCover, type Scope } from './scopes';
+import { scopesCover, scopesToAdd, type Scope } from './scopes';
 
 export type Access =
   | { kind: 'public' }
@@ -62,4 +62,46 @@ export function authorize(access: Access, actor: AuthenticatedActor): void {
     }
   }
   if ('admin' in access && access.admin && actor.member.role !== 'admin') throw appError('auth.forbidden');
+}
+
+/**
+ * One scope a workflow write or run through a key needs, and who asks for it: node types of the graph
+ * or of the workflows it calls, those workflows, or a reason that is not a node (`test_message`: a
+ * test run on a mirrored message; `draft_write`: the assistant writing a draft;
+ * `send_without_review`; `journal_baseline`: an evaluation showing real runs).
+ */
+export interface ScopeNeed {
+  scope: Scope;
+  nodeTypes?: readonly string[];
+  workflowIds?: readonly string[];
+  reasons?: readonly string[];
+}
+
+const sortedUnion = (lists: (readonly string[] | undefined)[]) => [...new Set(lists.flatMap((list) => list ?? []))].sort();
+
+/**
+ * Scopes follow into workflows (issue 18, item 4): an API key's caller must hold every scope `needs`
+ * lists, else 403 `api_key.scope_missing` with `details.required` (the first scope to add, catalogue
+ * order), `details.missing` (every scope to add), `details.nodeTypes` (what needs them) and, when
+ * they apply, `details.workflowIds` and `details.reasons`. Sessions (and runs) are not narrowed by
+ * scopes; an administrator's key is, like anyone's (Authentication 13).
+ */
+export function authorizeScopeNeeds(actor: AuthenticatedActor, needs: readonly ScopeNeed[]): void {
+  if (actor.kind !== 'apiKey') return;
+  const missing = scopesToAdd(actor.scopes, needs.map((need) => need.scope));
+  if (missing.length === 0) return;
+  // A need is unmet when its scope is not covered; its askers are named even when adding another scope (x:write) covers it.
+  const unmet = needs.filter((need) => !scopesCover(actor.scopes, need.scope));
+  const workflowIds = sortedUnion(unmet.map((need) => need.workflowIds));
+  const reasons = sortedUnion(unmet.map((need) => need.reasons));
+  throw appError('api_key.scope_missing', {
+    message: `The API key lacks ${missing.join(', ')}, which this workflow needs: add ${missing.length === 1 ? 'it' : 'them'} to the key, or use a key that has ${missing.length === 1 ? 'it' : 'them'}.`,
+    details: {
+      required: missing[0],
+      missing,
+      nodeTypes: sortedUnion(unmet.map((need) => need.nodeTypes)),
+      ...(workflowIds.length ? { workflowIds } : {}),
+      ...(reasons.length ? { reasons } : {}),
+    },
+  });
 }

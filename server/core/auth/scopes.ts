@@ -43,3 +43,16 @@ export function scopesCover(granted: readonly string[], required: Scope): boolea
 export function normaliseScopes(scopes: readonly Scope[]): Scope[] {
   return [...new Set(scopes)].sort((a, b) => allScopes.indexOf(a) - allScopes.indexOf(b));
 }
+
+/**
+ * The scopes to add so that `granted` covers every one of `required`, in catalogue order: a missing
+ * `x:read` is left out when `x:write` is missing too (adding the write scope covers both).
+ */
+export function scopesToAdd(granted: readonly string[], required: Iterable<Scope>): Scope[] {
+  const missing = new Set([...required].filter((scope) => !scopesCover(granted, scope)));
+  for (const scope of missing) {
+    const [domain, level] = scope.split(':');
+    if (level === 'read' && missing.has(`${domain}:write` as Scope)) missing.delete(scope);
+  }
+  return normaliseScopes([...missing]);
+}

@@ -38,7 +38,7 @@ export const errorCatalogue = {
     busy: [503, 'Too many password checks are in progress. Try again in a moment.'], // (ours) Retry-After
   }),
   ...area('api_key', {
-    scope_missing: [403, 'The API key lacks the scope this route requires.'],
+    scope_missing: [403, 'The API key lacks the scope this route requires.'], // details.required; for a workflow's graph (ours) also details.missing, nodeTypes, workflowIds, reasons
     session_required: [403, 'This route is reserved to a signed-in member session.'],
     route_not_allowed: [403, 'This route is not open to API keys.'],
     rate_limited: [429, 'Too many requests for this API key. Slow down.'],

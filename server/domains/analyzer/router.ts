@@ -3,6 +3,7 @@ import { route } from '../../trpc/meta';
 import { actorOf, procedure, router } from '../../trpc/procedures';
 import { analyzeInput, analyzeOutput, createFromOpportunityOutput, mailboxIdInput, opportunityInput, reportOutput } from './schemas';
 import { analyzeMailbox, createFromOpportunity, getLatestReport } from './service';
+import { withGraphScopeRule } from '../workflows/graph-scopes';
 
 const tag = 'Mailbox analyzer';
 const read = { kind: 'scope', scope: 'analyzer:read' } as const;
@@ -59,10 +60,10 @@ export const analyzerRouter = router({
         errors: ['analyzer.mailbox_not_found', 'analyzer.report_not_found', 'analyzer.opportunity_not_found', 'workflow.invalid_graph'],
         tag,
         summary: { en: 'Create the workflow an opportunity proposes', fr: 'Créer le workflow proposé par une opportunité' },
-        description: {
+        description: withGraphScopeRule({
           en: 'Installs the draft graph of an opportunity of the mailbox’s latest report as a new, unpublished workflow of yours (its name the opportunity’s title). 201 `{workflowId}`; open it in the builder to review and publish. An opportunity not in the latest report: 404 `analyzer.opportunity_not_found`.',
           fr: 'Installe le graphe de brouillon d’une opportunité du dernier rapport de la boîte comme un nouveau workflow non publié (nommé d’après l’opportunité). 201 `{workflowId}` ; ouvrez-le dans l’éditeur pour le relire et le publier. Une opportunité absente du dernier rapport : 404 `analyzer.opportunity_not_found`.',
-        },
+        }),
       }),
     )
     .input(opportunityInput)

@@ -18,6 +18,7 @@ import {
   turnOutput,
 } from './schemas';
 import { acceptProposal, cancelTurn, createConversation, getConversation, listConversations, rejectProposal, sendTurn } from './service';
+import { withGraphScopeRule } from '../workflows/graph-scopes';
 
 const tag = 'Assistant';
 const read = { kind: 'scope', scope: 'assistant:read' } as const;
@@ -135,10 +136,10 @@ export const assistantRouter = router({
         errors: ['assistant.not_found', 'assistant.proposal_decided', 'workflow.revision_conflict', 'workflow.invalid_graph', 'workflow.archived', 'workflow.not_found'],
         tag,
         summary: { en: 'Accept a proposal', fr: 'Accepter une proposition' },
-        description: {
+        description: withGraphScopeRule({
           en: 'Writes the proposed graph as the workflow’s draft (never the published version), over the draft revision the assistant read. A draft changed since: 409 `workflow.revision_conflict` and the proposal becomes `stale`. A decided proposal: 409 `assistant.proposal_decided`.',
           fr: 'Écrit le graphe proposé comme brouillon du workflow (jamais la version publiée), sur la révision du brouillon que l’assistant a lue. Un brouillon modifié depuis : 409 `workflow.revision_conflict` et la proposition passe à `stale`. Une proposition déjà tranchée : 409 `assistant.proposal_decided`.',
-        },
+        }, { en: 'Through a key, accepting also needs `workflows:write` (`details.reasons`: `draft_write`).', fr: 'Avec une clé, accepter exige aussi `workflows:write` (`details.reasons` : `draft_write`).' }),
       }),
     )
     .input(proposalRefInput)

@@ -15,6 +15,7 @@ import { enforceBudget } from '../llm/usage';
 import { resolveForPurpose } from '../llm/routing';
 import { isRefusal, type ModelRequest } from '../llm/resolve';
 import { isUuid } from '../workflows/repo';
+import { needFor } from '../workflows/graph-scopes';
 import { putGraph } from '../workflows/service';
 import { presentConversation, presentMessage, presentProposal, storedModelOf } from './present';
 import { assistantBounds, type CreateConversationInput, type ListConversationsInput } from './schemas';
@@ -162,7 +163,10 @@ export async function acceptProposal(actor: AuthenticatedActor, input: { id: str
   const proposal = await ownedProposal(actor, input);
   let draftRevision: number;
   try {
-    ({ draftRevision } = await putGraph(actor, { id: proposal.workflowId, graph: proposal.graph as GraphInput, draftRevision: proposal.baseDraftRevision }));
+    // Accepting writes a workflow's draft: through a key, that is workflows:write besides the graph's own scopes.
+    ({ draftRevision } = await putGraph(actor, { id: proposal.workflowId, graph: proposal.graph as GraphInput, draftRevision: proposal.baseDraftRevision }, [
+      needFor('workflows:write', 'draft_write'),
+    ]));
   } catch (error) {
     if (isAppError(error) && error.code === 'workflow.revision_conflict') await decide(actor, proposal.id, 'stale');
     throw error;

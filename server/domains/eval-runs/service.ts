@@ -16,6 +16,7 @@ import { triggerFactsOf } from '../../engine/graph/trigger-facts';
 import { cancelExecutionsIn } from '../../engine/run/cancel';
 import { draftOf } from '../workflows/present';
 import * as workflowsRepo from '../workflows/repo';
+import { assertGraphsScopes, needFor } from '../workflows/graph-scopes';
 import { assertValidGraph } from '../workflows/service';
 import { enforceBudget } from '../llm/usage';
 import type { EvalRun } from '../../generated/prisma/client';
@@ -57,6 +58,11 @@ export async function startEvalRun(actor: AuthenticatedActor, input: StartEvalIn
     const baseline: Baseline = input.baseline ?? (workflow.publishedVersionId ? 'published' : 'none');
     if (baseline === 'published' && !workflow.publishedVersionId) throw appError('workflow.not_published');
     const version = await versionToEvaluate(tx, actor, workflow, input.versionId);
+    // Both versions run on the member's mail through this caller: a key needs the scopes of each.
+    const baselineVersion = baseline === 'published' ? await tx.workflowVersion.findUnique({ where: { id: workflow.publishedVersionId! }, select: { graph: true } }) : null;
+    // The `journal` baseline shows the member's real runs on each message (their path, effects, errors): executions:read.
+    const journal = baseline === 'journal' ? [needFor('executions:read', 'journal_baseline')] : [];
+    await assertGraphsScopes(actor, [version.graph, ...(baselineVersion ? [baselineVersion.graph] : [])], tx, journal);
 
     let stored: StoredSource;
     let cases: { index: number; messageId: string | null; triggerData: object | undefined; headline: object | undefined }[];

@@ -2,6 +2,7 @@ import type { ErrorCode } from '../../core/errors/catalogue';
 import { uuidParam } from '../../core/http/schemas';
 import { route } from '../../trpc/meta';
 import { actorOf, procedure, router } from '../../trpc/procedures';
+import { withGraphScopeRule } from '../workflows/graph-scopes';
 import {
   acknowledgeOutput,
   cancelListInput,
@@ -215,10 +216,10 @@ export const executionsRouter = router({
         alsoStatus: 200,
         errors: ['execution.not_found', 'execution.not_replayable'],
         summary: { en: 'Replay an execution', fr: 'Rejouer une exécution' },
-        description: {
+        description: withGraphScopeRule({
           en: `Reruns a failed or cancelled live run for real with the same trigger data, as a new execution linked to it (\`retryOfExecutionId\`): 202 \`{executionId, from, versionId}\`. \`from\`: \`start\` (default; every live effect happens again) or \`failed_step\` (succeeded steps are kept by node, \`copiedFrom\` naming the original step; a new node runs). \`version\`: \`published\` (default) or \`original\`. \`dryRun: true\` checks the same rules and answers 200 \`{dryRun, from, versionId, effects}\`, the effects that would happen again, starting nothing. ${refusalsEn} Another member’s execution is 404 \`execution.not_found\`.`,
           fr: `Relance pour de vrai une exécution réelle en échec ou annulée avec les mêmes données de déclenchement, comme une nouvelle exécution qui lui est liée (\`retryOfExecutionId\`) : 202 \`{executionId, from, versionId}\`. \`from\` : \`start\` (par défaut ; tout effet réel a lieu à nouveau) ou \`failed_step\` (les étapes réussies sont gardées par nœud, \`copiedFrom\` nommant l’étape d’origine ; un nouveau nœud s’exécute). \`version\` : \`published\` (par défaut) ou \`original\`. \`dryRun: true\` vérifie les mêmes règles et répond 200 \`{dryRun, from, versionId, effects}\`, les effets qui auraient lieu à nouveau, sans rien démarrer. ${refusalsFr} L’exécution d’un autre membre donne 404 \`execution.not_found\`.`,
-        },
+        }, { en: 'Here the graph is the version the replay runs (`dryRun` included).', fr: 'Ici le graphe est la version que le rejeu exécute (`dryRun` compris).' }),
       }),
     )
     .input(replayInput)
@@ -258,10 +259,10 @@ export const executionsRouter = router({
         tag,
         errors: ['workflow.not_found'],
         summary: { en: 'Replay a workflow’s failed runs', fr: 'Rejouer les exécutions en échec d’un workflow' },
-        description: {
+        description: withGraphScopeRule({
           en: 'Replays, oldest first, up to `limit` (1-200, default 50) failed live runs of the workflow not yet replayed, with its published version and `from` (`start` by default, or `failed_step`). The window: `since` (at most 30 days back, clamped; default 24 hours) or `period` (`24h`, `7d`, `30d`). Test runs and called runs are never included. Runs that cannot be replayed are skipped and counted (`skipped`, `skippedReasons` by refusal reason). `hasMore: true` says to call again. Another member’s workflow is 404 `workflow.not_found`.',
           fr: 'Rejoue, les plus anciennes d’abord, jusqu’à `limit` (1-200, 50 par défaut) exécutions réelles en échec du workflow pas encore rejouées, avec sa version publiée et `from` (`start` par défaut, ou `failed_step`). La fenêtre : `since` (30 jours au plus, ramené ; 24 heures par défaut) ou `period` (`24h`, `7d`, `30d`). Les exécutions de test et les exécutions appelées n’y sont jamais. Celles qui ne peuvent pas être rejouées sont sautées et comptées (`skipped`, `skippedReasons` par motif de refus). `hasMore: true` indique de rappeler. Le workflow d’un autre membre donne 404 `workflow.not_found`.',
-        },
+        }, { en: 'Here the graph is the published version, checked once before any replay starts.', fr: 'Ici le graphe est la version publiée, vérifiée une fois avant tout rejeu.' }),
       }),
     )
     .input(retryFailedInput)

@@ -8,7 +8,8 @@ import { appError } from '../../core/errors/app-error';
 import { decodeCursor, pageOf } from '../../core/http/cursor';
 import { iso } from '../../core/http/schemas';
 import { cancelExecutions, cancelWorkflowExecutions } from '../../engine/run/cancel';
-import { previewReplay, replayExecution, retryFailed } from '../../engine/run/replay';
+import { previewReplay, replayExecution, retryFailed, type AuthorizeReplay } from '../../engine/run/replay';
+import { assertGraphScopes } from '../workflows/graph-scopes';
 import { attachmentsOf, presentExecution, presentIncident, presentStep } from './present';
 import {
   decodeWaitingCursor,
@@ -142,9 +143,15 @@ export async function cancelWorkflow(actor: AuthenticatedActor, workflowId: stri
   return cancelWorkflowExecutions(actor.member.id, workflowId, limit);
 }
 
+/** A replay through a key runs a version for real: the key needs that version's scopes (issue 18, item 4). */
+const versionScopes =
+  (actor: AuthenticatedActor): AuthorizeReplay =>
+  (version, tx) =>
+    assertGraphScopes(actor, version.graph, tx);
+
 export function replay(actor: AuthenticatedActor, id: string, request: ReplayRequest) {
   const options = { from: request.from, version: request.version };
-  return request.dryRun ? previewReplay(actor.member.id, id, options) : replayExecution(actor.member.id, id, options);
+  return request.dryRun ? previewReplay(actor.member.id, id, options, versionScopes(actor)) : replayExecution(actor.member.id, id, options, versionScopes(actor));
 }
 
 export async function retryFailedRuns(
@@ -152,8 +159,11 @@ export async function retryFailedRuns(
   workflowId: string,
   input: { limit: number; since?: string; period?: keyof typeof periods; from: 'start' | 'failed_step' },
 ) {
-  await findOwnedWorkflowOrThrow(actor.member.id, workflowId);
+  const workflow = await findOwnedWorkflowOrThrow(actor.member.id, workflowId);
+  // Every replay runs the published version: refused as a whole, before any starts, when a key lacks its scopes.
+  const published = workflow.publishedVersionId ? await db().workflowVersion.findUnique({ where: { id: workflow.publishedVersionId }, select: { graph: true } }) : null;
+  if (published) await assertGraphScopes(actor, published.graph, db());
   const since = input.period ? new Date(Date.now() - periods[input.period]) : clampSince(input.since);
-  const outcome = await retryFailed(actor.member.id, workflowId, { limit: input.limit, since, from: input.from });
+  const outcome = await retryFailed(actor.member.id, workflowId, { limit: input.limit, since, from: input.from, authorize: versionScopes(actor) });
   return { ...outcome, since: since.toISOString() };
 }

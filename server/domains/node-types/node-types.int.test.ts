@@ -30,6 +30,9 @@ describe('GET /api/v1/node-types', () => {
       retry: { maxAttempts: 3, delayMs: 5_000, timeoutMs: 120_000 },
       trigger: null,
       mailboxParams: [],
+      scopes: [],
+      parameterScopes: [],
+      workflowParams: [],
       paramsSchema: expect.objectContaining({ type: 'object', properties: expect.objectContaining({ conditions: expect.any(Object) }) }),
       forbidden: false,
     });

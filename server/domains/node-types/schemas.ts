@@ -21,6 +21,15 @@ export const nodeTypeSchema = z
       .describe('The effective retry defaults of the type (its own, else the built-in ones).'),
     trigger: z.enum(['mail', 'webhook', 'workflow_failure', 'schedule']).nullable().describe('For a trigger node: what starts the workflow; else null.'),
     mailboxParams: z.array(z.string()).describe('Parameters whose values are mailbox ids.'),
+    scopes: z
+      .array(z.string())
+      .describe(
+        'The API-key scopes using this type implies (what its runs read or change for you): a graph saved, published, test-run, restored, installed, evaluated or replayed through an API key needs them all besides the route’s own, else 403 `api_key.scope_missing`. Sessions are not narrowed.',
+      ),
+    parameterScopes: z
+      .array(z.object({ parameter: z.string(), scopes: z.array(z.string()) }))
+      .describe('Scopes a parameter implies when it is in use (set, not empty, not false; absent counts as its default; an expression counts): `credentialId` → `connections:read`.'),
+    workflowParams: z.array(z.string()).describe('Parameters whose values are workflows the node runs: the scopes of their published graphs count too (any of your published workflows when the value is an expression).'),
     paramsSchema: z.record(z.string(), z.unknown()).describe('The parameters as JSON Schema (draft 2020-12), with a description for every field.'),
     forbidden: z.boolean().describe('Whether the instance forbids this type to the caller (`FORBIDDEN_NODE_TYPES`, members only): a graph using it is refused.'),
   })

@@ -13,6 +13,7 @@ import {
   updateTemplateInput,
 } from './schemas';
 import { createTemplate, deleteTemplate, getTemplate, installTemplate, listTemplates, setTemplateEnabled, updateTemplate } from './service';
+import { withGraphScopeRule } from '../workflows/graph-scopes';
 
 const tag = 'Templates';
 const read = { kind: 'scope', scope: 'templates:read' } as const;
@@ -77,10 +78,10 @@ export const templatesRouter = router({
         errors: [...notFound, 'templates.forbidden_node', 'workflow.invalid_graph'],
         tag,
         summary: { en: 'Install a template', fr: 'Installer un modèle' },
-        description: {
+        description: withGraphScopeRule({
           en: 'A new draft workflow of yours with the template’s graph (validated as on creation; publishing is a separate step), named `name` (1-200, optional; default the template’s name); the template’s install count grows by one. A template using a node type the instance forbids to members (`FORBIDDEN_NODE_TYPES`) is 409 `templates.forbidden_node` with those types in `details.nodeTypes`; a disabled template is 404 `templates.not_found` for a member.',
           fr: 'Un nouveau brouillon de workflow à vous avec le graphe du modèle (validé comme à la création ; la publication est une étape distincte), nommé `name` (1-200, facultatif ; par défaut le nom du modèle) ; le nombre d’installations du modèle augmente d’un. Un modèle utilisant un type de nœud interdit aux membres par l’instance (`FORBIDDEN_NODE_TYPES`) donne 409 `templates.forbidden_node` avec ces types dans `details.nodeTypes` ; un modèle désactivé donne 404 `templates.not_found` pour un membre.',
-        },
+        }),
       }),
     )
     .input(installInput)

@@ -11,6 +11,7 @@ import { db, type Tx } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
 import type { WorkflowGraph } from '../../engine/graph/schema';
 import { triggerFactsOf, triggerNodesOf } from '../../engine/graph/trigger-facts';
+import { assertGraphScopes } from './graph-scopes';
 import { draftOf, presentVersion, readGraph } from './present';
 import * as repo from './repo';
 import { nextRunAt } from './schedule';
@@ -42,6 +43,7 @@ export async function publishWorkflow(actor: AuthenticatedActor, input: { id: st
     refuseArchived(workflow);
     const draft = draftOf(workflow);
     assertValidGraph(draft, forbiddenNodeTypesFor(actor.member.role));
+    await assertGraphScopes(actor, draft, tx);
     if (triggerNodesOf(draft.nodes).length !== 1) throw appError('workflow.no_trigger');
     const facts = triggerFactsOf(draft);
     const versionId = randomUUID();

@@ -11,6 +11,7 @@ import { appError } from '../../core/errors/app-error';
 import { forbiddenNodeTypesFor } from '../../engine/graph/forbidden-nodes';
 import { graphInput } from '../../engine/graph/schema';
 import { formatPath } from '../../engine/nodes/check-params';
+import { assertGraphScopes } from './graph-scopes';
 import { readGraph } from './present';
 import * as repo from './repo';
 import { assertValidGraph, refuseArchived } from './service';
@@ -42,6 +43,7 @@ export async function restoreVersion(actor: AuthenticatedActor, input: { id: str
     }
     const graph = versionGraph(version.graph);
     assertValidGraph(graph, forbiddenNodeTypesFor(actor.member.role));
+    await assertGraphScopes(actor, graph, tx);
     const updated = await tx.workflow.update({ where: { id: workflow.id }, data: { graph: graph as object, draftRevision: { increment: 1 } } });
     return {
       graph: readGraph(updated.graph, { id: updated.id, workflowId: updated.id }),

@@ -38,6 +38,7 @@ import { createWorkflow, deleteWorkflow, getWorkflow, listWorkflows, patchWorkfl
 import { restoreVersion } from './restore';
 import { startTestRun } from './test-runs';
 import { configureWebhook } from './webhook';
+import { withGraphScopeRule } from './graph-scopes';
 
 const tag = 'Workflows';
 const read = { kind: 'scope', scope: 'workflows:read' } as const;
@@ -60,10 +61,10 @@ export const workflowsRouter = router({
         errors: ['workflow.invalid_graph'],
         tag,
         summary: { en: 'Create a workflow', fr: 'Créer un workflow' },
-        description: {
+        description: withGraphScopeRule({
           en: 'A draft owned by the caller: `name` (1-200), optional `description` (≤ 2,000) and `graph` (the whole graph, validated as by PUT …/graph: 400 `workflow.invalid_graph` with `details.issues`). Publishing is a separate step.',
           fr: 'Un brouillon appartenant à l’appelant : `name` (1-200), `description` (≤ 2 000) et `graph` facultatifs (le graphe entier, validé comme par PUT …/graph : 400 `workflow.invalid_graph` avec `details.issues`). La publication est une étape distincte.',
-        },
+        }),
       }),
     )
     .input(createWorkflowInput)
@@ -116,8 +117,8 @@ export const workflowsRouter = router({
         tag,
         summary: { en: 'Change a workflow', fr: 'Modifier un workflow' },
         description: {
-          en: 'Partial: `name`, `description`, `settings` {`errorWorkflowId` (null clears; another workflow of yours starting with the workflow-failure trigger, else 409 `workflow.invalid_error_workflow`), `maxConcurrency` (1 to the instance ceiling), `executionTimeoutMs` (one minute to 24 hours); null restores a default; `sendWithoutReview` (boolean, default false: whether the workflow’s mail.send steps send without waiting in the review queue)}. A limit out of bounds is 409 `workflow.execution_limit_invalid` with `details` {field, value, minimum, ceiling}. Archived: 409 `workflow.archived`.',
-          fr: 'Partiel : `name`, `description`, `settings` {`errorWorkflowId` (null l’efface ; un autre de vos workflows commençant par le déclencheur d’échec de workflow, sinon 409 `workflow.invalid_error_workflow`), `maxConcurrency` (de 1 au plafond de l’instance), `executionTimeoutMs` (d’une minute à 24 heures) ; null rétablit la valeur par défaut ; `sendWithoutReview` (booléen, false par défaut : si les étapes mail.send du workflow envoient sans attendre dans la file de relecture)}. Une limite hors bornes donne 409 `workflow.execution_limit_invalid` avec `details` {field, value, minimum, ceiling}. Archivé : 409 `workflow.archived`.',
+          en: 'Partial: `name`, `description`, `settings` {`errorWorkflowId` (null clears; another workflow of yours starting with the workflow-failure trigger, else 409 `workflow.invalid_error_workflow`), `maxConcurrency` (1 to the instance ceiling), `executionTimeoutMs` (one minute to 24 hours); null restores a default; `sendWithoutReview` (boolean, default false: whether the workflow’s mail.send steps send without waiting in the review queue)}. A limit out of bounds is 409 `workflow.execution_limit_invalid` with `details` {field, value, minimum, ceiling}. Archived: 409 `workflow.archived`. Through an API key, `sendWithoutReview: true` also needs `review:write` (403 `api_key.scope_missing`, `details.reasons`: `send_without_review`).',
+          fr: 'Partiel : `name`, `description`, `settings` {`errorWorkflowId` (null l’efface ; un autre de vos workflows commençant par le déclencheur d’échec de workflow, sinon 409 `workflow.invalid_error_workflow`), `maxConcurrency` (de 1 au plafond de l’instance), `executionTimeoutMs` (d’une minute à 24 heures) ; null rétablit la valeur par défaut ; `sendWithoutReview` (booléen, false par défaut : si les étapes mail.send du workflow envoient sans attendre dans la file de relecture)}. Une limite hors bornes donne 409 `workflow.execution_limit_invalid` avec `details` {field, value, minimum, ceiling}. Archivé : 409 `workflow.archived`. Avec une clé d’API, `sendWithoutReview: true` exige aussi `review:write` (403 `api_key.scope_missing`, `details.reasons` : `send_without_review`).',
         },
       }),
     )
@@ -134,10 +135,10 @@ export const workflowsRouter = router({
         errors: [...notFound, 'workflow.archived', 'workflow.invalid_graph', 'workflow.revision_conflict'],
         tag,
         summary: { en: 'Replace the draft graph', fr: 'Remplacer le graphe brouillon' },
-        description: {
+        description: withGraphScopeRule({
           en: 'The whole graph (nodes, connections, optional notes and pins). Checked: node types and versions, duplicate node and note ids, connections between existing nodes, output ports and inputs, at most one trigger, cycles only through nodes that allow them, every parameter against its node type (expressions `{{ … }}` admitted), and for a member no node type the instance forbids (`FORBIDDEN_NODE_TYPES`; administrators are exempt): 400 `workflow.invalid_graph` with `details.issues` [{path, message}]. Optional `draftRevision`: when it is not the current one, 409 `workflow.revision_conflict` with `details.draftRevision`. Answers the stored graph and the new revision.',
           fr: 'Le graphe entier (nœuds, connexions, notes et épingles facultatives). Vérifiés : types de nœuds et versions, identifiants de nœuds et de notes en double, connexions entre nœuds existants, sorties et entrées, un déclencheur au plus, cycles seulement par des nœuds qui les permettent, chaque paramètre selon son type de nœud (expressions `{{ … }}` admises), et pour un membre aucun type de nœud interdit par l’instance (`FORBIDDEN_NODE_TYPES` ; les administrateurs en sont exemptés) : 400 `workflow.invalid_graph` avec `details.issues` [{path, message}]. `draftRevision` facultatif : s’il n’est pas la révision courante, 409 `workflow.revision_conflict` avec `details.draftRevision`. Renvoie le graphe enregistré et la nouvelle révision.',
-        },
+        }),
       }),
     )
     .input(putGraphInput)
@@ -153,10 +154,10 @@ export const workflowsRouter = router({
         errors: [...notFound, 'workflow.archived', 'workflow.invalid_graph', 'workflow.no_trigger'],
         tag,
         summary: { en: 'Publish the draft', fr: 'Publier le brouillon' },
-        description: {
+        description: withGraphScopeRule({
           en: 'Freezes the draft as the next numbered, immutable version (optional `note` ≤ 500) and makes it the one triggers start; executions record its id. The draft must be valid (400 `workflow.invalid_graph`) and have exactly one trigger (409 `workflow.no_trigger`). A schedule trigger is scheduled from now. Runs in progress keep their version.',
           fr: 'Fige le brouillon en version numérotée suivante, immuable (`note` facultative ≤ 500), et en fait celle que les déclencheurs démarrent ; les exécutions enregistrent son identifiant. Le brouillon doit être valide (400 `workflow.invalid_graph`) et avoir exactement un déclencheur (409 `workflow.no_trigger`). Un déclencheur planifié est programmé à partir de maintenant. Les exécutions en cours gardent leur version.',
-        },
+        }),
       }),
     )
     .input(publishInput)
@@ -269,10 +270,10 @@ export const workflowsRouter = router({
         errors: [...notFound, 'workflow.version_not_found', 'workflow.archived', 'workflow.invalid_graph', 'workflow.revision_conflict'],
         tag,
         summary: { en: 'Restore a version as the draft', fr: 'Restaurer une version comme brouillon' },
-        description: {
+        description: withGraphScopeRule({
           en: 'Roll back: the version’s graph becomes the draft (a new draft revision); the published version and the version itself are untouched, publishing stays a separate step. The graph is checked as by PUT …/graph, so a version using a node type that no longer exists or that the instance now forbids to members (`FORBIDDEN_NODE_TYPES`) is 400 `workflow.invalid_graph` with `details.issues`. Optional `draftRevision`: when it is not the current one, 409 `workflow.revision_conflict` with `details.draftRevision`. An unknown version is 404 `workflow.version_not_found`; archived: 409 `workflow.archived`. Answers the draft graph, its revision and `restoredFrom` {id, number}.',
           fr: 'Retour en arrière : le graphe de la version devient le brouillon (nouvelle révision du brouillon) ; la version publiée et la version elle-même restent inchangées, la publication reste une étape distincte. Le graphe est vérifié comme par PUT …/graph : une version utilisant un type de nœud qui n’existe plus ou que l’instance interdit désormais aux membres (`FORBIDDEN_NODE_TYPES`) donne 400 `workflow.invalid_graph` avec `details.issues`. `draftRevision` facultatif : s’il n’est pas la révision courante, 409 `workflow.revision_conflict` avec `details.draftRevision`. Une version inconnue donne 404 `workflow.version_not_found` ; archivé : 409 `workflow.archived`. Renvoie le graphe brouillon, sa révision et `restoredFrom` {id, number}.',
-        },
+        }),
       }),
     )
     .input(restoreVersionInput)
@@ -308,10 +309,10 @@ export const workflowsRouter = router({
         errors: [...notFound, 'workflow.invalid_graph', 'workflow.test_message_not_found', 'workflow.trigger_data_too_large', 'workflow.run_limit_reached'],
         tag,
         summary: { en: 'Start a test run of the draft', fr: 'Lancer un essai du brouillon' },
-        description: {
+        description: withGraphScopeRule({
           en: 'A simulated run (`simulated: true`, external effects simulated, no slot) of the draft as it is now, with an optional `messageId` (one of your messages), `triggerData` (an object ≤ 256 KB, else 400 `workflow.trigger_data_too_large`) and `upToNodeId` (stop after that node). The draft must be valid (400 `workflow.invalid_graph`). Your runs in progress that hold no slot (test runs, sub-workflow runs, loop iterations, evaluation runs) are capped by the instance (500 by default): at the cap a test run is refused with 409 `workflow.run_limit_reached` (`details.limit`) until some end. A failed test run records no incident and no notification. 202 `{executionId}`.',
           fr: 'Une exécution simulée (`simulated: true`, effets externes simulés, sans créneau) du brouillon tel qu’il est, avec `messageId` (l’un de vos messages), `triggerData` (un objet ≤ 256 Ko, sinon 400 `workflow.trigger_data_too_large`) et `upToNodeId` (s’arrêter après ce nœud) facultatifs. Le brouillon doit être valide (400 `workflow.invalid_graph`). Vos exécutions en cours qui n’occupent pas de créneau (essais, sous-workflows, itérations de boucle, évaluations) sont plafonnées par l’instance (500 par défaut) : au plafond, un essai est refusé avec 409 `workflow.run_limit_reached` (`details.limit`) jusqu’à ce que certaines se terminent. Un essai en échec n’enregistre ni incident ni notification. 202 `{executionId}`.',
-        },
+        }, { en: 'A `messageId` also needs `messages:read` (`details.reasons`: `test_message`).', fr: 'Un `messageId` exige aussi `messages:read` (`details.reasons` : `test_message`).' }),
       }),
     )
     .input(testRunInput)

@@ -4,7 +4,7 @@
  * another member's workflow is 404 `workflow.not_found`. An archived workflow is read-only.
  */
 import type { Workflow } from '../../generated/prisma/client';
-import type { AuthenticatedActor } from '../../core/auth/access';
+import { authorizeScopeNeeds, type AuthenticatedActor, type ScopeNeed } from '../../core/auth/access';
 import { auditByOf, recordAudit } from '../../core/audit';
 import { db, type Tx } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
@@ -14,6 +14,7 @@ import { forbiddenNodeIssues, forbiddenNodeTypesFor } from '../../engine/graph/f
 import { triggerFactsOf } from '../../engine/graph/trigger-facts';
 import { validateGraph } from '../../engine/graph/validate-graph';
 import { engineBounds, instanceCeilings } from '../../engine/run/limits';
+import { assertGraphScopes, needFor } from './graph-scopes';
 import { draftOf, presentWorkflow, presentWorkflowDetail, readGraph } from './present';
 import * as repo from './repo';
 
@@ -47,6 +48,7 @@ export async function presentOne(workflow: Workflow, tx: Tx = db()) {
 export async function createWorkflow(actor: AuthenticatedActor, input: { name: string; description?: string; graph?: GraphInput }, ip: string | null, tx?: Tx) {
   const graph = graphInput.parse(input.graph ?? {});
   assertValidGraph(graph, forbiddenNodeTypesFor(actor.member.role));
+  await assertGraphScopes(actor, graph, tx ?? db());
   const write = async (tx: Tx) => {
     const workflow = await tx.workflow.create({
       data: { memberId: actor.member.id, name: input.name, description: input.description ?? '', graph: storable(graph) },
@@ -124,6 +126,8 @@ export async function patchWorkflow(
     refuseArchived(workflow);
     const settings = input.settings ?? {};
     checkLimits(settings);
+    // Sending without review takes the review queue out of every send of the workflow: a key needs review:write for it.
+    if (settings.sendWithoutReview === true) authorizeScopeNeeds(actor, [needFor('review:write', 'send_without_review')]);
     let errorWorkflowId: string | null | undefined = settings.errorWorkflowId;
     if (errorWorkflowId) errorWorkflowId = await checkErrorWorkflow(actor.member.id, workflow.id, errorWorkflowId, tx);
     const updated = await tx.workflow.update({
@@ -145,7 +149,8 @@ export async function patchWorkflow(
   });
 }
 
-export async function putGraph(actor: AuthenticatedActor, input: { id: string; graph: GraphInput; draftRevision?: number }) {
+/** `extra`: scopes the caller needs besides the graph's (the assistant writing a draft needs `workflows:write`). */
+export async function putGraph(actor: AuthenticatedActor, input: { id: string; graph: GraphInput; draftRevision?: number }, extra: readonly ScopeNeed[] = []) {
   const graph = graphInput.parse(input.graph);
   return db().$transaction(async (tx) => {
     const workflow = await repo.lockOwnedOrThrow(actor.member.id, input.id, tx);
@@ -154,6 +159,7 @@ export async function putGraph(actor: AuthenticatedActor, input: { id: string; g
       throw appError('workflow.revision_conflict', { details: { draftRevision: workflow.draftRevision } });
     }
     assertValidGraph(graph, forbiddenNodeTypesFor(actor.member.role));
+    await assertGraphScopes(actor, graph, tx, extra);
     const updated = await tx.workflow.update({ where: { id: workflow.id }, data: { graph: storable(graph), draftRevision: { increment: 1 } } });
     return { graph: readGraph(updated.graph, { id: updated.id, workflowId: updated.id }), draftRevision: updated.draftRevision };
   });

@@ -12,6 +12,7 @@ import { triggerFactsOf } from '../../engine/graph/trigger-facts';
 import { roomForSlotlessRuns, slotlessRunLimit } from '../../engine/run/slotless-runs';
 import { startExecution } from '../../engine/run/start';
 import { mailTriggerDataOf } from '../../engine/dispatch/dispatch-mail';
+import { assertGraphScopes, needFor } from './graph-scopes';
 import { draftOf } from './present';
 import * as repo from './repo';
 import { assertValidGraph } from './service';
@@ -44,6 +45,8 @@ export async function startTestRun(actor: AuthenticatedActor, input: TestRunInpu
       ? await tx.mailMessage.findFirst({ where: { id: input.messageId.toLowerCase(), mailbox: { memberId: actor.member.id } } })
       : null;
     if (input.messageId && !message) throw appError('workflow.test_message_not_found', { details: { messageIds: [input.messageId] } });
+    // A test run on a mirrored message puts that message in the run's trigger data: messages:read, whatever the trigger.
+    await assertGraphScopes(actor, draft, tx, message ? [needFor('messages:read', 'test_message')] : []);
     // A test run holds no slot: it counts under the member's cap on such runs, checked under the
     // member's start lock (held to the end of this transaction, where the run is created).
     if (!(await roomForSlotlessRuns(tx, actor.member.id))) throw appError('workflow.run_limit_reached', { details: { limit: slotlessRunLimit() } });

@@ -9,6 +9,7 @@
  * step; an effect is what a step did outside the run (recorded under a key stable across attempts).
  */
 import type { z } from 'zod';
+import type { Scope } from '../../core/auth/scopes';
 import type { Capabilities, EffectRecord, KeyedEffect } from '../capabilities/types';
 
 export type Localized = { en: string; fr: string };
@@ -104,6 +105,22 @@ export interface NodeDefinition<Schema extends z.ZodType = z.ZodType> {
   mailboxParams?: readonly string[];
   /** Whether a graph may route back into this node (a loop's back edge). Default false. */
   allowsCycles?: boolean;
+  /**
+   * The API-key scopes using this type implies: what its runs read or change on the member's behalf
+   * (a trigger.mail run reads every new message: `messages:read`). A graph written, published or run
+   * through a key needs every scope its nodes imply (../graph/required-scopes.ts); sessions are not
+   * narrowed. `[]`: nothing beyond `workflows:write`. Every type of the registry declares it
+   * (registry.test.ts); only test fixtures may leave it out.
+   */
+  scopes?: readonly Scope[];
+  /**
+   * Scopes a parameter implies when it is in use (set, not empty, not false; absent counts as its
+   * default): `credentialId` → `connections:read`. An expression counts as in use (its value is
+   * known only at run time).
+   */
+  parameterScopes?: Readonly<Record<string, readonly Scope[]>>;
+  /** Parameter names whose values are workflow ids the node runs (a called workflow's scopes count too). */
+  workflowParams?: readonly string[];
   execute(context: NodeContext<z.output<Schema>>): Promise<NodeResult>;
 }
 

@@ -40,6 +40,12 @@ export interface ReplayRequest {
   version: ReplayVersion;
 }
 
+/**
+ * The caller's own say on the version a replay would run, once the refusal rules passed: it throws to
+ * refuse (an API key lacking the version's scopes: server/domains/workflows/graph-scopes.ts).
+ */
+export type AuthorizeReplay = (version: WorkflowVersion, tx: Tx) => Promise<void>;
+
 export interface EffectPreview {
   nodeId: string;
   nodeName: string;
@@ -171,10 +177,11 @@ async function ownedExecution(memberId: string, id: string, tx: Pick<Tx, 'execut
 }
 
 /** Checks a replay and lists its effects without creating anything. */
-export async function previewReplay(memberId: string, executionId: string, request: ReplayRequest) {
+export async function previewReplay(memberId: string, executionId: string, request: ReplayRequest, authorize?: AuthorizeReplay) {
   const execution = await ownedExecution(memberId, executionId, db());
   const checked = await checkReplay(execution, request);
   if (!checked.ok) refuse(checked.reason);
+  await authorize?.(checked.version, db());
   const steps = await db().executionStep.findMany({ where: { executionId }, orderBy: [{ seq: 'asc' }, { id: 'asc' }] });
   return { dryRun: true as const, from: request.from, versionId: checked.version.id, effects: previewEffects(steps, checked.version.graph, request.from) };
 }
@@ -183,11 +190,18 @@ export async function previewReplay(memberId: string, executionId: string, reque
  * Starts the replay in the caller's transaction: the original is locked first, so its status is
  * read as it stands; from the failed step the kept steps are copied in the same transaction.
  */
-export async function replayIn(tx: Tx, memberId: string, executionId: string, request: ReplayRequest): Promise<{ ok: true; executionId: string; versionId: string } | { ok: false; reason: ReplayRefusal }> {
+export async function replayIn(
+  tx: Tx,
+  memberId: string,
+  executionId: string,
+  request: ReplayRequest,
+  authorize?: AuthorizeReplay,
+): Promise<{ ok: true; executionId: string; versionId: string } | { ok: false; reason: ReplayRefusal }> {
   await tx.$queryRaw`SELECT id FROM executions WHERE id = ${executionId}::uuid AND member_id = ${memberId}::uuid FOR UPDATE`;
   const execution = await ownedExecution(memberId, executionId, tx);
   const checked = await checkReplay(execution, request, tx);
   if (!checked.ok) return checked;
+  await authorize?.(checked.version, tx);
   const { workflow, version } = checked;
   const started = await startExecution(
     {
@@ -244,8 +258,8 @@ export async function replayIn(tx: Tx, memberId: string, executionId: string, re
 }
 
 /** Replays one execution of the member; a refusal is 409 `execution.not_replayable` with `details.reason`. */
-export async function replayExecution(memberId: string, executionId: string, request: ReplayRequest) {
-  const outcome = await inRetriedTransaction((tx) => replayIn(tx, memberId, executionId, request));
+export async function replayExecution(memberId: string, executionId: string, request: ReplayRequest, authorize?: AuthorizeReplay) {
+  const outcome = await inRetriedTransaction((tx) => replayIn(tx, memberId, executionId, request, authorize));
   if (!outcome.ok) refuse(outcome.reason);
   return { executionId: outcome.executionId, from: request.from, versionId: outcome.versionId };
 }
@@ -259,7 +273,7 @@ export async function replayExecution(memberId: string, executionId: string, req
 export async function retryFailed(
   memberId: string,
   workflowId: string,
-  options: { limit: number; since: Date; from: ReplayFrom; examine?: number },
+  options: { limit: number; since: Date; from: ReplayFrom; examine?: number; authorize?: AuthorizeReplay },
 ): Promise<{ replayed: { executionId: string; replayId: string }[]; skipped: number; skippedReasons: Record<string, number>; hasMore: boolean }> {
   const examine = options.examine ?? 1_000;
   const candidates = await db().$queryRaw<{ id: string }[]>`
@@ -276,7 +290,7 @@ export async function retryFailed(
   for (const candidate of candidates.slice(0, examine)) {
     if (replayed.length >= options.limit) break;
     examined += 1;
-    const outcome = await inRetriedTransaction((tx) => replayIn(tx, memberId, candidate.id, { from: options.from, version: 'published' }));
+    const outcome = await inRetriedTransaction((tx) => replayIn(tx, memberId, candidate.id, { from: options.from, version: 'published' }, options.authorize));
     if (outcome.ok) replayed.push({ executionId: candidate.id, replayId: outcome.executionId });
     else skippedReasons.set(outcome.reason, (skippedReasons.get(outcome.reason) ?? 0) + 1);
   }

@@ -38,6 +38,8 @@ export const aiClassifyNode = defineNode({
   params: classifyParams,
   outputs: ['main'],
   effect: 'none',
+  scopes: ['messages:read'], // the triggering message's thread is its default text
+  parameterScopes: { writeClassification: ['messages:write'] },
   retry: aiRetryDefaults,
   async execute(context) {
     const { params, capabilities } = context;

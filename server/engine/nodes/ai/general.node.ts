@@ -25,6 +25,7 @@ export const aiGeneralNode = defineNode({
   params: generalParams,
   outputs: ['main'],
   effect: 'none',
+  scopes: [],
   retry: aiRetryDefaults,
   async execute(context) {
     const { params, capabilities } = context;

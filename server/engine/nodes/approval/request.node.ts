@@ -62,6 +62,7 @@ export const approvalRequestNode = defineNode({
   }),
   outputs: ['approve', 'reject'],
   effect: 'keyed',
+  scopes: ['approvals:write'],
   mailboxParams: ['mailboxId'],
   async execute({ params, execution, node, resume, state, capabilities, now }) {
     if (execution.simulated) return { output: 'approve', data: { decision: 'approved', simulated: true } };

@@ -67,6 +67,7 @@ export const datetimeNode = defineNode({
   }),
   outputs: ['main'],
   effect: 'none',
+  scopes: [],
   async execute({ params, now }) {
     const zone = params.timeZone;
     switch (params.operation) {

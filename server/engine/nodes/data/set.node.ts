@@ -57,6 +57,7 @@ export const setNode = defineNode({
   }),
   outputs: ['main'],
   effect: 'none',
+  scopes: [],
   async execute({ params, input }) {
     const base = params.keepInput ? clone(input.main) : undefined;
     const out: Record<string, unknown> = base !== null && typeof base === 'object' && !Array.isArray(base) ? (base as Record<string, unknown>) : {};

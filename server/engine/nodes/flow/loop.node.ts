@@ -52,6 +52,8 @@ export const loopNode = defineNode({
   }),
   outputs: ['main'],
   effect: 'none',
+  scopes: [],
+  workflowParams: ['workflowId'],
   async execute({ params, execution, children, state, now }) {
     const limit = execution.simulated ? Math.min(params.items.length, loopBounds.simulatedLimit) : params.items.length;
     const items = params.items.slice(0, limit);

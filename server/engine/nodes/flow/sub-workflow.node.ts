@@ -28,6 +28,8 @@ export const subWorkflowNode = defineNode({
   }),
   outputs: ['main'],
   effect: 'none',
+  scopes: [],
+  workflowParams: ['workflowId'],
   async execute({ params, input, children, resume }) {
     if (resume?.reason !== 'children') {
       const triggerData = asObject(params.data === undefined ? (input.main ?? {}) : params.data);

@@ -31,6 +31,7 @@ export const waitNode = defineNode({
   ]),
   outputs: ['main'],
   effect: 'none',
+  scopes: [],
   async execute({ params, input, resume, state, now }) {
     if (resume?.reason === 'timer') return { data: input.main ?? {} };
     const current = now().getTime();

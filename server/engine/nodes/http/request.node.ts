@@ -75,6 +75,8 @@ export const httpRequestNode = defineNode({
   }),
   outputs: ['main'],
   effect: 'external',
+  scopes: [],
+  parameterScopes: { credentialId: ['connections:read'] },
   // No retry defaults of its own: the built-in ones (3 attempts, 5 s, 2 min per attempt), as the spec's
   // table gives node-type defaults to AI nodes only; a node sets its own `timeoutMs` when it needs to.
   async execute({ params, capabilities, signal, execution }) {

@@ -37,6 +37,7 @@ export const filterNode = defineNode({
   }),
   outputs: ['main'],
   effect: 'none',
+  scopes: [],
   async execute({ params }) {
     const items = params.items.filter((item) => {
       const conditions = params.conditions.map((condition): Condition => ({

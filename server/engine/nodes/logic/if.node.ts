@@ -15,6 +15,7 @@ export const ifNode = defineNode({
   params: z.strictObject({ conditions: conditionsSchema, combine: combineSchema }),
   outputs: ['true', 'false'],
   effect: 'none',
+  scopes: [],
   async execute({ params, input }) {
     const passed = testConditions(params.conditions, params.combine);
     return { output: passed ? 'true' : 'false', data: input.main ?? {} };

@@ -30,6 +30,7 @@ export const switchNode = defineNode({
   }),
   outputs: (params) => [...(Array.isArray(params?.cases) ? params.cases : []).map((entry) => entry.name), 'fallback'],
   effect: 'none',
+  scopes: [],
   async execute({ params, input }) {
     const index = params.cases.findIndex((entry, at) => testConditions(entry.conditions, entry.combine, `params.cases[${at}].conditions`));
     return { output: index === -1 ? 'fallback' : params.cases[index].name, data: input.main ?? {} };

@@ -14,6 +14,7 @@ export const draftNode = defineNode({
   params: outboundParams,
   outputs: ['main'],
   effect: 'keyed',
+  scopes: ['messages:read', 'review:write'], // answers, quotes and attaches the member's mail
   mailboxParams: ['mailboxId'],
   async execute(context) {
     return makeOutbound(context, 'draft', 'mail.draft');

@@ -18,6 +18,7 @@ export const flagNode = defineNode({
   }),
   outputs: ['main'],
   effect: 'keyed',
+  scopes: ['messages:write'],
   async execute(context) {
     const messageId = targetMessage(context, context.params.messageId);
     const action = context.params.flagged ? 'flag' : 'unflag';

@@ -18,6 +18,7 @@ export const moveNode = defineNode({
   }),
   outputs: ['main'],
   effect: 'keyed',
+  scopes: ['messages:write'],
   async execute(context) {
     const messageId = targetMessage(context, context.params.messageId);
     return operate(context, { messageId, action: 'move', folder: context.params.folder }, `Move the message to ${context.params.folder}`);

@@ -18,6 +18,7 @@ export const insertNode = defineNode({
   }),
   outputs: ['main'],
   effect: 'keyed',
+  scopes: ['tables:write'],
   async execute({ params, capabilities, effect }) {
     const result = await effect(
       { key: 'insert', kind: 'tables.insert', description: 'Insert a row in ' + params.tableId },

@@ -19,6 +19,7 @@ export const updateNode = defineNode({
   }),
   outputs: ['main'],
   effect: 'keyed',
+  scopes: ['tables:write'],
   async execute({ params, capabilities, effect }) {
     const result = await effect(
       { key: 'update', kind: 'tables.update', description: 'Update a row in ' + params.tableId },

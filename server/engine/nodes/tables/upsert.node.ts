@@ -18,6 +18,7 @@ export const upsertNode = defineNode({
   }),
   outputs: ['main'],
   effect: 'keyed',
+  scopes: ['tables:write'],
   async execute({ params, capabilities, effect }) {
     const result = await effect(
       { key: 'upsert', kind: 'tables.upsert', description: 'Insert or update a row in ' + params.tableId },

@@ -83,6 +83,7 @@ export const mailTriggerNode = defineNode({
   params: mailTriggerParams,
   outputs: ['main'],
   effect: 'none',
+  scopes: ['messages:read'],
   mailboxParams: ['mailboxIds'],
   async execute({ trigger }) {
     return { data: trigger ?? {} };

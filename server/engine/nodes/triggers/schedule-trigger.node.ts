@@ -49,6 +49,7 @@ export const scheduleTriggerNode = defineNode({
   params: scheduleTriggerParams,
   outputs: ['main'],
   effect: 'none',
+  scopes: [],
   async execute({ trigger, now }) {
     const firedAt = typeof trigger?.firedAt === 'string' ? trigger.firedAt : now().toISOString();
     return { data: { firedAt } };
