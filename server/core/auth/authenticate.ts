@@ -146,14 +146,7 @@ async function authenticateSession(token: string): Promise<Actor> {
     now,
   );
   if (!limit.allowed) throw rateLimitError('request.rate_limited', limit.retryAfterSeconds);
-  const member: MemberIdentity = {
-    id: row.member_id,
-    email: row.email,
-    name: row.name,
-    role: row.role === 'admin' ? 'admin' : 'member',
-    createdAt: row.created_at,
-  };
-  return { kind: 'session', sessionId: row.session_id, member };
+  return { kind: 'session', sessionId: row.session_id, member: memberOf(row) };
 }
 
 /**
@@ -168,14 +161,14 @@ export async function isSessionLive(sessionId: string): Promise<boolean> {
   return live > 0;
 }
 
-function memberOf(row: KeyRow): MemberIdentity {
+function memberOf(row: Pick<KeyRow, 'member_id' | 'email' | 'name' | 'role' | 'created_at'>): MemberIdentity {
   return { id: row.member_id, email: row.email, name: row.name, role: row.role === 'admin' ? 'admin' : 'member', createdAt: row.created_at };
 }
 
 /**
  * Resolves who is calling. Throws 401 for a bad key, 429 for a key over its rate or a member over
- * their sessions' rate; returns
- * `anonymous` when there is no credential (the caller decides whether the route needs one).
+ * their sessions' rate; returns `anonymous` when there is no credential (the caller decides whether
+ * the route needs one).
  */
 export async function resolveActor(headers: Headers): Promise<Actor> {
   const authorization = headers.get('authorization');
