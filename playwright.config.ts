@@ -54,6 +54,15 @@ export default defineConfig({
       LOGIN_MAX_ATTEMPTS: '1000',
       // Every journey signs in members of its own, all from 127.0.0.1 (the per-IP limit is tested in vitest).
       INVITATION_ACCEPT_MAX_ATTEMPTS: '1000',
+      // The journeys share the administrator across specs and click far faster than a person: the
+      // per-member limits are raised here (server/http/member-limits.int.test.ts proves the defaults trip).
+      SESSION_RATE_LIMIT: '100000',
+      THROTTLE_CONNECTION_CHECKS: '10000',
+      THROTTLE_FORCED_ANALYSES: '10000',
+      THROTTLE_TEST_RUNS: '10000',
+      THROTTLE_EVAL_RUNS: '10000',
+      THROTTLE_UPLOADS: '10000',
+      THROTTLE_ASSISTANT_TURNS: '10000',
       LOG_LEVEL: 'warn',
       // The test Dovecot and SMTP servers listen on 127.0.0.1 (server/core/net/network-guard.ts).
       MAIL_ALLOW_PRIVATE_HOSTS: '1',

@@ -1,6 +1,7 @@
 'use client';
 
 /** Client-side providers of every page: language, TanStack Query and the tRPC client. */
+import './zod-jitless';
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import { useState, type ReactNode } from 'react';

@@ -74,6 +74,20 @@ const configSchema = z.object({
   LOGIN_MAX_ATTEMPTS: positiveInt(10),
   LOGIN_WINDOW_SECONDS: positiveInt(300),
   API_KEY_RATE_LIMIT: positiveInt(600),
+  /** Live API keys (not revoked, not expired) one member may hold; creating another is 409 api_key.limit_reached. */
+  API_KEYS_MAX_PER_MEMBER: positiveInt(50),
+  /** Requests per sliding minute one member may make through all their sessions together (keys count per key). */
+  SESSION_RATE_LIMIT: positiveInt(1200),
+  /**
+   * Per-member throttles of what costs or reaches outside (server/core/http/member-throttles.ts), each
+   * counted over its own sliding window whatever the credential; beyond, 429 request.throttled.
+   */
+  THROTTLE_CONNECTION_CHECKS: positiveInt(10),
+  THROTTLE_FORCED_ANALYSES: positiveInt(10),
+  THROTTLE_TEST_RUNS: positiveInt(60),
+  THROTTLE_EVAL_RUNS: positiveInt(30),
+  THROTTLE_UPLOADS: positiveInt(60),
+  THROTTLE_ASSISTANT_TURNS: positiveInt(30),
   /** Invitation accept attempts per client (IPv4 address or IPv6 /64) per sliding 10 minutes. */
   INVITATION_ACCEPT_MAX_ATTEMPTS: positiveInt(10),
   /** Password hashes (scrypt, 32 MB each) running at once in this process, 1-4 (libuv's pool has 4 threads). */

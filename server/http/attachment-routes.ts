@@ -67,6 +67,7 @@ export const attachmentUploadRoute = plainRoute({
     },
   },
   maxBodyBytes: maxUploadBodyBytes,
+  throttle: { bucket: 'uploads' },
   success: {
     status: 201,
     mediaType: 'application/json',

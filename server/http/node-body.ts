@@ -7,6 +7,7 @@
  * crossed, so the stream here only stops reading (pauses) and leaves the socket to the bridge.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 
 /** Pulls from `req` only when the reader asks (backpressure), and pauses for good on cancel. */
 export function requestBodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
@@ -65,8 +66,40 @@ export function requestBodyStream(req: IncomingMessage): ReadableStream<Uint8Arr
   );
 }
 
-/** How long a connection whose body was cut short may keep sending after the answer, discarded. */
-export const lingerMs = 2_000;
+/**
+ * How long a connection whose body was cut short may keep sending after the answer, discarded: until
+ * the client has been quiet for `lingerIdleMs`, at most `lingerMaxMs` in all (nginx's lingering close:
+ * `lingering_timeout`, `lingering_time`). A fixed short delay is not enough: a client that writes its
+ * whole body before reading (most simple HTTP clients do) would still be sending when the socket is
+ * destroyed, and the reset discards the answer waiting unread on its side.
+ */
+export const lingerIdleMs = 2_000;
+export const lingerMaxMs = 30_000;
+
+export interface Linger {
+  /** The client sent more: wait another `lingerIdleMs` before closing. */
+  stillSending(): void;
+}
+
+/**
+ * Destroys `socket` once its client has stopped sending (quiet for `lingerIdleMs`, or its own end),
+ * at the latest after `lingerMaxMs`. The caller has already ended our side after the answer and
+ * discards what still arrives, calling `stillSending` for each piece.
+ */
+export function lingerThenDestroy(socket: Duplex): Linger {
+  const destroy = () => socket.destroy();
+  const idle = setTimeout(destroy, lingerIdleMs);
+  const max = setTimeout(destroy, lingerMaxMs);
+  idle.unref();
+  max.unref();
+  // The client's end: nothing more will come, and our answer and end went before it.
+  socket.once('end', destroy);
+  socket.once('close', () => {
+    clearTimeout(idle);
+    clearTimeout(max);
+  });
+  return { stillSending: () => idle.refresh() };
+}
 
 /**
  * Answers with `Connection: close` a request whose body was not read to its end (413, or refused
@@ -76,7 +109,7 @@ export const lingerMs = 2_000;
  * whose client is still sending makes the kernel reset the connection, and a reset can discard the
  * answer before the client has read it. So the socket's write side is ended after the answer (the
  * client reads it, then sees the end), and what the client still sends is read and thrown away until
- * it hangs up or `lingerMs` pass (then the socket is destroyed): no byte of it is kept.
+ * it stops (see lingerThenDestroy): no byte of it is kept.
  */
 export function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
   res.setHeader('connection', 'close');
@@ -84,12 +117,10 @@ export function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): voi
   // node:http calls destroySoon() on a `Connection: close` socket once the answer is written.
   socket.destroySoon = function lingeringClose() {
     socket.end();
+    const linger = lingerThenDestroy(socket);
     req.removeAllListeners('data');
-    req.on('data', () => undefined);
+    req.on('data', () => linger.stillSending());
     req.resume();
     socket.resume();
-    const timer = setTimeout(() => socket.destroy(), lingerMs);
-    timer.unref();
-    socket.once('close', () => clearTimeout(timer));
   };
 }

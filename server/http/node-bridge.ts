@@ -7,6 +7,7 @@ import { log } from '../core/log';
 import { logIfUnexpected } from '../trpc/errors';
 import { errorResponse } from './error-response';
 import { closeAfterAnswer, requestBodyStream } from './node-body';
+import { apiSecurityHeaders } from './security-headers';
 
 /**
  * Handlers see the request target on a fixed origin. `Host` is client text (it need not even be a
@@ -62,8 +63,9 @@ export function toFetchRequest(req: IncomingMessage): Request {
 }
 
 /**
- * Writes the answer, streaming its body with backpressure (an export can be large). A client that
- * hangs up mid-answer cancels the body stream, which releases what the handler holds for it.
+ * Writes the answer, streaming its body with backpressure (an export can be large), with the security
+ * headers of API answers its route did not set (security-headers.ts). A client that hangs up
+ * mid-answer cancels the body stream, which releases what the handler holds for it.
  */
 export async function sendFetchResponse(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
   if (!req.complete) closeAfterAnswer(req, res);
@@ -71,6 +73,7 @@ export async function sendFetchResponse(req: IncomingMessage, res: ServerRespons
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie') res.setHeader(name, value);
   });
+  for (const [name, value] of Object.entries(apiSecurityHeaders((name) => response.headers.has(name)))) res.setHeader(name, value);
   const cookies = response.headers.getSetCookie();
   if (cookies.length) res.setHeader('set-cookie', cookies);
   if (!response.body) {

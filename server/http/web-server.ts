@@ -11,7 +11,7 @@ import { proxyTrustOf, stampClientOrigin } from './client-origin';
 import { serveWithFetchHandler } from './node-bridge';
 import { createRealtimeServer, isRealtimeRequest } from './realtime-server';
 import { handleApiRequest, isApiRequest } from './api-handler';
-
+import { securePageRequest } from './security-headers';
 
 export interface WebServer {
   server: Server;
@@ -32,7 +32,11 @@ export async function startWebServer(options: { dev: boolean; port: number; host
     stampClientOrigin(req, trustProxy);
     if (isRealtimeRequest(req.url)) void realtime.handleRequest(req, res);
     else if (isApiRequest(req.url)) void serveApi(req, res);
-    else void handle(req, res);
+    else {
+      // Pages: a policy with a fresh nonce that Next.js stamps on its scripts, and no framing.
+      securePageRequest(req, res, { dev: options.dev });
+      void handle(req, res);
+    }
   });
   answerClientErrorsOf(server);
   server.on('upgrade', (req, socket, head) => {

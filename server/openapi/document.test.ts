@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
+import { throttleBuckets, throttleDescription, type ThrottleBucketName } from '../core/http/member-throttles';
 import { handleApiRequest } from '../http/api-handler';
 import { plainRoutes } from '../http/plain/routes';
 import { routeTable } from '../trpc/route-table';
@@ -117,5 +120,43 @@ describe('OpenAPI document', () => {
     const bad = await handleApiRequest(new Request('http://localhost/api/v1/openapi.json?lang=de'));
     expect(bad.status).toBe(400);
     expect((await bad.json()).error.code).toBe('request.bad_request');
+  });
+});
+
+/** Issue 18 item 5: each per-member throttle is documented in its routes' descriptions and in the README. */
+describe('per-member throttles in the document', () => {
+  const throttled: Record<string, ThrottleBucketName> = {
+    'POST /api/v1/mailboxes/imap': 'connection_checks',
+    'POST /api/v1/credentials/{id}/test': 'connection_checks',
+    'POST /api/v1/mailboxes/{id}/analyze': 'forced_analyses',
+    'POST /api/v1/workflows/{id}/test-runs': 'test_runs',
+    'POST /api/v1/workflows/{id}/eval-runs': 'eval_runs',
+    'POST /api/v1/messages/attachments': 'uploads',
+    'POST /api/v1/assistant/conversations/{id}/turns': 'assistant_turns',
+  };
+
+  it.each(['en', 'fr'] as const)('describes the throttle of exactly these routes, with 429 request.throttled (%s)', (lang) => {
+    const found: Record<string, string> = {};
+    for (const { path, method, operation } of operations(lang)) {
+      const extension = (operation as Operation & { 'x-throttle'?: { bucket: ThrottleBucketName } })['x-throttle'];
+      if (!extension) continue;
+      const name = `${method.toUpperCase()} ${path}`;
+      found[name] = extension.bucket;
+      const { defaultLimit, setting } = throttleBuckets[extension.bucket];
+      expect(operation.description, name).toContain(throttleDescription(extension.bucket, lang));
+      expect(operation.description, name).toContain(`${defaultLimit} `);
+      expect(operation.description, name).toContain(setting);
+      expect(JSON.stringify(operation.responses['429']), name).toContain('request.throttled');
+    }
+    expect(found).toEqual(throttled);
+  });
+
+  it('lists every throttle, the session limit and the key cap in the README with their settings and defaults', () => {
+    const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+    for (const { setting, defaultLimit } of Object.values(throttleBuckets)) {
+      expect(readme).toMatch(new RegExp(`\\| \`${setting}\` \\| ${defaultLimit} `));
+    }
+    expect(readme).toMatch(/\| `SESSION_RATE_LIMIT` \| 1,?200 /);
+    expect(readme).toMatch(/\| `API_KEYS_MAX_PER_MEMBER` \| 50 /);
   });
 });

@@ -10,7 +10,7 @@ import type { RouteSpec } from '../trpc/meta';
 import { appRouter } from '../trpc/root';
 import { routeTable } from '../trpc/route-table';
 import { plainRoutes } from '../http/plain/routes';
-import { commonErrorCodes, errorResponses, errorSchemaRef, securityOf, texts, type Lang } from './common';
+import { commonErrorCodes, describedWithThrottle, errorResponses, errorSchemaRef, securityOf, texts, throttleExtension, type Lang } from './common';
 import { extraPaths } from './extra-paths';
 import { plainOperations } from './plain-paths';
 import { serviceVersion } from '../core/version';
@@ -27,7 +27,7 @@ function completeOperation(operation: Operation, spec: RouteSpec, lang: Lang): v
     ...(spec.alsoStatus ? { [String(spec.alsoStatus)]: { ...success, description: texts[lang].success } } : {}),
     ...errorResponses(
       [
-        ...commonErrorCodes({ access: spec.access, method: spec.method, path: spec.path, hasInput, idempotent: spec.idempotent }),
+        ...commonErrorCodes({ access: spec.access, method: spec.method, path: spec.path, hasInput, idempotent: spec.idempotent, throttled: Boolean(spec.throttle) }),
         ...(spec.badRequestCode ? [spec.badRequestCode] : []),
         ...(spec.errors ?? []),
       ],
@@ -35,9 +35,10 @@ function completeOperation(operation: Operation, spec: RouteSpec, lang: Lang): v
     ),
   };
   operation.summary = spec.summary[lang];
-  operation.description = spec.description[lang];
+  operation.description = describedWithThrottle(spec.description[lang], spec.throttle?.bucket, lang);
   operation.security = securityOf(spec.access);
   operation['x-access'] = { ...spec.access, idempotent: Boolean(spec.idempotent) };
+  Object.assign(operation, throttleExtension(spec.throttle?.bucket));
   if (spec.idempotent) {
     operation.parameters = [
       ...(operation.parameters ?? []),

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { maxBodyBytes } from '../http/body';
 import type { PlainRoute } from '../http/plain/plain-route';
-import { commonErrorCodes, errorResponses, securityOf, type Lang } from './common';
+import { commonErrorCodes, describedWithThrottle, errorResponses, securityOf, throttleExtension, type Lang } from './common';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -59,14 +59,16 @@ function operationOf(route: PlainRoute, lang: Lang): JsonSchema {
     hasInput: parameters.length > 0 || Boolean(requestBody),
     idempotent: route.idempotent,
     rateLimited: Boolean(route.rateLimit),
+    throttled: Boolean(route.throttle),
   });
   return {
     tags: [route.tag],
     summary: route.summary[lang],
-    description: route.description[lang],
+    description: describedWithThrottle(route.description[lang], route.throttle?.bucket, lang),
     security: securityOf(route.access),
     'x-access': { ...route.access, idempotent: Boolean(route.idempotent) },
     ...(route.rateLimit ? { 'x-rate-limit-per-ip': route.rateLimit } : {}),
+    ...throttleExtension(route.throttle?.bucket),
     ...(parameters.length ? { parameters } : {}),
     ...(requestBody ? { requestBody, 'x-max-body-bytes': route.maxBodyBytes ?? maxBodyBytes } : {}),
     responses: {

@@ -12,11 +12,28 @@ export const testEnvNames = {
 } as const;
 
 /**
+ * Per-member limits raised for the test processes: a test file drives one member through many more
+ * requests, probes and runs per minute than a person would. server/http/member-limits.int.test.ts
+ * removes these to prove the defaults trip.
+ */
+export const raisedLimits = {
+  SESSION_RATE_LIMIT: '1000000',
+  THROTTLE_CONNECTION_CHECKS: '1000000',
+  THROTTLE_FORCED_ANALYSES: '1000000',
+  THROTTLE_TEST_RUNS: '1000000',
+  THROTTLE_EVAL_RUNS: '1000000',
+  THROTTLE_UPLOADS: '1000000',
+  THROTTLE_ASSISTANT_TURNS: '1000000',
+} as const;
+
+/**
  * Instance settings every test process runs with (set by the global setup, inherited by workers):
- * the test mail servers listen on 127.0.0.1, which the network guard refuses by default.
+ * the test mail servers listen on 127.0.0.1, which the network guard refuses by default; the
+ * per-member limits are raised (above).
  */
 export const testInstanceEnv = {
   MAIL_ALLOW_PRIVATE_HOSTS: '1',
+  ...raisedLimits,
 } as const;
 
 export function testEnv(): { adminUrl: string; runId: string } {

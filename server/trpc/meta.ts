@@ -5,6 +5,17 @@
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { Access } from '../core/auth/access';
 import type { ErrorCode } from '../core/errors/catalogue';
+import type { ThrottleBucketName } from '../core/http/member-throttles';
+
+/**
+ * A per-member throttle on a route (server/core/http/member-throttles.ts): one use of `bucket` per
+ * request, counted after authorisation, before idempotency and input validation (a malformed probe
+ * counts too). `counts` narrows it to some inputs (a forced analysis), given the raw input.
+ */
+export interface RouteThrottle {
+  bucket: ThrottleBucketName;
+  counts?: (rawInput: unknown) => boolean;
+}
 
 export interface Localised {
   en: string;
@@ -30,6 +41,8 @@ export interface RouteSpec {
    * What fails before the procedure (a body that is not JSON) stays `request.bad_request`.
    */
   badRequestCode?: ErrorCode;
+  /** Per-member throttle of what costs or reaches outside; the document's description says so. */
+  throttle?: RouteThrottle;
   summary: Localised;
   description: Localised;
   tag: string;

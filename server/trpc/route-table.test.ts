@@ -36,6 +36,29 @@ const idempotentRoutes: string[] = [
   'POST /api/v1/assistant/conversations',
 ];
 
+/**
+ * Spec, Endpoints: the routes whose error list names an area's own code for input that does not match
+ * the schema. Every other route of the spec answers the common `request.bad_request` (Errors 2), like
+ * the sending journal, whose entry lists no code of its own.
+ */
+const specOwnBadRequest: Record<string, string> = {
+  'GET /api/v1/review': 'review.bad_request',
+  'POST /api/v1/review/{id}/send': 'review.bad_request',
+  'POST /api/v1/review/send': 'review.bad_request',
+  'POST /api/v1/threads/{id}/actions': 'webmail.bad_request',
+  'GET /api/v1/assistant/conversations': 'assistant.bad_request',
+  'POST /api/v1/assistant/conversations': 'assistant.bad_request',
+};
+
+/** Ours: routes the spec does not show, which take their area's code like their spec siblings. */
+const oursOwnBadRequest: Record<string, string> = {
+  'POST /api/v1/review/{id}/snooze': 'review.bad_request',
+  'POST /api/v1/review/{id}/resolve': 'review.bad_request',
+  'POST /api/v1/messages/send': 'webmail.bad_request',
+  'POST /api/v1/messages/send/{id}/undo': 'webmail.bad_request',
+  'POST /api/v1/assistant/conversations/{id}/turns': 'assistant.bad_request',
+};
+
 const name = (entry: (typeof table)[number]) => `${entry.spec!.method} ${entry.spec!.path}`;
 
 describe('route table', () => {
@@ -72,6 +95,11 @@ describe('route table', () => {
 
   it('lists only error codes from the catalogue', () => {
     for (const entry of table) for (const code of entry.spec!.errors ?? []) expect(errorCodes, name(entry)).toContain(code);
+  });
+
+  it('answers an area’s own bad_request only where the spec lists it (the sending journal answers request.bad_request)', () => {
+    const declared = Object.fromEntries(table.filter((entry) => entry.spec!.badRequestCode).map((entry) => [name(entry), entry.spec!.badRequestCode]));
+    expect(declared).toEqual({ ...specOwnBadRequest, ...oursOwnBadRequest });
   });
 
   it('declares every method and path once', () => {

@@ -5,6 +5,7 @@
  * - otherwise the `session` cookie, when it names a live session of an active member.
  * A key's lookup, its rate-limit hit and its `lastUsedAt` touch run as one SQL statement: one
  * round trip per request, and the only durable write (`lastUsedAt`) happens at most once a minute.
+ * A session's lookup and its member's rate-limit hit are one statement too.
  */
 import { config } from '../config';
 import { db, pool } from '../db';
@@ -91,16 +92,61 @@ async function authenticateKey(secret: string): Promise<Actor> {
   return { kind: 'apiKey', keyId: row.key_id, scopes: row.scopes, member: memberOf(row) };
 }
 
+interface SessionRow {
+  session_id: string;
+  member_id: string;
+  email: string;
+  name: string;
+  role: 'member' | 'admin';
+  created_at: Date;
+  hits: number;
+  earlier: string;
+}
+
+export const sessionRateLimitWindowSeconds = 60;
+
+/** One bucket per member for all their sessions: more sessions buy no more requests. */
+export function sessionLimiterKey(memberId: string): string {
+  return `member:${memberId}`;
+}
+
+/**
+ * The SQL a session-authenticated request runs: the session and member lookup and the member's
+ * rate-limit hit, in one statement as for keys (nothing durable is written).
+ * Parameters: $1 token hash, $2 current epoch second.
+ */
+export const sessionLookupSql = `
+WITH s AS (
+  SELECT s.id AS session_id, m.id AS member_id, m.email, m.name, m.role::text AS role, m.created_at
+    FROM sessions s JOIN members m ON m.id = s.member_id
+   WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now() AND m.status = 'active'
+), current AS (
+  INSERT INTO rate_limit_buckets (key, second, hits)
+  SELECT 'member:' || s.member_id, $2, 1 FROM s
+  ON CONFLICT (key, second) DO UPDATE SET hits = rate_limit_buckets.hits + 1
+  RETURNING hits
+)
+SELECT s.*, (SELECT hits FROM current) AS hits,
+       (SELECT coalesce(sum(b.hits), 0) FROM rate_limit_buckets b
+         WHERE b.key = 'member:' || s.member_id AND b.second > $2 - 60 AND b.second < $2) AS earlier
+  FROM s`;
+
+/**
+ * A live session of an active member, counted against the member's SESSION_RATE_LIMIT (429
+ * `request.rate_limited` beyond it); `anonymous` for a cookie that opens nothing.
+ */
 async function authenticateSession(token: string): Promise<Actor> {
-  const session = await db().session.findUnique({
-    where: { tokenHash: tokenHash(token) },
-    include: { member: { select: { id: true, email: true, name: true, role: true, status: true, createdAt: true } } },
-  });
-  if (!session || session.revokedAt || session.expiresAt <= new Date() || session.member.status !== 'active') {
-    return { kind: 'anonymous' };
-  }
-  const { id, email, name, role, createdAt } = session.member;
-  return { kind: 'session', sessionId: session.id, member: { id, email, name, role, createdAt } };
+  const now = currentSecond();
+  const { rows } = await pool().query<SessionRow>(sessionLookupSql, [tokenHash(token), now]);
+  const row = rows[0];
+  if (!row) return { kind: 'anonymous' };
+  const limit = await judge(
+    { key: sessionLimiterKey(row.member_id), limit: config().SESSION_RATE_LIMIT, windowSeconds: sessionRateLimitWindowSeconds },
+    Number(row.hits) + Number(row.earlier),
+    now,
+  );
+  if (!limit.allowed) throw rateLimitError('request.rate_limited', limit.retryAfterSeconds);
+  return { kind: 'session', sessionId: row.session_id, member: memberOf(row) };
 }
 
 /**
@@ -115,13 +161,14 @@ export async function isSessionLive(sessionId: string): Promise<boolean> {
   return live > 0;
 }
 
-function memberOf(row: KeyRow): MemberIdentity {
+function memberOf(row: Pick<KeyRow, 'member_id' | 'email' | 'name' | 'role' | 'created_at'>): MemberIdentity {
   return { id: row.member_id, email: row.email, name: row.name, role: row.role === 'admin' ? 'admin' : 'member', createdAt: row.created_at };
 }
 
 /**
- * Resolves who is calling. Throws 401 for a bad key and 429 for a key over its rate; returns
- * `anonymous` when there is no credential (the caller decides whether the route needs one).
+ * Resolves who is calling. Throws 401 for a bad key, 429 for a key over its rate or a member over
+ * their sessions' rate; returns `anonymous` when there is no credential (the caller decides whether
+ * the route needs one).
  */
 export async function resolveActor(headers: Headers): Promise<Actor> {
   const authorization = headers.get('authorization');

@@ -59,10 +59,14 @@ export function busyError(retryAfterSeconds: number, details: ErrorDetails = {})
   return new AppError('internal.busy', { details: { ...details, retryAfterSeconds }, headers: { 'Retry-After': String(retryAfterSeconds) } });
 }
 
-export function rateLimitError(code: 'api_key.rate_limited' | 'auth.too_many_attempts' | 'request.rate_limited', retryAfterSeconds: number): AppError {
+export function rateLimitError(
+  code: 'api_key.rate_limited' | 'auth.too_many_attempts' | 'request.rate_limited' | 'request.throttled',
+  retryAfterSeconds: number,
+  details: ErrorDetails = {},
+): AppError {
   const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
   return new AppError(code, {
-    details: { retryAfterSeconds: seconds },
+    details: { ...details, retryAfterSeconds: seconds },
     headers: { 'Retry-After': String(seconds) },
   });
 }

@@ -21,7 +21,12 @@ export const errorCatalogue = {
     method_not_allowed: [405, 'This method is not allowed on this route.'], // (ours)
     headers_too_large: [431, 'The request headers are too large.'], // (ours) refused by the HTTP server itself
     timeout: [408, 'The request was not received in time.'], // (ours) refused by the HTTP server itself
-    rate_limited: [429, 'Too many requests from this address. Wait before trying again.'], // (ours) per-IP limit of a plain route
+    // (ours) per-IP limit of a plain route, and a member's requests through their sessions (SESSION_RATE_LIMIT);
+    // Retry-After, details.retryAfterSeconds
+    rate_limited: [429, 'Too many requests. Wait before trying again.'],
+    // (ours) a per-member throttle of what costs or reaches outside (server/core/http/member-throttles.ts);
+    // Retry-After, details.retryAfterSeconds, details.bucket, details.limit, details.windowSeconds
+    throttled: [429, 'You did this too often in a short time. Wait before trying again.'],
   }),
   ...area('internal', {
     error: [500, 'Something went wrong on our side. Try again later.'], // (ours)
@@ -43,6 +48,7 @@ export const errorCatalogue = {
     route_not_allowed: [403, 'This route is not open to API keys.'],
     rate_limited: [429, 'Too many requests for this API key. Slow down.'],
     not_found: [404, 'No such API key.'], // (ours)
+    limit_reached: [409, 'You hold as many live API keys as allowed: revoke one first.'], // (ours) details.limit (API_KEYS_MAX_PER_MEMBER)
   }),
   ...area('idempotency', {
     invalid_key: [400, 'Idempotency-Key must be 1 to 200 characters.'],

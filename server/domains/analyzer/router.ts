@@ -9,6 +9,11 @@ const tag = 'Mailbox analyzer';
 const read = { kind: 'scope', scope: 'analyzer:read' } as const;
 const write = { kind: 'scope', scope: 'analyzer:write' } as const;
 
+/** Whether a raw analyze input asks for a new analysis even if today's report exists. */
+function isForced(rawInput: unknown): boolean {
+  return typeof rawInput === 'object' && rawInput !== null && (rawInput as { force?: unknown }).force === true;
+}
+
 export const analyzerRouter = router({
   analyze: procedure
     .meta(
@@ -16,6 +21,8 @@ export const analyzerRouter = router({
         method: 'POST',
         path: '/api/v1/mailboxes/{id}/analyze',
         access: write,
+        // Only a forced analysis is throttled: without `force`, today's report is reused.
+        throttle: { bucket: 'forced_analyses', counts: isForced },
         idempotent: true,
         status: 202,
         errors: ['analyzer.mailbox_not_found'],

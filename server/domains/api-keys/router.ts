@@ -21,11 +21,12 @@ export const apiKeysRouter = router({
         path: '/api/v1/api-keys',
         access: { kind: 'session' },
         status: 201,
+        errors: ['api_key.limit_reached'],
         tag,
         summary: { en: 'Create an API key', fr: 'Créer une clé d’API' },
         description: {
-          en: 'Creates a key for the signed-in member: name (1-120), scopes (1-20, `<domain>:read` or `<domain>:write`; write implies read), optional expiry in days (1-730). The secret is in this answer only.',
-          fr: 'Crée une clé pour le membre connecté : nom (1-120), portées (1-20, `<domaine>:read` ou `<domaine>:write` ; l’écriture inclut la lecture), expiration facultative en jours (1-730). Le secret ne figure que dans cette réponse.',
+          en: 'Creates a key for the signed-in member: name (1-120), scopes (1-20, `<domain>:read` or `<domain>:write`; write implies read), optional expiry in days (1-730). The secret is in this answer only. A member holds at most 50 live keys (not revoked, not expired; `API_KEYS_MAX_PER_MEMBER`): beyond, 409 `api_key.limit_reached` with `details.limit`; revoke one first.',
+          fr: 'Crée une clé pour le membre connecté : nom (1-120), portées (1-20, `<domaine>:read` ou `<domaine>:write` ; l’écriture inclut la lecture), expiration facultative en jours (1-730). Le secret ne figure que dans cette réponse. Un membre détient au plus 50 clés vivantes (ni révoquées ni expirées ; `API_KEYS_MAX_PER_MEMBER`) : au-delà, 409 `api_key.limit_reached` avec `details.limit` ; révoquez-en une d’abord.',
         },
       }),
     )

@@ -7,6 +7,7 @@ import type { AuthenticatedActor } from '../../core/auth/access';
 import { normaliseScopes, type Scope } from '../../core/auth/scopes';
 import { newApiKeySecret, tokenHash } from '../../core/auth/tokens';
 import { auditByOf, recordAudit } from '../../core/audit';
+import { config } from '../../core/config';
 import { db, type Tx } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
 import { iso } from '../../core/http/schemas';
@@ -30,9 +31,23 @@ function presentAdminKey(key: ApiKey & { member: Pick<Member, 'id' | 'email' | '
 
 const dayMs = 24 * 3600 * 1000;
 
+/**
+ * 409 `api_key.limit_reached` when the member already holds API_KEYS_MAX_PER_MEMBER live keys (not
+ * revoked, not expired): each key has its own 600 requests a minute, so an unbounded number of keys
+ * would make that no bound at all. The member's row is locked first, so two creations at once cannot
+ * both take the last place.
+ */
+async function assertRoomForKey(memberId: string, tx: Tx): Promise<void> {
+  await tx.$queryRaw`SELECT id FROM members WHERE id = ${memberId}::uuid FOR UPDATE`;
+  const limit = config().API_KEYS_MAX_PER_MEMBER;
+  const live = await tx.apiKey.count({ where: { memberId, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] } });
+  if (live >= limit) throw appError('api_key.limit_reached', { details: { limit } });
+}
+
 export async function createKey(actor: AuthenticatedActor, input: { name: string; scopes: string[]; expiresInDays?: number }, ip: string | null) {
   const secret = newApiKeySecret();
   return db().$transaction(async (tx) => {
+    await assertRoomForKey(actor.member.id, tx);
     const key = await tx.apiKey.create({
       data: {
         memberId: actor.member.id,

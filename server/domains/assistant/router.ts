@@ -93,6 +93,7 @@ export const assistantRouter = router({
         method: 'POST',
         path: '/api/v1/assistant/conversations/{id}/turns',
         access: write,
+        throttle: { bucket: 'assistant_turns' },
         status: 202,
         badRequestCode,
         errors: ['assistant.bad_request', 'assistant.not_found', 'assistant.turn_running', 'assistant.model_not_allowed', 'assistant.tools_not_supported', 'assistant.no_provider', 'llm.budget_exceeded'],

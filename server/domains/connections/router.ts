@@ -124,6 +124,7 @@ export const connectionsRouter = router({
         method: 'POST',
         path: '/api/v1/credentials/{id}/test',
         access: write,
+        throttle: { bucket: 'connection_checks' },
         errors: ['credential.bad_request', 'credential.llm_member_keys_disabled'],
         tag,
         summary: { en: 'Test one of my AI keys', fr: 'Tester une de mes clés d’IA' },

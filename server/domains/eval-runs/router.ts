@@ -18,6 +18,7 @@ export const evalRunsRouter = router({
         method: 'POST',
         path: '/api/v1/workflows/{id}/eval-runs',
         access: write,
+        throttle: { bucket: 'eval_runs' },
         idempotent: true,
         status: 202,
         errors: [

@@ -52,6 +52,7 @@ export const mailboxesRouter = router({
         method: 'POST',
         path: '/api/v1/mailboxes/imap',
         access: write,
+        throttle: { bucket: 'connection_checks' },
         idempotent: true,
         status: 201,
         errors: [

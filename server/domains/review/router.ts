@@ -22,6 +22,12 @@ import { getReviewItem, listReview, rejectReviewItem, resolveReviewItem, sendRev
 const tag = 'Review';
 const read = { kind: 'scope', scope: 'review:read' } as const;
 const write = { kind: 'scope', scope: 'review:write' } as const;
+/**
+ * `review.bad_request` only on the routes whose spec entry lists it (the review list, send, send
+ * selection) and on ours that the spec does not show (snooze, resolve). The read of one item, the
+ * rejection and the sending journal list no code of their own there, so the common
+ * `request.bad_request` of Errors 2 applies to them.
+ */
 const badRequestCode = 'review.bad_request' as const;
 
 export const reviewRouter = router({
@@ -50,7 +56,6 @@ export const reviewRouter = router({
         method: 'GET',
         path: '/api/v1/review/{id}',
         access: read,
-        badRequestCode,
         errors: ['review.not_found', 'review.content_gone'],
         tag,
         summary: { en: 'Read a review item', fr: 'Lire un élément à relire' },
@@ -113,7 +118,6 @@ export const reviewRouter = router({
         method: 'POST',
         path: '/api/v1/review/{id}/reject',
         access: write,
-        badRequestCode,
         errors: ['review.not_found', 'review.already_resolved', 'review.content_gone'],
         tag,
         summary: { en: 'Reject a review item', fr: 'Rejeter un élément à relire' },
@@ -173,7 +177,6 @@ export const reviewRouter = router({
         method: 'GET',
         path: '/api/v1/sending/journal',
         access: read,
-        badRequestCode,
         tag,
         summary: { en: 'List the sending journal', fr: 'Lister le journal d’envoi' },
         description: {

@@ -305,6 +305,7 @@ export const workflowsRouter = router({
         method: 'POST',
         path: '/api/v1/workflows/{id}/test-runs',
         access: write,
+        throttle: { bucket: 'test_runs' },
         status: 202,
         errors: [...notFound, 'workflow.invalid_graph', 'workflow.test_message_not_found', 'workflow.trigger_data_too_large', 'workflow.run_limit_reached'],
         tag,

@@ -1,7 +1,8 @@
 /**
  * The request pipeline of plain routes, the same steps in the same order as the procedures':
  * cross-origin rule (403) → authenticate (401; a key's own rate limit, 429, is counted there) →
- * per-IP rate limit (429 `request.rate_limited`) → authorize (403) → path and query parameters (400)
+ * per-IP rate limit (429 `request.rate_limited`) → authorize (403) → per-member throttle (429
+ * `request.throttled`) → path and query parameters (400)
  * → body, bounded on the bytes read (415, 413, 400) → idempotency → handler. Every failure answers the
  * envelope with the catalogue status; an unexpected error is logged once and answered as an opaque 500.
  */
@@ -16,6 +17,7 @@ import { isStateChanging } from '../../core/http/cross-origin';
 import { guardCrossOrigin } from '../../core/http/cross-origin-rule';
 import { assertValidIdempotencyKey, claimIdempotencyKey, idempotencyKeyHeader, settleIdempotencyKey } from '../../core/http/idempotency-claim';
 import { requestHashOf } from '../../core/http/idempotency-store';
+import { throttleMember } from '../../core/http/member-throttles';
 import { hit, rateLimitSubject } from '../../core/http/rate-limit';
 import { assertStorableText } from '../../core/http/storable-text';
 import { envelopeOf, logIfUnexpected } from '../../trpc/errors';
@@ -99,7 +101,10 @@ export async function servePlainRoute(route: PlainRoute, rawParams: Record<strin
   try {
     const actor = await authenticated(route, request);
     await limitPerIp(route, request);
-    if (actor.kind !== 'anonymous') authorize(route.access, actor);
+    if (actor.kind !== 'anonymous') {
+      authorize(route.access, actor);
+      if (route.throttle) await throttleMember(route.throttle.bucket, actor.member.id);
+    }
     const params = checked(route.params, rawParams, 'path');
     const query = route.query ? checked(route.query, queryObjectOf(new URL(request.url)), 'query') : {};
     const body = await bodyOf(route, request);

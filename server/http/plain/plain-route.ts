@@ -2,13 +2,14 @@
  * A plain route: an HTTP route that is not a JSON procedure (a download, an upload, a page reached
  * from an email link, a webhook entry). Declared once with `plainRoute({...})`; the declaration drives
  * routing (plain-router.ts), the pipeline (pipeline.ts: cross-origin rule → authenticate → per-IP rate
- * limit → authorize → parameters → body → idempotency → handler, errors in the envelope, unexpected
- * ones logged) and the route's OpenAPI entry (server/openapi/plain-paths.ts), so nothing about it is
- * written twice.
+ * limit → authorize → per-member throttle → parameters → body → idempotency → handler, errors in the
+ * envelope, unexpected ones logged) and the route's OpenAPI entry (server/openapi/plain-paths.ts), so
+ * nothing about it is written twice.
  */
 import type { z } from 'zod';
 import type { Access, Actor } from '../../core/auth/access';
 import type { ErrorCode } from '../../core/errors/catalogue';
+import type { ThrottleBucketName } from '../../core/http/member-throttles';
 import type { Localised } from '../../trpc/meta';
 
 type AnyObjectSchema = z.ZodObject<z.ZodRawShape>;
@@ -70,6 +71,8 @@ export interface PlainRouteSpec<P extends AnyObjectSchema, Q extends AnyObjectSc
   maxBodyBytes?: number;
   /** Requests per client address, counted before authorisation (webhook entries, email-link pages). */
   rateLimit?: PerIpRateLimit;
+  /** Per-member throttle (server/core/http/member-throttles.ts), counted after authorisation. */
+  throttle?: { bucket: ThrottleBucketName };
   /** Accepts an `Idempotency-Key` header (authenticated callers; JSON answers are replayed). */
   idempotent?: boolean;
   success: PlainRouteSuccess;
