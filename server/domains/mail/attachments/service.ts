@@ -64,11 +64,16 @@ export async function uploadAttachment(actor: AuthenticatedActor, body: Readable
   }
   const id = randomUUID();
   const expiresAt = new Date(Date.now() + uploadLifetimeMs);
-  await db().$transaction(async (tx) => {
-    await blobStore().put(blobKeys.upload(id), file.content, tx);
-    await tx.uploadedAttachment.create({
-      data: { id, memberId: actor.member.id, filename, mime, size: file.content.length, blobKey: blobKeys.upload(id), expiresAt },
-    });
-  });
+  // Writing up to 25 MB into the blob table takes seconds on a busy database: Prisma's default 5 s
+  // would end the transaction mid-commit and answer 500 for a file within the bound.
+  await db().$transaction(
+    async (tx) => {
+      await blobStore().put(blobKeys.upload(id), file.content, tx);
+      await tx.uploadedAttachment.create({
+        data: { id, memberId: actor.member.id, filename, mime, size: file.content.length, blobKey: blobKeys.upload(id), expiresAt },
+      });
+    },
+    { timeout: 60_000, maxWait: 10_000 },
+  );
   return { id, filename, mime, size: file.content.length, expiresAt: expiresAt.toISOString() };
 }

@@ -81,9 +81,25 @@ describe('hardening 7: a CSV file is read as a stream under ceilings, one import
   it('answers 409 tables.import_in_progress to a second import of a table while the first runs (this process)', async () => {
     const table = await newTable();
     const csv = `Code\n${lines(40)}`;
-    const answers = await Promise.all([importFile(table.id, csv), importFile(table.id, csv)]);
-    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
-    expect(answers.find((answer) => answer.status === 409)!.body.error.code).toBe('tables.import_in_progress');
+    // The first import is held at the table's row lock (another connection holds it), so the second
+    // surely arrives while the first runs, whatever the machine's speed.
+    const holder = new pg.Client({ connectionString: databaseUrl });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT id FROM data_tables WHERE id = $1::uuid FOR UPDATE', [table.id]);
+      const first = importFile(table.id, csv);
+      // Waiting on the holder: the first import is inside its write transaction, its slot taken.
+      const waiting = async () => (await holder.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))')).rows[0].n;
+      await expect.poll(waiting, { timeout: 20_000 }).toBeGreaterThan(0);
+      const second = await importFile(table.id, csv);
+      expect(second.status).toBe(409);
+      expect(second.body.error.code).toBe('tables.import_in_progress');
+      await holder.query('ROLLBACK');
+      expect((await first).status).toBe(200);
+    } finally {
+      await holder.end();
+    }
     // Once done, the table takes the next import.
     expect((await importFile(table.id, `Code\n${lines(1)}`)).status).toBe(200);
   });
