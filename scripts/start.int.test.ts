@@ -165,6 +165,11 @@ it('npm start restarts a crashed runner (web keeps answering, no run is lost) an
   const statuses = await db().execution.groupBy({ by: ['status'], where: { id: { in: runs } }, _count: true });
   console.log(`supervisor: "${restartLine}"; runner pid ${runnerPid} → ${newRunnerPid}; /healthz answers during the runner's restart: ${health.answers.length}; runs: ${JSON.stringify(statuses)}`);
 
+  const stuck = await db().execution.findMany({ where: { id: { in: runs }, status: { notIn: ['succeeded', 'failed', 'cancelled'] } }, include: { steps: true } });
+  if (stuck.length > 0) {
+    const jobs = await db().$queryRaw<unknown[]>`SELECT key, attempts, last_error, run_at, locked_at, locked_by FROM graphile_worker.jobs WHERE key = ANY(${stuck.map((run) => `execution:${run.id}`)})`;
+    console.log(`runs not ended: ${JSON.stringify(stuck, (_, value) => (typeof value === 'bigint' ? String(value) : value)).slice(0, 4_000)}; their jobs: ${JSON.stringify(jobs)}; now ${new Date().toISOString()}`);
+  }
   expect(restartLine).toMatch(/^runner exited unexpectedly \(signal SIGKILL\) after [\d.]+ s; restarting it in 1 s \(restart 1\)$/);
   expect(newRunnerPid).not.toBe(runnerPid);
   expect(statuses).toEqual([{ status: 'succeeded', _count: runs.length }]);

@@ -21,7 +21,7 @@ import { claimExecution, currentStatus, heartbeatEveryMs, releaseLease, type Cla
 import { loadGraph, type RunnableGraph } from './load-graph';
 import { planExecution, type PlanStep, type StepStatus } from './plan';
 import { recordFailure, runStep, type StepOutcome, type StepRow, type StopReason } from './run-step';
-import { isolateSuspect, releaseSuspect, runCrashLoop, settleInterrupted } from './interruptions';
+import { isolatedFromStreak, isolateSuspect, releaseSuspect, runCrashLoop, settleInterrupted } from './interruptions';
 import { allChildrenFinished } from './children';
 import { boundStepData } from './step-data';
 
@@ -42,9 +42,9 @@ const suspectRetryMs = 500;
 async function advanceOnce(executionId: string, owner: string): Promise<boolean> {
   const claimed = await claimExecution(executionId, owner);
   if (!claimed) return false;
-  if (claimed.leaseTakeovers > 0 && !isolateSuspect(executionId)) {
-    // Another run that was on a runner when it died is being advanced here: one at a time, so a
-    // runner that dies again is blamed on one run only (interruptions.ts). Not holding the lease meanwhile.
+  if (claimed.leaseTakeovers >= isolatedFromStreak && !isolateSuspect(executionId)) {
+    // Another run taken over again and again is being advanced here: one at a time, so a runner
+    // that dies once more is blamed on one run only (interruptions.ts). Not holding the lease meanwhile.
     await releaseLease(executionId, owner, 0, claimed.wakeSeq);
     const runAt = new Date(Date.now() + suspectRetryMs * (0.5 + Math.random()));
     await enqueue('execution.advance', { executionId }, { jobKey: jobKeys.execution(executionId), runAt });

@@ -9,11 +9,13 @@
  *
  * - careful mode: every attempt is written when it starts, before its parameters are resolved
  *   (run-step.ts), so the next crash leaves it open and is pinned to its step;
- * - isolation: a runner process advances one suspect at a time (`isolateSuspect`); another is put back
- *   in the queue for a moment without holding its lease. When a runner dies, every run it held is
- *   taken over, but among suspects only the one it was advancing: runs that merely shared a runner with
- *   a step that kills it take one take-over (their first), make progress alone and are cleared, while
- *   the poison step's streak grows.
+ * - isolation, from the second take-over in a row (`isolatedFromStreak`): a runner process advances one
+ *   such run at a time (`isolateSuspect`); another is put back in the queue for a moment without
+ *   holding its lease. When a runner dies, every run it held is taken over, but among isolated runs only
+ *   the one it was advancing: runs that merely shared a runner with a step that kills it reach at most
+ *   the second take-over, then make progress alone and are cleared, while the poison step's streak
+ *   grows to the bound. After a first take-over runs recover side by side as before (careful mode
+ *   only): one runner crash must not make its twenty runs wait for each other.
  *
  * The next advancer settles an attempt found open: a node acting on a third-party service (`external`)
  * fails `step_effect_uncertain` (never retried blindly); any other is retried without consuming an
@@ -32,7 +34,10 @@ import { recordFailure, stepError, type StepOutcome, type StepRow } from './run-
 /** Take-overs in a row (no attempt of the run ending on its own between them) after which it is not tried again. */
 export const crashLoopBound = 3;
 
-/** The suspect run this process is advancing, if any (see the module comment). */
+/** The crash streak from which a run is advanced alone in its process (see the module comment). */
+export const isolatedFromStreak = crashLoopBound - 1;
+
+/** The isolated suspect run this process is advancing, if any (see the module comment). */
 let isolated: string | null = null;
 
 /** Takes this process's suspect slot for `executionId`; false when another suspect holds it. */
