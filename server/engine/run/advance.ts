@@ -20,7 +20,7 @@ import { failExecution, succeedExecution, suspendExecution, type ExecutionError 
 import { claimExecution, currentStatus, heartbeatEveryMs, releaseLease, type ClaimedExecution } from './lease';
 import { loadGraph, type RunnableGraph } from './load-graph';
 import { planExecution, type PlanStep, type StepStatus } from './plan';
-import { recordFailure, runStep, type StepOutcome, type StepRow, type StopReason } from './run-step';
+import { recordFailure, runStep, type StepOutcome, type StepRow, type StopReason, type SuspendState } from './run-step';
 import { isolatedFromStreak, isolateSuspect, releaseSuspect, runCrashLoop, settleInterrupted } from './interruptions';
 import { allChildrenFinished } from './children';
 import { boundStepData } from './step-data';
@@ -111,12 +111,6 @@ function timeoutError(execution: ClaimedExecution, nodeId: string | null, nodeNa
   };
 }
 
-interface SuspendState {
-  mode: 'waiting' | 'children';
-  until: string | null;
-  /** The node's own state. */
-  node: unknown;
-}
 
 const stepSelect = {
   id: true,
@@ -309,13 +303,6 @@ async function runNode(
   return outcome;
 }
 
-/** The engine's view of a suspension: the node's state wrapped with the mode and deadline. */
-async function recordSuspension(executionId: string, nodeId: string, mode: 'waiting' | 'children', until: Date | null): Promise<void> {
-  const step = await db().executionStep.findUniqueOrThrow({ where: { executionId_nodeId: { executionId, nodeId } }, select: { id: true, state: true } });
-  const wrapped: SuspendState = { mode, until: until ? until.toISOString() : null, node: step.state ?? null };
-  await db().executionStep.update({ where: { id: step.id }, data: { state: wrapped as object } });
-}
-
 type Next = 'continue' | boolean;
 
 async function follow(execution: ClaimedExecution, outcome: StepOutcome, runnable: RunnableGraph, nodeId?: string): Promise<Next> {
@@ -326,10 +313,7 @@ async function follow(execution: ClaimedExecution, outcome: StepOutcome, runnabl
       if (outcome.at.getTime() <= Date.now() + 50) return 'continue';
       return 'continue';
     case 'waiting':
-      if (nodeId) await recordSuspension(execution.id, nodeId, 'waiting', outcome.until);
-      return 'continue';
     case 'children':
-      if (nodeId) await recordSuspension(execution.id, nodeId, 'children', null);
       return 'continue';
     case 'failed':
       await failExecution(execution, outcome.error);

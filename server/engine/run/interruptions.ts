@@ -29,7 +29,7 @@ import type { GraphNode } from '../graph/schema';
 import { NodeFailure } from './failures';
 import type { ExecutionError } from './finish';
 import { endCrashStreak, type ClaimedExecution } from './lease';
-import { recordFailure, stepError, type StepOutcome, type StepRow } from './run-step';
+import { recordFailure, stepError, type StepOutcome, type StepRow, type SuspendState } from './run-step';
 
 /** Take-overs in a row (no attempt of the run ending on its own between them) after which it is not tried again. */
 export const crashLoopBound = 3;
@@ -58,10 +58,6 @@ export function runCrashLoop(execution: ClaimedExecution): ExecutionError | null
   return { code: failure.code, message: failure.message, nodeId: null, nodeName: null, kind: 'permanent', attempts: 0, nodeType: null, details: failure.details, at: new Date().toISOString() };
 }
 
-interface SuspendState {
-  mode: 'waiting' | 'children';
-  node: unknown;
-}
 
 function interruptionsOf(step: StepRow): number {
   return Array.isArray(step.attempts) ? (step.attempts as { interrupted?: boolean }[]).filter((entry) => entry.interrupted === true).length : 0;

@@ -36,6 +36,13 @@ export type StepOutcome =
   | { kind: 'failed'; error: ExecutionError }
   | { kind: 'stopped'; reason: StopReason };
 
+/** A suspended step's `state`: how it waits (a timer, its children, a decision) and the node's own state. */
+export interface SuspendState {
+  mode: 'waiting' | 'children';
+  until: string | null;
+  node: unknown;
+}
+
 export interface AttemptHistoryEntry {
   attempt: number;
   at: string;
@@ -303,7 +310,11 @@ async function runAttempt(run: StepRun): Promise<StepOutcome> {
 async function saveResult(run: StepRun, ref: StepRef, result: NodeResult, durationMs: number, effects: { kind: string; description: string; simulated?: boolean }[]): Promise<StepOutcome> {
   const previousEffects = Array.isArray(run.step?.effects) ? (run.step.effects as object[]) : [];
   if (result.kind === 'suspend') {
-    await writeStep(run, ref, { status: 'waiting', attemptStartedAt: null, state: (result.state ?? run.step?.state ?? null) as object, effects: mergeEffects(previousEffects, effects) });
+    // The engine's view of the suspension (mode, deadline) goes in the same write as the status: a
+    // runner that dies right after it leaves a step the next advancer knows how to resume.
+    const until = result.mode === 'waiting' && result.until ? result.until.toISOString() : null;
+    const state: SuspendState = { mode: result.mode, until, node: result.state ?? run.step?.state ?? null };
+    await writeStep(run, ref, { status: 'waiting', attemptStartedAt: null, state: state as object, effects: mergeEffects(previousEffects, effects) });
     // Children that all ended already are seen by the advancer's next look (it checks them).
     if (result.mode === 'children') return { kind: 'children' };
     return { kind: 'waiting', until: result.until };
