@@ -171,15 +171,27 @@ describe('careful mode', () => {
     for (const id of [fresh.id, interrupted.id]) await db().execution.update({ where: { id }, data: { status: 'cancelled', finishedAt: new Date() } });
   }, 20_000);
 
-  it('suspect runs are advanced one at a time in a process, so a runner that dies again is blamed on one of them only', async () => {
+  const spansOf = async (runs: { id: string }[]) => {
+    const calls = [];
+    for (const run of runs) calls.push((await waitForExecution(run.id)).steps.find((step) => step.nodeId === 'call')!);
+    expect(calls.every((step) => step.status === 'succeeded')).toBe(true);
+    return calls.map((step) => [step.startedAt!.getTime(), step.finishedAt!.getTime()]).sort((a, b) => a[0] - b[0]);
+  };
+
+  it('runs taken over for the first time recover side by side: one runner crash does not queue its runs behind each other', async () => {
+    const graph = oneStep('test.step', { script: ['slow'] });
+    const runs = [];
+    for (let index = 0; index < 3; index += 1) runs.push(await leftByDeadRunner(graph, {}));
+    const spans = await spansOf(runs);
+    expect(spans.some((span, index) => index > 0 && span[0] < spans[index - 1][1])).toBe(true);
+  }, 20_000);
+
+  it('runs taken over again in a row are advanced one at a time in a process, so a runner that dies again is blamed on one of them only', async () => {
     const graph = oneStep('test.step', { script: ['slow'] });
     const suspects = [];
-    for (let index = 0; index < 3; index += 1) suspects.push(await leftByDeadRunner(graph, {}));
-    const calls = [];
-    for (const suspect of suspects) calls.push((await waitForExecution(suspect.id)).steps.find((step) => step.nodeId === 'call')!);
-    expect(calls.every((step) => step.status === 'succeeded')).toBe(true);
+    for (let index = 0; index < 3; index += 1) suspects.push(await leftByDeadRunner(graph, { takeovers: 1 }));
     // Written when they started (careful mode) and when they ended: no two attempts overlapped.
-    const spans = calls.map((step) => [step.startedAt!.getTime(), step.finishedAt!.getTime()]).sort((a, b) => a[0] - b[0]);
+    const spans = await spansOf(suspects);
     for (let index = 1; index < spans.length; index += 1) expect(spans[index][0]).toBeGreaterThanOrEqual(spans[index - 1][1]);
   }, 20_000);
 
