@@ -14,6 +14,7 @@ import { useTestDatabase } from '../../server/testing/test-database';
 import { createWorkflow } from '../../server/testing/workflow-factories';
 import { startEngineWorker, waitForExecution, type EngineWorker } from './testing/engine-worker';
 import { attemptsSeen } from './testing/fixture-nodes';
+import { leftRunning } from './testing/left-running';
 
 const databaseUrl = await useTestDatabase();
 let worker: EngineWorker;
@@ -42,23 +43,7 @@ interface Left {
 /** An execution of start → call (`graph`) left by a runner that died while holding its lease. */
 async function leftByDeadRunner(graph: GraphInput, left: Left) {
   const { workflow, version } = await createWorkflow(member, { graph });
-  const execution = await db().execution.create({
-    data: {
-      memberId: member.id,
-      workflowId: workflow.id,
-      workflowVersionId: version!.id,
-      status: 'running',
-      triggerType: 'webhook',
-      triggerNodeId: 'start',
-      triggerData: {},
-      timeoutMs: 3_600_000,
-      startedAt: new Date(),
-      leaseOwner: 'dead-runner',
-      leaseUntil: new Date(Date.now() - 1_000),
-      leaseTakeovers: left.takeovers ?? 0,
-    },
-  });
-  await db().executionStep.create({ data: { executionId: execution.id, nodeId: 'start', nodeType: 'trigger.webhook', status: 'succeeded', output: 'main', data: {}, seq: 0, attempt: 1 } });
+  const execution = await leftRunning({ memberId: member.id, workflowId: workflow.id, workflowVersionId: version!.id, takeovers: left.takeovers });
   if (left.open) {
     const type = (graph.nodes ?? []).find((candidate) => candidate.id === 'call')!.type;
     await db().executionStep.create({

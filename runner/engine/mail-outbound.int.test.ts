@@ -14,6 +14,7 @@ import { call } from '../../server/testing/rest-client';
 import { useTestDatabase } from '../../server/testing/test-database';
 import { createWorkflow } from '../../server/testing/workflow-factories';
 import { startEngineWorker, waitForExecution, type EngineWorker } from './testing/engine-worker';
+import { leftRunning } from './testing/left-running';
 
 const databaseUrl = await useTestDatabase();
 let worker: EngineWorker;
@@ -100,22 +101,7 @@ describe('mail.draft', () => {
 
   it('a retried step (the first attempt cut off after making the item) makes no second item', async () => {
     const { workflow, version } = await createWorkflow(member, { graph: graphOf(webhook, node('draft', 'mail.draft', { mailboxId: mailbox.id, to: 'x@example.test', subject: 'Once' })) });
-    const execution = await db().execution.create({
-      data: {
-        memberId: member.id,
-        workflowId: workflow.id,
-        workflowVersionId: version!.id,
-        status: 'running',
-        triggerType: 'webhook',
-        triggerNodeId: 'start',
-        triggerData: {},
-        timeoutMs: 3_600_000,
-        startedAt: new Date(),
-        leaseOwner: 'dead-runner',
-        leaseUntil: new Date(Date.now() - 1_000),
-      },
-    });
-    await db().executionStep.create({ data: { executionId: execution.id, nodeId: 'start', nodeType: 'trigger.webhook', status: 'succeeded', output: 'main', data: {}, seq: 0, attempt: 1 } });
+    const execution = await leftRunning({ memberId: member.id, workflowId: workflow.id, workflowVersionId: version!.id });
     await db().executionStep.create({ data: { executionId: execution.id, nodeId: 'draft', nodeType: 'mail.draft', status: 'running', attempt: 1, seq: 1, startedAt: new Date(), attemptStartedAt: new Date(Date.now() - 2_000) } });
     // What the first attempt did before the runner died: claimed the effect and made the item.
     const effectKey = `${execution.id}:draft:outbound`;

@@ -16,6 +16,7 @@ import { useTestDatabase } from '../../server/testing/test-database';
 import { createWorkflow } from '../../server/testing/workflow-factories';
 import { startEngineWorker, waitForExecution, type EngineWorker } from './testing/engine-worker';
 import './testing/fixture-nodes';
+import { leftRunning } from './testing/left-running';
 
 const databaseUrl = await useTestDatabase();
 let worker: EngineWorker | undefined;
@@ -35,10 +36,7 @@ it('a runner that dies right after a step starts a timer wait leaves a run the n
       ],
     },
   });
-  const execution = await db().execution.create({
-    data: { memberId: member.id, workflowId: workflow.id, workflowVersionId: version!.id, status: 'running', triggerType: 'webhook', triggerNodeId: 'start', triggerData: {}, timeoutMs: 3_600_000, startedAt: new Date() },
-  });
-  await db().executionStep.create({ data: { executionId: execution.id, nodeId: 'start', nodeType: 'trigger.webhook', status: 'succeeded', output: 'main', data: {}, seq: 0, attempt: 1 } });
+  const execution = await leftRunning({ memberId: member.id, workflowId: workflow.id, workflowVersionId: version!.id, lease: null });
 
   // The dying runner: it takes the lease and runs the step, which suspends; nothing after that is written.
   const claimed = await claimExecution(execution.id, 'dying-runner');
