@@ -32,16 +32,22 @@ export function readCookie(cookieHeader: string | null | undefined, name: string
   return null;
 }
 
-interface KeyRow {
-  key_id: string;
-  scopes: string[];
+/** What both lookups return: the member behind the credential and the rate-limit counts of its bucket. */
+interface CountedMemberRow {
   member_id: string;
   email: string;
   name: string;
   role: 'member' | 'admin';
   created_at: Date;
+  /** Hits in the current second, this request included. */
   hits: number;
+  /** Hits in the window's earlier seconds. */
   earlier: string;
+}
+
+interface KeyRow extends CountedMemberRow {
+  key_id: string;
+  scopes: string[];
 }
 
 export const apiKeyRateLimitWindowSeconds = 60;
@@ -92,15 +98,8 @@ async function authenticateKey(secret: string): Promise<Actor> {
   return { kind: 'apiKey', keyId: row.key_id, scopes: row.scopes, member: memberOf(row) };
 }
 
-interface SessionRow {
+interface SessionRow extends CountedMemberRow {
   session_id: string;
-  member_id: string;
-  email: string;
-  name: string;
-  role: 'member' | 'admin';
-  created_at: Date;
-  hits: number;
-  earlier: string;
 }
 
 export const sessionRateLimitWindowSeconds = 60;
@@ -161,7 +160,7 @@ export async function isSessionLive(sessionId: string): Promise<boolean> {
   return live > 0;
 }
 
-function memberOf(row: Pick<KeyRow, 'member_id' | 'email' | 'name' | 'role' | 'created_at'>): MemberIdentity {
+function memberOf(row: CountedMemberRow): MemberIdentity {
   return { id: row.member_id, email: row.email, name: row.name, role: row.role === 'admin' ? 'admin' : 'member', createdAt: row.created_at };
 }
 
