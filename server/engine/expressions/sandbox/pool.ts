@@ -54,6 +54,8 @@ let overrides: Partial<SandboxSettings> = {};
 
 /** Tests only: settings the environment cannot give (a small heap, a stand-in worker file). Takes effect at the next pool start. */
 export function overrideExpressionSandboxForTests(values: Partial<SandboxSettings>): void {
+  // A stand-in worker file would run any module on the threads: like the other test hooks, refused outside tests.
+  if (!process.env.VITEST) throw new Error('Expression sandbox settings are overridden by tests only.');
   overrides = values;
 }
 
