@@ -155,7 +155,7 @@ it('a step that kills its runner is tried a bounded number of times, then its ru
   expect(first.status).toBe('failed');
   expect(first.error).toMatchObject({ code: 'step_crash_loop', kind: 'permanent', nodeId: 'call', details: { limit: crashLoopBound } });
   // Seen once (not reproduced since): the parameter poison's run succeeded. Its steps say how, if it happens again.
-  if (second.status !== 'failed') console.log(`parameter poison run, unexpected: ${JSON.stringify(second).slice(0, 4_000)}`);
+  if (second.status !== 'failed') console.log(`parameter poison run, unexpected: ${JSON.stringify(second, (_key, value: unknown) => (typeof value === 'bigint' ? String(value) : value)).slice(0, 6_000)}`);
   expect(second.status).toBe('failed');
   expect(second.error).toMatchObject({ code: 'step_effect_uncertain', nodeId: 'call' });
   // Each poison run killed at most its bound of runners: the poison step's crashes, and one for the parameter poison.
