@@ -11,9 +11,11 @@
  * The outcome, in this order: the organisation's exclusions (`excluded_org`, ruleRef
  * `exclusion:<id>`), the member's (`excluded_member`), mail from the mailbox itself (`guardrail`,
  * `guardrail:from_self`, the loop guard: nothing starts), then the member's live mail workflows that
- * match (`dispatched`); when none matches, an auto-reply, no-reply sender or mailing list is journaled
- * `guardrail` (`guardrail:auto_reply`, `…:no_reply`, `…:mailing_list`; a trigger that includes the
- * category does match), anything else `unmatched`.
+ * match (`dispatched`); when none matches, mail of a guarded kind is journaled `guardrail` with the
+ * first that applies: `guardrail:delivery_report` (bounce, read receipt), `…:auto_reply`,
+ * `…:no_reply`, `…:mailing_list`, `…:bulk` (a trigger that includes the category does match:
+ * `includeAutoReplies` covers the first two, `includeMailingLists` the last two); anything else
+ * `unmatched`.
  */
 import { db, type Tx } from '../../core/db';
 import { jobKeys } from '../../core/jobs/catalogue';
@@ -54,6 +56,9 @@ interface QueuedMessage {
   isNoReply: boolean;
   isMailingList: boolean;
   isFromSelf: boolean;
+  isBulk: boolean;
+  isDeliveryReport: boolean;
+  isCalendar: boolean;
 }
 
 /** Messages handled per call before the job ends (a fresh job picks up the rest). */
@@ -147,7 +152,8 @@ async function loadMessage(tx: Tx, messageId: string): Promise<QueuedMessage | n
            m.from_name AS "fromName", m.from_email AS "fromEmail", m.recipients, m.received_at AS "receivedAt", m.labels,
            m.folder_key AS "folderKey", f.role AS "folderRole", m.has_attachments AS "hasAttachments",
            m.is_auto_reply AS "isAutoReply", m.is_no_reply AS "isNoReply", m.is_mailing_list AS "isMailingList",
-           m.is_from_self AS "isFromSelf"
+           m.is_from_self AS "isFromSelf", m.is_bulk AS "isBulk", m.is_delivery_report AS "isDeliveryReport",
+           m.is_calendar AS "isCalendar"
       FROM mail_messages m
       JOIN mailboxes b ON b.id = m.mailbox_id
       LEFT JOIN mail_folders f ON f.mailbox_id = m.mailbox_id AND f.key = m.folder_key
@@ -184,9 +190,11 @@ export async function senderExclusionOf(tx: Pick<Tx, 'senderExclusion'>, memberI
 }
 
 function guardrailOf(message: QueuedMessage): string | null {
+  if (message.isDeliveryReport) return 'guardrail:delivery_report';
   if (message.isAutoReply) return 'guardrail:auto_reply';
   if (message.isNoReply) return 'guardrail:no_reply';
   if (message.isMailingList) return 'guardrail:mailing_list';
+  if (message.isBulk) return 'guardrail:bulk';
   return null;
 }
 
@@ -222,6 +230,8 @@ function triggerNodeMatches(graph: unknown, triggerNodeId: string | null, messag
     isNoReply: message.isNoReply,
     isMailingList: message.isMailingList,
     isFromSelf: message.isFromSelf,
+    isBulk: message.isBulk,
+    isDeliveryReport: message.isDeliveryReport,
   };
   return mailTriggerMatches(parsed.data, matchable, signals);
 }
@@ -279,6 +289,9 @@ async function summaryOf(tx: Tx, message: QueuedMessage): Promise<Record<string,
     isMailingList: message.isMailingList,
     isAutoReply: message.isAutoReply,
     isNoReply: message.isNoReply,
+    isBulk: message.isBulk,
+    isDeliveryReport: message.isDeliveryReport,
+    isCalendar: message.isCalendar,
     signals: await signalsOf(tx, message),
   };
 }
