@@ -94,11 +94,22 @@ describe('mail dispatch on real-world mail', () => {
   });
 
   it('a newsletter reaching no list-including trigger is journaled guardrail:mailing_list, and its run data says it is bulk list mail', async () => {
-    const ids = await deliver(['mailchimp-newsletter', 'substack-newsletter'], { answers: {}, substack: { from: ['substack'], includeMailingLists: true } });
-    expect(await outcomeOf(ids, 'mailchimp-newsletter')).toEqual({ outcome: 'guardrail', ruleRef: 'guardrail:mailing_list', workflows: [] });
+    const guarded = await deliver(['mailchimp-newsletter'], { answers: {} });
+    expect(await outcomeOf(guarded, 'mailchimp-newsletter')).toEqual({ outcome: 'guardrail', ruleRef: 'guardrail:mailing_list', workflows: [] });
+    const ids = await deliver(['substack-newsletter'], { answers: {}, substack: { from: ['substack'], includeMailingLists: true } });
     expect(await outcomeOf(ids, 'substack-newsletter')).toEqual({ outcome: 'dispatched', ruleRef: null, workflows: ['substack'] });
     const run = await db().execution.findFirstOrThrow({ where: { messageId: ids['substack-newsletter'] } });
     expect(run.triggerData).toMatchObject({ isMailingList: true, isBulk: true, isAutoReply: false, isNoReply: false, isDeliveryReport: false, isCalendar: false });
+  });
+
+  it('journal ruleRef: the guardrail that kept the mail from the live triggers; unmatched when a trigger let its kind through and only its filters did not match', async () => {
+    const ids = await deliver(['mailchimp-newsletter', 'postfix-bounce', 'zimbra-out-of-office'], {
+      // Lets list and automatic mail through but not no-reply senders (MAILER-DAEMON is one).
+      newsletters: { from: ['someone-else'], includeMailingLists: true, includeAutoReplies: true },
+    });
+    expect(await outcomeOf(ids, 'mailchimp-newsletter')).toEqual({ outcome: 'unmatched', ruleRef: null, workflows: [] });
+    expect(await outcomeOf(ids, 'postfix-bounce')).toEqual({ outcome: 'guardrail', ruleRef: 'guardrail:no_reply', workflows: [] });
+    expect(await outcomeOf(ids, 'zimbra-out-of-office')).toEqual({ outcome: 'unmatched', ruleRef: null, workflows: [] });
   });
 
   it('a bounce starts a workflow only when its trigger includes automatic mail (and no-reply senders, MAILER-DAEMON being one); never the loop guard', async () => {

@@ -55,12 +55,36 @@ const containsAny = (value: string, needles: string[]) => {
   return needles.some((needle) => haystack.includes(needle.toLowerCase()));
 };
 
+export type MailGuardrail = 'from_self' | 'delivery_report' | 'auto_reply' | 'no_reply' | 'mailing_list' | 'bulk';
+
+type GuardedKinds = Pick<MatchableMessage, 'isFromSelf' | 'isDeliveryReport' | 'isAutoReply' | 'isNoReply' | 'isMailingList' | 'isBulk'>;
+type Inclusions = Pick<MailTriggerParams, 'includeAutoReplies' | 'includeNoReply' | 'includeMailingLists'>;
+
+const includesNothing: Inclusions = { includeAutoReplies: false, includeNoReply: false, includeMailingLists: false };
+
+/**
+ * The first guardrail that keeps the message from a trigger with these inclusions (none included
+ * by default), or null: the loop guard, then automatic mail (delivery reports, auto-replies), no-reply
+ * senders, list and bulk mail. The journal names it (`guardrail:<name>`).
+ */
+export function mailGuardrailOf(message: GuardedKinds, params: Inclusions = includesNothing): MailGuardrail | null {
+  if (message.isFromSelf) return 'from_self';
+  if (!params.includeAutoReplies && message.isDeliveryReport) return 'delivery_report';
+  if (!params.includeAutoReplies && message.isAutoReply) return 'auto_reply';
+  if (!params.includeNoReply && message.isNoReply) return 'no_reply';
+  if (!params.includeMailingLists && message.isMailingList) return 'mailing_list';
+  if (!params.includeMailingLists && message.isBulk) return 'bulk';
+  return null;
+}
+
 /** Whether a new message starts a workflow with these trigger parameters (mailboxes are checked by the caller). */
 export function mailTriggerMatches(params: MailTriggerParams, message: MatchableMessage, signals: readonly string[]): boolean {
-  if (message.isFromSelf) return false;
-  if ((message.isAutoReply || message.isDeliveryReport) && !params.includeAutoReplies) return false;
-  if (message.isNoReply && !params.includeNoReply) return false;
-  if ((message.isMailingList || message.isBulk) && !params.includeMailingLists) return false;
+  if (mailGuardrailOf(message, params) !== null) return false;
+  return mailTriggerFiltersMatch(params, message, signals);
+}
+
+/** The trigger's folder, sender, subject, attachment and signal filters alone (no guardrail). */
+export function mailTriggerFiltersMatch(params: MailTriggerParams, message: MatchableMessage, signals: readonly string[]): boolean {
   const folders = params.folders.map((folder) => folder.toLowerCase());
   if (!folders.includes('all')) {
     const names = [message.folder, message.folderKey ?? message.folder].map((name) => name.toLowerCase());
