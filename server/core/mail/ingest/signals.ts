@@ -24,6 +24,8 @@
  *   `X-MS-Exchange-Inbox-Rules-Loop` marks a message an inbox rule forwarded or redirected (a
  *   person's mail, still worth a workflow) and `X-Auto-Response-Suppress` a sender asking not to be
  *   auto-answered (notifications and ordinary Outlook mail carry it): neither makes an auto-reply.
+ *   `X-MS-Exchange-Generated-Message-Source` is not read: on the Exchange replies seen it comes with
+ *   `Auto-Submitted` or the shape above, and alone it also marks other rule-generated mail.
  * - isBulk: mass mail (newsletters, marketing, bulk notices), unless it is an auto-reply or a
  *   delivery report: `Precedence` (or `X-Precedence`) `bulk` or `junk`, or a one-way list
  *   (`List-Unsubscribe` or `List-Id` present, but neither `List-Post` nor `Precedence: list`, which a
