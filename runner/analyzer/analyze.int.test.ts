@@ -60,7 +60,9 @@ async function seededMailbox() {
   const draft = await createMessage(mailbox, { fromEmail: 'me@example.test', subject: 'Draft', receivedAt: at(2, 9) });
   await db().mailMessage.update({ where: { id: sent.id }, data: { sent: true } });
   await db().mailMessage.update({ where: { id: draft.id }, data: { draft: true } });
-  await db().mailMessage.updateMany({ where: { mailboxId: mailbox.id, fromEmail: { endsWith: '@news.example' } }, data: { isMailingList: true } });
+  await db().mailMessage.updateMany({ where: { mailboxId: mailbox.id, fromEmail: { in: ['a@news.example', 'b@news.example'] } }, data: { isMailingList: true } });
+  // c's digest carries `Precedence: bulk` but no list header: bulk mail, which a list-including trigger lets through too.
+  await db().mailMessage.updateMany({ where: { mailboxId: mailbox.id, fromEmail: 'c@news.example' }, data: { isBulk: true } });
   // One mailing list (as ingest stores List-Id) for a's and b's digests: a list group of 5 messages, 2 senders.
   await db().mailMessage.updateMany({ where: { mailboxId: mailbox.id, fromEmail: { in: ['a@news.example', 'b@news.example'] } }, data: { listId: 'digest.news.example' } });
   const journal = (outcome: string, createdAt: Date) => ({ memberId: owner.id, mailboxId: mailbox.id, messageId: randomUUID(), outcome, createdAt });

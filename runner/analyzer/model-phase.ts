@@ -33,7 +33,7 @@ export const proposalSchema = z.object({
 
 const system = [
   'You look at groups of mail a person receives and propose automations.',
-  'Each group has a key, a kind (domain, list: one mailing list by its List-Id, subject: one subject pattern), its label, its volume over the period, senders, sample subjects and shares of mailing-list, no-reply and attachment mail.',
+  'Each group has a key, a kind (domain, list: one mailing list by its List-Id, subject: one subject pattern), its label, its volume over the period, senders, sample subjects and shares of list mail (mailing lists and bulk mail such as newsletters), no-reply and attachment mail.',
   'Propose only clear wins, each for one or more groups of the list (by their exact keys), of one kind:',
   'label_archive (newsletters, notifications: label and archive), extract_table (invoices, orders, receipts: extract into a table),',
   'draft_reply (many mails asking the same question: draft a reply for review), notify (important mail to be told about at once).',

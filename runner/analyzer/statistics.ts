@@ -14,6 +14,8 @@
  *   `Re:`/`Fwd:` prefixes, lower-cased, digits as `#`), with at least `minGroupVolume` messages over
  *   the window; the largest `maxGroupsPerKind` of each kind are kept; `groups` counts them all. A
  *   message may be in one group of each kind.
+ * - A group's `mailingListShare` counts list mail and bulk mail (`is_mailing_list OR is_bulk`): what
+ *   a trigger's `includeMailingLists` lets through, so a proposal for a newsletter group includes it.
  */
 import { Prisma } from '../../server/generated/prisma/client';
 import type { Tx } from '../../server/core/db';
@@ -134,13 +136,13 @@ async function groupsBy(tx: Reader, input: StatisticsInput, kind: SenderGroup['k
   const windowStart = new Date(input.now.getTime() - input.windowDays * day);
   const rows = await tx.$queryRaw<GroupRow[]>`
     WITH m AS (
-      SELECT ${keyOf} AS g, lower(from_email) AS email, subject, received_at, is_mailing_list, is_no_reply, has_attachments
+      SELECT ${keyOf} AS g, lower(from_email) AS email, subject, received_at, (is_mailing_list OR is_bulk) AS list_or_bulk, is_no_reply, has_attachments
       FROM mail_messages
       WHERE mailbox_id = ${input.mailboxId}::uuid AND received_at >= ${windowStart} AND received_at <= ${input.now} AND ${incoming} AND ${keep}
     ),
     g AS (
       SELECT g, count(*)::int AS volume, count(DISTINCT email)::int AS senders,
-             avg(is_mailing_list::int)::float8 AS mailing_list_share, avg(is_no_reply::int)::float8 AS no_reply_share,
+             avg(list_or_bulk::int)::float8 AS mailing_list_share, avg(is_no_reply::int)::float8 AS no_reply_share,
              avg(has_attachments::int)::float8 AS attachment_share, count(*) OVER () AS total_groups
       FROM m GROUP BY g HAVING count(*) >= ${input.minGroupVolume}
       ORDER BY volume DESC, g LIMIT ${analyzerBounds.maxGroupsPerKind}

@@ -116,7 +116,7 @@ export const groupSchema = z.object({
   senders: z.number().int(),
   topSenders: z.array(z.string()),
   sampleSubjects: z.array(z.string()),
-  mailingListShare: z.number(),
+  mailingListShare: z.number().describe('Share of list mail: mailing lists and bulk mail (newsletters), what a trigger’s `includeMailingLists` lets through.'),
   noReplyShare: z.number(),
   attachmentShare: z.number(),
 });

@@ -8,7 +8,7 @@ const outcome = z.enum(journalOutcomes).describe('Why the message did or did not
 const ruleRef = z
   .string()
   .nullable()
-  .describe('The rule that decided: `exclusion:<id>`, `guardrail:from_self`, `guardrail:auto_reply`, `guardrail:no_reply`, `guardrail:mailing_list`; null for `unmatched` and `dispatched`.');
+  .describe('The rule that decided: `exclusion:<id>`, `guardrail:from_self`, `guardrail:delivery_report` (a bounce or read receipt), `guardrail:auto_reply`, `guardrail:no_reply`, `guardrail:mailing_list`, `guardrail:bulk` (a newsletter or other mass mail); null for `unmatched` and `dispatched`.');
 
 export const messageJournalOutput = z.object({
   entry: z.object({ id: z.uuid(), outcome, ruleRef, createdAt: isoDateTime }).nullable().describe('Null when the message was never dispatched (mirrored by the first sync, a backfill or a resync, or not handled yet).'),

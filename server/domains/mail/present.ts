@@ -19,6 +19,9 @@ export interface MessageSummaryRow {
   is_no_reply: boolean;
   is_mailing_list: boolean;
   is_from_self: boolean;
+  is_bulk: boolean;
+  is_delivery_report: boolean;
+  is_calendar: boolean;
   has_attachments: boolean;
 }
 
@@ -53,7 +56,15 @@ export function presentMessageSummary(row: MessageSummaryRow): MessageSummary {
     receivedAt: row.received_at.toISOString(),
     folderLabels: [row.folder_key, ...(row.labels ?? [])],
     flags: { seen: row.seen, flagged: row.flagged, draft: row.draft, sent: row.sent },
-    signals: { isAutoReply: row.is_auto_reply, isNoReply: row.is_no_reply, isMailingList: row.is_mailing_list, isFromSelf: row.is_from_self },
+    signals: {
+      isAutoReply: row.is_auto_reply,
+      isNoReply: row.is_no_reply,
+      isMailingList: row.is_mailing_list,
+      isFromSelf: row.is_from_self,
+      isBulk: row.is_bulk,
+      isDeliveryReport: row.is_delivery_report,
+      isCalendar: row.is_calendar,
+    },
     hasAttachments: row.has_attachments,
   };
 }

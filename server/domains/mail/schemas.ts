@@ -13,11 +13,21 @@ export const addressSchema = z.object({ name: z.string().optional(), email: z.st
 
 export const messageFlagsSchema = z.object({ seen: z.boolean(), flagged: z.boolean(), draft: z.boolean(), sent: z.boolean() });
 
+/** What kind of mail a message is, computed at ingest (server/core/mail/ingest/signals.ts). */
 export const messageSignalsSchema = z.object({
-  isAutoReply: z.boolean(),
-  isNoReply: z.boolean(),
-  isMailingList: z.boolean(),
-  isFromSelf: z.boolean(),
+  isAutoReply: z
+    .boolean()
+    .describe('Automatic mail by RFC 3834: `Auto-Submitted` other than `no`, `X-Autoreply`/`X-Autorespond`, Exchange’s out-of-office headers (out-of-office, vacation replies, machine notices); never a delivery report. `Precedence: bulk` alone does not make one.'),
+  isNoReply: z.boolean().describe('The sender is a no-reply address (`noreply`, `do-not-reply`, `mailer-daemon`, `postmaster`, `bounce`…).'),
+  isMailingList: z.boolean().describe('List mail: `List-Id`, `List-Unsubscribe` or `List-Post`, or `Precedence: list` (discussion lists and newsletters alike).'),
+  isFromSelf: z.boolean().describe('Sent by the mailbox’s own address.'),
+  isBulk: z
+    .boolean()
+    .describe('Mass mail (newsletters, marketing): `Precedence: bulk` or `junk`, or a list one can leave but not write to; never an auto-reply or a delivery report. Added to the spec’s four signals.'),
+  isDeliveryReport: z
+    .boolean()
+    .describe('A bounce, delay notice or read receipt: `multipart/report` (DSN, MDN), `X-Failed-Recipients`, or sent by `MAILER-DAEMON`. Added to the spec’s four signals.'),
+  isCalendar: z.boolean().describe('Carries an iCalendar part (`text/calendar`): invitations, updates, cancellations, answers. Added to the spec’s four signals.'),
 });
 
 export const messageSummarySchema = z

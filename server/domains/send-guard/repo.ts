@@ -56,10 +56,16 @@ export async function countWorkflowSends(tx: Tx, workflowId: string, exceptId: s
   return row?.n ?? 0;
 }
 
-/** The sender of the answered message when it carries the auto-reply signal, else null. */
+/**
+ * The sender of the answered message when it is automatic mail (an auto-reply, or a delivery report:
+ * a bounce answers itself as surely as a vacation reply), else null.
+ */
 export async function autoReplyCounterpart(tx: Tx, relatedMessageId: string, mailboxId: string): Promise<string | null> {
-  const message = await tx.mailMessage.findFirst({ where: { id: relatedMessageId, mailboxId }, select: { isAutoReply: true, fromEmail: true } });
-  return message?.isAutoReply && message.fromEmail ? message.fromEmail.trim().toLowerCase() : null;
+  const message = await tx.mailMessage.findFirst({
+    where: { id: relatedMessageId, mailboxId },
+    select: { isAutoReply: true, isDeliveryReport: true, fromEmail: true },
+  });
+  return (message?.isAutoReply || message?.isDeliveryReport) && message.fromEmail ? message.fromEmail.trim().toLowerCase() : null;
 }
 
 /** Automated sends (not the member's webmail, not reviewed by a human) of the mailbox to the counterpart since. */

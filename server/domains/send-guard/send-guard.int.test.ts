@@ -218,6 +218,19 @@ describe('auto-reply ping-pong', () => {
   });
 });
 
+describe('auto-reply ping-pong with a delivery report', () => {
+  it('a workflow reply to a bounce after two automated sends to its sender within the window is held', async () => {
+    const owner = await createMember();
+    const mailbox = await createMailbox(owner);
+    const { workflow } = await createWorkflow(owner, { name: 'Answers bounces' });
+    const bounce = await createMessage(mailbox, { fromEmail: 'MAILER-DAEMON@mx.loop.test', subject: 'Undelivered Mail Returned to Sender' });
+    await db().mailMessage.update({ where: { id: bounce.id }, data: { isDeliveryReport: true, isNoReply: true } });
+    await sent(2, owner, mailbox, { workflow, to: ['mailer-daemon@mx.loop.test'] });
+    const holdId = await claim((await item(owner, mailbox, { workflow, to: ['mailer-daemon@mx.loop.test'], relatedMessageId: bounce.id, relation: 'reply' })).id);
+    expect(await db().sendHold.findUniqueOrThrow({ where: { id: holdId! } })).toMatchObject({ reason: 'auto_reply_loop', workflowId: workflow.id });
+  });
+});
+
 describe('repeated recipient', () => {
   it('the 4th automated send of a workflow to one recipient within an hour is held; other recipients went', async () => {
     const owner = await createMember();

@@ -99,6 +99,9 @@ describe('mail dispatch: journal outcomes', () => {
       isMailingList: false,
       isAutoReply: false,
       isNoReply: false,
+      isBulk: false,
+      isDeliveryReport: false,
+      isCalendar: false,
       signals: [],
     });
     // Each run's first advance is queued with it.

@@ -11,14 +11,17 @@
  * The outcome, in this order: the organisation's exclusions (`excluded_org`, ruleRef
  * `exclusion:<id>`), the member's (`excluded_member`), mail from the mailbox itself (`guardrail`,
  * `guardrail:from_self`, the loop guard: nothing starts), then the member's live mail workflows that
- * match (`dispatched`); when none matches, an auto-reply, no-reply sender or mailing list is journaled
- * `guardrail` (`guardrail:auto_reply`, `…:no_reply`, `…:mailing_list`; a trigger that includes the
- * category does match), anything else `unmatched`.
+ * match (`dispatched`). When none starts: `unmatched` if some live trigger let the message's kind
+ * through and only its filters did not match; else, for mail of a guarded kind, `guardrail` with the
+ * guardrail that kept it from the oldest live trigger (with none, the first kind that applies):
+ * `guardrail:delivery_report` (bounce, read receipt), `…:auto_reply`, `…:no_reply`,
+ * `…:mailing_list`, `…:bulk` (`includeAutoReplies` lets the first two through, `includeMailingLists`
+ * the last two; mail-trigger.node.ts `mailGuardrailOf`); anything else `unmatched`.
  */
 import { db, type Tx } from '../../core/db';
 import { jobKeys } from '../../core/jobs/catalogue';
 import { enqueue } from '../../core/jobs/enqueue';
-import { mailTriggerMatches, mailTriggerParams, type MatchableMessage } from '../nodes/triggers/mail-trigger.node.ts';
+import { mailGuardrailOf, mailTriggerFiltersMatch, mailTriggerParams, type MailGuardrail, type MatchableMessage } from '../nodes/triggers/mail-trigger.node.ts';
 import { startExecution } from '../run/start';
 
 export type JournalOutcome = 'excluded_org' | 'excluded_member' | 'guardrail' | 'unmatched' | 'dispatched';
@@ -54,6 +57,9 @@ interface QueuedMessage {
   isNoReply: boolean;
   isMailingList: boolean;
   isFromSelf: boolean;
+  isBulk: boolean;
+  isDeliveryReport: boolean;
+  isCalendar: boolean;
 }
 
 /** Messages handled per call before the job ends (a fresh job picks up the rest). */
@@ -147,7 +153,8 @@ async function loadMessage(tx: Tx, messageId: string): Promise<QueuedMessage | n
            m.from_name AS "fromName", m.from_email AS "fromEmail", m.recipients, m.received_at AS "receivedAt", m.labels,
            m.folder_key AS "folderKey", f.role AS "folderRole", m.has_attachments AS "hasAttachments",
            m.is_auto_reply AS "isAutoReply", m.is_no_reply AS "isNoReply", m.is_mailing_list AS "isMailingList",
-           m.is_from_self AS "isFromSelf"
+           m.is_from_self AS "isFromSelf", m.is_bulk AS "isBulk", m.is_delivery_report AS "isDeliveryReport",
+           m.is_calendar AS "isCalendar"
       FROM mail_messages m
       JOIN mailboxes b ON b.id = m.mailbox_id
       LEFT JOIN mail_folders f ON f.mailbox_id = m.mailbox_id AND f.key = m.folder_key
@@ -183,16 +190,9 @@ export async function senderExclusionOf(tx: Pick<Tx, 'senderExclusion'>, memberI
   return decided ? { id: decided.id, outcome: decided.memberId === null ? ('excluded_org' as const) : ('excluded_member' as const) } : null;
 }
 
-function guardrailOf(message: QueuedMessage): string | null {
-  if (message.isAutoReply) return 'guardrail:auto_reply';
-  if (message.isNoReply) return 'guardrail:no_reply';
-  if (message.isMailingList) return 'guardrail:mailing_list';
-  return null;
-}
-
-/** The member's published, running mail workflows watching this mailbox whose trigger matches. */
-async function matchingWorkflows(tx: Tx, message: QueuedMessage, signals: string[]): Promise<LiveMailWorkflow[]> {
-  const rows = await tx.$queryRaw<{ id: string; versionId: string; triggerNodeId: string | null; graph: unknown }[]>`
+/** The member's published, running mail workflows watching the message's mailbox, oldest first. */
+async function liveMailWorkflows(tx: Tx, message: QueuedMessage) {
+  return tx.$queryRaw<{ id: string; versionId: string; triggerNodeId: string | null; graph: unknown }[]>`
     SELECT w.id, v.id AS "versionId", v.trigger_node_id AS "triggerNodeId", v.graph
       FROM workflows w
       JOIN workflow_versions v ON v.id = w.published_version_id
@@ -201,17 +201,10 @@ async function matchingWorkflows(tx: Tx, message: QueuedMessage, signals: string
        AND v.trigger_type = 'mail'
        AND (cardinality(v.trigger_mailbox_ids) = 0 OR ${message.mailboxId} = ANY(v.trigger_mailbox_ids))
      ORDER BY w.created_at, w.id`;
-  return rows.filter((row) => triggerNodeMatches(row.graph, row.triggerNodeId, message, signals));
 }
 
-/** Whether the mail trigger node `triggerNodeId` of `graph` (its mailboxes and filters) matches the message. */
-function triggerNodeMatches(graph: unknown, triggerNodeId: string | null, message: QueuedMessage, signals: string[]): boolean {
-  const nodes = (graph as { nodes?: { id?: unknown; params?: unknown }[] } | null)?.nodes ?? [];
-  const node = nodes.find((candidate) => candidate.id === triggerNodeId);
-  const parsed = mailTriggerParams.safeParse(node?.params ?? {});
-  if (!parsed.success) return false;
-  if (parsed.data.mailboxIds.length > 0 && !parsed.data.mailboxIds.includes(message.mailboxId)) return false;
-  const matchable: MatchableMessage = {
+function matchableOf(message: QueuedMessage): MatchableMessage {
+  return {
     fromEmail: message.fromEmail,
     fromName: message.fromName,
     subject: message.subject,
@@ -222,8 +215,28 @@ function triggerNodeMatches(graph: unknown, triggerNodeId: string | null, messag
     isNoReply: message.isNoReply,
     isMailingList: message.isMailingList,
     isFromSelf: message.isFromSelf,
+    isBulk: message.isBulk,
+    isDeliveryReport: message.isDeliveryReport,
   };
-  return mailTriggerMatches(parsed.data, matchable, signals);
+}
+
+/**
+ * What the mail trigger node `triggerNodeId` of `graph` makes of the message: it starts (`match`), a
+ * guardrail keeps it out, or its filters do (`filtered`); null when the trigger watches another
+ * mailbox or its parameters do not parse (it was never a candidate).
+ */
+type TriggerVerdict = { kind: 'match' } | { kind: 'guardrail'; guardrail: MailGuardrail } | { kind: 'filtered' };
+
+function triggerVerdict(graph: unknown, triggerNodeId: string | null, message: QueuedMessage, signals: string[]): TriggerVerdict | null {
+  const nodes = (graph as { nodes?: { id?: unknown; params?: unknown }[] } | null)?.nodes ?? [];
+  const node = nodes.find((candidate) => candidate.id === triggerNodeId);
+  const parsed = mailTriggerParams.safeParse(node?.params ?? {});
+  if (!parsed.success) return null;
+  if (parsed.data.mailboxIds.length > 0 && !parsed.data.mailboxIds.includes(message.mailboxId)) return null;
+  const matchable = matchableOf(message);
+  const guardrail = mailGuardrailOf(matchable, parsed.data);
+  if (guardrail) return { kind: 'guardrail', guardrail };
+  return mailTriggerFiltersMatch(parsed.data, matchable, signals) ? { kind: 'match' } : { kind: 'filtered' };
 }
 
 /**
@@ -236,17 +249,25 @@ export async function mailTriggerWouldStart(tx: Tx, messageId: string, graph: un
   if (!message) return false;
   if (await senderExclusionOf(tx, message.memberId, message.fromEmail)) return false;
   if (message.isFromSelf) return false;
-  return triggerNodeMatches(graph, triggerNodeId, message, await signalsOf(tx, message));
+  return triggerVerdict(graph, triggerNodeId, message, await signalsOf(tx, message))?.kind === 'match';
 }
 
 export async function decide(tx: Tx, message: QueuedMessage): Promise<DispatchDecision> {
   const exclusion = await senderExclusionOf(tx, message.memberId, message.fromEmail);
   if (exclusion) return { outcome: exclusion.outcome, ruleRef: `exclusion:${exclusion.id}`, workflows: [] };
   if (message.isFromSelf) return { outcome: 'guardrail', ruleRef: 'guardrail:from_self', workflows: [] };
-  const workflows = await matchingWorkflows(tx, message, await signalsOf(tx, message));
+  const signals = await signalsOf(tx, message);
+  const candidates = (await liveMailWorkflows(tx, message)).flatMap((row) => {
+    const verdict = triggerVerdict(row.graph, row.triggerNodeId, message, signals);
+    return verdict ? [{ workflow: { id: row.id, versionId: row.versionId, triggerNodeId: row.triggerNodeId }, verdict }] : [];
+  });
+  const workflows = candidates.filter((candidate) => candidate.verdict.kind === 'match').map((candidate) => candidate.workflow);
   if (workflows.length > 0) return { outcome: 'dispatched', ruleRef: null, workflows };
-  const guardrail = guardrailOf(message);
-  if (guardrail) return { outcome: 'guardrail', ruleRef: guardrail, workflows: [] };
+  // A trigger that let the message's kind through but whose filters did not match: the filters decided.
+  if (candidates.some((candidate) => candidate.verdict.kind === 'filtered')) return { outcome: 'unmatched', ruleRef: null, workflows: [] };
+  const held = candidates.find((candidate) => candidate.verdict.kind === 'guardrail')?.verdict;
+  const guardrail = held?.kind === 'guardrail' ? held.guardrail : mailGuardrailOf(matchableOf(message));
+  if (guardrail) return { outcome: 'guardrail', ruleRef: `guardrail:${guardrail}`, workflows: [] };
   return { outcome: 'unmatched', ruleRef: null, workflows: [] };
 }
 
@@ -279,6 +300,9 @@ async function summaryOf(tx: Tx, message: QueuedMessage): Promise<Record<string,
     isMailingList: message.isMailingList,
     isAutoReply: message.isAutoReply,
     isNoReply: message.isNoReply,
+    isBulk: message.isBulk,
+    isDeliveryReport: message.isDeliveryReport,
+    isCalendar: message.isCalendar,
     signals: await signalsOf(tx, message),
   };
 }

@@ -47,7 +47,7 @@ describe('ingestMessage', () => {
       { position: 0, filename: 'logo.png', mime: 'image/png', size: 4, disposition: 'inline', contentId: 'logo@x', partRef: expect.any(String), content: '89504e47' },
       { position: 1, filename: 'numbers.csv', mime: 'text/csv', size: 8, disposition: 'attachment', contentId: null, partRef: '2', content: Buffer.from('a,b\n1,2\n').toString('hex') },
     ]);
-    expect(message.signals).toEqual({ isAutoReply: false, isNoReply: false, isMailingList: false, isFromSelf: false });
+    expect(message.signals).toEqual({ isAutoReply: false, isNoReply: false, isMailingList: false, isFromSelf: false, isBulk: false, isDeliveryReport: false, isCalendar: false });
     expect(message.listId).toBeNull();
   });
 
@@ -77,7 +77,15 @@ describe('ingestMessage', () => {
       headers: { 'Auto-Submitted': 'auto-replied', 'List-ID': '<dev.lists.example.test>' },
     });
     const message = await ingestMessage(raw, { mailboxAddress: mailbox, mode: 'full' });
-    expect(message.signals).toEqual({ isAutoReply: true, isNoReply: true, isMailingList: true, isFromSelf: false });
+    expect(message.signals).toEqual({
+      isAutoReply: true,
+      isNoReply: true,
+      isMailingList: true,
+      isFromSelf: false,
+      isBulk: false,
+      isDeliveryReport: false,
+      isCalendar: false,
+    });
     expect(message.listId).toBe('dev.lists.example.test');
   });
 

@@ -9,7 +9,7 @@
 import type { AddressObject, HeaderLines, Headers } from 'mailparser';
 import { ingestLimits } from './limits';
 import { addressesOf, parseMime, type ParsedPart } from './parse-mime';
-import { listIdOf, signalsOf, type HeaderValues, type MessageSignals } from './signals';
+import { listIdOf, signalHeaderNames, signalsOf, type HeaderValues, type MessageSignals } from './signals';
 import { snippetOf, storable, storableText } from './text';
 
 export interface Address {
@@ -59,20 +59,8 @@ export interface IngestOptions {
   sourceComplete?: boolean;
 }
 
-/** Header names the signals read; no other raw header is looked at. */
-const signalHeaders = new Set([
-  'auto-submitted',
-  'x-autoreply',
-  'x-autorespond',
-  'x-autoresponder',
-  'precedence',
-  'x-precedence',
-  'content-type',
-  'list-id',
-  'list-unsubscribe',
-  'list-post',
-  'date',
-]);
+/** Header names kept raw: what the signals read, and the Date header as written. */
+const signalHeaders = new Set<string>([...signalHeaderNames, 'date']);
 
 /** Raw values of the headers named in `signalHeaders`, unfolded and bounded. */
 export function headerValues(lines: HeaderLines): Map<string, string[]> {
@@ -190,7 +178,12 @@ export async function ingestMessage(source: Buffer, options: IngestOptions): Pro
     bodyComplete: full && parsed.complete && !cut && !contentMissing && options.sourceComplete !== false,
     hasAttachments: parsed.parts.some((part) => part.disposition !== 'inline' || !part.related),
     attachments,
-    signals: signalsOf({ headers: rawHeaders, fromEmail: from?.email ?? null, mailboxAddress: options.mailboxAddress }),
+    signals: signalsOf({
+      headers: rawHeaders,
+      fromEmail: from?.email ?? null,
+      mailboxAddress: options.mailboxAddress,
+      partTypes: parsed.parts.map((part) => part.contentType),
+    }),
     listId: listIdOf(rawHeaders),
   };
 }

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { isAutoReply, isFromSelf, isMailingList, isNoReply, listIdOf, signalsOf, type HeaderValues } from './signals';
+import { isAutoSubmitted, isBulkMail, isCalendar, isDeliveryReport, isFromSelf, isMailingList, isNoReply, listIdOf, signalsOf, type HeaderValues } from './signals';
 
 const headers = (entries: Record<string, string | string[]>): HeaderValues =>
   new Map(Object.entries(entries).map(([name, value]) => [name, Array.isArray(value) ? value : [value]]));
 
-describe('isAutoReply', () => {
+describe('isAutoSubmitted (RFC 3834 automatic mail)', () => {
   it.each([
     [{}, false],
     [{ 'auto-submitted': 'no' }, false],
@@ -12,6 +12,8 @@ describe('isAutoReply', () => {
     [{ 'auto-submitted': 'auto-replied' }, true],
     [{ 'auto-submitted': 'auto-generated' }, true],
     [{ 'auto-submitted': 'auto-notified; owner-email="a@b"' }, true],
+    [{ 'auto-submitted': 'auto-replied (zimbra; vacation)' }, true],
+    [{ 'auto-submitted': 'auto-replied(vacation)' }, true],
     [{ 'auto-submitted': '' }, false],
     [{ 'x-autoreply': 'yes' }, true],
     [{ 'x-autoreply': '' }, true],
@@ -19,17 +21,69 @@ describe('isAutoReply', () => {
     [{ 'x-autorespond': 'vacation' }, true],
     [{ 'x-autoresponder': 'true' }, true],
     [{ precedence: 'auto_reply' }, true],
-    [{ precedence: 'bulk' }, true],
-    [{ precedence: 'JUNK' }, true],
+    [{ 'x-precedence': 'auto_reply' }, true],
+    // Precedence bulk, junk and list say how much mail a sender sends, not that it answers automatically.
+    [{ precedence: 'bulk' }, false],
+    [{ precedence: 'JUNK' }, false],
     [{ precedence: 'list' }, false],
     [{ precedence: 'first-class' }, false],
-    [{ 'x-precedence': 'bulk' }, true],
+    [{ 'x-precedence': 'bulk' }, false],
+    // Exchange: its out-of-office shape, not either header alone.
+    [{ 'x-ms-exchange-inbox-rules-loop': 'me@x.test', 'x-auto-response-suppress': 'All' }, true],
+    [{ 'x-ms-exchange-inbox-rules-loop': 'me@x.test' }, false],
     [{ 'x-auto-response-suppress': 'All' }, false],
-    [{ 'content-type': 'multipart/report; report-type=delivery-status; boundary="x"' }, true],
-    [{ 'content-type': 'multipart/mixed; boundary="x"' }, false],
+    [{ 'content-type': 'multipart/report; report-type=delivery-status; boundary="x"' }, false],
     [{ 'auto-submitted': ['no', 'auto-replied'] }, true],
   ] as const)('%j → %s', (entries, expected) => {
-    expect(isAutoReply(headers(entries as Record<string, string | string[]>))).toBe(expected);
+    expect(isAutoSubmitted(headers(entries as Record<string, string | string[]>))).toBe(expected);
+  });
+});
+
+describe('isDeliveryReport', () => {
+  it.each([
+    [{}, 'alice@example.test', false],
+    [{ 'content-type': 'multipart/report; report-type=delivery-status; boundary="x"' }, 'alice@example.test', true],
+    [{ 'content-type': 'Multipart/Report; report-type=disposition-notification' }, 'alice@example.test', true],
+    [{ 'content-type': 'multipart/mixed; boundary="x"' }, 'alice@example.test', false],
+    [{ 'x-failed-recipients': 'gone@example.test' }, 'postmaster@example.test', true],
+    [{ 'x-failed-recipients': ' ' }, 'alice@example.test', false],
+    [{}, 'MAILER-DAEMON@example.test', true],
+    [{}, 'mailer-daemon', true],
+    [{}, 'postmaster@example.test', false],
+    [{}, null, false],
+  ] as const)('%j from %s → %s', (entries, from, expected) => {
+    expect(isDeliveryReport(headers(entries as Record<string, string | string[]>), from)).toBe(expected);
+  });
+});
+
+describe('isBulkMail', () => {
+  it.each([
+    [{}, false],
+    [{ precedence: 'bulk' }, true],
+    [{ precedence: 'Junk' }, true],
+    [{ 'x-precedence': 'bulk' }, true],
+    [{ precedence: 'list' }, false],
+    // A one-way list: one can leave it, not write to it.
+    [{ 'list-unsubscribe': '<mailto:u@example.test>' }, true],
+    [{ 'list-id': '<news.example.test>' }, true],
+    [{ 'list-id': '<dev.example.test>', 'list-post': '<mailto:dev@example.test>' }, false],
+    [{ 'list-id': '<repo.example.test>', precedence: 'list' }, false],
+    [{ 'list-id': '<repo.example.test>', 'list-post': '<mailto:dev@example.test>', precedence: 'bulk' }, true],
+    [{ 'list-unsubscribe': '  ' }, false],
+  ] as const)('%j → %s', (entries, expected) => {
+    expect(isBulkMail(headers(entries as Record<string, string | string[]>))).toBe(expected);
+  });
+});
+
+describe('isCalendar', () => {
+  it.each([
+    [{}, [], false],
+    [{ 'content-type': 'text/calendar; method=REPLY; charset="utf-8"' }, [], true],
+    [{ 'content-type': 'multipart/alternative; boundary="x"' }, ['text/calendar'], true],
+    [{ 'content-type': 'multipart/mixed; boundary="x"' }, ['application/pdf', 'TEXT/CALENDAR'], true],
+    [{ 'content-type': 'multipart/mixed; boundary="x"' }, ['application/pdf'], false],
+  ] as const)('%j with parts %j → %s', (entries, parts, expected) => {
+    expect(isCalendar(headers(entries as Record<string, string | string[]>), parts)).toBe(expected);
   });
 });
 
@@ -109,11 +163,40 @@ describe('isFromSelf', () => {
   });
 });
 
-it('signalsOf combines the four', () => {
-  expect(signalsOf({ headers: headers({ 'list-id': 'x' }), fromEmail: 'noreply@x.test', mailboxAddress: 'noreply@x.test' })).toEqual({
-    isAutoReply: false,
-    isNoReply: true,
-    isMailingList: true,
-    isFromSelf: true,
+describe('signalsOf', () => {
+  it('combines them', () => {
+    expect(signalsOf({ headers: headers({ 'list-id': 'x' }), fromEmail: 'noreply@x.test', mailboxAddress: 'noreply@x.test' })).toEqual({
+      isAutoReply: false,
+      isNoReply: true,
+      isMailingList: true,
+      isFromSelf: true,
+      isBulk: true,
+      isDeliveryReport: false,
+      isCalendar: false,
+    });
+  });
+
+  it('a newsletter with List-Id and Precedence: bulk is bulk list mail, not an auto-reply', () => {
+    const newsletter = headers({ 'list-id': 'News <news.example.test>', precedence: 'bulk' });
+    expect(signalsOf({ headers: newsletter, fromEmail: 'news@example.test', mailboxAddress: 'me@x.test' })).toMatchObject({
+      isAutoReply: false,
+      isMailingList: true,
+      isBulk: true,
+    });
+  });
+
+  it('a vacation reply stamped Precedence: bulk is an auto-reply, not bulk mail', () => {
+    const vacation = headers({ 'auto-submitted': 'auto-replied', precedence: 'bulk' });
+    expect(signalsOf({ headers: vacation, fromEmail: 'lea@example.test', mailboxAddress: 'me@x.test' })).toMatchObject({ isAutoReply: true, isBulk: false });
+  });
+
+  it('a bounce stamped Auto-Submitted is a delivery report, not an auto-reply', () => {
+    const bounce = headers({ 'auto-submitted': 'auto-replied', 'content-type': 'multipart/report; report-type=delivery-status' });
+    expect(signalsOf({ headers: bounce, fromEmail: 'mailer-daemon@example.test', mailboxAddress: 'me@x.test' })).toMatchObject({
+      isAutoReply: false,
+      isDeliveryReport: true,
+      isNoReply: true,
+      isBulk: false,
+    });
   });
 });

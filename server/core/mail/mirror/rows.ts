@@ -43,6 +43,9 @@ export interface MessageRow {
   is_mailing_list: boolean;
   list_id: string | null;
   is_from_self: boolean;
+  is_bulk: boolean;
+  is_delivery_report: boolean;
+  is_calendar: boolean;
   has_attachments: boolean;
   size: number;
   body_text: string | null;
@@ -90,6 +93,9 @@ export async function prepareMessage(
     is_mailing_list: parsed.signals.isMailingList,
     list_id: parsed.listId,
     is_from_self: parsed.signals.isFromSelf,
+    is_bulk: parsed.signals.isBulk,
+    is_delivery_report: parsed.signals.isDeliveryReport,
+    is_calendar: parsed.signals.isCalendar,
     has_attachments: parsed.hasAttachments,
     size: Math.min(Math.max(0, Math.trunc(incoming.size)), maxInt),
     body_text: parsed.bodyText,

@@ -17,7 +17,8 @@ export interface MessageListSpec {
 }
 
 export const messageSummaryColumns = `m.id, m.mailbox_id, m.from_name, m.from_email, m.subject, m.snippet, m.received_at, m.folder_key,
-  m.labels, m.seen, m.flagged, m.draft, m.sent, m.is_auto_reply, m.is_no_reply, m.is_mailing_list, m.is_from_self, m.has_attachments`;
+  m.labels, m.seen, m.flagged, m.draft, m.sent, m.is_auto_reply, m.is_no_reply, m.is_mailing_list, m.is_from_self,
+  m.is_bulk, m.is_delivery_report, m.is_calendar, m.has_attachments`;
 
 export function messageListStatement(spec: MessageListSpec): Statement {
   if (spec.mailboxIds.length === 0) throw new Error('messageListStatement needs at least one mailbox');

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../../core/db';
 import { closeSanitizePool } from '../../../core/mail/sanitize/sanitize-pool';
 import { createApiKeyFor, createMember, type TestMember } from '../../../testing/factories';
+import { createMirrorSink } from '../../../core/mail/mirror/writer';
+import { corpusMailbox, corpusMessage } from '../../../testing/mail-corpus';
 import { createMailbox, createMessage } from '../../../testing/mail-factories';
 import { prototypeNames } from '../../../testing/prototype-names';
 import { call } from '../../../testing/rest-client';
@@ -77,6 +79,44 @@ describe('GET /api/v1/messages', () => {
 
 afterAll(async () => {
   await closeSanitizePool();
+});
+
+describe('message signals', () => {
+  it('a newsletter (List-Id, Precedence: bulk) is listed as bulk list mail, an out-of-office as an auto-reply, a bounce as a delivery report, an invitation as calendar mail', async () => {
+    const owner = await createMember();
+    const box = await createMailbox(owner, { address: corpusMailbox });
+    const names = ['mailchimp-newsletter', 'exchange-online-automatic-reply', 'gmail-bounce', 'google-calendar-invitation'];
+    const sink = createMirrorSink({ id: box.id, memberId: owner.id, address: box.address, syncMode: 'processing_only' });
+    await sink.commit({
+      ingestedVia: 'initial',
+      messages: names.map((name, index) => ({
+        providerKey: `INBOX\n1\n${index + 1}`,
+        folderKey: 'INBOX',
+        labels: [],
+        uid: BigInt(index + 1),
+        uidValidity: 1n,
+        modseq: null,
+        flags: { seen: false, flagged: false, draft: false, sent: false },
+        internalDate: at(100 + index),
+        size: 100,
+        source: corpusMessage(name),
+        sourceComplete: true,
+      })),
+      flagUpdates: [],
+      removedProviderKeys: [],
+      cursors: [],
+    });
+    const response = await call<{ messages: { signals: Record<string, boolean> }[] }>('GET', `/api/v1/messages?mailboxId=${box.id}`, { cookie: owner.cookie });
+    expect(response.status).toBe(200);
+    const none = { isAutoReply: false, isNoReply: false, isMailingList: false, isFromSelf: false, isBulk: false, isDeliveryReport: false, isCalendar: false };
+    // Most recent first: the order the corpus messages were received in, reversed.
+    expect(response.body.messages.map((message) => message.signals)).toEqual([
+      { ...none, isCalendar: true },
+      { ...none, isDeliveryReport: true, isNoReply: true },
+      { ...none, isAutoReply: true },
+      { ...none, isMailingList: true, isBulk: true },
+    ]);
+  });
 });
 
 describe('GET /api/v1/messages/{id}', () => {

@@ -206,7 +206,7 @@ describe('GET /api/v1/threads/{id}', () => {
       receivedAt: at(200).toISOString(),
       folderLabels: ['INBOX'],
       flags: { seen: false, flagged: false, draft: false, sent: false },
-      signals: { isAutoReply: false, isNoReply: false, isMailingList: false, isFromSelf: false },
+      signals: { isAutoReply: false, isNoReply: false, isMailingList: false, isFromSelf: false, isBulk: false, isDeliveryReport: false, isCalendar: false },
       hasAttachments: false,
     });
     expect(response.body.messages[1].folderLabels).toEqual(['Sent']);

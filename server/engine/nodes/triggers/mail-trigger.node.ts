@@ -4,8 +4,11 @@
  * (server/engine/dispatch) calls `mailTriggerMatches` on the published version's parameters; the
  * message summary it builds becomes the run's trigger data, which this node passes on.
  *
- * Guardrails: auto-replies, no-reply senders and mailing lists start nothing unless the trigger
- * explicitly includes that category; mail from the mailbox itself (the loop guard) never does.
+ * Guardrails (the kinds are server/core/mail/ingest/signals.ts's): automatic mail (auto-replies and
+ * delivery reports: bounces, read receipts), no-reply senders, and list or bulk mail (mailing lists,
+ * newsletters) start nothing unless the trigger explicitly includes that category
+ * (`includeAutoReplies`, `includeNoReply`, `includeMailingLists`); mail from the mailbox itself (the
+ * loop guard) never does, whatever is included. Calendar mail is a person's mail: no guardrail.
  */
 import { z } from 'zod';
 import { defineNode } from '../define-node';
@@ -19,9 +22,12 @@ export const mailTriggerParams = z.strictObject({
   from: z.array(filterText).max(50).default([]).describe('The sender address or name contains one of these (case-insensitive); empty: any sender.'),
   subject: z.array(filterText).max(50).default([]).describe('The subject contains one of these (case-insensitive); empty: any subject.'),
   hasAttachments: z.boolean().optional().describe('Only messages with (true) or without (false) attachments.'),
-  includeAutoReplies: z.boolean().default(false),
-  includeNoReply: z.boolean().default(false),
-  includeMailingLists: z.boolean().default(false),
+  includeAutoReplies: z
+    .boolean()
+    .default(false)
+    .describe('Also start for automatic mail: auto-replies (out-of-office, vacation, machine notices) and delivery reports (bounces, read receipts).'),
+  includeNoReply: z.boolean().default(false).describe('Also start for mail from no-reply senders (noreply@, mailer-daemon@…).'),
+  includeMailingLists: z.boolean().default(false).describe('Also start for list and bulk mail: mailing lists, newsletters, marketing mail.'),
   requireSignals: z.array(signalName).max(20).default([]).describe('Signals the message must carry (all of them).'),
   excludeSignals: z.array(signalName).max(20).default([]).describe('Signals the message must not carry.'),
 });
@@ -40,6 +46,8 @@ export interface MatchableMessage {
   isNoReply: boolean;
   isMailingList: boolean;
   isFromSelf: boolean;
+  isBulk: boolean;
+  isDeliveryReport: boolean;
 }
 
 const containsAny = (value: string, needles: string[]) => {
@@ -47,12 +55,36 @@ const containsAny = (value: string, needles: string[]) => {
   return needles.some((needle) => haystack.includes(needle.toLowerCase()));
 };
 
+export type MailGuardrail = 'from_self' | 'delivery_report' | 'auto_reply' | 'no_reply' | 'mailing_list' | 'bulk';
+
+type GuardedKinds = Pick<MatchableMessage, 'isFromSelf' | 'isDeliveryReport' | 'isAutoReply' | 'isNoReply' | 'isMailingList' | 'isBulk'>;
+type Inclusions = Pick<MailTriggerParams, 'includeAutoReplies' | 'includeNoReply' | 'includeMailingLists'>;
+
+const includesNothing: Inclusions = { includeAutoReplies: false, includeNoReply: false, includeMailingLists: false };
+
+/**
+ * The first guardrail that keeps the message from a trigger with these inclusions (none included
+ * by default), or null: the loop guard, then automatic mail (delivery reports, auto-replies), no-reply
+ * senders, list and bulk mail. The journal names it (`guardrail:<name>`).
+ */
+export function mailGuardrailOf(message: GuardedKinds, params: Inclusions = includesNothing): MailGuardrail | null {
+  if (message.isFromSelf) return 'from_self';
+  if (!params.includeAutoReplies && message.isDeliveryReport) return 'delivery_report';
+  if (!params.includeAutoReplies && message.isAutoReply) return 'auto_reply';
+  if (!params.includeNoReply && message.isNoReply) return 'no_reply';
+  if (!params.includeMailingLists && message.isMailingList) return 'mailing_list';
+  if (!params.includeMailingLists && message.isBulk) return 'bulk';
+  return null;
+}
+
 /** Whether a new message starts a workflow with these trigger parameters (mailboxes are checked by the caller). */
 export function mailTriggerMatches(params: MailTriggerParams, message: MatchableMessage, signals: readonly string[]): boolean {
-  if (message.isFromSelf) return false;
-  if (message.isAutoReply && !params.includeAutoReplies) return false;
-  if (message.isNoReply && !params.includeNoReply) return false;
-  if (message.isMailingList && !params.includeMailingLists) return false;
+  if (mailGuardrailOf(message, params) !== null) return false;
+  return mailTriggerFiltersMatch(params, message, signals);
+}
+
+/** The trigger's folder, sender, subject, attachment and signal filters alone (no guardrail). */
+export function mailTriggerFiltersMatch(params: MailTriggerParams, message: MatchableMessage, signals: readonly string[]): boolean {
   const folders = params.folders.map((folder) => folder.toLowerCase());
   if (!folders.includes('all')) {
     const names = [message.folder, message.folderKey ?? message.folder].map((name) => name.toLowerCase());
@@ -77,8 +109,8 @@ export const mailTriggerNode = defineNode({
   trigger: 'mail',
   label: { en: 'Incoming mail', fr: 'Courriel entrant' },
   description: {
-    en: 'Starts the workflow for each new message of the chosen mailboxes and folders that matches the sender, subject, attachment and signal filters. Auto-replies, no-reply senders and mailing lists are left out unless included; mail sent by the mailbox itself never starts it.',
-    fr: 'Démarre le workflow pour chaque nouveau message des boîtes et dossiers choisis qui correspond aux filtres d’expéditeur, d’objet, de pièces jointes et de signaux. Les réponses automatiques, les expéditeurs « no-reply » et les listes de diffusion sont ignorés sauf s’ils sont inclus ; le courrier envoyé par la boîte elle-même ne le démarre jamais.',
+    en: 'Starts the workflow for each new message of the chosen mailboxes and folders that matches the sender, subject, attachment and signal filters. Automatic mail (auto-replies, bounces, read receipts), no-reply senders and list mail (mailing lists, newsletters) are left out unless included; mail sent by the mailbox itself never starts it.',
+    fr: 'Démarre le workflow pour chaque nouveau message des boîtes et dossiers choisis qui correspond aux filtres d’expéditeur, d’objet, de pièces jointes et de signaux. Le courrier automatique (réponses automatiques, avis de non-remise, accusés de lecture), les expéditeurs « no-reply » et le courrier de liste (listes de diffusion, lettres d’information) sont ignorés sauf s’ils sont inclus ; le courrier envoyé par la boîte elle-même ne le démarre jamais.',
   },
   params: mailTriggerParams,
   outputs: ['main'],

@@ -16,6 +16,8 @@ const message = (overrides: Partial<MatchableMessage> = {}): MatchableMessage =>
   isNoReply: false,
   isMailingList: false,
   isFromSelf: false,
+  isBulk: false,
+  isDeliveryReport: false,
   ...overrides,
 });
 
@@ -82,6 +84,21 @@ describe('mailTriggerMatches', () => {
     expect(mailTriggerMatches(params({ includeMailingLists: true }), message({ isMailingList: true }), [])).toBe(true);
     const everything = params({ includeAutoReplies: true, includeNoReply: true, includeMailingLists: true });
     expect(mailTriggerMatches(everything, message({ isFromSelf: true }), [])).toBe(false);
+  });
+
+  it('guardrail kinds: a delivery report is automatic mail, bulk mail is list mail; the loop guard stays absolute', () => {
+    const bounce = message({ isDeliveryReport: true });
+    expect(mailTriggerMatches(params(), bounce, [])).toBe(false);
+    expect(mailTriggerMatches(params({ includeNoReply: true, includeMailingLists: true }), bounce, [])).toBe(false);
+    expect(mailTriggerMatches(params({ includeAutoReplies: true }), bounce, [])).toBe(true);
+    const newsletter = message({ isMailingList: true, isBulk: true });
+    expect(mailTriggerMatches(params(), newsletter, [])).toBe(false);
+    expect(mailTriggerMatches(params({ includeMailingLists: true }), newsletter, [])).toBe(true);
+    const bulkOnly = message({ isBulk: true });
+    expect(mailTriggerMatches(params(), bulkOnly, [])).toBe(false);
+    expect(mailTriggerMatches(params({ includeMailingLists: true }), bulkOnly, [])).toBe(true);
+    const everything = params({ includeAutoReplies: true, includeNoReply: true, includeMailingLists: true });
+    expect(mailTriggerMatches(everything, message({ isFromSelf: true, isBulk: true, isDeliveryReport: true }), [])).toBe(false);
   });
 
   it('requires every required signal and none of the excluded ones', () => {
