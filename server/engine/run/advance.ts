@@ -153,6 +153,14 @@ async function drive(execution: ClaimedExecution, stop: AbortSignal, leaseStart:
       if (next !== 'continue') return next;
       continue;
     }
+    // A step saved as failed is one its onError did not catch (a caught one is saved succeeded): its
+    // run fails with it. Found here only when the runner stopped between the step's write and the
+    // run's; without this look the plan would see nothing left to run and call the run succeeded.
+    const failedStep = steps.find((step) => step.status === 'failed');
+    if (failedStep) {
+      await failExecution(execution, await savedStepError(failedStep, runnable));
+      return false;
+    }
     // Its advancer kept dying between steps (no attempt open to blame): not advanced again.
     const crashLoop = runCrashLoop(execution);
     if (crashLoop) {
@@ -301,6 +309,24 @@ async function runNode(
     resume,
   });
   return outcome;
+}
+
+/** The run's error from a step saved as failed (the stored error, with the node's name for the incident). */
+async function savedStepError(step: StepRow, runnable: RunnableGraph): Promise<ExecutionError> {
+  const { error } = await db().executionStep.findUniqueOrThrow({ where: { id: step.id }, select: { error: true } });
+  const node = runnable.nodes.get(step.nodeId);
+  const stored = (error ?? {}) as Partial<ExecutionError>;
+  return {
+    code: stored.code ?? 'internal',
+    message: stored.message ?? 'The step failed.',
+    nodeId: step.nodeId,
+    nodeName: node?.name ?? null,
+    kind: stored.kind ?? 'permanent',
+    attempts: stored.attempts ?? step.attempt,
+    nodeType: stored.nodeType ?? node?.type ?? null,
+    details: stored.details ?? {},
+    at: stored.at ?? new Date().toISOString(),
+  };
 }
 
 type Next = 'continue' | boolean;
