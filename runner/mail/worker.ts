@@ -60,6 +60,11 @@ export class MailboxWorker {
   private stopped = false;
   /** Runs completed (tests wait on it). */
   runs = 0;
+  /**
+   * What woke this worker, counted (tests and diagnostics): changes the IDLE watch reported, and
+   * the timers that fired (the periodic poll, the retry after a failed run).
+   */
+  readonly wakeups = { watchEvents: 0, polls: 0, retries: 0 };
 
   constructor(
     readonly mailboxId: string,
@@ -93,7 +98,7 @@ export class MailboxWorker {
         // The session records the provider's failures itself; what reaches here is ours (the
         // database unreachable while recording, a bug): log it and try everything again later.
         log.error({ mailboxId: this.mailboxId, err: error }, 'mailbox worker run failed');
-        this.schedule(30_000, everything);
+        this.schedule(30_000, everything, 'retries');
       })
       .finally(() => {
         this.running = null;
@@ -123,7 +128,7 @@ export class MailboxWorker {
       this.failing = true;
       await this.closeWatch();
       log.warn({ mailboxId: this.mailboxId, kind: result.failure.kind, code: result.failure.code, retryInMs: result.retryInMs }, 'mailbox sync failed');
-      this.schedule(result.retryInMs, everything);
+      this.schedule(result.retryInMs, everything, 'retries');
       return;
     }
     this.failing = false;
@@ -131,14 +136,15 @@ export class MailboxWorker {
     // A backfill continues after whatever else is waiting, one budget at a time.
     if (result.more.backfill) setImmediate(() => this.request({ backfill: true }));
     await this.ensureWatch();
-    this.schedule(this.watching ? (this.options.watchedPollMs ?? 300_000) : (this.options.pollMs ?? 60_000), { delta: true });
+    this.schedule(this.watching ? (this.options.watchedPollMs ?? 300_000) : (this.options.pollMs ?? 60_000), { delta: true }, 'polls');
   }
 
-  private schedule(delayMs: number, work: WorkRequest): void {
+  private schedule(delayMs: number, work: WorkRequest, kind: 'polls' | 'retries'): void {
     this.clearTimer();
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.timer = null;
+      this.wakeups[kind] += 1;
       this.request(work);
     }, delayMs);
     this.timer.unref();
@@ -181,6 +187,7 @@ export class MailboxWorker {
   }
 
   private onChange(): void {
+    this.wakeups.watchEvents += 1;
     if (this.debounce || this.stopped) return;
     this.debounce = setTimeout(() => {
       this.debounce = null;
@@ -205,6 +212,11 @@ export class MailboxWorker {
     await this.closeWatch();
     if (this.running) await Promise.race([this.running.catch(() => {}), new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
     await this.session.close();
+  }
+
+  /** Whether an IDLE watch is open (tests). */
+  get watched(): boolean {
+    return this.watchHandle !== null;
   }
 
   /** Resolves when no run is in progress or pending (tests). */
