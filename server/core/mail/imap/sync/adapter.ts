@@ -247,6 +247,12 @@ export class ImapAdapter implements MailProviderAdapter {
     const end = (error: unknown) => {
       if (closing || ended) return;
       ended = true;
+      client.off('exists', onChange);
+      client.off('expunge', onChange);
+      client.off('flags', onChange);
+      // An IDLE that ended while the connection lives on (the server ended it, a NOOP broke it)
+      // would otherwise stay open beside the next watch, auto-IDLEing on its own.
+      void closeImap(client);
       onEnd(error);
     };
     client.on('exists', onChange);
