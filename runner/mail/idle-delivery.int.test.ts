@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../server/core/db';
 import { createMember } from '../../server/testing/factories';
 import { createImapMailbox } from '../../server/testing/imap-mailbox';
-import { appendMessage, buildRawMessage } from '../../server/testing/mail-servers/deliver';
+import { appendMessage, buildRawMessage, openTestImap } from '../../server/testing/mail-servers/deliver';
 import { startDovecot, type DovecotServer, type MailUser } from '../../server/testing/mail-servers/dovecot';
 import { useTestDatabase } from '../../server/testing/test-database';
 import { MailSupervisor, type SupervisorOptions } from './supervisor';
@@ -34,8 +34,11 @@ afterAll(async () => {
 });
 
 const hour = 3_600_000;
-/** The poll (with or without a watch) an hour away: only the watch can bring mail during a test. */
-const pollOutOfReach: SupervisorOptions = { renewMs: 500, ttlMs: 2_000, scanMs: 200, liveMs: 1_500, pollMs: hour, watchedPollMs: hour };
+/**
+ * The poll (with or without a watch) an hour away: only the watch can bring mail during a test. Its
+ * look at the other folders comes every 2 s (30 s by default) to keep the tests short.
+ */
+const pollOutOfReach: SupervisorOptions = { renewMs: 500, ttlMs: 2_000, scanMs: 200, liveMs: 1_500, pollMs: hour, watchedPollMs: hour, folderCheckMs: 2_000 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -60,9 +63,13 @@ function seededRandom(seed: number): () => number {
   };
 }
 
+/** A mailbox with a `Lists` folder besides the usual ones (where a server rule would file list mail). */
 async function newMailbox(endpoint?: Pick<DovecotServer, 'host' | 'plainPort' | 'tlsPort'>) {
   const user: MailUser = { user: `i-${randomUUID().slice(0, 8)}@example.test`, password: `pw-${randomUUID()}` };
   await server.addUser(user);
+  const client = await openTestImap({ server, ...user });
+  await client.mailboxCreate('Lists');
+  await client.logout();
   const mailbox = await createImapMailbox(await createMember(), endpoint ?? server, user);
   return { user, mailbox };
 }
@@ -155,9 +162,11 @@ describe('new mail reaches the mirror through the IDLE watch', () => {
     const { user, mailbox } = await newMailbox();
     const worker = await watchedRunner(mailbox.id, { session: { imap: { maxIdleTime: 2_000 } } });
 
-    const total = 18;
-    const heldAt = new Set([3, 10]);
+    const total = 20;
+    const heldAt = new Set([3, 11]);
     const restartAfter = 6;
+    // Filed straight into another folder, as a server-side (sieve) rule files list mail.
+    const filedAt = new Set([8, 15]);
     const delivered: string[] = [];
     for (let index = 0; index < total; index += 1) {
       await sleep(Math.floor(random() * 3_000));
@@ -181,7 +190,7 @@ describe('new mail reaches the mirror through the IDLE watch', () => {
         }
         continue;
       }
-      await deliver(user, subject);
+      await deliver(user, subject, filedAt.has(index) ? 'Lists' : 'INBOX');
       delivered.push(subject);
       if (index === restartAfter) {
         // The server restarts: every connection, the watch's included, is cut mid-IDLE. The next
@@ -202,6 +211,17 @@ describe('new mail reaches the mirror through the IDLE watch', () => {
     expect(worker.wakeups, `seed ${seed}`).toMatchObject({ polls: 0, retries: 0 });
     const rows = await db().mailMessage.findMany({ where: { mailboxId: mailbox.id }, select: { ingestedVia: true } });
     expect(rows.map((row) => row.ingestedVia)).toEqual(delivered.map(() => 'delta'));
+  });
+
+  it('mail filed straight into another folder is mirrored through the watch\'s look at the folders, not the poll', { timeout: 300_000 }, async () => {
+    const { user, mailbox } = await newMailbox();
+    const worker = await watchedRunner(mailbox.id);
+    await deliver(user, 'Filed by a rule', 'Lists');
+    await waitFor('the filed message', async () => (await mirroredSubjects(mailbox.id)).has('Filed by a rule'), 240_000);
+    expect(worker.wakeups).toMatchObject({ polls: 0, retries: 0 });
+    expect(worker.wakeups.folderChanges).toBeGreaterThan(0);
+    const filed = await db().mailMessage.findFirstOrThrow({ where: { mailboxId: mailbox.id, subject: 'Filed by a rule' } });
+    expect(filed).toMatchObject({ folderKey: 'Lists', ingestedVia: 'delta' });
   });
 
   it('a server restart mid-IDLE: the watch reconnects once it is back and catches up, recording no failure', { timeout: 300_000 }, async () => {

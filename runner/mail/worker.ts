@@ -13,7 +13,7 @@
  * starting, failed, and mail waited 30-90 s for the backoff with no watch open (issue 19 §5).
  */
 import { log } from '../../server/core/log';
-import type { WatchHandle } from '../../server/core/mail/provider';
+import type { WatchChange, WatchHandle } from '../../server/core/mail/provider';
 import { classifySyncError } from '../../server/core/mail/sync-errors';
 import { MailboxSession, type SessionOptions, type WorkRequest } from './session';
 
@@ -45,8 +45,13 @@ export interface WorkerOptions {
   session?: SessionOptions;
   /** Poll interval without push (IDLE not offered, or the watch is down). Default 60 s. */
   pollMs?: number;
-  /** Poll interval while IDLE watches the inbox (other folders). Default 5 min. */
+  /** Poll interval while IDLE watches the inbox (a full delta, for what the folder looks cannot see). Default 5 min. */
   watchedPollMs?: number;
+  /**
+   * While watching, how often the watch looks at the other folders (one LIST-STATUS where offered) and
+   * asks for a delta when one changed: mail filed into a folder by a server rule. Default 30 s; 0: never.
+   */
+  folderCheckMs?: number;
   /** Open IDLE watches. Default true. */
   watch?: boolean;
   /** Delay coalescing a burst of IDLE events into one delta. Default 50 ms. */
@@ -59,8 +64,11 @@ export interface WorkerOptions {
   watchReopenMs?: readonly number[];
 }
 
-/** Reopen attempts of a dropped watch: at once, then backing off to 15 s (≈ 30 s in all). */
-export const watchReopenDelaysMs: readonly number[] = [0, 500, 1_000, 2_000, 4_000, 8_000, 15_000];
+/**
+ * Reopen attempts of a dropped watch: at once, then densely over the first seconds (a restarting
+ * server is usually back within two or three), backing off to 15 s (≈ 34 s in all).
+ */
+export const watchReopenDelaysMs: readonly number[] = [0, 500, 1_000, 1_000, 2_000, 2_000, 4_000, 8_000, 15_000];
 
 /** A watch that lived this long before dropping starts its reopen attempts afresh. */
 const watchSettledMs = 60_000;
@@ -93,10 +101,13 @@ export class MailboxWorker {
   /** Runs completed (tests wait on it). */
   runs = 0;
   /**
-   * What woke this worker, counted (tests and diagnostics): changes the IDLE watch reported, and
-   * the timers that fired (the periodic poll, the retry after a failed run).
+   * What woke this worker, counted (tests and diagnostics): inbox changes the IDLE watch reported,
+   * other folders its looks found changed, and the timers that fired (the periodic poll, the retry
+   * after a failed run).
    */
-  readonly wakeups = { watchEvents: 0, polls: 0, retries: 0 };
+  readonly wakeups = { watchEvents: 0, folderChanges: 0, polls: 0, retries: 0 };
+  /** A folder other than the inbox changed within the debounce window. */
+  private debouncedFolders = false;
 
   constructor(
     readonly mailboxId: string,
@@ -207,10 +218,7 @@ export class MailboxWorker {
   /** After a successful run: opens the watch if none is open (once; a failure to open it schedules reopen attempts). */
   private async ensureWatch(): Promise<void> {
     if (this.watching || this.stopped || this.failing || this.options.watch === false) return;
-    // Mail that reached the inbox between the run's look at it and the watch's SELECT raises no
-    // IDLE event (the watch counts it as already there): catch up once the watch is open, else it
-    // would wait for the next poll (minutes while watching).
-    await this.openWatch({ delta: 'inbox' });
+    await this.openWatch();
   }
 
   /** A reopen attempt (from the loop, between runs). */
@@ -218,18 +226,23 @@ export class MailboxWorker {
     if (this.watching || this.stopped || this.options.watch === false) return;
     // Logins that fail are never retried early (an account can be locked out for them).
     if (this.lastFailureKind === 'auth') return;
-    // Whatever arrived while no watch was open, in any folder, is caught up once it is.
-    await this.openWatch({ delta: true });
+    await this.openWatch();
   }
 
-  private async openWatch(catchUp: WorkRequest): Promise<void> {
+  /**
+   * Opens the watch, then catches up once with a full delta: mail that reached the inbox before the
+   * watch's SELECT raises no IDLE event (the watch counts it as already there), mail filed elsewhere
+   * before its first look at the folders is in its baseline, and whatever came while no watch was
+   * open would otherwise wait for the next poll (minutes while watching).
+   */
+  private async openWatch(): Promise<void> {
     this.watching = true;
     const generation = ++this.watchGeneration;
     let dropped = false;
     try {
       const handle = await this.session.watch(
-        () => {
-          if (generation === this.watchGeneration) this.onChange();
+        (change) => {
+          if (generation === this.watchGeneration) this.onChange(change);
         },
         (error) => {
           dropped = true;
@@ -243,6 +256,7 @@ export class MailboxWorker {
           if (this.watchOpenedAt > 0 && Date.now() - this.watchOpenedAt >= watchSettledMs) this.reopenAttempts = 0;
           this.scheduleReopen();
         },
+        { folderCheckMs: this.options.folderCheckMs ?? 30_000 },
       );
       if (this.stopped || dropped || generation !== this.watchGeneration) {
         // Stopped meanwhile, or the connection dropped while it opened (its end already scheduled a reopen).
@@ -255,7 +269,7 @@ export class MailboxWorker {
       if (!this.watching) return;
       this.watchOpenedAt = Date.now();
       this.clearReopen();
-      this.request(catchUp);
+      this.request({ delta: true });
     } catch (error) {
       if (generation === this.watchGeneration) this.watching = false;
       const { kind } = classifySyncError(error);
@@ -291,12 +305,20 @@ export class MailboxWorker {
     this.reopenTimer = null;
   }
 
-  private onChange(): void {
-    this.wakeups.watchEvents += 1;
+  private onChange(change: WatchChange): void {
+    if (change === 'folders') {
+      this.wakeups.folderChanges += 1;
+      this.debouncedFolders = true;
+    } else {
+      this.wakeups.watchEvents += 1;
+    }
     if (this.debounce || this.stopped) return;
     this.debounce = setTimeout(() => {
       this.debounce = null;
-      this.request({ delta: 'inbox' });
+      // Another folder changed: the full delta (it reads only what moved in each folder).
+      const delta = this.debouncedFolders ? true : 'inbox';
+      this.debouncedFolders = false;
+      this.request({ delta });
     }, this.options.debounceMs ?? 50);
   }
 
