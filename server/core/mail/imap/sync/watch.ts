@@ -86,7 +86,16 @@ export async function watchImap(
         stamps = next;
         if (changed && !closing && !ended) onChange('folders');
       })()
-        .catch((error: unknown) => end(error))
+        .catch((error: unknown) => {
+          // The server refused the LIST-STATUS (NO/BAD): the connection is fine, the looks stop
+          // (other folders wait for the poll) and IDLE goes on. Anything else ends the watch.
+          if (['NO', 'BAD'].includes(String((error as { responseStatus?: unknown }).responseStatus))) {
+            stamps = null;
+            if (checkTimer) clearInterval(checkTimer);
+            return;
+          }
+          end(error);
+        })
         .finally(() => {
           looking = null;
         });
