@@ -20,7 +20,7 @@ import type { BatchLimits } from '../../server/core/mail/imap/sync/fetch-batches
 import { loadFolderStates, reconcileFolders } from '../../server/core/mail/mirror/folders';
 import { completeOperation, dropOperation, failOperation, pendingOperations } from '../../server/core/mail/mirror/operations';
 import { createMirrorSink, recountMessages, type MirrorMailbox } from '../../server/core/mail/mirror/writer';
-import type { MailProviderAdapter, SyncContext } from '../../server/core/mail/provider';
+import type { MailProviderAdapter, SyncContext, WatchChange, WatchOptions } from '../../server/core/mail/provider';
 import { classifySyncError, type ClassifiedSyncError } from '../../server/core/mail/sync-errors';
 import { backfillAllowed } from '../../server/core/mail/sync-mode';
 import { emitToMember } from '../../server/core/realtime/emit';
@@ -235,11 +235,11 @@ export class MailboxSession {
   }
 
   /** Opens the provider's push channel (IDLE) for this mailbox, or null when it offers none. */
-  async watch(onChange: () => void, onEnd: (error: unknown) => void) {
+  async watch(onChange: (change: WatchChange) => void, onEnd: (error: unknown) => void, options?: WatchOptions) {
     const mailbox = await loadMailbox(this.mailboxId);
     if (!mailbox || mailbox.status === 'disconnected') return null;
     const adapter = await this.connect(mailbox);
-    return adapter.watch ? adapter.watch(onChange, onEnd) : null;
+    return adapter.watch ? adapter.watch(onChange, onEnd, options) : null;
   }
 
   async close(): Promise<void> {

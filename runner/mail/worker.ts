@@ -4,9 +4,17 @@
  * every change it sees; a timer polls (often when the provider offers no push, rarely otherwise, for
  * the folders IDLE does not watch); a failure closes the watch and retries everything after the
  * backoff; a backfill continues in budgets between deltas until it is done.
+ *
+ * A watch whose connection drops (a server restart, a cut connection), or a run that fails because
+ * the server went away, does not wait for the failure backoff to watch again: the watch is reopened
+ * after short delays (`watchReopenMs`), without recording failures, and once open it asks for a full
+ * delta to catch up on what arrived meanwhile. Only when every reopen attempt failed does a run (which
+ * records the failure and backs off) take over. Without this, the first reconnect hit a server still
+ * starting, failed, and mail waited 30-90 s for the backoff with no watch open (issue 19 §5).
  */
 import { log } from '../../server/core/log';
-import type { WatchHandle } from '../../server/core/mail/provider';
+import type { WatchChange, WatchHandle } from '../../server/core/mail/provider';
+import { classifySyncError } from '../../server/core/mail/sync-errors';
 import { MailboxSession, type SessionOptions, type WorkRequest } from './session';
 
 /** A counting semaphore: at most `size` holders at once, the others wait in order. */
@@ -37,13 +45,36 @@ export interface WorkerOptions {
   session?: SessionOptions;
   /** Poll interval without push (IDLE not offered, or the watch is down). Default 60 s. */
   pollMs?: number;
-  /** Poll interval while IDLE watches the inbox (other folders). Default 5 min. */
+  /** Poll interval while IDLE watches the inbox (a full delta, for what the folder looks cannot see). Default 5 min. */
   watchedPollMs?: number;
+  /**
+   * While watching, how often the watch looks at the other folders (one LIST-STATUS where offered) and
+   * asks for a delta when one changed: mail filed into a folder by a server rule. Default 30 s; 0: never.
+   */
+  folderCheckMs?: number;
   /** Open IDLE watches. Default true. */
   watch?: boolean;
   /** Delay coalescing a burst of IDLE events into one delta. Default 50 ms. */
   debounceMs?: number;
+  /**
+   * Delays before each attempt to reopen a watch that dropped (or after a run failed because the
+   * server was unreachable or timed out); after the last, a normal run takes over. Default
+   * `watchReopenDelaysMs` (about 30 s in all).
+   */
+  watchReopenMs?: readonly number[];
 }
+
+/**
+ * Reopen attempts of a dropped watch: at once, then densely over the first seconds (a restarting
+ * server is usually back within two or three), backing off to 15 s (≈ 34 s in all).
+ */
+export const watchReopenDelaysMs: readonly number[] = [0, 500, 1_000, 1_000, 2_000, 2_000, 4_000, 8_000, 15_000];
+
+/** A watch that lived this long before dropping starts its reopen attempts afresh. */
+const watchSettledMs = 60_000;
+
+/** Run failures after which reopening the watch is worth trying at once (the server may just be back). */
+const reopenAfterFailure = new Set(['unreachable', 'timeout']);
 
 const everything: Required<WorkRequest> = { delta: true, operations: true, resync: true, backfill: true };
 
@@ -56,10 +87,27 @@ export class MailboxWorker {
   private debounce: NodeJS.Timeout | null = null;
   private watchHandle: WatchHandle | null = null;
   private watching = false;
+  /** The watch being opened or open; a drop reported for an older one is ignored. */
+  private watchGeneration = 0;
+  private watchOpenedAt = 0;
+  /** Reopen attempts made since the watch last settled. */
+  private reopenAttempts = 0;
+  private reopenTimer: NodeJS.Timeout | null = null;
+  /** A reopen attempt is due, run by the loop between runs (the session is used by one thing at a time). */
+  private reopenDue = false;
   private failing = false;
+  private lastFailureKind: string | null = null;
   private stopped = false;
   /** Runs completed (tests wait on it). */
   runs = 0;
+  /**
+   * What woke this worker, counted (tests and diagnostics): inbox changes the IDLE watch reported,
+   * other folders its looks found changed, and the timers that fired (the periodic poll, the retry
+   * after a failed run).
+   */
+  readonly wakeups = { watchEvents: 0, folderChanges: 0, polls: 0, retries: 0 };
+  /** A folder other than the inbox changed within the debounce window. */
+  private debouncedFolders = false;
 
   constructor(
     readonly mailboxId: string,
@@ -85,15 +133,19 @@ export class MailboxWorker {
     this.kick();
   }
 
+  private hasWork(): boolean {
+    return Boolean(this.pending.delta || this.pending.operations || this.pending.resync || this.pending.backfill);
+  }
+
   private kick(): void {
     if (this.running || this.stopped) return;
-    if (!this.pending.delta && !this.pending.operations && !this.pending.resync && !this.pending.backfill) return;
+    if (!this.hasWork() && !this.reopenDue) return;
     this.running = this.loop()
       .catch((error: unknown) => {
         // The session records the provider's failures itself; what reaches here is ours (the
         // database unreachable while recording, a bug): log it and try everything again later.
         log.error({ mailboxId: this.mailboxId, err: error }, 'mailbox worker run failed');
-        this.schedule(30_000, everything);
+        this.schedule(30_000, everything, 'retries');
       })
       .finally(() => {
         this.running = null;
@@ -102,6 +154,14 @@ export class MailboxWorker {
   }
 
   private async loop(): Promise<void> {
+    if (!this.hasWork()) {
+      // Only a reopen of the watch is due.
+      this.reopenDue = false;
+      await this.reopenWatch();
+      return;
+    }
+    // A run opens the watch itself afterwards (when it succeeds).
+    this.reopenDue = false;
     const work = this.pending;
     this.pending = {};
     this.clearTimer();
@@ -121,24 +181,30 @@ export class MailboxWorker {
     }
     if (result.outcome === 'failed') {
       this.failing = true;
+      this.lastFailureKind = result.failure.kind;
       await this.closeWatch();
       log.warn({ mailboxId: this.mailboxId, kind: result.failure.kind, code: result.failure.code, retryInMs: result.retryInMs }, 'mailbox sync failed');
-      this.schedule(result.retryInMs, everything);
+      this.schedule(result.retryInMs, everything, 'retries');
+      // The server went away (a restart, a cut connection): it may be back in a second, long before
+      // the backoff; the watch tries to reopen meanwhile and, once open, asks for the delta.
+      if (reopenAfterFailure.has(result.failure.kind)) this.scheduleReopen();
       return;
     }
     this.failing = false;
+    this.lastFailureKind = null;
     if (result.more.operations) this.pending.operations = true;
     // A backfill continues after whatever else is waiting, one budget at a time.
     if (result.more.backfill) setImmediate(() => this.request({ backfill: true }));
     await this.ensureWatch();
-    this.schedule(this.watching ? (this.options.watchedPollMs ?? 300_000) : (this.options.pollMs ?? 60_000), { delta: true });
+    this.schedule(this.watching ? (this.options.watchedPollMs ?? 300_000) : (this.options.pollMs ?? 60_000), { delta: true }, 'polls');
   }
 
-  private schedule(delayMs: number, work: WorkRequest): void {
+  private schedule(delayMs: number, work: WorkRequest, kind: 'polls' | 'retries'): void {
     this.clearTimer();
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.timer = null;
+      this.wakeups[kind] += 1;
       this.request(work);
     }, delayMs);
     this.timer.unref();
@@ -149,47 +215,117 @@ export class MailboxWorker {
     this.timer = null;
   }
 
+  /** After a successful run: opens the watch if none is open (once; a failure to open it schedules reopen attempts). */
   private async ensureWatch(): Promise<void> {
     if (this.watching || this.stopped || this.failing || this.options.watch === false) return;
+    await this.openWatch();
+  }
+
+  /** A reopen attempt (from the loop, between runs). */
+  private async reopenWatch(): Promise<void> {
+    if (this.watching || this.stopped || this.options.watch === false) return;
+    // Logins that fail are never retried early (an account can be locked out for them).
+    if (this.lastFailureKind === 'auth') return;
+    await this.openWatch();
+  }
+
+  /**
+   * Opens the watch, then catches up once with a full delta: mail that reached the inbox before the
+   * watch's SELECT raises no IDLE event (the watch counts it as already there), mail filed elsewhere
+   * before its first look at the folders is in its baseline, and whatever came while no watch was
+   * open would otherwise wait for the next poll (minutes while watching).
+   */
+  private async openWatch(): Promise<void> {
     this.watching = true;
+    const generation = ++this.watchGeneration;
+    let dropped = false;
     try {
       const handle = await this.session.watch(
-        () => this.onChange(),
+        (change) => {
+          if (generation === this.watchGeneration) this.onChange(change);
+        },
         (error) => {
+          dropped = true;
+          if (generation !== this.watchGeneration) return;
           this.watchHandle = null;
           this.watching = false;
           if (this.stopped) return;
           log.info({ mailboxId: this.mailboxId, err: error instanceof Error ? error.message : String(error) }, 'mailbox watch ended');
-          // Catch up on what the watch may have missed, then watch again.
-          this.request({ delta: true });
+          // A watch that had settled starts its reopen attempts afresh; one that keeps dropping
+          // right after opening runs down the same attempts (so a flapping server is not hammered).
+          if (this.watchOpenedAt > 0 && Date.now() - this.watchOpenedAt >= watchSettledMs) this.reopenAttempts = 0;
+          this.scheduleReopen();
         },
+        { folderCheckMs: this.options.folderCheckMs ?? 30_000 },
       );
-      if (this.stopped) {
+      if (this.stopped || dropped || generation !== this.watchGeneration) {
+        // Stopped meanwhile, or the connection dropped while it opened (its end already scheduled a reopen).
         await handle?.close();
+        if (generation === this.watchGeneration && !dropped) this.watching = false;
         return;
       }
       this.watchHandle = handle;
       this.watching = handle !== null;
-      // Mail that reached the inbox between the run's look at it and the watch's SELECT raises no
-      // IDLE event (the watch counts it as already there): catch up once now, else it would wait for
-      // the next poll (minutes while watching).
-      if (this.watching) this.request({ delta: 'inbox' });
+      if (!this.watching) return;
+      this.watchOpenedAt = Date.now();
+      this.clearReopen();
+      this.request({ delta: true });
     } catch (error) {
-      this.watching = false;
-      log.info({ mailboxId: this.mailboxId, err: error instanceof Error ? error.message : String(error) }, 'mailbox watch could not start');
+      if (generation === this.watchGeneration) this.watching = false;
+      const { kind } = classifySyncError(error);
+      log.info({ mailboxId: this.mailboxId, kind, err: error instanceof Error ? error.message : String(error) }, 'mailbox watch could not start');
+      // A refused login or certificate is not retried early: the next run meets it and records it.
+      if (kind !== 'auth' && kind !== 'tls') this.scheduleReopen();
     }
   }
 
-  private onChange(): void {
+  /**
+   * The next reopen attempt after its delay. Once they are all spent the mailbox is polled as one
+   * without push (a failed run already has its retry; each successful run tries the watch once more).
+   */
+  private scheduleReopen(): void {
+    if (this.stopped || this.reopenTimer || this.options.watch === false || this.lastFailureKind === 'auth') return;
+    const delays = this.options.watchReopenMs ?? watchReopenDelaysMs;
+    if (this.reopenAttempts >= delays.length) {
+      if (!this.failing) this.schedule(this.options.pollMs ?? 60_000, { delta: true }, 'polls');
+      return;
+    }
+    const delay = delays[this.reopenAttempts]!;
+    this.reopenAttempts += 1;
+    this.reopenTimer = setTimeout(() => {
+      this.reopenTimer = null;
+      this.reopenDue = true;
+      this.kick();
+    }, delay);
+    this.reopenTimer.unref();
+  }
+
+  private clearReopen(): void {
+    if (this.reopenTimer) clearTimeout(this.reopenTimer);
+    this.reopenTimer = null;
+  }
+
+  private onChange(change: WatchChange): void {
+    if (change === 'folders') {
+      this.wakeups.folderChanges += 1;
+      this.debouncedFolders = true;
+    } else {
+      this.wakeups.watchEvents += 1;
+    }
     if (this.debounce || this.stopped) return;
     this.debounce = setTimeout(() => {
       this.debounce = null;
-      this.request({ delta: 'inbox' });
+      // Another folder changed: the full delta (it reads only what moved in each folder).
+      const delta = this.debouncedFolders ? true : 'inbox';
+      this.debouncedFolders = false;
+      this.request({ delta });
     }, this.options.debounceMs ?? 50);
   }
 
   private async closeWatch(): Promise<void> {
     const handle = this.watchHandle;
+    // A drop reported by the closing watch (or by one still opening) is ours, not the server's.
+    this.watchGeneration += 1;
     this.watchHandle = null;
     this.watching = false;
     await handle?.close().catch(() => {});
@@ -201,10 +337,16 @@ export class MailboxWorker {
     this.stopped = true;
     this.abort.abort();
     this.clearTimer();
+    this.clearReopen();
     if (this.debounce) clearTimeout(this.debounce);
     await this.closeWatch();
     if (this.running) await Promise.race([this.running.catch(() => {}), new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
     await this.session.close();
+  }
+
+  /** Whether an IDLE watch is open (tests). */
+  get watched(): boolean {
+    return this.watchHandle !== null;
   }
 
   /** Resolves when no run is in progress or pending (tests). */

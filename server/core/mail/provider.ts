@@ -167,6 +167,14 @@ export interface AppliedOperation {
   removed: boolean;
 }
 
+/** What a watch saw change: the inbox (IDLE), or another folder (a look at their status). */
+export type WatchChange = 'inbox' | 'folders';
+
+export interface WatchOptions {
+  /** How often the folders other than the inbox are looked at, where the provider allows it cheaply; 0: never. */
+  folderCheckMs?: number;
+}
+
 export interface WatchHandle {
   /** Resolves once the watch connection is closed. */
   close(): Promise<void>;
@@ -188,10 +196,11 @@ export interface MailProviderAdapter {
   fetchContent(message: MessageLocator, options?: { part?: string }): Promise<{ content: Buffer; complete: boolean } | null>;
   applyOperation(operation: MailOperationInput, folders: ProviderFolder[]): Promise<AppliedOperation>;
   /**
-   * Push notifications of changes (IMAP IDLE on the inbox, on a connection of its own); null when
-   * the provider offers none (the orchestrator polls instead). `onEnd` runs once when the watch stops
-   * by itself (connection lost), never after `close()`.
+   * Push notifications of changes (IMAP IDLE on the inbox, on a connection of its own, with a look
+   * at the other folders every `folderCheckMs`); null when the provider offers none (the orchestrator
+   * polls instead). `onEnd` runs once when the watch stops by itself (connection lost), never after
+   * `close()`.
    */
-  watch?(onChange: () => void, onEnd: (error: unknown) => void): Promise<WatchHandle | null>;
+  watch?(onChange: (change: WatchChange) => void, onEnd: (error: unknown) => void, options?: WatchOptions): Promise<WatchHandle | null>;
   close(): Promise<void>;
 }

@@ -52,6 +52,12 @@ export interface DovecotServer {
   dir: string;
   /** Adds (or replaces the password of) a user; Dovecot re-reads the passwd file on its next login. */
   addUser(user: MailUser): Promise<void>;
+  /**
+   * Stops Dovecot (every client connection is cut, as on a real server's restart) and starts it again
+   * on the same ports with the same users and mail; resolves once it listens again. `downMs` keeps it
+   * down that long in between.
+   */
+  restart(options?: { downMs?: number }): Promise<void>;
   /** Dovecot's log so far (for a failing test's message). */
   readLog(): Promise<string>;
   /** SIGTERM, SIGKILL after 5 s, then removes `dir`. Safe to call twice. */
@@ -234,29 +240,8 @@ async function startOnce(options: DovecotOptions): Promise<DovecotServer> {
     const configPath = path.join(dir, 'dovecot.conf');
     await writeFile(configPath, configText(dir, plainPort, tlsPort, who, options));
 
-    let output = '';
-    const started = spawn(dovecotBinary, ['-F', '-c', configPath], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    child = started;
-    started.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    started.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    let spawnError: Error | null = null;
-    started.on('error', (error) => (spawnError = error));
-    const guard = started.pid ? guardAgainstOrphans([-started.pid], { signal: 'SIGTERM', graceMs: 3_000 }) : null;
-
-    const failure = (): Error | null => {
-      if (spawnError) return spawnError;
-      if (started.exitCode !== null || started.signalCode !== null) {
-        return new Error(`dovecot exited (${started.exitCode ?? started.signalCode}): ${output.trim()}`);
-      }
-      return null;
-    };
-    try {
-      await waitForListener(host, plainPort, { timeoutMs: startTimeoutMs, abort: failure });
-      await waitForListener(host, tlsPort, { timeoutMs: startTimeoutMs, abort: failure });
-    } catch (error) {
-      const logText = await readFile(path.join(dir, 'dovecot.log'), 'utf8').catch(() => '');
-      throw new Error(`${(error as Error).message}\n${logText.slice(-4000)}`, { cause: error });
-    }
+    let running = await spawnDovecot(configPath, dir, plainPort, tlsPort);
+    child = running.child;
 
     let stopped: Promise<void> | null = null;
     return {
@@ -268,11 +253,18 @@ async function startOnce(options: DovecotOptions): Promise<DovecotServer> {
       async addUser(user) {
         await writeUser(user);
       },
+      async restart(restartOptions = {}) {
+        if (stopped) throw new Error('dovecot was stopped');
+        await stopProcessGroup(running.child);
+        running.guard?.disarm();
+        if (restartOptions.downMs) await new Promise((resolve) => setTimeout(resolve, restartOptions.downMs));
+        running = await spawnDovecot(configPath, dir, plainPort, tlsPort);
+      },
       readLog: () => readFile(path.join(dir, 'dovecot.log'), 'utf8').catch(() => ''),
       stop() {
         stopped ??= (async () => {
-          await stopProcessGroup(started);
-          guard?.disarm();
+          await stopProcessGroup(running.child);
+          running.guard?.disarm();
           await rm(dir, { recursive: true, force: true });
         })();
         return stopped;
@@ -283,6 +275,35 @@ async function startOnce(options: DovecotOptions): Promise<DovecotServer> {
     await rm(dir, { recursive: true, force: true });
     throw error;
   }
+}
+
+/** Starts the master process on a written configuration and waits for both listeners. */
+async function spawnDovecot(configPath: string, dir: string, plainPort: number, tlsPort: number): Promise<{ child: ChildProcess; guard: ReturnType<typeof guardAgainstOrphans> | null }> {
+  let output = '';
+  const started = spawn(dovecotBinary, ['-F', '-c', configPath], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  started.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  started.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  let spawnError: Error | null = null;
+  started.on('error', (error) => (spawnError = error));
+  const guard = started.pid ? guardAgainstOrphans([-started.pid], { signal: 'SIGTERM', graceMs: 3_000 }) : null;
+
+  const failure = (): Error | null => {
+    if (spawnError) return spawnError;
+    if (started.exitCode !== null || started.signalCode !== null) {
+      return new Error(`dovecot exited (${started.exitCode ?? started.signalCode}): ${output.trim()}`);
+    }
+    return null;
+  };
+  try {
+    await waitForListener(host, plainPort, { timeoutMs: startTimeoutMs, abort: failure });
+    await waitForListener(host, tlsPort, { timeoutMs: startTimeoutMs, abort: failure });
+  } catch (error) {
+    await stopProcessGroup(started).catch(() => {});
+    guard?.disarm();
+    const logText = await readFile(path.join(dir, 'dovecot.log'), 'utf8').catch(() => '');
+    throw new Error(`${(error as Error).message}\n${logText.slice(-4000)}`, { cause: error });
+  }
+  return { child: started, guard };
 }
 
 async function distinctFreePorts(count: number): Promise<number[]> {

@@ -13,7 +13,9 @@ import type {
   ProviderFolder,
   SyncContext,
   SyncOutcome,
+  WatchChange,
   WatchHandle,
+  WatchOptions,
 } from '../../provider';
 import { SyncError } from '../../sync-errors';
 import { processingOnlyFetchBytes } from '../../sync-mode';
@@ -23,6 +25,7 @@ import { labelToKeyword } from './flags';
 import { folderRows, isSyncedFolder } from './folders';
 import { backfillFolder, resyncFolder, syncFolder, type FolderState } from './folder-sync';
 import { imapProviderKey, parseImapProviderKey } from './provider-key';
+import { watchImap } from './watch';
 
 /** Where each move-like action goes when the operation names no folder. */
 const actionTargets: Record<string, ProviderFolder['role']> = {
@@ -236,35 +239,13 @@ export class ImapAdapter implements MailProviderAdapter {
     return { providerKey: imapProviderKey(folderKey, box.uidValidity, uid), folderKey, uid: BigInt(uid), uidValidity: box.uidValidity, messageIdHeader };
   }
 
-  async watch(onChange: () => void, onEnd: (error: unknown) => void): Promise<WatchHandle | null> {
+  async watch(onChange: (change: WatchChange) => void, onEnd: (error: unknown) => void, options: WatchOptions = {}): Promise<WatchHandle | null> {
     const { client } = await openImapClient(this.source, { ...this.imapOverrides, socketTimeout: 30 * 60_000 });
     if (!client.capabilities.has('IDLE')) {
       await closeImap(client);
       return null;
     }
-    let closing = false;
-    let ended = false;
-    const end = (error: unknown) => {
-      if (closing || ended) return;
-      ended = true;
-      onEnd(error);
-    };
-    client.on('exists', onChange);
-    client.on('expunge', onChange);
-    client.on('flags', onChange);
-    client.on('close', () => end(new SyncError({ kind: 'unreachable', code: 'imap.unreachable', message: 'The watch connection closed.' })));
-    await client.mailboxOpen('INBOX', { readOnly: true });
-    // idle() loops (restarting IDLE every maxIdleTime) until the connection ends.
-    void client.idle().then(
-      () => end(new SyncError({ kind: 'unreachable', code: 'imap.unreachable', message: 'The watch stopped.' })),
-      (error: unknown) => end(error),
-    );
-    return {
-      async close() {
-        closing = true;
-        await closeImap(client);
-      },
-    };
+    return watchImap(client, onChange, onEnd, options);
   }
 
   async close(): Promise<void> {
