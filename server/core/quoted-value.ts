@@ -1,0 +1,14 @@
+/**
+ * A value as an error message quotes it (a cell refused, a folder a mailbox lacks, an address that is
+ * not one): one line, at most `maxQuotedValue` characters, so a message names what it refused
+ * without carrying a whole text into step errors, incidents or notifications.
+ */
+
+/** Enough to recognise a value, never a whole text. */
+export const maxQuotedValue = 40;
+
+export function quotedValue(value: unknown): string {
+  const whole = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  const text = whole.slice(0, maxQuotedValue + 1).replace(/[\u0000-\u001f\u007f]+/g, ' ');
+  return text.length <= maxQuotedValue ? text : `${text.slice(0, maxQuotedValue - 1)}…`;
+}
