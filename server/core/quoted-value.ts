@@ -9,6 +9,7 @@ export const maxQuotedValue = 40;
 
 export function quotedValue(value: unknown): string {
   const whole = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-  const text = whole.slice(0, maxQuotedValue + 1).replace(/[\u0000-\u001f\u007f]+/g, ' ');
-  return text.length <= maxQuotedValue ? text : `${text.slice(0, maxQuotedValue - 1)}…`;
+  // Cut by code points, never inside a surrogate pair (a lone surrogate is refused by PostgreSQL's jsonb).
+  const points = Array.from(whole.slice(0, 2 * maxQuotedValue + 2).replace(/\p{Cc}+/gu, ' '));
+  return points.length <= maxQuotedValue ? points.join('') : `${points.slice(0, maxQuotedValue - 1).join('')}…`;
 }

@@ -7,7 +7,7 @@
  */
 import { ownValue, setOwn } from '../../../core/own-property';
 import type { Column } from '../schemas';
-import { readNumberText } from './number-text';
+import { readNumberText } from '../../../core/number-text';
 import { quotedValue } from '../../../core/quoted-value';
 
 export { quotedValue };
@@ -134,7 +134,7 @@ export function cellProblem(
 
 export type CellRefusal = { reason: CellProblem['reason']; readings?: [number, number] };
 
-/** A number column's value: a finite number, or a text read as people write numbers and money (./number-text.ts). */
+/** A number column's value: a finite number, or a text read as people write numbers and money (server/core/number-text.ts). */
 function numberCell(value: unknown): { value: number } | CellRefusal {
   if (typeof value === 'number') return Number.isFinite(value) ? { value } : { reason: 'wrong_type' };
   if (typeof value !== 'string') return { reason: 'wrong_type' };

@@ -35,7 +35,8 @@ export function rowNotFound(rowId: string): AppError {
 export function problemsSentence(problems: { message: string }[]): string {
   const [first, ...others] = problems;
   if (!first) return 'Some cells do not fit their columns.';
-  return others.length === 0 ? first.message : `${first.message} (and ${others.length} other cell${others.length === 1 ? '' : 's'} that do not fit)`;
+  if (others.length === 0) return first.message;
+  return `${first.message} ${others.length === 1 ? 'One other cell does' : `${others.length} other cells do`} not fit either.`;
 }
 
 export function invalidCells(problems: CellProblem[]): AppError {
