@@ -206,10 +206,14 @@ export const enTables = {
     },
     allHidden: 'Every column is hidden.',
   },
+  /** A run's table refusal in words: the column, the value and why (the server's details, localised). */
+  cellRefused: (column: string, value: string | null, why: string, others: number) =>
+    `Column “${column}”${value === null ? '' : `, value “${value}”`}: ${why}${others > 0 ? ` ${plural(others, 'other cell does', 'other cells do')} not fit either.` : ''}`,
   problems: {
     unknown_column: 'This column no longer exists.',
     required: 'This column is required.',
     wrong_type: 'This value does not fit the column type.',
+    ambiguous_number: 'Ambiguous number: write 1234.50, 1,234.50 or 1 234,50, not 1,234 (one separator could mean either).',
     too_long: 'The text is too long.',
     invalid_email: 'Not a valid email address.',
     invalid_date: 'Not a valid date.',

@@ -209,10 +209,13 @@ export const frTables: Dictionary['tables'] = {
     },
     allHidden: 'Toutes les colonnes sont masquées.',
   },
+  cellRefused: (column: string, value: string | null, why: string, others: number) =>
+    `Colonne «\u00a0${column}\u00a0»${value === null ? '' : `, valeur «\u00a0${value}\u00a0»`}\u00a0: ${why}${others > 0 ? ` ${plural(others, 'autre cellule ne convient pas', 'autres cellules ne conviennent pas')} non plus.` : ''}`,
   problems: {
     unknown_column: 'Cette colonne n’existe plus.',
     required: 'Cette colonne est obligatoire.',
     wrong_type: 'Cette valeur ne correspond pas au type de la colonne.',
+    ambiguous_number: 'Nombre ambigu : écrivez 1234,50, 1 234,50 ou 1.234,50, pas 1,234 (un seul séparateur peut vouloir dire l’un ou l’autre).',
     too_long: 'Le texte est trop long.',
     invalid_email: 'Adresse e-mail invalide.',
     invalid_date: 'Date invalide.',

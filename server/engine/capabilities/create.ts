@@ -23,12 +23,13 @@
 import { createHash } from 'node:crypto';
 import { db } from '../../core/db';
 import { isUniqueViolation } from '../../core/db/sql-state';
-import { AppError } from '../../core/errors/app-error';
+import { AppError, appError } from '../../core/errors/app-error';
 import { expireApproval, requestApproval } from '../../domains/approvals/engine-api';
-import { actOnMessage } from '../../domains/mail/threads/actions/service';
+import { actOnMessage, checkMessageAction } from '../../domains/mail/threads/actions/service';
 import type { ThreadAction } from '../../domains/mail/threads/actions/plan';
 import { notify } from '../../domains/notifications/notify';
-import { insertRow, lookupByKey, updateRow, upsertRow, type ExecutionWriter } from '../../domains/tables/rows/engine-api';
+import { checkRowWrite, insertRow, lookupByKey, updateRow, upsertRow, type ExecutionWriter } from '../../domains/tables/rows/engine-api';
+import { quotedValue } from '../../core/quoted-value';
 import type { ExecutionActor } from '../../core/auth/access';
 import { fail, NodeFailure } from '../run/failures';
 import { createAiCapability } from './ai';
@@ -72,17 +73,58 @@ const threadActionOf: Record<Parameters<MailCapability['operate']>[0]['action'],
   label: undefined,
 };
 
-function mailFailure(error: unknown): unknown {
-  if (!(error instanceof AppError)) return error;
-  if (error.code === 'webmail.message_not_found' || error.code === 'webmail.thread_not_found') return fail.permanent('mail.message_not_found');
-  if (error.details.reason === 'mailbox_disconnected') return fail.permanent('mail.mailbox_not_active');
-  return fail.permanent('invalid_parameter', { message: error.message, details: { reason: error.details.reason ?? null } });
+/** Why the mailbox refused a message action, as a sentence naming the parameter concerned. */
+function refusalSentence(reason: unknown, details: Record<string, unknown>, folder: string | undefined): { message: string; path: string | null } | null {
+  const named = quotedValue(folder ?? details.folder ?? details.role ?? '');
+  switch (reason) {
+    case 'unknown_folder':
+    case 'no_folder':
+      return { message: `params.folder: the message’s mailbox has no folder “${named}”.`, path: 'params.folder' };
+    case 'virtual_folder':
+      return { message: `params.folder: “${named}” is a view, not a folder a message can be moved to.`, path: 'params.folder' };
+    case 'folder_required':
+      return { message: 'params.folder: a move needs the folder to move the message to.', path: 'params.folder' };
+    case 'already_there':
+      return { message: `params.folder: the message is already in “${named}”.`, path: 'params.folder' };
+    default:
+      return null;
+  }
 }
 
-function tablesFailure(error: unknown): unknown {
+/**
+ * A mailbox's refusal as the step's error, the same live and in a test run (`operate` and `check`
+ * share it): the message not in the member's mirror, the mailbox disconnected, or an action the
+ * mailbox cannot take, named in words with the parameter in `details.path`.
+ */
+function mailFailure(error: unknown, input: { messageId: string; folder?: string }): unknown {
   if (!(error instanceof AppError)) return error;
-  if (error.code === 'tables.not_found') return fail.permanent('tables.not_found');
-  return fail.permanent('tables.write_refused', { message: error.message, details: { code: error.code, ...error.details } });
+  if (error.code === 'webmail.message_not_found' || error.code === 'webmail.thread_not_found') {
+    return fail.permanent('mail.message_not_found', { message: `The message “${quotedValue(input.messageId)}” is not in your mailboxes’ mirror (deleted, moved away, or not yours).`, details: { path: 'params.messageId' } });
+  }
+  if (error.details.reason === 'mailbox_disconnected') return fail.permanent('mail.mailbox_not_active', { message: 'The message’s mailbox is not connected: reconnect it in Mailboxes.' });
+  const sentence = refusalSentence(error.details.reason, error.details, input.folder);
+  return fail.permanent('invalid_parameter', {
+    message: sentence?.message ?? error.message,
+    details: { reason: error.details.reason ?? null, code: error.code, ...(sentence?.path ? { path: sentence.path } : {}) },
+  });
+}
+
+/**
+ * A table's refusal as the step's error, the same live and in a test run: `tables.write_refused`
+ * whose message is the table's sentence (it names the column, the value and why) and whose details
+ * keep the table's code, the first column concerned and every problem.
+ */
+function tablesFailure(error: unknown, tableId: string): unknown {
+  if (!(error instanceof AppError)) return error;
+  if (error.code === 'tables.not_found') return fail.permanent('tables.not_found', { message: `No table “${quotedValue(tableId)}”: it was deleted, or the id is wrong.`, details: { tableId: quotedValue(tableId) } });
+  const problems = Array.isArray(error.details.problems) ? (error.details.problems as { column?: unknown }[]) : [];
+  const column = typeof problems[0]?.column === 'string' ? problems[0].column : typeof error.details.column === 'string' ? error.details.column : null;
+  return fail.permanent('tables.write_refused', { message: error.message, details: { code: error.code, column, ...error.details } });
+}
+
+function requiredRowId(rowId: string | undefined): string {
+  if (!rowId) throw fail.permanent('invalid_parameter', { message: 'params.rowId: an update needs the row id.', details: { path: 'params.rowId' } });
+  return rowId;
 }
 
 async function memberMessage(memberId: string, messageId: string) {
@@ -101,6 +143,14 @@ export function createCapabilities(
   const memberId = run.actor.member.id;
   const writer: ExecutionWriter = { kind: 'execution', executionId: executionId, memberId: memberId };
   const isMessageId = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+  const checkMail: MailCapability['check'] = async (input) => {
+    try {
+      if (!isMessageId(input.messageId)) throw appError('webmail.message_not_found');
+      await checkMessageAction(memberId, { messageId: input.messageId, action: threadActionOf[input.action], folder: input.folder, labels: input.labels });
+    } catch (error) {
+      throw mailFailure(error, input);
+    }
+  };
 
   return {
     mail: {
@@ -145,13 +195,15 @@ export function createCapabilities(
           SELECT (SELECT count(*) FROM classified)::int AS messages, (SELECT count(*) FROM threads)::int AS threads`;
         return (row?.messages ?? 0) > 0;
       },
+      check: checkMail,
       async operate(input) {
-        if (!isMessageId(input.messageId)) throw fail.permanent('mail.message_not_found');
         if (run.simulated) {
-          if (!(await memberMessage(memberId, input.messageId))) throw fail.permanent('mail.message_not_found');
+          // Never acts in a test run; the node asks `check` instead (this answers the same if called).
+          await checkMail(input);
           return { operationId: 'simulated', duplicate: false };
         }
         try {
+          if (!isMessageId(input.messageId)) throw appError('webmail.message_not_found');
           return await actOnMessage(memberId, {
             messageId: input.messageId,
             action: threadActionOf[input.action],
@@ -160,7 +212,7 @@ export function createCapabilities(
             clientToken: clientTokenOf(keyOf(input.effectKey)),
           });
         } catch (error) {
-          throw mailFailure(error);
+          throw mailFailure(error, input);
         }
       },
     },
@@ -180,7 +232,17 @@ export function createCapabilities(
           const { row } = await lookupByKey(input.tableId, input.key);
           return row as unknown as Record<string, unknown> | null;
         } catch (error) {
-          throw tablesFailure(error);
+          throw tablesFailure(error, input.tableId);
+        }
+      },
+      async check(input) {
+        try {
+          const operation = input.op === 'update' ? { op: input.op, id: requiredRowId(input.rowId), cells: input.cells } : { op: input.op, cells: input.cells };
+          const checked = await checkRowWrite(input.tableId, operation);
+          return { row: null, replayed: false, simulated: true, ...checked };
+        } catch (error) {
+          if (error instanceof NodeFailure) throw error;
+          throw tablesFailure(error, input.tableId);
         }
       },
       async write(input) {
@@ -189,11 +251,10 @@ export function createCapabilities(
         try {
           if (input.op === 'insert') return await insertRow(input.tableId, input.cells, writer, effectKey);
           if (input.op === 'upsert') return await upsertRow(input.tableId, input.cells, writer, effectKey);
-          if (!input.rowId) throw fail.permanent('invalid_parameter', { message: 'An update needs the row id.' });
-          return await updateRow(input.tableId, input.rowId, input.cells, writer, effectKey);
+          return await updateRow(input.tableId, requiredRowId(input.rowId), input.cells, writer, effectKey);
         } catch (error) {
           if (error instanceof NodeFailure) throw error;
-          throw tablesFailure(error);
+          throw tablesFailure(error, input.tableId);
         }
       },
     },

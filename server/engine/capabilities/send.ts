@@ -7,7 +7,8 @@
 import { db } from '../../core/db';
 import { inRetriedTransaction } from '../../core/db/retry';
 import { isUniqueViolation } from '../../core/db/sql-state';
-import { answerContext, uniqueAddresses } from '../../domains/compose/context';
+import { answerContext, isAddress, uniqueAddresses } from '../../domains/compose/context';
+import { quotedValue } from '../../core/quoted-value';
 import { isUuid, memberMailbox, memberOriginal } from '../../domains/compose/repo';
 import { maxComposeAttachments } from '../../domains/compose/schemas';
 import { createOutbound } from '../../domains/outbound/create';
@@ -41,8 +42,19 @@ export function createSendCapability(run: SendCapabilityRun): SendCapability {
       const to = uniqueAddresses(request.to ?? context?.to ?? []);
       const cc = uniqueAddresses(request.cc ?? context?.cc ?? [], to);
       const bcc = uniqueAddresses(request.bcc, [...to, ...cc]);
-      if (to.length + cc.length + bcc.length === 0) throw fail.permanent('invalid_parameter', { message: 'The message has no recipient.', details: { reason: 'no_recipient' } });
-      if (to.length > 100 || cc.length > 100 || bcc.length > 100) throw fail.permanent('invalid_parameter', { message: 'At most 100 addresses in each of To, Cc and Bcc.', details: { reason: 'too_many_recipients' } });
+      if (to.length + cc.length + bcc.length === 0) {
+        const why = request.answer ? 'To, Cc and Bcc are empty and the message answered gives no address to answer' : 'To, Cc and Bcc are empty';
+        throw fail.permanent('invalid_parameter', { message: `params.to: the message has no recipient: ${why}.`, details: { reason: 'no_recipient', path: 'params.to' } });
+      }
+      for (const [field, list] of [['to', to], ['cc', cc], ['bcc', bcc]] as const) {
+        if (list.length > 100) throw fail.permanent('invalid_parameter', { message: `params.${field}: at most 100 addresses (${list.length} given).`, details: { reason: 'too_many_recipients', path: `params.${field}` } });
+        // The node checks the addresses it was given; the ones taken from the message answered are checked here.
+        const invalid = list.find((address) => !isAddress(address));
+        if (invalid !== undefined) {
+          const from = request[field] === null || (field === 'bcc' && request.bcc.length === 0) ? ' (taken from the message answered)' : '';
+          throw fail.permanent('invalid_parameter', { message: `params.${field}: not an e-mail address${from}: ${quotedValue(invalid)}`, details: { reason: 'invalid_address', path: `params.${field}` } });
+        }
+      }
 
       const attachments: { messageId: string; position: number }[] = [];
       for (const ref of request.attachments) {

@@ -17,12 +17,13 @@ export interface EffectRecord {
  * Runs `perform` at most once per `key` (stable across the step's attempts; the engine prefixes it
  * with the execution and node). A repeat after success answers the first result without calling
  * `perform`; a repeat after an attempt cut off while `perform` ran fails `step_effect_uncertain`.
- * In a test run `perform` is not called and `simulated` is answered instead.
+ * In a test run `perform` is not called and `simulated` is answered instead: it checks what it can
+ * without acting (the capabilities' `check` methods) and throws what `perform` would throw.
  */
 export type KeyedEffect = <T>(
   spec: { key: string; kind: string; description: string },
   perform: () => Promise<T>,
-  simulated: () => T,
+  simulated: () => T | Promise<T>,
 ) => Promise<T>;
 
 export interface MailMessageRef {
@@ -47,6 +48,12 @@ export interface MailCapability {
     folder?: string;
     labels?: { add: string[]; remove: string[] };
   }): Promise<{ operationId: string; duplicate: boolean }>;
+  /**
+   * A test run's operation: the same reads and plan as `operate`, nothing done. Throws what
+   * `operate` would (`mail.message_not_found`, `mail.mailbox_not_active`, `invalid_parameter`
+   * naming the folder the mailbox does not have).
+   */
+  check(input: Omit<Parameters<MailCapability['operate']>[0], 'effectKey'>): Promise<void>;
   /**
    * The message's thread as context for an AI node: at most `limit` messages up to this one,
    * oldest first, each text clipped to `maxChars` (the mirrored body, else the snippet). [] when
@@ -78,6 +85,22 @@ export interface TablesCapability {
     rowId?: string;
     cells: Cells;
   }): Promise<WriteResult>;
+  /**
+   * A test run's write: the same reads and cell checks as `write`, nothing written. Throws what
+   * `write` would (`tables.not_found`, `tables.write_refused` naming the column, value and why);
+   * answers what the step's data shows (`simulated: true`, the cells as they would be stored).
+   */
+  check(input: { op: 'insert' | 'update' | 'upsert'; tableId: string; rowId?: string; cells: Cells }): Promise<SimulatedWrite>;
+}
+
+/** What a test run's table write answers: no row; the cells given, as the table would store them. */
+export interface SimulatedWrite {
+  row: null;
+  replayed: false;
+  simulated: true;
+  cells: Cells;
+  /** Upserts: whether the row would be created. */
+  created?: boolean;
 }
 
 export interface HttpCapability {

@@ -14,6 +14,7 @@ export function fakeCapabilities(overrides: Partial<{ [K in keyof Capabilities]:
     mail: {
       findMessage: vi.fn(async () => null),
       operate: vi.fn(async () => ({ operationId: 'op-1', duplicate: false })),
+      check: vi.fn(async () => undefined),
       threadContext: vi.fn(async () => []),
       classify: vi.fn(async () => true),
       ...overrides.mail,
@@ -45,6 +46,7 @@ export function fakeCapabilities(overrides: Partial<{ [K in keyof Capabilities]:
     tables: {
       lookup: vi.fn(async () => null),
       write: vi.fn(async (input) => ({ row: { id: 'row-1', cells: input.cells } as never, replayed: false, ...(input.op === 'upsert' ? { created: true } : {}) })),
+      check: vi.fn(async (input) => ({ row: null, replayed: false as const, simulated: true as const, cells: input.cells, ...(input.op === 'upsert' ? { created: true } : {}) })),
       ...overrides.tables,
     },
     http: {

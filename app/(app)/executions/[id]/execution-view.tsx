@@ -10,6 +10,7 @@ import Link from 'next/link';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { describeError, errorCodeOf } from '@/app/lib/errors';
+import { runErrorText } from '@/app/lib/run-error-text';
 import { formatDateTime } from '@/app/lib/format';
 import { useRealtimeStatus } from '@/app/lib/realtime';
 import { Alert } from '@/app/ui/alert';
@@ -159,7 +160,7 @@ function ExecutionBody({ execution }: { execution: ExecutionDetail }) {
       ) : null}
       {execution.error ? (
         <Alert tone="danger" testId="execution-error" className="mb-4" live="none" title={d.errorTitle(execution.error.code)}>
-          <p>{execution.error.message}</p>
+          <p>{runErrorText(execution.error, t)}</p>
           {errorNode ? <p className="text-xs">{d.errorAtNode(errorNode)}</p> : null}
         </Alert>
       ) : null}

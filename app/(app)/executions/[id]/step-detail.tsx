@@ -4,6 +4,7 @@
  * One step of a run: its input, the output port it took, its data, attempts, effects, warnings and error;
  * for an AI step, its model call (model, tokens, cost) first.
  */
+import { runErrorText } from '@/app/lib/run-error-text';
 import type { ReactNode } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { formatDateTime } from '@/app/lib/format';
@@ -77,7 +78,7 @@ export function StepDetail({ step, nodeName }: { step: Step; nodeName: string })
       ) : null}
       {step.error ? (
         <Alert tone="danger" testId="step-error" live="none" title={step.error.code}>
-          {step.error.message}
+          {runErrorText(step.error, t)}
         </Alert>
       ) : null}
       {step.loop ? (

@@ -4,6 +4,7 @@
  * true/false, date → "YYYY-MM-DD", datetime → ISO 8601 in UTC, others → strings; an empty cell is absent.
  */
 import type { Dictionary, Locale } from '@/app/i18n';
+import { readNumberText } from '@/server/core/number-text';
 import { ownValue } from '@/server/core/own-property';
 import type { CellValue, Cells, Column, ColumnType } from './api';
 
@@ -89,16 +90,17 @@ export function editorText(column: Column, value: CellValue | null | undefined):
   return String(value);
 }
 
-/** Parses a number typed by a person: spaces ignored, a decimal comma accepted. */
+/**
+ * A number typed by a person, read as the server reads number texts (server/core/number-text.ts:
+ * currency apart, decimal comma or point, thousands groups), so the editor never reads "1,234"
+ * differently from the API. Null when it is not one, or is ambiguous.
+ */
 export function parseNumber(text: string): number | null {
-  const compact = text.replace(/[\s\u00a0\u202f]/g, '');
-  if (!compact) return null;
-  const normalised = /^-?\d+,\d+$/.test(compact) ? compact.replace(',', '.') : compact;
-  const number = Number(normalised);
-  return Number.isFinite(number) ? number : null;
+  const read = readNumberText(text);
+  return read.ok ? read.value : null;
 }
 
-export type Parsed = { ok: true; value: CellValue | null } | { ok: false; error: 'number' | 'datetime' };
+export type Parsed = { ok: true; value: CellValue | null } | { ok: false; error: 'number' | 'ambiguous_number' | 'datetime' };
 
 /**
  * An editor's text as the value to send (null clears the cell). Only what the browser cannot send
@@ -109,8 +111,9 @@ export function parseEditorText(type: ColumnType, text: string): Parsed {
   if (type === 'boolean') return { ok: true, value: text === 'true' ? true : text === 'false' ? false : null };
   if (type === 'number') {
     if (!text.trim()) return { ok: true, value: null };
-    const number = parseNumber(text);
-    return number === null ? { ok: false, error: 'number' } : { ok: true, value: number };
+    const read = readNumberText(text);
+    if (read.ok) return { ok: true, value: read.value };
+    return { ok: false, error: read.reason === 'ambiguous_number' ? 'ambiguous_number' : 'number' };
   }
   if (type === 'datetime') {
     if (!text) return { ok: true, value: null };

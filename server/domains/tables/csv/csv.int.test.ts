@@ -71,8 +71,8 @@ describe('POST /api/v1/tables/{id}/import', () => {
     expect(response.body.error.details).toEqual({
       count: 2,
       rejected: [
-        { line: 3, problems: [{ column: 'email', reason: 'invalid_email', message: expect.any(String) }] },
-        { line: 4, problems: [{ column: 'age', reason: 'wrong_type', message: expect.any(String) }] },
+        { line: 3, problems: [{ column: 'email', reason: 'invalid_email', value: 'not-an-email', message: expect.stringContaining('“not-an-email” is not an email address') }] },
+        { line: 4, problems: [{ column: 'age', reason: 'wrong_type', value: 'abc', message: expect.stringContaining('“abc” is not a number') }] },
       ],
     });
     expect(await rowsOf(table.id)).toEqual([]);

@@ -9,7 +9,12 @@ import { listRowsInput } from '../rows/schemas';
 const tableRef = z.string().min(1).max(100).describe('Table id or slug.');
 const csvText = z.string().min(1).describe('The whole CSV file as text (first line: headers). The request body bound (5 MB) applies.');
 
-const problem = z.object({ column: z.string().nullable(), reason: z.string(), message: z.string() });
+const problem = z.object({
+  column: z.string().nullable(),
+  reason: z.string(),
+  message: z.string().describe('A sentence naming the column, the value and why it does not fit.'),
+  value: z.string().max(40).optional().describe('The value refused, at most 40 characters (absent for a missing value).'),
+});
 const rejectedLine = z.object({ line: z.number().int(), problems: z.array(problem) }).meta({ id: 'RejectedLine' });
 
 export const previewImportInput = z.object({ id: tableRef, csv: csvText });

@@ -20,7 +20,10 @@ describe('normaliseCell', () => {
     ['text', 12, { reason: 'wrong_type' }],
     ['text', 'x'.repeat(41), { reason: 'too_long' }],
     ['number', 4.5, { value: 4.5 }],
-    ['number', '4.5', { reason: 'wrong_type' }],
+    ['number', '4.5', { value: 4.5 }],
+    ['number', 'EUR 87.40', { value: 87.4 }],
+    ['number', '1,234', { reason: 'ambiguous_number', readings: [1234, 1.234] }],
+    ['number', 'lots', { reason: 'wrong_type' }],
     ['number', Number.NaN, { reason: 'wrong_type' }],
     ['boolean', false, { value: false }],
     ['boolean', 'true', { reason: 'wrong_type' }],
@@ -84,7 +87,9 @@ describe('derived texts', () => {
 
 describe('parseTextCell (CSV)', () => {
   it.each([
-    ['number', ' 1 234.5 ', 1234.5],
+    ['number', ' 1.234 ', 1.234],
+    ['number', '-12.5e3', -12500],
+    ['number', ' 1 234.5 ', '1 234.5'],
     ['number', 'abc', 'abc'],
     ['boolean', 'Yes', true],
     ['boolean', 'non', false],
@@ -93,6 +98,47 @@ describe('parseTextCell (CSV)', () => {
     ['date', ' 2026-01-02 ', '2026-01-02'],
   ] as const)('%s %j → %j', (type, text, expected) => {
     expect(parseTextCell(column(type), text)).toEqual(expected);
+  });
+
+  it('reads what programs write as JavaScript does (an export round-trips), the rest as people write numbers', () => {
+    const number = column('number');
+    const read = (text: string) => normaliseCell(number, parseTextCell(number, text), 100);
+    expect(read('1.234')).toEqual({ value: 1.234 });
+    expect(read('1 234,5 €')).toEqual({ value: 1234.5 });
+    expect(read('1,234')).toEqual({ reason: 'ambiguous_number', readings: [1234, 1.234] });
+  });
+});
+
+describe('cell problems name the column, the value and why', () => {
+  const amount = column('number', { key: 'amount', label: 'Amount' });
+
+  it('a number column refusing a text says which column, which value and why', () => {
+    const { problems } = validateCells([amount], { amount: 'EUR 87.40x' }, { partial: false, maxCellChars: 100 });
+    expect(problems).toEqual([{ column: 'amount', reason: 'wrong_type', value: 'EUR 87.40x', message: 'Column “Amount” (amount, number): “EUR 87.40x” is not a number.' }]);
+  });
+
+  it('an ambiguous number gives both readings and how to write it', () => {
+    const { problems } = validateCells([amount], { amount: '1,234' }, { partial: false, maxCellChars: 100 });
+    expect(problems[0]).toMatchObject({ column: 'amount', reason: 'ambiguous_number', value: '1,234' });
+    expect(problems[0]!.message).toContain('“1,234” is ambiguous (1234 or 1.234)');
+  });
+
+  it('quotes at most 40 characters of a value, on one line', () => {
+    const long = `line one\nline two ${'x'.repeat(500)}`;
+    const [problem] = validateCells([column('email', { key: 'to', label: 'To' })], { to: long }, { partial: false, maxCellChars: 1_000 }).problems;
+    expect(problem!.value).toHaveLength(40);
+    expect(problem!.value).toMatch(/^line one line two x+…$/);
+    expect(problem!.message).toBe(`Column “To” (to, email): “${problem!.value}” is not an email address.`);
+  });
+
+  it('names a missing required column, an unknown column and the options of a select', () => {
+    const columns = [column('text', { key: 'name', label: 'Name', required: true }), column('select', { key: 'plan', label: 'Plan', options: ['free', 'pro'] })];
+    const { problems } = validateCells(columns, { plan: 'gold', nope: 1 }, { partial: false, maxCellChars: 100 });
+    expect(problems.map((problem) => problem.message)).toEqual([
+      'Column “Plan” (plan, select): “gold” is not one of its options (free, pro).',
+      'The table has no column “nope”.',
+      'Column “Name” (name, text) is required: it needs a value.',
+    ]);
   });
 });
 

@@ -7,6 +7,10 @@
  */
 import { ownValue, setOwn } from '../../../core/own-property';
 import type { Column } from '../schemas';
+import { readNumberText } from '../../../core/number-text';
+import { quotedValue } from '../../../core/quoted-value';
+
+export { quotedValue };
 
 export type CellValue = string | number | boolean | null;
 /** Column key → value. Keys are chosen by people: read a cell with cellOf, never `cells[key]`. */
@@ -19,8 +23,11 @@ export function cellOf(cells: Cells, key: string): CellValue | undefined {
 
 export interface CellProblem {
   column: string;
-  reason: 'unknown_column' | 'required' | 'wrong_type' | 'too_long' | 'invalid_email' | 'invalid_date' | 'invalid_datetime' | 'not_an_option';
+  reason: 'unknown_column' | 'required' | 'wrong_type' | 'ambiguous_number' | 'too_long' | 'invalid_email' | 'invalid_date' | 'invalid_datetime' | 'not_an_option';
+  /** A sentence naming the column, the value (bounded) and why it does not fit. */
   message: string;
+  /** The value refused, bounded to `maxQuotedValue` characters (absent for a missing required value). */
+  value?: string;
 }
 
 // Every pattern here runs on a string whose length was bounded first, and none can backtrack.
@@ -58,27 +65,90 @@ function isValidDate(text: string): boolean {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-const messages: Record<CellProblem['reason'], string> = {
-  unknown_column: 'No such column.',
-  required: 'This column is required.',
-  wrong_type: 'The value does not have the column type.',
-  too_long: 'The text is too long.',
-  invalid_email: 'Not a valid email address.',
-  invalid_date: 'Not a valid date (YYYY-MM-DD).',
-  invalid_datetime: 'Not a valid date-time (ISO 8601 with a time zone).',
-  not_an_option: 'Not one of the column options.',
+type ProblemColumn = Pick<Column, 'key' | 'type' | 'options'> & { label?: string };
+
+/** The column as a message names it: `Column “Amount” (amount, number)`. */
+export function columnName(column: ProblemColumn): string {
+  const label = column.label ? quotedValue(column.label) : column.key;
+  return label === column.key ? `Column “${label}” (${column.type})` : `Column “${label}” (${column.key}, ${column.type})`;
+}
+
+const typeWords: Record<Column['type'], string> = {
+  text: 'text',
+  number: 'a number',
+  boolean: 'true or false',
+  date: 'a date',
+  datetime: 'a date and time',
+  select: 'one of the options',
+  email: 'an email address',
 };
 
-function problem(column: string, reason: CellProblem['reason']): CellProblem {
-  return { column, reason, message: messages[reason] };
+/** Why the quoted value does not fit, as the end of a sentence. */
+function whyNot(column: ProblemColumn, reason: CellProblem['reason'], quoted: string, readings?: [number, number]): string {
+  switch (reason) {
+    case 'wrong_type':
+      return `“${quoted}” is not ${typeWords[column.type]}`;
+    case 'ambiguous_number': {
+      const both = readings ? ` (${readings[0]} or ${readings[1]})` : '';
+      return `“${quoted}” is ambiguous${both}: write it without a thousands separator, or with both separators (1,234.50 or 1.234,50)`;
+    }
+    case 'too_long':
+      return `“${quoted}” is longer than a cell holds`;
+    case 'invalid_email':
+      return `“${quoted}” is not an email address`;
+    case 'invalid_date':
+      return `“${quoted}” is not a date written YYYY-MM-DD`;
+    case 'invalid_datetime':
+      return `“${quoted}” is not a date and time in ISO 8601 with a time zone (2026-03-01T10:00:00Z)`;
+    case 'not_an_option': {
+      const shown = column.options.slice(0, 5).map((option) => quotedValue(option)).join(', ');
+      return `“${quoted}” is not one of its options (${shown}${column.options.length > 5 ? ', …' : ''})`;
+    }
+    default:
+      return `“${quoted}” does not fit`;
+  }
+}
+
+/**
+ * A problem as people read it, the same sentence whether a person, the API or a workflow step (live
+ * or in a test run) wrote the value: `Column “Amount” (amount, number): “EUR 87.40x” is not a number.`
+ * The value is quoted bounded (`maxQuotedValue`); it is the writer's own data.
+ */
+export function cellProblem(
+  column: ProblemColumn | string,
+  reason: CellProblem['reason'],
+  value?: unknown,
+  readings?: [number, number],
+): CellProblem {
+  const quoted = value === undefined || value === null || value === '' ? undefined : quotedValue(value);
+  const withValue = quoted === undefined ? {} : { value: quoted };
+  if (typeof column === 'string' || reason === 'unknown_column') {
+    const key = typeof column === 'string' ? column : column.key;
+    return { column: key, reason, message: `The table has no column “${quotedValue(key)}”.`, ...withValue };
+  }
+  if (reason === 'required' || quoted === undefined) {
+    return { column: column.key, reason, message: `${columnName(column)} is required: it needs a value.` };
+  }
+  return { column: column.key, reason, message: `${columnName(column)}: ${whyNot(column, reason, quoted, readings)}.`, ...withValue };
+}
+
+export type CellRefusal = { reason: CellProblem['reason']; readings?: [number, number] };
+
+/** A number column's value: a finite number, or a text read as people write numbers and money (server/core/number-text.ts). */
+function numberCell(value: unknown): { value: number } | CellRefusal {
+  if (typeof value === 'number') return Number.isFinite(value) ? { value } : { reason: 'wrong_type' };
+  if (typeof value !== 'string') return { reason: 'wrong_type' };
+  const read = readNumberText(value);
+  if (read.ok) return { value: read.value };
+  return read.reason === 'ambiguous_number' ? { reason: 'ambiguous_number', readings: read.readings } : { reason: 'wrong_type' };
 }
 
 /** One value against one column: the stored form, or the reason it does not fit. */
-export function normaliseCell(column: Column, value: unknown, maxCellChars: number): { value: CellValue } | { reason: CellProblem['reason'] } {
+export function normaliseCell(column: Column, value: unknown, maxCellChars: number): { value: CellValue } | CellRefusal {
   if (value === null || value === undefined || value === '') return { value: null };
   switch (column.type) {
     case 'number':
-      return typeof value === 'number' && Number.isFinite(value) ? { value } : { reason: 'wrong_type' };
+      return numberCell(value);
     case 'boolean':
       return typeof value === 'boolean' ? { value } : { reason: 'wrong_type' };
     default:
@@ -120,17 +190,17 @@ export function validateCells(
   for (const [key, value] of Object.entries(input)) {
     const column = byKey.get(key);
     if (!column) {
-      problems.push(problem(key, 'unknown_column'));
+      problems.push(cellProblem(key, 'unknown_column', value));
       continue;
     }
     const result = normaliseCell(column, value, options.maxCellChars);
-    if ('reason' in result) problems.push(problem(key, result.reason));
+    if ('reason' in result) problems.push(cellProblem(column, result.reason, value, result.readings));
     else setOwn(cells, key, result.value);
   }
   for (const column of columns) {
     const given = Object.hasOwn(input, column.key);
     if (column.required && ((given && cellOf(cells, column.key) === null) || (!given && !options.partial))) {
-      problems.push(problem(column.key, 'required'));
+      problems.push(cellProblem(column, 'required'));
     }
   }
   return problems.length ? { cells: null, problems } : { cells, problems: [] };
@@ -160,15 +230,17 @@ export function searchTextOf(columns: Column[], cells: Cells): string {
     .join(' ');
 }
 
+const machineNumber = /^-?\d{1,300}(\.\d{1,300})?([eE][+-]?\d{1,3})?$/;
+
 /** A CSV field (always text) as the value the column type expects; strings pass to normaliseCell. */
 export function parseTextCell(column: Column, text: string): unknown {
   const trimmed = text.trim();
   if (trimmed === '') return null;
   switch (column.type) {
-    case 'number': {
-      const number = Number(trimmed.replace(/\s/g, ''));
-      return Number.isFinite(number) ? number : text;
-    }
+    case 'number':
+      // What programs write (this service's exports among them) is read as JavaScript reads it, so
+      // "1.234" round-trips; anything else as people write numbers and money (normaliseCell).
+      return machineNumber.test(trimmed) ? Number(trimmed) : trimmed;
     case 'boolean': {
       const lower = trimmed.toLowerCase();
       if (['true', 'yes', '1', 'oui', 'vrai'].includes(lower)) return true;
@@ -185,7 +257,7 @@ export function parseTextCell(column: Column, text: string): unknown {
  * as it is when it still fits, else read as text the way a CSV field would be. Dates widen to
  * midnight UTC and date-times narrow to their UTC date.
  */
-export function convertCell(column: Column, value: CellValue, maxCellChars: number): { value: CellValue } | { reason: CellProblem['reason'] } {
+export function convertCell(column: Column, value: CellValue, maxCellChars: number): { value: CellValue } | CellRefusal {
   const direct = normaliseCell(column, value, maxCellChars);
   if (!('reason' in direct)) return direct;
   if (column.type === 'datetime' && typeof value === 'string' && value.length === 10 && datePattern.test(value)) return { value: `${value}T00:00:00.000Z` };

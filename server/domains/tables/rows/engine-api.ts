@@ -12,7 +12,8 @@
  */
 import { db, type Tx } from '../../../core/db';
 import { appError } from '../../../core/errors/app-error';
-import { keyValueOf, normaliseCell, type CellValue } from './cells';
+import { cellProblem, keyValueOf, normaliseCell, type CellValue } from './cells';
+import { invalidCells } from './operations';
 import type { Row } from './schemas';
 import type { RowOperation } from './operations';
 import { presentRow } from './present';
@@ -101,8 +102,7 @@ export async function lookupByKey(tableRef: string, keyValue: string | number | 
   if (!keyColumn) throw appError('tables.key_column_missing');
   const normalised = normaliseCell(keyColumn, keyValue, tableLimits().maxCellChars);
   if ('reason' in normalised || normalised.value === null) {
-    const reason = 'reason' in normalised ? normalised.reason : 'required';
-    throw appError('tables.invalid_cells', { details: { problems: [{ column: keyColumn.key, reason, message: 'The key value does not fit the key column.' }] } });
+    throw invalidCells([cellProblem(keyColumn, 'reason' in normalised ? normalised.reason : 'required', keyValue, 'reason' in normalised ? normalised.readings : undefined)]);
   }
   const canonical = keyValueOf(columns, { [keyColumn.key]: normalised.value })!;
   const row = await findRowByKey(db(), table.id, canonical, false);
@@ -122,3 +122,5 @@ export function updateRow(tableRef: string, rowId: string, cells: Cells, writer:
 export function upsertRow(tableRef: string, cells: Cells, writer: ExecutionWriter, effectKey: string): Promise<WriteResult> {
   return onceForEffect(tableRef, { op: 'upsert', cells }, writer, effectKey);
 }
+
+export { checkRowWrite } from './check-write';

@@ -7,7 +7,7 @@ import type { Tx } from '../../../core/db';
 import { isUniqueViolation } from '../../../core/db/sql-state';
 import { appError, type AppError } from '../../../core/errors/app-error';
 import { tableLimits } from '../limits';
-import { keyValueOf, mergeCells, validateCells, type CellProblem, type Cells } from './cells';
+import { cellProblem, columnName, keyValueOf, mergeCells, quotedValue, validateCells, type CellProblem, type Cells } from './cells';
 import type { StoredRow } from './present';
 import { deleteStored, findRow, findRowByKey, findRowByUniqueKeyForUpdate, insertStored, lockKey, updateStored, type LockedTable } from './repo';
 import type { RowWriter } from './writer';
@@ -28,16 +28,32 @@ export interface OperationOutcome {
 }
 
 export function rowNotFound(rowId: string): AppError {
-  return appError('tables.row_not_found', { details: { rowId } });
+  return appError('tables.row_not_found', { message: `No row “${quotedValue(rowId)}” in this table.`, details: { rowId } });
 }
 
-function invalidCells(problems: (CellProblem | { column: string; reason: string; message: string })[]): AppError {
-  return appError('tables.invalid_cells', { details: { problems } });
+/** The first problem's sentence (it names the column, the value and why), and how many more there are. */
+export function problemsSentence(problems: { message: string }[]): string {
+  const [first, ...others] = problems;
+  if (!first) return 'Some cells do not fit their columns.';
+  if (others.length === 0) return first.message;
+  return `${first.message} ${others.length === 1 ? 'One other cell does' : `${others.length} other cells do`} not fit either.`;
 }
 
-function duplicateKey(table: LockedTable, keyValue: string | null): AppError {
-  const keyColumn = table.columns.find((column) => column.isKey);
-  return appError('tables.duplicate_key', { details: { column: keyColumn?.key ?? null, key: keyValue } });
+export function invalidCells(problems: CellProblem[]): AppError {
+  return appError('tables.invalid_cells', { message: problemsSentence(problems), details: { problems } });
+}
+
+/** An upsert without a value in the key column. */
+export function keyRequired(keyColumn: LockedTable['columns'][number]): AppError {
+  return invalidCells([{ ...cellProblem(keyColumn, 'required'), message: `${columnName(keyColumn)} is the table’s key: an upsert needs a value in it.` }]);
+}
+
+export function duplicateKey(columns: LockedTable['columns'], keyValue: string | null): AppError {
+  const keyColumn = columns.find((column) => column.isKey);
+  const message = keyColumn
+    ? `Column “${quotedValue(keyColumn.label || keyColumn.key)}” is the table’s key and another row already has “${quotedValue(keyValue ?? '')}”.`
+    : undefined;
+  return appError('tables.duplicate_key', { message, details: { column: keyColumn?.key ?? null, key: keyValue } });
 }
 
 function validated(table: LockedTable, input: Record<string, unknown>, partial: boolean): Cells {
@@ -50,7 +66,7 @@ async function updateOrDuplicate(tx: Tx, table: LockedTable, rowId: string, cell
   try {
     return await updateStored(tx, table, rowId, cells, writer);
   } catch (error) {
-    if (isUniqueViolation(error)) throw duplicateKey(table, keyValueOf(table.columns, cells));
+    if (isUniqueViolation(error)) throw duplicateKey(table.columns, keyValueOf(table.columns, cells));
     throw error;
   }
 }
@@ -58,7 +74,7 @@ async function updateOrDuplicate(tx: Tx, table: LockedTable, rowId: string, cell
 async function insertOperation(tx: Tx, table: LockedTable, input: Record<string, unknown>, writer: RowWriter): Promise<OperationOutcome> {
   const cells = mergeCells({}, validated(table, input, false));
   const row = await insertStored(tx, table, cells, writer);
-  if (!row) throw duplicateKey(table, keyValueOf(table.columns, cells));
+  if (!row) throw duplicateKey(table.columns, keyValueOf(table.columns, cells));
   return { op: 'insert', row, delta: 1 };
 }
 
@@ -87,7 +103,7 @@ async function upsertOperation(tx: Tx, table: LockedTable, input: Record<string,
   const given = validated(table, input, true);
   const keyValue = keyValueOf(table.columns, given);
   if (keyValue === null) {
-    throw invalidCells([{ column: keyColumn.key, reason: 'required', message: 'An upsert needs a value in the key column.' }]);
+    throw keyRequired(keyColumn);
   }
   const full = validateCells(table.columns, input, { partial: false, maxCellChars: tableLimits().maxCellChars });
   const update = async (existing: StoredRow): Promise<OperationOutcome> => ({
@@ -109,14 +125,14 @@ async function upsertOperation(tx: Tx, table: LockedTable, input: Record<string,
       const inserted = await insert();
       if (inserted) return { op: 'upsert', row: inserted, created: true, delta: 1 };
     }
-    throw duplicateKey(table, keyValue);
+    throw duplicateKey(table.columns, keyValue);
   }
 
   await lockKey(tx, table.id, keyValue);
   const existing = await findRowByKey(tx, table.id, keyValue, true);
   if (existing) return update(existing);
   const inserted = await insert();
-  if (!inserted) throw duplicateKey(table, keyValue);
+  if (!inserted) throw duplicateKey(table.columns, keyValue);
   return { op: 'upsert', row: inserted, created: true, delta: 1 };
 }
 

@@ -81,12 +81,27 @@ describe('POST /api/v1/tables/{id}/rows', () => {
 
   it('refuses cells that do not fit their columns: 400 tables.invalid_cells with every problem', async () => {
     const table = await newTable();
-    const response = await insert(table, { email: 'not-an-email', score: '12', plan: 'gold', joined: '2023-02-30', nope: 1 });
+    const response = await insert(table, { email: 'not-an-email', score: 'twelve', plan: 'gold', joined: '2023-02-30', nope: 1 });
     expect(response.status).toBe(400);
     expect(response.body.error.code).toBe('tables.invalid_cells');
     const reasons = Object.fromEntries(response.body.error.details.problems.map((p: { column: string; reason: string }) => [p.column, p.reason]));
     expect(reasons).toEqual({ email: 'invalid_email', score: 'wrong_type', plan: 'not_an_option', joined: 'invalid_date', nope: 'unknown_column', name: 'required' });
     expect(await counts(table)).toEqual({ rowCount: 0, actual: 0 });
+  });
+
+  it('numbers as people write them: a number column takes "87,40 €" and "1.234,56", and a refusal names the column, value and why', async () => {
+    const table = await newTable();
+    const written = await insert(table, { email: 'eu@example.com', name: 'Eu', score: '87,40 €' });
+    expect(written.status).toBe(201);
+    expect(written.body.row.cells.score).toBe(87.4);
+    expect((await insert(table, { email: 'de@example.com', name: 'De', score: '1.234,56' })).body.row.cells.score).toBe(1234.56);
+
+    const ambiguous = await insert(table, { email: 'x@example.com', name: 'X', score: '1,234' });
+    expect(ambiguous.status).toBe(400);
+    expect(ambiguous.body.error).toMatchObject({ code: 'tables.invalid_cells', details: { problems: [{ column: 'score', reason: 'ambiguous_number', value: '1,234' }] } });
+    expect(ambiguous.body.error.message).toContain('Column “Score” (score, number): “1,234” is ambiguous (1234 or 1.234)');
+    const two = await insert(table, { email: 'y@example.com', name: 'Y', score: 'lots', plan: 'gold' });
+    expect(two.body.error.message).toBe('Column “Score” (score, number): “lots” is not a number. One other cell does not fit either.');
   });
 
   it('answers 400 request.bad_request when cells is not an object of scalars', async () => {

@@ -1,16 +1,20 @@
-/** Invoice mail into a table: number, sender, subject, date and amount as found in the subject and preview. */
+/**
+ * Invoice mail into a table: number, sender, subject, date and amount as found in the subject and
+ * preview. The amount is taken as written ("EUR 87.40", "1 234,56 €"; never the sentence's final
+ * full stop) and a number column reads it as a number (server/core/number-text.ts).
+ */
 import { at, setUpNote, type StarterTemplate } from './types';
 
 const invoiceNumber =
   '{{ ( $found := $match(trigger.subject ? trigger.subject : "", /(?:invoice|facture|rechnung|inv)[^A-Za-z0-9]*(?:no|n°|nr|number|#)?[^A-Za-z0-9]*([A-Za-z0-9][A-Za-z0-9-]*[0-9][A-Za-z0-9-]*)/i); $found ? $found[0].groups[0] : trigger.id ) }}';
 const amount =
-  '{{ ( $found := $match(trigger.snippet ? trigger.snippet : "", /(?:€|\\$|£|EUR|USD|GBP) ?[0-9][0-9.,]*|[0-9][0-9.,]* ?(?:€|\\$|£|EUR|USD|GBP)/); $found ? $found[0].match : null ) }}';
+  '{{ ( $found := $match(trigger.snippet ? trigger.snippet : "", /(?:€|\\$|£|EUR|USD|GBP) ?[0-9](?:[0-9., ]*[0-9])?|[0-9](?:[0-9., ]*[0-9])? ?(?:€|\\$|£|EUR|USD|GBP)/); $found ? $found[0].match : null ) }}';
 
 export const extractInvoicesIntoATable: StarterTemplate = {
   slug: 'extract-invoices-into-a-table',
   name: 'Extract invoices into a table',
   description:
-    'For each new message with an attachment whose subject mentions an invoice, writes a row in your invoices table (invoice number from the subject, sender, subject, date received, amount found in the preview) and labels the message “Invoices”. The same invoice number again updates its row. Create a table (slug `invoices`) with the columns invoice (the key), sender, subject, received_at and amount, or choose your own table in the last step.',
+    'For each new message with an attachment whose subject mentions an invoice, writes a row in your invoices table (invoice number from the subject, sender, subject, date received, amount found in the preview) and labels the message “Invoices”. The same invoice number again updates its row. Create a table (slug `invoices`) with the columns invoice (text, the key), sender (email), subject (text), received_at (date and time) and amount (number: “EUR 87.40” and “87,40 €” are both stored as 87.4; text keeps the currency), or choose your own table in the last step.',
   category: 'extraction',
   graph: {
     nodes: [
@@ -65,7 +69,7 @@ export const extractInvoicesIntoATable: StarterTemplate = {
     ],
     notes: [
       setUpNote(
-        'Needs a table: slug `invoices` (or set your table in “Save it in the invoices table”) with the columns invoice (key, text), sender (email), subject (text), received_at (date and time) and amount (text).',
+        'Needs a table: slug `invoices` (or set your table in “Save it in the invoices table”) with the columns invoice (key, text), sender (email), subject (text), received_at (date and time) and amount (number, or text to keep the currency as written).',
       ),
     ],
   },

@@ -28,7 +28,11 @@ export async function operate(
   const outcome = await context.effect(
     { key: 'op', kind: `mail.${input.action}`, description },
     () => context.capabilities.mail.operate({ ...input, effectKey: 'op' }),
-    () => ({ operationId: 'simulated', duplicate: false }),
+    // A test run checks the operation against the mirror as the live one would (same code and message).
+    async () => {
+      await context.capabilities.mail.check(input);
+      return { operationId: 'simulated', duplicate: false };
+    },
   );
   return {
     data: { messageId: input.messageId, action: input.action, ...outcome },

@@ -1,6 +1,8 @@
 /** Insert a row: through the tables engine API, effect-keyed (a retry answers the first write). */
 import { z } from 'zod';
 import { defineNode } from '../define-node';
+import type { SimulatedWrite } from '../../capabilities/types';
+import type { WriteResult } from '../../../domains/tables/rows/engine-api';
 import { cellsParam, asCells, tableIdParam } from './shared';
 
 export const insertNode = defineNode({
@@ -20,10 +22,11 @@ export const insertNode = defineNode({
   effect: 'keyed',
   scopes: ['tables:write'],
   async execute({ params, capabilities, effect }) {
-    const result = await effect(
+    const result = await effect<WriteResult | SimulatedWrite>(
       { key: 'insert', kind: 'tables.insert', description: 'Insert a row in ' + params.tableId },
       () => capabilities.tables.write({ effectKey: 'insert', op: 'insert', tableId: params.tableId, cells: asCells(params.cells) }),
-      () => ({ row: null, replayed: false, simulated: true }) as never,
+      // A test run checks the write as the live one would (same code and message), writing nothing.
+      () => capabilities.tables.check({ op: 'insert', tableId: params.tableId, cells: asCells(params.cells) }),
     );
     return { data: result };
   },

@@ -1,6 +1,8 @@
 /** Update a row: through the tables engine API, effect-keyed (a retry answers the first write). */
 import { z } from 'zod';
 import { defineNode } from '../define-node';
+import type { SimulatedWrite } from '../../capabilities/types';
+import type { WriteResult } from '../../../domains/tables/rows/engine-api';
 import { cellsParam, asCells, tableIdParam } from './shared';
 
 export const updateNode = defineNode({
@@ -21,10 +23,11 @@ export const updateNode = defineNode({
   effect: 'keyed',
   scopes: ['tables:write'],
   async execute({ params, capabilities, effect }) {
-    const result = await effect(
+    const result = await effect<WriteResult | SimulatedWrite>(
       { key: 'update', kind: 'tables.update', description: 'Update a row in ' + params.tableId },
       () => capabilities.tables.write({ effectKey: 'update', op: 'update', tableId: params.tableId, rowId: params.rowId, cells: asCells(params.cells) }),
-      () => ({ row: null, replayed: false, simulated: true }) as never,
+      // A test run checks the write as the live one would (same code and message), writing nothing.
+      () => capabilities.tables.check({ op: 'update', tableId: params.tableId, rowId: params.rowId, cells: asCells(params.cells) }),
     );
     return { data: result };
   },

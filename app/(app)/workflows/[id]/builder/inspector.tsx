@@ -6,6 +6,7 @@
  * "run up to here". A sticky note: its text and colour. Several items: what can be done to all.
  */
 import { useI18n } from '@/app/i18n/client';
+import { runErrorText } from '@/app/lib/run-error-text';
 import { Alert } from '@/app/ui/alert';
 import { Badge, StatusBadge } from '@/app/ui/badge';
 import { Button } from '@/app/ui/button';
@@ -45,7 +46,7 @@ function NodeResult({ step, pinned, onPin, onUnpin }: { step: TestRunStep | unde
           </div>
           {step.error ? (
             <Alert tone="danger" testId="node-result-error">
-              {step.error.code}: {step.error.message}
+              {step.error.code}: {runErrorText(step.error, t)}
             </Alert>
           ) : null}
           {step.effects.length > 0 ? (

@@ -13,6 +13,7 @@ import Link from 'next/link';
 import { useMemo, useState } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { describeError } from '@/app/lib/errors';
+import { runErrorText } from '@/app/lib/run-error-text';
 import { formatDateTime } from '@/app/lib/format';
 import { useTRPC } from '@/app/lib/trpc';
 import { Alert } from '@/app/ui/alert';
@@ -132,7 +133,7 @@ export function TestRunResult({ runner }: { runner: TestRunner }) {
       <StatusBadge tone={executionStatusTone(detail.status)}>{t.executions.status[detail.status] ?? detail.status}</StatusBadge>
       <span className="text-muted">{b.steps(detail.steps.length)}</span>
       {simulated > 0 ? <span className="text-muted">{b.simulated(simulated)}</span> : null}
-      {detail.error ? <span className="text-red-700 dark:text-red-400">{detail.error.message}</span> : null}
+      {detail.error ? <span className="text-red-700 dark:text-red-400">{runErrorText(detail.error, t)}</span> : null}
       <Link href={`/executions/${detail.id}`} className="text-brand underline-offset-2 hover:underline">
         {b.open}
       </Link>

@@ -107,6 +107,37 @@ export interface MessageActionInput {
   clientToken: string;
 }
 
+/** The message an action concerns and its plan, read as the action is decided (no write). */
+async function planMessageAction(tx: Reader, input: Omit<MessageActionInput, 'clientToken'>, message: ActionMessage | null) {
+  if (!message) throw appError('webmail.message_not_found');
+  const mailbox = await tx.mailbox.findUniqueOrThrow({ where: { id: message.mailboxId }, select: { provider: true, status: true } });
+  if (mailbox.status === 'disconnected') throw appError('webmail.unsupported_action', { details: { reason: 'mailbox_disconnected' } });
+  const folders = await tx.mailFolder.findMany({ where: { mailboxId: message.mailboxId }, select: { key: true, role: true }, orderBy: { key: 'asc' } });
+  return planThreadAction(
+    { action: input.action, folder: input.folder, labels: input.labels },
+    { messages: [message], folders, canDeletePermanently: canDeletePermanently(mailbox.provider), cameFrom: new Map() },
+  );
+}
+
+type Reader = Pick<Tx, 'mailMessage' | 'mailbox' | 'mailFolder'>;
+type ActionMessage = { id: string; threadId: string | null; mailboxId: string; folderKey: string; sent: boolean; providerKey: string };
+
+function memberMessageForAction(tx: Reader, memberId: string, messageId: string): Promise<ActionMessage | null> {
+  return tx.mailMessage.findFirst({
+    where: { id: messageId, mailbox: { memberId } },
+    select: { id: true, threadId: true, mailboxId: true, folderKey: true, sent: true, providerKey: true },
+  });
+}
+
+/**
+ * A message's action checked, not done: the reads and the plan of actOnMessage, so it throws what
+ * actOnMessage would for the mirror as it is now (the message is not the member's, its mailbox is
+ * disconnected, the folder does not exist, nothing to do). A workflow's test run calls it.
+ */
+export async function checkMessageAction(memberId: string, input: Omit<MessageActionInput, 'clientToken'>): Promise<void> {
+  await planMessageAction(db(), input, await memberMessageForAction(db(), memberId, input.messageId));
+}
+
 /**
  * One message's action (the workflow engine's mail nodes): the same plan, mirror writes, thread
  * recompute, `mail.apply-operations` job and live event as a thread action, limited to that message,
@@ -116,10 +147,7 @@ export interface MessageActionInput {
 export async function actOnMessage(memberId: string, input: MessageActionInput): Promise<{ operationId: string; duplicate: boolean }> {
   const actionName = input.action ?? 'labels';
   return db().$transaction(async (tx) => {
-    const message = await tx.mailMessage.findFirst({
-      where: { id: input.messageId, mailbox: { memberId } },
-      select: { id: true, threadId: true, mailboxId: true, folderKey: true, sent: true, providerKey: true },
-    });
+    const message = await memberMessageForAction(tx, memberId, input.messageId);
     if (message?.threadId) await lockMemberThread(tx, memberId, message.threadId);
     const existing = await operationsOfToken(tx, memberId, input.clientToken);
     if (existing.length > 0) {
@@ -128,14 +156,8 @@ export async function actOnMessage(memberId: string, input: MessageActionInput):
       }
       return { operationId: existing[0].id, duplicate: true };
     }
+    const planned = await planMessageAction(tx, input, message);
     if (!message) throw appError('webmail.message_not_found');
-    const mailbox = await tx.mailbox.findUniqueOrThrow({ where: { id: message.mailboxId }, select: { provider: true, status: true } });
-    if (mailbox.status === 'disconnected') throw appError('webmail.unsupported_action', { details: { reason: 'mailbox_disconnected' } });
-    const folders = await tx.mailFolder.findMany({ where: { mailboxId: message.mailboxId }, select: { key: true, role: true }, orderBy: { key: 'asc' } });
-    const planned = planThreadAction(
-      { action: input.action, folder: input.folder, labels: input.labels },
-      { messages: [message], folders, canDeletePermanently: canDeletePermanently(mailbox.provider), cameFrom: new Map() },
-    );
     const operationId = randomUUID();
     await tx.mailOperation.createMany({
       data: planned.map((operation, index) => ({

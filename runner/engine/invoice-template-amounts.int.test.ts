@@ -1,0 +1,81 @@
+/**
+ * The invoice starter template on invoices as they are written (issue 19 §2): it passed its test run,
+ * then failed on the first real invoice because it wrote "EUR 87.40" into a number column. Its own
+ * graph, unchanged, runs live and as a test run on mirrored invoices whose preview gives the amount
+ * the ways people write it, into the table its card describes (amount as a number).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db } from '../../server/core/db';
+import { mailTriggerDataOf } from '../../server/engine/dispatch/dispatch-mail';
+import { startExecution } from '../../server/engine/run/start';
+import { extractInvoicesIntoATable } from '../../server/domains/templates/starter/extract-invoices-into-a-table';
+import { createMember, type TestMember } from '../../server/testing/factories';
+import { createMailbox, createMessage } from '../../server/testing/mail-factories';
+import { call } from '../../server/testing/rest-client';
+import { useTestDatabase } from '../../server/testing/test-database';
+import { createWorkflow } from '../../server/testing/workflow-factories';
+import { startEngineWorker, waitForExecution, type EngineWorker } from './testing/engine-worker';
+
+const databaseUrl = await useTestDatabase();
+let worker: EngineWorker;
+let member: TestMember;
+let mailbox: { id: string };
+let tableId: string;
+
+beforeAll(async () => {
+  worker = await startEngineWorker(databaseUrl);
+  const admin = await createMember({ role: 'admin' });
+  member = await createMember();
+  mailbox = await createMailbox(member, { address: 'accounts@example.test' });
+  const created = await call('POST', '/api/v1/tables', {
+    cookie: admin.cookie,
+    body: {
+      name: 'Invoices',
+      slug: 'invoices',
+      columns: [
+        { label: 'Invoice', key: 'invoice', isKey: true },
+        { label: 'Sender', key: 'sender', type: 'email' },
+        { label: 'Subject', key: 'subject' },
+        { label: 'Received at', key: 'received_at', type: 'datetime' },
+        { label: 'Amount', key: 'amount', type: 'number' },
+      ],
+    },
+  });
+  expect(created.status).toBe(201);
+  tableId = created.body.table.id;
+});
+afterAll(async () => {
+  await worker?.stop();
+});
+
+async function runOn(snippet: string, invoice: string, simulated: boolean) {
+  const message = await createMessage(mailbox, { subject: `Invoice no ${invoice}`, snippet, fromEmail: 'billing@supplier.test', hasAttachments: true });
+  const { workflow, version } = await createWorkflow(member, { graph: extractInvoicesIntoATable.graph as never, name: extractInvoicesIntoATable.name });
+  const execution = await startExecution({
+    memberId: member.id,
+    workflowId: workflow.id,
+    workflowVersionId: version!.id,
+    simulated,
+    trigger: { type: 'mail', nodeId: 'invoice', mailboxId: mailbox.id, messageId: message.id, data: (await mailTriggerDataOf(db() as never, message.id))! },
+  });
+  return waitForExecution(execution.id);
+}
+
+describe('the invoice template stores amounts as people write them in a number column', () => {
+  it.each([
+    ['Please find attached our invoice. Amount due: EUR 87.40.', 'A-1001', 87.4],
+    ['Bonjour, veuillez trouver la facture ci-jointe, total 1 234,56 € TTC.', 'A-1002', 1234.56],
+    ['Total: $1,234.56 due on receipt', 'A-1003', 1234.56],
+  ])('%j (invoice %s) → %d, live, and the test run shows the same cell', async (snippet, invoice, amount) => {
+    const test = await runOn(snippet, `${invoice}T`, true);
+    expect(test.error).toBeNull();
+    expect(test.status).toBe('succeeded');
+    expect(test.steps.find((step) => step.nodeId === 'save')!.data).toMatchObject({ simulated: true, cells: { invoice: `${invoice}T`, amount } });
+
+    const live = await runOn(snippet, invoice, false);
+    expect(live.error).toBeNull();
+    expect(live.status).toBe('succeeded');
+    const row = await db().tableRow.findFirstOrThrow({ where: { tableId, keyValue: invoice } });
+    expect(row.cells).toMatchObject({ invoice, sender: 'billing@supplier.test', amount });
+  });
+});
