@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from './log';
 import { formatLogRecord, logFormatFrom } from './log-format';
 
-function linesOf(env: NodeJS.ProcessEnv, use: (log: ReturnType<typeof createLogger>) => void): string[] {
+function linesOf(env: Readonly<Record<string, string | undefined>>, use: (log: ReturnType<typeof createLogger>) => void): string[] {
   const lines: string[] = [];
   const log = createLogger(env, (text) => lines.push(text));
   log.level = 'info';

@@ -8,7 +8,7 @@
 
 export type LogFormat = 'pretty' | 'json';
 
-export function logFormatFrom(env: NodeJS.ProcessEnv): LogFormat {
+export function logFormatFrom(env: Readonly<Record<string, string | undefined>>): LogFormat {
   return env.LOG_FORMAT?.trim().toLowerCase() === 'json' ? 'json' : 'pretty';
 }
 

@@ -48,7 +48,7 @@ const options: LoggerOptions = {
  * A logger with the process logger's level and redaction, in the format `env` asks for, writing to
  * `write` (tests) or stdout.
  */
-export function createLogger(env: NodeJS.ProcessEnv = process.env, write?: (text: string) => void): pino.Logger {
+export function createLogger(env: Readonly<Record<string, string | undefined>> = process.env, write?: (text: string) => void): pino.Logger {
   if (logFormatFrom(env) === 'json') return write ? pino(options, { write }) : pino(options);
   return pino(options, prettyDestination(write));
 }
