@@ -28,6 +28,7 @@ import { runnerIdentity } from './runner-identity';
 import { startSendSweeperLoop } from './send/sweeper-loop';
 import { syncStarterTemplates } from './templates/sync-starter';
 import { taskList } from './tasks';
+import { runnerWorkerPreset } from './worker-preset';
 
 /** After this, a stop that is still waiting on a job gives up; `npm start` kills us later still. */
 const forcedExitMs = 12_000;
@@ -41,14 +42,7 @@ const runner: Runner = await run({
   logger: graphileLogger,
   // We stop the runner ourselves, so the database pool and the log are closed in order.
   noHandleSignals: true,
-  preset: {
-    // 20 jobs at once: an engine step mostly waits on PostgreSQL or a service (bench: 86 runs/s against
-    // 53 with 10). The local queue fetches jobs ahead (measured: ≈ 17,000 trivial jobs/s against ≈ 2,700 with the
-    // defaults). Completions are NOT batched: a batch deleting several job rows deadlocks with a
-    // transaction re-keying two of them (the engine queues executions in its own transactions), and
-    // graphile-worker treats a failed completion as fatal.
-    worker: { concurrentJobs: 20, localQueue: { size: 100 }, completeJobBatchDelay: -1, failJobBatchDelay: -1 },
-  },
+  preset: runnerWorkerPreset,
 });
 // OAuth mailboxes sync with tokens from the OAuth domain's store (refreshed and re-sealed there).
 setOAuthTokenSource(mailTokenSource);

@@ -1,16 +1,17 @@
 /** English strings of the AI administration (connections, routing per purpose, prices, budgets, usage). */
+import { providerNames as names } from '@/app/lib/provider-names';
 export const enAiAdmin = {
   nav: 'AI models',
   metaTitle: 'AI models',
   title: 'AI models',
   description: 'The AI providers this instance may call, which model serves each purpose, what calls cost and how much may be spent.',
   providers: {
-    ai_vendor_a: 'Vendor A',
-    ai_vendor_b: 'Vendor B',
-    ai_vendor_c: 'Vendor C',
-    ai_vendor_d: 'Vendor D',
-    ai_vendor_e: 'Vendor E',
-    ai_local: 'Local runtime',
+    ai_vendor_a: names.ai_vendor_a,
+    ai_vendor_b: names.ai_vendor_b,
+    ai_vendor_c: names.ai_vendor_c,
+    ai_vendor_d: names.ai_vendor_d,
+    ai_vendor_e: names.ai_vendor_e,
+    ai_local: names.ai_local,
     ai_generic_compatible: 'Compatible server',
   } as Record<string, string>,
   purposes: {

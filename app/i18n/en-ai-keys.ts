@@ -1,4 +1,5 @@
 /** English strings of Settings → Connections → My AI keys (a member's own keys for AI providers). */
+import { providerNames as names } from '@/app/lib/provider-names';
 import { enAiAdmin } from './en-ai-admin';
 export const enAiKeys = {
   title: 'My AI keys',
@@ -8,7 +9,7 @@ export const enAiKeys = {
   empty: 'No AI key yet. Your AI steps use the models your administrator set up.',
   columns: { name: 'Label', provider: 'Provider', key: 'Key', added: 'Added', actions: 'Actions' },
   name: 'Label',
-  nameHint: 'To recognise it, for example “My vendor A key”.',
+  nameHint: `To recognise it, for example “My ${names.ai_vendor_a} key”.`,
   nameRequired: 'Enter a label.',
   provider: 'Provider',
   apiKey: 'API key',

@@ -1,4 +1,5 @@
 /** English strings of the mailboxes, the notification bell and what the mail views share. */
+import { providerNames as names } from '@/app/lib/provider-names';
 import { pluralEn as plural } from './plural';
 
 export const enNotifications = {
@@ -49,8 +50,8 @@ export const enMailboxes = {
   description: 'The mailboxes the service mirrors for you. Your workflows read and send through them.',
   connectImap: 'Connect IMAP/SMTP',
   oauthIntro: 'Or sign in with your provider:',
-  oauthConnect: { oauth_provider_a: 'Connect with Provider A', oauth_provider_b: 'Connect with Provider B' },
-  providers: { imap: 'IMAP/SMTP', mail_provider_a: 'Provider A', mail_provider_b: 'Provider B' },
+  oauthConnect: { oauth_provider_a: `Connect with ${names.oauth_provider_a}`, oauth_provider_b: `Connect with ${names.oauth_provider_b}` },
+  providers: { imap: 'IMAP/SMTP', mail_provider_a: names.mail_provider_a, mail_provider_b: names.mail_provider_b },
   status: { active: 'Active', error: 'Error', disconnected: 'Disconnected' },
   processingOnly: 'Processing only',
   connectedOn: (date: string) => `connected on ${date}`,

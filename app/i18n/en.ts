@@ -2,6 +2,7 @@
  * English strings of the interface: the reference dictionary. `fr.ts` is typed as `Dictionary`, so a
  * key missing there (or an extra one) fails `tsc`. Strings that take values are functions.
  */
+import { providerNames as names } from '@/app/lib/provider-names';
 import type { ErrorCode } from '@/server/core/errors/catalogue';
 import type { ScopeDomain } from '@/server/core/auth/scopes';
 import { pluralEn as plural } from './plural';
@@ -337,7 +338,7 @@ export const en = {
   workflows: enWorkflows,
   executions: enExecutions,
   approvals: enApprovals,
-  oauthProviderNames: { oauth_provider_a: 'Provider A', oauth_provider_b: 'Provider B' },
+  oauthProviderNames: { oauth_provider_a: names.oauth_provider_a, oauth_provider_b: names.oauth_provider_b },
   notifications: enNotifications,
   mail: enMail,
   mailboxes: enMailboxes,

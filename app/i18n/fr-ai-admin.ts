@@ -1,4 +1,5 @@
 /** French strings of the AI administration (connexions, routage par usage, prix, budgets, consommation). */
+import { providerNames as names } from '@/app/lib/provider-names';
 import type { enAiAdmin } from './en-ai-admin';
 
 export const frAiAdmin: typeof enAiAdmin = {
@@ -7,12 +8,12 @@ export const frAiAdmin: typeof enAiAdmin = {
   title: 'Modèles IA',
   description: 'Les fournisseurs d’IA que l’instance peut appeler, le modèle qui sert chaque usage, le coût des appels et la dépense permise.',
   providers: {
-    ai_vendor_a: 'Fournisseur A',
-    ai_vendor_b: 'Fournisseur B',
-    ai_vendor_c: 'Fournisseur C',
-    ai_vendor_d: 'Fournisseur D',
-    ai_vendor_e: 'Fournisseur E',
-    ai_local: 'Moteur local',
+    ai_vendor_a: names.ai_vendor_a,
+    ai_vendor_b: names.ai_vendor_b,
+    ai_vendor_c: names.ai_vendor_c,
+    ai_vendor_d: names.ai_vendor_d,
+    ai_vendor_e: names.ai_vendor_e,
+    ai_local: names.ai_local,
     ai_generic_compatible: 'Serveur compatible',
   },
   purposes: {

@@ -1,4 +1,5 @@
 /** French strings of Settings → Connections → My AI keys (les clés personnelles d’un membre pour des fournisseurs d’IA). */
+import { providerNames as names } from '@/app/lib/provider-names';
 import { frAiAdmin } from './fr-ai-admin';
 import type { enAiKeys } from './en-ai-keys';
 
@@ -10,7 +11,7 @@ export const frAiKeys: typeof enAiKeys = {
   empty: 'Aucune clé d’IA pour l’instant. Vos étapes d’IA utilisent les modèles configurés par votre administrateur.',
   columns: { name: 'Libellé', provider: 'Fournisseur', key: 'Clé', added: 'Ajoutée', actions: 'Actions' },
   name: 'Libellé',
-  nameHint: 'Pour la reconnaître, par exemple « Ma clé Fournisseur A ».',
+  nameHint: `Pour la reconnaître, par exemple « Ma clé ${names.ai_vendor_a} ».`,
   nameRequired: 'Saisissez un libellé.',
   provider: 'Fournisseur',
   apiKey: 'Clé d’API',

@@ -1,4 +1,5 @@
 /** French strings of the mailboxes, the notification bell and what the mail views share. */
+import { providerNames as names } from '@/app/lib/provider-names';
 import type { enMail, enMailboxes, enNotifications } from './en-mail';
 import { pluralFr as plural } from './plural';
 
@@ -50,8 +51,8 @@ export const frMailboxes: typeof enMailboxes = {
   description: 'Les boîtes que le service reflète pour vous. Vos workflows lisent et envoient par elles.',
   connectImap: 'Connecter en IMAP/SMTP',
   oauthIntro: 'Ou connectez-vous chez votre fournisseur\u00a0:',
-  oauthConnect: { oauth_provider_a: 'Connecter avec le fournisseur A', oauth_provider_b: 'Connecter avec le fournisseur B' },
-  providers: { imap: 'IMAP/SMTP', mail_provider_a: 'Fournisseur A', mail_provider_b: 'Fournisseur B' },
+  oauthConnect: { oauth_provider_a: `Se connecter avec ${names.oauth_provider_a}`, oauth_provider_b: `Se connecter avec ${names.oauth_provider_b}` },
+  providers: { imap: 'IMAP/SMTP', mail_provider_a: names.mail_provider_a, mail_provider_b: names.mail_provider_b },
   status: { active: 'Active', error: 'En erreur', disconnected: 'Déconnectée' },
   processingOnly: 'Traitement seulement',
   connectedOn: (date: string) => `connectée le ${date}`,

@@ -2,6 +2,7 @@
  * French strings. Typed as the English dictionary's shape: a missing or extra key fails `tsc`.
  * French typography: a non-breaking space (\u00a0) before « ? », « : » and « ! ».
  */
+import { providerNames as names } from '@/app/lib/provider-names';
 import type { Dictionary } from './en';
 import { pluralFr as plural } from './plural';
 import { frTables } from './fr-tables';
@@ -341,7 +342,7 @@ export const fr: Dictionary = {
   workflows: frWorkflows,
   executions: frExecutions,
   approvals: frApprovals,
-  oauthProviderNames: { oauth_provider_a: 'Fournisseur A', oauth_provider_b: 'Fournisseur B' },
+  oauthProviderNames: { oauth_provider_a: names.oauth_provider_a, oauth_provider_b: names.oauth_provider_b },
   notifications: frNotifications,
   mail: frMail,
   mailboxes: frMailboxes,

@@ -1,9 +1,11 @@
 /**
  * The process logger. Anything that might carry a secret is redacted by path before it is written.
+ * Lines are readable by people unless `LOG_FORMAT=json` (server/core/log-format.ts).
  */
-import pino from 'pino';
+import pino, { type LoggerOptions } from 'pino';
+import { logFormatFrom, prettyDestination } from './log-format';
 
-export const log = pino({
+const options: LoggerOptions = {
   level: process.env.LOG_LEVEL ?? (process.env.NODE_ENV === 'test' ? 'silent' : 'info'),
   redact: {
     paths: [
@@ -40,4 +42,15 @@ export const log = pino({
     ],
     censor: '[redacted]',
   },
-});
+};
+
+/**
+ * A logger with the process logger's level and redaction, in the format `env` asks for, writing to
+ * `write` (tests) or stdout.
+ */
+export function createLogger(env: Readonly<Record<string, string | undefined>> = process.env, write?: (text: string) => void): pino.Logger {
+  if (logFormatFrom(env) === 'json') return write ? pino(options, { write }) : pino(options);
+  return pino(options, prettyDestination(write));
+}
+
+export const log = createLogger();

@@ -192,9 +192,13 @@ function MembersTable({
             <TD className="whitespace-nowrap text-muted">{formatDate(member.createdAt, locale)}</TD>
             <TD className="text-right">
               {member.status === 'active' ? (
-                <Button size="sm" variant="dangerGhost" aria-label={t.members.deactivateLabel(member.name)} onClick={() => onDeactivate(member)}>
-                  {t.members.deactivate}
-                </Button>
+                // Not on one's own account (the service refuses it: 409 governance.self_target), nor
+                // before the signed-in member is known.
+                meId === undefined || member.id === meId ? null : (
+                  <Button size="sm" variant="dangerGhost" aria-label={t.members.deactivateLabel(member.name)} onClick={() => onDeactivate(member)}>
+                    {t.members.deactivate}
+                  </Button>
+                )
               ) : (
                 <Button size="sm" variant="ghost" aria-label={t.members.reactivateLabel(member.name)} onClick={() => onReactivate(member)}>
                   {t.members.reactivate}

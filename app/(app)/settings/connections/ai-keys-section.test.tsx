@@ -88,7 +88,7 @@ describe('AiKeysSection', () => {
     const calls = renderSection({ 'connections.list': () => ({ items: [key, { ...key, id: '00000000-0000-4000-8000-000000000002', scope: 'org', name: 'Shared' }] }) });
     const row = await screen.findByTestId('ai-key-row');
     expect(within(row).getByText('My vendor A key')).toBeTruthy();
-    expect(within(row).getByText('Vendor A')).toBeTruthy();
+    expect(within(row).getByText('OpenAI')).toBeTruthy();
     expect(within(row).getByTestId('ai-key-hint').textContent).toBe('••••7788');
     expect(screen.getAllByTestId('ai-key-row')).toHaveLength(1);
     expect(calls[0]).toEqual({ path: 'connections.list', input: { type: 'llm_provider' } });

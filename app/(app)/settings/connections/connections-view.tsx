@@ -9,6 +9,7 @@ import { describeError } from '@/app/lib/errors';
 import { formatDateTime } from '@/app/lib/format';
 import { callbackNotice } from '@/app/lib/oauth-callback';
 import type { Connection } from '@/app/lib/mail-types';
+import { realProviderName } from '@/app/lib/provider-names';
 import { useTRPC } from '@/app/lib/trpc';
 import { Alert } from '@/app/ui/alert';
 import { Badge } from '@/app/ui/badge';
@@ -76,7 +77,7 @@ function ConnectionTable({
             </TD>
             <TD>
               <Badge tone="neutral" className="font-mono text-[11px]">
-                {connection.type === 'http_generic' ? c.httpType : connection.type}
+                {connection.type === 'http_generic' ? c.httpType : (realProviderName(connection.type) ?? connection.type)}
               </Badge>
               {connection.kind ? <span className="ml-2 text-xs text-muted">{c.kinds[connection.kind]}</span> : null}
             </TD>

@@ -20,9 +20,9 @@ import { useMailboxes, useOAuthStart } from './use-mailboxes';
 
 const oauthOf: Partial<Record<MailboxProvider, OAuthProvider>> = { mail_provider_a: 'oauth_provider_a', mail_provider_b: 'oauth_provider_b' };
 
-function OAuthButtons() {
+/** `start` is owned by the page: its refusal is about that attempt and is cleared once a mailbox connects. */
+function OAuthButtons({ start }: { start: ReturnType<typeof useOAuthStart> }) {
   const { t } = useI18n();
-  const start = useOAuthStart();
   return (
     <>
       {oauthProviders.map((provider) => (
@@ -50,6 +50,7 @@ export function MailboxesView() {
   const pathname = usePathname();
   const params = useSearchParams();
   const mailboxes = useMailboxes();
+  const startOAuth = useOAuthStart();
   const reconnectOAuth = useOAuthStart();
   const [connectOpen, setConnectOpen] = useState(false);
   const [reconnectAddress, setReconnectAddress] = useState('');
@@ -88,7 +89,7 @@ export function MailboxesView() {
       <PageHeader title={t.mailboxes.title} description={t.mailboxes.description} actions={connectButton} />
       <div className="mb-6 flex flex-wrap items-center gap-2">
         <span className="text-sm text-muted">{t.mailboxes.oauthIntro}</span>
-        <OAuthButtons />
+        <OAuthButtons start={startOAuth} />
       </div>
       {shownNotice ? (
         <Alert
@@ -127,9 +128,12 @@ export function MailboxesView() {
         open={connectOpen}
         initialAddress={reconnectAddress}
         onOpenChange={setConnectOpen}
-        onConnected={({ address, created }) =>
-          setNotice({ tone: 'success', text: created ? t.mailboxes.notices.connected(address) : t.mailboxes.notices.updated(address) })
-        }
+        onConnected={({ address, created }) => {
+          // An earlier OAuth refusal ("an administrator must register…") no longer applies: a mailbox is connected.
+          startOAuth.reset();
+          reconnectOAuth.reset();
+          setNotice({ tone: 'success', text: created ? t.mailboxes.notices.connected(address) : t.mailboxes.notices.updated(address) });
+        }}
       />
       <DateActionDialog
         kind={dialog?.kind === 'backfill' ? 'backfill' : 'resync'}
