@@ -312,6 +312,8 @@ export const enExecutions = {
     acknowledge: 'Acknowledge',
     acknowledgeLabel: (workflow: string) => `Acknowledge the incident of ${workflow}`,
     acknowledged: (date: string) => `Acknowledged ${date}`,
+    resolved: (date: string) => `Resolved by a replay ${date}`,
+    openReplay: 'Open the replay',
     open: 'Open',
     openExecution: 'Open the run',
     empty: { title: 'No incidents', body: 'Failed runs of published workflows are listed here.' },

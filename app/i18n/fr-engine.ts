@@ -314,6 +314,8 @@ export const frExecutions: Dictionary['executions'] = {
     acknowledge: 'Acquitter',
     acknowledgeLabel: (workflow: string) => `Acquitter l’incident de ${workflow}`,
     acknowledged: (date: string) => `Acquitté le ${date}`,
+    resolved: (date: string) => `Résolu par un rejeu le ${date}`,
+    openReplay: 'Ouvrir le rejeu',
     open: 'Ouvert',
     openExecution: 'Ouvrir l’exécution',
     empty: { title: 'Aucun incident', body: 'Les exécutions en échec des workflows publiés sont listées ici.' },

@@ -181,5 +181,7 @@ export function presentIncident(row: Incident): IncidentOutput {
     nodeId: row.nodeId,
     nodeName: row.nodeName,
     acknowledgedAt: iso(row.acknowledgedAt),
+    resolvedAt: iso(row.resolvedAt),
+    resolvedByExecutionId: row.resolvedByExecutionId,
   };
 }

@@ -174,6 +174,10 @@ export const incidentSchema = z
     nodeId: z.string().nullable(),
     nodeName: z.string().nullable(),
     acknowledgedAt: isoDateTime.nullable(),
+    resolvedAt: isoDateTime
+      .nullable()
+      .describe('When a replay of the failed run (or of a replay of it) succeeded; the incident then counts as acknowledged too (first instant kept).'),
+    resolvedByExecutionId: z.uuid().nullable().describe('The successful replay that resolved it.'),
   })
   .meta({ id: 'Incident' });
 export type IncidentOutput = z.infer<typeof incidentSchema>;

@@ -15,6 +15,7 @@ import { db, type Tx } from '../../core/db';
 import { emitToMember } from '../../core/realtime/emit';
 import { notify } from '../../domains/notifications/notify';
 import { kickQueued } from './admission';
+import { resolveIncidentsOfReplay } from './resolve-incidents';
 import { callLineage } from './call-chain';
 import { wakeExecution } from './lease';
 import { startExecution } from './start';
@@ -58,7 +59,12 @@ async function close(tx: Tx, execution: ClaimedExecution, status: 'succeeded' | 
 }
 
 export async function succeedExecution(execution: ClaimedExecution): Promise<void> {
-  await db().$transaction((tx) => close(tx, execution, 'succeeded', null));
+  await db().$transaction(async (tx) => {
+    if (!(await close(tx, execution, 'succeeded', null))) return;
+    // A replay that succeeded answers the incidents of the runs it replays (resolve-incidents.ts).
+    // The member's open incident views refresh on the replay's `execution.status` (use-live-updates.ts).
+    if (execution.startedBy === 'replay' && !execution.simulated) await resolveIncidentsOfReplay(tx, execution.id);
+  });
 }
 
 export async function failExecution(execution: ClaimedExecution, error: ExecutionError): Promise<void> {
