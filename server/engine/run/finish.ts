@@ -14,6 +14,7 @@ import { expireApprovalsOfEndedRuns } from '../../domains/approvals/expire';
 import { db, type Tx } from '../../core/db';
 import { emitToMember } from '../../core/realtime/emit';
 import { notify } from '../../domains/notifications/notify';
+import { recordActed } from './acted';
 import { kickQueued } from './admission';
 import { resolveIncidentsOfReplay } from './resolve-incidents';
 import { callLineage } from './call-chain';
@@ -50,6 +51,7 @@ async function close(tx: Tx, execution: ClaimedExecution, status: 'succeeded' | 
     where: { executionId: execution.id, status: { in: ['queued', 'running', 'waiting'] } },
     data: { status: 'failed', finishedAt: new Date(), attemptStartedAt: null, nextAttemptAt: null, error: stored },
   });
+  await recordActed(tx, [execution.id]);
   await emitToMember(execution.memberId, 'execution.status', { executionId: execution.id, workflowId: execution.workflowId, status }, tx);
   // An approval still pending (the run timed out while it waited elsewhere) can no longer be decided.
   await expireApprovalsOfEndedRuns([execution.id], 'run_ended', tx);
