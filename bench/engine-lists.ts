@@ -6,7 +6,9 @@
  *   headlines, 8 steps on every 100th execution; secondary indexes dropped for the load and rebuilt after it,
  *   then VACUUM ANALYZE);
  *   shapes: the first page, a page 100,000 deep by cursor, a workflow filter, `status=failed`, `q` on the
- *   headline's subject, and the detail of an execution with 8 steps;
+ *   headline's subject, `effects=without` and `effects=with` (issue 19), and the detail of an execution with
+ *   8 steps; the plan of each list shape's id statement is logged (EXPLAIN), and a sequential scan of
+ *   `executions` fails the bench;
  *
  * each through the in-process REST handler (`handleRestRequest`, API key: authentication, rate limit, scope,
  * zod, the service, the envelope; no socket) and, as the floor, as the same SQL on bare `pg`: every statement
@@ -106,6 +108,8 @@ export async function runEngineListsBench(options: { databaseUrl: string; log: (
       { name: 'workflowId (5 %)', query: { workflowId: workflows[3].id } },
       { name: 'status=failed (5 %)', query: { status: 'failed' } },
       { name: 'q on the subject (≈ 4 %)', query: { q: 'invoice' } },
+      { name: 'effects=without (≈ 10 %)', query: { effects: 'without' } },
+      { name: 'effects=with (≈ 89 %)', query: { effects: 'with' } },
       { name: 'detail, 8 steps', detail: true },
     ];
 
@@ -136,6 +140,33 @@ export async function runEngineListsBench(options: { databaseUrl: string; log: (
       return (body.executions as { id: string }[]).map((execution) => execution.id);
     }
 
+    /** The list's id statement exactly as server/domains/executions/repo.ts builds it (run, or explained). */
+    async function idStatement(shape: Shape, cursor: string | undefined, explain = false) {
+      const values: unknown[] = [created.id];
+      const where = ['member_id = $1::uuid'];
+      const add = (value: unknown) => `$${values.push(value)}`;
+      if (shape.query?.workflowId) where.push(`workflow_id = ${add(shape.query.workflowId)}::uuid`);
+      if (shape.query?.status) where.push(`status = ${add(shape.query.status)}`);
+      if (shape.query?.effects) where.push(`acted = ${add(shape.query.effects === 'with')}`);
+      if (shape.query?.q) {
+        const pattern = add(`%${shape.query.q.replace(/[\\%_]/g, (char) => `\\${char}`)}%`);
+        where.push(`(message_headline->>'subject' ILIKE ${pattern} OR message_headline->>'fromEmail' ILIKE ${pattern} OR message_headline->>'fromName' ILIKE ${pattern})`);
+      }
+      const after = decodeCursor(cursor);
+      if (after) {
+        const at = add(after.at);
+        where.push(`(created_at, id) < (${at}::timestamptz, ${add(after.id)}::uuid)`);
+      }
+      const limit = add(pageLimit + 1);
+      const sql = `SELECT id FROM executions WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${limit}::int`;
+      if (explain) {
+        const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, values);
+        return { ids: [] as { id: string }[], plan: rows.map((row) => row['QUERY PLAN']) };
+      }
+      const { rows: ids } = await client.query<{ id: string }>(sql, values);
+      return { ids, plan: [] as string[] };
+    }
+
     /** The floor: every statement the route runs, on bare pg. */
     async function floor(shape: Shape, cursor: string | undefined, detailId: string): Promise<string[]> {
       const { rows: keys } = await client.query(apiKeyLookupSql, [tokenHash(floorKey), Math.floor(Date.now() / 1000)]);
@@ -151,26 +182,7 @@ export async function runEngineListsBench(options: { databaseUrl: string; log: (
         ]);
         return [executions[0].id, ...steps.rows.map((step) => step.id)];
       }
-      // The id statement exactly as server/domains/executions/repo.ts builds it.
-      const values: unknown[] = [created.id];
-      const where = ['member_id = $1::uuid'];
-      const add = (value: unknown) => `$${values.push(value)}`;
-      if (shape.query?.workflowId) where.push(`workflow_id = ${add(shape.query.workflowId)}::uuid`);
-      if (shape.query?.status) where.push(`status = ${add(shape.query.status)}`);
-      if (shape.query?.q) {
-        const pattern = add(`%${shape.query.q.replace(/[\\%_]/g, (char) => `\\${char}`)}%`);
-        where.push(`(message_headline->>'subject' ILIKE ${pattern} OR message_headline->>'fromEmail' ILIKE ${pattern} OR message_headline->>'fromName' ILIKE ${pattern})`);
-      }
-      const after = decodeCursor(cursor);
-      if (after) {
-        const at = add(after.at);
-        where.push(`(created_at, id) < (${at}::timestamptz, ${add(after.id)}::uuid)`);
-      }
-      const limit = add(pageLimit + 1);
-      const { rows: ids } = await client.query<{ id: string }>(
-        `SELECT id FROM executions WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${limit}::int`,
-        values,
-      );
+      const { ids } = await idStatement(shape, cursor);
       const { rows } = await client.query<{ id: string }>(`SELECT ${listColumns} FROM executions WHERE id = ANY($1::uuid[])`, [ids.map((row) => row.id)]);
       const byId = new Map(rows.map((row) => [row.id, row]));
       return ids.slice(0, pageLimit).flatMap((row) => (byId.has(row.id) ? [row.id] : []));
@@ -186,6 +198,14 @@ export async function runEngineListsBench(options: { databaseUrl: string; log: (
       if (shape.detail ? viaRoute.length !== 9 : viaRoute.length !== pageLimit) throw new Error(`${shape.name}: ${viaRoute.length} items, expected a full page (or 8 steps)`);
     }
     log(`${shapes.length} shapes checked (route and floor answer the same full page, or the same execution with its 8 steps)`);
+    // Plans: every list filter is served by an index in the list's order (a sequential scan of 1,000,000 rows is a bug).
+    for (const shape of shapes) {
+      if (shape.detail) continue;
+      const { plan } = await idStatement(shape, cursors.get(shape), true);
+      const scans = plan.filter((line) => /Scan/.test(line)).map((line) => line.trim().replace(/\s+\(cost=.*$/, '').replace(/^->\s*/, ''));
+      log(`plan of ${shape.name}: ${scans.join('; ')}`);
+      if (plan.some((line) => /Seq Scan on executions/.test(line))) throw new Error(`${shape.name}: the list's id statement scans executions sequentially`);
+    }
 
     // Each pass runs the shapes 4 times (20 details rotate: route and floor of one turn read the same one).
     let routeTurn = 0;

@@ -7,7 +7,8 @@
  * `workflows` (20 in the bench: a workflow filter keeps 5 %); 92 % succeeded, 5 % failed (with an error
  * object), 2 % cancelled, 1 % running; 70 % started by a mail trigger with a headline (subject from the mail
  * bench's 50-word vocabulary, so a word is in about 6 % of the subjects; sender from 2,000), the rest by a
- * webhook (no headline, small trigger data). Every `stepsEvery`-th execution has 8 steps, each with input
+ * webhook (no headline, small trigger data); finished runs: about 10 % did nothing (`acted` false), the others
+ * acted (`acted` null while running). Every `stepsEvery`-th execution has 8 steps, each with input
  * and output data of a few hundred bytes, as a real run leaves them.
  */
 import type pg from 'pg';
@@ -27,7 +28,7 @@ export async function seedExecutions(
   const versionIds = workflows.map((workflow) => workflow.versionId);
   await client.query(
     `INSERT INTO executions (id, member_id, workflow_id, workflow_version_id, status, simulated, holds_slot, message_headline,
-        trigger_type, trigger_node_id, trigger_data, error, working_ms, timeout_ms, created_at, started_at, finished_at, updated_at)
+        trigger_type, trigger_node_id, trigger_data, error, working_ms, timeout_ms, created_at, started_at, finished_at, updated_at, acted)
      SELECT gen_random_uuid(), $1::uuid, ($2::uuid[])[1 + j % $4], ($3::uuid[])[1 + j % $4], s.status, false, true,
             CASE WHEN s.mail THEN jsonb_build_object(
               'subject', initcap(${word('j * 7')}) || ' ' || ${word('j * 13 + 3')} || ' ' || ${word('j * 29 + 11')},
@@ -40,7 +41,8 @@ export async function seedExecutions(
             40 + j % 900, 3600000,
             now() - make_interval(secs => j * 3), now() - make_interval(secs => j * 3) + interval '20 milliseconds',
             CASE WHEN s.status = 'running' THEN NULL ELSE now() - make_interval(secs => j * 3) + make_interval(secs => (40 + j % 900) / 1000.0) END,
-            now()
+            now(),
+            CASE WHEN s.status = 'running' THEN NULL ELSE (j / 7) % 10 <> 0 END
        FROM (SELECT j, j % 10 < 7 AS mail,
                     CASE WHEN j % 100 < 92 THEN 'succeeded' WHEN j % 100 < 97 THEN 'failed' WHEN j % 100 < 99 THEN 'cancelled' ELSE 'running' END AS status
                FROM generate_series(1, $5) AS j) s`,

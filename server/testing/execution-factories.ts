@@ -21,6 +21,8 @@ export interface ExecutionOptions {
   waitUntil?: Date | null;
   createdAt?: Date;
   finishedAt?: Date | null;
+  /** The stored "acted outside itself" flag (server/engine/run/acted.ts); null by default. */
+  acted?: boolean | null;
 }
 
 const finished = new Set(['succeeded', 'failed', 'cancelled']);
@@ -46,6 +48,7 @@ export async function createExecution(member: Pick<TestMember, 'id'>, options: E
       retryOfExecutionId: options.retryOfExecutionId ?? null,
       error: (options.error ?? (status === 'failed' ? { code: 'http_status', message: 'The server answered 500.', nodeId: 'call', kind: 'permanent', attempts: 1 } : undefined)) as object | undefined,
       waitUntil: options.waitUntil ?? null,
+      acted: options.acted ?? null,
       timeoutMs: 3_600_000,
       createdAt,
       startedAt: status === 'queued' ? null : createdAt,

@@ -103,7 +103,8 @@ export function useLiveUpdates() {
     refreshExecutions();
     if (payload.executionId) refreshExecution(payload.executionId);
     else afterBurst('execution:*', () => void queryClient.invalidateQueries(trpc.executions.detail.queryFilter(), keep));
-    if (payload.status === 'failed' || !payload.status) refreshIncidents();
+    // A failure opens an incident; a success may be a replay that resolved one (resolve-incidents.ts).
+    if (payload.status === 'failed' || payload.status === 'succeeded' || !payload.status) refreshIncidents();
   });
 
   useRealtimeEvent('execution.step', (payload) => {

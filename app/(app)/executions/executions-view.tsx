@@ -1,8 +1,9 @@
 'use client';
 
 /**
- * Every run of the member's workflows, newest first, filtered by workflow, status, live/test and a
- * search on the triggering email; pages by cursor. Statuses update live: the shell refreshes this
+ * Every run of the member's workflows, newest first, filtered by workflow, status, live/test, effects
+ * (runs that acted or did nothing) and a search on the triggering email; pages by cursor. A finished
+ * run that did nothing carries a "No effect" badge. Statuses update live: the shell refreshes this
  * list on each `execution.status` event.
  */
 import Link from 'next/link';
@@ -55,6 +56,12 @@ function ExecutionRow({ execution, workflowName, now }: { execution: Execution; 
         <span className="flex min-w-0 items-center gap-2">
           <span className={workflowName ? 'truncate font-medium' : 'truncate text-muted italic'}>{workflowName ?? t.executions.deletedWorkflow}</span>
           {execution.simulated ? <Badge tone="brand">{t.executions.testRun}</Badge> : null}
+          {/* A finished run that acted on nothing: "Succeeded" alone reads as "it worked" (issue 19 §3). */}
+          {execution.acted === false ? (
+            <Badge tone="neutral" title={t.executions.noEffectHint} data-testid="execution-no-effect">
+              {t.executions.noEffect}
+            </Badge>
+          ) : null}
         </span>
       </TD>
       <TD className="max-w-80">
@@ -75,7 +82,7 @@ function Filters({ filters, onChange }: { filters: ExecutionFilterState; onChang
   const { t } = useI18n();
   const workflows = useWorkflowList();
   const [q, setQ] = useState(filters.q);
-  const filtered = filters.workflowId || filters.status || filters.simulated || filters.q;
+  const filtered = filters.workflowId || filters.status || filters.simulated || filters.effects || filters.q;
   return (
     <form
       role="search"
@@ -124,6 +131,18 @@ function Filters({ filters, onChange }: { filters: ExecutionFilterState; onChang
           <option value="true">{t.executions.filters.test}</option>
         </Select>
       </label>
+      <label className="w-48">
+        <span className="sr-only">{t.executions.filters.effects}</span>
+        <Select
+          controlSize="sm"
+          value={filters.effects}
+          onChange={(event) => onChange({ ...filters, effects: event.target.value as ExecutionFilterState['effects'] })}
+        >
+          <option value="">{t.executions.filters.anyEffects}</option>
+          <option value="with">{t.executions.filters.withEffects}</option>
+          <option value="without">{t.executions.filters.withoutEffects}</option>
+        </Select>
+      </label>
       <label className="relative min-w-48 flex-1">
         <span className="sr-only">{t.executions.filters.search}</span>
         <SearchIcon className="pointer-events-none absolute top-1/2 left-2.5 -translate-y-1/2 text-muted" />
@@ -164,7 +183,7 @@ export function ExecutionsView({ initialFilters }: { initialFilters: ExecutionFi
   const names = useMemo(() => new Map((workflows.data?.workflows ?? []).map((workflow) => [workflow.id, workflow.name])), [workflows.data]);
   const executions = pages.data?.pages.flatMap((page) => page.executions) ?? [];
   const now = useTicker(executions.some((execution) => isInProgress(execution.status)));
-  const filtered = Boolean(filters.workflowId || filters.status || filters.simulated || filters.q);
+  const filtered = Boolean(filters.workflowId || filters.status || filters.simulated || filters.effects || filters.q);
 
   function changeFilters(next: ExecutionFilterState) {
     setFilters(next);

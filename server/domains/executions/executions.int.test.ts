@@ -61,6 +61,7 @@ describe('GET /api/v1/executions', () => {
       error: { code: 'http_status', message: 'The server answered 500.', nodeId: 'call', kind: 'permanent', attempts: 1 },
       startedAt: newer.createdAt.toISOString(),
       finishedAt: expect.stringMatching(/Z$/),
+      acted: null,
     });
   });
 
@@ -275,6 +276,8 @@ describe('incidents', () => {
       nodeId: 'call',
       nodeName: 'Call',
       acknowledgedAt: null,
+      resolvedAt: null,
+      resolvedByExecutionId: null,
     });
     const rest = await call('GET', `/api/v1/executions/incidents?limit=2&cursor=${page.body.nextCursor}`, { cookie: member.cookie });
     expect(rest.body.items.map((item: { id: string }) => item.id)).toEqual([failures[0]!.id]);

@@ -56,6 +56,7 @@ export type ExecutionRow = Pick<
   | 'error'
   | 'startedAt'
   | 'finishedAt'
+  | 'acted'
 >;
 
 /** The columns the list form needs (a Prisma `select`). */
@@ -76,6 +77,7 @@ export const executionListSelect = {
   error: true,
   startedAt: true,
   finishedAt: true,
+  acted: true,
 } as const;
 
 export function presentExecution(row: ExecutionRow): ExecutionOutput {
@@ -96,6 +98,7 @@ export function presentExecution(row: ExecutionRow): ExecutionOutput {
     error: presentError(row.error),
     startedAt: iso(row.startedAt),
     finishedAt: iso(row.finishedAt),
+    acted: row.acted,
   };
 }
 
@@ -181,5 +184,7 @@ export function presentIncident(row: Incident): IncidentOutput {
     nodeId: row.nodeId,
     nodeName: row.nodeName,
     acknowledgedAt: iso(row.acknowledgedAt),
+    resolvedAt: iso(row.resolvedAt),
+    resolvedByExecutionId: row.resolvedByExecutionId,
   };
 }

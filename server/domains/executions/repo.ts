@@ -31,6 +31,8 @@ export interface ExecutionFilter {
   mailboxId?: string;
   status?: string;
   simulated?: boolean;
+  /** The stored `acted` flag (finished runs only): index (member_id, acted, created_at desc, id desc). */
+  acted?: boolean;
   q?: string;
 }
 
@@ -51,6 +53,7 @@ export async function findExecutions(memberId: string, filter: ExecutionFilter, 
   if (filter.mailboxId) where.push(`mailbox_id = ${params.add(filter.mailboxId)}::uuid`);
   if (filter.status) where.push(`status = ${params.add(filter.status)}`);
   if (filter.simulated !== undefined) where.push(`simulated = ${params.add(filter.simulated)}`);
+  if (filter.acted !== undefined) where.push(`acted = ${params.add(filter.acted)}`);
   if (filter.q) {
     const pattern = params.add(containsPattern(filter.q));
     where.push(

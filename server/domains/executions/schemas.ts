@@ -15,6 +15,9 @@ export type ExecutionStatus = (typeof executionStatuses)[number];
 /** Statuses of a run in progress: cancel moves them, replay refuses them. */
 export const inProgressStatuses: readonly ExecutionStatus[] = ['queued', 'running', 'waiting'];
 
+/** The executions list's `effects` filter: runs that acted, or finished without acting. */
+export const executionEffectsFilters = ['with', 'without'] as const;
+
 export const stepStatuses = ['queued', 'running', 'waiting', 'succeeded', 'failed', 'skipped'] as const;
 
 const failureKind = z.enum(['transient', 'permanent']);
@@ -54,6 +57,12 @@ export const executionSchema = z
     error: executionErrorSchema.nullable(),
     startedAt: isoDateTime.nullable(),
     finishedAt: isoDateTime.nullable(),
+    acted: z
+      .boolean()
+      .nullable()
+      .describe(
+        'Whether the run acted outside itself: one of its steps, or a run it called, recorded an effect (simulated effects count for a test run). `false`: the run did nothing (e.g. a condition led nowhere). Null until the run finishes.',
+      ),
   })
   .meta({ id: 'Execution' });
 
@@ -129,6 +138,10 @@ export const listExecutionsInput = z.object({
   status: z.enum(executionStatuses).optional(),
   simulated: z.enum(['true', 'false']).optional().describe('`true`: test runs only; `false`: live runs only.'),
   q: z.string().trim().min(1).max(200).optional().describe('Searches the subject and sender of the triggering email.'),
+  effects: z
+    .enum(executionEffectsFilters)
+    .optional()
+    .describe('`with`: finished runs that acted (`acted: true`); `without`: finished runs that did nothing (`acted: false`).'),
   cursor,
   limit: limitParam(50, 200),
 });
@@ -174,6 +187,10 @@ export const incidentSchema = z
     nodeId: z.string().nullable(),
     nodeName: z.string().nullable(),
     acknowledgedAt: isoDateTime.nullable(),
+    resolvedAt: isoDateTime
+      .nullable()
+      .describe('When a replay of the failed run (or of a replay of it) succeeded; the incident then counts as acknowledged too (first instant kept).'),
+    resolvedByExecutionId: z.uuid().nullable().describe('The successful replay that resolved it.'),
   })
   .meta({ id: 'Incident' });
 export type IncidentOutput = z.infer<typeof incidentSchema>;

@@ -51,6 +51,7 @@ export async function listExecutions(actor: AuthenticatedActor, query: ListExecu
       mailboxId: query.mailboxId,
       status: query.status,
       simulated: query.simulated === undefined ? undefined : query.simulated === 'true',
+      acted: query.effects === undefined ? undefined : query.effects === 'with',
       q: query.q,
     },
     decodeCursor(query.cursor),

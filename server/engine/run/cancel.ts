@@ -8,6 +8,7 @@
  * runner advancing a cancelled run sees the status under its own lock and stops. A cancelled run that
  * held one of its workflow's slots frees it: the oldest queued run of the workflow is asked to advance.
  */
+import { recordActed } from './acted';
 import { kickQueued } from './admission';
 import type { Tx } from '../../core/db';
 import { inRetriedTransaction } from '../../core/db/retry';
@@ -67,6 +68,8 @@ export async function cancelExecutionsIn(tx: Tx, memberId: string, ids: readonly
     targets.map((row) => row.id),
   );
   const movedIds = new Set(moved.map((row) => row.id));
+  // Whether each cancelled run acted before it was stopped (acted.ts: the executions list's marker).
+  await recordActed(tx, [...movedIds]);
   // Steps in progress are closed where they stand (their status stays; the run is final): no retry is due.
   await tx.$executeRawUnsafe(
     `UPDATE execution_steps SET finished_at = coalesce(finished_at, now()), next_attempt_at = NULL

@@ -14,7 +14,9 @@ import { expireApprovalsOfEndedRuns } from '../../domains/approvals/expire';
 import { db, type Tx } from '../../core/db';
 import { emitToMember } from '../../core/realtime/emit';
 import { notify } from '../../domains/notifications/notify';
+import { recordActed } from './acted';
 import { kickQueued } from './admission';
+import { resolveIncidentsOfReplay } from './resolve-incidents';
 import { callLineage } from './call-chain';
 import { wakeExecution } from './lease';
 import { startExecution } from './start';
@@ -49,6 +51,7 @@ async function close(tx: Tx, execution: ClaimedExecution, status: 'succeeded' | 
     where: { executionId: execution.id, status: { in: ['queued', 'running', 'waiting'] } },
     data: { status: 'failed', finishedAt: new Date(), attemptStartedAt: null, nextAttemptAt: null, error: stored },
   });
+  await recordActed(tx, [execution.id]);
   await emitToMember(execution.memberId, 'execution.status', { executionId: execution.id, workflowId: execution.workflowId, status }, tx);
   // An approval still pending (the run timed out while it waited elsewhere) can no longer be decided.
   await expireApprovalsOfEndedRuns([execution.id], 'run_ended', tx);
@@ -58,7 +61,12 @@ async function close(tx: Tx, execution: ClaimedExecution, status: 'succeeded' | 
 }
 
 export async function succeedExecution(execution: ClaimedExecution): Promise<void> {
-  await db().$transaction((tx) => close(tx, execution, 'succeeded', null));
+  await db().$transaction(async (tx) => {
+    if (!(await close(tx, execution, 'succeeded', null))) return;
+    // A replay that succeeded answers the incidents of the runs it replays (resolve-incidents.ts).
+    // The member's open incident views refresh on the replay's `execution.status` (use-live-updates.ts).
+    if (execution.startedBy === 'replay' && !execution.simulated) await resolveIncidentsOfReplay(tx, execution.id);
+  });
 }
 
 export async function failExecution(execution: ClaimedExecution, error: ExecutionError): Promise<void> {

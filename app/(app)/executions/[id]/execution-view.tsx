@@ -147,6 +147,11 @@ function ExecutionBody({ execution }: { execution: ExecutionDetail }) {
               <span data-testid="execution-detail-status">{t.executions.status[execution.status] ?? execution.status}</span>
             </StatusBadge>
             {execution.simulated ? <Badge tone="brand">{t.executions.testRun}</Badge> : null}
+            {execution.acted === false ? (
+              <Badge tone="neutral" title={t.executions.noEffectHint} data-testid="execution-no-effect">
+                {t.executions.noEffect}
+              </Badge>
+            ) : null}
           </div>
           <p className="font-mono text-xs text-muted">{execution.id}</p>
         </div>

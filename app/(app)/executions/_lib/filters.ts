@@ -5,10 +5,12 @@ export interface ExecutionFilterState {
   workflowId: string;
   status: ExecutionStatus | '';
   simulated: 'true' | 'false' | '';
+  /** Finished runs that acted outside themselves (`with`) or did nothing (`without`). */
+  effects: 'with' | 'without' | '';
   q: string;
 }
 
-export const noFilters: ExecutionFilterState = { workflowId: '', status: '', simulated: '', q: '' };
+export const noFilters: ExecutionFilterState = { workflowId: '', status: '', simulated: '', effects: '', q: '' };
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -21,10 +23,12 @@ export function filtersFromSearch(search: Record<string, string | string[] | und
   const workflowId = first(search.workflowId);
   const status = first(search.status);
   const simulated = first(search.simulated);
+  const effects = first(search.effects);
   return {
     workflowId: uuid.test(workflowId) ? workflowId : '',
     status: (executionStatuses as readonly string[]).includes(status) ? (status as ExecutionStatus) : '',
     simulated: simulated === 'true' || simulated === 'false' ? simulated : '',
+    effects: effects === 'with' || effects === 'without' ? effects : '',
     q: first(search.q).trim().slice(0, 200),
   };
 }
@@ -42,6 +46,7 @@ export function queryOfFilters(filters: ExecutionFilterState) {
     ...(filters.workflowId ? { workflowId: filters.workflowId } : {}),
     ...(filters.status ? { status: filters.status } : {}),
     ...(filters.simulated ? { simulated: filters.simulated } : {}),
+    ...(filters.effects ? { effects: filters.effects } : {}),
     ...(filters.q.trim() ? { q: filters.q.trim() } : {}),
   };
 }

@@ -23,7 +23,7 @@ function IncidentRow({ incident, onAcknowledge, pending }: { incident: Incident;
   const { t, locale } = useI18n();
   const workflow = incident.workflowName || t.executions.deletedWorkflow;
   return (
-    <TR data-testid="incident-row" data-acknowledged={incident.acknowledgedAt ? true : undefined}>
+    <TR data-testid="incident-row" data-acknowledged={incident.acknowledgedAt ? true : undefined} data-resolved={incident.resolvedAt ? true : undefined}>
       <TD className="whitespace-nowrap text-muted" title={formatDateTime(incident.failedAt, locale)}>
         {formatListDate(incident.failedAt, locale)}
       </TD>
@@ -38,7 +38,18 @@ function IncidentRow({ incident, onAcknowledge, pending }: { incident: Incident;
         </Link>
       </TD>
       <TD className="whitespace-nowrap">
-        {incident.acknowledgedAt ? (
+        {incident.resolvedAt && incident.resolvedByExecutionId ? (
+          // A successful replay answered it (server/engine/run/resolve-incidents.ts): say so and link to it.
+          <span className="inline-flex flex-col gap-0.5 text-xs text-muted" data-testid="incident-resolved">
+            <span className="inline-flex items-center gap-1">
+              <CheckIcon size={14} />
+              {t.executions.incidents.resolved(formatListDate(incident.resolvedAt, locale))}
+            </span>
+            <Link href={`/executions/${incident.resolvedByExecutionId}`} className="font-medium text-brand-fg hover:underline">
+              {t.executions.incidents.openReplay}
+            </Link>
+          </span>
+        ) : incident.acknowledgedAt ? (
           <span className="inline-flex items-center gap-1 text-xs text-muted">
             <CheckIcon size={14} />
             {t.executions.incidents.acknowledged(formatListDate(incident.acknowledgedAt, locale))}
