@@ -104,45 +104,35 @@ function Filters({ filters, onChange }: { filters: ExecutionFilterState; onChang
           ))}
         </Select>
       </label>
-      <label className="w-40">
-        <span className="sr-only">{t.executions.filters.status}</span>
-        <Select
-          controlSize="sm"
-          value={filters.status}
-          onChange={(event) => onChange({ ...filters, status: event.target.value as ExecutionFilterState['status'] })}
-        >
-          <option value="">{t.executions.filters.anyStatus}</option>
-          {executionStatuses.map((status) => (
-            <option key={status} value={status}>
-              {t.executions.status[status]}
-            </option>
-          ))}
-        </Select>
-      </label>
-      <label className="w-44">
-        <span className="sr-only">{t.executions.filters.kind}</span>
-        <Select
-          controlSize="sm"
-          value={filters.simulated}
-          onChange={(event) => onChange({ ...filters, simulated: event.target.value as ExecutionFilterState['simulated'] })}
-        >
-          <option value="">{t.executions.filters.anyKind}</option>
-          <option value="false">{t.executions.filters.live}</option>
-          <option value="true">{t.executions.filters.test}</option>
-        </Select>
-      </label>
-      <label className="w-48">
-        <span className="sr-only">{t.executions.filters.effects}</span>
-        <Select
-          controlSize="sm"
-          value={filters.effects}
-          onChange={(event) => onChange({ ...filters, effects: event.target.value as ExecutionFilterState['effects'] })}
-        >
-          <option value="">{t.executions.filters.anyEffects}</option>
-          <option value="with">{t.executions.filters.withEffects}</option>
-          <option value="without">{t.executions.filters.withoutEffects}</option>
-        </Select>
-      </label>
+      <FilterSelect
+        className="w-40"
+        label={t.executions.filters.status}
+        value={filters.status}
+        onSelect={(status) => onChange({ ...filters, status: status as ExecutionFilterState['status'] })}
+        options={[{ value: '', label: t.executions.filters.anyStatus }, ...executionStatuses.map((status) => ({ value: status, label: t.executions.status[status] }))]}
+      />
+      <FilterSelect
+        className="w-44"
+        label={t.executions.filters.kind}
+        value={filters.simulated}
+        onSelect={(simulated) => onChange({ ...filters, simulated: simulated as ExecutionFilterState['simulated'] })}
+        options={[
+          { value: '', label: t.executions.filters.anyKind },
+          { value: 'false', label: t.executions.filters.live },
+          { value: 'true', label: t.executions.filters.test },
+        ]}
+      />
+      <FilterSelect
+        className="w-48"
+        label={t.executions.filters.effects}
+        value={filters.effects}
+        onSelect={(effects) => onChange({ ...filters, effects: effects as ExecutionFilterState['effects'] })}
+        options={[
+          { value: '', label: t.executions.filters.anyEffects },
+          { value: 'with', label: t.executions.filters.withEffects },
+          { value: 'without', label: t.executions.filters.withoutEffects },
+        ]}
+      />
       <label className="relative min-w-48 flex-1">
         <span className="sr-only">{t.executions.filters.search}</span>
         <SearchIcon className="pointer-events-none absolute top-1/2 left-2.5 -translate-y-1/2 text-muted" />
@@ -170,6 +160,22 @@ function Filters({ filters, onChange }: { filters: ExecutionFilterState; onChang
         </Button>
       ) : null}
     </form>
+  );
+}
+
+/** One of the list's filters: a labelled select whose first option means "any". */
+function FilterSelect({ className, label, value, onSelect, options }: { className: string; label: string; value: string; onSelect: (value: string) => void; options: { value: string; label: string }[] }) {
+  return (
+    <label className={className}>
+      <span className="sr-only">{label}</span>
+      <Select controlSize="sm" value={value} onChange={(event) => onSelect(event.target.value)}>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </Select>
+    </label>
   );
 }
 
