@@ -179,10 +179,12 @@ test('a failing HTTP step makes an incident and a notification; replayed from th
       expect(sink.calls()).toBe(2);
     });
 
-    await test.step('the incident is acknowledged', async () => {
+    await test.step('the replay that succeeded resolved the incident: nothing is left to acknowledge', async () => {
+      const replayUrl = new URL(member.url()).pathname;
       await member.goto('/executions/incidents');
-      await member.getByRole('button', { name: `Acknowledge the incident of ${name}` }).click();
-      await expect(member.getByTestId('incident-row')).toContainText('Acknowledged');
+      await expect(member.getByTestId('incident-resolved')).toContainText('Resolved by a replay');
+      await expect(member.getByTestId('incident-resolved').getByRole('link')).toHaveAttribute('href', replayUrl);
+      await expect(member.getByRole('button', { name: `Acknowledge the incident of ${name}` })).toHaveCount(0);
       await member.getByLabel('Unacknowledged only').check();
       await expect(member.getByTestId('list-empty')).toBeVisible();
     });
