@@ -30,13 +30,14 @@ import type { ThreadAction } from '../../domains/mail/threads/actions/plan';
 import { notify } from '../../domains/notifications/notify';
 import { checkRowWrite, insertRow, lookupByKey, updateRow, upsertRow, type ExecutionWriter } from '../../domains/tables/rows/engine-api';
 import { quotedValue } from '../../core/quoted-value';
+import { isUuid } from '../../domains/compose/repo';
 import type { ExecutionActor } from '../../core/auth/access';
 import { fail, NodeFailure } from '../run/failures';
 import { createAiCapability } from './ai';
 import { createHttpCapability, type HttpCapabilityOptions } from './http';
 import { databaseCredentialSource } from './http-credential';
 import { createSendCapability } from './send';
-import type { Capabilities, MailCapability } from './types';
+import type { Capabilities, MailCapability, TablesCapability } from './types';
 
 export interface CapabilityRun {
   /** The run, acting for its member (server/engine/run/actor.ts). */
@@ -142,25 +143,35 @@ export function createCapabilities(
   const { executionId } = run.actor;
   const memberId = run.actor.member.id;
   const writer: ExecutionWriter = { kind: 'execution', executionId: executionId, memberId: memberId };
-  const isMessageId = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
   const checkMail: MailCapability['check'] = async (input) => {
     try {
-      if (!isMessageId(input.messageId)) throw appError('webmail.message_not_found');
+      if (!isUuid(input.messageId)) throw appError('webmail.message_not_found');
       await checkMessageAction(memberId, { messageId: input.messageId, action: threadActionOf[input.action], folder: input.folder, labels: input.labels });
     } catch (error) {
       throw mailFailure(error, input);
     }
   };
 
+  const checkTableWrite: TablesCapability['check'] = async (input) => {
+    try {
+      const operation = input.op === 'update' ? { op: input.op, id: requiredRowId(input.rowId), cells: input.cells } : { op: input.op, cells: input.cells };
+      const checked = await checkRowWrite(input.tableId, operation);
+      return { row: null, replayed: false, simulated: true, ...checked };
+    } catch (error) {
+      if (error instanceof NodeFailure) throw error;
+      throw tablesFailure(error, input.tableId);
+    }
+  };
+
   return {
     mail: {
       async findMessage(messageId) {
-        if (!isMessageId(messageId)) return null;
+        if (!isUuid(messageId)) return null;
         const message = await memberMessage(memberId, messageId);
         return message ? { ...message, receivedAt: message.receivedAt.toISOString() } : null;
       },
       async threadContext(input) {
-        if (!isMessageId(input.messageId)) return [];
+        if (!isUuid(input.messageId)) return [];
         const message = await memberMessage(memberId, input.messageId);
         if (!message) return [];
         const rows = await db().mailMessage.findMany({
@@ -178,7 +189,7 @@ export function createCapabilities(
         }));
       },
       async classify(input) {
-        if (!isMessageId(input.messageId)) return false;
+        if (!isUuid(input.messageId)) return false;
         if (run.simulated) return (await memberMessage(memberId, input.messageId)) !== null;
         const entry = JSON.stringify({ [input.key]: input.value });
         // The thread carries its latest message's classification too (the spec's Thread field), so the
@@ -203,7 +214,7 @@ export function createCapabilities(
           return { operationId: 'simulated', duplicate: false };
         }
         try {
-          if (!isMessageId(input.messageId)) throw appError('webmail.message_not_found');
+          if (!isUuid(input.messageId)) throw appError('webmail.message_not_found');
           return await actOnMessage(memberId, {
             messageId: input.messageId,
             action: threadActionOf[input.action],
@@ -235,18 +246,13 @@ export function createCapabilities(
           throw tablesFailure(error, input.tableId);
         }
       },
-      async check(input) {
-        try {
-          const operation = input.op === 'update' ? { op: input.op, id: requiredRowId(input.rowId), cells: input.cells } : { op: input.op, cells: input.cells };
-          const checked = await checkRowWrite(input.tableId, operation);
-          return { row: null, replayed: false, simulated: true, ...checked };
-        } catch (error) {
-          if (error instanceof NodeFailure) throw error;
-          throw tablesFailure(error, input.tableId);
-        }
-      },
+      check: checkTableWrite,
       async write(input) {
-        if (run.simulated) return { row: { id: 'simulated', cells: input.cells } as never, replayed: false, ...(input.op === 'upsert' ? { created: true } : {}) };
+        if (run.simulated) {
+          // Never writes in a test run; the nodes ask `check` instead, and a write asked anyway is checked the same way.
+          const checked = await checkTableWrite(input);
+          return { row: { id: 'simulated', cells: checked.cells } as never, replayed: false, ...(input.op === 'upsert' ? { created: checked.created ?? true } : {}) };
+        }
         const effectKey = tableEffectKeyOf(keyOf(input.effectKey));
         try {
           if (input.op === 'insert') return await insertRow(input.tableId, input.cells, writer, effectKey);
@@ -281,7 +287,7 @@ export function createCapabilities(
     },
     signal: {
       async mark(input) {
-        const message = isMessageId(input.messageId) ? await memberMessage(memberId, input.messageId) : null;
+        const message = isUuid(input.messageId) ? await memberMessage(memberId, input.messageId) : null;
         if (!message) throw fail.permanent('mail.message_not_found');
         if (run.simulated) return { created: true };
         try {
