@@ -7,7 +7,7 @@
  * ai.classify step gave the message, when one did.
  */
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { formatBytes } from '@/app/lib/format';
 import type { Attachment, FullMessage, MessageSummary } from '@/app/lib/mail-types';
@@ -19,21 +19,33 @@ import { ErrorState } from '@/app/ui/states';
 import { aiClassificationOf, confidencePercent } from './_lib/classification';
 import { fetchAsDataUrl, inlineCandidates, withInlineImages } from './_lib/inline-images';
 import { isTrustedImageSender, trustImageSender } from './_lib/remote-images';
-import { buildSrcdoc, frameSandbox, textToHtml } from './_lib/srcdoc';
+import { buildSrcdoc, fitFrameHeight, frameSandbox, textToHtml } from './_lib/srcdoc';
 import { useMessage } from './use-mail-data';
 
 export function MessageFrame({ html, allowRemoteImages, title }: { html: string; allowRemoteImages: boolean; title: string }) {
   const srcDoc = useMemo(() => buildSrcdoc(html, { allowRemoteImages }), [html, allowRemoteImages]);
+  const frameRef = useRef<HTMLIFrameElement>(null);
+  // The frame takes its document's height (a short mail leaves its attachments and Reply in view): measured
+  // on load (images included) and again when the width changes the layout. See frameSandbox for why the
+  // application may read the frame while the frame can do nothing.
+  useEffect(() => {
+    const frame = frameRef.current;
+    if (!frame || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => fitFrameHeight(frame));
+    observer.observe(frame.parentElement ?? frame);
+    return () => observer.disconnect();
+  }, []);
   return (
-    // The frame cannot be measured from outside (no same origin), so it scrolls inside a box the reader can resize.
-    <div className="h-[min(70vh,40rem)] min-h-48 resize-y overflow-hidden rounded-lg border border-line bg-white">
+    <div className="overflow-hidden rounded-lg border border-line bg-white">
       <iframe
+        ref={frameRef}
         sandbox={frameSandbox}
         srcDoc={srcDoc}
         title={title}
         referrerPolicy="no-referrer"
         data-testid="message-frame"
-        className="block size-full border-0"
+        onLoad={(event) => fitFrameHeight(event.currentTarget)}
+        className="block h-48 w-full border-0"
       />
     </div>
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildSrcdoc, frameCsp, frameSandbox, textToHtml } from './srcdoc';
+import { buildSrcdoc, frameCsp, frameHeightBounds, frameHeightFor, frameSandbox, textToHtml } from './srcdoc';
 
 describe('reading frame document', () => {
   it('puts the strict policy first, with https: images only when allowed', () => {
@@ -11,9 +11,19 @@ describe('reading frame document', () => {
     expect(doc).not.toMatch(/<!DOCTYPE html><html><head><style>/);
   });
 
-  it('the frame may only open links in a new window: no scripts, same origin, forms, modals or top navigation', () => {
+  it('the frame may only open links in a new window: no scripts, forms, modals or top navigation', () => {
     const tokens = frameSandbox.split(' ').sort();
-    expect(tokens).toEqual(['allow-popups', 'allow-popups-to-escape-sandbox']);
+    expect(tokens).toEqual(['allow-popups', 'allow-popups-to-escape-sandbox', 'allow-same-origin']);
+    // Never both: a same-origin frame that may run scripts can lift its own sandbox.
+    expect(tokens.includes('allow-scripts') && tokens.includes('allow-same-origin')).toBe(false);
+  });
+
+  it('a short mail gets a frame its own height, so its attachments and Reply show without scrolling', () => {
+    expect(frameHeightFor(120.2)).toBe(121);
+    expect(frameHeightFor(10)).toBe(frameHeightBounds.min);
+    expect(frameHeightFor(1e7)).toBe(frameHeightBounds.max);
+    expect(frameHeightFor(0)).toBeNull();
+    expect(frameHeightFor(null)).toBeNull();
   });
 
   it('escapes plain text', () => {
