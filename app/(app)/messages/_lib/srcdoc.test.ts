@@ -29,4 +29,18 @@ describe('reading frame document', () => {
   it('escapes plain text', () => {
     expect(textToHtml('<script>a & b</script>')).toBe('<pre style="font:inherit;margin:0">&lt;script&gt;a &amp; b&lt;/script&gt;</pre>');
   });
+
+  it('links in plain-text mail are clickable: http, https and mailto only, in a new window without opener or referrer', () => {
+    const link = (href: string, text = href) => `<a href="${href}" target="_blank" rel="noopener noreferrer">${text}</a>`;
+    expect(textToHtml('See https://example.com/a?b=1&c=2.')).toBe(
+      `<pre style="font:inherit;margin:0">See ${link('https://example.com/a?b=1&amp;c=2')}.</pre>`,
+    );
+    expect(textToHtml('(http://example.com/Foo_(bar)) or ann@example.com')).toBe(
+      `<pre style="font:inherit;margin:0">(${link('http://example.com/Foo_(bar)')}) or ${link('mailto:ann@example.com', 'ann@example.com')}</pre>`,
+    );
+    expect(textToHtml('mailto:bob@example.com')).toContain(link('mailto:bob@example.com'));
+    expect(textToHtml('javascript:alert(1) data:text/html,x file:///etc/passwd ftp://x.example')).not.toContain('<a ');
+    // Markup in a URL stays text.
+    expect(textToHtml('https://x.example/"><img src=x>')).toBe(`<pre style="font:inherit;margin:0">${link('https://x.example/')}"&gt;&lt;img src=x&gt;</pre>`);
+  });
 });

@@ -70,8 +70,48 @@ export function buildSrcdoc(html: string, options: { allowRemoteImages: boolean 
   return `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
 }
 
-/** Plain-text bodies get the same frame (one rendering path): escaped, in a pre-wrapped block. */
+function escapeText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * Links a plain-text mail writes out: `http(s)://…`, `mailto:…` and bare addresses (as mailto). Nothing
+ * else becomes a link (no `javascript:`, `data:`, `file:`…), whatever the text says.
+ */
+const linkPattern = /\b(?:https?:\/\/[^\s<>"'`]+|mailto:[^\s<>"'`]+|[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)/gi;
+/** Punctuation that ends a sentence rather than the link ("see https://x.example/a.") */
+const trailingPunctuation = /[.,;:!?)\]}]+$/;
+
+function linkHref(raw: string): string | null {
+  if (/^https?:\/\//i.test(raw)) {
+    try {
+      const url = new URL(raw);
+      return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+    } catch {
+      return null;
+    }
+  }
+  if (/^mailto:/i.test(raw)) return raw.length > 'mailto:'.length ? raw : null;
+  return `mailto:${raw}`;
+}
+
+/** Plain-text bodies get the same frame (one rendering path): escaped, links made clickable, in a pre-wrapped block. */
 export function textToHtml(text: string): string {
-  const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  return `<pre style="font:inherit;margin:0">${escaped}</pre>`;
+  let html = '';
+  let last = 0;
+  for (const match of text.matchAll(linkPattern)) {
+    let raw = match[0];
+    const trailing = trailingPunctuation.exec(raw)?.[0] ?? '';
+    // Keep a closing parenthesis that belongs to the link (…/Foo_(bar)).
+    const keep = trailing.startsWith(')') && raw.slice(0, -trailing.length).includes('(') ? 1 : 0;
+    raw = raw.slice(0, raw.length - trailing.length + keep);
+    const href = linkHref(raw);
+    if (!href) continue;
+    const start = match.index;
+    html += escapeText(text.slice(last, start));
+    html += `<a href="${escapeAttribute(href)}" target="_blank" rel="noopener noreferrer">${escapeText(raw)}</a>`;
+    last = start + raw.length;
+  }
+  html += escapeText(text.slice(last));
+  return `<pre style="font:inherit;margin:0">${html}</pre>`;
 }
