@@ -52,6 +52,13 @@ export const enWebmail = {
     alwaysFrom: (sender: string) => `Always show from ${sender}`,
   },
   actionFailed: (reason: string) => `The action was undone: ${reason}`,
+  unsubscribe: {
+    action: 'Unsubscribe',
+    byMail: 'Unsubscribe by mail',
+    title: 'Unsubscribe from this list?',
+    body: (sender: string) => `A one-click unsubscribe request is sent to ${sender || 'the list'} (RFC 8058). Mail already received stays.`,
+    done: (host: string) => `Unsubscribe request accepted by ${host}.`,
+  },
   archivedToast: 'Conversation archived.',
   undoArchive: 'Undo',
   archiveUndone: 'Moved back to the inbox.',

@@ -54,6 +54,13 @@ export const frWebmail: typeof enWebmail = {
     alwaysFrom: (sender: string) => `Toujours afficher pour ${sender}`,
   },
   actionFailed: (reason: string) => `L’action a été annulée\u00a0: ${reason}`,
+  unsubscribe: {
+    action: 'Se désabonner',
+    byMail: 'Se désabonner par courrier',
+    title: 'Se désabonner de cette liste\u00a0?',
+    body: (sender: string) => `Une demande de désabonnement en un clic est envoyée à ${sender || 'la liste'} (RFC 8058). Le courrier déjà reçu reste.`,
+    done: (host: string) => `Demande de désabonnement acceptée par ${host}.`,
+  },
   archivedToast: 'Conversation archivée.',
   undoArchive: 'Annuler',
   archiveUndone: 'Remise dans la boîte de réception.',

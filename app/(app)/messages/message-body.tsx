@@ -10,7 +10,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { formatBytes } from '@/app/lib/format';
-import type { Attachment, FullMessage, MessageSummary } from '@/app/lib/mail-types';
+import type { Attachment, FullMessage, MailPrefill, MessageSummary } from '@/app/lib/mail-types';
 import { Badge } from '@/app/ui/badge';
 import { Button } from '@/app/ui/button';
 import { DownloadIcon, ImageIcon, PaperclipIcon } from '@/app/ui/icons';
@@ -20,6 +20,7 @@ import { aiClassificationOf, confidencePercent } from './_lib/classification';
 import { fetchAsDataUrl, inlineCandidates, withInlineImages } from './_lib/inline-images';
 import { isTrustedImageSender, trustImageSender } from './_lib/remote-images';
 import { buildSrcdoc, fitFrameHeight, frameSandbox, textToHtml } from './_lib/srcdoc';
+import { UnsubscribeButton } from './unsubscribe-button';
 import { useMessage } from './use-mail-data';
 
 export function MessageFrame({ html, allowRemoteImages, title }: { html: string; allowRemoteImages: boolean; title: string }) {
@@ -97,7 +98,7 @@ function useInlineImages(message: FullMessage | undefined): ReadonlyMap<string, 
   return query.data;
 }
 
-export function MessageBody({ summary }: { summary: MessageSummary }) {
+export function MessageBody({ summary, onWrite }: { summary: MessageSummary; /** Opens a new message (a list's unsubscribe mail). */ onWrite?: (prefill: MailPrefill) => void }) {
   const { t } = useI18n();
   const sender = summary.from?.email ?? null;
   const [allowedHere, setAllowedHere] = useState(false);
@@ -136,12 +137,15 @@ export function MessageBody({ summary }: { summary: MessageSummary }) {
           {classified.confidence !== null ? <span>{t.webmail.aiConfidence(confidencePercent(classified.confidence))}</span> : null}
         </p>
       ) : null}
-      {to.length > 0 || cc.length > 0 ? (
-        <p className="mb-2 text-xs text-muted" data-testid="message-recipients">
-          {to.length > 0 ? t.webmail.to(people(to)) : null}
-          {to.length > 0 && cc.length > 0 ? ' · ' : null}
-          {cc.length > 0 ? t.webmail.cc(people(cc)) : null}
-        </p>
+      {to.length > 0 || cc.length > 0 || data.listUnsubscribe ? (
+        <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
+          <p className="text-xs text-muted" data-testid="message-recipients">
+            {to.length > 0 ? t.webmail.to(people(to)) : null}
+            {to.length > 0 && cc.length > 0 ? ' · ' : null}
+            {cc.length > 0 ? t.webmail.cc(people(cc)) : null}
+          </p>
+          <UnsubscribeButton message={data} onWrite={onWrite} />
+        </div>
       ) : null}
       {data.hasRemoteImages && !allowRemoteImages ? (
         <div role="status" data-testid="remote-images-banner" className="mb-2 flex items-start gap-2 rounded-md bg-subtle px-3 py-2 text-sm">

@@ -262,6 +262,7 @@ export function Webmail() {
             canAct={(mailboxId) => activeMailboxes.has(mailboxId)}
             onAct={act}
             onAnswer={(mode, messageId, mailboxId) => setComposing({ mode, messageId, mailboxId })}
+            onWrite={(prefill, mailboxId) => setComposing({ mode: 'new', mailboxId, prefill })}
             onBack={() => open(null)}
           />
         ) : (
