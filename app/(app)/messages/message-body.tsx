@@ -21,6 +21,7 @@ import { fetchAsDataUrl, inlineCandidates, withInlineImages } from './_lib/inlin
 import { isTrustedImageSender, trustImageSender } from './_lib/remote-images';
 import { buildSrcdoc, fitFrameHeight, frameSandbox, textToHtml } from './_lib/srcdoc';
 import { UnsubscribeButton } from './unsubscribe-button';
+import { previewKindOf, previewUrl } from './_lib/previews';
 import { useMessage } from './use-mail-data';
 
 export function MessageFrame({ html, allowRemoteImages, title }: { html: string; allowRemoteImages: boolean; title: string }) {
@@ -52,9 +53,28 @@ export function MessageFrame({ html, allowRemoteImages, title }: { html: string;
   );
 }
 
+/** A previewed attachment: an image as `<img>`, a PDF in a frame (see ./_lib/previews.ts for why each is safe). */
+function AttachmentPreview({ attachment }: { attachment: Attachment }) {
+  const { t } = useI18n();
+  const kind = previewKindOf(attachment.mime);
+  const name = attachment.filename || t.webmail.unnamedAttachment;
+  if (kind === 'image') {
+    return (
+      // eslint-disable-next-line @next/next/no-img-element -- bytes from our own route, not an optimisable asset
+      <img src={previewUrl(attachment.downloadUrl)} alt={name} referrerPolicy="no-referrer" className="max-h-[60vh] max-w-full rounded-md border border-line bg-white" data-testid="attachment-preview" />
+    );
+  }
+  if (kind === 'pdf') {
+    return <iframe src={previewUrl(attachment.downloadUrl)} title={t.webmail.previewOf(name)} referrerPolicy="no-referrer" className="h-[70vh] w-full rounded-md border border-line bg-white" data-testid="attachment-preview" />;
+  }
+  return null;
+}
+
 function Attachments({ attachments }: { attachments: Attachment[] }) {
   const { t, locale } = useI18n();
+  const [previewed, setPreviewed] = useState<string | null>(null);
   if (attachments.length === 0) return null;
+  const shown = attachments.find((attachment) => attachment.id === previewed);
   return (
     <div className="mt-3">
       <h4 className="mb-2 flex items-center gap-1.5 text-xs font-medium text-muted">
@@ -63,7 +83,7 @@ function Attachments({ attachments }: { attachments: Attachment[] }) {
       </h4>
       <ul className="flex flex-wrap gap-2" data-testid="attachments">
         {attachments.map((attachment) => (
-          <li key={attachment.id}>
+          <li key={attachment.id} className="flex items-center gap-1">
             <a
               href={attachment.downloadUrl}
               download={attachment.filename}
@@ -75,9 +95,25 @@ function Attachments({ attachments }: { attachments: Attachment[] }) {
               <span className="min-w-0 truncate">{attachment.filename || t.webmail.unnamedAttachment}</span>
               <span className="shrink-0 text-xs text-muted">{formatBytes(attachment.size, locale)}</span>
             </a>
+            {previewKindOf(attachment.mime) ? (
+              <Button
+                size="sm"
+                variant="ghost"
+                aria-pressed={previewed === attachment.id}
+                onClick={() => setPreviewed((current) => (current === attachment.id ? null : attachment.id))}
+                data-testid="attachment-preview-toggle"
+              >
+                {previewed === attachment.id ? t.webmail.hidePreview : t.webmail.preview}
+              </Button>
+            ) : null}
           </li>
         ))}
       </ul>
+      {shown ? (
+        <div className="mt-2">
+          <AttachmentPreview attachment={shown} />
+        </div>
+      ) : null}
     </div>
   );
 }
