@@ -110,6 +110,13 @@ export interface Attachment {
   downloadUrl: string;
 }
 
+/** What a new message starts with (an unsubscribe mail the list asks for). */
+export interface MailPrefill {
+  to: string;
+  subject: string;
+  body: string;
+}
+
 export interface FullMessage extends MessageSummary {
   threadId: string | null;
   bodyText: string | null;
@@ -118,6 +125,8 @@ export interface FullMessage extends MessageSummary {
   bodyComplete: boolean;
   headersSubset: { to: Person[]; cc: Person[]; replyTo: Person[]; date: string | null; messageIdHeader: string | null };
   attachments: Attachment[];
+  /** How to leave the list this message came from: one click (RFC 8058) and/or a prepared mail. */
+  listUnsubscribe: { oneClick: boolean; mailto: MailPrefill | null } | null;
   /** Free-form; an ai.classify step writes `ai` {label, confidence, nodeId, executionId}. */
   classification: Record<string, unknown>;
 }

@@ -50,6 +50,8 @@ interface Claimed {
   attempt: number;
   journalId: string;
   mailbox: { id: string; provider: string; address: string; settings: unknown; credential: { id: string; dataEnc: string } | null };
+  /** The member's display name, shown in From beside the mailbox's address. */
+  fromName: string;
 }
 
 type ClaimAnswer = { claimed: Claimed } | { result: Exclude<SendRunResult, 'done' | 'failed' | 'unknown' | 'retry'> };
@@ -83,7 +85,7 @@ async function claim(outboundId: string, runnerId: string): Promise<ClaimAnswer>
     }
     const mailbox = await tx.mailbox.findUnique({
       where: { id: item.mailboxId },
-      select: { id: true, provider: true, address: true, status: true, settings: true, credential: { select: { id: true, dataEnc: true } } },
+      select: { id: true, provider: true, address: true, status: true, settings: true, credential: { select: { id: true, dataEnc: true } }, member: { select: { name: true } } },
     });
     if (!mailbox || !sendableMailboxStatuses.has(mailbox.status)) {
       const held = await tx.outboundMessage.updateMany({
@@ -117,9 +119,9 @@ async function claim(outboundId: string, runnerId: string): Promise<ClaimAnswer>
         RETURNING id, attempt)
       SELECT entry.id, entry.attempt, pg_notify(${notice.channel}, ${notice.body}) IS NULL AS notified FROM entry`;
     if (rows.length === 0) return { result: 'skipped' as const };
-    const { status: _status, ...transportMailbox } = mailbox;
+    const { status: _status, member, ...transportMailbox } = mailbox;
     void _status;
-    return { claimed: { item, attempt: rows[0].attempt, journalId: rows[0].id, mailbox: transportMailbox } };
+    return { claimed: { item, attempt: rows[0].attempt, journalId: rows[0].id, mailbox: transportMailbox, fromName: member.name } };
   });
 }
 
@@ -128,6 +130,7 @@ async function deliver(claimed: Claimed, options: SendRunOptions): Promise<SendR
   const attachments = await resolveAttachments(item);
   const mime = {
     from: claimed.mailbox.address || item.mailboxAddress,
+    fromName: claimed.fromName,
     to: item.toAddrs,
     cc: item.ccAddrs,
     bcc: item.bccAddrs,

@@ -66,6 +66,8 @@ describe('mail_provider_a (Gmail API)', () => {
     expect(sent).toBeDefined();
     expect(sent!.recipients.sort()).toEqual(['ann@example.test', 'hidden@example.test']);
     expect(sent!.delivered.toString('utf8')).not.toMatch(/^bcc:/im);
+    // Sent mail carries the member's display name in From.
+    expect(sent!.delivered.toString('utf8')).toMatch(new RegExp(`^From: ${member.name} <`, 'm'));
     expect(gmail.messages.get(sent!.id)?.labelIds.has('SENT')).toBe(true);
     expect(await item(created.id)).toMatchObject({ sendStatus: 'done', providerMessageId: sent!.id, sendAttempts: 1 });
     expect(await journal(created.id)).toEqual([expect.objectContaining({ result: 'done', providerMessageId: sent!.id })]);
@@ -109,6 +111,8 @@ describe('mail_provider_b (Graph)', () => {
     expect(sent).toBeDefined();
     expect(sent!.recipients.sort()).toEqual(['ann@example.test', 'hidden@example.test']);
     expect(sent!.delivered.toString('utf8')).not.toMatch(/^bcc:/im);
+    // Sent mail carries the member's display name in From.
+    expect(sent!.delivered.toString('utf8')).toMatch(new RegExp(`^From: ${member.name} <`, 'm'));
     expect(graph.messages.get(sent!.id)?.folderId).toBe(graph.folderId('sentitems'));
     expect(await item(created.id)).toMatchObject({ sendStatus: 'done', providerMessageId: created.messageIdHeader });
   });

@@ -132,7 +132,7 @@ describe('a send that goes out', () => {
     const raw = message.raw.toString('utf8');
     const head = raw.slice(0, raw.indexOf('\r\n\r\n'));
     expect(head).not.toMatch(/^bcc:/im);
-    expect(head).toMatch(new RegExp(`^From: ${mailbox.address}`, 'm'));
+    expect(head).toMatch(new RegExp(`^From: ${member.name} <${mailbox.address}>`, 'm'));
     expect(head).toMatch(/^In-Reply-To: <orig@example\.test>/m);
     expect(head).toMatch(/^References: <root@example\.test> <orig@example\.test>/m);
     expect(raw).toContain('filename=upload.txt');
@@ -167,6 +167,17 @@ describe('a send that goes out', () => {
     // Run again (a duplicate job): nothing is sent twice.
     expect(await runSend(created.id, runner)).toBe('skipped');
     expect(delivered(created.messageIdHeader)).toHaveLength(1);
+  });
+
+  it('sent mail carries the member\'s display name in From (the SMTP peer receives it), the address alone in the envelope', async () => {
+    await db().member.update({ where: { id: member.id }, data: { name: 'Zoé Martin' } });
+    const created = await makeItem({ subject: 'From a person' });
+    expect(await runSend(created.id, runner)).toBe('done');
+    const [message] = delivered(created.messageIdHeader);
+    expect(message.mailFrom).toBe(mailbox.address);
+    const raw = message.raw.toString('utf8');
+    const fromLine = raw.slice(0, raw.indexOf('\r\n\r\n')).replace(/\r\n[ \t]+/g, ' ').split('\r\n').find((line) => line.startsWith('From: '));
+    expect(fromLine).toBe(`From: =?UTF-8?Q?Zo=C3=A9_Martin?= <${mailbox.address}>`);
   });
 
   it('forwards an attachment of a mirrored message of the member, and refuses one of another member', async () => {

@@ -57,6 +57,30 @@ describe('GET /api/v1/messages/{id}/attachments/{position}', () => {
     expect(png.headers.get('content-length')).toBe('4');
   });
 
+  it('a preview of PDF and image attachments: inline with their exact type, nosniff and a policy that loads nothing; never HTML or SVG', async () => {
+    const preview = (position: number) => call('GET', `/api/v1/messages/${messageId}/attachments/${position}?preview=true`, { cookie: member.cookie });
+    const png = await preview(2);
+    expect(png.status).toBe(200);
+    expect(png.headers.get('content-type')).toBe('image/png');
+    expect(png.headers.get('content-disposition')).toBe(`inline; filename="photo.png"; filename*=UTF-8''photo.png`);
+    expect(png.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(png.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
+    const pdf = await preview(1);
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    expect(pdf.headers.get('content-disposition')).toMatch(/^inline; /);
+    expect(pdf.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'self'; base-uri 'none'; form-action 'none'");
+    expect(pdf.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    // Active types stay downloads, whatever is asked.
+    for (const position of [3, 4, 5]) {
+      const active = await preview(position);
+      expect(active.headers.get('content-type')).toBe('application/octet-stream');
+      expect(active.headers.get('content-disposition')).toMatch(/^attachment; /);
+      expect(active.headers.get('x-frame-options')).toBeNull();
+    }
+    // Without preview, a PDF is still a download.
+    expect((await download(messageId, 1)).headers.get('content-disposition')).toMatch(/^attachment; /);
+  });
+
   it('names a non-ASCII file in filename*', async () => {
     const response = await download(messageId, 1);
     expect(response.headers.get('content-disposition')).toBe(`attachment; filename="Relev_ _t_.pdf"; filename*=UTF-8''Relev%C3%A9%20%C3%A9t%C3%A9.pdf`);

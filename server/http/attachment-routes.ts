@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { appError } from '../core/errors/app-error';
-import { contentDisposition, downloadMediaType } from '../domains/mail/attachments/download-headers';
+import { contentDisposition, downloadMediaType, previewHeaders, previewMediaType } from '../domains/mail/attachments/download-headers';
 import { downloadAttachment, maxUploadBodyBytes, maxUploadBytes, uploadAttachment } from '../domains/mail/attachments/service';
 import { boundedBodyStream } from './body';
 import { plainRoute } from './plain/plain-route';
@@ -14,7 +14,12 @@ export const attachmentDownloadRoute = plainRoute({
   path: '/api/v1/messages/{id}/attachments/{position}',
   access: { kind: 'scope', scope: 'messages:read' },
   params: z.object({ id: z.uuid(), position: z.coerce.number().int().min(0).max(1_000_000).describe('The attachment’s MIME position (`position` in the message’s `attachments`).') }),
-  query: z.object({}),
+  query: z.object({
+    preview: z
+      .stringbool()
+      .optional()
+      .describe('`true`: a raster image or a PDF is served inline with its own type, for a preview (anything else is still a download).'),
+  }),
   success: {
     status: 200,
     // The stored type when it is safe to serve, else application/octet-stream (see the description).
@@ -25,12 +30,16 @@ export const attachmentDownloadRoute = plainRoute({
   tag: 'Mail',
   summary: { en: 'Download an attachment', fr: 'Télécharger une pièce jointe' },
   description: {
-    en: 'The raw bytes of the attachment at `position`, as a download: `Content-Disposition: attachment` with the file name (`filename*`, UTF-8), `X-Content-Type-Options: nosniff`, `Cache-Control: no-store`. The stored media type is served for images, audio, video, plain text and office documents; active types (HTML, XHTML, SVG, XML, scripts, PDF) and malformed ones are served as `application/octet-stream`. Content not mirrored yet is fetched from the server first. A message outside your mailboxes, an unknown message or position and purged content all give the same 404 `request.not_found`.',
-    fr: 'Les octets bruts de la pièce jointe à `position`, en téléchargement : `Content-Disposition: attachment` avec le nom du fichier (`filename*`, UTF-8), `X-Content-Type-Options: nosniff`, `Cache-Control: no-store`. Le type enregistré est servi pour les images, le son, la vidéo, le texte brut et les documents bureautiques ; les types actifs (HTML, XHTML, SVG, XML, scripts, PDF) et les types mal formés sont servis en `application/octet-stream`. Un contenu pas encore dans le miroir est d’abord récupéré sur le serveur. Un message hors de vos boîtes, un message ou une position inconnus et un contenu purgé donnent tous le même 404 `request.not_found`.',
+    en: 'The raw bytes of the attachment at `position`, as a download: `Content-Disposition: attachment` with the file name (`filename*`, UTF-8), `X-Content-Type-Options: nosniff`, `Cache-Control: no-store`. The stored media type is served for images, audio, video, plain text and office documents; active types (HTML, XHTML, SVG, XML, scripts, PDF) and malformed ones are served as `application/octet-stream`. With `preview=true`, a raster image (PNG, JPEG, GIF, WebP, AVIF, BMP) or a PDF is served `inline` with its exact type for the webmail’s preview (a PDF may then be framed by this origin only; its policy loads nothing); any other type is the same download as without it. Content not mirrored yet is fetched from the server first. A message outside your mailboxes, an unknown message or position and purged content all give the same 404 `request.not_found`.',
+    fr: 'Les octets bruts de la pièce jointe à `position`, en téléchargement : `Content-Disposition: attachment` avec le nom du fichier (`filename*`, UTF-8), `X-Content-Type-Options: nosniff`, `Cache-Control: no-store`. Le type enregistré est servi pour les images, le son, la vidéo, le texte brut et les documents bureautiques ; les types actifs (HTML, XHTML, SVG, XML, scripts, PDF) et les types mal formés sont servis en `application/octet-stream`. Avec `preview=true`, une image matricielle (PNG, JPEG, GIF, WebP, AVIF, BMP) ou un PDF est servi `inline` avec son type exact pour l’aperçu de la messagerie (un PDF ne peut alors être encadré que par cette origine ; sa politique ne charge rien) ; tout autre type reste le même téléchargement que sans. Un contenu pas encore dans le miroir est d’abord récupéré sur le serveur. Un message hors de vos boîtes, un message ou une position inconnus et un contenu purgé donnent tous le même 404 `request.not_found`.',
   },
-  async handle({ actor, params }) {
+  async handle({ actor, params, query }) {
     if (actor.kind === 'anonymous') throw appError('auth.unauthenticated');
     const file = await downloadAttachment(actor, params.id, params.position);
+    const preview = query.preview ? previewMediaType(file.mime) : null;
+    if (preview) {
+      return new Response(new Uint8Array(file.content), { headers: { ...previewHeaders(preview, file.filename), 'content-length': String(file.content.length) } });
+    }
     return new Response(new Uint8Array(file.content), {
       headers: {
         'content-type': downloadMediaType(file.mime),

@@ -56,6 +56,7 @@ const oursOwnBadRequest: Record<string, string> = {
   'POST /api/v1/review/{id}/resolve': 'review.bad_request',
   'POST /api/v1/messages/send': 'webmail.bad_request',
   'POST /api/v1/messages/send/{id}/undo': 'webmail.bad_request',
+  'POST /api/v1/messages/{id}/unsubscribe': 'webmail.bad_request',
   'POST /api/v1/assistant/conversations/{id}/turns': 'assistant.bad_request',
 };
 

@@ -10,7 +10,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { describeError } from '@/app/lib/errors';
-import type { Mailbox } from '@/app/lib/mail-types';
+import type { Mailbox, MailPrefill } from '@/app/lib/mail-types';
 import { useTRPC, type RouterOutputs } from '@/app/lib/trpc';
 import { Alert } from '@/app/ui/alert';
 import { Button } from '@/app/ui/button';
@@ -22,7 +22,7 @@ import { splitAddresses } from './_lib/addresses';
 import { newClientToken } from './_lib/client-token';
 
 export type AnswerMode = 'reply' | 'replyAll' | 'forward';
-export type ComposeStart = { mode: 'new'; mailboxId: string | null } | { mode: AnswerMode; messageId: string; mailboxId: string };
+export type ComposeStart = { mode: 'new'; mailboxId: string | null; prefill?: MailPrefill } | { mode: AnswerMode; messageId: string; mailboxId: string };
 export type SendResult = RouterOutputs['compose']['send'];
 type ReplyContext = RouterOutputs['compose']['replyContext'];
 
@@ -98,12 +98,13 @@ function ComposeForm({ start, context, mailboxes, onSent }: { start: ComposeStar
   const [clientToken] = useState(newClientToken);
   const preferred = context?.mailboxId ?? start.mailboxId;
   const [mailboxId, setMailboxId] = useState(active.some((mailbox) => mailbox.id === preferred) ? preferred! : (active[0]?.id ?? ''));
-  const [to, setTo] = useState((context?.to ?? []).join(', '));
+  const prefill = start.mode === 'new' ? start.prefill : undefined;
+  const [to, setTo] = useState(prefill?.to ?? (context?.to ?? []).join(', '));
   const [cc, setCc] = useState((context?.cc ?? []).join(', '));
   const [bcc, setBcc] = useState('');
   const [showCc, setShowCc] = useState((context?.cc.length ?? 0) > 0);
-  const [subject, setSubject] = useState(context?.subject ?? '');
-  const [body, setBody] = useState(context?.quotedText ?? '');
+  const [subject, setSubject] = useState(prefill?.subject ?? context?.subject ?? '');
+  const [body, setBody] = useState(prefill?.body ?? context?.quotedText ?? '');
   const [review, setReview] = useState(false);
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [originals, setOriginals] = useState(context?.attachments ?? []);

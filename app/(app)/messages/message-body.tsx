@@ -7,10 +7,10 @@
  * ai.classify step gave the message, when one did.
  */
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { formatBytes } from '@/app/lib/format';
-import type { Attachment, FullMessage, MessageSummary } from '@/app/lib/mail-types';
+import type { Attachment, FullMessage, MailPrefill, MessageSummary } from '@/app/lib/mail-types';
 import { Badge } from '@/app/ui/badge';
 import { Button } from '@/app/ui/button';
 import { DownloadIcon, ImageIcon, PaperclipIcon } from '@/app/ui/icons';
@@ -19,29 +19,62 @@ import { ErrorState } from '@/app/ui/states';
 import { aiClassificationOf, confidencePercent } from './_lib/classification';
 import { fetchAsDataUrl, inlineCandidates, withInlineImages } from './_lib/inline-images';
 import { isTrustedImageSender, trustImageSender } from './_lib/remote-images';
-import { buildSrcdoc, frameSandbox, textToHtml } from './_lib/srcdoc';
+import { buildSrcdoc, fitFrameHeight, frameSandbox, textToHtml } from './_lib/srcdoc';
+import { UnsubscribeButton } from './unsubscribe-button';
+import { previewKindOf, previewUrl } from './_lib/previews';
 import { useMessage } from './use-mail-data';
 
 export function MessageFrame({ html, allowRemoteImages, title }: { html: string; allowRemoteImages: boolean; title: string }) {
   const srcDoc = useMemo(() => buildSrcdoc(html, { allowRemoteImages }), [html, allowRemoteImages]);
+  const frameRef = useRef<HTMLIFrameElement>(null);
+  // The frame takes its document's height (a short mail leaves its attachments and Reply in view): measured
+  // on load (images included) and again when the width changes the layout. See frameSandbox for why the
+  // application may read the frame while the frame can do nothing.
+  useEffect(() => {
+    const frame = frameRef.current;
+    if (!frame || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => fitFrameHeight(frame));
+    observer.observe(frame.parentElement ?? frame);
+    return () => observer.disconnect();
+  }, []);
   return (
-    // The frame cannot be measured from outside (no same origin), so it scrolls inside a box the reader can resize.
-    <div className="h-[min(70vh,40rem)] min-h-48 resize-y overflow-hidden rounded-lg border border-line bg-white">
+    <div className="overflow-hidden rounded-lg border border-line bg-white">
       <iframe
+        ref={frameRef}
         sandbox={frameSandbox}
         srcDoc={srcDoc}
         title={title}
         referrerPolicy="no-referrer"
         data-testid="message-frame"
-        className="block size-full border-0"
+        onLoad={(event) => fitFrameHeight(event.currentTarget)}
+        className="block h-48 w-full border-0"
       />
     </div>
   );
 }
 
+/** A previewed attachment: an image as `<img>`, a PDF in a frame (see ./_lib/previews.ts for why each is safe). */
+function AttachmentPreview({ attachment }: { attachment: Attachment }) {
+  const { t } = useI18n();
+  const kind = previewKindOf(attachment.mime);
+  const name = attachment.filename || t.webmail.unnamedAttachment;
+  if (kind === 'image') {
+    return (
+      // eslint-disable-next-line @next/next/no-img-element -- bytes from our own route, not an optimisable asset
+      <img src={previewUrl(attachment.downloadUrl)} alt={name} referrerPolicy="no-referrer" className="max-h-[60vh] max-w-full rounded-md border border-line bg-white" data-testid="attachment-preview" />
+    );
+  }
+  if (kind === 'pdf') {
+    return <iframe src={previewUrl(attachment.downloadUrl)} title={t.webmail.previewOf(name)} referrerPolicy="no-referrer" className="h-[70vh] w-full rounded-md border border-line bg-white" data-testid="attachment-preview" />;
+  }
+  return null;
+}
+
 function Attachments({ attachments }: { attachments: Attachment[] }) {
   const { t, locale } = useI18n();
+  const [previewed, setPreviewed] = useState<string | null>(null);
   if (attachments.length === 0) return null;
+  const shown = attachments.find((attachment) => attachment.id === previewed);
   return (
     <div className="mt-3">
       <h4 className="mb-2 flex items-center gap-1.5 text-xs font-medium text-muted">
@@ -50,7 +83,7 @@ function Attachments({ attachments }: { attachments: Attachment[] }) {
       </h4>
       <ul className="flex flex-wrap gap-2" data-testid="attachments">
         {attachments.map((attachment) => (
-          <li key={attachment.id}>
+          <li key={attachment.id} className="flex items-center gap-1">
             <a
               href={attachment.downloadUrl}
               download={attachment.filename}
@@ -62,9 +95,25 @@ function Attachments({ attachments }: { attachments: Attachment[] }) {
               <span className="min-w-0 truncate">{attachment.filename || t.webmail.unnamedAttachment}</span>
               <span className="shrink-0 text-xs text-muted">{formatBytes(attachment.size, locale)}</span>
             </a>
+            {previewKindOf(attachment.mime) ? (
+              <Button
+                size="sm"
+                variant="ghost"
+                aria-pressed={previewed === attachment.id}
+                onClick={() => setPreviewed((current) => (current === attachment.id ? null : attachment.id))}
+                data-testid="attachment-preview-toggle"
+              >
+                {previewed === attachment.id ? t.webmail.hidePreview : t.webmail.preview}
+              </Button>
+            ) : null}
           </li>
         ))}
       </ul>
+      {shown ? (
+        <div className="mt-2">
+          <AttachmentPreview attachment={shown} />
+        </div>
+      ) : null}
     </div>
   );
 }
@@ -85,7 +134,7 @@ function useInlineImages(message: FullMessage | undefined): ReadonlyMap<string, 
   return query.data;
 }
 
-export function MessageBody({ summary }: { summary: MessageSummary }) {
+export function MessageBody({ summary, onWrite }: { summary: MessageSummary; /** Opens a new message (a list's unsubscribe mail). */ onWrite?: (prefill: MailPrefill) => void }) {
   const { t } = useI18n();
   const sender = summary.from?.email ?? null;
   const [allowedHere, setAllowedHere] = useState(false);
@@ -124,12 +173,15 @@ export function MessageBody({ summary }: { summary: MessageSummary }) {
           {classified.confidence !== null ? <span>{t.webmail.aiConfidence(confidencePercent(classified.confidence))}</span> : null}
         </p>
       ) : null}
-      {to.length > 0 || cc.length > 0 ? (
-        <p className="mb-2 text-xs text-muted" data-testid="message-recipients">
-          {to.length > 0 ? t.webmail.to(people(to)) : null}
-          {to.length > 0 && cc.length > 0 ? ' · ' : null}
-          {cc.length > 0 ? t.webmail.cc(people(cc)) : null}
-        </p>
+      {to.length > 0 || cc.length > 0 || data.listUnsubscribe ? (
+        <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
+          <p className="text-xs text-muted" data-testid="message-recipients">
+            {to.length > 0 ? t.webmail.to(people(to)) : null}
+            {to.length > 0 && cc.length > 0 ? ' · ' : null}
+            {cc.length > 0 ? t.webmail.cc(people(cc)) : null}
+          </p>
+          <UnsubscribeButton message={data} onWrite={onWrite} />
+        </div>
       ) : null}
       {data.hasRemoteImages && !allowRemoteImages ? (
         <div role="status" data-testid="remote-images-banner" className="mb-2 flex items-start gap-2 rounded-md bg-subtle px-3 py-2 text-sm">

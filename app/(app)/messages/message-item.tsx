@@ -3,7 +3,7 @@
 /** One message of the open thread: a one-line header when collapsed; headers and body when expanded. */
 import { useI18n } from '@/app/i18n/client';
 import { formatDateTime, formatListDate } from '@/app/lib/format';
-import type { MessageSummary, Person } from '@/app/lib/mail-types';
+import type { MailPrefill, MessageSummary, Person } from '@/app/lib/mail-types';
 import { Badge } from '@/app/ui/badge';
 import { cn } from '@/app/ui/cn';
 import { PaperclipIcon, StarIcon } from '@/app/ui/icons';
@@ -22,12 +22,15 @@ export function MessageItem({
   expanded,
   onToggle,
   onAnswer,
+  onWrite,
 }: {
   message: MessageSummary;
   expanded: boolean;
   onToggle: () => void;
   /** Reply, reply all, forward (absent: the mailbox takes no action). */
   onAnswer?: (mode: AnswerMode) => void;
+  /** Opens a new message prepared from this one (a list's unsubscribe mail). */
+  onWrite?: (prefill: MailPrefill) => void;
 }) {
   const { t, locale } = useI18n();
   const w = t.webmail;
@@ -76,7 +79,7 @@ export function MessageItem({
               ))}
             </ul>
           ) : null}
-          <MessageBody summary={message} />
+          <MessageBody summary={message} onWrite={onWrite} />
           {onAnswer ? (
             <div className="mt-3 flex flex-wrap gap-2" data-testid="message-answers">
               {(['reply', 'replyAll', 'forward'] as const).map((mode) => (

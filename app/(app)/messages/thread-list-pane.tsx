@@ -24,7 +24,7 @@ export interface ThreadListState {
   refetch: () => void;
 }
 
-function SearchBox({ value, onChange }: { value: string; onChange: (q: string) => void }) {
+export function SearchBox({ value, onChange }: { value: string; onChange: (q: string) => void }) {
   const { t } = useI18n();
   const [text, setText] = useState(value);
   // Follow outside changes (folder switch clears the search).
@@ -50,7 +50,12 @@ function SearchBox({ value, onChange }: { value: string; onChange: (q: string) =
       </label>
       <Input
         id="webmail-search"
-        type="search"
+        // Text, not `search`: the browser's own clear cross would sit beside ours (one clear button, ours).
+        type="text"
+        role="searchbox"
+        inputMode="search"
+        enterKeyHint="search"
+        autoComplete="off"
         controlSize="sm"
         className="pr-8 pl-8"
         placeholder={t.webmail.searchPlaceholder}

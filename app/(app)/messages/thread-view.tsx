@@ -6,7 +6,7 @@
  */
 import { useMemo, useState } from 'react';
 import { useI18n } from '@/app/i18n/client';
-import type { FolderRole } from '@/app/lib/mail-types';
+import type { FolderRole, MailPrefill } from '@/app/lib/mail-types';
 import { Button } from '@/app/ui/button';
 import { Spinner } from '@/app/ui/spinner';
 import { ErrorState } from '@/app/ui/states';
@@ -21,6 +21,7 @@ export function ThreadView({
   canAct,
   onAct,
   onAnswer,
+  onWrite,
   onBack,
 }: {
   threadId: string;
@@ -30,6 +31,8 @@ export function ThreadView({
   onAct: (request: ActRequest) => void;
   /** Opens the compose dialog answering a message (absent: no answers, e.g. a disconnected mailbox). */
   onAnswer?: (mode: AnswerMode, messageId: string, mailboxId: string) => void;
+  /** Opens a new message from the thread's mailbox, prepared (a list's unsubscribe mail). */
+  onWrite?: (prefill: MailPrefill, mailboxId: string) => void;
   onBack: () => void;
 }) {
   const { t } = useI18n();
@@ -105,6 +108,7 @@ export function ThreadView({
               expanded={isExpanded(message.id)}
               onToggle={() => setToggled((current) => ({ ...current, [message.id]: !isExpanded(message.id) }))}
               onAnswer={onAnswer && canAct(thread.mailboxId) ? (mode) => onAnswer(mode, message.id, thread.mailboxId) : undefined}
+              onWrite={onWrite && canAct(thread.mailboxId) ? (prefill) => onWrite(prefill, thread.mailboxId) : undefined}
             />
           ))}
         </div>

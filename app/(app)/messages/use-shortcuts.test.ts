@@ -23,6 +23,12 @@ describe('webmail shortcuts', () => {
     expect(commandOf(key('?', { shiftKey: true }))).toBe('help');
   });
 
+  it('r replies, a replies to all, f forwards, c composes', () => {
+    expect(['r', 'a', 'f', 'c'].map((letter) => commandOf(key(letter)))).toEqual(['reply', 'replyAll', 'forward', 'compose']);
+    expect(commandOf(key('r', { ctrlKey: true }))).toBeNull();
+    expect(commandOf(key('c', { metaKey: true }))).toBeNull();
+  });
+
   it('leaves browser and system shortcuts alone', () => {
     expect(commandOf(key('k', { ctrlKey: true }))).toBeNull();
     expect(commandOf(key('e', { metaKey: true }))).toBeNull();

@@ -2,12 +2,27 @@
 
 /**
  * The webmail's keyboard shortcuts (Gmail's letters): j/k next/previous thread, e archive, # trash,
- * s flag, u back to the list, shift+i mark read, shift+u mark unread, / search, ? this list. They
+ * s flag, u back to the list, shift+i mark read, shift+u mark unread, r reply, a reply all, f forward
+ * (to the open thread's last message), c compose, / search, ? this list. They
  * stay quiet while the member types in a field, holds Ctrl/Alt/Meta, or works in a dialog or menu.
  */
 import { useKeyboardCommands } from '@/app/lib/use-keyboard-commands';
 
-export type ShortcutCommand = 'next' | 'previous' | 'archive' | 'trash' | 'flag' | 'back' | 'markRead' | 'markUnread' | 'search' | 'help';
+export type ShortcutCommand =
+  | 'next'
+  | 'previous'
+  | 'archive'
+  | 'trash'
+  | 'flag'
+  | 'back'
+  | 'markRead'
+  | 'markUnread'
+  | 'reply'
+  | 'replyAll'
+  | 'forward'
+  | 'compose'
+  | 'search'
+  | 'help';
 
 /** Key → command, in the order the help lists them. */
 export const shortcuts: { keys: string[]; command: ShortcutCommand }[] = [
@@ -19,6 +34,10 @@ export const shortcuts: { keys: string[]; command: ShortcutCommand }[] = [
   { keys: ['u'], command: 'back' },
   { keys: ['Shift', 'i'], command: 'markRead' },
   { keys: ['Shift', 'u'], command: 'markUnread' },
+  { keys: ['r'], command: 'reply' },
+  { keys: ['a'], command: 'replyAll' },
+  { keys: ['f'], command: 'forward' },
+  { keys: ['c'], command: 'compose' },
   { keys: ['/'], command: 'search' },
   { keys: ['?'], command: 'help' },
 ];
@@ -38,6 +57,14 @@ export function commandOf(event: Pick<KeyboardEvent, 'key' | 'shiftKey' | 'ctrlK
       return 'flag';
     case 'u':
       return 'back';
+    case 'r':
+      return 'reply';
+    case 'a':
+      return 'replyAll';
+    case 'f':
+      return 'forward';
+    case 'c':
+      return 'compose';
     case 'I':
       return event.shiftKey ? 'markRead' : null;
     case 'U':

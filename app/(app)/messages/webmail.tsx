@@ -18,14 +18,16 @@ import { MailIcon } from '@/app/ui/icons';
 import { EmptyState, ErrorState, LoadingState } from '@/app/ui/states';
 import { useMailboxes } from '../settings/mailboxes/use-mailboxes';
 import { neighbourAfterRemoval, staysInList } from './_lib/thread-cache';
+import { undoOf } from './_lib/undo';
 import { folderName, FolderPane, MailboxSelect } from './folder-pane';
-import { ComposeDialog, type ComposeStart, type SendResult } from './compose-dialog';
+import { ComposeDialog, type AnswerMode, type ComposeStart, type SendResult } from './compose-dialog';
 import { SendToast } from './send-toast';
 import { ShortcutsHelp } from './shortcuts-help';
 import { ThreadListPane } from './thread-list-pane';
 import type { ActRequest } from './thread-toolbar';
 import { ThreadView } from './thread-view';
-import { useFolders, useThreads } from './use-mail-data';
+import { UndoToast } from './undo-toast';
+import { useFolders, useThread, useThreads } from './use-mail-data';
 import { useShortcuts, type ShortcutCommand } from './use-shortcuts';
 import { roleOfFolder, useThreadActions } from './use-thread-actions';
 import { useWebmailRoute } from './use-webmail-route';
@@ -42,6 +44,9 @@ export function Webmail() {
   const [composing, setComposing] = useState<ComposeStart | null>(null);
   const [lastSend, setLastSend] = useState<SendResult | null>(null);
   const closeToast = useCallback(() => setLastSend(null), []);
+  /** The last archived thread while its toast offers Undo (`key` restarts the toast for each archive). */
+  const [archived, setArchived] = useState<{ threadId: string; key: number } | null>(null);
+  const closeArchiveToast = useCallback(() => setArchived(null), []);
 
   const folders = useFolders(route.mailboxId);
   const folderList = useMemo(() => folders.data?.folders ?? [], [folders.data]);
@@ -85,6 +90,21 @@ export function Webmail() {
       markReadOnOpen(next);
     }
     actions.act({ threadId, ...request });
+    if (undoOf(request)) setArchived({ threadId, key: Date.now() });
+  }
+
+  function undoArchive(threadId: string) {
+    actions.act({ threadId, ...undoOf({ action: 'archive' }) });
+    go({ threadId }, 'replace');
+  }
+
+  // r / a / f answer the open thread's last message; c starts a new one.
+  const openThread = useThread(route.threadId);
+  function answer(mode: AnswerMode) {
+    const detail = openThread.data;
+    const last = detail?.messages[detail.messages.length - 1];
+    if (!detail || !last || !activeMailboxes.has(detail.thread.mailboxId)) return;
+    setComposing({ mode, messageId: last.id, mailboxId: detail.thread.mailboxId });
   }
 
   function step(offset: 1 | -1) {
@@ -118,8 +138,14 @@ export function Webmail() {
         return act({ action: 'markRead' });
       case 'markUnread':
         return act({ action: 'markUnread' });
+      case 'reply':
+      case 'replyAll':
+      case 'forward':
+        return answer(command);
+      case 'compose':
+        return setComposing({ mode: 'new', mailboxId: route.mailboxId });
     }
-  });
+  }, composing === null);
 
   if (mailboxes.isPending) return <div className="p-6"><LoadingState rows={6} /></div>;
   if (mailboxes.isError) return <div className="p-6"><ErrorState error={mailboxes.error} onRetry={() => mailboxes.refetch()} /></div>;
@@ -236,6 +262,7 @@ export function Webmail() {
             canAct={(mailboxId) => activeMailboxes.has(mailboxId)}
             onAct={act}
             onAnswer={(mode, messageId, mailboxId) => setComposing({ mode, messageId, mailboxId })}
+            onWrite={(prefill, mailboxId) => setComposing({ mode: 'new', mailboxId, prefill })}
             onBack={() => open(null)}
           />
         ) : (
@@ -256,6 +283,7 @@ export function Webmail() {
         }}
       />
       {lastSend ? <SendToast key={lastSend.message.id} result={lastSend} onDone={closeToast} /> : null}
+      {archived ? <UndoToast key={archived.key} onUndo={() => undoArchive(archived.threadId)} onDone={closeArchiveToast} /> : null}
     </div>
   );
 }

@@ -3,7 +3,7 @@
 /**
  * The morning review: the member's queue grouped by mailbox (newest first within each), a reading
  * pane for the chosen item, and the decisions (send, send selected, reject with a reason, snooze,
- * settle an unknown send). Keyboard: j/k move, s send, r reject, e snooze until tomorrow morning,
+ * settle an unknown send). Keyboard: j/k move, s send, r reject, b snooze until tomorrow morning,
  * x select, ? the list. The queue follows `outbound.changed` live events (every 30 s without them).
  */
 import Link from 'next/link';

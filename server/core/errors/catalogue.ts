@@ -158,6 +158,8 @@ export const errorCatalogue = {
     message_not_found: [404, 'No such message.'],
     unsupported_action: [400, 'This action is not supported here.'],
     undo_expired: [409, 'It is too late to undo this send: it has left or is leaving.'], // (ours) compose's undo window
+    unsubscribe_unavailable: [409, 'This message offers no one-click unsubscribe.'], // (ours) RFC 8058
+    unsubscribe_failed: [502, 'The list did not accept the unsubscribe request.'], // (ours) RFC 8058
   }),
   ...area('approval', {
     not_found: [404, 'No such approval.'],

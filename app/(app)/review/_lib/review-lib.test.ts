@@ -3,9 +3,11 @@ import { parseAddresses, snoozeUntil } from './api';
 import { reviewCommandOf } from './shortcuts';
 
 describe('review shortcuts', () => {
-  it('maps j/k/s/r/e/x/? and ignores modified keys', () => {
+  it('maps j/k/s/r/b/x/? and ignores modified keys', () => {
     const key = (k: string, extra: Partial<KeyboardEvent> = {}) => reviewCommandOf({ key: k, ctrlKey: false, metaKey: false, altKey: false, ...extra });
-    expect(['j', 'k', 's', 'r', 'e', 'x', '?'].map((k) => key(k))).toEqual(['next', 'previous', 'send', 'reject', 'snooze', 'toggle', 'help']);
+    expect(['j', 'k', 's', 'r', 'b', 'x', '?'].map((k) => key(k))).toEqual(['next', 'previous', 'send', 'reject', 'snooze', 'toggle', 'help']);
+    // `e` archives everywhere else in the application: Review does not give it another meaning.
+    expect(key('e')).toBeNull();
     expect(key('s', { ctrlKey: true })).toBeNull();
     expect(key('s', { metaKey: true })).toBeNull();
     expect(key('q')).toBeNull();

@@ -2,8 +2,8 @@
 
 /**
  * The review queue's keyboard shortcuts: j/k next/previous item, s send, r reject (asks for a reason),
- * e snooze until tomorrow morning (Gmail's "e" puts a message out of the way; here out of today's
- * queue), x select or unselect for "Send selected", ? this list. Quiet while the member types in a
+ * b snooze until tomorrow morning (Gmail's snooze key; `e` means archive everywhere else in the
+ * application, so it is not used here), x select or unselect for "Send selected", ? this list. Quiet while the member types in a
  * field, holds Ctrl/Alt/Meta, or works in a dialog or menu.
  */
 import { useKeyboardCommands } from '@/app/lib/use-keyboard-commands';
@@ -15,7 +15,7 @@ export const reviewShortcuts: { key: string; command: ReviewCommand }[] = [
   { key: 'k', command: 'previous' },
   { key: 's', command: 'send' },
   { key: 'r', command: 'reject' },
-  { key: 'e', command: 'snooze' },
+  { key: 'b', command: 'snooze' },
   { key: 'x', command: 'toggle' },
   { key: '?', command: 'help' },
 ];

@@ -9,6 +9,7 @@
 import type { AddressObject, HeaderLines, Headers } from 'mailparser';
 import { ingestLimits } from './limits';
 import { addressesOf, parseMime, type ParsedPart } from './parse-mime';
+import { listUnsubscribeOf, type ListUnsubscribe } from './unsubscribe';
 import { listIdOf, signalHeaderNames, signalsOf, type HeaderValues, type MessageSignals } from './signals';
 import { snippetOf, storable, storableText } from './text';
 
@@ -48,6 +49,8 @@ export interface IngestedMessage {
   signals: MessageSignals;
   /** The mailing list's id from `List-Id` (normalised, ./signals.ts `listIdOf`), or null. */
   listId: string | null;
+  /** How to leave the list (`List-Unsubscribe`, RFC 8058 one-click: ./unsubscribe.ts), or null. */
+  listUnsubscribe: ListUnsubscribe | null;
 }
 
 export interface IngestOptions {
@@ -60,7 +63,7 @@ export interface IngestOptions {
 }
 
 /** Header names kept raw: what the signals read, and the Date header as written. */
-const signalHeaders = new Set<string>([...signalHeaderNames, 'date']);
+const signalHeaders = new Set<string>([...signalHeaderNames, 'date', 'list-unsubscribe-post']);
 
 /** Raw values of the headers named in `signalHeaders`, unfolded and bounded. */
 export function headerValues(lines: HeaderLines): Map<string, string[]> {
@@ -185,5 +188,6 @@ export async function ingestMessage(source: Buffer, options: IngestOptions): Pro
       partTypes: parsed.parts.map((part) => part.contentType),
     }),
     listId: listIdOf(rawHeaders),
+    listUnsubscribe: listUnsubscribeOf(rawHeaders),
   };
 }

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ingestMessage, type IngestedAttachment } from '../ingest/ingest';
+import type { ListUnsubscribe } from '../ingest/unsubscribe';
 import type { IncomingMessage, IngestedVia } from '../provider';
 import { hasReplyPrefix, subjectKey } from '../threads/subject';
 import type { NewThreadedMessage } from '../threads/attach';
@@ -42,6 +43,7 @@ export interface MessageRow {
   is_no_reply: boolean;
   is_mailing_list: boolean;
   list_id: string | null;
+  list_unsubscribe: ListUnsubscribe | null;
   is_from_self: boolean;
   is_bulk: boolean;
   is_delivery_report: boolean;
@@ -92,6 +94,7 @@ export async function prepareMessage(
     is_no_reply: parsed.signals.isNoReply,
     is_mailing_list: parsed.signals.isMailingList,
     list_id: parsed.listId,
+    list_unsubscribe: parsed.listUnsubscribe,
     is_from_self: parsed.signals.isFromSelf,
     is_bulk: parsed.signals.isBulk,
     is_delivery_report: parsed.signals.isDeliveryReport,

@@ -145,12 +145,12 @@ async function insertMessages(tx: Sql, mailbox: MirrorMailbox, prepared: Prepare
   const insertedRows = await tx.$queryRawUnsafe<{ id: string; ingested_via: string }[]>(
         `INSERT INTO mail_messages (id, mailbox_id, thread_id, provider_key, folder_key, labels, uid, uid_validity, modseq,
             message_id_header, in_reply_to, "references", subject, snippet, from_name, from_email, recipients, date_header,
-            received_at, seen, flagged, draft, sent, is_auto_reply, is_no_reply, is_mailing_list, list_id, is_from_self,
+            received_at, seen, flagged, draft, sent, is_auto_reply, is_no_reply, is_mailing_list, list_id, list_unsubscribe, is_from_self,
             is_bulk, is_delivery_report, is_calendar, has_attachments, size, body_text, body_html, body_complete, ingested_via, updated_at)
          SELECT id, mailbox_id, thread_id, provider_key, folder_key, coalesce(labels, ARRAY[]::text[]), uid, uid_validity, modseq,
             message_id_header, in_reply_to, coalesce("references", ARRAY[]::text[]), subject, snippet, from_name, from_email,
             coalesce(recipients, '{}'::jsonb), date_header, received_at, seen, flagged, draft, sent, is_auto_reply, is_no_reply,
-            is_mailing_list, list_id, is_from_self, is_bulk, is_delivery_report, is_calendar, has_attachments, size, body_text, body_html, body_complete, ingested_via, now()
+            is_mailing_list, list_id, list_unsubscribe, is_from_self, is_bulk, is_delivery_report, is_calendar, has_attachments, size, body_text, body_html, body_complete, ingested_via, now()
            FROM json_populate_recordset(null::mail_messages, $1::json)
          ON CONFLICT (mailbox_id, provider_key) DO NOTHING
          RETURNING id, ingested_via`,

@@ -34,6 +34,16 @@ describe('buildMime', () => {
     expect(headers).toMatch(/^Subject: =\?UTF-8\?/m);
   });
 
+  it('sent mail carries the member\'s display name in From, quoted or encoded, never a header of its own', async () => {
+    expect(head(await buildMime({ ...input, fromName: 'Ada Lovelace' }))).toMatch(/^From: Ada Lovelace <me@example\.test>$/m);
+    expect(head(await buildMime({ ...input, fromName: 'Lovelace, Ada' }))).toMatch(/^From: "Lovelace, Ada" <me@example\.test>$/m);
+    expect(head(await buildMime({ ...input, fromName: 'Zoé Ünal' }))).toMatch(/^From: =\?UTF-8\?.+\?= <me@example\.test>$/m);
+    const injected = head(await buildMime({ ...input, fromName: 'Eve\r\nBcc: victim@example.test' }));
+    expect(injected).not.toMatch(/^Bcc:/im);
+    expect(injected).toMatch(/^From: .*Eve.* <me@example\.test>$/m);
+    expect(head(await buildMime({ ...input, fromName: '  ' }))).toMatch(/^From: me@example\.test$/m);
+  });
+
   it('leaves Bcc out of the delivered message and keeps it in the sent copy', async () => {
     expect(head(await buildMime(input))).not.toMatch(/^Bcc:/im);
     expect(head(await buildMime(input, { keepBcc: true }))).toMatch(/^Bcc: hidden@example\.test$/m);

@@ -1,6 +1,7 @@
 /**
  * The RFC 5322 message of an outbound item, built with nodemailer's MailComposer: From is the
- * mailbox's address, the Message-ID the one chosen when the item was made (so the sent copy is
+ * mailbox's address with the member's display name (`Ada Lovelace <ada@example.com>`; nodemailer quotes and
+ * encodes the name, control characters are dropped first), the Message-ID the one chosen when the item was made (so the sent copy is
  * recognised in the mirror), In-Reply-To/References from the item's threading, the text and/or HTML
  * body, and the attachments already resolved to bytes (./attachments.ts). File and URL access are off:
  * content comes only from the bytes given.
@@ -19,6 +20,8 @@ export interface MimeAttachment {
 
 export interface MimeInput {
   from: string;
+  /** The sender's display name (the member's name); empty or absent: the address alone. */
+  fromName?: string | null;
   to: string[];
   cc: string[];
   bcc: string[];
@@ -32,9 +35,16 @@ export interface MimeInput {
   attachments: MimeAttachment[];
 }
 
+/** A display name fit for a header: no control characters (no header injection), single-spaced, at most 120 characters. */
+export function displayName(name: string | null | undefined): string {
+  // eslint-disable-next-line no-control-regex
+  return (name ?? '').replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 120).trim();
+}
+
 export function buildMime(input: MimeInput, options: { keepBcc?: boolean } = {}): Promise<Buffer> {
+  const name = displayName(input.fromName);
   const composer = new MailComposer({
-    from: input.from,
+    from: name ? { name, address: input.from } : input.from,
     to: input.to.length > 0 ? input.to : undefined,
     cc: input.cc.length > 0 ? input.cc : undefined,
     bcc: input.bcc.length > 0 ? input.bcc : undefined,

@@ -67,3 +67,31 @@ export function contentDisposition(name: string): string {
   const encoded = encodeURIComponent(safe).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
+
+/**
+ * Types the webmail may show in place (`?preview=true`): raster images (for an `<img>`) and PDF (for a
+ * frame). Never SVG, HTML or anything else a browser would run as a document of this origin.
+ */
+const previewTypes: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp', 'application/pdf']);
+
+export function previewMediaType(stored: string): string | null {
+  const mediaType = stored.split(';', 1)[0].trim().toLowerCase();
+  const normalised = mediaType === 'image/jpg' || mediaType === 'image/pjpeg' ? 'image/jpeg' : mediaType;
+  return previewTypes.has(normalised) ? normalised : null;
+}
+
+/**
+ * Headers of a preview: the exact type, `inline`, `nosniff` (the bytes are never read as anything else),
+ * `no-store`. Images keep the download's policy (nothing loads, sandboxed). A PDF is shown in a frame of
+ * the webmail, so it may be framed by this origin only, and its policy loads nothing and runs no web
+ * script; it carries no `sandbox`, because browsers refuse to render a PDF in a sandboxed document (the
+ * PDF viewer's own scripting is the browser's, isolated from the page).
+ */
+export function previewHeaders(mediaType: string, filename: string): Record<string, string> {
+  const inline = contentDisposition(filename).replace(/^attachment;/, 'inline;');
+  const common = { 'content-type': mediaType, 'content-disposition': inline, 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' };
+  if (mediaType === 'application/pdf') {
+    return { ...common, 'content-security-policy': "default-src 'none'; frame-ancestors 'self'; base-uri 'none'; form-action 'none'", 'x-frame-options': 'SAMEORIGIN' };
+  }
+  return { ...common, 'content-security-policy': "default-src 'none'; sandbox" };
+}

@@ -2,8 +2,9 @@
 import { route } from '../../../trpc/meta';
 import { actorOf, procedure, router } from '../../../trpc/procedures';
 import { qGrammar } from '../schemas';
-import { getMessageInput, listMessagesInput, listMessagesOutput, messageSchema } from './schemas';
+import { getMessageInput, listMessagesInput, listMessagesOutput, messageSchema, unsubscribeInput, unsubscribeOutput } from './schemas';
 import { getMessage, listMessages } from './service';
+import { unsubscribeOneClick } from './unsubscribe';
 
 const tag = 'Mail';
 const read = { kind: 'scope', scope: 'messages:read' } as const;
@@ -44,4 +45,24 @@ export const messagesRouter = router({
     .input(getMessageInput)
     .output(messageSchema)
     .query(({ ctx, input }) => getMessage(actorOf(ctx), input)),
+
+  unsubscribe: procedure
+    .meta(
+      route({
+        method: 'POST',
+        path: '/api/v1/messages/{id}/unsubscribe',
+        access: { kind: 'scope', scope: 'messages:write' },
+        badRequestCode: 'webmail.bad_request',
+        errors: ['webmail.message_not_found', 'webmail.unsubscribe_unavailable', 'webmail.unsubscribe_failed'],
+        tag,
+        summary: { en: 'Unsubscribe in one click', fr: 'Se désabonner en un clic' },
+        description: {
+          en: 'Leaves the mailing list a message came from, the RFC 8058 way: when its `List-Unsubscribe` names an https URL and its `List-Unsubscribe-Post` is `List-Unsubscribe=One-Click` (the message’s `listUnsubscribe.oneClick`), the service POSTs `List-Unsubscribe=One-Click` to that URL, through the network guard, with no cookie or credential, without following redirects, within 10 s. Answers `{unsubscribed: true, host, status}` when the list answers 2xx or 3xx; the action is audited (the host only). A message with no one-click header is 409 `webmail.unsubscribe_unavailable` (a `mailto:` one is in `listUnsubscribe.mailto`: send that mail instead); a list that refuses, cannot be reached or is not allowed is 502 `webmail.unsubscribe_failed` (`details.host`, `details.reason`); a message outside your mailboxes is 404 `webmail.message_not_found`.',
+          fr: 'Quitte la liste de diffusion d’où vient un message, selon la RFC 8058 : quand son `List-Unsubscribe` donne une URL https et que son `List-Unsubscribe-Post` vaut `List-Unsubscribe=One-Click` (`listUnsubscribe.oneClick` du message), le service envoie en POST `List-Unsubscribe=One-Click` à cette URL, à travers la garde réseau, sans cookie ni identifiant, sans suivre de redirection, en 10 s au plus. Répond `{unsubscribed: true, host, status}` quand la liste répond 2xx ou 3xx ; l’action est journalisée (l’hôte seulement). Un message sans en-tête en un clic donne 409 `webmail.unsubscribe_unavailable` (un `mailto:` est dans `listUnsubscribe.mailto` : envoyez plutôt ce courrier) ; une liste qui refuse, injoignable ou non autorisée donne 502 `webmail.unsubscribe_failed` (`details.host`, `details.reason`) ; un message hors de vos boîtes 404 `webmail.message_not_found`.',
+        },
+      }),
+    )
+    .input(unsubscribeInput)
+    .output(unsubscribeOutput)
+    .mutation(({ ctx, input }) => unsubscribeOneClick(actorOf(ctx), input, ctx.ip)),
 });

@@ -18,6 +18,24 @@ export const getMessageInput = z.object({
   allowRemoteImages: booleanQuery('`true`: keep remote images in `bodyHtmlSafe` for this read (blocked by default; `hasRemoteImages` tells whether there are any).'),
 });
 
+export const unsubscribeInput = z.object({ id: z.uuid() });
+export const unsubscribeOutput = z.object({
+  unsubscribed: z.literal(true),
+  host: z.string().describe('The host the request went to (the URL itself is the list’s token and is not repeated).'),
+  status: z.number().int().describe('The HTTP status the list answered.'),
+});
+
+export const listUnsubscribeSchema = z
+  .object({
+    oneClick: z.boolean().describe('True: POST /api/v1/messages/{id}/unsubscribe leaves the list in one request (RFC 8058).'),
+    mailto: z
+      .object({ to: z.string(), subject: z.string(), body: z.string() })
+      .nullable()
+      .describe('The unsubscribe mail the list asks for (`List-Unsubscribe: <mailto:…>`), ready to send from the webmail.'),
+  })
+  .nullable()
+  .describe('How to leave the list this message came from (`List-Unsubscribe`), or null.');
+
 export const attachmentSchema = z.object({
   id: z.uuid(),
   position: z.number().int().min(0),
@@ -45,6 +63,7 @@ export const messageSchema = messageSummarySchema
       messageIdHeader: z.string().nullable(),
     }),
     attachments: z.array(attachmentSchema),
+    listUnsubscribe: listUnsubscribeSchema,
   })
   .meta({ id: 'Message' });
 

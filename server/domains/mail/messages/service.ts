@@ -11,6 +11,8 @@ import { attachmentDownloadPath } from './links';
 import { messageListStatement } from './list-statement';
 import { findMemberMessage, type MemberMessage } from './repo';
 import { safeBodyOf } from './safe-body';
+import { listUnsubscribeOfRow } from './unsubscribe';
+import { mailtoParts } from '../../../core/mail/ingest/unsubscribe';
 import type { ListMessagesInput, MessageOutput } from './schemas';
 
 export async function listMessages(actor: AuthenticatedActor, input: ListMessagesInput) {
@@ -100,5 +102,12 @@ export async function getMessage(actor: AuthenticatedActor, input: { id: string;
       messageIdHeader: message.messageIdHeader,
     },
     attachments,
+    listUnsubscribe: presentListUnsubscribe(message.listUnsubscribe),
   };
+}
+
+function presentListUnsubscribe(value: unknown): MessageOutput['listUnsubscribe'] {
+  const found = listUnsubscribeOfRow(value);
+  if (!found) return null;
+  return { oneClick: found.oneClickUrl !== null, mailto: found.mailto ? mailtoParts(found.mailto) : null };
 }
