@@ -1,5 +1,7 @@
 import { iso } from '../../core/http/schemas';
-import type { journalOutcomes } from './schemas';
+import type { MailStartVerdict } from '../../engine/dispatch/dispatch-mail';
+import { guardrailInclusion } from '../../engine/nodes/triggers/mail-trigger.node.ts';
+import type { journalOutcomes, WorkflowVerdictOutput } from './schemas';
 
 type Outcome = (typeof journalOutcomes)[number];
 
@@ -42,4 +44,34 @@ export function presentExecution(
     createdAt: iso(row.createdAt),
     finishedAt: iso(row.finishedAt),
   };
+}
+
+/**
+ * Why one published mail workflow did or did not start on the message: a real run started for it
+ * (`started`), else it is paused, else what its trigger makes of the message now (dispatch's rules).
+ * `param` names the trigger parameter a person would change: the filter that did not match, or the
+ * inclusion that lets a guarded kind of mail through.
+ */
+export function presentWorkflowVerdict(
+  workflow: { id: string; name: string; paused: boolean },
+  started: boolean,
+  verdict: MailStartVerdict | undefined,
+): WorkflowVerdictOutput {
+  const base = { workflowId: workflow.id, workflowName: workflow.name, ruleRef: null, param: null };
+  if (started) return { ...base, verdict: 'started' };
+  if (workflow.paused) return { ...base, verdict: 'paused' };
+  switch (verdict?.kind) {
+    case 'match':
+      return { ...base, verdict: 'would_start' };
+    case 'excluded':
+      return { ...base, verdict: 'excluded', ruleRef: verdict.ruleRef };
+    case 'guardrail':
+      return { ...base, verdict: 'guardrail', ruleRef: `guardrail:${verdict.guardrail}`, param: guardrailInclusion[verdict.guardrail] };
+    case 'filtered':
+      return { ...base, verdict: 'filtered', param: verdict.filter };
+    case 'other_mailbox':
+      return { ...base, verdict: 'other_mailbox', param: 'mailboxIds' };
+    default:
+      return { ...base, verdict: 'invalid_trigger' };
+  }
 }
