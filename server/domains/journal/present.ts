@@ -1,6 +1,6 @@
 import { iso } from '../../core/http/schemas';
 import type { MailStartVerdict } from '../../engine/dispatch/dispatch-mail';
-import { guardrailInclusion } from '../../engine/nodes/triggers/mail-trigger.node.ts';
+import { mailStartReasonOf } from '../../engine/dispatch/start-reason';
 import type { journalOutcomes, WorkflowVerdictOutput } from './schemas';
 
 type Outcome = (typeof journalOutcomes)[number];
@@ -60,18 +60,7 @@ export function presentWorkflowVerdict(
   const base = { workflowId: workflow.id, workflowName: workflow.name, ruleRef: null, param: null };
   if (started) return { ...base, verdict: 'started' };
   if (workflow.paused) return { ...base, verdict: 'paused' };
-  switch (verdict?.kind) {
-    case 'match':
-      return { ...base, verdict: 'would_start' };
-    case 'excluded':
-      return { ...base, verdict: 'excluded', ruleRef: verdict.ruleRef };
-    case 'guardrail':
-      return { ...base, verdict: 'guardrail', ruleRef: `guardrail:${verdict.guardrail}`, param: guardrailInclusion[verdict.guardrail] };
-    case 'filtered':
-      return { ...base, verdict: 'filtered', param: verdict.filter };
-    case 'other_mailbox':
-      return { ...base, verdict: 'other_mailbox', param: 'mailboxIds' };
-    default:
-      return { ...base, verdict: 'invalid_trigger' };
-  }
+  if (!verdict) return { ...base, verdict: 'invalid_trigger' };
+  const reason = mailStartReasonOf(verdict);
+  return reason ? { ...base, ...reason } : { ...base, verdict: 'would_start' };
 }
