@@ -98,6 +98,7 @@ export const enWhy = {
       includeNoReply: 'include no-reply senders?',
       includeMailingLists: 'include list and bulk mail?',
     } as Record<string, string>,
+    withQuestion: (summary: string, question: string) => `${summary}; ${question}`,
     include: (option: string) => `Turn on “${option}”`,
     including: 'Updating the draft…',
     included: (option: string) => `The draft now has “${option}” on. Try again to see what it would do.`,

@@ -94,6 +94,7 @@ export const frWhy: typeof enWhy = {
       includeNoReply: 'inclure les expéditeurs « no-reply » ?',
       includeMailingLists: 'inclure le courrier de liste et les envois en masse ?',
     },
+    withQuestion: (summary: string, question: string) => `${summary} ; ${question}`,
     include: (option: string) => `Activer « ${option} »`,
     including: 'Mise à jour du brouillon…',
     included: (option: string) => `Le brouillon a maintenant « ${option} » activé. Relancez l’essai pour voir ce qu’il ferait.`,

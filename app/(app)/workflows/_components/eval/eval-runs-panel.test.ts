@@ -142,4 +142,30 @@ describe('EvalRunsPanel', () => {
     expect(running).toContain('AI cost: $0.4812');
     expect(text(render('en', run, true))).not.toContain('data-testid="eval-cost"');
   });
+
+  it('gives each case that would not run its reason, and sums the reasons up with the trigger option to turn on in one click (Try on my mail reasons)', () => {
+    const withReasons: EvalRun = {
+      ...run,
+      status: 'succeeded',
+      reasons: [
+        { verdict: 'guardrail', ruleRef: 'guardrail:auto_reply', param: 'includeAutoReplies', count: 58 },
+        { verdict: 'filtered', ruleRef: null, param: 'subject', count: 1 },
+        { verdict: 'guardrail', ruleRef: 'guardrail:from_self', param: null, count: 1 },
+      ],
+    };
+    const html = text(render('en', withReasons));
+    expect(html).toContain('Would not run: the subject contains none of this workflow’s words.');
+    expect(html).toContain('58 skipped: automatic mail guardrail; include automatic mail?');
+    expect(html).toContain('1 skipped: subject filter');
+    expect(html).toContain('1 skipped: mail from this mailbox (always skipped)');
+    // One button, for the reason a trigger option lets in; the loop guard offers none.
+    expect(html.match(/data-testid="eval-include"/g)).toHaveLength(1);
+    expect(html).toContain('data-option="includeAutoReplies"');
+    expect(html).toContain('Turn on “Include automatic mail”');
+    const french = text(render('fr', withReasons));
+    expect(french).toContain('58 ignorés : garde-fou du courrier automatique ; inclure le courrier automatique ?');
+    expect(french).toContain('Ne s’exécuterait pas : l’objet ne contient aucun des mots de ce workflow.');
+    // No reason, no summary.
+    expect(text(render('en', run))).not.toContain('data-testid="eval-reasons"');
+  });
 });
