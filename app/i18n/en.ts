@@ -23,6 +23,7 @@ import { enParams } from './en-params';
 import { enAnalyzer } from './en-analyzer';
 import { enAssistant } from './en-assistant';
 import { enEval } from './en-eval';
+import { enWhy } from './en-why';
 import { enAiAdmin } from './en-ai-admin';
 import { enAiKeys } from './en-ai-keys';
 
@@ -355,6 +356,7 @@ export const en = {
   versions: enVersions,
   params: enParams,
   eval: enEval,
+  why: enWhy,
   analyzer: enAnalyzer,
   assistant: enAssistant,
   aiAdmin: enAiAdmin,

@@ -22,6 +22,7 @@ import { frParams } from './fr-params';
 import { frAnalyzer } from './fr-analyzer';
 import { frAssistant } from './fr-assistant';
 import { frEval } from './fr-eval';
+import { frWhy } from './fr-why';
 import { frAiAdmin } from './fr-ai-admin';
 import { frAiKeys } from './fr-ai-keys';
 
@@ -359,6 +360,7 @@ export const fr: Dictionary = {
   versions: frVersions,
   params: frParams,
   eval: frEval,
+  why: frWhy,
   analyzer: frAnalyzer,
   assistant: frAssistant,
   aiAdmin: frAiAdmin,

@@ -314,3 +314,41 @@ describe('the eval.run task', () => {
     }
   });
 });
+
+describe('"Try on my mail" reasons (issue 19 §3)', () => {
+  it('each case not triggered says why (guardrail and the option that lets it in, the filter that did not match), and the run sums the reasons up, most frequent first', async () => {
+    const { mailbox, ids } = await mailboxWith([
+      { subject: 'Out of office 1', fromEmail: 'away1@example.test' },
+      { subject: 'Invoice 9', fromEmail: 'billing@example.test' },
+      { subject: 'Out of office 2', fromEmail: 'away2@example.test' },
+      { subject: 'Weekly news', fromEmail: 'news@list.test' },
+      { subject: 'Lunch?', fromEmail: 'friend@example.test' },
+      { subject: 'Out of office 3', fromEmail: 'away3@example.test' },
+      { subject: 'Invoice I sent', isFromSelf: true },
+    ]);
+    await db().mailMessage.updateMany({ where: { id: { in: [ids[0]!, ids[2]!, ids[5]!] } }, data: { isAutoReply: true } });
+    await db().mailMessage.update({ where: { id: ids[3]! }, data: { isMailingList: true, isBulk: true } });
+    const { workflow } = await createWorkflow(member, { graph: chain(node('start', 'trigger.mail', { mailboxIds: [mailbox.id], subject: ['invoice', 'office', 'news'] }), draftReply), publish: false });
+
+    const { run, cases } = await evaluate(workflow.id);
+    expect(run).toMatchObject({ status: 'succeeded', figures: { triggered: 1 } });
+    const found = bySubject(cases) as Record<string, CaseAnswer & { reason: unknown }>;
+    const autoReply = { verdict: 'guardrail', ruleRef: 'guardrail:auto_reply', param: 'includeAutoReplies' };
+    for (const subject of ['Out of office 1', 'Out of office 2', 'Out of office 3']) expect(found[subject]!.reason).toEqual(autoReply);
+    expect(found['Weekly news']!.reason).toEqual({ verdict: 'guardrail', ruleRef: 'guardrail:mailing_list', param: 'includeMailingLists' });
+    expect(found['Lunch?']!.reason).toEqual({ verdict: 'filtered', ruleRef: null, param: 'subject' });
+    expect(found['Invoice I sent']!.reason).toEqual({ verdict: 'guardrail', ruleRef: 'guardrail:from_self', param: null });
+    // A triggered case has no reason: it reads by its path and effects.
+    expect(found['Invoice 9']).toMatchObject({ triggered: true, reason: null, path: ['start', 'draft'] });
+
+    expect(run.reasons).toEqual([
+      { ...autoReply, count: 3 },
+      { verdict: 'filtered', ruleRef: null, param: 'subject', count: 1 },
+      { verdict: 'guardrail', ruleRef: 'guardrail:from_self', param: null, count: 1 },
+      { verdict: 'guardrail', ruleRef: 'guardrail:mailing_list', param: 'includeMailingLists', count: 1 },
+    ]);
+    // The list of runs carries the same summary.
+    const listed = await call('GET', `/api/v1/workflows/${workflow.id}/eval-runs?limit=1`, { cookie: member.cookie });
+    expect(listed.body.evalRuns[0].reasons).toEqual(run.reasons);
+  });
+});

@@ -7,7 +7,8 @@
  * still runs) never starts a case twice, and a driver that stops is continued by the next job.
  *
  * Per case: a message is first checked against the trigger by mail dispatch's own rule
- * (`mailTriggerWouldStart`); only a match runs. The baseline `published` runs the published version
+ * (`mailStartVerdicts`); only a match runs, and a case that does not run keeps why (`reason`: the
+ * exclusion, guardrail or filter, as the message journal says it). The baseline `published` runs the published version
  * in simulation on the same case (its own trigger decides too); `journal` reads the real run of the
  * workflow on that message, if any. A run that waits (a wait node) is stopped there: its path ends
  * at the waiting node.
@@ -21,7 +22,8 @@
 import { db, type Tx } from '../../server/core/db';
 import { inRetriedTransaction } from '../../server/core/db/retry';
 import { emitToMember } from '../../server/core/realtime/emit';
-import { mailTriggerDataOf, mailTriggerWouldStart } from '../../server/engine/dispatch/dispatch-mail';
+import { mailStartVerdicts, mailTriggerDataOf } from '../../server/engine/dispatch/dispatch-mail';
+import { mailStartReasonOf, type MailStartReason } from '../../server/engine/dispatch/start-reason';
 import { cancelExecutionsIn } from '../../server/engine/run/cancel';
 import { roomForSlotlessRuns } from '../../server/engine/run/slotless-runs';
 import { startExecution } from '../../server/engine/run/start';
@@ -105,7 +107,13 @@ async function startCase(context: Context, item: EvalCase): Promise<void> {
     } else {
       triggerData = (item.triggerData ?? {}) as Record<string, unknown>;
     }
-    const decides = async (subject: Version) => (message && subject.triggerType === 'mail' ? mailTriggerWouldStart(tx, message.id, subject.graph, subject.triggerNodeId) : true);
+    // Given trigger data, or a version with another trigger: nothing to decide, it runs.
+    const decides = async (subject: Version): Promise<{ triggered: boolean; reason: MailStartReason | null }> => {
+      if (!message || subject.triggerType !== 'mail') return { triggered: true, reason: null };
+      const [verdict] = (await mailStartVerdicts(tx, message.id, [{ graph: subject.graph, triggerNodeId: subject.triggerNodeId }])) ?? [];
+      const reason = verdict ? mailStartReasonOf(verdict) : null;
+      return { triggered: verdict?.kind === 'match', reason };
+    };
     const start = (subject: Version) =>
       startExecution(
         {
@@ -126,11 +134,11 @@ async function startCase(context: Context, item: EvalCase): Promise<void> {
         },
         tx,
       );
-    const triggered = await decides(version);
-    const baselineTriggered = run.baseline === 'published' && baselineVersion ? await decides(baselineVersion) : false;
+    const { triggered, reason } = await decides(version);
+    const baselineTriggered = run.baseline === 'published' && baselineVersion ? (await decides(baselineVersion)).triggered : false;
     const executionId = triggered ? (await start(version)).id : null;
     const baselineExecutionId = baselineTriggered && baselineVersion ? (await start(baselineVersion)).id : null;
-    await tx.evalCase.update({ where: { id: item.id }, data: { triggered, executionId, baselineExecutionId } });
+    await tx.evalCase.update({ where: { id: item.id }, data: { triggered, executionId, baselineExecutionId, ...(reason ? { reason: { ...reason } } : {}) } });
     // Nothing runs for this case: it is decided now.
     if (!executionId && !baselineExecutionId) await finishCase(tx, run, item.id, notTriggered, null, await journalOrNot(tx, run, item.messageId));
   });

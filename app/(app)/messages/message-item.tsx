@@ -9,6 +9,7 @@ import { cn } from '@/app/ui/cn';
 import { PaperclipIcon, StarIcon } from '@/app/ui/icons';
 import { Avatar } from '../_shell/user-menu';
 import type { AnswerMode } from './compose-dialog';
+import { AutomationPanel } from './automation-panel';
 import { MessageBody } from './message-body';
 import { Button } from '@/app/ui/button';
 
@@ -80,6 +81,7 @@ export function MessageItem({
             </ul>
           ) : null}
           <MessageBody summary={message} onWrite={onWrite} />
+          <AutomationPanel messageId={message.id} />
           {onAnswer ? (
             <div className="mt-3 flex flex-wrap gap-2" data-testid="message-answers">
               {(['reply', 'replyAll', 'forward'] as const).map((mode) => (

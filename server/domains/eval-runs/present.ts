@@ -1,6 +1,7 @@
 /** Stored evaluation runs and cases → the API's resources. */
 import type { EvalCase, EvalRun } from '../../generated/prisma/client';
 import { iso } from '../../core/http/schemas';
+import { notStartedVerdicts, type NotStartedVerdict } from '../../engine/dispatch/start-reason';
 import type { EvalCaseOutput, EvalRunOutput } from './schemas';
 
 type Effect = { kind: string; description: string };
@@ -28,7 +29,7 @@ function sourceOf(value: unknown): EvalRunOutput['source'] {
 }
 
 /** `costUsd`: the known cost of the run's model calls (repo `modelCostsOf`); ignored when the run calls no model. */
-export function presentEvalRun(row: EvalRun, costUsd = 0): EvalRunOutput {
+export function presentEvalRun(row: EvalRun, costUsd = 0, reasons: EvalRunOutput['reasons'] = []): EvalRunOutput {
   const error = isObject(row.error) ? { code: text(row.error.code) ?? 'internal', message: text(row.error.message) ?? '' } : null;
   return {
     id: row.id,
@@ -40,6 +41,7 @@ export function presentEvalRun(row: EvalRun, costUsd = 0): EvalRunOutput {
     status: row.status as EvalRunOutput['status'],
     progress: { done: row.done, total: row.total },
     figures: { triggered: row.triggered, wouldSend: row.wouldSend, wouldDraft: row.wouldDraft, errors: row.errors, changed: row.changed },
+    reasons,
     callModels: row.callModels,
     costUsd: row.callModels ? Math.round(costUsd * 1e6) / 1e6 : null,
     error,
@@ -47,6 +49,14 @@ export function presentEvalRun(row: EvalRun, costUsd = 0): EvalRunOutput {
     startedAt: iso(row.startedAt),
     finishedAt: iso(row.finishedAt),
   };
+}
+
+const verdicts: readonly string[] = notStartedVerdicts;
+
+/** A case's stored reason (drive.ts writes it from `mailStartReasonOf`), or null. */
+export function reasonOf(value: unknown): EvalCaseOutput['reason'] {
+  if (!isObject(value) || typeof value.verdict !== 'string' || !verdicts.includes(value.verdict)) return null;
+  return { verdict: value.verdict as NotStartedVerdict, ruleRef: text(value.ruleRef), param: text(value.param) };
 }
 
 function headlineOf(value: unknown): EvalCaseOutput['headline'] {
@@ -72,6 +82,7 @@ export function presentEvalCase(row: EvalCase): EvalCaseOutput {
     headline: headlineOf(row.headline),
     status: row.status as EvalCaseOutput['status'],
     triggered: row.triggered,
+    reason: reasonOf(row.reason),
     path: row.path ?? [],
     effects: effectsOf(row.effects),
     error: caseErrorOf(row.error),

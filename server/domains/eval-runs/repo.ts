@@ -7,6 +7,8 @@ import { Prisma } from '../../generated/prisma/client';
 import { db, type Tx } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
 import { isUuid } from '../workflows/repo';
+import type { NotStartedVerdict } from '../../engine/dispatch/start-reason';
+import { reasonOf } from './present';
 
 export async function findOwnedRunOrThrow(memberId: string, id: string, tx: Pick<Tx, 'evalRun'> = db()) {
   const row = isUuid(id) ? await tx.evalRun.findFirst({ where: { id: id.toLowerCase(), memberId } }) : null;
@@ -118,4 +120,27 @@ export async function modelCostsOf(memberId: string, runs: readonly { id: string
        AND e.eval_run_id = ANY(${calling.map((run) => run.id)}::uuid[])
      GROUP BY e.eval_run_id`;
   return new Map(rows.map((row) => [row.evalRunId, Number(row.costUsd ?? 0)]));
+}
+
+/**
+ * Why the runs' cases were not triggered, grouped by reason (verdict, rule, parameter), the most
+ * frequent first, at most `perRun` groups a run, by run id.
+ */
+export async function reasonCountsOf(runIds: readonly string[], perRun: number, tx: Pick<Tx, '$queryRaw'> = db()) {
+  const counts = new Map<string, { verdict: NotStartedVerdict; ruleRef: string | null; param: string | null; count: number }[]>();
+  if (runIds.length === 0) return counts;
+  const rows = await tx.$queryRaw<{ evalRunId: string; verdict: string; ruleRef: string | null; param: string | null; count: number }[]>`
+    SELECT eval_run_id AS "evalRunId", reason->>'verdict' AS verdict, reason->>'ruleRef' AS "ruleRef", reason->>'param' AS param, count(*)::int AS count
+      FROM eval_cases
+     WHERE eval_run_id = ANY(${[...runIds]}::uuid[]) AND reason IS NOT NULL
+     GROUP BY 1, 2, 3, 4
+     ORDER BY count DESC, verdict, "ruleRef" NULLS FIRST, param NULLS FIRST`;
+  for (const row of rows) {
+    const reason = reasonOf({ verdict: row.verdict, ruleRef: row.ruleRef, param: row.param });
+    const list = counts.get(row.evalRunId) ?? [];
+    if (!reason || list.length >= perRun) continue;
+    list.push({ ...reason, count: row.count });
+    counts.set(row.evalRunId, list);
+  }
+  return counts;
 }

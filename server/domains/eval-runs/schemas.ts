@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { limitParam } from '../../core/http/cursor';
 import { isoDateTime, isoDateTimeInput } from '../../core/http/schemas';
+import { notStartedVerdicts } from '../../engine/dispatch/start-reason';
 import { freeJsonProblem } from '../workflows/schemas';
 
 export const evalRunStatuses = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
@@ -87,6 +88,21 @@ const sourceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('trigger_data'), count: z.number().int().describe('How many items were given.') }),
 ]);
 
+const reasonFields = {
+  verdict: z
+    .enum(notStartedVerdicts)
+    .describe('What kept the trigger from starting the version, by mail dispatch’s rules: `excluded` (a sender exclusion), `guardrail` (a kind of mail the trigger leaves out), `filtered` (a trigger filter did not match), `other_mailbox`, `invalid_trigger`.'),
+  ruleRef: z.string().nullable().describe('`exclusion:<id>` or `guardrail:<name>` (as in the message journal); null otherwise.'),
+  param: z
+    .string()
+    .nullable()
+    .describe('The mail trigger parameter to change: the filter that did not match (`folders`, `from`, `subject`, `hasAttachments`, `requireSignals`, `excludeSignals`), the option that lets the guarded kind in (`includeAutoReplies`, `includeNoReply`, `includeMailingLists`; null for `guardrail:from_self`), or `mailboxIds`.'),
+};
+const caseReasonSchema = z.object(reasonFields);
+
+/** The reasons summarised on a run: at most this many groups, the most frequent first. */
+export const maxReasonGroups = 10;
+
 export const evalRunSchema = z
   .object({
     id: z.uuid(),
@@ -106,6 +122,9 @@ export const evalRunSchema = z
         changed: z.number().int().min(0).describe('Cases that differ from the baseline.'),
       })
       .describe('So far while running.'),
+    reasons: z
+      .array(z.object({ ...reasonFields, count: z.number().int().min(1) }))
+      .describe('Why cases were not triggered, grouped by reason, the most frequent first (at most 10 groups; so far while running).'),
     callModels: z.boolean().describe('Whether AI nodes call their model for real.'),
     costUsd: z.number().min(0).nullable().describe('The known cost of the model calls so far, in USD (calls at unknown prices count 0); null when the run calls no model.'),
     error: z.object({ code: z.string(), message: z.string() }).nullable(),
@@ -127,6 +146,7 @@ export const evalCaseSchema = z
     headline: z.object({ subject: z.string().nullable(), fromName: z.string().nullable(), fromEmail: z.string().nullable() }).nullable(),
     status: z.enum(evalCaseStatuses),
     triggered: z.boolean().nullable().describe('Whether the trigger would start the version (null until decided).'),
+    reason: caseReasonSchema.nullable().describe('Why the trigger would not start the version (null when it would, until decided, or for given trigger data). A case it starts reads by its `path` and `effects`.'),
     path: z.array(z.string()).describe('Node ids that ran, in order.'),
     effects: z.array(effectSchema).describe('What it would do outside the run (simulated).'),
     error: caseErrorSchema.nullable(),

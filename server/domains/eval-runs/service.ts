@@ -22,7 +22,7 @@ import { enforceBudget } from '../llm/usage';
 import type { EvalRun } from '../../generated/prisma/client';
 import { presentEvalCase, presentEvalRun } from './present';
 import * as repo from './repo';
-import { evalBounds, finishedEvalStatuses, type Baseline, type EvalRunStatus, type ListCasesQuery, type StartEvalInput } from './schemas';
+import { evalBounds, finishedEvalStatuses, maxReasonGroups, type Baseline, type EvalRunStatus, type ListCasesQuery, type StartEvalInput } from './schemas';
 
 type StoredSource = { kind: 'recent'; limit: number } | { kind: 'range'; from: string; to: string; limit: number } | { kind: 'trigger_data'; count: number };
 
@@ -104,8 +104,8 @@ export async function startEvalRun(actor: AuthenticatedActor, input: StartEvalIn
 
 /** The runs as the API shows them, with the cost of their model calls. */
 async function presentRuns(memberId: string, rows: EvalRun[], tx?: Tx) {
-  const costs = await repo.modelCostsOf(memberId, rows, tx);
-  return rows.map((row) => presentEvalRun(row, costs.get(row.id)));
+  const [costs, reasons] = await Promise.all([repo.modelCostsOf(memberId, rows, tx), repo.reasonCountsOf(rows.map((row) => row.id), maxReasonGroups, tx)]);
+  return rows.map((row) => presentEvalRun(row, costs.get(row.id), reasons.get(row.id)));
 }
 
 export async function getEvalRun(actor: AuthenticatedActor, id: string) {

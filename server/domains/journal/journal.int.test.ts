@@ -69,7 +69,7 @@ describe('GET /api/v1/messages/{id}/journal', () => {
     const message = await createMessage(mailbox);
     const response = await call('GET', `/api/v1/messages/${message.id}/journal`, { cookie: member.cookie });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ entry: null, executions: [] });
+    expect(response.body).toMatchObject({ entry: null, executions: [] });
   });
 
   it('names the rule that decided', async () => {
@@ -92,6 +92,62 @@ describe('GET /api/v1/messages/{id}/journal', () => {
     expect(refused.body.error.details.required).toBe('messages:read');
     const { secret: reader } = await createApiKeyFor(member, ['messages:read']);
     expect((await call('GET', `/api/v1/messages/${message.id}/journal`, { key: reader })).status).toBe(200);
+  });
+});
+
+describe('why each published mail workflow did or did not start (GET /api/v1/messages/{id}/journal `workflows`)', () => {
+  it('names, per workflow, the run started or the guardrail, filter, pause or mailbox that kept it out, with the trigger parameter to change', async () => {
+    const own = await createMember();
+    const box = await createMailbox(own);
+    const elsewhere = await createMailbox(own);
+    const lists = await createWorkflow(own, { name: 'Newsletters', graph: mailGraph({ includeMailingLists: true, subject: ['weekly'] }) });
+    const invoices = await createWorkflow(own, { name: 'Invoices', graph: mailGraph({ subject: ['invoice'] }) });
+    const digests = await createWorkflow(own, { name: 'Digests', graph: mailGraph({ includeMailingLists: true, subject: ['digest'] }) });
+    const paused = await createWorkflow(own, { name: 'Paused', graph: mailGraph({ includeMailingLists: true }), paused: true });
+    const other = await createWorkflow(own, { name: 'Other box', graph: mailGraph({ mailboxIds: [elsewhere.id], includeMailingLists: true }) });
+    await createWorkflow(own, { name: 'Draft only', graph: mailGraph({ includeMailingLists: true }), publish: false });
+    const created = await createMessage(box, { subject: 'The weekly news', fromEmail: 'news@list.test' });
+    await db().mailMessage.update({ where: { id: created.id }, data: { isMailingList: true, isBulk: true } });
+    await db().mailDispatchQueue.create({ data: { messageId: created.id, mailboxId: box.id } });
+    await dispatchNewMail(box.id);
+
+    const response = await call('GET', `/api/v1/messages/${created.id}/journal`, { cookie: own.cookie });
+    expect(response.status).toBe(200);
+    expect(response.body.entry).toMatchObject({ outcome: 'dispatched' });
+    expect(response.body.workflows).toEqual([
+      { workflowId: lists.workflow.id, workflowName: 'Newsletters', verdict: 'started', ruleRef: null, param: null },
+      { workflowId: invoices.workflow.id, workflowName: 'Invoices', verdict: 'guardrail', ruleRef: 'guardrail:mailing_list', param: 'includeMailingLists' },
+      { workflowId: digests.workflow.id, workflowName: 'Digests', verdict: 'filtered', ruleRef: null, param: 'subject' },
+      { workflowId: paused.workflow.id, workflowName: 'Paused', verdict: 'paused', ruleRef: null, param: null },
+      { workflowId: other.workflow.id, workflowName: 'Other box', verdict: 'other_mailbox', ruleRef: null, param: 'mailboxIds' },
+    ]);
+    // The guardrail is explained with the same rule dispatch used: the journal's executions agree.
+    expect(response.body.executions.map((execution: { workflowId: string }) => execution.workflowId)).toEqual([lists.workflow.id]);
+  });
+
+  it('a sender exclusion decides for every workflow; a message mirrored without dispatch says the workflow would start', async () => {
+    const own = await createMember();
+    const box = await createMailbox(own);
+    const flow = await createWorkflow(own, { name: 'Everything', graph: mailGraph() });
+    const rule = await db().senderExclusion.create({ data: { memberId: own.id, kind: 'domain', value: 'blocked.test' } });
+    const excluded = await dispatched(box, { fromEmail: 'someone@blocked.test' });
+    const answer = await call('GET', `/api/v1/messages/${excluded.id}/journal`, { cookie: own.cookie });
+    expect(answer.body.workflows).toEqual([{ workflowId: flow.workflow.id, workflowName: 'Everything', verdict: 'excluded', ruleRef: `exclusion:${rule.id}`, param: null }]);
+
+    const mirrored = await createMessage(box, { fromEmail: 'friend@example.test' });
+    const quiet = await call('GET', `/api/v1/messages/${mirrored.id}/journal`, { cookie: own.cookie });
+    expect(quiet.body.entry).toBeNull();
+    expect(quiet.body.workflows).toEqual([{ workflowId: flow.workflow.id, workflowName: 'Everything', verdict: 'would_start', ruleRef: null, param: null }]);
+  });
+
+  it('the loop guard is named with no option to change (nothing lets mail from the mailbox itself through)', async () => {
+    const own = await createMember();
+    const box = await createMailbox(own);
+    await createWorkflow(own, { graph: mailGraph({ includeAutoReplies: true, includeNoReply: true, includeMailingLists: true }) });
+    const created = await createMessage(box);
+    await db().mailMessage.update({ where: { id: created.id }, data: { isFromSelf: true } });
+    const answer = await call('GET', `/api/v1/messages/${created.id}/journal`, { cookie: own.cookie });
+    expect(answer.body.workflows).toEqual([expect.objectContaining({ verdict: 'guardrail', ruleRef: 'guardrail:from_self', param: null })]);
   });
 });
 

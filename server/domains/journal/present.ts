@@ -1,5 +1,7 @@
 import { iso } from '../../core/http/schemas';
-import type { journalOutcomes } from './schemas';
+import type { MailStartVerdict } from '../../engine/dispatch/dispatch-mail';
+import { mailStartReasonOf } from '../../engine/dispatch/start-reason';
+import type { journalOutcomes, WorkflowVerdictOutput } from './schemas';
 
 type Outcome = (typeof journalOutcomes)[number];
 
@@ -42,4 +44,23 @@ export function presentExecution(
     createdAt: iso(row.createdAt),
     finishedAt: iso(row.finishedAt),
   };
+}
+
+/**
+ * Why one published mail workflow did or did not start on the message: a real run started for it
+ * (`started`), else it is paused, else what its trigger makes of the message now (dispatch's rules).
+ * `param` names the trigger parameter a person would change: the filter that did not match, or the
+ * inclusion that lets a guarded kind of mail through.
+ */
+export function presentWorkflowVerdict(
+  workflow: { id: string; name: string; paused: boolean },
+  started: boolean,
+  verdict: MailStartVerdict | undefined,
+): WorkflowVerdictOutput {
+  const base = { workflowId: workflow.id, workflowName: workflow.name, ruleRef: null, param: null };
+  if (started) return { ...base, verdict: 'started' };
+  if (workflow.paused) return { ...base, verdict: 'paused' };
+  if (!verdict) return { ...base, verdict: 'invalid_trigger' };
+  const reason = mailStartReasonOf(verdict);
+  return reason ? { ...base, ...reason } : { ...base, verdict: 'would_start' };
 }

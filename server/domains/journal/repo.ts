@@ -49,3 +49,24 @@ export async function headlinesOf(messageIds: string[]): Promise<Map<string, { s
   const rows = await db().mailMessage.findMany({ where: { id: { in: messageIds } }, select: { id: true, subject: true, fromEmail: true } });
   return new Map(rows.map((row) => [row.id, { subject: row.subject, fromEmail: row.fromEmail }]));
 }
+
+/** The member's published mail workflows (paused ones too, archived ones not), oldest first. */
+export function findPublishedMailWorkflows(memberId: string, take: number) {
+  return db().$queryRaw<{ id: string; name: string; paused: boolean; graph: unknown; triggerNodeId: string | null }[]>`
+    SELECT w.id, w.name, w.paused, v.graph, v.trigger_node_id AS "triggerNodeId"
+      FROM workflows w
+      JOIN workflow_versions v ON v.id = w.published_version_id
+     WHERE w.member_id = ${memberId}::uuid AND w.archived_at IS NULL AND v.trigger_type = 'mail'
+     ORDER BY w.created_at, w.id
+     LIMIT ${take}`;
+}
+
+/** The workflows a real (not simulated) top-level run was started for on the message. */
+export async function workflowsStartedOn(memberId: string, messageId: string): Promise<Set<string>> {
+  const rows = await db().execution.findMany({
+    where: { messageId, memberId, simulated: false, evalRunId: null, parentExecutionId: null },
+    distinct: ['workflowId'],
+    select: { workflowId: true },
+  });
+  return new Set(rows.map((row) => row.workflowId));
+}

@@ -10,6 +10,24 @@ const ruleRef = z
   .nullable()
   .describe('The rule that decided: `exclusion:<id>`, `guardrail:from_self`, `guardrail:delivery_report` (a bounce or read receipt), `guardrail:auto_reply`, `guardrail:no_reply`, `guardrail:mailing_list`, `guardrail:bulk` (a newsletter or other mass mail); null for `unmatched` and `dispatched`.');
 
+export const workflowVerdicts = ['started', 'would_start', 'paused', 'excluded', 'guardrail', 'filtered', 'other_mailbox', 'invalid_trigger'] as const;
+
+const workflowVerdict = z.object({
+  workflowId: z.uuid(),
+  workflowName: z.string(),
+  verdict: z
+    .enum(workflowVerdicts)
+    .describe(
+      '`started`: a run started for the message; otherwise what the published trigger makes of the message now, by the dispatcher’s rules: `paused` (the workflow is paused), `excluded` (a sender exclusion), `guardrail` (a kind of mail the trigger leaves out), `filtered` (a trigger filter did not match), `other_mailbox` (the trigger watches other mailboxes), `would_start` (it matches now: the message was not dispatched as new mail, or the workflow was published or changed since), `invalid_trigger`.',
+    ),
+  ruleRef: z.string().nullable().describe('`exclusion:<id>` or `guardrail:<name>` (as in `entry.ruleRef`); null otherwise.'),
+  param: z
+    .string()
+    .nullable()
+    .describe('The mail trigger parameter that decided: the filter that did not match (`folders`, `from`, `subject`, `hasAttachments`, `requireSignals`, `excludeSignals`), the option that lets the guarded kind through (`includeAutoReplies`, `includeNoReply`, `includeMailingLists`; null for `guardrail:from_self`, which nothing lets through), or `mailboxIds`.'),
+});
+export type WorkflowVerdictOutput = z.infer<typeof workflowVerdict>;
+
 export const messageJournalOutput = z.object({
   entry: z.object({ id: z.uuid(), outcome, ruleRef, createdAt: isoDateTime }).nullable().describe('Null when the message was never dispatched (mirrored by the first sync, a backfill or a resync, or not handled yet).'),
   executions: z.array(
@@ -23,6 +41,7 @@ export const messageJournalOutput = z.object({
       finishedAt: isoDateTime.nullable(),
     }),
   ),
+  workflows: z.array(workflowVerdict).describe('Each of your published mail workflows (at most 100, oldest first): whether it started on the message, and if not, why.'),
 });
 
 export const journalEntrySchema = z

@@ -5,12 +5,26 @@
 import type { AuthenticatedActor } from '../../core/auth/access';
 import { appError } from '../../core/errors/app-error';
 import { decodeCursor, pageOf } from '../../core/http/cursor';
-import { presentEntry, presentExecution, presentMessageEntry } from './present';
-import { findEntries, findEntryOfMessage, findExecutionsOfMessage, findOwnMessage, headlinesOf, isOwnMailbox, workflowNames } from './repo';
+import { mailStartVerdicts } from '../../engine/dispatch/dispatch-mail';
+import { presentEntry, presentExecution, presentMessageEntry, presentWorkflowVerdict } from './present';
+import { db } from '../../core/db';
+import {
+  findEntries,
+  findEntryOfMessage,
+  findExecutionsOfMessage,
+  findOwnMessage,
+  findPublishedMailWorkflows,
+  headlinesOf,
+  isOwnMailbox,
+  workflowNames,
+  workflowsStartedOn,
+} from './repo';
 import type { ListJournalQuery } from './schemas';
 
 /** Executions listed with a message's journal entry. */
 const executionsPerMessage = 50;
+/** Published mail workflows explained per message. */
+const workflowsPerMessage = 100;
 
 export async function messageJournal(actor: AuthenticatedActor, messageId: string) {
   const memberId = actor.member.id;
@@ -20,7 +34,16 @@ export async function messageJournal(actor: AuthenticatedActor, messageId: strin
   return {
     entry: entry ? presentMessageEntry(entry) : null,
     executions: executions.map((execution) => presentExecution(execution, names.get(execution.workflowId) ?? '')),
+    workflows: await workflowVerdicts(memberId, messageId),
   };
+}
+
+/** Each published mail workflow: started on the message, or why not (dispatch's own rules, `mailStartVerdicts`). */
+async function workflowVerdicts(memberId: string, messageId: string) {
+  const [workflows, started] = await Promise.all([findPublishedMailWorkflows(memberId, workflowsPerMessage), workflowsStartedOn(memberId, messageId)]);
+  if (workflows.length === 0) return [];
+  const verdicts = (await mailStartVerdicts(db(), messageId, workflows)) ?? [];
+  return workflows.map((workflow, index) => presentWorkflowVerdict(workflow, started.has(workflow.id), verdicts[index]));
 }
 
 /** Newest first; an unreadable cursor gives the first page. Another member's mailbox is a 400 naming `mailboxId`. */

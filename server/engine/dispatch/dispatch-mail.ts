@@ -21,7 +21,7 @@
 import { db, type Tx } from '../../core/db';
 import { jobKeys } from '../../core/jobs/catalogue';
 import { enqueue } from '../../core/jobs/enqueue';
-import { mailGuardrailOf, mailTriggerFiltersMatch, mailTriggerParams, type MailGuardrail, type MatchableMessage } from '../nodes/triggers/mail-trigger.node.ts';
+import { mailGuardrailOf, mailTriggerFilterMiss, mailTriggerParams, type MailGuardrail, type MailTriggerFilter, type MatchableMessage } from '../nodes/triggers/mail-trigger.node.ts';
 import { startExecution } from '../run/start';
 
 export type JournalOutcome = 'excluded_org' | 'excluded_member' | 'guardrail' | 'unmatched' | 'dispatched';
@@ -222,34 +222,59 @@ function matchableOf(message: QueuedMessage): MatchableMessage {
 
 /**
  * What the mail trigger node `triggerNodeId` of `graph` makes of the message: it starts (`match`), a
- * guardrail keeps it out, or its filters do (`filtered`); null when the trigger watches another
- * mailbox or its parameters do not parse (it was never a candidate).
+ * guardrail keeps it out, or one of its filters does (`filtered`, naming the filter's parameter);
+ * `other_mailbox` when the trigger watches other mailboxes, `invalid_trigger` when its parameters do
+ * not parse (in both it was never a candidate).
  */
-type TriggerVerdict = { kind: 'match' } | { kind: 'guardrail'; guardrail: MailGuardrail } | { kind: 'filtered' };
+type TriggerVerdict =
+  | { kind: 'match' }
+  | { kind: 'guardrail'; guardrail: MailGuardrail }
+  | { kind: 'filtered'; filter: MailTriggerFilter }
+  | { kind: 'other_mailbox' }
+  | { kind: 'invalid_trigger' };
 
-function triggerVerdict(graph: unknown, triggerNodeId: string | null, message: QueuedMessage, signals: string[]): TriggerVerdict | null {
+function triggerVerdict(graph: unknown, triggerNodeId: string | null, message: QueuedMessage, signals: string[]): TriggerVerdict {
   const nodes = (graph as { nodes?: { id?: unknown; params?: unknown }[] } | null)?.nodes ?? [];
   const node = nodes.find((candidate) => candidate.id === triggerNodeId);
   const parsed = mailTriggerParams.safeParse(node?.params ?? {});
-  if (!parsed.success) return null;
-  if (parsed.data.mailboxIds.length > 0 && !parsed.data.mailboxIds.includes(message.mailboxId)) return null;
+  if (!parsed.success) return { kind: 'invalid_trigger' };
+  if (parsed.data.mailboxIds.length > 0 && !parsed.data.mailboxIds.includes(message.mailboxId)) return { kind: 'other_mailbox' };
   const matchable = matchableOf(message);
   const guardrail = mailGuardrailOf(matchable, parsed.data);
   if (guardrail) return { kind: 'guardrail', guardrail };
-  return mailTriggerFiltersMatch(parsed.data, matchable, signals) ? { kind: 'match' } : { kind: 'filtered' };
+  const filter = mailTriggerFilterMiss(parsed.data, matchable, signals);
+  return filter ? { kind: 'filtered', filter } : { kind: 'match' };
+}
+
+/**
+ * Why a message would or would not start a workflow with a given mail trigger, by the dispatcher's
+ * own rules and in its order: the sender exclusions (`excluded`, `ruleRef` `exclusion:<id>`), the
+ * loop guard, then the trigger's mailboxes, guardrails and filters.
+ */
+export type MailStartVerdict = TriggerVerdict | { kind: 'excluded'; ruleRef: string };
+
+/**
+ * The verdict for each trigger (graph and trigger node) on a mirrored message, in the triggers'
+ * order; null when the message is gone. "Why didn't it run?" (the message journal) and evaluation
+ * runs ask it: the answer is the one dispatch would give now.
+ */
+export async function mailStartVerdicts(tx: Tx, messageId: string, triggers: ReadonlyArray<{ graph: unknown; triggerNodeId: string | null }>): Promise<MailStartVerdict[] | null> {
+  const message = await loadMessage(tx, messageId);
+  if (!message) return null;
+  const exclusion = await senderExclusionOf(tx, message.memberId, message.fromEmail);
+  if (exclusion) return triggers.map(() => ({ kind: 'excluded' as const, ruleRef: `exclusion:${exclusion.id}` }));
+  if (message.isFromSelf) return triggers.map(() => ({ kind: 'guardrail' as const, guardrail: 'from_self' as const }));
+  const signals = await signalsOf(tx, message);
+  return triggers.map((trigger) => triggerVerdict(trigger.graph, trigger.triggerNodeId, message, signals));
 }
 
 /**
  * Whether a mirrored message would start a workflow whose graph has this mail trigger node, by the
- * dispatcher's own rules: the organisation's and the member's exclusions, the loop guard (mail from
- * the mailbox itself), then the trigger's mailboxes and filters. Evaluation runs ask it per case.
+ * dispatcher's own rules (`mailStartVerdicts`).
  */
 export async function mailTriggerWouldStart(tx: Tx, messageId: string, graph: unknown, triggerNodeId: string | null): Promise<boolean> {
-  const message = await loadMessage(tx, messageId);
-  if (!message) return false;
-  if (await senderExclusionOf(tx, message.memberId, message.fromEmail)) return false;
-  if (message.isFromSelf) return false;
-  return triggerVerdict(graph, triggerNodeId, message, await signalsOf(tx, message))?.kind === 'match';
+  const verdicts = await mailStartVerdicts(tx, messageId, [{ graph, triggerNodeId }]);
+  return verdicts?.[0]?.kind === 'match';
 }
 
 export async function decide(tx: Tx, message: QueuedMessage): Promise<DispatchDecision> {
@@ -259,7 +284,8 @@ export async function decide(tx: Tx, message: QueuedMessage): Promise<DispatchDe
   const signals = await signalsOf(tx, message);
   const candidates = (await liveMailWorkflows(tx, message)).flatMap((row) => {
     const verdict = triggerVerdict(row.graph, row.triggerNodeId, message, signals);
-    return verdict ? [{ workflow: { id: row.id, versionId: row.versionId, triggerNodeId: row.triggerNodeId }, verdict }] : [];
+    if (verdict.kind === 'other_mailbox' || verdict.kind === 'invalid_trigger') return [];
+    return [{ workflow: { id: row.id, versionId: row.versionId, triggerNodeId: row.triggerNodeId }, verdict }];
   });
   const workflows = candidates.filter((candidate) => candidate.verdict.kind === 'match').map((candidate) => candidate.workflow);
   if (workflows.length > 0) return { outcome: 'dispatched', ruleRef: null, workflows };

@@ -77,29 +77,50 @@ export function mailGuardrailOf(message: GuardedKinds, params: Inclusions = incl
   return null;
 }
 
+/**
+ * The trigger parameter that lets a guarded kind of mail through (null: nothing does, the loop guard
+ * is absolute): what "Why didn't it run?" offers to switch on.
+ */
+export const guardrailInclusion: Record<MailGuardrail, keyof Inclusions | null> = {
+  from_self: null,
+  delivery_report: 'includeAutoReplies',
+  auto_reply: 'includeAutoReplies',
+  no_reply: 'includeNoReply',
+  mailing_list: 'includeMailingLists',
+  bulk: 'includeMailingLists',
+};
+
 /** Whether a new message starts a workflow with these trigger parameters (mailboxes are checked by the caller). */
 export function mailTriggerMatches(params: MailTriggerParams, message: MatchableMessage, signals: readonly string[]): boolean {
   if (mailGuardrailOf(message, params) !== null) return false;
   return mailTriggerFiltersMatch(params, message, signals);
 }
 
+/** A trigger filter, named by its parameter. */
+export type MailTriggerFilter = 'folders' | 'from' | 'subject' | 'hasAttachments' | 'requireSignals' | 'excludeSignals';
+
 /** The trigger's folder, sender, subject, attachment and signal filters alone (no guardrail). */
 export function mailTriggerFiltersMatch(params: MailTriggerParams, message: MatchableMessage, signals: readonly string[]): boolean {
+  return mailTriggerFilterMiss(params, message, signals) === null;
+}
+
+/** The first filter (in the parameters' order) the message does not pass, or null when it passes them all. */
+export function mailTriggerFilterMiss(params: MailTriggerParams, message: MatchableMessage, signals: readonly string[]): MailTriggerFilter | null {
   const folders = params.folders.map((folder) => folder.toLowerCase());
   if (!folders.includes('all')) {
     const names = [message.folder, message.folderKey ?? message.folder].map((name) => name.toLowerCase());
-    if (!names.some((name) => folders.includes(name))) return false;
+    if (!names.some((name) => folders.includes(name))) return 'folders';
   }
   if (params.from.length > 0) {
     const sender = `${message.fromName ?? ''} ${message.fromEmail ?? ''}`;
-    if (!containsAny(sender, params.from)) return false;
+    if (!containsAny(sender, params.from)) return 'from';
   }
-  if (params.subject.length > 0 && !containsAny(message.subject ?? '', params.subject)) return false;
-  if (params.hasAttachments !== undefined && params.hasAttachments !== message.hasAttachments) return false;
+  if (params.subject.length > 0 && !containsAny(message.subject ?? '', params.subject)) return 'subject';
+  if (params.hasAttachments !== undefined && params.hasAttachments !== message.hasAttachments) return 'hasAttachments';
   const carried = new Set(signals);
-  if (!params.requireSignals.every((name) => carried.has(name))) return false;
-  if (params.excludeSignals.some((name) => carried.has(name))) return false;
-  return true;
+  if (!params.requireSignals.every((name) => carried.has(name))) return 'requireSignals';
+  if (params.excludeSignals.some((name) => carried.has(name))) return 'excludeSignals';
+  return null;
 }
 
 export const mailTriggerNode = defineNode({

@@ -8,7 +8,9 @@
 import { useEffect, useRef } from 'react';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRealtimeEvent } from '@/app/lib/realtime';
-import { useTRPC, type RouterOutputs } from '@/app/lib/trpc';
+import { useTRPC, useTRPCClient, type RouterOutputs } from '@/app/lib/trpc';
+import { useSaveDraft } from '../../[id]/builder/draft-saver';
+import { withTriggerOption } from './summary';
 
 export type EvalRun = RouterOutputs['evalRuns']['get']['evalRun'];
 export type EvalCase = RouterOutputs['evalRuns']['cases']['cases'][number];
@@ -76,3 +78,27 @@ export function useEvalLiveUpdates(workflowId: string) {
     if (payload.evalRunId) void queryClient.invalidateQueries(trpc.evalRuns.cases.infiniteQueryFilter({ id: payload.evalRunId }));
   });
 }
+
+/**
+ * The one-click change of a run's reasons summary: turns a mail trigger option on in the draft, as
+ * any draft edit does (PUT /api/v1/workflows/{id}/graph with the revision read, so a concurrent edit
+ * is a 409 rather than lost). The builder's pending edit is saved first.
+ */
+export function useIncludeInDraft(workflowId: string) {
+  const trpc = useTRPC();
+  const client = useTRPCClient();
+  const queryClient = useQueryClient();
+  const saveDraft = useSaveDraft();
+  return useMutation({
+    mutationFn: async (option: string) => {
+      if (!(await saveDraft())) throw new Error('draft_not_saved');
+      const { workflow } = await queryClient.fetchQuery({ ...trpc.workflows.get.queryOptions({ id: workflowId }), staleTime: 0 });
+      const graph = withTriggerOption(workflow.graph, option);
+      if (!graph) throw new Error(noMailTrigger);
+      return client.workflows.putGraph.mutate({ id: workflowId, graph, draftRevision: workflow.draftRevision });
+    },
+    onSettled: () => queryClient.invalidateQueries(trpc.workflows.get.queryFilter({ id: workflowId })),
+  });
+}
+
+export const noMailTrigger = 'no_mail_trigger';

@@ -28,6 +28,7 @@ const run: EvalRun = {
   status: 'running',
   progress: { done: 120, total: 200 },
   figures: { triggered: 37, wouldSend: 12, wouldDraft: 3, errors: 3, changed: 5 },
+  reasons: [],
   callModels: false,
   costUsd: null,
   error: null,
@@ -43,6 +44,7 @@ const cases: EvalCase[] = [
     headline: { subject: 'Invoice 7', fromName: 'Billing', fromEmail: 'billing@example.test' },
     status: 'done',
     triggered: true,
+    reason: null,
     path: ['start', 'send'],
     effects: [{ kind: 'mail.send', description: 'Send “Re: Invoice 7” to 1 recipient(s)' }],
     error: null,
@@ -58,6 +60,7 @@ const cases: EvalCase[] = [
     headline: { subject: 'Lunch?', fromName: null, fromEmail: 'friend@example.test' },
     status: 'done',
     triggered: false,
+    reason: { verdict: 'filtered', ruleRef: null, param: 'subject' },
     path: [],
     effects: [],
     error: null,
@@ -138,5 +141,31 @@ describe('EvalRunsPanel', () => {
     expect(/<input[^>]*data-testid="eval-call-models"[^>]*>/.exec(running)?.[0]).toContain('disabled=""');
     expect(running).toContain('AI cost: $0.4812');
     expect(text(render('en', run, true))).not.toContain('data-testid="eval-cost"');
+  });
+
+  it('gives each case that would not run its reason, and sums the reasons up with the trigger option to turn on in one click (Try on my mail reasons)', () => {
+    const withReasons: EvalRun = {
+      ...run,
+      status: 'succeeded',
+      reasons: [
+        { verdict: 'guardrail', ruleRef: 'guardrail:auto_reply', param: 'includeAutoReplies', count: 58 },
+        { verdict: 'filtered', ruleRef: null, param: 'subject', count: 1 },
+        { verdict: 'guardrail', ruleRef: 'guardrail:from_self', param: null, count: 1 },
+      ],
+    };
+    const html = text(render('en', withReasons));
+    expect(html).toContain('Would not run: the subject contains none of this workflow’s words.');
+    expect(html).toContain('58 skipped: automatic mail guardrail; include automatic mail?');
+    expect(html).toContain('1 skipped: subject filter');
+    expect(html).toContain('1 skipped: mail from this mailbox (always skipped)');
+    // One button, for the reason a trigger option lets in; the loop guard offers none.
+    expect(html.match(/data-testid="eval-include"/g)).toHaveLength(1);
+    expect(html).toContain('data-option="includeAutoReplies"');
+    expect(html).toContain('Turn on “Include automatic mail”');
+    const french = text(render('fr', withReasons));
+    expect(french).toContain('58 ignorés : garde-fou du courrier automatique ; inclure le courrier automatique ?');
+    expect(french).toContain('Ne s’exécuterait pas : l’objet ne contient aucun des mots de ce workflow.');
+    // No reason, no summary.
+    expect(text(render('en', run))).not.toContain('data-testid="eval-reasons"');
   });
 });

@@ -20,6 +20,8 @@ import { Card } from '@/app/ui/card';
 import { CheckboxField } from '@/app/ui/field';
 import { ProgressBar } from '@/app/ui/progress';
 import { Table, TBody, TD, TH, THead, TR } from '@/app/ui/table';
+import { reasonClause, reasonCode } from '@/app/lib/why-text';
+import { EvalReasons } from './eval-reasons';
 import { evalSummary, type EvalStrings } from './summary';
 import { isEvalActive, useEvalCases, useEvalLiveUpdates, useEvalMutations, useLatestEvalRun, type EvalCase, type EvalRun } from './api';
 
@@ -139,6 +141,7 @@ export function EvalRunsPanel({
           <p className="text-sm font-medium" data-testid="eval-summary" aria-live="polite">
             {evalSummary(run, strings)}
           </p>
+          <EvalReasons run={run} workflowId={workflowId} />
           {run.baseline !== 'none' ? <p className="text-xs text-muted">{strings.comparedWith(strings.baselineNames[run.baseline] ?? run.baseline)}</p> : null}
           {run.status === 'failed' ? (
             <Alert tone="danger" testId="eval-failed" live="none">
@@ -207,6 +210,7 @@ function triggerBadge(item: EvalCase, strings: EvalStrings) {
 }
 
 function CaseRow({ item, showBaseline, strings, nodeNames }: { item: EvalCase; showBaseline: boolean; strings: EvalStrings; nodeNames: ReadonlyMap<string, string> }) {
+  const { t } = useI18n();
   const done = item.status === 'done';
   return (
     <TR data-testid="eval-case-row" data-changed={item.changed ? 'true' : 'false'}>
@@ -220,7 +224,14 @@ function CaseRow({ item, showBaseline, strings, nodeNames }: { item: EvalCase; s
           <span className="font-medium">{strings.item(item.index)}</span>
         )}
       </TD>
-      <TD>{triggerBadge(item, strings)}</TD>
+      <TD className="max-w-72">
+        {triggerBadge(item, strings)}
+        {item.reason ? (
+          <div className="mt-1 text-xs text-muted" data-testid="eval-case-reason" title={reasonCode(item.reason)}>
+            {t.why.eval.wouldNotRun(reasonClause(item.reason, t.why))}
+          </div>
+        ) : null}
+      </TD>
       <TD className="text-xs" title={item.path.join(' → ')}>{pathText(item.path, nodeNames) || '—'}</TD>
       <TD className="text-xs">{done ? effectsText(item.effects) || strings.noEffects : ''}</TD>
       <TD className="text-xs">{item.error ? <span className="text-red-700 dark:text-red-300">{`${item.error.code}: ${item.error.message}`}</span> : strings.noError}</TD>

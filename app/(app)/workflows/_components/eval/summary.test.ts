@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { enEval } from '@/app/i18n/en-eval';
 import { frEval } from '@/app/i18n/fr-eval';
-import { evalSummary } from './summary';
+import { evalSummary, withTriggerOption } from './summary';
 
 const run = (baseline: string, changed = 5) => ({ baseline, progress: { done: 200, total: 200 }, figures: { triggered: 37, wouldSend: 12, wouldDraft: 3, errors: 3, changed } });
 
@@ -15,5 +15,26 @@ describe('evalSummary', () => {
 
   it('speaks French', () => {
     expect(evalSummary(run('published', 1), frEval)).toBe('Se déclencherait sur 37 sur 200 · enverrait 12 · préparerait 3 brouillons · 3 erreurs · 1 diffère de la version publiée');
+  });
+});
+
+describe('withTriggerOption (the one click of a reasons summary)', () => {
+  it('turns the option on in the mail trigger, keeping its other parameters and the other nodes', () => {
+    const graph = {
+      nodes: [
+        { id: 'start', type: 'trigger.mail', params: { subject: ['invoice'] } },
+        { id: 'draft', type: 'mail.draft', params: { bodyText: 'x' } },
+      ],
+      connections: [{ from: 'start', output: 'main', to: 'draft' }],
+    };
+    expect(withTriggerOption(graph, 'includeAutoReplies')).toEqual({
+      ...graph,
+      nodes: [{ id: 'start', type: 'trigger.mail', params: { subject: ['invoice'], includeAutoReplies: true } }, graph.nodes[1]],
+    });
+    expect(graph.nodes[0]!.params).toEqual({ subject: ['invoice'] });
+  });
+
+  it('is null for a graph without a mail trigger', () => {
+    expect(withTriggerOption({ nodes: [{ id: 'hook', type: 'trigger.webhook', params: {} }] }, 'includeMailingLists')).toBeNull();
   });
 });

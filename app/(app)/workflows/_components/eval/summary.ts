@@ -18,3 +18,19 @@ export function evalSummary(run: Figures, t: EvalStrings): string {
   return parts.join(' · ');
 }
 
+
+/**
+ * The graph with the mail trigger's option `option` (`includeMailingLists`…) turned on, or null when
+ * the graph has no mail trigger: the one-click change a run's reasons summary offers (pure).
+ */
+export function withTriggerOption<G extends { nodes: readonly unknown[] }>(graph: G, option: string): G | null {
+  let found = false;
+  const nodes = graph.nodes.map((node) => {
+    const candidate = node as { type?: unknown; params?: unknown };
+    if (found || typeof node !== 'object' || node === null || candidate.type !== 'trigger.mail') return node;
+    found = true;
+    const params = typeof candidate.params === 'object' && candidate.params !== null ? candidate.params : {};
+    return { ...candidate, params: { ...params, [option]: true } };
+  });
+  return found ? { ...graph, nodes } : null;
+}

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "eval_cases" ADD COLUMN     "reason" JSONB;
