@@ -5,6 +5,7 @@
  * file, so the rest of the UI depends on these types and hooks only.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useI18n } from '@/app/i18n/client';
 import { useTRPC, type RouterOutputs } from '@/app/lib/trpc';
 
 export type Template = RouterOutputs['templates']['list']['templates'][number];
@@ -43,4 +44,19 @@ export function useTemplateMutations() {
     update: trpc.templates.adminUpdate.mutationOptions(),
     remove: trpc.templates.adminDelete.mutationOptions(),
   };
+}
+
+/** Node type labels in the member's language, by `type@version` (what a template's `nodeTypes` lists). */
+export type NodeTypeLabels = ReadonlyMap<string, string>;
+
+export function useNodeTypeLabels(): NodeTypeLabels {
+  const trpc = useTRPC();
+  const { locale } = useI18n();
+  const list = useQuery({ ...trpc.nodeTypes.list.queryOptions({ lang: locale === 'fr' ? 'fr' : 'en' }), staleTime: Infinity });
+  return new Map((list.data?.nodeTypes ?? []).map((nodeType) => [`${nodeType.type}@${nodeType.version}`, nodeType.label]));
+}
+
+/** The steps of a template in words, each once; a type without a label yet (still loading) is left out. */
+export function stepLabels(nodeTypes: readonly string[], labels: NodeTypeLabels): string[] {
+  return [...new Set(nodeTypes.map((nodeType) => labels.get(nodeType)).filter((label): label is string => label !== undefined))];
 }
