@@ -5,8 +5,9 @@
  * bounces, read receipts, calendar mail, list discussions, no-reply receipts). A member installs each
  * mail-triggered starter template through the install route, fills what its note asks in the draft
  * graph, creates the table its card asks for, and publishes. The mail then arrives by IMAP APPEND and
- * the runner does the rest as it does live: the worker runs every task of runner/tasks (sync, dispatch,
- * execution, the mail operations written back to the mailbox, the send). What happened is checked on
+ * the runner does the rest as it does live: a mail supervisor holds the mailbox (first sync, the IDLE
+ * watch that sees the new mail, the operations written back) and the worker runs every task of
+ * runner/tasks (sync, dispatch, execution, apply operations, the send). What happened is checked on
  * the server (IMAP keywords, flags, folders; the SMTP peer) and in the product (runs, the journal,
  * table rows, Review).
  */
@@ -18,6 +19,7 @@ import { db } from '../../server/core/db';
 import { closeExpressionSandbox, startExpressionSandbox } from '../../server/engine/expressions/sandbox';
 import { wakeExecution } from '../../server/engine/run/lease';
 import { sweepExecutions } from '../../server/engine/run/sweeper';
+import { starterTemplates } from '../../server/domains/templates/starter';
 import { createMember, type TestMember } from '../../server/testing/factories';
 import { createImapMailbox } from '../../server/testing/imap-mailbox';
 import { corpusMessage } from '../../server/testing/mail-corpus';
@@ -27,7 +29,8 @@ import { startSmtpServer, type TestSmtpServer } from '../../server/testing/mail-
 import { call } from '../../server/testing/rest-client';
 import { useTestDatabase } from '../../server/testing/test-database';
 import { graphileLogger } from '../graphile-logger';
-import { dispatchMailWork } from '../mail/dispatch';
+import { dispatchMailWork, setMailSupervisor } from '../mail/dispatch';
+import { MailSupervisor } from '../mail/supervisor';
 import { taskList } from '../tasks';
 import { waitForExecution } from '../engine/testing/engine-worker';
 import { syncStarterTemplates } from './sync-starter';
@@ -37,6 +40,7 @@ const connectionString = await useTestDatabase();
 let dovecot: DovecotServer;
 let smtp: TestSmtpServer;
 let worker: Runner;
+let mail: MailSupervisor;
 let sweeping: NodeJS.Timeout;
 let member: TestMember;
 let user: MailUser;
@@ -103,7 +107,9 @@ async function waitFor<T>(what: string, probe: () => Promise<T | null | undefine
 
 async function install(slug: string) {
   const template = await db().template.findUniqueOrThrow({ where: { slug } });
-  const installed = await call('POST', `/api/v1/templates/${template.id}/install`, { cookie: member.cookie, body: {} });
+  // A template that needs a table uses the team's table of that name (its card lists the columns; the install checks them).
+  const tables = (starterTemplates.find((starter) => starter.slug === slug)!.tables ?? []).map((table) => ({ slug: table.slug, use: 'existing', tableId: table.slug }));
+  const installed = await call('POST', `/api/v1/templates/${template.id}/install`, { cookie: member.cookie, body: tables.length ? { tables } : {} });
   expect(installed.status, JSON.stringify(installed.body)).toBe(201);
   const id = installed.body.workflowId as string;
   const read = await call('GET', `/api/v1/workflows/${id}`, { cookie: member.cookie });
@@ -182,8 +188,16 @@ beforeAll(async () => {
   const mailbox = await createImapMailbox(member, dovecot, user, { address: 'claire@atelier-lumiere.example' });
   mailboxId = mailbox.id;
   await db().mailbox.update({ where: { id: mailboxId }, data: { settings: { ...(mailbox.settings as object), smtpHost: '127.0.0.1', smtpPort: smtp.port, smtpSecure: false } } });
-  // The first sync (an empty inbox): what arrives after it is new mail.
-  await dispatchMailWork(mailboxId, { delta: true });
+  // As the runner does: a mail supervisor holds the mailbox (sync, IDLE watch, the operations written back).
+  mail = new MailSupervisor({ renewMs: 500, ttlMs: 2_000, scanMs: 200, liveMs: 1_500 });
+  setMailSupervisor(mail);
+  await mail.start();
+  // The first sync (an empty inbox) and an open watch: what arrives after it is new mail.
+  const held = await waitFor('the first sync and an open watch', async () => {
+    const candidate = mail.worker(mailboxId);
+    return candidate && candidate.runs > 0 && candidate.watched ? candidate : null;
+  });
+  await held.idle();
 
   // The tables the cards ask for, created by an administrator (tables are the team's; the customers table with one customer).
   const admin = await createMember({ role: 'admin' });
@@ -206,7 +220,10 @@ beforeAll(async () => {
   await withImap(async (client) => {
     for (const [name, at] of Object.entries(delivered)) await client.append('INBOX', corpusMessage(name), [], at);
   });
+  // The IDLE watch sees them and asks for a sync; a mail.sync job asks too (as a manual refresh would), so
+  // this test does not depend on the watch's timing (runner/mail/idle-delivery.int.test.ts proves that).
   await dispatchMailWork(mailboxId, { delta: 'inbox' });
+  await waitFor('every message mirrored', async () => (await db().mailMessage.count({ where: { mailboxId } })) >= Object.keys(delivered).length);
   const rows = await db().mailMessage.findMany({ where: { mailboxId }, select: { id: true, messageIdHeader: true } });
   for (const name of Object.keys(delivered)) {
     const header = /^Message-ID:\s*(<[^>]+>)/im.exec(corpusMessage(name).toString('utf8'))![1]!;
@@ -220,6 +237,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   clearInterval(sweeping);
+  setMailSupervisor(null);
+  await mail?.stop();
   await worker?.stop();
   await closeExpressionSandbox();
   await smtp?.stop();
