@@ -7,6 +7,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useI18n } from '@/app/i18n/client';
 import { useTRPC, type RouterOutputs } from '@/app/lib/trpc';
+import type { NodeTypeLabels } from './steps';
 
 export type Template = RouterOutputs['templates']['list']['templates'][number];
 
@@ -46,17 +47,11 @@ export function useTemplateMutations() {
   };
 }
 
-/** Node type labels in the member's language, by `type@version` (what a template's `nodeTypes` lists). */
-export type NodeTypeLabels = ReadonlyMap<string, string>;
+export { stepLabels, type NodeTypeLabels } from './steps';
 
 export function useNodeTypeLabels(): NodeTypeLabels {
   const trpc = useTRPC();
   const { locale } = useI18n();
   const list = useQuery({ ...trpc.nodeTypes.list.queryOptions({ lang: locale === 'fr' ? 'fr' : 'en' }), staleTime: Infinity });
   return new Map((list.data?.nodeTypes ?? []).map((nodeType) => [`${nodeType.type}@${nodeType.version}`, nodeType.label]));
-}
-
-/** The steps of a template in words, each once; a type without a label yet (still loading) is left out. */
-export function stepLabels(nodeTypes: readonly string[], labels: NodeTypeLabels): string[] {
-  return [...new Set(nodeTypes.map((nodeType) => labels.get(nodeType)).filter((label): label is string => label !== undefined))];
 }
