@@ -33,6 +33,7 @@ export const enAnalyzer = {
     `${volume.toLocaleString('en')} ${volume === 1 ? 'message' : 'messages'}, ${senders.toLocaleString('en')} ${senders === 1 ? 'sender' : 'senders'}`,
   groupKinds: { domain: 'Domain', list: 'Mailing list', subject: 'Subject' } as Record<string, string>,
   opportunities: 'Proposed automations',
+  starterTemplate: 'Starter template',
   noOpportunities: 'No automation proposed.',
   create: 'Create this workflow',
   creating: 'Creating…',
@@ -40,7 +41,7 @@ export const enAnalyzer = {
   evidence: (messages: number) => `${messages.toLocaleString('en')} ${messages === 1 ? 'message' : 'messages'}`,
   outcome: {
     ran: 'The model looked at your groups.',
-    no_provider: 'No AI model is set up: only the figures are shown.',
+    no_provider: 'No AI model is set up: the figures, and the starter templates that fit your mail.',
     nothing_to_analyze: 'Not enough mail to propose anything.',
     failed: 'The model could not answer.',
   } as Record<string, string>,

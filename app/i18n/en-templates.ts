@@ -39,6 +39,23 @@ export const enTemplates = {
   installSubmit: 'Install',
   installing: 'Installing…',
   forbiddenNode: (types: string) => `This template uses node types not allowed on this instance: ${types}.`,
+  steps: 'Steps',
+  needsTable: (name: string) => `Needs a table: ${name}`,
+  tableColumns: (name: string) => `Columns of the table ${name}`,
+  columnKey: 'key',
+  alsoFits: (types: string) => `or ${types}`,
+  tableTitle: (name: string) => `Table “${name}”`,
+  tableCreate: (name: string) => `Create the table “${name}” with these columns`,
+  tableCreateAdminOnly: 'Only an administrator can create a table: use an existing one, or ask an administrator.',
+  tableExisting: 'Use an existing table',
+  tableExistingSelect: 'Existing table',
+  tableNoneYet: 'No table yet: ask an administrator to create one, or to install this template.',
+  tableMismatch: (column: string, table: string, reason: 'missing' | 'wrong_type' | 'not_key', expected: string, actual: string) =>
+    reason === 'missing'
+      ? `The table “${table}” has no column “${column}”: the template writes ${expected} there.`
+      : reason === 'not_key'
+        ? `The column “${column}” of the table “${table}” must be its key: the template finds rows by it.`
+        : `The column “${column}” of the table “${table}” holds ${actual}: the template writes ${expected} there.`,
   enable: 'Enable',
   disable: 'Disable',
   enableOf: (name: string) => `Enable ${name}`,
@@ -70,4 +87,5 @@ export const enTemplateErrors = {
   'templates.not_found': 'This template no longer exists or is not available.',
   'templates.forbidden_node': 'This template uses a node type that is not allowed on this instance.',
   'templates.read_only': 'A starter template cannot be changed or deleted; disable it instead.',
+  'templates.table_mismatch': 'The chosen table does not have the columns the template needs.',
 };

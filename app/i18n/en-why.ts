@@ -24,6 +24,7 @@ export const enWhy = {
     bulk: 'this workflow skips bulk mail',
   } as Record<string, string>,
   filters: {
+    bulkOnly: 'this workflow only takes newsletters and other bulk mail',
     folders: 'the mail is not in a folder this workflow watches',
     from: 'the sender does not match this workflow’s sender filter',
     subject: 'the subject contains none of this workflow’s words',
@@ -84,6 +85,7 @@ export const enWhy = {
       'guardrail:mailing_list': 'list mail guardrail',
       'guardrail:bulk': 'bulk mail guardrail',
       excluded: 'excluded senders',
+      'filtered:bulkOnly': 'bulk mail only',
       'filtered:folders': 'folder filter',
       'filtered:from': 'sender filter',
       'filtered:subject': 'subject filter',

@@ -35,6 +35,7 @@ export const frAnalyzer: typeof enAnalyzer = {
     `${volume.toLocaleString('fr')} ${volume <= 1 ? 'message' : 'messages'}, ${senders.toLocaleString('fr')} ${senders <= 1 ? 'expéditeur' : 'expéditeurs'}`,
   groupKinds: { domain: 'Domaine', list: 'Liste de diffusion', subject: 'Objet' },
   opportunities: 'Automatisations proposées',
+  starterTemplate: 'Modèle de démarrage',
   noOpportunities: 'Aucune automatisation proposée.',
   create: 'Créer ce workflow',
   creating: 'Création…',
@@ -42,7 +43,7 @@ export const frAnalyzer: typeof enAnalyzer = {
   evidence: (messages: number) => `${messages.toLocaleString('fr')} ${messages <= 1 ? 'message' : 'messages'}`,
   outcome: {
     ran: 'Le modèle a examiné vos groupes.',
-    no_provider: 'Aucun modèle d’IA n’est configuré : seuls les chiffres sont affichés.',
+    no_provider: 'Aucun modèle d’IA n’est configuré : les chiffres, et les modèles de démarrage qui conviennent à votre courrier.',
     nothing_to_analyze: 'Pas assez de courrier pour proposer quoi que ce soit.',
     failed: 'Le modèle n’a pas pu répondre.',
   },

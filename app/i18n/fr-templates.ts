@@ -40,6 +40,23 @@ export const frTemplates: typeof enTemplates = {
   installSubmit: 'Installer',
   installing: 'Installation…',
   forbiddenNode: (types: string) => `Ce modèle utilise des types de nœuds interdits sur cette instance : ${types}.`,
+  steps: 'Étapes',
+  needsTable: (name: string) => `Utilise une table : ${name}`,
+  tableColumns: (name: string) => `Colonnes de la table ${name}`,
+  columnKey: 'clé',
+  alsoFits: (types: string) => `ou ${types}`,
+  tableTitle: (name: string) => `Table « ${name} »`,
+  tableCreate: (name: string) => `Créer la table « ${name} » avec ces colonnes`,
+  tableCreateAdminOnly: 'Seul un administrateur peut créer une table : utilisez-en une existante, ou demandez à un administrateur.',
+  tableExisting: 'Utiliser une table existante',
+  tableExistingSelect: 'Table existante',
+  tableNoneYet: 'Aucune table pour l’instant : demandez à un administrateur d’en créer une, ou d’installer ce modèle.',
+  tableMismatch: (column: string, table: string, reason: 'missing' | 'wrong_type' | 'not_key', expected: string, actual: string) =>
+    reason === 'missing'
+      ? `La table « ${table} » n’a pas de colonne « ${column} » : le modèle y écrit ${expected}.`
+      : reason === 'not_key'
+        ? `La colonne « ${column} » de la table « ${table} » doit être sa clé : le modèle retrouve les lignes par elle.`
+        : `La colonne « ${column} » de la table « ${table} » contient ${actual} : le modèle y écrit ${expected}.`,
   enable: 'Activer',
   disable: 'Désactiver',
   enableOf: (name: string) => `Activer ${name}`,
@@ -71,4 +88,5 @@ export const frTemplateErrors: typeof enTemplateErrors = {
   'templates.not_found': 'Ce modèle n’existe plus ou n’est pas disponible.',
   'templates.forbidden_node': 'Ce modèle utilise un type de nœud interdit sur cette instance.',
   'templates.read_only': 'Un modèle de démarrage ne peut être ni modifié ni supprimé ; désactivez-le plutôt.',
+  'templates.table_mismatch': 'La table choisie n’a pas les colonnes dont le modèle a besoin.',
 };

@@ -20,6 +20,7 @@ export const frWhy: typeof enWhy = {
     bulk: 'ce workflow ignore les envois en masse',
   },
   filters: {
+    bulkOnly: 'ce workflow ne prend que les lettres d’information et autres envois en masse',
     folders: 'le message n’est pas dans un dossier que ce workflow surveille',
     from: 'l’expéditeur ne correspond pas au filtre d’expéditeur de ce workflow',
     subject: 'l’objet ne contient aucun des mots de ce workflow',
@@ -80,6 +81,7 @@ export const frWhy: typeof enWhy = {
       'guardrail:mailing_list': 'garde-fou du courrier de liste',
       'guardrail:bulk': 'garde-fou des envois en masse',
       excluded: 'expéditeurs exclus',
+      'filtered:bulkOnly': 'envois en masse seulement',
       'filtered:folders': 'filtre de dossier',
       'filtered:from': 'filtre d’expéditeur',
       'filtered:subject': 'filtre d’objet',

@@ -45,8 +45,10 @@ test('a member finds, previews and installs a template; an administrator enables
     const cards = member.getByTestId('template-card');
     await expect(cards).toHaveCount(1);
     await expect(cards).toContainText(shown);
-    await expect(cards).toContainText('trigger.webhook@1');
-    await expect(cards).toContainText('data.set@1');
+    // Its steps in words, never the node type ids.
+    await expect(cards).toContainText('Inbound webhook');
+    await expect(cards).toContainText('Set fields');
+    await expect(cards).not.toContainText('trigger.webhook@1');
     await expect(member.getByText(hidden)).toHaveCount(0);
   });
 

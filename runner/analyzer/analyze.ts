@@ -10,6 +10,13 @@ import type { MailboxAnalysis } from '../../server/generated/prisma/client';
 import type { ReportBody } from '../../server/domains/analyzer/schemas';
 import { runModelPhase } from './model-phase';
 import { computeGroups, computeStatistics, countGroupMessages } from './statistics';
+import { starterProposals, starterRules } from '../../server/domains/analyzer/template-proposals';
+
+/** The enabled starter templates the no-model proposals can name. */
+const enabledStarters = () =>
+  db().template.findMany({ where: { slug: { in: starterRules.map((rule) => rule.slug) }, enabled: true }, select: { id: true, slug: true, name: true, graph: true } }) as Promise<
+    { id: string; slug: string; name: string; graph: unknown }[]
+  >;
 
 export interface AnalyzeOptions {
   /** Tests: the fake vendors' loopback address. */
@@ -49,6 +56,8 @@ export async function runAnalysis(analysisId: string, options: AnalyzeOptions = 
       // A `running` row is a job retried after its runner died: the batches it had answered are reused.
       previousTranscript: row.status === 'running' && Array.isArray(row.transcript) ? row.transcript : undefined,
     });
+    // Without a model's answer (no AI connection, or every call failed), the starter templates that fit the groups.
+    if (result.outcome.status !== 'ran') result.opportunities.push(...starterProposals(groups, await enabledStarters()));
     // The evidence counts each message once, even when two of its groups hold it.
     for (const opportunity of result.opportunities) opportunity.evidence.messages = await countGroupMessages(db(), input, opportunity.evidence.groups);
     const final: ReportBody = { ...body, stats: { ...body.stats, groupsAnalyzed: result.groupsAnalyzed, llmOutcome: result.outcome }, opportunities: result.opportunities };

@@ -155,9 +155,18 @@ export function AnalyzerView() {
             {body.opportunities.length === 0 ? <p className="text-sm text-muted">{strings.noOpportunities}</p> : null}
             <ul className="flex flex-col gap-3" data-testid="analyzer-opportunities">
               {body.opportunities.map((opportunity) => (
-                <li key={opportunity.key} className="flex flex-wrap items-start justify-between gap-3 rounded-lg border border-line p-3" data-testid="analyzer-opportunity" data-kind={opportunity.kind}>
+                <li
+                  key={opportunity.key}
+                  className="flex flex-wrap items-start justify-between gap-3 rounded-lg border border-line p-3"
+                  data-testid="analyzer-opportunity"
+                  data-kind={opportunity.kind}
+                  data-template={opportunity.template?.slug}
+                >
                   <div className="min-w-0">
-                    <p className="font-medium">{opportunity.title}</p>
+                    <p className="font-medium">
+                      {opportunity.title}
+                      {opportunity.template ? <span className="ml-2 rounded bg-subtle px-1.5 py-0.5 text-[11px] font-normal text-muted">{strings.starterTemplate}</span> : null}
+                    </p>
                     <p className="text-sm text-muted">{opportunity.rationale}</p>
                     <p className="text-xs text-muted">
                       {strings.evidence(opportunity.evidence.messages)} · {opportunity.evidence.groups.map((group) => group.label).join(', ')}

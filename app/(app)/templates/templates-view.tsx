@@ -2,7 +2,8 @@
 
 /**
  * The templates gallery: category chips and a search (client-side: the list is whole), one card per
- * template with its node types and install count, a preview of its graph, and Install. Administrators
+ * template with its steps in words (the node types' labels, never `logic.if@1`), the tables it needs
+ * with their columns and types, and its install count, a preview of its graph, and Install. Administrators
  * also see disabled templates, marked, with Enable / Disable, and a menu to edit or delete a template.
  */
 import { useMutation } from '@tanstack/react-query';
@@ -20,9 +21,10 @@ import { PageHeader } from '@/app/ui/page-header';
 import { EmptyState, ErrorState, LoadingState } from '@/app/ui/states';
 import { useMe } from '../_shell/use-me';
 import { InstallTemplateDialog } from './_components/install-dialog';
+import { TableColumns } from './_components/install-tables';
 import { TemplatePreviewDialog } from './_components/preview-dialog';
 import { TemplateAdminMenu } from './_components/template-admin';
-import { useTemplateList, useTemplateMutations, useTemplatesCache, type Template } from './_lib/api';
+import { stepLabels, useNodeTypeLabels, useTemplateList, useTemplateMutations, useTemplatesCache, type NodeTypeLabels, type Template } from './_lib/api';
 import { categoriesOf, filterTemplates, type CategoryFilter } from './_lib/filter';
 
 function CategoryChips({ categories, value, onChange }: { categories: string[]; value: CategoryFilter; onChange: (value: CategoryFilter) => void }) {
@@ -76,7 +78,7 @@ function AdminToggle({ template }: { template: Template }) {
   );
 }
 
-function TemplateCard({ template, isAdmin, onPreview, onInstall }: { template: Template; isAdmin: boolean; onPreview: () => void; onInstall: () => void }) {
+function TemplateCard({ template, isAdmin, labels, onPreview, onInstall }: { template: Template; isAdmin: boolean; labels: NodeTypeLabels; onPreview: () => void; onInstall: () => void }) {
   const { t } = useI18n();
   return (
     <Card data-testid="template-card" data-enabled={template.enabled} className={cn('flex flex-col p-4', !template.enabled && 'border-dashed opacity-80')}>
@@ -94,15 +96,23 @@ function TemplateCard({ template, isAdmin, onPreview, onInstall }: { template: T
       {template.description ? <p className="mt-1.5 line-clamp-3 text-sm text-muted">{template.description}</p> : null}
       <div className="mt-3 space-y-1.5 text-xs">
         <div>
-          <span className="sr-only">{t.templates.nodeTypes}: </span>
-          <ul aria-label={t.templates.nodeTypes} className="flex flex-wrap gap-1">
-            {template.nodeTypes.map((nodeType) => (
-              <li key={nodeType} className="rounded bg-subtle px-1.5 py-0.5 font-mono text-[11px] text-muted">
-                {nodeType}
+          <span className="sr-only">{t.templates.steps}: </span>
+          <ul aria-label={t.templates.steps} className="flex flex-wrap gap-1">
+            {stepLabels(template.nodeTypes, labels).map((label) => (
+              <li key={label} className="rounded bg-subtle px-1.5 py-0.5 text-[11px] text-muted">
+                {label}
               </li>
             ))}
           </ul>
         </div>
+        {template.tables.map((table) => (
+          <details key={table.slug} data-testid="template-table">
+            <summary className="cursor-pointer text-muted">{t.templates.needsTable(table.name)}</summary>
+            <div className="mt-1 pl-3">
+              <TableColumns table={table} />
+            </div>
+          </details>
+        ))}
         {template.requiresProviders.length ? (
           <p className="text-muted">
             {t.templates.requires}: {template.requiresProviders.map((provider) => t.templates.providers[provider] ?? provider).join(', ')}
@@ -142,6 +152,7 @@ function Gallery({ templates, isAdmin }: { templates: Template[]; isAdmin: boole
   // A chip whose last template went away falls back to all.
   const active = category === 'all' || categories.includes(category) ? category : 'all';
   const shown = useMemo(() => filterTemplates(templates, { query, category: active }), [templates, query, active]);
+  const labels = useNodeTypeLabels();
 
   return (
     <>
@@ -186,6 +197,7 @@ function Gallery({ templates, isAdmin }: { templates: Template[]; isAdmin: boole
               key={template.id}
               template={template}
               isAdmin={isAdmin}
+              labels={labels}
               onPreview={() => setPreviewing(template)}
               onInstall={() => setInstalling(template)}
             />
@@ -200,7 +212,7 @@ function Gallery({ templates, isAdmin }: { templates: Template[]; isAdmin: boole
           setInstalling(template);
         }}
       />
-      <InstallTemplateDialog template={installing} onOpenChange={(open) => (open ? null : setInstalling(null))} />
+      <InstallTemplateDialog template={installing} isAdmin={isAdmin} onOpenChange={(open) => (open ? null : setInstalling(null))} />
     </>
   );
 }

@@ -150,6 +150,9 @@ export const errorCatalogue = {
     not_found: [404, 'No such template.'],
     forbidden_node: [409, 'The template uses a node type that is not allowed here.'],
     read_only: [409, 'A starter template cannot be changed or deleted; disable it instead.'], // (ours)
+    // (ours) an existing table chosen at install lacks a column the template needs, or has another type there;
+    // details {table, column, reason: missing|wrong_type|not_key, expected, actual}
+    table_mismatch: [409, 'The chosen table does not have the columns the template needs.'],
   }),
   ...area('webmail', {
     bad_request: [400, 'The mail request is invalid.'],

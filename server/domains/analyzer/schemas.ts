@@ -133,6 +133,11 @@ export const opportunitySchema = z.object({
     sampleSubjects: z.array(z.string()),
   }),
   graph: z.record(z.string(), z.unknown()).describe('The draft workflow graph “Create this workflow” installs.'),
+  template: z
+    .object({ id: z.string(), slug: z.string(), name: z.string() })
+    .nullable()
+    .optional()
+    .describe('The starter template this proposal installs (proposed without an AI model, from the groups’ figures); absent for a model’s proposal.'),
 });
 export type Opportunity = z.infer<typeof opportunitySchema>;
 

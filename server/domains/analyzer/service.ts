@@ -11,6 +11,7 @@ import { enqueue } from '../../core/jobs/enqueue';
 import { emitToMember } from '../../core/realtime/emit';
 import { isUuid } from '../workflows/repo';
 import { createWorkflow } from '../workflows/service';
+import { installTemplate } from '../templates/service';
 import { presentReport, presentReportRef } from './present';
 import { reportBodySchema, type AnalyzeInput } from './schemas';
 
@@ -67,6 +68,8 @@ export async function createFromOpportunity(actor: AuthenticatedActor, input: { 
   const body = reportBodySchema.safeParse(row.body);
   const opportunity = body.success ? body.data.opportunities.find((candidate) => candidate.key === input.key) : undefined;
   if (!opportunity) throw appError('analyzer.opportunity_not_found');
+  // A starter template proposed without a model installs as the template (counted; its note comes along).
+  if (opportunity.template) return installTemplate(actor, { id: opportunity.template.id }, ip);
   const created = await createWorkflow(
     actor,
     { name: opportunity.title.slice(0, 200), description: opportunity.rationale.slice(0, 2000), graph: opportunity.graph as never },

@@ -96,7 +96,7 @@ const reasonFields = {
   param: z
     .string()
     .nullable()
-    .describe('The mail trigger parameter to change: the filter that did not match (`folders`, `from`, `subject`, `hasAttachments`, `requireSignals`, `excludeSignals`), the option that lets the guarded kind in (`includeAutoReplies`, `includeNoReply`, `includeMailingLists`; null for `guardrail:from_self`), or `mailboxIds`.'),
+    .describe('The mail trigger parameter to change: the filter that did not match (`bulkOnly`, `folders`, `from`, `subject`, `hasAttachments`, `requireSignals`, `excludeSignals`), the option that lets the guarded kind in (`includeAutoReplies`, `includeNoReply`, `includeMailingLists`; null for `guardrail:from_self`), or `mailboxIds`.'),
 };
 const caseReasonSchema = z.object(reasonFields);
 

@@ -24,7 +24,7 @@ const workflowVerdict = z.object({
   param: z
     .string()
     .nullable()
-    .describe('The mail trigger parameter that decided: the filter that did not match (`folders`, `from`, `subject`, `hasAttachments`, `requireSignals`, `excludeSignals`), the option that lets the guarded kind through (`includeAutoReplies`, `includeNoReply`, `includeMailingLists`; null for `guardrail:from_self`, which nothing lets through), or `mailboxIds`.'),
+    .describe('The mail trigger parameter that decided: the filter that did not match (`bulkOnly`, `folders`, `from`, `subject`, `hasAttachments`, `requireSignals`, `excludeSignals`), the option that lets the guarded kind through (`includeAutoReplies`, `includeNoReply`, `includeMailingLists`; null for `guardrail:from_self`, which nothing lets through), or `mailboxIds`.'),
 });
 export type WorkflowVerdictOutput = z.infer<typeof workflowVerdict>;
 

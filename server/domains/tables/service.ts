@@ -5,7 +5,7 @@
  */
 import type { AuthenticatedActor } from '../../core/auth/access';
 import { auditByOf, recordAudit } from '../../core/audit';
-import { db } from '../../core/db';
+import { db, type Tx } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
 import { buildColumns } from './columns/build';
 import { tableLimits } from './limits';
@@ -34,10 +34,11 @@ export interface CreateTableInput {
   keyUnique: boolean;
 }
 
-export async function createTable(actor: AuthenticatedActor, input: CreateTableInput, ip: string | null) {
+/** In its own transaction, or in the caller's (`outer`: a template install creating the table it needs). */
+export async function createTable(actor: AuthenticatedActor, input: CreateTableInput, ip: string | null, outer?: Tx) {
   const limits = tableLimits();
   const columns = buildColumns(input.columns, limits);
-  return db().$transaction(async (tx) => {
+  const create = async (tx: Tx) => {
     await lockStructure(tx);
     if ((await countTables(tx)) >= limits.maxTables) {
       throw appError('tables.limit_reached', { details: { limit: 'maxTables', value: limits.maxTables } });
@@ -58,7 +59,8 @@ export async function createTable(actor: AuthenticatedActor, input: CreateTableI
     });
     await recordAudit(auditByOf(actor), { action: 'table.created', targetKind: 'table', targetId: table.id, details: { slug: table.slug, columns: columns.length }, ip }, tx);
     return { table: presentTable(table) };
-  });
+  };
+  return outer ? create(outer) : db().$transaction(create);
 }
 
 export interface PatchTableInput {

@@ -4,6 +4,7 @@ import { iso } from '../../core/http/schemas';
 import type { WorkflowGraph } from '../../engine/graph/schema';
 import { readGraph } from '../workflows/present';
 import type { TemplateOutput } from './schemas';
+import { starterTablesOf } from './starter-tables';
 
 export function presentTemplate(template: Template): TemplateOutput {
   return {
@@ -18,6 +19,10 @@ export function presentTemplate(template: Template): TemplateOutput {
     createdAt: iso(template.createdAt),
     updatedAt: iso(template.updatedAt),
     installCount: template.installCount,
+    tables: starterTablesOf(template.slug).map(({ nodeIds: _nodeIds, ...table }) => ({
+      ...table,
+      columns: table.columns.map((column) => ({ ...column, isKey: column.isKey === true, alsoFits: column.alsoFits ?? [], optional: column.optional === true })),
+    })),
   };
 }
 

@@ -8,7 +8,29 @@
  */
 import { z } from 'zod';
 import { isoDateTime } from '../../core/http/schemas';
+import { columnTypes } from '../tables/schemas';
 import { storedGraphInput } from '../workflows/schemas';
+
+const columnType = z.enum(columnTypes);
+
+/** A shared table a template reads or writes, as its card shows it (starter templates declare theirs). */
+export const templateTableSchema = z
+  .object({
+    slug: z.string().describe('The template’s name for the table: what `tables[].slug` of the install names.'),
+    name: z.string().describe('The name a created table gets.'),
+    description: z.string(),
+    columns: z.array(
+      z.object({
+        key: z.string(),
+        label: z.string(),
+        type: columnType.describe('The column type the template writes.'),
+        isKey: z.boolean(),
+        alsoFits: z.array(columnType).describe('Other column types an existing table may have there.'),
+        optional: z.boolean().describe('The template works without this column.'),
+      }),
+    ),
+  })
+  .meta({ id: 'TemplateTable' });
 
 export const templateSchema = z
   .object({
@@ -23,6 +45,7 @@ export const templateSchema = z
     createdAt: isoDateTime,
     updatedAt: isoDateTime,
     installCount: z.number().int().min(0),
+    tables: z.array(templateTableSchema).describe('The shared tables the template needs, with their columns and types (ours).'),
   })
   .meta({ id: 'Template' });
 
@@ -33,7 +56,16 @@ export const templateListOutput = z.object({ templates: z.array(templateSchema) 
 /** Any string of a sane length: one that names no template the caller may see is the same 404. */
 export const templateIdInput = z.object({ id: z.string().min(1).max(200) });
 
-export const installInput = templateIdInput.extend({ name: z.string().trim().min(1).max(200).optional() });
+const tableChoice = z.discriminatedUnion('use', [
+  z.strictObject({ slug: z.string().min(1).max(60), use: z.literal('create') }),
+  z.strictObject({ slug: z.string().min(1).max(60), use: z.literal('existing'), tableId: z.string().min(1).max(200).describe('An existing table’s id or slug.') }),
+]);
+
+export const installInput = templateIdInput.extend({
+  name: z.string().trim().min(1).max(200).optional(),
+  tables: z.array(tableChoice).max(10).optional().describe('For each table of the template (`slug`): create it, or use an existing table (ours).'),
+});
+export type InstallInput = z.infer<typeof installInput>;
 export const installOutput = z.object({ workflowId: z.uuid() });
 
 export const templateCategories = ['triage', 'follow-up', 'extraction', 'approvals', 'notifications', 'digests', 'integrations', 'other'] as const;

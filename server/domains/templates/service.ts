@@ -25,7 +25,9 @@ import { assertValidGraph, createWorkflow } from '../workflows/service';
 import { templateFactsOf } from './derive';
 import { presentTemplate, templateGraph } from './present';
 import * as repo from './repo';
-import type { CreateTemplateInput, UpdateTemplateInput } from './schemas';
+import type { CreateTemplateInput, InstallInput, UpdateTemplateInput } from './schemas';
+import { starterTablesOf } from './starter-tables';
+import { withChosenTables } from './install-tables';
 
 const viewerOf = (actor: AuthenticatedActor): repo.Viewer => ({ admin: actor.member.role === 'admin' });
 
@@ -39,13 +41,13 @@ export async function getTemplate(actor: AuthenticatedActor, id: string) {
   return { template: presentTemplate(template), graph: templateGraph(template) };
 }
 
-export async function installTemplate(actor: AuthenticatedActor, input: { id: string; name?: string }, ip: string | null) {
+export async function installTemplate(actor: AuthenticatedActor, input: InstallInput, ip: string | null) {
   return db().$transaction(async (tx) => {
     const template = await repo.findVisibleOrThrow(viewerOf(actor), input.id, tx);
     const graph = templateGraph(template);
     const nodeTypes = forbiddenTypesIn(graph, forbiddenNodeTypesFor(actor.member.role));
     if (nodeTypes.length) throw appError('templates.forbidden_node', { details: { nodeTypes } });
-    const { id: _id, workflowId: _workflowId, ...stored } = graph;
+    const { id: _id, workflowId: _workflowId, ...stored } = await withChosenTables(actor, graph, starterTablesOf(template.slug), input.tables ?? [], ip, tx);
     const { workflow } = await createWorkflow(actor, { name: input.name ?? template.name, description: template.description, graph: stored as GraphInput }, ip, tx);
     await tx.template.update({ where: { id: template.id }, data: { installCount: { increment: 1 } } });
     return { workflowId: workflow.id };

@@ -80,6 +80,7 @@ describe('GET /api/v1/templates', () => {
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
       installCount: 0,
+      tables: [],
     });
 
     const all = await call('GET', '/api/v1/templates', { cookie: admin.cookie });

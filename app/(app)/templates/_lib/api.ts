@@ -5,7 +5,9 @@
  * file, so the rest of the UI depends on these types and hooks only.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useI18n } from '@/app/i18n/client';
 import { useTRPC, type RouterOutputs } from '@/app/lib/trpc';
+import type { NodeTypeLabels } from './steps';
 
 export type Template = RouterOutputs['templates']['list']['templates'][number];
 
@@ -43,4 +45,13 @@ export function useTemplateMutations() {
     update: trpc.templates.adminUpdate.mutationOptions(),
     remove: trpc.templates.adminDelete.mutationOptions(),
   };
+}
+
+export { stepLabels, type NodeTypeLabels } from './steps';
+
+export function useNodeTypeLabels(): NodeTypeLabels {
+  const trpc = useTRPC();
+  const { locale } = useI18n();
+  const list = useQuery({ ...trpc.nodeTypes.list.queryOptions({ lang: locale === 'fr' ? 'fr' : 'en' }), staleTime: Infinity });
+  return new Map((list.data?.nodeTypes ?? []).map((nodeType) => [`${nodeType.type}@${nodeType.version}`, nodeType.label]));
 }

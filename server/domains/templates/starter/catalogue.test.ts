@@ -45,6 +45,46 @@ describe('the starter catalogue', () => {
   }
 });
 
+/** Every text of a starter a member reads: its card (name, description, tables), its note, its steps' names, what its set-up asks. */
+function textsOf(template: (typeof starterTemplates)[number]): string[] {
+  return [
+    template.name,
+    template.description,
+    ...(template.graph.notes ?? []).map((note) => note.text ?? ''),
+    ...(template.graph.nodes ?? []).map((node) => node.name),
+    ...template.setUp.map((item) => item.what),
+    ...(template.tables ?? []).flatMap((table) => [table.name, table.description, ...table.columns.map((column) => column.label)]),
+  ];
+}
+
+describe('starter texts speak to people (issue 19 §2)', () => {
+  const jargon: [RegExp, string][] = [
+    [/\b[a-z]+\.[a-z_]+(@\d+)?\b/, 'a node type id such as logic.if@1'],
+    [/mailbox ?ids?\b/i, 'a “Mailbox ids” label'],
+    [/\bslug\b/i, 'the word “slug”'],
+    [/regular expression|\bregex/i, 'regular expressions'],
+    [/\(\?:|\\d|\[\^|\$match/, 'a raw regular expression'],
+  ];
+  for (const template of starterTemplates) {
+    it(`${template.slug}: no node type ids, no “Mailbox ids”, no slugs, no regular expressions in its card, note or fields`, () => {
+      for (const text of textsOf(template)) {
+        // Addresses and domains in examples (@bigclient.com) are words people write.
+        const words = text.replace(/[\w.+-]*@[\w-]+(\.[\w-]+)+/g, '');
+        for (const [pattern, what] of jargon) expect(pattern.test(words), `${what} in “${text}”`).toBe(false);
+      }
+    });
+
+    it(`${template.slug}: what a member fills is not a regular expression nor a condition on one`, () => {
+      const byId = new Map((template.graph.nodes ?? []).map((node) => [node.id, node]));
+      for (const item of template.setUp) {
+        const value = JSON.stringify((byId.get(item.nodeId)!.params as Record<string, unknown> | undefined)?.[item.param] ?? null);
+        expect(value, `${item.nodeId}.${item.param}`).not.toMatch(/\(\?:|\\\\d|\[\^|\$match|matches_regex/);
+      }
+      for (const node of template.graph.nodes ?? []) expect(JSON.stringify(node.params ?? {}), node.id).not.toContain('matches_regex');
+    });
+  }
+});
+
 describe('templateFactsOf', () => {
   it('lists node types sorted and unique, and the providers the graph needs', () => {
     const facts = templateFactsOf({

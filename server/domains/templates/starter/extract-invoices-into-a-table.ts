@@ -14,7 +14,7 @@ export const extractInvoicesIntoATable: StarterTemplate = {
   slug: 'extract-invoices-into-a-table',
   name: 'Extract invoices into a table',
   description:
-    'For each new message with an attachment whose subject mentions an invoice, writes a row in your invoices table (invoice number from the subject, sender, subject, date received, amount found in the preview) and labels the message “Invoices”. The same invoice number again updates its row. Create a table (slug `invoices`) with the columns invoice (text, the key), sender (email), subject (text), received_at (date and time) and amount (number: “EUR 87.40” and “87,40 €” are both stored as 87.4; text keeps the currency), or choose your own table in the last step.',
+    'For each new message with an attachment whose subject mentions an invoice, writes a row in your Invoices table (invoice number from the subject, sender, subject, date received, amount found in the message) and labels the message “Invoices”. The same invoice number again updates its row. Installing it creates the table, or uses one of yours with the same columns; the amount is stored as a number (“EUR 87.40” and “87,40 €” are both 87.4).',
   category: 'extraction',
   graph: {
     nodes: [
@@ -69,9 +69,24 @@ export const extractInvoicesIntoATable: StarterTemplate = {
     ],
     notes: [
       setUpNote(
-        'Needs a table: slug `invoices` (or set your table in “Save it in the invoices table”) with the columns invoice (key, text), sender (email), subject (text), received_at (date and time) and amount (number, or text to keep the currency as written).',
+        'Uses the Invoices table chosen when installing (columns Invoice, the key; Sender; Subject; Received at; Amount, a number). To use another table, choose it in “Save it in the invoices table”.',
       ),
     ],
   },
-  setUp: [{ nodeId: 'save', param: 'tableId', what: 'Your invoices table (its id or slug).' }],
+  setUp: [{ nodeId: 'save', param: 'tableId', what: 'Your invoices table.' }],
+  tables: [
+    {
+      slug: 'invoices',
+      name: 'Invoices',
+      description: 'One row per invoice, found again by its number.',
+      nodeIds: ['save'],
+      columns: [
+        { key: 'invoice', label: 'Invoice', type: 'text', isKey: true },
+        { key: 'sender', label: 'Sender', type: 'email', alsoFits: ['text'] },
+        { key: 'subject', label: 'Subject', type: 'text' },
+        { key: 'received_at', label: 'Received at', type: 'datetime', alsoFits: ['text'] },
+        { key: 'amount', label: 'Amount', type: 'number', alsoFits: ['text'] },
+      ],
+    },
+  ],
 };

@@ -5,7 +5,7 @@ export const labelAndArchiveNewsletters: StarterTemplate = {
   slug: 'label-and-archive-newsletters',
   name: 'Label and archive newsletters',
   description:
-    'Keeps newsletters out of the inbox: each new message from a newsletter sender gets the “Newsletters” label, is marked read and moves to the archive. Senders are matched by the words in the trigger’s sender filter (newsletter, news@, digest, substack): add the senders of your own newsletters there. Mailing lists and no-reply senders are included.',
+    'Keeps newsletters out of the inbox: each new newsletter or marketing message gets the “Newsletters” label, is marked read and moves to the archive. Newsletters are recognised by the headers their sending platforms write (Mailchimp, Substack, HubSpot, SendGrid…), whoever sends them; discussion lists, notifications and mail from people stay in the inbox.',
   category: 'triage',
   graph: {
     nodes: [
@@ -14,7 +14,7 @@ export const labelAndArchiveNewsletters: StarterTemplate = {
         type: 'trigger.mail',
         version: 1,
         name: 'A newsletter arrives',
-        params: { folders: ['inbox'], from: ['newsletter', 'news@', 'digest', 'substack'], includeMailingLists: true, includeNoReply: true },
+        params: { folders: ['inbox'], bulkOnly: true, includeMailingLists: true, includeNoReply: true },
         position: at(0),
       },
       { id: 'label', type: 'mail.label', version: 1, name: 'Label it Newsletters', params: { add: ['Newsletters'] }, position: at(1) },
@@ -26,7 +26,7 @@ export const labelAndArchiveNewsletters: StarterTemplate = {
       { from: 'label', output: 'main', to: 'read' },
       { from: 'read', output: 'main', to: 'archive' },
     ],
-    notes: [setUpNote('Add the senders of your newsletters to the trigger’s sender filter (an address, a domain or a word of the sender’s name).')],
+    notes: [setUpNote('Nothing to set: publish it. To handle only some newsletters, name their senders in the trigger’s sender filter (an address, a domain or a word of the name).')],
   },
-  setUp: [{ nodeId: 'newsletter', param: 'from', what: 'Words or addresses of your newsletter senders.' }],
+  setUp: [],
 };

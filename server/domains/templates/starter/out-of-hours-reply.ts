@@ -7,18 +7,26 @@ export const outOfHoursReply: StarterTemplate = {
   slug: 'out-of-hours-reply',
   name: 'Answer mail received out of hours',
   description:
-    'Mail that arrives on a weekend or outside 9:00-18:00 (Paris time; change the time zone in “Read when it arrived”) gets a reply saying you will answer on the next working day. The reply waits in your Review queue unless you allow the workflow to send without review. Auto-replies, no-reply senders and mailing lists never get one.',
+    'Mail that arrives on a weekend or outside 9:00-18:00 (Paris time; change the time zone in “Read when it arrived”) gets a reply saying you will answer on the next working day. The reply waits in your Review queue unless you allow the workflow to send without review. Auto-replies, bounces, no-reply senders, mailing lists and calendar answers (an accepted or declined meeting) never get one.',
   category: 'triage',
   graph: {
     nodes: [
       { id: 'message', type: 'trigger.mail', version: 1, name: 'New mail in the inbox', params: { folders: ['inbox'] }, position: at(0) },
+      {
+        id: 'person',
+        type: 'logic.if',
+        version: 1,
+        name: 'Written by a person, not a calendar?',
+        params: { combine: 'all', conditions: [{ left: '{{ trigger.isCalendar }}', operator: 'not_equals', right: true }] },
+        position: at(1),
+      },
       {
         id: 'received',
         type: 'data.datetime',
         version: 1,
         name: 'Read when it arrived',
         params: { operation: 'format', date: '{{ trigger.receivedAt }}', pattern: 'i-HH', timeZone: 'Europe/Paris' },
-        position: at(1),
+        position: at(2),
       },
       {
         id: 'out-of-hours',
@@ -33,7 +41,7 @@ export const outOfHoursReply: StarterTemplate = {
             { left: part('After'), operator: 'gte', right: 18 },
           ],
         },
-        position: at(2),
+        position: at(3),
       },
       {
         id: 'reply',
@@ -45,11 +53,12 @@ export const outOfHoursReply: StarterTemplate = {
           bodyText:
             'Hello,\n\nThank you for your message. It reached us outside office hours (Monday to Friday, 9:00 to 18:00, Paris time); we will answer on the next working day.\n\nBest regards',
         },
-        position: at(3, -1),
+        position: at(4, -1),
       },
     ],
     connections: [
-      { from: 'message', output: 'main', to: 'received' },
+      { from: 'message', output: 'main', to: 'person' },
+      { from: 'person', output: 'true', to: 'received' },
       { from: 'received', output: 'main', to: 'out-of-hours' },
       { from: 'out-of-hours', output: 'true', to: 'reply' },
     ],

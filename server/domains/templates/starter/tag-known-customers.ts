@@ -5,7 +5,7 @@ export const tagKnownCustomers: StarterTemplate = {
   slug: 'tag-known-customers',
   name: 'Tag mail from known customers',
   description:
-    'Looks up each new sender in your customers table (slug `customers`, keyed by email address). A customer’s message gets the “Customer” label and its thread the `customer` signal, which your other workflows can require in their mail triggers (later messages of the thread carry it). Anyone else is left alone.',
+    'Looks up each new sender in your Customers table (keyed by email address; installing it creates the table or uses yours). A customer’s message gets the “Customer” label and its thread the `customer` signal, which your other workflows can require in their mail triggers (later messages of the thread carry it). Anyone else is left alone.',
   category: 'triage',
   graph: {
     nodes: [
@@ -35,7 +35,19 @@ export const tagKnownCustomers: StarterTemplate = {
       { from: 'known', output: 'true', to: 'label' },
       { from: 'label', output: 'main', to: 'signal' },
     ],
-    notes: [setUpNote('Needs a table: slug `customers` (or set your table in the look-up step) whose key column is the customer’s email address.')],
+    notes: [setUpNote('Uses the Customers table chosen when installing, whose key column is the customer’s email address. Add your customers to it.')],
   },
-  setUp: [{ nodeId: 'lookup', param: 'tableId', what: 'Your customers table (its id or slug), keyed by email address.' }],
+  setUp: [{ nodeId: 'lookup', param: 'tableId', what: 'Your customers table, keyed by email address.' }],
+  tables: [
+    {
+      slug: 'customers',
+      name: 'Customers',
+      description: 'Your customers, found by their email address.',
+      nodeIds: ['lookup'],
+      columns: [
+        { key: 'email', label: 'Email', type: 'email', isKey: true, alsoFits: ['text'] },
+        { key: 'name', label: 'Name', type: 'text', optional: true },
+      ],
+    },
+  ],
 };

@@ -4,6 +4,7 @@
  * (also written in the graph's sticky note), so a test can fill the same parameters.
  */
 import type { GraphInput } from '../../../engine/graph/schema';
+import type { TemplateTable } from '../table-requirements';
 import type { templateCategories } from '../schemas';
 
 export type TemplateCategory = (typeof templateCategories)[number];
@@ -17,6 +18,8 @@ export interface StarterTemplate {
   graph: GraphInput;
   /** Parameters the member sets after installing (node id and parameter name, and why). */
   setUp: { nodeId: string; param: string; what: string }[];
+  /** The shared tables it reads or writes, shown on its card; installing creates or maps each one. */
+  tables?: TemplateTable[];
 }
 
 /** Left-to-right layout: column `column`, lane `lane` (0 the main lane, ±1 the branches). */

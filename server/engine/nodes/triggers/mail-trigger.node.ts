@@ -9,6 +9,10 @@
  * newsletters) start nothing unless the trigger explicitly includes that category
  * (`includeAutoReplies`, `includeNoReply`, `includeMailingLists`); mail from the mailbox itself (the
  * loop guard) never does, whatever is included. Calendar mail is a person's mail: no guardrail.
+ *
+ * `bulkOnly` matches on the bulk signal (newsletters, marketing mail: List-Unsubscribe with a
+ * sending platform's headers, Precedence: bulk…), never on the sender's address: most newsletters come
+ * from addresses that do not say "newsletter" (issue 19 §2).
  */
 import { z } from 'zod';
 import { defineNode } from '../define-node';
@@ -28,6 +32,10 @@ export const mailTriggerParams = z.strictObject({
     .describe('Also start for automatic mail: auto-replies (out-of-office, vacation, machine notices) and delivery reports (bounces, read receipts).'),
   includeNoReply: z.boolean().default(false).describe('Also start for mail from no-reply senders (noreply@, mailer-daemon@…).'),
   includeMailingLists: z.boolean().default(false).describe('Also start for list and bulk mail: mailing lists, newsletters, marketing mail.'),
+  bulkOnly: z
+    .boolean()
+    .optional()
+    .describe('Only bulk mail: newsletters and marketing mail, recognised by their headers whoever sends them (discussion lists are not bulk). Lets it past the list guardrail.'),
   requireSignals: z.array(signalName).max(20).default([]).describe('Signals the message must carry (all of them).'),
   excludeSignals: z.array(signalName).max(20).default([]).describe('Signals the message must not carry.'),
 });
@@ -58,7 +66,7 @@ const containsAny = (value: string, needles: string[]) => {
 export type MailGuardrail = 'from_self' | 'delivery_report' | 'auto_reply' | 'no_reply' | 'mailing_list' | 'bulk';
 
 type GuardedKinds = Pick<MatchableMessage, 'isFromSelf' | 'isDeliveryReport' | 'isAutoReply' | 'isNoReply' | 'isMailingList' | 'isBulk'>;
-type Inclusions = Pick<MailTriggerParams, 'includeAutoReplies' | 'includeNoReply' | 'includeMailingLists'>;
+type Inclusions = Pick<MailTriggerParams, 'includeAutoReplies' | 'includeNoReply' | 'includeMailingLists'> & Partial<Pick<MailTriggerParams, 'bulkOnly'>>;
 
 const includesNothing: Inclusions = { includeAutoReplies: false, includeNoReply: false, includeMailingLists: false };
 
@@ -72,8 +80,10 @@ export function mailGuardrailOf(message: GuardedKinds, params: Inclusions = incl
   if (!params.includeAutoReplies && message.isDeliveryReport) return 'delivery_report';
   if (!params.includeAutoReplies && message.isAutoReply) return 'auto_reply';
   if (!params.includeNoReply && message.isNoReply) return 'no_reply';
-  if (!params.includeMailingLists && message.isMailingList) return 'mailing_list';
-  if (!params.includeMailingLists && message.isBulk) return 'bulk';
+  // A trigger asking for bulk mail only has asked for it: the list guardrail cannot keep it out.
+  const listsIncluded = params.includeMailingLists || params.bulkOnly === true;
+  if (!listsIncluded && message.isMailingList) return 'mailing_list';
+  if (!listsIncluded && message.isBulk) return 'bulk';
   return null;
 }
 
@@ -97,15 +107,16 @@ export function mailTriggerMatches(params: MailTriggerParams, message: Matchable
 }
 
 /** A trigger filter, named by its parameter. */
-export type MailTriggerFilter = 'folders' | 'from' | 'subject' | 'hasAttachments' | 'requireSignals' | 'excludeSignals';
+export type MailTriggerFilter = 'bulkOnly' | 'folders' | 'from' | 'subject' | 'hasAttachments' | 'requireSignals' | 'excludeSignals';
 
-/** The trigger's folder, sender, subject, attachment and signal filters alone (no guardrail). */
+/** The trigger's kind (`bulkOnly`), folder, sender, subject, attachment and signal filters alone (no guardrail). */
 export function mailTriggerFiltersMatch(params: MailTriggerParams, message: MatchableMessage, signals: readonly string[]): boolean {
   return mailTriggerFilterMiss(params, message, signals) === null;
 }
 
 /** The first filter (in the parameters' order) the message does not pass, or null when it passes them all. */
 export function mailTriggerFilterMiss(params: MailTriggerParams, message: MatchableMessage, signals: readonly string[]): MailTriggerFilter | null {
+  if (params.bulkOnly === true && !message.isBulk) return 'bulkOnly';
   const folders = params.folders.map((folder) => folder.toLowerCase());
   if (!folders.includes('all')) {
     const names = [message.folder, message.folderKey ?? message.folder].map((name) => name.toLowerCase());

@@ -101,6 +101,22 @@ describe('mailTriggerMatches', () => {
     expect(mailTriggerMatches(everything, message({ isFromSelf: true, isBulk: true, isDeliveryReport: true }), [])).toBe(false);
   });
 
+  it('bulkOnly: bulk mail from any sender, past the list guardrail; never a discussion list, a person or automatic mail', () => {
+    const bulk = params({ bulkOnly: true });
+    // A newsletter whose address says nothing of it (Mailchimp, HubSpot, SendGrid senders).
+    expect(mailTriggerMatches(bulk, message({ fromEmail: 'bonjour@graines-et-cie.example', isMailingList: true, isBulk: true }), [])).toBe(true);
+    expect(mailTriggerMatches(bulk, message({ isBulk: true }), [])).toBe(true);
+    expect(mailTriggerMatches(bulk, message({ isMailingList: true }), [])).toBe(false);
+    expect(mailTriggerMatches(bulk, message(), [])).toBe(false);
+    // Its other filters still apply; other guardrails still hold.
+    expect(mailTriggerMatches(params({ bulkOnly: true, from: ['graines'] }), message({ isBulk: true }), [])).toBe(false);
+    expect(mailTriggerMatches(bulk, message({ isBulk: true, isNoReply: true }), [])).toBe(false);
+    expect(mailTriggerMatches(params({ bulkOnly: true, includeNoReply: true }), message({ isBulk: true, isNoReply: true }), [])).toBe(true);
+    expect(mailTriggerMatches(bulk, message({ isBulk: true, isFromSelf: true }), [])).toBe(false);
+    // Absent (every graph saved before it): no change.
+    expect(params()).not.toHaveProperty('bulkOnly');
+  });
+
   it('requires every required signal and none of the excluded ones', () => {
     const withSignals = params({ requireSignals: ['vip', 'urgent'], excludeSignals: ['handled'] });
     expect(mailTriggerMatches(withSignals, message(), ['vip'])).toBe(false);
