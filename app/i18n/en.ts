@@ -25,6 +25,7 @@ import { enAssistant } from './en-assistant';
 import { enEval } from './en-eval';
 import { enAiAdmin } from './en-ai-admin';
 import { enAiKeys } from './en-ai-keys';
+import { enOnboarding } from './en-onboarding';
 
 export const en = {
   common: {
@@ -348,6 +349,7 @@ export const en = {
   oauthApps: enOAuthApps,
   webmail: enWebmail,
   review: enReview,
+  onboarding: enOnboarding,
   sending: enSending,
   compose: enCompose,
   templates: enTemplates,

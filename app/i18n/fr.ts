@@ -24,6 +24,7 @@ import { frAssistant } from './fr-assistant';
 import { frEval } from './fr-eval';
 import { frAiAdmin } from './fr-ai-admin';
 import { frAiKeys } from './fr-ai-keys';
+import { frOnboarding } from './fr-onboarding';
 
 export const fr: Dictionary = {
   common: {
@@ -352,6 +353,7 @@ export const fr: Dictionary = {
   oauthApps: frOAuthApps,
   webmail: frWebmail,
   review: frReview,
+  onboarding: frOnboarding,
   sending: frSending,
   compose: frCompose,
   templates: frTemplates,
