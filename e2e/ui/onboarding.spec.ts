@@ -6,6 +6,7 @@
  * administrator, who invited that member, finds "Invite your team" ticked on their own list.
  */
 import { expect, test, type Page } from '@playwright/test';
+import { appendMessage, buildRawMessage } from '@/server/testing/mail-servers/deliver';
 import { startDovecot, type DovecotServer, type MailUser } from '@/server/testing/mail-servers/dovecot';
 import { startSmtpServer, type TestSmtpServer } from '@/server/testing/mail-servers/smtp';
 import { e2eAdmin } from '../fixtures/env';
@@ -51,6 +52,12 @@ test('the onboarding list ticks itself', async ({ page, browser }) => {
   });
 
   const mailboxId = await test.step('connecting a mailbox ticks the first step', async () => {
+    // One mail already in the mailbox, for "Try on my mail" to run over.
+    await appendMessage({
+      server: dovecot,
+      ...account,
+      raw: await buildRawMessage({ from: 'Alice Customer <alice@customer.example.test>', to: account.user, subject: `Hello ${stamp}`, messageId: `<hello-${stamp}@customer.example.test>`, text: 'A first mail.' }),
+    });
     const id = await connectTestMailbox(member.request, { dovecot, smtp }, account);
     await waitForFirstSync(member.request, id);
     await member.goto('/');
