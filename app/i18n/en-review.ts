@@ -32,6 +32,15 @@ export const enReview = {
   loadingItem: 'Loading the draft…',
   contentGone: 'The content of this item is gone (purged, or the draft was deleted from the mailbox). It can still be rejected.',
   frameTitle: (subject: string) => `Draft: ${subject}`,
+  /** The message a draft answers or forwards, read beside the draft. */
+  original: {
+    title: { reply: 'The message it answers', replyAll: 'The message it answers', forward: 'The message it forwards' },
+    draft: 'The draft',
+    from: (who: string, date: string) => `From ${who}, ${date}`,
+    frameTitle: (subject: string) => `Original message: ${subject}`,
+    loading: 'Loading the original message…',
+    gone: 'The original message is no longer in the mailbox.',
+  },
   remoteImagesBlocked: 'Remote images are blocked in this draft.',
   showImages: 'Show images',
   attachments: (n: number) => plural(n, 'attachment', 'attachments'),

@@ -26,6 +26,7 @@ import { enEval } from './en-eval';
 import { enWhy } from './en-why';
 import { enAiAdmin } from './en-ai-admin';
 import { enAiKeys } from './en-ai-keys';
+import { enOnboarding } from './en-onboarding';
 
 export const en = {
   common: {
@@ -349,6 +350,7 @@ export const en = {
   oauthApps: enOAuthApps,
   webmail: enWebmail,
   review: enReview,
+  onboarding: enOnboarding,
   sending: enSending,
   compose: enCompose,
   templates: enTemplates,

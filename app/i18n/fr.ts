@@ -25,6 +25,7 @@ import { frEval } from './fr-eval';
 import { frWhy } from './fr-why';
 import { frAiAdmin } from './fr-ai-admin';
 import { frAiKeys } from './fr-ai-keys';
+import { frOnboarding } from './fr-onboarding';
 
 export const fr: Dictionary = {
   common: {
@@ -353,6 +354,7 @@ export const fr: Dictionary = {
   oauthApps: frOAuthApps,
   webmail: frWebmail,
   review: frReview,
+  onboarding: frOnboarding,
   sending: frSending,
   compose: frCompose,
   templates: frTemplates,

@@ -25,12 +25,15 @@ export function DialogContent({
   children,
   size = 'md',
   onInteractOutside,
+  dismissible = true,
 }: {
   title: ReactNode;
   description?: ReactNode;
   children?: ReactNode;
   size?: keyof typeof widths;
   onInteractOutside?: (event: Event) => void;
+  /** False: no close button, and neither Escape nor a click outside closes it (a step that must be done). */
+  dismissible?: boolean;
 }) {
   const { t } = useI18n();
   return (
@@ -38,7 +41,8 @@ export function DialogContent({
       <RadixDialog.Overlay className={overlayClasses} />
       <RadixDialog.Content
         className={cn(panelClasses, widths[size])}
-        onInteractOutside={onInteractOutside}
+        onInteractOutside={dismissible ? onInteractOutside : (event) => event.preventDefault()}
+        onEscapeKeyDown={dismissible ? undefined : (event) => event.preventDefault()}
         {...(description ? {} : { 'aria-describedby': undefined })}
       >
         <div className="flex items-start justify-between gap-4 px-6 pt-5">
@@ -46,11 +50,13 @@ export function DialogContent({
             <RadixDialog.Title className="text-base font-semibold tracking-tight">{title}</RadixDialog.Title>
             {description ? <RadixDialog.Description className="text-sm text-muted">{description}</RadixDialog.Description> : null}
           </div>
-          <RadixDialog.Close asChild>
-            <Button variant="ghost" size="icon" aria-label={t.common.close} className="-mt-1 -mr-2 text-muted">
-              <CloseIcon />
-            </Button>
-          </RadixDialog.Close>
+          {dismissible ? (
+            <RadixDialog.Close asChild>
+              <Button variant="ghost" size="icon" aria-label={t.common.close} className="-mt-1 -mr-2 text-muted">
+                <CloseIcon />
+              </Button>
+            </RadixDialog.Close>
+          ) : null}
         </div>
         {children}
       </RadixDialog.Content>

@@ -135,7 +135,11 @@ test('a workflow drafts a reply; corrected and sent from Review, the peer receiv
       await expect(queue.getByTestId('review-row')).toHaveCount(1);
       await queue.getByTestId('review-row').filter({ hasText: `Re: ${subject}` }).getByRole('button').first().click();
       await expect(reviewer.getByTestId('review-subject')).toHaveText(`Re: ${subject}`);
-      await expect(reviewer.getByTestId('message-frame')).toHaveAttribute('srcdoc', /Dear Alice Customer, about/);
+      await expect(reviewer.getByTestId('review-draft').getByTestId('message-frame')).toHaveAttribute('srcdoc', /Dear Alice Customer, about/);
+      // The mail the draft answers, beside it (issue 19 §7).
+      const original = reviewer.getByRole('region', { name: 'The message it answers' });
+      await expect(original.getByTestId('review-original-subject')).toHaveText(subject);
+      await expect(original.getByTestId('message-frame')).toHaveAttribute('srcdoc', /When does my order ship\?/);
 
       await reviewer.getByRole('button', { name: 'Correct' }).click();
       const form = reviewer.getByTestId('review-corrections');

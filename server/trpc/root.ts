@@ -19,6 +19,7 @@ import { membersRouter } from '../domains/members/router';
 import { nodeTypesRouter } from '../domains/node-types/router';
 import { notificationsRouter } from '../domains/notifications/router';
 import { oauthRouter } from '../domains/oauth/router';
+import { onboardingRouter } from '../domains/onboarding/router';
 import { sendGuardRouter } from '../domains/send-guard/router';
 import { reviewRouter } from '../domains/review/router';
 import { tablesRouter } from '../domains/tables/router';
@@ -52,6 +53,7 @@ export const appRouter = router({
   llm: llmRouter,
   analyzer: analyzerRouter,
   assistant: assistantRouter,
+  onboarding: onboardingRouter,
 });
 
 export type AppRouter = typeof appRouter;

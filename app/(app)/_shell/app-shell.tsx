@@ -13,6 +13,7 @@ import { Button } from '@/app/ui/button';
 import { Dialog, DialogClose, DialogTrigger, SheetContent } from '@/app/ui/dialog';
 import { CloseIcon, MenuIcon } from '@/app/ui/icons';
 import { cn } from '@/app/ui/cn';
+import { RequiredPasswordChange } from './change-password-dialog';
 import { SideNav } from './nav';
 import { NotificationBell } from './notifications/notification-bell';
 import { useLiveUpdates } from './use-live-updates';
@@ -64,6 +65,7 @@ export function AppShell({ brand, children }: { brand: ShellBrand; children: Rea
   return (
     <RealtimeProvider>
       <LiveUpdates />
+      <RequiredPasswordChange />
       <Shell brand={brand}>{children}</Shell>
     </RealtimeProvider>
   );

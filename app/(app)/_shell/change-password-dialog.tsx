@@ -1,6 +1,6 @@
 'use client';
 
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { describeError } from '@/app/lib/errors';
@@ -18,7 +18,8 @@ interface Errors {
   confirm?: string;
 }
 
-function PasswordForm({ onDone }: { onDone: () => void }) {
+/** `required`: the member signs in with a generated password; no way out but changing it. */
+function PasswordForm({ onDone, required }: { onDone: () => void; required: boolean }) {
   const { t } = useI18n();
   const trpc = useTRPC();
   const [current, setCurrent] = useState('');
@@ -103,9 +104,11 @@ function PasswordForm({ onDone }: { onDone: () => void }) {
         />
       </DialogBody>
       <DialogFooter>
-        <DialogClose asChild>
-          <Button>{t.common.cancel}</Button>
-        </DialogClose>
+        {required ? null : (
+          <DialogClose asChild>
+            <Button>{t.common.cancel}</Button>
+          </DialogClose>
+        )}
         <Button type="submit" variant="primary" loading={change.isPending}>
           {change.isPending ? t.changePassword.submitting : t.changePassword.submit}
         </Button>
@@ -120,7 +123,27 @@ export function ChangePasswordDialog({ open, onOpenChange }: { open: boolean; on
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent title={t.changePassword.title} description={t.changePassword.description} size="sm">
         {/* Mounted only while open, so each opening starts from an empty form. */}
-        {open ? <PasswordForm onDone={() => onOpenChange(false)} /> : null}
+        {open ? <PasswordForm required={false} onDone={() => onOpenChange(false)} /> : null}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+/**
+ * Opens by itself while `auth/me` says the member still signs in with a generated password (the
+ * first administrator's when ADMIN_PASSWORD was not set), and cannot be closed until the password
+ * is changed: the server clears the flag, and "Done" reads `auth/me` again.
+ */
+export function RequiredPasswordChange() {
+  const { t } = useI18n();
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const me = useQuery({ ...trpc.auth.me.queryOptions(), staleTime: 60_000 });
+  const open = me.data?.mustChangePassword === true;
+  return (
+    <Dialog open={open}>
+      <DialogContent title={t.onboarding.password.title} description={t.onboarding.password.description} size="sm" dismissible={false}>
+        {open ? <PasswordForm required onDone={() => void queryClient.invalidateQueries({ queryKey: trpc.auth.me.queryKey() })} /> : null}
       </DialogContent>
     </Dialog>
   );

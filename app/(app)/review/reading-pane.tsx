@@ -2,7 +2,8 @@
 
 /**
  * One review item: its headers, the sanitised draft in the messages' sandboxed frame (remote images
- * blocked until asked for), its attachments, and the decisions: send (as is, or with the inline
+ * blocked until asked for), beside the message it answers or forwards when there is one
+ * (./original-message.tsx), its attachments, and the decisions: send (as is, or with the inline
  * corrections of recipients, subject and body), reject with a reason, snooze, and the verdict on a
  * send whose outcome is unknown.
  */
@@ -21,6 +22,7 @@ import { ErrorState } from '@/app/ui/states';
 import { MessageFrame } from '../messages/message-body';
 import { textToHtml } from '../messages/_lib/srcdoc';
 import { parseAddresses, useReviewDetail, type ReviewDetail, type ReviewItem } from './_lib/api';
+import { OriginalMessage } from './original-message';
 
 export interface Corrections {
   to?: string[];
@@ -313,12 +315,28 @@ export function ReadingPane({
     );
   }
 
+  // The mail a draft answers, beside the draft on wide screens and above it otherwise (issue 19 §7).
+  const related = !gone ? data?.relatedMessage : null;
+  const content = related ? (
+    <div className="grid gap-4 xl:grid-cols-2">
+      <OriginalMessage related={related} />
+      <section aria-labelledby={`draft-${item.id}`} data-testid="review-draft">
+        <h3 id={`draft-${item.id}`} className="mb-2 text-xs font-medium tracking-wide text-muted uppercase">
+          {r.original.draft}
+        </h3>
+        {body}
+      </section>
+    </div>
+  ) : (
+    body
+  );
+
   return (
     <article aria-label={item.subject || r.noSubject} data-testid="review-pane">
       {header}
       {unknown}
       {actions}
-      {body}
+      {content}
       {detail.isError && !gone && data ? <p className="mt-2 text-sm text-red-700">{describeError(detail.error, t)}</p> : null}
     </article>
   );

@@ -32,6 +32,13 @@ export function findMemberById(id: string) {
   return db().member.findUnique({ where: { id } });
 }
 
+/** A password the member chose: a generated one no longer needs changing. */
 export function setPasswordHash(memberId: string, passwordHash: string, tx: Tx) {
-  return tx.member.update({ where: { id: memberId }, data: { passwordHash } });
+  return tx.member.update({ where: { id: memberId }, data: { passwordHash, mustChangePassword: false } });
+}
+
+/** Whether the member still signs in with a generated password (not part of the authentication row). */
+export async function mustChangePassword(memberId: string): Promise<boolean> {
+  const row = await db().member.findUnique({ where: { id: memberId }, select: { mustChangePassword: true } });
+  return row?.mustChangePassword ?? false;
 }

@@ -7,6 +7,7 @@ import {
   changePasswordOutput,
   loginInput,
   logoutOutput,
+  meOutput,
   memberOutput,
 } from './schemas';
 import { acceptInvitation, changePassword, currentMember, signIn, signOut } from './service';
@@ -50,12 +51,12 @@ export const authRouter = router({
         tag,
         summary: { en: 'Signed-in member', fr: 'Membre connecté' },
         description: {
-          en: 'Returns the member behind the session, or behind the API key (any scope).',
-          fr: 'Renvoie le membre de la session, ou celui de la clé d’API (quelle que soit sa portée).',
+          en: 'Returns the member behind the session, or behind the API key (any scope). `mustChangePassword` is true while the member still signs in with a generated password (the first administrator’s, when ADMIN_PASSWORD was not set); changing the password (POST /api/v1/me/password) clears it.',
+          fr: 'Renvoie le membre de la session, ou celui de la clé d’API (quelle que soit sa portée). `mustChangePassword` vaut true tant que le membre se connecte avec un mot de passe généré (celui du premier administrateur, quand ADMIN_PASSWORD n’était pas défini) ; changer le mot de passe (POST /api/v1/me/password) le remet à false.',
         },
       }),
     )
-    .output(memberOutput)
+    .output(meOutput)
     .query(({ ctx }) => currentMember(actorOf(ctx))),
 
   logout: procedure

@@ -11,6 +11,9 @@ export const newPasswordInput = z.string().min(passwordBounds.min).max(passwordB
 
 export const memberOutput = z.object({ member: memberSchema });
 
+/** `auth/me`: the member, and whether they still sign in with a generated password. */
+export const meOutput = memberOutput.extend({ mustChangePassword: z.boolean() });
+
 export const changePasswordInput = z.object({
   currentPassword: z.string().min(1).max(1000),
   newPassword: newPasswordInput,

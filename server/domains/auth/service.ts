@@ -33,9 +33,13 @@ export async function signIn(request: PasswordRequest, input: { email: string; p
   return { member: presentMember(member, await memberFootprint(member.id)), cookie };
 }
 
-/** The member row was read while authenticating this very request; only the counts are read here. */
+/**
+ * The member row was read while authenticating this very request; only the counts and the
+ * generated-password flag (kept out of the hot authentication query) are read here.
+ */
 export async function currentMember(actor: AuthenticatedActor) {
-  return { member: presentMember({ ...actor.member, status: 'active' }, await memberFootprint(actor.member.id)) };
+  const [footprint, mustChangePassword] = await Promise.all([memberFootprint(actor.member.id), repo.mustChangePassword(actor.member.id)]);
+  return { member: presentMember({ ...actor.member, status: 'active' }, footprint), mustChangePassword };
 }
 
 export async function signOut(actor: AuthenticatedActor) {

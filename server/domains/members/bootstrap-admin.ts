@@ -1,7 +1,7 @@
 /**
  * The first administrator of a new instance, created at startup when the members table is empty,
  * from ADMIN_EMAIL / ADMIN_PASSWORD (defaults: `admin@localhost` and a generated password that the
- * caller shows once). Later starts find members and do nothing, whatever the variables say.
+ * caller shows once, and that the interface asks to change at first sign-in). Later starts find members and do nothing, whatever the variables say.
  */
 import { randomBytes } from 'node:crypto';
 import { recordAudit } from '../../core/audit';
@@ -47,7 +47,7 @@ export async function ensureFirstAdmin(env: FirstAdminEnv = process.env): Promis
   return db().$transaction(async (tx) => {
     await lockFirstAdminCreation(tx);
     if ((await countMembers(tx)) > 0) return { created: false } as const;
-    const member = await insertMember({ email, name: 'Administrator', role: 'admin', passwordHash }, tx);
+    const member = await insertMember({ email, name: 'Administrator', role: 'admin', passwordHash, mustChangePassword: generated }, tx);
     await recordAudit(
       'system',
       { action: 'member.created', targetKind: 'member', targetId: member.id, details: { role: 'admin', firstAdministrator: true } },

@@ -5,7 +5,7 @@ import { db } from '../../core/db';
 import { jobKeys } from '../../core/jobs/catalogue';
 import { createOutbound, type OutboundInput } from '../outbound/create';
 import { createApiKeyFor, createMember, type TestMember } from '../../testing/factories';
-import { createMailbox } from '../../testing/mail-factories';
+import { createMailbox, createMessage } from '../../testing/mail-factories';
 import { prototypeNames } from '../../testing/prototype-names';
 import { call } from '../../testing/rest-client';
 import { useTestDatabase } from '../../testing/test-database';
@@ -129,6 +129,21 @@ describe('snooze', () => {
 });
 
 describe('GET /api/v1/review/{id}', () => {
+  it('names the message a draft answers, so the review shows it beside the draft (issue 19 §7), and null for a new message', async () => {
+    const original = await createMessage(mailbox, { subject: 'Question about my order', bodyText: 'Where is my parcel?', messageIdHeader: '<q1@peer.example>' });
+    const reply = await item(member, mailbox, { mode: 'draft', subject: 'Re: Question about my order', related: { messageId: original.id, relation: 'reply' } });
+    const answered = await call('GET', `/api/v1/review/${reply.id}`, { cookie: member.cookie });
+    expect(answered.status).toBe(200);
+    expect(answered.body.relatedMessage).toEqual({ id: original.id, relation: 'reply' });
+    // The id opens the original through the messages route, sanitised like any message.
+    const read = await call('GET', `/api/v1/messages/${original.id}`, { cookie: member.cookie });
+    expect(read.status).toBe(200);
+    expect(read.body.subject).toBe('Question about my order');
+
+    const fresh = await item(member, mailbox, { subject: 'A new message' });
+    expect((await call('GET', `/api/v1/review/${fresh.id}`, { cookie: member.cookie })).body.relatedMessage).toBeNull();
+  });
+
   it('answers the draft with its sanitised body, Cc, Bcc and attachments', async () => {
     const row = await item(member, mailbox, {
       cc: ['carol@example.test'],

@@ -64,6 +64,10 @@ export const reviewDetailOutput = z.object({
   bodyHtml: z.string().optional().describe('The draft’s HTML, sanitised on every read (scripts, handlers, forms, frames and active URLs removed; remote images blocked unless `allowRemoteImages=true`).'),
   hasRemoteImages: z.boolean(),
   attachments: z.array(reviewAttachmentSchema),
+  relatedMessage: z
+    .object({ id: z.uuid(), relation: z.enum(['reply', 'replyAll', 'forward']) })
+    .nullable()
+    .describe('The mirrored message this item answers or forwards, so it can be read beside the draft (its body: GET /api/v1/messages/{id}); null for a new message.'),
 });
 
 /** One address as a header carries it: no line breaks, no angle brackets or commas of a second one. */

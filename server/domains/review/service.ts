@@ -101,7 +101,17 @@ export async function getReviewItem(actor: AuthenticatedActor, input: { id: stri
     ...(bodyHtml != null ? { bodyHtml } : {}),
     hasRemoteImages,
     attachments,
+    relatedMessage: relatedMessageOf(item),
   };
+}
+
+const relations = new Set(['reply', 'replyAll', 'forward'] as const);
+
+/** The message the item answers: shown beside the draft in the review (issue 19 §7). */
+function relatedMessageOf(item: OutboundMessage): { id: string; relation: 'reply' | 'replyAll' | 'forward' } | null {
+  if (!item.relatedMessageId) return null;
+  const relation = relations.has(item.relation as never) ? (item.relation as 'reply' | 'replyAll' | 'forward') : 'reply';
+  return { id: item.relatedMessageId, relation };
 }
 
 /**

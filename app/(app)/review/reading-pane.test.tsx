@@ -1,0 +1,131 @@
+// @vitest-environment jsdom
+/**
+ * Review shows the mail a draft answers beside the draft (issue 19 §7): the original is read through
+ * the messages route and shown in the webmail's sandboxed frame (no scripts, no same origin), next to
+ * the draft; a new message shows the draft alone, and an original the mailbox lost says so. The
+ * server side (`relatedMessage` of GET /api/v1/review/{id}): server/domains/review/review.int.test.ts.
+ */
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render, screen, within } from '@testing-library/react';
+import { createTRPCClient, TRPCClientError, type TRPCLink } from '@trpc/client';
+import { observable } from '@trpc/server/observable';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { en } from '@/app/i18n/en';
+import { I18nProvider } from '@/app/i18n/client';
+import { TRPCProvider } from '@/app/lib/trpc';
+import type { AppRouter } from '@/server/trpc/root';
+import type { ReviewItem } from './_lib/api';
+import { ReadingPane } from './reading-pane';
+
+vi.mock('next/navigation', () => ({ useRouter: () => ({ refresh() {}, replace() {} }) }));
+
+afterEach(cleanup);
+
+const originalId = '00000000-0000-4000-8000-0000000000a1';
+
+const item: ReviewItem = {
+  id: '00000000-0000-4000-8000-0000000000d1',
+  mailboxId: '00000000-0000-4000-8000-0000000000b1',
+  mailboxAddress: 'support@example.test',
+  mode: 'draft',
+  origin: 'workflow',
+  recipients: ['customer@example.test'],
+  subject: 'Re: Where is my parcel?',
+  createdAt: '2026-12-02T08:00:00.000Z',
+  reviewStatus: 'pending',
+  sendStatus: 'pending',
+};
+
+function detail(relatedMessage: { id: string; relation: 'reply' | 'replyAll' | 'forward' } | null) {
+  return { message: item, cc: [], bcc: [], bodyText: 'Your parcel left yesterday.', hasRemoteImages: false, attachments: [], relatedMessage };
+}
+
+const original = {
+  id: originalId,
+  mailboxId: item.mailboxId,
+  threadId: null,
+  from: { name: 'Casey Customer', email: 'customer@example.test' },
+  subject: 'Where is my parcel?',
+  snippet: 'I ordered…',
+  receivedAt: '2026-12-01T18:00:00.000Z',
+  folderLabels: ['INBOX'],
+  flags: { seen: true, flagged: false, answered: false, draft: false },
+  hasAttachments: false,
+  bodyText: null,
+  bodyHtmlSafe: '<!doctype html><html><body><p>I ordered on Monday. Where is my parcel?</p></body></html>',
+  hasRemoteImages: false,
+  bodyComplete: true,
+  headersSubset: { to: [], cc: [], replyTo: [], date: null, messageIdHeader: '<q1@peer.example>' },
+  attachments: [],
+  classification: {},
+};
+
+function renderPane(handlers: Record<string, () => unknown>) {
+  const link: TRPCLink<AppRouter> = () => ({ op }) =>
+    observable((observer) => {
+      const handler = handlers[op.path];
+      Promise.resolve()
+        .then(() => (handler ? handler() : Promise.reject(new Error(`No handler for ${op.path}`))))
+        .then(
+          (data) => {
+            observer.next({ result: { type: 'data', data } });
+            observer.complete();
+          },
+          (error: unknown) => observer.error(error instanceof TRPCClientError ? error : TRPCClientError.from(error as Error)),
+        );
+    });
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  const trpcClient = createTRPCClient<AppRouter>({ links: [link] });
+  render(
+    <I18nProvider initialLocale="en">
+      <QueryClientProvider client={queryClient}>
+        <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
+          <ReadingPane item={item} busy={false} onSend={() => {}} onReject={() => {}} onSnooze={() => {}} onResolve={() => {}} />
+        </TRPCProvider>
+      </QueryClientProvider>
+    </I18nProvider>,
+  );
+}
+
+const texts = en.review.original;
+
+/** A service error as the tRPC client carries it (the catalogue envelope in `data.appError`). */
+function appError(code: string) {
+  return new TRPCClientError(code, { result: { error: { message: code, code: -32600, data: { appError: { code, message: code, details: {} } } } } } as never);
+}
+
+describe('ReadingPane', () => {
+  it('shows the mail a draft answers beside the draft, in the sandboxed message frame', async () => {
+    renderPane({ 'review.detail': () => detail({ id: originalId, relation: 'reply' }), 'mail.messages.get': () => original });
+    const section = await screen.findByRole('region', { name: texts.title.reply });
+    expect(await within(section).findByText('Where is my parcel?')).toBeTruthy();
+    expect(within(section).getByText(/Casey Customer <customer@example.test>/)).toBeTruthy();
+    const frame = within(section).getByTitle(texts.frameTitle('Where is my parcel?'));
+    // The webmail's frame: sandboxed without scripts or same origin, the sanitised body inside.
+    expect(frame.getAttribute('sandbox')).not.toMatch(/allow-scripts|allow-same-origin/);
+    expect(frame.getAttribute('srcdoc')).toContain('I ordered on Monday');
+
+    const draft = screen.getByRole('region', { name: texts.draft });
+    expect(within(draft).getByTitle(en.review.frameTitle(item.subject)).getAttribute('srcdoc')).toContain('Your parcel left yesterday.');
+  });
+
+  it('names a forward as the message it forwards', async () => {
+    renderPane({ 'review.detail': () => detail({ id: originalId, relation: 'forward' }), 'mail.messages.get': () => original });
+    expect(await screen.findByRole('region', { name: texts.title.forward })).toBeTruthy();
+  });
+
+  it('a new message shows the draft alone', async () => {
+    renderPane({ 'review.detail': () => detail(null) });
+    expect(await screen.findByTitle(en.review.frameTitle(item.subject))).toBeTruthy();
+    expect(screen.queryByTestId('review-original')).toBeNull();
+  });
+
+  it('an original the mailbox no longer has says so, and the draft still shows', async () => {
+    renderPane({
+      'review.detail': () => detail({ id: originalId, relation: 'reply' }),
+      'mail.messages.get': () => Promise.reject(appError('request.not_found')),
+    });
+    expect(await screen.findByText(texts.gone)).toBeTruthy();
+    expect(screen.getByTitle(en.review.frameTitle(item.subject))).toBeTruthy();
+  });
+});
