@@ -35,12 +35,14 @@ import { useOtherTabs } from './use-other-tabs';
 import { useRegisterDraftSaver } from './draft-saver';
 import { usePickerLists } from './use-form-context';
 
-function SaveStatus({ state }: { state: SaveState }) {
+function SaveStatus({ state, issueCount }: { state: SaveState; issueCount: number }) {
   const { t } = useI18n();
   const s = t.builder.save;
   const text =
     state.kind === 'saved'
-      ? s.saved
+      ? issueCount > 0
+        ? s.savedWithIssues(issueCount)
+        : s.saved
       : state.kind === 'saving'
         ? s.saving
         : state.kind === 'pending'
@@ -104,7 +106,8 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
   }, [flow]);
   useEffect(fitIfLoaded, [builder.graph, fitIfLoaded]);
 
-  const issues = useMemo(() => placeIssues(builder.graph, autosave.state.kind === 'invalid' ? autosave.state.issues : []), [builder.graph, autosave.state]);
+  // The draft's issues (saved with it, or why a save was refused), placed by the graph the server checked.
+  const issues = useMemo(() => placeIssues(autosave.issues.graph ?? builder.graph, autosave.issues.list), [builder.graph, autosave.issues]);
 
   const viewCentre = useCallback((): XY => {
     const box = root.current?.querySelector('[data-testid="builder-canvas"]')?.getBoundingClientRect();
@@ -192,7 +195,7 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
         >
           {t.assistant.builderToggle}
         </Button>
-        <SaveStatus state={autosave.state} />
+        <SaveStatus state={autosave.state} issueCount={autosave.issues.list.filter((issue) => issue.severity !== 'warning').length} />
         <div className="ml-auto">
           <TestRunControls workflow={workflow} runner={runner} readOnly={readOnly} onPickMessages={() => setMessagesOpen(true)} />
         </div>
