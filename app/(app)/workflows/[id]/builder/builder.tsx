@@ -24,6 +24,7 @@ import { BuilderCanvas } from './canvas/builder-canvas';
 import { Inspector } from './inspector';
 import { editorGraphOf, pinOutput, unpin, type EditorGraph, type XY } from './model/editor-graph';
 import { placeIssues } from './model/issues';
+import { unknownPathWarnings } from './model/unknown-paths';
 import { Palette } from './palette';
 import { ShortcutsDialog } from './shortcuts-dialog';
 import { TestMessagesDialog, TestRunControls, TestRunResult, useTestRunner } from './test-run';
@@ -107,7 +108,12 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
   useEffect(fitIfLoaded, [builder.graph, fitIfLoaded]);
 
   // The draft's issues (saved with it, or why a save was refused), placed by the graph the server checked.
-  const issues = useMemo(() => placeIssues(autosave.issues.graph ?? builder.graph, autosave.issues.list), [builder.graph, autosave.issues]);
+  // With them, a warning for each expression path that matches nothing known (never blocking).
+  const issues = useMemo(() => {
+    const checked = autosave.issues.graph ?? builder.graph;
+    const warnings = unknownPathWarnings(checked, { outputSchemaOf: (name) => typesByName.get(name)?.outputSchema, run: runner.detail ?? null }, t.params.issues.unknownPath);
+    return placeIssues(checked, [...autosave.issues.list, ...warnings]);
+  }, [builder.graph, autosave.issues, typesByName, runner.detail, t]);
 
   const viewCentre = useCallback((): XY => {
     const box = root.current?.querySelector('[data-testid="builder-canvas"]')?.getBoundingClientRect();

@@ -209,7 +209,7 @@ export function Inspector({
             nodeType={type}
             params={node.params}
             onChange={(params) => builder.commit(updateNode(graph, node.id, { params }), mergeKeyOf(`params:${node.id}`, node.params, params))}
-            context={{ ...lists, sampleScope: sampleScopeFor(graph, node.id, run) }}
+            context={{ ...lists, sampleScope: sampleScopeFor(graph, node.id, run, (name) => typesByName.get(name)?.outputSchema) }}
             issues={paramIssues}
             disabled={readOnly}
           />
