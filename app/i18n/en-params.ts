@@ -81,6 +81,10 @@ export const enParams = {
     workflowNone: 'Choose a workflow…',
   },
   expression: {
+    insertHint: 'Click a field to insert it into the expression field you were in.',
+    insertField: (path: string) => `Insert {{ ${path} }}`,
+    inputFields: 'Input fields',
+    outputFields: 'Output fields',
     editorLabel: (label: string) => `${label} (text or {{ expression }})`,
     preview: 'Preview',
     evaluating: 'Evaluating…',

@@ -81,6 +81,10 @@ export const frParams: typeof enParams = {
     workflowNone: 'Choisir un workflow…',
   },
   expression: {
+    insertHint: 'Cliquez sur un champ pour l’insérer dans le champ d’expression où vous étiez.',
+    insertField: (path: string) => `Insérer {{ ${path} }}`,
+    inputFields: 'Champs en entrée',
+    outputFields: 'Champs en sortie',
     editorLabel: (label: string) => `${label} (texte ou {{ expression }})`,
     preview: 'Aperçu',
     evaluating: 'Évaluation…',
