@@ -69,6 +69,7 @@ export const enBuilder = {
   colours: { jaune: 'Yellow', menthe: 'Mint', ciel: 'Sky', rose: 'Pink', lavande: 'Lavender' },
   save: {
     saved: 'All changes saved',
+    savedWithIssues: (count: number) => `Saved, with ${plural(count, 'problem', 'problems')} to fix before publishing or testing`,
     saving: 'Saving…',
     pending: 'Unsaved changes',
     invalid: (count: number) => `Not saved: ${plural(count, 'problem', 'problems')} to fix`,

@@ -70,6 +70,7 @@ export const frBuilder: typeof enBuilder = {
   colours: { jaune: 'Jaune', menthe: 'Menthe', ciel: 'Ciel', rose: 'Rose', lavande: 'Lavande' },
   save: {
     saved: 'Modifications enregistrées',
+    savedWithIssues: (count: number) => `Enregistré, avec ${plural(count, 'problème', 'problèmes')} à corriger avant de publier ou d’essayer`,
     saving: 'Enregistrement…',
     pending: 'Modifications non enregistrées',
     invalid: (count: number) => `Non enregistré : ${plural(count, 'problème', 'problèmes')} à corriger`,

@@ -102,7 +102,7 @@ test('an ai.classify step answered by the model drives an if; the run shows labe
       const condition = await inspect(member, 'if');
       await condition.getByRole('button', { name: 'Add' }).first().click();
       await condition.getByRole('textbox', { name: 'Left' }).fill('{{ nodes.classify.label }}');
-      await condition.getByLabel('Operator').selectOption('equals');
+      await condition.getByLabel('Operator').selectOption({ label: 'is equal to' });
       await condition.getByRole('textbox', { name: 'Right' }).fill('invoice');
 
       const notify = await inspect(member, 'owner');

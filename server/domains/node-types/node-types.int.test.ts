@@ -34,12 +34,22 @@ describe('GET /api/v1/node-types', () => {
       parameterScopes: [],
       workflowParams: [],
       paramsSchema: expect.objectContaining({ type: 'object', properties: expect.objectContaining({ conditions: expect.any(Object) }) }),
+      outputSchema: null,
       forbidden: false,
     });
     expect(byType.get('logic.switch')).toMatchObject({ outputs: null });
     expect(byType.get('logic.merge')).toMatchObject({ inputs: ['a', 'b'] });
     expect(byType.get('http.request')).toMatchObject({ effect: 'external' });
     expect(byType.get('trigger.webhook')).toMatchObject({ trigger: 'webhook', inputs: [] });
+  });
+
+  it('a mail trigger’s fields are known without a test run: its outputSchema names the message summary’s fields (issue 19 §6)', async () => {
+    const response = await call('GET', '/api/v1/node-types', { cookie: member.cookie });
+    const mail = (response.body.nodeTypes as { type: string; outputSchema: { properties: Record<string, { properties?: Record<string, unknown> }> } | null }[]).find(
+      (entry) => entry.type === 'trigger.mail',
+    );
+    expect(Object.keys(mail?.outputSchema?.properties ?? {})).toEqual(expect.arrayContaining(['id', 'subject', 'from', 'to', 'receivedAt', 'snippet', 'hasAttachments', 'isMailingList', 'signals']));
+    expect(Object.keys(mail?.outputSchema?.properties.from.properties ?? {})).toEqual(['name', 'email']);
   });
 
   it('http.request attempt timeout is the built-in one (3 attempts, 5 s, 2 min per attempt), as the spec’s table says of node types other than AI nodes', async () => {

@@ -31,6 +31,10 @@ export const nodeTypeSchema = z
       .describe('Scopes a parameter implies when it is in use (set, not empty, not false; absent counts as its default; an expression counts): `credentialId` → `connections:read`.'),
     workflowParams: z.array(z.string()).describe('Parameters whose values are workflows the node runs: the scopes of their published graphs count too (any of your published workflows when the value is an expression).'),
     paramsSchema: z.record(z.string(), z.unknown()).describe('The parameters as JSON Schema (draft 2020-12), with a description for every field.'),
+    outputSchema: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .describe('The data the node puts on its outputs when it is known before any run (a mail trigger’s message summary), as JSON Schema; null when it depends on the run. The builder completes `{{ trigger.… }}` paths from it.'),
     forbidden: z.boolean().describe('Whether the instance forbids this type to the caller (`FORBIDDEN_NODE_TYPES`, members only): a graph using it is refused.'),
   })
   .meta({ id: 'NodeType' });

@@ -30,6 +30,7 @@ function present(definition: NodeDefinition, lang: 'en' | 'fr'): Omit<NodeTypeOu
     parameterScopes: Object.entries(definition.parameterScopes ?? {}).map(([parameter, scopes]) => ({ parameter, scopes: normaliseScopes(scopes) })),
     workflowParams: [...(definition.workflowParams ?? [])],
     paramsSchema: z.toJSONSchema(definition.params, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>,
+    outputSchema: definition.output ? (z.toJSONSchema(definition.output, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>) : null,
   };
 }
 

@@ -19,6 +19,7 @@ import {
   restoreVersionInput,
   restoreVersionOutput,
   putGraphOutput,
+  createWorkflowOutput,
   testMessagesInput,
   testMessagesOutput,
   testRunInput,
@@ -62,13 +63,13 @@ export const workflowsRouter = router({
         tag,
         summary: { en: 'Create a workflow', fr: 'Créer un workflow' },
         description: withGraphScopeRule({
-          en: 'A draft owned by the caller: `name` (1-200), optional `description` (≤ 2,000) and `graph` (the whole graph, validated as by PUT …/graph: 400 `workflow.invalid_graph` with `details.issues`). Publishing is a separate step.',
-          fr: 'Un brouillon appartenant à l’appelant : `name` (1-200), `description` (≤ 2 000) et `graph` facultatifs (le graphe entier, validé comme par PUT …/graph : 400 `workflow.invalid_graph` avec `details.issues`). La publication est une étape distincte.',
+          en: 'A draft owned by the caller: `name` (1-200), optional `description` (≤ 2,000) and `graph` (the whole graph, checked as by PUT …/graph: an incomplete draft is created and its `issues` answered; a graph that cannot be kept is 400 `workflow.invalid_graph` with `details.issues`). Publishing is a separate step.',
+          fr: 'Un brouillon appartenant à l’appelant : `name` (1-200), `description` (≤ 2 000) et `graph` facultatifs (le graphe entier, vérifié comme par PUT …/graph : un brouillon incomplet est créé et ses problèmes renvoyés dans `issues` ; un graphe qui ne peut pas être gardé donne 400 `workflow.invalid_graph` avec `details.issues`). La publication est une étape distincte.',
         }),
       }),
     )
     .input(createWorkflowInput)
-    .output(workflowOutput)
+    .output(createWorkflowOutput)
     .mutation(({ ctx, input }) => createWorkflow(actorOf(ctx), input, ctx.ip)),
 
   list: procedure
@@ -98,8 +99,8 @@ export const workflowsRouter = router({
         tag,
         summary: { en: 'Read a workflow', fr: 'Lire un workflow' },
         description: {
-          en: 'The workflow with its draft `graph`, `executionLimits` (effective values and instance ceilings of `maxConcurrency`, `executionTimeoutMs` and the wait duration), pinned `testMessageIds` and `webhook` {configured, requireSignature} (never the token).',
-          fr: 'Le workflow avec son `graph` brouillon, `executionLimits` (valeurs effectives et plafonds de l’instance pour `maxConcurrency`, `executionTimeoutMs` et la durée d’attente), les `testMessageIds` épinglés et `webhook` {configured, requireSignature} (jamais le jeton).',
+          en: 'The workflow with its draft `graph`, `executionLimits` (effective values and instance ceilings of `maxConcurrency`, `executionTimeoutMs` and the wait duration), pinned `testMessageIds`, `webhook` {configured, requireSignature} (never the token) and `draftIssues` (what publishing or a test run would refuse in the draft, as PUT …/graph answers them; empty when complete).',
+          fr: 'Le workflow avec son `graph` brouillon, `executionLimits` (valeurs effectives et plafonds de l’instance pour `maxConcurrency`, `executionTimeoutMs` et la durée d’attente), les `testMessageIds` épinglés, `webhook` {configured, requireSignature} (jamais le jeton) et `draftIssues` (ce que la publication ou un essai refuserait dans le brouillon, tels que PUT …/graph les renvoie ; vide s’il est complet).',
         },
       }),
     )
@@ -136,8 +137,8 @@ export const workflowsRouter = router({
         tag,
         summary: { en: 'Replace the draft graph', fr: 'Remplacer le graphe brouillon' },
         description: withGraphScopeRule({
-          en: 'The whole graph (nodes, connections, optional notes and pins). Checked: node types and versions, duplicate node and note ids, connections between existing nodes, output ports and inputs, at most one trigger, cycles only through nodes that allow them, every parameter against its node type (expressions `{{ … }}` admitted), and for a member no node type the instance forbids (`FORBIDDEN_NODE_TYPES`; administrators are exempt): 400 `workflow.invalid_graph` with `details.issues` [{path, message}]. Optional `draftRevision`: when it is not the current one, 409 `workflow.revision_conflict` with `details.draftRevision`. Answers the stored graph and the new revision.',
-          fr: 'Le graphe entier (nœuds, connexions, notes et épingles facultatives). Vérifiés : types de nœuds et versions, identifiants de nœuds et de notes en double, connexions entre nœuds existants, sorties et entrées, un déclencheur au plus, cycles seulement par des nœuds qui les permettent, chaque paramètre selon son type de nœud (expressions `{{ … }}` admises), et pour un membre aucun type de nœud interdit par l’instance (`FORBIDDEN_NODE_TYPES` ; les administrateurs en sont exemptés) : 400 `workflow.invalid_graph` avec `details.issues` [{path, message}]. `draftRevision` facultatif : s’il n’est pas la révision courante, 409 `workflow.revision_conflict` avec `details.draftRevision`. Renvoie le graphe enregistré et la nouvelle révision.',
+          en: 'The whole graph (nodes, connections, optional notes and pins). Checked: node types and versions, duplicate node and note ids, connections between existing nodes, output ports and inputs, at most one trigger, cycles only through nodes that allow them, every parameter against its node type (expressions `{{ … }}` admitted), and for a member no node type the instance forbids (`FORBIDDEN_NODE_TYPES`; administrators are exempt). A draft may be incomplete: parameters missing or out of bounds, a port that is gone, two triggers or a cycle do not block saving; the graph is stored and its `issues` [{path, message, rule}] answered (messages are sentences naming the field), and publishing, test runs and evaluations refuse it until they are fixed. What cannot be kept at all (an unknown or forbidden node type or version, duplicate node or note ids, a connection or pin naming no node) is 400 `workflow.invalid_graph` with `details.issues` [{path, message}]. Optional `draftRevision`: when it is not the current one, 409 `workflow.revision_conflict` with `details.draftRevision`. Answers the stored graph, the new revision and the issues.',
+          fr: 'Le graphe entier (nœuds, connexions, notes et épingles facultatives). Vérifiés : types de nœuds et versions, identifiants de nœuds et de notes en double, connexions entre nœuds existants, sorties et entrées, un déclencheur au plus, cycles seulement par des nœuds qui les permettent, chaque paramètre selon son type de nœud (expressions `{{ … }}` admises), et pour un membre aucun type de nœud interdit par l’instance (`FORBIDDEN_NODE_TYPES` ; les administrateurs en sont exemptés). Un brouillon peut être incomplet : des paramètres manquants ou hors limites, une sortie disparue, deux déclencheurs ou un cycle n’empêchent pas l’enregistrement ; le graphe est enregistré et ses problèmes renvoyés dans `issues` [{path, message, rule}] (des phrases qui nomment le champ), et la publication, les essais et les évaluations le refusent tant qu’ils ne sont pas corrigés. Ce qui ne peut pas être gardé du tout (un type de nœud ou une version inconnus ou interdits, des identifiants de nœud ou de note en double, une connexion ou une épingle qui ne désigne aucun nœud) donne 400 `workflow.invalid_graph` avec `details.issues` [{path, message}]. `draftRevision` facultatif : s’il n’est pas la révision courante, 409 `workflow.revision_conflict` avec `details.draftRevision`. Renvoie le graphe enregistré, la nouvelle révision et les problèmes.',
         }),
       }),
     )

@@ -77,9 +77,28 @@ export const executionLimitsSchema = z
   })
   .meta({ id: 'ExecutionLimits' });
 
+/** An issue of a saved draft (issue 19 §6: an incomplete node does not block saving, only publishing and test runs). */
+export const draftIssueSchema = z
+  .object({
+    path: z.string().describe('Where, as the graph is written: `nodes[2].params.conditions`, `connections[0].output`.'),
+    message: z.string().describe('A sentence naming the field in words: “Add at least one item to “Conditions”.”'),
+    rule: z
+      .looseObject({ kind: z.string() })
+      .optional()
+      .describe(
+        'For a parameter: the rule broken, so a client can word it in its language: `required`, `wrong_type` (`expected`), `too_few`/`too_short`/`too_low` (`minimum`), `too_many`/`too_long`/`too_high` (`maximum`), `not_an_option` (`options`), `bad_format` (`format`), `unknown_fields` (`keys`), `no_accepted_form`, `expression`, `other`.',
+      ),
+  })
+  .meta({ id: 'DraftIssue' });
+
+const draftIssues = z
+  .array(draftIssueSchema)
+  .describe('What publishing, a test run or an evaluation would refuse in this draft (400 `workflow.invalid_graph`); empty when it is complete.');
+
 export const workflowDetailSchema = workflowSchema
   .extend({
     graph: graphOutput,
+    draftIssues,
     executionLimits: executionLimitsSchema,
     testMessageIds: z.array(z.uuid()),
     webhook: z.object({ configured: z.boolean(), requireSignature: z.boolean() }),
@@ -87,6 +106,7 @@ export const workflowDetailSchema = workflowSchema
   .meta({ id: 'WorkflowDetail' });
 
 export const workflowOutput = z.object({ workflow: workflowSchema });
+export const createWorkflowOutput = workflowOutput.extend({ issues: draftIssues });
 export const workflowDetailOutput = z.object({ workflow: workflowDetailSchema });
 export const workflowListOutput = z.object({ workflows: z.array(workflowSchema) });
 
@@ -114,7 +134,8 @@ export const putGraphInput = workflowIdInput.extend({
   draftRevision: z.number().int().min(1).optional().describe('The revision the client loaded; another one is 409 `workflow.revision_conflict`.'),
 });
 
-export const putGraphOutput = z.object({ graph: graphOutput, draftRevision: z.number().int() });
+const savedDraft = z.object({ graph: graphOutput, draftRevision: z.number().int() });
+export const putGraphOutput = savedDraft.extend({ issues: draftIssues });
 
 export const publishInput = workflowIdInput.extend({ note: z.string().max(500).optional() });
 
@@ -139,7 +160,8 @@ export const versionRefInput = workflowIdInput.extend({ versionId: z.string().mi
 export const restoreVersionInput = versionRefInput.extend({
   draftRevision: z.number().int().min(1).optional().describe('The revision the client loaded; another one is 409 `workflow.revision_conflict`.'),
 });
-export const restoreVersionOutput = putGraphOutput.extend({
+/** A restored version was valid when made and is checked again: it has no issues to answer. */
+export const restoreVersionOutput = savedDraft.extend({
   restoredFrom: z.object({ id: z.uuid(), number: z.number().int() }).describe('The version whose graph the draft now is.'),
 });
 

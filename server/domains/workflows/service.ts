@@ -13,6 +13,7 @@ import { graphInput } from '../../engine/graph/schema';
 import { forbiddenNodeIssues, forbiddenNodeTypesFor } from '../../engine/graph/forbidden-nodes';
 import { triggerFactsOf } from '../../engine/graph/trigger-facts';
 import { validateGraph } from '../../engine/graph/validate-graph';
+import type { IssueRule } from '../../engine/nodes/readable-issue';
 import { engineBounds, instanceCeilings } from '../../engine/run/limits';
 import { assertGraphScopes, needFor } from './graph-scopes';
 import { draftOf, presentWorkflow, presentWorkflowDetail, readGraph } from './present';
@@ -25,8 +26,33 @@ type ParsedGraph = ReturnType<typeof graphInput.parse>;
  * not use (FORBIDDEN_NODE_TYPES for a member, see forbiddenNodeTypesFor), each one an issue too.
  */
 export function assertValidGraph(graph: ParsedGraph | WorkflowGraph, forbidden: ReadonlySet<string> = new Set()): void {
-  const issues = [...forbiddenNodeIssues(graph, forbidden), ...validateGraph(graph)];
+  const issues = graphIssues(graph, forbidden);
   if (issues.length) throw appError('workflow.invalid_graph', { details: { issues } });
+}
+
+/** Every issue of a graph as the API shows them ({path, message, rule?}), the forbidden types' first. */
+function graphIssues(graph: ParsedGraph | WorkflowGraph, forbidden: ReadonlySet<string>): DraftIssue[] {
+  return [...forbiddenNodeIssues(graph, forbidden), ...validateGraph(graph)].map(({ structural: _structural, ...issue }) => issue);
+}
+
+export type DraftIssue = { path: string; message: string; rule?: IssueRule };
+
+/**
+ * A draft may be incomplete (issue 19 §6: an incomplete node never blocks saving): it is refused
+ * (400 `workflow.invalid_graph`, every issue) only when it cannot be kept at all (an unknown or
+ * forbidden node type, duplicate ids, a connection or pin naming no node). Otherwise its issues are
+ * answered with it, and publishing, test runs and evaluations refuse it until they are fixed.
+ */
+export function draftIssuesOrRefuse(graph: ParsedGraph | WorkflowGraph, forbidden: ReadonlySet<string>): DraftIssue[] {
+  const found = [...forbiddenNodeIssues(graph, forbidden), ...validateGraph(graph)];
+  const issues = found.map(({ structural: _structural, ...issue }) => issue);
+  if (found.some((issue) => issue.structural)) throw appError('workflow.invalid_graph', { details: { issues } });
+  return issues;
+}
+
+/** The issues of a stored draft, as a save answered them (none for a complete draft). */
+export function draftIssuesOf(graph: WorkflowGraph, role: 'member' | 'admin'): DraftIssue[] {
+  return graphIssues(graph, forbiddenNodeTypesFor(role));
 }
 
 /** What is stored as the draft: the validated graph without its ids (they are the workflow's). */
@@ -47,14 +73,14 @@ export async function presentOne(workflow: Workflow, tx: Tx = db()) {
 /** `tx`: inside a caller's transaction (installing a template counts the install in the same one). */
 export async function createWorkflow(actor: AuthenticatedActor, input: { name: string; description?: string; graph?: GraphInput }, ip: string | null, tx?: Tx) {
   const graph = graphInput.parse(input.graph ?? {});
-  assertValidGraph(graph, forbiddenNodeTypesFor(actor.member.role));
+  const issues = draftIssuesOrRefuse(graph, forbiddenNodeTypesFor(actor.member.role));
   await assertGraphScopes(actor, graph, tx ?? db());
   const write = async (tx: Tx) => {
     const workflow = await tx.workflow.create({
       data: { memberId: actor.member.id, name: input.name, description: input.description ?? '', graph: storable(graph) },
     });
     await recordAudit(auditByOf(actor), { action: 'workflow.created', targetKind: 'workflow', targetId: workflow.id, details: { name: workflow.name }, ip }, tx);
-    return { workflow: presentWorkflow(workflow, null) };
+    return { workflow: presentWorkflow(workflow, null), issues };
   };
   return tx ? write(tx) : db().$transaction(write);
 }
@@ -70,7 +96,8 @@ export async function listWorkflows(actor: AuthenticatedActor) {
 export async function getWorkflow(actor: AuthenticatedActor, id: string) {
   const workflow = await repo.findOwnedOrThrow(actor.member.id, id);
   const versions = await repo.publishedVersions([workflow]);
-  return { workflow: presentWorkflowDetail(workflow, workflow.publishedVersionId ? (versions.get(workflow.publishedVersionId) ?? null) : null) };
+  const detail = presentWorkflowDetail(workflow, workflow.publishedVersionId ? (versions.get(workflow.publishedVersionId) ?? null) : null);
+  return { workflow: { ...detail, draftIssues: draftIssuesOf(detail.graph, actor.member.role) } };
 }
 
 interface SettingsInput {
@@ -158,10 +185,10 @@ export async function putGraph(actor: AuthenticatedActor, input: { id: string; g
     if (input.draftRevision !== undefined && input.draftRevision !== workflow.draftRevision) {
       throw appError('workflow.revision_conflict', { details: { draftRevision: workflow.draftRevision } });
     }
-    assertValidGraph(graph, forbiddenNodeTypesFor(actor.member.role));
+    const issues = draftIssuesOrRefuse(graph, forbiddenNodeTypesFor(actor.member.role));
     await assertGraphScopes(actor, graph, tx, extra);
     const updated = await tx.workflow.update({ where: { id: workflow.id }, data: { graph: storable(graph), draftRevision: { increment: 1 } } });
-    return { graph: readGraph(updated.graph, { id: updated.id, workflowId: updated.id }), draftRevision: updated.draftRevision };
+    return { graph: readGraph(updated.graph, { id: updated.id, workflowId: updated.id }), draftRevision: updated.draftRevision, issues };
   });
 }
 

@@ -242,15 +242,24 @@ describe('PUT /api/v1/workflows/{id}/graph', () => {
     ['duplicate sticky-note ids', { nodes: [start], notes: [{ id: 'n' }, { id: 'n' }] }, ['notes[1].id']],
     ['a connection to no node', { nodes: [start], connections: [{ from: 'start', to: 'ghost' }] }, ['connections[0].to']],
     ['a connection from no node', { nodes: [start], connections: [{ from: 'ghost', to: 'start' }] }, ['connections[0].from']],
+  ])('refuses %s (400 workflow.invalid_graph at the offending path)', async (_label, graph, paths) => {
+    const workflow = await create(owner);
+    expect(issuePaths(await putGraph(owner, workflow.id, graph))).toEqual(paths);
+    expect((await db().workflow.findUniqueOrThrow({ where: { id: workflow.id } })).draftRevision).toBe(1);
+  });
+
+  it.each([
     ['an output the source lacks', { nodes: [start, { ...start, id: 'b' }], connections: [{ from: 'start', output: 'nope', to: 'b' }] }, ['nodes[1]', 'connections[0].output']],
     ['an input the target lacks', { nodes: [start], connections: [{ from: 'start', to: 'start', input: 'side' }] }, ['connections[0].input', 'connections[0]']],
     ['a cycle', { nodes: [start], connections: [{ from: 'start', to: 'start' }] }, ['connections[0]']],
     ['two triggers', { nodes: [start, { ...start, id: 'b' }] }, ['nodes[1]']],
     ['parameters the node type does not take', { nodes: [{ ...start, params: { url: 'x' } }] }, ['nodes[0].params']],
-  ])('refuses %s (400 workflow.invalid_graph at the offending path)', async (_label, graph, paths) => {
+  ])('saves a draft with %s, answering the issue at its path', async (_label, graph, paths) => {
     const workflow = await create(owner);
-    expect(issuePaths(await putGraph(owner, workflow.id, graph))).toEqual(paths);
-    expect((await db().workflow.findUniqueOrThrow({ where: { id: workflow.id } })).draftRevision).toBe(1);
+    const response = await putGraph(owner, workflow.id, graph);
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    expect(response.body.issues.map((issue: { path: string }) => issue.path)).toEqual(paths);
+    expect((await db().workflow.findUniqueOrThrow({ where: { id: workflow.id } })).draftRevision).toBe(2);
   });
 
   it('refuses a malformed shape with 400 request.bad_request', async () => {
@@ -294,7 +303,9 @@ describe('PUT /api/v1/workflows/{id}/graph', () => {
     expect(asNode.body.graph.nodes[0].id).toBe(name);
     expect(Object.hasOwn(asNode.body.graph.pins, name)).toBe(true);
     expect(Object.hasOwn(asNode.body.graph.pins[name].output, name)).toBe(true);
-    expect(issuePaths(asParam)).toEqual(['nodes[0].params']);
+    // A parameter the node type does not take is the draft's to fix: saved, with the issue.
+    expect(asParam.status, JSON.stringify(asParam.body)).toBe(200);
+    expect(asParam.body.issues.map((issue: { path: string }) => issue.path)).toEqual(['nodes[0].params']);
   });
 });
 

@@ -21,7 +21,7 @@
 import { db, type Tx } from '../../core/db';
 import { jobKeys } from '../../core/jobs/catalogue';
 import { enqueue } from '../../core/jobs/enqueue';
-import { mailGuardrailOf, mailTriggerFilterMiss, mailTriggerParams, type MailGuardrail, type MailTriggerFilter, type MatchableMessage } from '../nodes/triggers/mail-trigger.node.ts';
+import { mailGuardrailOf, mailTriggerFilterMiss, mailTriggerParams, type MailGuardrail, type MailTriggerData, type MailTriggerFilter, type MatchableMessage } from '../nodes/triggers/mail-trigger.node.ts';
 import { startExecution } from '../run/start';
 
 export type JournalOutcome = 'excluded_org' | 'excluded_member' | 'guardrail' | 'unmatched' | 'dispatched';
@@ -299,7 +299,7 @@ export async function decide(tx: Tx, message: QueuedMessage): Promise<DispatchDe
 
 type Address = { name?: string | null; email: string };
 
-function addressesOf(value: unknown): Address[] {
+function addressesOf(value: unknown): { name: string | null; email: string }[] {
   if (!Array.isArray(value)) return [];
   return value
     .filter((item): item is Address => typeof item === 'object' && item !== null && typeof (item as Address).email === 'string')
@@ -307,7 +307,7 @@ function addressesOf(value: unknown): Address[] {
 }
 
 /** The message summary a mail-triggered run receives as its trigger data. */
-async function summaryOf(tx: Tx, message: QueuedMessage): Promise<Record<string, unknown>> {
+async function summaryOf(tx: Tx, message: QueuedMessage): Promise<MailTriggerData> {
   const recipients = (message.recipients ?? {}) as { to?: unknown; cc?: unknown };
   return {
     id: message.id,

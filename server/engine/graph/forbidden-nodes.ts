@@ -23,6 +23,6 @@ export function forbiddenTypesIn(graph: { nodes: readonly { type: string }[] }, 
 export function forbiddenNodeIssues(graph: { nodes: readonly { type: string }[] }, forbidden: ReadonlySet<string>): GraphIssue[] {
   if (forbidden.size === 0) return [];
   return graph.nodes.flatMap((node, index) =>
-    forbidden.has(node.type) ? [{ path: `nodes[${index}].type`, message: `Node type "${node.type}" is not allowed on this instance.` }] : [],
+    forbidden.has(node.type) ? [{ path: `nodes[${index}].type`, message: `Node type "${node.type}" is not allowed on this instance.`, structural: true as const }] : [],
   );
 }

@@ -9,11 +9,21 @@ import type { NodeDefinition } from '../nodes/define-node';
 import { outputsOf } from '../nodes/define-node';
 import { checkNodeParams, formatPath } from '../nodes/check-params';
 import { findNodeType, nodeDefinitions } from '../nodes/registry';
+import type { IssueRule } from '../nodes/readable-issue';
 import type { GraphConnection, GraphNode } from './schema';
 
 export interface GraphIssue {
   path: string;
   message: string;
+  /** For a parameter issue: the rule broken (readable-issue.ts), for a client to word in its language. */
+  rule?: IssueRule;
+  /**
+   * The graph cannot even be kept as a draft: unknown node types or versions, duplicate ids,
+   * connections or pins naming no node. Other issues (an incomplete node, a port that is gone, two
+   * triggers, a cycle) are the draft's to fix: it saves with them and only publishing and test runs
+   * refuse it.
+   */
+  structural?: true;
 }
 
 /** The node types a graph is checked against (the registry; tests hand their own). */
@@ -41,28 +51,28 @@ export function validateGraph(graph: CheckableGraph, catalogue: NodeCatalogue = 
 
   graph.nodes.forEach((node, index) => {
     const at = `nodes[${index}]`;
-    if (nodes.has(node.id)) issues.push({ path: `${at}.id`, message: `Duplicate node id "${node.id}".` });
+    if (nodes.has(node.id)) issues.push({ path: `${at}.id`, message: `Duplicate node id "${node.id}".`, structural: true });
     const definition = catalogue.find(node.type, node.version);
     if (!nodes.has(node.id)) nodes.set(node.id, { index, node, definition });
     if (!definition) {
-      if (catalogue.hasType(node.type)) issues.push({ path: `${at}.version`, message: `Node type "${node.type}" has no version ${node.version}.` });
-      else issues.push({ path: `${at}.type`, message: `Unknown node type "${node.type}".` });
+      if (catalogue.hasType(node.type)) issues.push({ path: `${at}.version`, message: `Node type "${node.type}" has no version ${node.version}.`, structural: true });
+      else issues.push({ path: `${at}.type`, message: `Unknown node type "${node.type}".`, structural: true });
       return;
     }
     if (definition.trigger && ++triggers > 1) issues.push({ path: at, message: 'A workflow has at most one trigger node.' });
     for (const issue of checkNodeParams(definition, node.params)) {
-      issues.push({ path: `${at}.${issue.path}`, message: issue.message });
+      issues.push({ ...issue, path: `${at}.${issue.path}` });
     }
   });
 
   const noteIds = new Set<string>();
   (graph.notes ?? []).forEach((note, index) => {
-    if (noteIds.has(note.id)) issues.push({ path: `notes[${index}].id`, message: `Duplicate sticky note id "${note.id}".` });
+    if (noteIds.has(note.id)) issues.push({ path: `notes[${index}].id`, message: `Duplicate sticky note id "${note.id}".`, structural: true });
     noteIds.add(note.id);
   });
 
   for (const nodeId of Object.keys(graph.pins ?? {})) {
-    if (!nodes.has(nodeId)) issues.push({ path: joinPath('pins', formatPath([nodeId])), message: `No node "${nodeId}" to pin data on.` });
+    if (!nodes.has(nodeId)) issues.push({ path: joinPath('pins', formatPath([nodeId])), message: `No node "${nodeId}" to pin data on.`, structural: true });
   }
 
   const edges: { from: string; to: string; index: number }[] = [];
@@ -70,8 +80,8 @@ export function validateGraph(graph: CheckableGraph, catalogue: NodeCatalogue = 
     const at = `connections[${index}]`;
     const source = nodes.get(connection.from);
     const target = nodes.get(connection.to);
-    if (!source) issues.push({ path: `${at}.from`, message: `No node "${connection.from}".` });
-    if (!target) issues.push({ path: `${at}.to`, message: `No node "${connection.to}".` });
+    if (!source) issues.push({ path: `${at}.from`, message: `No node "${connection.from}".`, structural: true });
+    if (!target) issues.push({ path: `${at}.to`, message: `No node "${connection.to}".`, structural: true });
     if (source?.definition) {
       const ports = portsOf(source.definition, source.node.params);
       if (ports && !ports.includes(connection.output)) {

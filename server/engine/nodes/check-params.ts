@@ -2,14 +2,19 @@
  * Save-time check of one node's parameters (the graph validator calls it): the definition's zod
  * schema, except that an expression string (`{{ … }}`) is accepted wherever a value goes (its value
  * is only known at run time, then the executor's schema checks it), and every expression must
- * compile. Issues are `{path, message}` with paths like `params.url`, `params.fields[0].value`.
+ * compile. Issues are `{path, message, rule}` with paths like `params.url`, `params.fields[0].value`,
+ * and messages that are sentences naming the field ("Fill in “Url”.", readable-issue.ts).
  */
 import type { NodeDefinition } from './define-node';
 import { compileError, expressionPieces, hasExpression } from '../expressions';
+import { readableIssue, type IssueRule } from './readable-issue';
 
 export interface ParamIssue {
   path: string;
+  /** A sentence naming the field in words (readable-issue.ts). */
   message: string;
+  /** The rule broken, for a client to word it in its language. */
+  rule?: IssueRule;
 }
 
 const maxDepth = 64;
@@ -44,11 +49,23 @@ function leadsToExpression(params: unknown, segments: readonly PropertyKey[]): b
   return false;
 }
 
+/** Whether `params` holds a value (not undefined) at `segments`. */
+function holdsValue(params: unknown, segments: readonly PropertyKey[]): boolean {
+  let current: unknown = params;
+  for (const segment of segments) {
+    if (current === null || typeof current !== 'object') return false;
+    const key = typeof segment === 'number' ? segment : String(segment);
+    if (!Object.hasOwn(current, key)) return false;
+    current = (current as Record<string | number, unknown>)[key];
+  }
+  return current !== undefined;
+}
+
 function checkExpressions(value: unknown, segments: PropertyKey[], issues: ParamIssue[], depth: number): void {
   if (typeof value === 'string') {
     for (const piece of expressionPieces(value)) {
       const problem = compileError(piece.source);
-      if (problem) issues.push({ path: pathText(segments), message: `The expression does not compile: ${problem}` });
+      if (problem) issues.push({ path: pathText(segments), message: `The expression does not compile: ${problem}`, rule: { kind: 'expression' } });
     }
     return;
   }
@@ -69,7 +86,7 @@ export function checkNodeParams(definition: Pick<NodeDefinition, 'params'>, para
     for (const issue of parsed.error.issues) {
       if (leadsToExpression(params, issue.path)) continue;
       // A union issue may hide branches that fail only because a value is an expression.
-      issues.push({ path: pathText(issue.path), message: issue.message });
+      issues.push({ path: pathText(issue.path), ...readableIssue(issue, holdsValue(params, issue.path)) });
     }
   }
   checkExpressions(params, [], issues, 0);

@@ -94,6 +94,12 @@ export interface NodeDefinition<Schema extends z.ZodType = z.ZodType> {
   params: Schema;
   /** Output ports. A function when they depend on the parameters (a switch's cases). */
   outputs: readonly string[] | ((params: z.output<Schema>) => string[]);
+  /**
+   * The data the node puts on its outputs, when it is known before any run (a trigger's data: a mail
+   * trigger's message summary). The builder completes and checks expression paths (`trigger.from.email`)
+   * against it without a test run; GET /api/v1/node-types serves it as JSON Schema (`outputSchema`).
+   */
+  output?: z.ZodType;
   /** Named inputs (default one, `main`); a merge has several. */
   inputs?: readonly string[];
   effect: EffectKind;

@@ -4,9 +4,15 @@
  */
 import { appErrorOf } from '@/app/lib/errors';
 
+/** The rule a parameter broke (server/engine/nodes/readable-issue.ts), for saying it in the member's language. */
+export type IssueRule = { kind: string } & Record<string, unknown>;
+
 export interface GraphIssue {
   path: string;
   message: string;
+  rule?: IssueRule;
+  /** `warning`: shown, never blocks saving, publishing or a test run (an unknown field path). Default `error`. */
+  severity?: 'error' | 'warning';
 }
 
 function pathText(path: unknown): string {
@@ -23,6 +29,19 @@ export function graphIssuesOf(error: unknown): GraphIssue[] {
   return issues
     .filter((issue): issue is Record<string, unknown> => typeof issue === 'object' && issue !== null)
     .map((issue) => ({ path: pathText(issue.path), message: typeof issue.message === 'string' ? issue.message : '' }))
+    .slice(0, 100);
+}
+
+/** The issues a save or a read answered with the draft (`issues`, `draftIssues`): [] when absent. */
+export function draftIssuesOf(value: unknown): GraphIssue[] {
+  if (!Array.isArray(value)) return [];
+  return value
+    .filter((issue): issue is Record<string, unknown> => typeof issue === 'object' && issue !== null && typeof issue.path === 'string')
+    .map((issue) => ({
+      path: issue.path as string,
+      message: typeof issue.message === 'string' ? issue.message : '',
+      ...(typeof issue.rule === 'object' && issue.rule !== null && typeof (issue.rule as IssueRule).kind === 'string' ? { rule: issue.rule as IssueRule } : {}),
+    }))
     .slice(0, 100);
 }
 

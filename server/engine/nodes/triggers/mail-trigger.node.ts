@@ -42,6 +42,36 @@ export const mailTriggerParams = z.strictObject({
 
 export type MailTriggerParams = z.output<typeof mailTriggerParams>;
 
+const address = z.strictObject({ name: z.string().nullable().describe('The display name, if any.'), email: z.string().describe('The address.') });
+
+/**
+ * The trigger data of a mail run: the message summary dispatch builds (dispatch-mail.ts `summaryOf`,
+ * typed by it, so the two cannot drift), also what a test run on a mirrored message receives.
+ */
+export const mailTriggerData = z.strictObject({
+  id: z.string().describe('The message id (to act on it: move, label, reply).'),
+  mailboxId: z.string().describe('The mailbox it arrived in.'),
+  threadId: z.string().nullable().describe('Its conversation.'),
+  subject: z.string().nullable().describe('The subject.'),
+  from: z.strictObject({ name: z.string().nullable().describe('The sender’s name.'), email: z.string().nullable().describe('The sender’s address.') }).describe('The sender.'),
+  to: z.array(address).describe('The recipients.'),
+  cc: z.array(address).describe('The copied recipients.'),
+  receivedAt: z.string().describe('When it arrived (ISO 8601).'),
+  snippet: z.string().nullable().describe('The start of the text.'),
+  labels: z.array(z.string()).describe('Its labels.'),
+  folder: z.string().describe('The folder’s role (`inbox`…) or key.'),
+  hasAttachments: z.boolean().describe('Whether it has attachments.'),
+  isMailingList: z.boolean().describe('List mail (List-Id).'),
+  isAutoReply: z.boolean().describe('An automatic reply (RFC 3834).'),
+  isNoReply: z.boolean().describe('From a no-reply sender.'),
+  isBulk: z.boolean().describe('Bulk mail (Precedence: bulk).'),
+  isDeliveryReport: z.boolean().describe('A delivery report (bounce, read receipt).'),
+  isCalendar: z.boolean().describe('A calendar invitation or answer.'),
+  signals: z.array(z.string()).describe('Signals on the message or its thread.'),
+});
+
+export type MailTriggerData = z.output<typeof mailTriggerData>;
+
 /** What matching reads of a message. `folder` is the folder's role when it has one, else its key. */
 export interface MatchableMessage {
   fromEmail: string | null;
@@ -145,6 +175,7 @@ export const mailTriggerNode = defineNode({
     fr: 'Démarre le workflow pour chaque nouveau message des boîtes et dossiers choisis qui correspond aux filtres d’expéditeur, d’objet, de pièces jointes et de signaux. Le courrier automatique (réponses automatiques, avis de non-remise, accusés de lecture), les expéditeurs « no-reply » et le courrier de liste (listes de diffusion, lettres d’information) sont ignorés sauf s’ils sont inclus ; le courrier envoyé par la boîte elle-même ne le démarre jamais.',
   },
   params: mailTriggerParams,
+  output: mailTriggerData,
   outputs: ['main'],
   effect: 'none',
   scopes: ['messages:read'],

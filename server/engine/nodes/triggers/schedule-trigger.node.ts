@@ -47,6 +47,7 @@ export const scheduleTriggerNode = defineNode({
     fr: 'Démarre le workflow selon une planification : une expression cron à cinq champs (minute heure jour-du-mois mois jour-de-la-semaine) lue dans le fuseau horaire choisi. Les données sont `{firedAt}`.',
   },
   params: scheduleTriggerParams,
+  output: z.strictObject({ firedAt: z.string().describe('When the schedule fired (ISO 8601).') }),
   outputs: ['main'],
   effect: 'none',
   scopes: [],

@@ -24,6 +24,7 @@ import { BuilderCanvas } from './canvas/builder-canvas';
 import { Inspector } from './inspector';
 import { editorGraphOf, pinOutput, unpin, type EditorGraph, type XY } from './model/editor-graph';
 import { placeIssues } from './model/issues';
+import { unknownPathWarnings } from './model/unknown-paths';
 import { Palette } from './palette';
 import { ShortcutsDialog } from './shortcuts-dialog';
 import { TestMessagesDialog, TestRunControls, TestRunResult, useTestRunner } from './test-run';
@@ -35,12 +36,14 @@ import { useOtherTabs } from './use-other-tabs';
 import { useRegisterDraftSaver } from './draft-saver';
 import { usePickerLists } from './use-form-context';
 
-function SaveStatus({ state }: { state: SaveState }) {
+function SaveStatus({ state, issueCount }: { state: SaveState; issueCount: number }) {
   const { t } = useI18n();
   const s = t.builder.save;
   const text =
     state.kind === 'saved'
-      ? s.saved
+      ? issueCount > 0
+        ? s.savedWithIssues(issueCount)
+        : s.saved
       : state.kind === 'saving'
         ? s.saving
         : state.kind === 'pending'
@@ -104,7 +107,13 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
   }, [flow]);
   useEffect(fitIfLoaded, [builder.graph, fitIfLoaded]);
 
-  const issues = useMemo(() => placeIssues(builder.graph, autosave.state.kind === 'invalid' ? autosave.state.issues : []), [builder.graph, autosave.state]);
+  // The draft's issues (saved with it, or why a save was refused), placed by the graph the server checked.
+  // With them, a warning for each expression path that matches nothing known (never blocking).
+  const issues = useMemo(() => {
+    const checked = autosave.issues.graph ?? builder.graph;
+    const warnings = unknownPathWarnings(checked, { outputSchemaOf: (name) => typesByName.get(name)?.outputSchema, run: runner.detail ?? null }, t.params.issues.unknownPath);
+    return placeIssues(checked, [...autosave.issues.list, ...warnings]);
+  }, [builder.graph, autosave.issues, typesByName, runner.detail, t]);
 
   const viewCentre = useCallback((): XY => {
     const box = root.current?.querySelector('[data-testid="builder-canvas"]')?.getBoundingClientRect();
@@ -192,7 +201,7 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
         >
           {t.assistant.builderToggle}
         </Button>
-        <SaveStatus state={autosave.state} />
+        <SaveStatus state={autosave.state} issueCount={autosave.issues.list.filter((issue) => issue.severity !== 'warning').length} />
         <div className="ml-auto">
           <TestRunControls workflow={workflow} runner={runner} readOnly={readOnly} onPickMessages={() => setMessagesOpen(true)} />
         </div>

@@ -19,6 +19,7 @@ import { noteColourClasses } from './canvas/note-node';
 import { stickyColors, updateNode, updateNote, type EditorGraph } from './model/editor-graph';
 import { mergeKeyOf } from './model/history';
 import type { IssuesByItem } from './model/issues';
+import { FieldList } from '../../_components/expression';
 import { NodeParamsForm, NodeSettingsForm, type ParamsFormContext } from '../../_components/params';
 import { sampleScopeFor } from './use-form-context';
 import type { Builder } from './use-builder';
@@ -75,6 +76,33 @@ function NodeResult({ step, pinned, onPin, onUnpin }: { step: TestRunStep | unde
         ) : null}
       </div>
     </Section>
+  );
+}
+
+const nameSegment = (id: string) => (/^[A-Za-z_][\w]*$/.test(id) ? id : `\`${id.replace(/`/g, '')}\``);
+
+/**
+ * The fields this node receives (the previous node's data or declared shape) and produces, each a
+ * button that inserts its expression into the expression field the member was in (issue 19 §6).
+ */
+function NodeFields({ graph, nodeId, typesByName, stepsByNode }: { graph: EditorGraph; nodeId: string; typesByName: Map<string, NodeType>; stepsByNode: Map<string, TestRunStep> }) {
+  const { t } = useI18n();
+  const p = t.params.expression;
+  const typeOf = (id: string) => typesByName.get(graph.nodes.find((item) => item.id === id)?.type ?? '');
+  const dataOf = (id: string) => (Object.hasOwn(graph.pins, id) ? graph.pins[id].output : (stepsByNode.get(id)?.data ?? undefined));
+  const upstream = graph.connections.find((connection) => connection.to === nodeId && (connection.input ?? 'main') === 'main');
+  const own = typeOf(nodeId);
+  return (
+    <div className="space-y-3" data-testid="node-fields">
+      {upstream ? <FieldList title={p.inputFields} root="input" value={dataOf(upstream.from)} schema={typeOf(upstream.from)?.outputSchema} testId="input-fields" /> : null}
+      <FieldList
+        title={p.outputFields}
+        root={own?.trigger ? 'trigger' : `nodes.${nameSegment(nodeId)}`}
+        value={dataOf(nodeId)}
+        schema={own?.outputSchema}
+        testId="output-fields"
+      />
+    </div>
   );
 }
 
@@ -209,7 +237,7 @@ export function Inspector({
             nodeType={type}
             params={node.params}
             onChange={(params) => builder.commit(updateNode(graph, node.id, { params }), mergeKeyOf(`params:${node.id}`, node.params, params))}
-            context={{ ...lists, sampleScope: sampleScopeFor(graph, node.id, run) }}
+            context={{ ...lists, sampleScope: sampleScopeFor(graph, node.id, run, (name) => typesByName.get(name)?.outputSchema) }}
             issues={paramIssues}
             disabled={readOnly}
           />
@@ -239,6 +267,7 @@ export function Inspector({
           disabled={readOnly}
         />
       </Section>
+      <NodeFields graph={graph} nodeId={node.id} typesByName={typesByName} stepsByNode={stepsByNode} />
       <NodeResult step={stepsByNode.get(node.id)} pinned={Object.hasOwn(graph.pins, node.id)} onPin={() => onPin(node.id)} onUnpin={() => onUnpin(node.id)} />
       {!readOnly ? (
         <div className="flex flex-wrap gap-2 border-t border-line pt-3">

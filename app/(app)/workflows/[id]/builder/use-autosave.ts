@@ -2,15 +2,19 @@
 
 /**
  * Drafts save themselves: an edit is sent (PUT …/graph with the revision it builds on) once the
- * member pauses. What the server refuses stays in the editor, with its issues shown in place, and a
- * copy in this browser (localStorage) so closing the tab loses nothing; the next valid edit saves.
+ * member pauses. An incomplete draft saves: the server answers its issues (what publishing and test
+ * runs would refuse), shown on the nodes and at their fields in the member's language. What the
+ * server refuses outright (a graph it cannot keep) stays in the editor, with its issues shown in
+ * place, and a copy in this browser (localStorage) so closing the tab loses nothing.
  * A save that finds the draft changed elsewhere (another tab, a restore, the API) is a conflict: the
  * member chooses to load that version or to keep theirs (overwrite); nothing is overwritten silently.
  */
 import { useMutation } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorCodeOf } from '@/app/lib/errors';
-import { graphIssuesOf, type GraphIssue } from '../../_lib/graph-issues';
+import { useI18n } from '@/app/i18n/client';
+import { draftIssuesOf, graphIssuesOf, type GraphIssue } from '../../_lib/graph-issues';
+import { issuesInWords } from '../../_lib/issue-words';
 import { useBuilderMutations } from './api';
 import { storedGraphOf, type EditorGraph } from './model/editor-graph';
 
@@ -53,11 +57,18 @@ function writeBackup(workflowId: string, backup: LocalBackup | null): void {
 
 export const graphJson = (graph: EditorGraph) => JSON.stringify(storedGraphOf(graph));
 
+/** The issues of the last graph the server answered about, and that graph (its paths index it). */
+export interface DraftIssues {
+  graph: EditorGraph | null;
+  list: GraphIssue[];
+}
+
 export function useAutosave({
   workflowId,
   graph,
   loadedRevision,
   loadedJson,
+  loadedIssues,
   readOnly,
   onSaved,
 }: {
@@ -67,6 +78,8 @@ export function useAutosave({
   loadedRevision: number;
   /** The stored form of what was loaded, to tell an edit from the loaded state. */
   loadedJson: string;
+  /** The issues the server found in the loaded draft (`draftIssues`). */
+  loadedIssues: readonly GraphIssue[];
   readOnly: boolean;
   /** A save succeeded: the server's new revision and the stored form of what it holds now. */
   onSaved: (revision: number, json: string) => void;
@@ -74,6 +87,10 @@ export function useAutosave({
   const mutations = useBuilderMutations();
   const put = useMutation(mutations.putGraph);
   const [state, setState] = useState<SaveState>({ kind: 'saved' });
+  const { t } = useI18n();
+  const words = useRef(t.params.issues);
+  words.current = t.params.issues;
+  const [issues, setIssues] = useState<DraftIssues>(() => ({ graph: null, list: issuesInWords(loadedIssues, t.params.issues) }));
   const base = useRef({ revision: loadedRevision, json: loadedJson });
   const inFlight = useRef<Promise<boolean> | null>(null);
   const latest = useRef(graph);
@@ -104,6 +121,7 @@ export function useAutosave({
           ...(overwrite ? {} : { draftRevision: base.current.revision }),
         });
         base.current = { revision: answer.draftRevision, json };
+        setIssues({ graph: sent, list: issuesInWords(draftIssuesOf(answer.issues), words.current) });
         io.current.onSaved(answer.draftRevision, json);
         const upToDate = graphJson(latest.current) === json;
         if (upToDate) writeBackup(workflowId, null);
@@ -113,7 +131,11 @@ export function useAutosave({
         writeBackup(workflowId, { baseRevision: base.current.revision, graph: sent });
         const code = errorCodeOf(error);
         if (code === 'workflow.revision_conflict') setState({ kind: 'conflict' });
-        else if (code === 'workflow.invalid_graph') setState({ kind: 'invalid', issues: graphIssuesOf(error) });
+        else if (code === 'workflow.invalid_graph') {
+          const refused = issuesInWords(graphIssuesOf(error), words.current);
+          setState({ kind: 'invalid', issues: refused });
+          setIssues({ graph: sent, list: refused });
+        }
         else setState({ kind: 'error', error });
         return false;
       }
@@ -168,10 +190,13 @@ export function useAutosave({
     /** Saves now (before a test run or a publish); true when the draft on the server is the editor's. */
     flush: () => (blocked ? Promise.resolve(false) : run()),
     overwrite: () => run(true),
-    /** After loading the server's copy: nothing to save, no backup. */
-    settle: () => {
+    /** The draft's issues (saved with it, or why it was refused), with the graph their paths index. */
+    issues,
+    /** After loading the server's copy (and its issues): nothing to save, no backup. */
+    settle: (serverIssues: readonly GraphIssue[] = []) => {
       writeBackup(workflowId, null);
       setState({ kind: 'saved' });
+      setIssues({ graph: null, list: issuesInWords(serverIssues, words.current) });
     },
   };
 }

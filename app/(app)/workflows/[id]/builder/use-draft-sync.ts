@@ -8,6 +8,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useWorkflowsCache, type WorkflowDetail } from '../../_lib/api';
+import { draftIssuesOf } from '../../_lib/graph-issues';
 import { editorGraphOf, type EditorGraph } from './model/editor-graph';
 import { graphJson, useAutosave } from './use-autosave';
 
@@ -26,7 +27,15 @@ export function useDraftSync({ workflow, graph, readOnly, load }: { workflow: Wo
     },
     [cache],
   );
-  const autosave = useAutosave({ workflowId: workflow.id, graph, loadedRevision: base.revision, loadedJson: base.json, readOnly, onSaved });
+  const autosave = useAutosave({
+    workflowId: workflow.id,
+    graph,
+    loadedRevision: base.revision,
+    loadedJson: base.json,
+    loadedIssues: draftIssuesOf(workflow.draftIssues),
+    readOnly,
+    onSaved,
+  });
 
   const externalChange = workflow.draftRevision > known.current;
   const dirty = graphJson(graph) !== savedJson.current;
@@ -36,8 +45,8 @@ export function useDraftSync({ workflow, graph, readOnly, load }: { workflow: Wo
     savedJson.current = graphJson(server);
     setBase({ revision: workflow.draftRevision, json: savedJson.current });
     load(server);
-    autosave.settle();
-  }, [autosave, load, workflow.draftRevision, workflow.graph]);
+    autosave.settle(draftIssuesOf(workflow.draftIssues));
+  }, [autosave, load, workflow.draftRevision, workflow.graph, workflow.draftIssues]);
   useEffect(() => {
     if (externalChange && !dirty) loadServerCopy();
   }, [externalChange, dirty, loadServerCopy]);

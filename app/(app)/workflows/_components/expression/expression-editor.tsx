@@ -12,6 +12,7 @@ import { EditorView, keymap, placeholder as placeholderExtension } from '@codemi
 import { useEffect, useRef, useState } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { cn } from '@/app/ui/cn';
+import { forgetEditor, rememberFocusedEditor } from './_lib/insert-target';
 import { expressionExtensions, singleLine } from './_lib/language';
 import { previewOf, type Preview, type SampleScope } from './_lib/preview';
 
@@ -86,6 +87,13 @@ export function ExpressionEditor({
           placeholder ? placeholderExtension(placeholder) : [],
           attributes.of([]),
           editable.of([]),
+          // The field a click in a step's input or output panel inserts into (insert-target.ts).
+          EditorView.domEventHandlers({
+            focus: (_event, view) => {
+              rememberFocusedEditor(view);
+              return false;
+            },
+          }),
           EditorView.updateListener.of((update) => {
             if (!update.docChanged) return;
             const next = update.state.doc.toString();
@@ -99,6 +107,7 @@ export function ExpressionEditor({
     });
     viewRef.current = view;
     return () => {
+      forgetEditor(view);
       view.destroy();
       viewRef.current = null;
     };

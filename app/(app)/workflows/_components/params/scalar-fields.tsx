@@ -127,9 +127,19 @@ export function optionText(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
+/**
+ * An option as a person reads it: a condition's operator in words ("is not equal to", "matches the
+ * pattern"), any other option as it is written.
+ */
+export function optionWords(value: unknown, name: string | undefined, operators: Record<string, string>): string {
+  if (name === 'operator' && typeof value === 'string' && Object.hasOwn(operators, value)) return operators[value];
+  return optionText(value);
+}
+
 export function EnumField(props: InnerProps) {
   const { base, value, onChange, required } = props;
   const { ctx, schema } = base;
+  const words = (option: unknown) => optionWords(option, props.name, ctx.t.operators);
   // A plain string that is not an option is shown as an unknown option, not as an expression.
   const expression = useExpressionMode(props, true);
   const options = schema.enum ?? [];
@@ -152,12 +162,12 @@ export function EnumField(props: InnerProps) {
         >
           {!required || selected < 0 ? (
             <option value="" disabled={required}>
-              {base.defaultValue !== undefined ? ctx.t.form.defaultOption(optionText(base.defaultValue)) : required ? ctx.t.form.chooseOne : ctx.t.form.notSet}
+              {base.defaultValue !== undefined ? ctx.t.form.defaultOption(words(base.defaultValue)) : required ? ctx.t.form.chooseOne : ctx.t.form.notSet}
             </option>
           ) : null}
           {options.map((option, index) => (
             <option key={index} value={String(index)}>
-              {optionText(option)}
+              {words(option)}
             </option>
           ))}
           {unknown ? <option value="unknown">{ctx.t.form.unknownValue(optionText(value))}</option> : null}

@@ -1,9 +1,12 @@
 /**
  * Autocomplete inside `{{ … }}`: the field paths of the sample scope (`trigger.*`, `input.*`,
  * `nodes.<id>.*`, `execution.*`, `now`), walking nested keys after each dot (through lists, as
- * JSONata maps over them), and JSONata's functions after a `$`. Pure: the editor's completion
- * source calls it with the text before the cursor.
+ * JSONata maps over them), and JSONata's functions after a `$`. Keys come from the sample data (the
+ * last test run, pins) and from the shapes known without a run (a mail trigger's fields, from its
+ * node type's output schema). Pure: the editor's completion source calls it with the text before
+ * the cursor.
  */
+import { schemaChild, schemaEntries, scopeSchema, type JsonSchemaLike } from './known-fields';
 import { completeScope, type SampleScope } from './preview';
 
 export interface PathCompletion {
@@ -114,17 +117,22 @@ export function completePath(before: string, sample: SampleScope | null | undefi
   if (!path) return null;
   const from = pieceStart + path.partialStart;
   const scope = completeScope(sample ?? {});
-  let entries: { key: string; sample: unknown }[];
+  let entries: { key: string; detail: string }[];
   if (path.keys.length === 0) {
     if (!explicit && path.partial === '' && !/[\s({[,:?&|=<>!+*/%-]$|^$/.test(source)) return null;
-    entries = scopeRoots.map((key) => ({ key, sample: (scope as Record<string, unknown>)[key] }));
+    entries = scopeRoots.map((key) => ({ key, detail: describe((scope as Record<string, unknown>)[key]) }));
   } else {
     let value: unknown = scope;
+    let shape: JsonSchemaLike | undefined = scopeSchema(sample?.shapes);
     for (const key of path.keys) {
-      value = step(value, key);
-      if (value === undefined) return null;
+      value = value === undefined ? undefined : step(value, key);
+      shape = schemaChild(shape, key);
+      if (value === undefined && shape === undefined) return null;
     }
-    entries = keysOf(value);
+    // The data's keys first (with a glimpse of their values), then the keys only the shape knows.
+    const fromData = keysOf(value).map((entry) => ({ key: entry.key, detail: describe(entry.sample) }));
+    const seen = new Set(fromData.map((entry) => entry.key));
+    entries = [...fromData, ...schemaEntries(shape).filter((entry) => !seen.has(entry.key))];
   }
   const partial = path.partial.toLowerCase();
   const options = entries
@@ -133,7 +141,7 @@ export function completePath(before: string, sample: SampleScope | null | undefi
     .map((entry) => ({
       label: entry.key,
       apply: segmentText(entry.key),
-      detail: describe(entry.sample),
+      detail: entry.detail,
       type: path.keys.length === 0 ? ('variable' as const) : ('property' as const),
     }));
   return options.length > 0 ? { from, options } : null;

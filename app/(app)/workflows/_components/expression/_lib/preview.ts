@@ -5,6 +5,7 @@
  * text. JSONata is sandboxed (no eval); the engine's budgets apply (time, depth, size).
  */
 import { expressionPieces, resolveValueIn } from '@/server/engine/expressions';
+import type { ScopeShapes } from './known-fields';
 
 /** What expressions see (server/engine/expressions `ExpressionScope`); any part may be missing in samples. */
 export interface SampleScope {
@@ -13,6 +14,8 @@ export interface SampleScope {
   nodes?: Record<string, unknown>;
   execution?: unknown;
   now?: string;
+  /** Shapes known without a run (a trigger's declared fields): completion only, never evaluated. */
+  shapes?: ScopeShapes;
 }
 
 export type Preview =
@@ -25,7 +28,7 @@ export type Preview =
 export const previewMaxChars = 600;
 
 /** The sample scope completed with the parts a run always has. */
-export function completeScope(sample: SampleScope): Required<SampleScope> {
+export function completeScope(sample: SampleScope): Required<Omit<SampleScope, 'shapes'>> {
   return {
     trigger: sample.trigger ?? null,
     input: sample.input ?? null,
