@@ -20,7 +20,8 @@ describe('GET /api/v1/node-types', () => {
     const byType = new Map(types.map((entry) => [entry.type, entry]));
     expect(byType.get('logic.if')).toEqual({
       type: 'logic.if',
-      version: 1,
+      // The palette offers the newest version: conditions that ignore case unless told otherwise (issue 19 §6).
+      version: 2,
       category: 'logic',
       label: 'If',
       description: expect.any(String),
@@ -33,7 +34,10 @@ describe('GET /api/v1/node-types', () => {
       scopes: [],
       parameterScopes: [],
       workflowParams: [],
-      paramsSchema: expect.objectContaining({ type: 'object', properties: expect.objectContaining({ conditions: expect.any(Object) }) }),
+      paramsSchema: expect.objectContaining({
+        type: 'object',
+        properties: expect.objectContaining({ conditions: expect.any(Object), caseSensitive: expect.objectContaining({ type: 'boolean', default: false }) }),
+      }),
       forbidden: false,
     });
     expect(byType.get('logic.switch')).toMatchObject({ outputs: null });
