@@ -58,6 +58,15 @@ describe('GET /api/v1/node-types', () => {
     expect((response.body.nodeTypes as { type: string; label: string }[]).find((entry) => entry.type === 'logic.if')?.label).toBe('Si');
   });
 
+  it('Node parameter help is translated: lang=fr gives the parameters’ help in French', async () => {
+    const response = await call('GET', '/api/v1/node-types?lang=fr', { cookie: member.cookie });
+    const types = response.body.nodeTypes as { type: string; paramsSchema: { properties: Record<string, { description?: string }> } }[];
+    expect(types.find((entry) => entry.type === 'logic.if')?.paramsSchema.properties.conditions.description).toBe('Les conditions (1 à 50).');
+    expect(types.find((entry) => entry.type === 'mail.move')?.paramsSchema.properties.folder.description).toBe(
+      'Le dossier cible : sa clé, ou un nom de rôle (inbox, archive, trash, spam, …).',
+    );
+  });
+
   it('refuses an unknown language with 400 request.bad_request', async () => {
     const response = await call('GET', '/api/v1/node-types?lang=de', { cookie: member.cookie });
     expect(response.status).toBe(400);
