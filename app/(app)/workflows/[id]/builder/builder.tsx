@@ -21,6 +21,7 @@ import { AssistantPanel } from '../../_components/assistant/assistant-panel';
 import { proposedNodeIds } from '../../_components/assistant/proposal-view';
 import { useNodeTypes, type NodeType } from './api';
 import { BuilderCanvas } from './canvas/builder-canvas';
+import { outputLabelsOf } from './canvas/ports';
 import { Inspector } from './inspector';
 import { editorGraphOf, pinOutput, unpin, type EditorGraph, type XY } from './model/editor-graph';
 import { placeIssues } from './model/issues';
@@ -126,7 +127,7 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
       case 'disable':
         return builder.toggleDisabledSelected();
       case 'tidy':
-        builder.tidy();
+        builder.tidy({ outputLabels: (node) => outputLabelsOf(node, typesByName.get(node.type), b.ports) });
         return void window.setTimeout(() => void flow.fitView({ padding: 0.2, duration: 200 }), 50);
       case 'note':
         return builder.addNoteAt(viewCentre());
