@@ -27,7 +27,7 @@ import { editorGraphOf, pinOutput, unpin, type EditorGraph, type XY } from './mo
 import { placeIssues } from './model/issues';
 import { Palette } from './palette';
 import { ShortcutsDialog } from './shortcuts-dialog';
-import { TestMessagesDialog, TestRunControls, TestRunResult, useTestRunner } from './test-run';
+import { messageAfterPick, TestMessagesDialog, TestRunControls, TestRunResult, useTestRunner } from './test-run';
 import { graphJson, readBackup, type SaveState } from './use-autosave';
 import { useDraftSync } from './use-draft-sync';
 import { useBuilder } from './use-builder';
@@ -314,7 +314,14 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
         ) : null}
       </div>
       <ShortcutsDialog open={helpOpen} onOpenChange={setHelpOpen} />
-      {messagesOpen ? <TestMessagesDialog workflow={workflow} open={messagesOpen} onOpenChange={setMessagesOpen} /> : null}
+      {messagesOpen ? (
+        <TestMessagesDialog
+          workflow={workflow}
+          open={messagesOpen}
+          onOpenChange={setMessagesOpen}
+          onSaved={(chosen, before) => runner.setMessageId(messageAfterPick(runner.messageId, before, chosen))}
+        />
+      ) : null}
     </div>
   );
 }
