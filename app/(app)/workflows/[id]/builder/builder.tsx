@@ -32,6 +32,7 @@ import { graphJson, readBackup, type SaveState } from './use-autosave';
 import { useDraftSync } from './use-draft-sync';
 import { useBuilder } from './use-builder';
 import { useBuilderKeys, type ShortcutAction } from './use-builder-keys';
+import { useBuilderLayout } from './use-builder-layout';
 import { useOtherTabs } from './use-other-tabs';
 import { useRegisterDraftSaver } from './draft-saver';
 import { usePickerLists } from './use-form-context';
@@ -79,6 +80,7 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
   const [messagesOpen, setMessagesOpen] = useState(false);
   const [pasteRefused, setPasteRefused] = useState(false);
   const [assistantOpen, setAssistantOpen] = useState(false);
+  const [layout, toggleLayout] = useBuilderLayout();
   const otherTab = useOtherTabs(workflow.id);
   const root = useRef<HTMLDivElement>(null);
 
@@ -114,7 +116,7 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
   }, [flow]);
 
   const onAction = (action: ShortcutAction) => {
-    if (readOnly && !['fit', 'help', 'selectAll'].includes(action)) return;
+    if (readOnly && !['fit', 'help', 'selectAll', 'fullWindow'].includes(action)) return;
     switch (action) {
       case 'undo':
         return builder.undo();
@@ -133,6 +135,8 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
         return builder.addNoteAt(viewCentre());
       case 'fit':
         return void flow.fitView({ padding: 0.2, duration: 200 });
+      case 'fullWindow':
+        return toggleLayout('fullWindow');
       case 'save':
         return void autosave.flush();
       case 'test':
@@ -165,8 +169,13 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
     <div
       ref={root}
       tabIndex={-1}
-      className="flex h-[calc(100vh-13rem)] min-h-[560px] flex-col overflow-hidden rounded-lg border border-line outline-none"
+      className={cn(
+        'flex flex-col overflow-hidden outline-none',
+        // Full window: over the app's header and navigation, the canvas taking what the panels leave.
+        layout.fullWindow ? 'fixed inset-0 z-40 bg-canvas' : 'h-[calc(100vh-13rem)] min-h-[560px] rounded-lg border border-line',
+      )}
       data-testid="builder"
+      data-full-window={layout.fullWindow}
     >
       <div className="flex flex-wrap items-center gap-2 border-b border-line bg-surface px-2 py-1.5" role="toolbar" aria-label={b.toolbar}>
         <Button size="sm" variant="ghost" onClick={builder.undo} disabled={!builder.canUndo || readOnly} data-testid="builder-undo">
@@ -180,6 +189,15 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
         </Button>
         <Button size="sm" variant="ghost" onClick={() => onAction('note')} disabled={readOnly} data-testid="builder-add-note">
           {b.actions.note}
+        </Button>
+        <Button size="sm" variant={layout.palette ? 'secondary' : 'ghost'} aria-pressed={layout.palette} onClick={() => toggleLayout('palette')} data-testid="builder-palette-toggle">
+          {b.actions.palette}
+        </Button>
+        <Button size="sm" variant={layout.panel ? 'secondary' : 'ghost'} aria-pressed={layout.panel} onClick={() => toggleLayout('panel')} data-testid="builder-panel-toggle">
+          {b.actions.panel}
+        </Button>
+        <Button size="sm" variant="ghost" aria-pressed={layout.fullWindow} onClick={() => toggleLayout('fullWindow')} title="Shift+F" data-testid="builder-full-window">
+          {layout.fullWindow ? b.actions.exitFullWindow : b.actions.fullWindow}
         </Button>
         <Button size="sm" variant="ghost" onClick={() => setHelpOpen(true)} data-testid="builder-shortcuts">
           {b.actions.shortcuts}
@@ -248,13 +266,15 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
         </Alert>
       ) : null}
       {/* With the assistant open, the palette gives up its place unless the screen is very wide (the canvas keeps its own). */}
+      {/* Without the assistant, the palette and the panel take their column only when shown (the layout toggles). */}
       <div
         className={cn(
           'grid min-h-0 flex-1',
-          assistantOpen ? 'grid-cols-[minmax(0,1fr)_300px_380px] min-[1920px]:grid-cols-[220px_minmax(0,1fr)_300px_400px]' : 'grid-cols-[220px_minmax(0,1fr)_340px]',
+          assistantOpen && 'grid-cols-[minmax(0,1fr)_300px_380px] min-[1920px]:grid-cols-[220px_minmax(0,1fr)_300px_400px]',
         )}
+        style={assistantOpen ? undefined : { gridTemplateColumns: [layout.palette ? '220px' : null, 'minmax(0,1fr)', layout.panel ? '340px' : null].filter(Boolean).join(' ') }}
       >
-        <div className={assistantOpen ? 'hidden min-[1920px]:contents' : 'contents'}>
+        <div className={assistantOpen ? 'hidden min-[1920px]:contents' : layout.palette ? 'contents' : 'hidden'}>
           <Palette types={types} hasTrigger={hasTrigger} readOnly={readOnly} onAdd={(type) => builder.addNodeOfType(type, viewCentre())} />
         </div>
         <div className="flex min-h-0 flex-col">
@@ -275,7 +295,11 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
             <TestRunResult runner={runner} />
           </div>
         </div>
-        <aside aria-label={b.inspector.label} className="min-h-0 overflow-y-auto border-l border-line bg-surface" data-testid="builder-inspector">
+        <aside
+          aria-label={b.inspector.label}
+          className={cn('min-h-0 overflow-y-auto border-l border-line bg-surface', !assistantOpen && !layout.panel && 'hidden')}
+          data-testid="builder-inspector"
+        >
           <Inspector
             builder={builder}
             graph={builder.graph}
