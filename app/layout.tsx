@@ -1,9 +1,11 @@
 import type { Metadata, Viewport } from 'next';
 import type { CSSProperties, ReactNode } from 'react';
+import { cookies } from 'next/headers';
 import { getLocale } from '@/app/i18n/server';
 import { brandStyle } from '@/app/lib/brand';
 import { getBranding } from '@/app/lib/branding';
 import { Providers } from '@/app/lib/providers';
+import { isTheme, themeAttribute, themeCookie } from '@/app/lib/theme';
 import './globals.css';
 
 export function generateMetadata(): Metadata {
@@ -25,8 +27,9 @@ export const viewport: Viewport = {
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const locale = await getLocale();
   const brand = getBranding();
+  const storedTheme = (await cookies()).get(themeCookie)?.value;
   return (
-    <html lang={locale} style={brandStyle(brand.colors.primary, brand.colors.onPrimary) as CSSProperties}>
+    <html lang={locale} data-theme={isTheme(storedTheme) ? themeAttribute(storedTheme) : undefined} style={brandStyle(brand.colors.primary, brand.colors.onPrimary) as CSSProperties}>
       <body className="min-h-dvh bg-canvas font-sans text-fg antialiased">
         <Providers locale={locale}>{children}</Providers>
       </body>

@@ -50,6 +50,12 @@ export const en = {
     en: 'English',
     fr: 'Français',
   },
+  theme: {
+    label: 'Theme',
+    system: 'System',
+    light: 'Light',
+    dark: 'Dark',
+  },
   nav: {
     label: 'Main navigation',
     skipToContent: 'Skip to content',

@@ -49,6 +49,12 @@ export const fr: Dictionary = {
     en: 'English',
     fr: 'Français',
   },
+  theme: {
+    label: 'Thème',
+    system: 'Système',
+    light: 'Clair',
+    dark: 'Sombre',
+  },
   nav: {
     label: 'Navigation principale',
     skipToContent: 'Aller au contenu',

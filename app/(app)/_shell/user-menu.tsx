@@ -21,6 +21,8 @@ import {
 import { ChevronUpDownIcon, LockIcon, LogOutIcon } from '@/app/ui/icons';
 import { ChangePasswordDialog } from './change-password-dialog';
 import { loadPageAfterSessionChange } from '@/app/lib/navigation';
+import { isTheme, themes } from '@/app/lib/theme';
+import { useTheme } from '@/app/lib/use-theme';
 
 function initials(name: string): string {
   const parts = name.trim().split(/\s+/).filter(Boolean);
@@ -42,6 +44,7 @@ export function UserMenu({ member, compact = false, onSignOutError }: { member: 
   const { t, locale, setLocale } = useI18n();
   const trpc = useTRPC();
   const [passwordOpen, setPasswordOpen] = useState(false);
+  const [theme, setTheme] = useTheme();
 
   const logout = useMutation(
     trpc.auth.logout.mutationOptions({
@@ -89,6 +92,15 @@ export function UserMenu({ member, compact = false, onSignOutError }: { member: 
             {locales.map((code) => (
               <DropdownMenuRadioItem key={code} value={code} lang={code}>
                 {t.language[code]}
+              </DropdownMenuRadioItem>
+            ))}
+          </DropdownMenuRadioGroup>
+          <DropdownMenuSeparator />
+          <DropdownMenuLabel>{t.theme.label}</DropdownMenuLabel>
+          <DropdownMenuRadioGroup value={theme} onValueChange={(value) => isTheme(value) && setTheme(value)}>
+            {themes.map((choice) => (
+              <DropdownMenuRadioItem key={choice} value={choice}>
+                {t.theme[choice]}
               </DropdownMenuRadioItem>
             ))}
           </DropdownMenuRadioGroup>

@@ -20,7 +20,8 @@ describe('GET /api/v1/node-types', () => {
     const byType = new Map(types.map((entry) => [entry.type, entry]));
     expect(byType.get('logic.if')).toEqual({
       type: 'logic.if',
-      version: 1,
+      // The palette offers the newest version: conditions that ignore case unless told otherwise (issue 19 §6).
+      version: 2,
       category: 'logic',
       label: 'If',
       description: expect.any(String),
@@ -33,7 +34,10 @@ describe('GET /api/v1/node-types', () => {
       scopes: [],
       parameterScopes: [],
       workflowParams: [],
-      paramsSchema: expect.objectContaining({ type: 'object', properties: expect.objectContaining({ conditions: expect.any(Object) }) }),
+      paramsSchema: expect.objectContaining({
+        type: 'object',
+        properties: expect.objectContaining({ conditions: expect.any(Object), caseSensitive: expect.objectContaining({ type: 'boolean', default: false }) }),
+      }),
       outputSchema: null,
       forbidden: false,
     });
@@ -62,6 +66,15 @@ describe('GET /api/v1/node-types', () => {
     const response = await call('GET', '/api/v1/node-types?lang=fr', { cookie: member.cookie });
     expect(response.status).toBe(200);
     expect((response.body.nodeTypes as { type: string; label: string }[]).find((entry) => entry.type === 'logic.if')?.label).toBe('Si');
+  });
+
+  it('Node parameter help is translated: lang=fr gives the parameters’ help in French', async () => {
+    const response = await call('GET', '/api/v1/node-types?lang=fr', { cookie: member.cookie });
+    const types = response.body.nodeTypes as { type: string; paramsSchema: { properties: Record<string, { description?: string }> } }[];
+    expect(types.find((entry) => entry.type === 'logic.if')?.paramsSchema.properties.conditions.description).toBe('Les conditions (1 à 50).');
+    expect(types.find((entry) => entry.type === 'mail.move')?.paramsSchema.properties.folder.description).toBe(
+      'Le dossier cible : sa clé, ou un nom de rôle (inbox, archive, trash, spam, …).',
+    );
   });
 
   it('refuses an unknown language with 400 request.bad_request', async () => {

@@ -1,11 +1,13 @@
 /**
  * The node types of this instance (the palette and the UI's parameter forms): each type's newest
- * version with its texts in one language, ports, effect kind, effective retry defaults, the API-key
- * scopes its use implies and the JSON Schema of its parameters. Computed once per language.
+ * version with its texts in one language (its parameters' help included), ports, effect kind,
+ * effective retry defaults, the API-key scopes its use implies and the JSON Schema of its
+ * parameters. Computed once per language.
  */
 import { z } from 'zod';
 import { normaliseScopes } from '../../core/auth/scopes';
 import { forbiddenNodeTypesFor } from '../../engine/graph/forbidden-nodes';
+import { localizeParamsSchema } from '../../engine/nodes/param-help';
 import { latestNodeTypes } from '../../engine/nodes/registry';
 import type { NodeDefinition } from '../../engine/nodes/define-node';
 import { builtInRetry } from '../../engine/run/limits';
@@ -29,7 +31,7 @@ function present(definition: NodeDefinition, lang: 'en' | 'fr'): Omit<NodeTypeOu
     scopes: normaliseScopes(definition.scopes ?? []),
     parameterScopes: Object.entries(definition.parameterScopes ?? {}).map(([parameter, scopes]) => ({ parameter, scopes: normaliseScopes(scopes) })),
     workflowParams: [...(definition.workflowParams ?? [])],
-    paramsSchema: z.toJSONSchema(definition.params, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>,
+    paramsSchema: localizeParamsSchema(z.toJSONSchema(definition.params, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>, lang),
     outputSchema: definition.output ? (z.toJSONSchema(definition.output, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>) : null,
   };
 }

@@ -9,6 +9,7 @@ import { Background, Controls, Handle, Position, ReactFlow, type Edge, type Node
 import '@xyflow/react/dist/style.css';
 import { useMemo } from 'react';
 import { useI18n } from '@/app/i18n/client';
+import { useTheme } from '@/app/lib/use-theme';
 import { cn } from '@/app/ui/cn';
 import { colourClasses, statusColour } from '../../executions/_lib/status';
 import { canvasModel } from '../_lib/graph-model';
@@ -72,6 +73,7 @@ export function GraphCanvas({
   className?: string;
 }) {
   const { t } = useI18n();
+  const [theme] = useTheme();
   const model = useMemo(() => canvasModel(graph, statusByNode ?? {}), [graph, statusByNode]);
   const nodes = useMemo<StepNode[]>(
     () =>
@@ -127,6 +129,7 @@ export function GraphCanvas({
         elementsSelectable={Boolean(onSelectNode)}
         onNodeClick={onSelectNode ? (_event, node) => onSelectNode(node.id) : undefined}
         minZoom={0.2}
+        colorMode={theme}
       >
         <Background gap={16} />
         <Controls showInteractive={false} />

@@ -25,7 +25,7 @@ export const alertOnWorkflowFailures: StarterTemplate = {
       {
         id: 'has-message',
         type: 'logic.if',
-        version: 1,
+        version: 2,
         name: 'Did a message start it?',
         params: { conditions: [{ left: '{{ trigger.failure.messageId }}', operator: 'is_not_empty' }], combine: 'all' },
         position: at(1, 1),

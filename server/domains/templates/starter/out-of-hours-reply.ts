@@ -31,7 +31,7 @@ export const outOfHoursReply: StarterTemplate = {
       {
         id: 'out-of-hours',
         type: 'logic.if',
-        version: 1,
+        version: 2,
         name: 'Outside office hours?',
         params: {
           combine: 'any',

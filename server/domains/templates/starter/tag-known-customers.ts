@@ -21,7 +21,7 @@ export const tagKnownCustomers: StarterTemplate = {
       {
         id: 'known',
         type: 'logic.if',
-        version: 1,
+        version: 2,
         name: 'Is it a customer?',
         params: { conditions: [{ left: '{{ nodes.lookup.found }}', operator: 'equals', right: true }], combine: 'all' },
         position: at(2),

@@ -1,6 +1,12 @@
 /**
  * Conditions of the logic nodes (if, switch, filter): `{left, operator, right}` compared after the
  * expressions in them were resolved, combined with `all` or `any`. Not a node module.
+ *
+ * Case: text comparisons (equals/not_equals between texts, contains/not_contains, starts_with,
+ * ends_with) ignore case unless the node's `caseSensitive` is on, as the mail trigger's filters do.
+ * Version 1 of the nodes predates the setting and defaults to case-sensitive, so graphs written
+ * before keep their behaviour; version 2 defaults to ignoring case. A pattern (matches_regex)
+ * decides its own case (`(?i)` ignores it): rewriting a pattern's case would change its meaning.
  */
 import { z } from 'zod';
 import { safeRegexTest, regexBounds } from '../../expressions/safe-regex';
@@ -38,6 +44,24 @@ export const combineSchema = z.enum(['all', 'any']).default('all').describe('`al
 
 export type Condition = z.output<typeof conditionSchema>;
 
+/** The node-level setting; its default is what tells version 1 (true) from version 2 (false). */
+export function caseSensitiveSchema(byDefault: boolean) {
+  return z
+    .boolean()
+    .default(byDefault)
+    .describe(
+      byDefault
+        ? 'Text comparisons respect upper and lower case (the default of this older version); off: “Invoice” equals “INVOICE”.'
+        : 'Text comparisons respect upper and lower case; off (the default): “Invoice” equals “INVOICE”.',
+    );
+}
+
+export interface CompareOptions {
+  caseSensitive: boolean;
+}
+
+const exactCase: CompareOptions = { caseSensitive: true };
+
 function isEmpty(value: unknown): boolean {
   if (value === null || value === undefined || value === '') return true;
   if (Array.isArray(value)) return value.length === 0;
@@ -50,8 +74,14 @@ function asText(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-function sameValue(left: unknown, right: unknown): boolean {
+/** Lower case (locale-independent, like the trigger's filters) unless the comparison respects case. */
+function folded(text: string, options: CompareOptions): string {
+  return options.caseSensitive ? text : text.toLowerCase();
+}
+
+function sameValue(left: unknown, right: unknown, options: CompareOptions): boolean {
   if (typeof left === 'object' || typeof right === 'object') return JSON.stringify(left) === JSON.stringify(right);
+  if (typeof left === 'string' && typeof right === 'string') return folded(left, options) === folded(right, options);
   if (typeof left === 'number' && typeof right === 'string' && right.trim() !== '') return left === Number(right);
   if (typeof right === 'number' && typeof left === 'string' && left.trim() !== '') return right === Number(left);
   return left === right;
@@ -75,26 +105,26 @@ function compare(left: unknown, right: unknown): number | null {
   return null;
 }
 
-function contains(left: unknown, right: unknown): boolean {
-  if (Array.isArray(left)) return left.some((item) => sameValue(item, right));
-  return asText(left).includes(asText(right));
+function contains(left: unknown, right: unknown, options: CompareOptions): boolean {
+  if (Array.isArray(left)) return left.some((item) => sameValue(item, right, options));
+  return folded(asText(left), options).includes(folded(asText(right), options));
 }
 
-export function testCondition(condition: Condition, path = 'params.conditions'): boolean {
+export function testCondition(condition: Condition, path = 'params.conditions', options: CompareOptions = exactCase): boolean {
   const { left, right } = condition;
   switch (condition.operator) {
     case 'equals':
-      return sameValue(left, right);
+      return sameValue(left, right, options);
     case 'not_equals':
-      return !sameValue(left, right);
+      return !sameValue(left, right, options);
     case 'contains':
-      return contains(left, right);
+      return contains(left, right, options);
     case 'not_contains':
-      return !contains(left, right);
+      return !contains(left, right, options);
     case 'starts_with':
-      return asText(left).startsWith(asText(right));
+      return folded(asText(left), options).startsWith(folded(asText(right), options));
     case 'ends_with':
-      return asText(left).endsWith(asText(right));
+      return folded(asText(left), options).endsWith(folded(asText(right), options));
     case 'gt':
     case 'gte':
     case 'lt':
@@ -121,7 +151,7 @@ export function testCondition(condition: Condition, path = 'params.conditions'):
   }
 }
 
-export function testConditions(conditions: readonly Condition[], combine: 'all' | 'any', path = 'params.conditions'): boolean {
-  const results = (condition: Condition, index: number) => testCondition(condition, `${path}[${index}]`);
+export function testConditions(conditions: readonly Condition[], combine: 'all' | 'any', path = 'params.conditions', options: CompareOptions = exactCase): boolean {
+  const results = (condition: Condition, index: number) => testCondition(condition, `${path}[${index}]`, options);
   return combine === 'all' ? conditions.every(results) : conditions.some(results);
 }

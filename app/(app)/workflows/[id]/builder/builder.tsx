@@ -21,17 +21,19 @@ import { AssistantPanel } from '../../_components/assistant/assistant-panel';
 import { proposedNodeIds } from '../../_components/assistant/proposal-view';
 import { useNodeTypes, type NodeType } from './api';
 import { BuilderCanvas } from './canvas/builder-canvas';
+import { outputLabelsOf } from './canvas/ports';
 import { Inspector } from './inspector';
 import { editorGraphOf, pinOutput, unpin, type EditorGraph, type XY } from './model/editor-graph';
 import { placeIssues } from './model/issues';
 import { unknownPathWarnings } from './model/unknown-paths';
 import { Palette } from './palette';
 import { ShortcutsDialog } from './shortcuts-dialog';
-import { TestMessagesDialog, TestRunControls, TestRunResult, useTestRunner } from './test-run';
+import { messageAfterPick, TestMessagesDialog, TestRunControls, TestRunResult, useTestRunner } from './test-run';
 import { graphJson, readBackup, type SaveState } from './use-autosave';
 import { useDraftSync } from './use-draft-sync';
 import { useBuilder } from './use-builder';
 import { useBuilderKeys, type ShortcutAction } from './use-builder-keys';
+import { useBuilderLayout } from './use-builder-layout';
 import { useOtherTabs } from './use-other-tabs';
 import { useRegisterDraftSaver } from './draft-saver';
 import { usePickerLists } from './use-form-context';
@@ -81,6 +83,7 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
   const [messagesOpen, setMessagesOpen] = useState(false);
   const [pasteRefused, setPasteRefused] = useState(false);
   const [assistantOpen, setAssistantOpen] = useState(false);
+  const [layout, toggleLayout] = useBuilderLayout();
   const otherTab = useOtherTabs(workflow.id);
   const root = useRef<HTMLDivElement>(null);
 
@@ -122,7 +125,7 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
   }, [flow]);
 
   const onAction = (action: ShortcutAction) => {
-    if (readOnly && !['fit', 'help', 'selectAll'].includes(action)) return;
+    if (readOnly && !['fit', 'help', 'selectAll', 'fullWindow'].includes(action)) return;
     switch (action) {
       case 'undo':
         return builder.undo();
@@ -135,12 +138,14 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
       case 'disable':
         return builder.toggleDisabledSelected();
       case 'tidy':
-        builder.tidy();
+        builder.tidy({ outputLabels: (node) => outputLabelsOf(node, typesByName.get(node.type), b.ports) });
         return void window.setTimeout(() => void flow.fitView({ padding: 0.2, duration: 200 }), 50);
       case 'note':
         return builder.addNoteAt(viewCentre());
       case 'fit':
         return void flow.fitView({ padding: 0.2, duration: 200 });
+      case 'fullWindow':
+        return toggleLayout('fullWindow');
       case 'save':
         return void autosave.flush();
       case 'test':
@@ -173,8 +178,13 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
     <div
       ref={root}
       tabIndex={-1}
-      className="flex h-[calc(100vh-13rem)] min-h-[560px] flex-col overflow-hidden rounded-lg border border-line outline-none"
+      className={cn(
+        'flex flex-col overflow-hidden outline-none',
+        // Full window: over the app's header and navigation, the canvas taking what the panels leave.
+        layout.fullWindow ? 'fixed inset-0 z-40 bg-canvas' : 'h-[calc(100vh-13rem)] min-h-[560px] rounded-lg border border-line',
+      )}
       data-testid="builder"
+      data-full-window={layout.fullWindow}
     >
       <div className="flex flex-wrap items-center gap-2 border-b border-line bg-surface px-2 py-1.5" role="toolbar" aria-label={b.toolbar}>
         <Button size="sm" variant="ghost" onClick={builder.undo} disabled={!builder.canUndo || readOnly} data-testid="builder-undo">
@@ -188,6 +198,15 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
         </Button>
         <Button size="sm" variant="ghost" onClick={() => onAction('note')} disabled={readOnly} data-testid="builder-add-note">
           {b.actions.note}
+        </Button>
+        <Button size="sm" variant={layout.palette ? 'secondary' : 'ghost'} aria-pressed={layout.palette} onClick={() => toggleLayout('palette')} data-testid="builder-palette-toggle">
+          {b.actions.palette}
+        </Button>
+        <Button size="sm" variant={layout.panel ? 'secondary' : 'ghost'} aria-pressed={layout.panel} onClick={() => toggleLayout('panel')} data-testid="builder-panel-toggle">
+          {b.actions.panel}
+        </Button>
+        <Button size="sm" variant="ghost" aria-pressed={layout.fullWindow} onClick={() => toggleLayout('fullWindow')} title="Shift+F" data-testid="builder-full-window">
+          {layout.fullWindow ? b.actions.exitFullWindow : b.actions.fullWindow}
         </Button>
         <Button size="sm" variant="ghost" onClick={() => setHelpOpen(true)} data-testid="builder-shortcuts">
           {b.actions.shortcuts}
@@ -256,13 +275,15 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
         </Alert>
       ) : null}
       {/* With the assistant open, the palette gives up its place unless the screen is very wide (the canvas keeps its own). */}
+      {/* Without the assistant, the palette and the panel take their column only when shown (the layout toggles). */}
       <div
         className={cn(
           'grid min-h-0 flex-1',
-          assistantOpen ? 'grid-cols-[minmax(0,1fr)_300px_380px] min-[1920px]:grid-cols-[220px_minmax(0,1fr)_300px_400px]' : 'grid-cols-[220px_minmax(0,1fr)_340px]',
+          assistantOpen && 'grid-cols-[minmax(0,1fr)_300px_380px] min-[1920px]:grid-cols-[220px_minmax(0,1fr)_300px_400px]',
         )}
+        style={assistantOpen ? undefined : { gridTemplateColumns: [layout.palette ? '220px' : null, 'minmax(0,1fr)', layout.panel ? '340px' : null].filter(Boolean).join(' ') }}
       >
-        <div className={assistantOpen ? 'hidden min-[1920px]:contents' : 'contents'}>
+        <div className={assistantOpen ? 'hidden min-[1920px]:contents' : layout.palette ? 'contents' : 'hidden'}>
           <Palette types={types} hasTrigger={hasTrigger} readOnly={readOnly} onAdd={(type) => builder.addNodeOfType(type, viewCentre())} />
         </div>
         <div className="flex min-h-0 flex-col">
@@ -283,7 +304,11 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
             <TestRunResult runner={runner} />
           </div>
         </div>
-        <aside aria-label={b.inspector.label} className="min-h-0 overflow-y-auto border-l border-line bg-surface" data-testid="builder-inspector">
+        <aside
+          aria-label={b.inspector.label}
+          className={cn('min-h-0 overflow-y-auto border-l border-line bg-surface', !assistantOpen && !layout.panel && 'hidden')}
+          data-testid="builder-inspector"
+        >
           <Inspector
             builder={builder}
             graph={builder.graph}
@@ -322,7 +347,14 @@ function BuilderInner({ workflow, types }: { workflow: WorkflowDetail; types: No
         ) : null}
       </div>
       <ShortcutsDialog open={helpOpen} onOpenChange={setHelpOpen} />
-      {messagesOpen ? <TestMessagesDialog workflow={workflow} open={messagesOpen} onOpenChange={setMessagesOpen} /> : null}
+      {messagesOpen ? (
+        <TestMessagesDialog
+          workflow={workflow}
+          open={messagesOpen}
+          onOpenChange={setMessagesOpen}
+          onSaved={(chosen, before) => runner.setMessageId(messageAfterPick(runner.messageId, before, chosen))}
+        />
+      ) : null}
     </div>
   );
 }

@@ -15,6 +15,8 @@ describe('builder shortcuts', () => {
     expect(key('d')).toBe('disable');
     expect(key('d', { ctrlKey: true })).toBe('duplicate');
     expect(key('L', { shiftKey: true })).toBe('tidy');
+    expect(key('F', { shiftKey: true })).toBe('fullWindow');
+    expect(key('f')).toBe('fit');
     expect(key('l')).toBeNull();
     expect(key('n', { altKey: true })).toBeNull();
     expect(key('Delete')).toBe('delete');

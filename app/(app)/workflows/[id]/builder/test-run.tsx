@@ -28,6 +28,17 @@ import { hasAiNodes } from './model/ai-nodes';
 
 export const maxTestMessages = 20;
 
+/**
+ * The test message selected after the member saved a choice in the dialog: the first message they
+ * just added (what they picked it for), else the one selected if still chosen, else the first chosen.
+ */
+export function messageAfterPick(selected: string, before: readonly string[], chosen: readonly string[]): string {
+  const added = chosen.find((id) => !before.includes(id));
+  if (added) return added;
+  if (selected && chosen.includes(selected)) return selected;
+  return chosen[0] ?? '';
+}
+
 export function useTestRunner(workflow: WorkflowDetail, flush: () => Promise<boolean>) {
   const mutations = useBuilderMutations();
   const start = useMutation(mutations.testRun);
@@ -141,7 +152,18 @@ export function TestRunResult({ runner }: { runner: TestRunner }) {
   );
 }
 
-export function TestMessagesDialog({ workflow, open, onOpenChange }: { workflow: WorkflowDetail; open: boolean; onOpenChange: (open: boolean) => void }) {
+export function TestMessagesDialog({
+  workflow,
+  open,
+  onOpenChange,
+  onSaved,
+}: {
+  workflow: WorkflowDetail;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** The saved choice, with the one before it (the picker then selects a message: messageAfterPick). */
+  onSaved?: (chosen: string[], before: string[]) => void;
+}) {
   const { t, locale } = useI18n();
   const b = t.builder.test;
   const cache = useWorkflowsCache();
@@ -153,6 +175,7 @@ export function TestMessagesDialog({ workflow, open, onOpenChange }: { workflow:
     ...mutations.testMessages,
     onSuccess: async () => {
       await cache.refresh();
+      onSaved?.(chosen, workflow.testMessageIds);
       onOpenChange(false);
     },
   });

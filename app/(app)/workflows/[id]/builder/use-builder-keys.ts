@@ -14,6 +14,7 @@ export type ShortcutAction =
   | 'delete'
   | 'disable'
   | 'tidy'
+  | 'fullWindow'
   | 'note'
   | 'fit'
   | 'save'
@@ -33,6 +34,7 @@ export const shortcutList: { action: ShortcutAction | 'copy' | 'cut' | 'paste'; 
   { action: 'delete', keys: 'Delete · Backspace' },
   { action: 'disable', keys: 'D' },
   { action: 'tidy', keys: 'Shift+L' },
+  { action: 'fullWindow', keys: 'Shift+F' },
   { action: 'note', keys: 'N' },
   { action: 'fit', keys: 'F' },
   { action: 'save', keys: 'mod+S' },
@@ -56,6 +58,7 @@ export function actionOfKey(event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'meta
   if (key === 'delete' || key === 'backspace') return 'delete';
   if (key === '?') return 'help';
   if (event.shiftKey && key === 'l') return 'tidy';
+  if (event.shiftKey && key === 'f') return 'fullWindow';
   if (event.shiftKey) return null;
   if (key === 'd') return 'disable';
   if (key === 'n') return 'note';

@@ -8,7 +8,7 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import type { NodeType } from './api';
 import type { CanvasSelection } from './canvas/builder-canvas';
-import { autoLayout } from './model/auto-layout';
+import { autoLayout, type LayoutOptions } from './model/auto-layout';
 import { copySelection, duplicateSelection, pasteContent, readClipboard } from './model/clipboard';
 import {
   addNode,
@@ -101,8 +101,9 @@ export function useBuilder(initial: EditorGraph) {
       create((current) => pasteContent(current, content, at));
       return true;
     },
-    tidy() {
-      edit((current) => moveItems(current, autoLayout(current)));
+    /** Lays the nodes out; `options.outputLabels` gives the room each node's output labels need. */
+    tidy(options?: LayoutOptions) {
+      edit((current) => moveItems(current, autoLayout(current, options)));
     },
   };
 }

@@ -24,6 +24,7 @@ import {
 import '@xyflow/react/dist/style.css';
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { useI18n } from '@/app/i18n/client';
+import { useTheme } from '@/app/lib/use-theme';
 import type { NodeType } from '../api';
 import { connect, moveItems, updateNote, type EditorConnection, type EditorGraph, type XY } from '../model/editor-graph';
 import type { IssuesByItem } from '../model/issues';
@@ -72,6 +73,8 @@ export function BuilderCanvas({
   const { t } = useI18n();
   const b = t.builder;
   const flow = useReactFlow();
+  // The minimap and zoom controls draw in the member's theme (React Flow's `system` follows the browser).
+  const [theme] = useTheme();
 
   const onResized = useCallback(
     (id: string, box: { x: number; y: number; width: number; height: number }) => {
@@ -240,6 +243,7 @@ export function BuilderCanvas({
         maxZoom={2}
         onlyRenderVisibleElements
         proOptions={{ hideAttribution: true }}
+        colorMode={theme}
         aria-label={b.canvasLabel}
       >
         <Background gap={snapGrid[0]} />

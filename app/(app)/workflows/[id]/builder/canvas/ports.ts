@@ -28,3 +28,13 @@ export function outputsOf(node: Pick<EditorNode, 'params' | 'onError'>, type: Po
 export function inputsOf(type: PortFacts | undefined): string[] {
   return type ? [...type.inputs] : ['main'];
 }
+
+/**
+ * The labels a node draws beside its outputs, as the canvas shows them: none for a single `main`
+ * output, else each output's word (`labels`, the builder's texts) or its name (a switch's cases).
+ */
+export function outputLabelsOf(node: Pick<EditorNode, 'params' | 'onError'>, type: PortFacts | undefined, labels: Record<string, string>): string[] {
+  const outputs = outputsOf(node, type);
+  const named = outputs.length > 1 || (outputs[0] ?? 'main') !== 'main';
+  return named ? outputs.map((output) => labels[output] ?? output) : [];
+}

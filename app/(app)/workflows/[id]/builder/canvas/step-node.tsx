@@ -9,6 +9,7 @@ import { Handle, Position, type Node, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
 import { cn } from '@/app/ui/cn';
 import { colourClasses, statusColour } from '../../../../executions/_lib/status';
+import { nodeMinHeight } from '../model/auto-layout';
 
 export type StepNodeData = {
   name: string;
@@ -36,6 +37,8 @@ function StepNodeView({ id, data, selected }: NodeProps<StepFlowNode>) {
       data-node-id={id}
       data-status={data.status ?? 'none'}
       data-issues={data.issueCount}
+      // Tall enough for its output labels to sit apart (a switch with many cases).
+      style={{ minHeight: nodeMinHeight(data.outputs.length) }}
       className={cn(
         'relative w-52 rounded-lg border-2 bg-surface px-3 py-2 text-left text-fg shadow-xs',
         data.status ? colourClasses[statusColour(data.status)] : 'border-line-strong',
