@@ -22,6 +22,8 @@ export const paramHelpFr: ReadonlyMap<string, string> = new Map([
     'Démarrer aussi pour le courrier d’expéditeurs « no-reply » (noreply@, mailer-daemon@…).'],
   ['Also start for list and bulk mail: mailing lists, newsletters, marketing mail.',
     'Démarrer aussi pour le courrier de listes et de masse : listes de diffusion, lettres d’information, courrier commercial.'],
+  ['Only bulk mail: newsletters and marketing mail, recognised by their headers whoever sends them (discussion lists are not bulk). Lets it past the list guardrail.',
+    'Seulement le courrier de masse : lettres d’information et courrier commercial, reconnus à leurs en-têtes quel que soit l’expéditeur (les listes de discussion n’en sont pas). Le laisse passer le garde-fou des listes.'],
   ['Signals the message must carry (all of them).',
     'Signaux que le message doit porter (tous).'],
   ['Signals the message must not carry.',

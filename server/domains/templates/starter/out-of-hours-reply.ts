@@ -15,7 +15,7 @@ export const outOfHoursReply: StarterTemplate = {
       {
         id: 'person',
         type: 'logic.if',
-        version: 1,
+        version: 2,
         name: 'Written by a person, not a calendar?',
         params: { combine: 'all', conditions: [{ left: '{{ trigger.isCalendar }}', operator: 'not_equals', right: true }] },
         position: at(1),
