@@ -53,9 +53,6 @@ async function onServer(messageId: string) {
 }
 
 test('a newcomer installs the newsletter template and sees it work on a list newsletter', async ({ page, browser }) => {
-  // Written on 2 December 2026 but never run: the Next.js production build timed out on the shared machine
-  // (load 20 on 2 cores). Remove this line once it has passed once (E2E_PORT=3211 E2E_PG_PORT=5511).
-  test.fixme(true, 'not yet run once: the build timed out on the loaded machine when it was written');
   test.setTimeout(240_000);
   const stamp = Date.now().toString(36);
   await signIn(page, e2eAdmin.email, e2eAdmin.password);
