@@ -78,7 +78,7 @@ test('an ai.classify step answered by the model drives an if; the run shows labe
       const dialog = member.getByRole('dialog', { name: 'New workflow' });
       await dialog.getByLabel('Name', { exact: true }).fill(`Sort invoices ${stamp}`);
       await dialog.getByRole('button', { name: 'Create workflow' }).click();
-      await expect(member).toHaveURL(/\/workflows\/[0-9a-f-]{36}$/);
+      await expect(member).toHaveURL(/\/workflows\/[0-9a-f-]{36}$/, { timeout: 30_000 });
       await expect(member.getByTestId('builder-canvas')).toBeVisible();
       await dropType(member, 'trigger.mail', 134, 110);
       await dropType(member, 'ai.classify', 394, 110);

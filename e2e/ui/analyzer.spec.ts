@@ -134,7 +134,7 @@ test('a member analyzes a mailbox, reads the figures and proposals, and creates 
     });
     await test.step('“Create this workflow” installs the draft and opens it in the builder', async () => {
       await member.getByTestId('analyzer-opportunity').filter({ hasText: 'The Weekly' }).getByRole('button', { name: 'Create this workflow' }).click();
-      await expect(member).toHaveURL(/\/workflows\/[0-9a-f-]{36}$/);
+      await expect(member).toHaveURL(/\/workflows\/[0-9a-f-]{36}$/, { timeout: 30_000 });
       await expect(member.getByRole('heading', { name: 'The Weekly: label and archive' })).toBeVisible();
       await expect(member.getByTestId('workflow-status')).toHaveText('Draft');
       await expect(member.getByTestId('builder-node')).toHaveCount(4);

@@ -62,7 +62,7 @@ test('a member builds, tests, publishes and evaluates a workflow without writing
     const dialog = member.getByRole('dialog', { name: 'New workflow' });
     await dialog.getByLabel('Name', { exact: true }).fill(`Invoices ${stamp}`);
     await dialog.getByRole('button', { name: 'Create workflow' }).click();
-    await expect(member).toHaveURL(/\/workflows\/[0-9a-f-]{36}$/);
+    await expect(member).toHaveURL(/\/workflows\/[0-9a-f-]{36}$/, { timeout: 30_000 });
     await expect(member.getByTestId('builder-canvas')).toBeVisible();
     await dropType(member, 'trigger.mail', 134, 110);
     await dropType(member, 'logic.if', 394, 110);

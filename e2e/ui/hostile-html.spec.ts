@@ -139,7 +139,7 @@ test('the hostile corpus renders inert in the reading pane: nothing executes, no
     const frames = view.getByTestId('message-frame');
     const count = await frames.count();
     for (let index = 0; index < count; index += 1) {
-      await expect(frames.nth(index)).toHaveAttribute('sandbox', 'allow-popups allow-popups-to-escape-sandbox');
+      await expect(frames.nth(index)).toHaveAttribute('sandbox', 'allow-same-origin allow-popups allow-popups-to-escape-sandbox');
       const srcdoc = (await frames.nth(index).getAttribute('srcdoc')) ?? '';
       expect(srcdoc).toContain(`default-src 'none'; img-src data: cid:; style-src 'unsafe-inline'`);
     }

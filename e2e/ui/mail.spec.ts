@@ -102,7 +102,7 @@ test('connect Dovecot in the UI, see new mail arrive live, open and archive it, 
   await expect(view.getByRole('heading', { name: subject })).toBeVisible();
   await expect(view.getByTestId('message-item')).toHaveCount(1);
   const frame = view.getByTestId('message-frame');
-  await expect(frame).toHaveAttribute('sandbox', 'allow-popups allow-popups-to-escape-sandbox');
+  await expect(frame).toHaveAttribute('sandbox', 'allow-same-origin allow-popups allow-popups-to-escape-sandbox');
   await expect(frame).toHaveAttribute('srcdoc', /Hello from the journey test\./);
 
   await view.getByRole('button', { name: 'Archive' }).click();

@@ -61,7 +61,7 @@ test('a member reviews the morning queue: reads, rejects with a reason, corrects
     await member.keyboard.press('j');
     await expect(member.getByTestId('review-subject')).toHaveText('Quote for ACME');
     const frame = member.getByTestId('message-frame');
-    await expect(frame).toHaveAttribute('sandbox', 'allow-popups allow-popups-to-escape-sandbox');
+    await expect(frame).toHaveAttribute('sandbox', 'allow-same-origin allow-popups allow-popups-to-escape-sandbox');
     const srcdoc = (await frame.getAttribute('srcdoc')) ?? '';
     expect(srcdoc).toContain('<b>quote</b>');
     expect(srcdoc).not.toContain('<script');

@@ -70,7 +70,7 @@ test('a newcomer installs the newsletter template and sees it work on a list new
     await card.getByRole('button', { name: 'Install Label and archive newsletters' }).click();
     const dialog = member.getByRole('dialog', { name: 'Install “Label and archive newsletters”' });
     await dialog.getByRole('button', { name: 'Install', exact: true }).click();
-    await expect(member).toHaveURL(/\/workflows\/[0-9a-f-]{36}$/);
+    await expect(member).toHaveURL(/\/workflows\/[0-9a-f-]{36}$/, { timeout: 30_000 });
     workflowId = member.url().split('/').pop()!;
     await expect(member.getByTestId('workflow-status')).toHaveText('Draft');
   });

@@ -65,7 +65,7 @@ test('a member finds, previews and installs a template; an administrator enables
     const dialog = member.getByRole('dialog', { name: `Install “${shown}”` });
     await dialog.getByLabel('Workflow name').fill(`My digest ${stamp}`);
     await dialog.getByRole('button', { name: 'Install', exact: true }).click();
-    await expect(member).toHaveURL(/\/workflows\/[0-9a-f-]{36}$/);
+    await expect(member).toHaveURL(/\/workflows\/[0-9a-f-]{36}$/, { timeout: 30_000 });
     await expect(member.getByRole('heading', { name: `My digest ${stamp}`, exact: true })).toBeVisible();
     await expect(member.getByTestId('workflow-status')).toHaveText('Draft');
   });

@@ -44,11 +44,18 @@ export function toAppErrorFromAny(error: unknown): AppError {
   return toAppError(error instanceof TRPCError ? (error.cause ?? error) : error);
 }
 
-/** Called once per failed request by each transport: a 500 is a bug and deserves a log line. */
+/**
+ * Called once per failed request by each transport: a 500 is a bug and deserves an error line; the
+ * catalogue's other 5xx (an upstream that refused or could not be reached: 502, a pool with no
+ * connection in time: 503) are expected failures, a warning with their code and no stack.
+ */
 export function logIfUnexpected(error: unknown, path?: string): void {
-  if (toAppErrorFromAny(error).status >= 500) {
+  const appError = toAppErrorFromAny(error);
+  if (appError.status === 500) {
     const cause = error instanceof TRPCError && error.cause ? error.cause : error;
     log.error({ err: cause, path }, 'unexpected error answered as 500');
+  } else if (appError.status > 500) {
+    log.warn({ code: appError.code, status: appError.status, path }, 'request failed upstream');
   }
 }
 
