@@ -14,6 +14,7 @@ import { en } from '@/app/i18n/en';
 import { I18nProvider } from '@/app/i18n/client';
 import { TRPCProvider } from '@/app/lib/trpc';
 import type { AppRouter } from '@/server/trpc/root';
+import { frameSandbox } from '../messages/_lib/srcdoc';
 import type { ReviewItem } from './_lib/api';
 import { ReadingPane } from './reading-pane';
 
@@ -102,7 +103,9 @@ describe('ReadingPane', () => {
     expect(within(section).getByText(/Casey Customer <customer@example.test>/)).toBeTruthy();
     const frame = within(section).getByTitle(texts.frameTitle('Where is my parcel?'));
     // The webmail's frame: sandboxed without scripts or same origin, the sanitised body inside.
-    expect(frame.getAttribute('sandbox')).not.toMatch(/allow-scripts|allow-same-origin/);
+    // The webmail's frame: allow-same-origin only to size it to its mail, never with scripts (app/(app)/messages/_lib/srcdoc.ts).
+    expect(frame.getAttribute('sandbox')).not.toMatch(/allow-scripts/);
+    expect(frame.getAttribute('sandbox')).toBe(frameSandbox);
     expect(frame.getAttribute('srcdoc')).toContain('I ordered on Monday');
 
     const draft = screen.getByRole('region', { name: texts.draft });
