@@ -34,14 +34,19 @@ export function fieldWords(key: string): string {
   return words ? words[0]!.toUpperCase() + words.slice(1) : key;
 }
 
-/** The field a path names in words: its last key, and the list items on the way ("Conditions, item 1: “Left”"). */
-export function fieldLabel(segments: readonly PropertyKey[]): { field: string; where: string } {
+const itemInEnglish = (owner: string, position: number) => `${owner}, item ${position}`;
+
+/**
+ * The field a path names in words: its last key, and the list items on the way ("Conditions, item 1:
+ * “Left”"). The builder passes its dictionary's `item` to say the same in the member's language.
+ */
+export function fieldLabel(segments: readonly PropertyKey[], item: (owner: string, position: number) => string = itemInEnglish): { field: string; where: string } {
   let field = '';
   const where: string[] = [];
   segments.forEach((segment, index) => {
     if (typeof segment === 'number') {
       const owner = segments[index - 1];
-      if (typeof owner === 'string') where.push(`${fieldWords(owner)}, item ${segment + 1}`);
+      if (typeof owner === 'string') where.push(item(fieldWords(owner), segment + 1));
       return;
     }
     if (typeof segment === 'string' && index === segments.length - 1) field = fieldWords(segment);

@@ -5,20 +5,10 @@
  * bytes"). An issue without a rule keeps the server's sentence.
  */
 import type { Dictionary } from '@/app/i18n';
+import { fieldLabel } from '@/server/engine/nodes/readable-issue';
 import type { GraphIssue } from './graph-issues';
 
 type Words = Dictionary['params']['issues'];
-
-/** `bodyText` → "Body text" (as the forms' humanize and the server's fieldWords). */
-function fieldWords(key: string): string {
-  const words = key
-    .replace(/[_-]+/g, ' ')
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .trim()
-    .toLowerCase();
-  return words ? words[0].toUpperCase() + words.slice(1) : key;
-}
 
 /** The segments of a path inside a node's parameters: `nodes[1].params.conditions[0].left` → ['conditions', 0, 'left']. */
 function paramSegments(path: string): (string | number)[] {
@@ -34,17 +24,7 @@ function paramSegments(path: string): (string | number)[] {
 }
 
 function fieldOf(path: string, words: Words): { field: string; where: string } {
-  const segments = paramSegments(path);
-  let field = '';
-  const where: string[] = [];
-  segments.forEach((segment, index) => {
-    if (typeof segment === 'number') {
-      const owner = segments[index - 1];
-      if (typeof owner === 'string') where.push(words.where(fieldWords(owner), segment + 1));
-    } else if (index === segments.length - 1) field = fieldWords(segment);
-  });
-  if (!field && where.length) field = where.pop()!;
-  return { field, where: where.join(' › ') };
+  return fieldLabel(paramSegments(path), words.where);
 }
 
 const number = (value: unknown) => (typeof value === 'number' ? value : Number(value));

@@ -13,6 +13,8 @@
  * `params.conditions[0].left`. What is left of it after those overrides is the walk below.
  */
 
+import { fieldWords } from '@/server/engine/nodes/readable-issue';
+
 export interface JsonSchema {
   type?: string | string[];
   properties?: Record<string, JsonSchema>;
@@ -199,16 +201,8 @@ export function initialValue(schema: JsonSchema, root: JsonSchema = schema, dept
   }
 }
 
-/** `bodyText` → "Body text", `maxResponseBytes` → "Max response bytes", `mailbox_id` → "Mailbox id". */
-export function humanize(key: string): string {
-  const words = key
-    .replace(/[_-]+/g, ' ')
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .trim()
-    .toLowerCase();
-  return words ? words[0].toUpperCase() + words.slice(1) : key;
-}
+/** `bodyText` → "Body text", `maxResponseBytes` → "Max response bytes": the words the server's issues use too. */
+export const humanize = fieldWords;
 
 /** Body-like text fields get a multi-line editor. */
 export function isLongText(name: string | undefined, schema: JsonSchema): boolean {
