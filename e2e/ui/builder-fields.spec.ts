@@ -19,18 +19,10 @@ import { draftOf, dropType, expectSaved, inspect, node, wire } from '../fixtures
 import { e2eAdmin } from '../fixtures/env';
 import { connectTestMailbox, waitForFirstSync, waitForMirrored } from '../fixtures/mail';
 import { signedInMember } from '../fixtures/members';
+import { signIn } from '../fixtures/session';
 
 // The machine is shared and busy: every wait here is generous (never a timed assertion).
 const expect = baseExpect.configure({ timeout: 30_000 });
-
-/** Signs in on the login page (as e2e/fixtures/session.ts does, with this file's generous wait). */
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/$/);
-}
 
 const viewport = { width: 1680, height: 1000 };
 test.use({ viewport });

@@ -16,7 +16,8 @@ import { draftOf } from '../fixtures/builder';
 import { e2eAdmin } from '../fixtures/env';
 import { connectTestMailbox, waitForFirstSync, waitForMirrored } from '../fixtures/mail';
 import { signedInMember } from '../fixtures/members';
-import { publish } from '../fixtures/workflows';
+import { signIn } from '../fixtures/session';
+import { createFromJson, publish } from '../fixtures/workflows';
 
 const panelAccount: MailUser = { user: 'why-panel@example.test', password: 'why-panel-imap-password' };
 const evalAccount: MailUser = { user: 'why-eval@example.test', password: 'why-eval-imap-password' };
@@ -34,32 +35,11 @@ test.afterAll(async () => {
   await dovecot?.stop();
 });
 
-/**
- * Signs the administrator in, as fixtures/session.ts does, with room for a cold, busy instance: the
- * first sign-in of a fresh server has been seen to stay on "Signing in…" for more than 10 s.
- */
-async function signInAdmin(page: Page): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(e2eAdmin.email);
-  await page.getByLabel('Password').fill(e2eAdmin.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/$/, { timeout: 60_000 });
-}
-
-/**
- * Creates a workflow from a JSON graph through the New workflow dialog, as fixtures/workflows.ts
- * does, with room for a busy machine (the dialog's navigation to the new workflow has taken > 10 s).
- */
-async function createFromJson(page: Page, name: string, graph: unknown): Promise<string> {
-  await page.goto('/workflows');
-  await page.getByRole('button', { name: 'New workflow' }).first().click();
-  const dialog = page.getByRole('dialog', { name: 'New workflow' });
-  await dialog.getByLabel('Name', { exact: true }).fill(name);
-  await dialog.getByLabel('Graph (JSON)').fill(JSON.stringify(graph, null, 2));
-  await dialog.getByRole('button', { name: 'Create workflow' }).click();
-  await expect(page).toHaveURL(/\/workflows\/[0-9a-f-]{36}$/, { timeout: 60_000 });
+/** Creates the workflow (fixtures/workflows.ts) and waits until its page shows it. */
+async function createShown(page: Page, name: string, graph: unknown): Promise<string> {
+  const id = await createFromJson(page, name, graph);
   await expect(page.getByRole('heading', { name, exact: true })).toBeVisible({ timeout: 30_000 });
-  return page.url().split('/').at(-1)!;
+  return id;
 }
 
 /** A mail trigger with its default options (automatic, no-reply and list mail left out) and nothing else. */
@@ -107,7 +87,7 @@ test('a mail that started nothing shows why in the reading pane', async ({ page,
   test.setTimeout(240_000);
   const stamp = Date.now().toString(36);
   const name = `Answer my mail ${stamp}`;
-  await signInAdmin(page);
+  await signIn(page, e2eAdmin.email, e2eAdmin.password);
   const context = await signedInMember(browser, page.request, { email: `why-panel-${stamp}@e2e.test`, name: 'Wyn Panel', password: 'why-panel-password-42' });
   const member = await context.newPage();
   try {
@@ -115,7 +95,7 @@ test('a mail that started nothing shows why in the reading pane', async ({ page,
     await waitForFirstSync(context.request, mailboxId);
 
     await member.goto('/');
-    await createFromJson(member, name, mailTriggerGraph);
+    await createShown(member, name, mailTriggerGraph);
     await publish(member, 'Every new mail');
 
     const away = `Out of office ${stamp}`;
@@ -191,7 +171,7 @@ test('Try on my mail shows per-case reasons and turns the trigger option on', as
     headers: { 'List-ID': '<dev.lists.example.test>', 'List-Post': '<mailto:dev@lists.example.test>' },
   });
 
-  await signInAdmin(page);
+  await signIn(page, e2eAdmin.email, e2eAdmin.password);
   const context = await signedInMember(browser, page.request, { email: `why-eval-${stamp}@e2e.test`, name: 'Eva Try', password: 'why-eval-password-42' });
   const member = await context.newPage();
   try {
@@ -200,7 +180,7 @@ test('Try on my mail shows per-case reasons and turns the trigger option on', as
     for (const subject of [person, ...away, list]) await waitForMirrored(context.request, mailboxId, subject);
 
     await member.goto('/');
-    const workflowId = await createFromJson(member, name, mailTriggerGraph);
+    const workflowId = await createShown(member, name, mailTriggerGraph);
 
     await test.step('each case left out shows its reason; the summary asks to include them', async () => {
       await member.getByRole('tab', { name: 'Try on my mail' }).click();
