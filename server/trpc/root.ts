@@ -6,6 +6,7 @@ import { auditRouter } from '../domains/audit/router';
 import { authRouter } from '../domains/auth/router';
 import { composeRouter } from '../domains/compose/router';
 import { connectionsRouter } from '../domains/connections/router';
+import { dashboardRouter } from '../domains/dashboard/router';
 import { analyzerRouter } from '../domains/analyzer/router';
 import { evalRunsRouter } from '../domains/eval-runs/router';
 import { executionsRouter } from '../domains/executions/router';
@@ -54,6 +55,7 @@ export const appRouter = router({
   analyzer: analyzerRouter,
   assistant: assistantRouter,
   onboarding: onboardingRouter,
+  dashboard: dashboardRouter,
 });
 
 export type AppRouter = typeof appRouter;

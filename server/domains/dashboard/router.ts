@@ -1,0 +1,72 @@
+import type { ErrorCode } from '../../core/errors/catalogue';
+import { route } from '../../trpc/meta';
+import { actorOf, procedure, router } from '../../trpc/procedures';
+import { aiFigures } from './ai';
+import { executionFigures } from './executions';
+import { mailFigures } from './mail';
+import { dashboardQueryInput } from './query';
+import { aiOutput, executionsOutput, mailOutput } from './schemas';
+
+const tag = 'Dashboard';
+const access = { kind: 'scope', scope: 'dashboard:read' } as const;
+const badRequestCode = 'dashboard.bad_request' as const;
+const errors: ErrorCode[] = ['dashboard.bad_request', 'dashboard.forbidden'];
+
+/** What every dashboard route says about its query; each route adds what it counts. */
+const common = {
+  en: 'Query: `scope` (`me` by default; `org` for administrators), `period` (`24h`, `7d` by default, `30d`: the window ends now; `custom` with `from` and `to`, at most 92 days), `tz` (an IANA zone, `UTC` by default: buckets are the reader’s local hours for windows up to 48 hours, local days beyond, so a daylight-saving day has 23 or 25 hours), `mailboxId`, `workflowId`, `memberId` (administrators, with `scope=org`). The previous period is as long as the window and ends at `from`. Under `scope=me`, a mailbox or workflow that is not the reader’s counts as nothing. Every malformed or inconsistent value (unknown period or zone, `custom` without both bounds, `from` ≥ `to`, a longer window, `from`/`to` without `custom`, `memberId` without `scope=org`) is 400 `dashboard.bad_request`; `scope=org` or `memberId` from a member is 403 `dashboard.forbidden`.',
+  fr: 'Requête : `scope` (`me` par défaut ; `org` pour les administrateurs), `period` (`24h`, `7d` par défaut, `30d` : la fenêtre finit maintenant ; `custom` avec `from` et `to`, 92 jours au plus), `tz` (un fuseau IANA, `UTC` par défaut : les tranches sont les heures locales du lecteur pour une fenêtre de 48 heures au plus, ses jours locaux au-delà, si bien qu’un jour de changement d’heure compte 23 ou 25 heures), `mailboxId`, `workflowId`, `memberId` (administrateurs, avec `scope=org`). La période précédente a la longueur de la fenêtre et finit à `from`. En `scope=me`, une boîte ou un workflow qui n’est pas au lecteur ne compte rien. Toute valeur mal formée ou incohérente (période ou fuseau inconnus, `custom` sans ses deux bornes, `from` ≥ `to`, une fenêtre plus longue, `from`/`to` sans `custom`, `memberId` sans `scope=org`) est un 400 `dashboard.bad_request` ; `scope=org` ou `memberId` demandés par un membre sont un 403 `dashboard.forbidden`.',
+};
+
+export const dashboardRouter = router({
+  executions: procedure
+    .meta(
+      route({
+        method: 'GET',
+        path: '/api/v1/dashboard/executions',
+        access,
+        tag,
+        badRequestCode,
+        errors,
+        summary: { en: 'Execution figures', fr: 'Chiffres des exécutions' },
+        description: { en: `TODO(lane dash-exec): what counts. ${common.en}`, fr: `TODO(lane dash-exec). ${common.fr}` },
+      }),
+    )
+    .input(dashboardQueryInput)
+    .output(executionsOutput)
+    .query(({ ctx, input }) => executionFigures(actorOf(ctx), input)),
+
+  mail: procedure
+    .meta(
+      route({
+        method: 'GET',
+        path: '/api/v1/dashboard/mail',
+        access,
+        tag,
+        badRequestCode,
+        errors,
+        summary: { en: 'Mail figures', fr: 'Chiffres du courrier' },
+        description: { en: `TODO(lane dash-mail-ai): what counts. ${common.en}`, fr: `TODO(lane dash-mail-ai). ${common.fr}` },
+      }),
+    )
+    .input(dashboardQueryInput)
+    .output(mailOutput)
+    .query(({ ctx, input }) => mailFigures(actorOf(ctx), input)),
+
+  ai: procedure
+    .meta(
+      route({
+        method: 'GET',
+        path: '/api/v1/dashboard/ai',
+        access,
+        tag,
+        badRequestCode,
+        errors,
+        summary: { en: 'AI usage and spend', fr: 'Usage et dépenses d’IA' },
+        description: { en: `TODO(lane dash-mail-ai): what counts. ${common.en}`, fr: `TODO(lane dash-mail-ai). ${common.fr}` },
+      }),
+    )
+    .input(dashboardQueryInput)
+    .output(aiOutput)
+    .query(({ ctx, input }) => aiFigures(actorOf(ctx), input)),
+});
