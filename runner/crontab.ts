@@ -21,6 +21,7 @@ export const cronItems: CronItem[] = [
   { task: tasks.purgeOutboundContent, match: '47 * * * *' },
   { task: tasks.workflowSchedules, match: '* * * * *' },
   { task: tasks.sweepAssistantTurns, match: '* * * * *' },
+  { task: tasks.mailWatchdog, match: '* * * * *' },
 ].map((item) => ({ ...item, options: { backfillPeriod: 0, maxAttempts: 3 } }));
 
 export const parsedCronItems = parseCronItems(cronItems);

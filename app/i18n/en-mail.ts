@@ -18,6 +18,14 @@ export const enNotifications = {
     mailboxError: (address: string) => `${address} stopped syncing`,
     mailboxRecovered: (address: string) => `${address} is syncing again`,
     mailboxRecoveredBody: 'The problem went away; new mail arrives again.',
+    mailboxStalled: (address: string) => `${address} went silent`,
+    /** `reason` of a mailbox.stalled notification (runner/mail/watchdog.ts). */
+    mailboxStalledBody: {
+      sync_overdue: 'No sync has succeeded for a while, though nothing reported an error. The service is reconnecting it; check its health.',
+      watch_silent: 'The watch for new mail stopped answering. The service is reconnecting it; mail may arrive late meanwhile.',
+      dispatch_lag: 'New mail is waiting to reach your workflows. Check the mailbox’s health.',
+    } as Record<string, string>,
+    mailboxStalledOther: 'New mail may not be reaching your workflows. Check the mailbox’s health.',
     mailboxDisconnected: (address: string) => `${address} was disconnected`,
     mailboxDeleted: (address: string) => `${address} was deleted`,
     mailboxRemovedBody: (workflows: number) =>
@@ -173,4 +181,33 @@ export const enMailboxes = {
     kept: 'Its authorization is kept: it still serves another connection.',
     none: 'Nothing was stored for it.',
   },
+};
+
+/** The mailbox health panel (Settings → Mailboxes and the dashboard; GET /api/v1/mailboxes/health). */
+export const enMailboxHealth = {
+  title: 'Mailbox health',
+  description: 'Whether new mail is reaching your workflows: how each mailbox is watched and when it last synced.',
+  empty: 'No mailbox connected yet.',
+  states: { healthy: 'Healthy', syncing: 'First sync', stalled: 'Stalled', error: 'Error', disconnected: 'Disconnected' } as Record<string, string>,
+  stalledReasons: {
+    sync_overdue: 'No sync succeeded within the expected time.',
+    watch_silent: 'The watch for new mail stopped answering.',
+    dispatch_lag: 'New mail is waiting to reach your workflows.',
+  } as Record<string, string>,
+  stalledSince: (when: string) => `Stalled ${when}`,
+  watchModes: { idle: 'Push (IMAP IDLE)', polling: 'Polling', provider_history: 'Provider history' } as Record<string, string>,
+  watchNone: 'Not watched yet',
+  watchAlive: 'alive',
+  watchDead: 'silent',
+  lastSync: 'Last sync',
+  lastDelta: 'Last new mail read',
+  watch: 'Watch',
+  lastError: 'Last error',
+  oauthExpires: 'Access token expires',
+  oauthRefreshed: 'Last refreshed',
+  dispatchLag: 'Waiting for workflows',
+  dispatchLagValue: (pending: number, oldest: string | null) => (pending === 0 ? 'Nothing waiting' : `${pending} message${pending === 1 ? '' : 's'}${oldest ? `, oldest ${oldest}` : ''}`),
+  never: 'never',
+  justNow: 'just now',
+  syncedCompact: (when: string) => `synced ${when}`,
 };

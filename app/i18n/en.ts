@@ -7,7 +7,7 @@ import type { ErrorCode } from '@/server/core/errors/catalogue';
 import type { ScopeDomain } from '@/server/core/auth/scopes';
 import { pluralEn as plural } from './plural';
 import { enTables } from './en-tables';
-import { enMail, enMailboxes, enNotifications } from './en-mail';
+import { enMail, enMailboxes, enMailboxHealth, enNotifications } from './en-mail';
 import { enConnections, enOAuthApps } from './en-connections';
 import { enWebmail } from './en-webmail';
 import { enCompose } from './en-compose';
@@ -350,6 +350,7 @@ export const en = {
   notifications: enNotifications,
   mail: enMail,
   mailboxes: enMailboxes,
+  mailboxHealth: enMailboxHealth,
   connections: enConnections,
   exclusions: enExclusions,
   sendGuard: enSendGuard,

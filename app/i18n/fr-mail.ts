@@ -1,6 +1,6 @@
 /** French strings of the mailboxes, the notification bell and what the mail views share. */
 import { providerNames as names } from '@/app/lib/provider-names';
-import type { enMail, enMailboxes, enNotifications } from './en-mail';
+import type { enMail, enMailboxes, enMailboxHealth, enNotifications } from './en-mail';
 import { pluralFr as plural } from './plural';
 
 export const frNotifications: typeof enNotifications = {
@@ -19,6 +19,13 @@ export const frNotifications: typeof enNotifications = {
     mailboxError: (address: string) => `${address} ne se synchronise plus`,
     mailboxRecovered: (address: string) => `${address} se synchronise de nouveau`,
     mailboxRecoveredBody: 'Le problème a disparu\u00a0; le courrier arrive de nouveau.',
+    mailboxStalled: (address: string) => `${address} ne donne plus signe de vie`,
+    mailboxStalledBody: {
+      sync_overdue: 'Aucune synchronisation n’a réussi depuis un moment, sans erreur signalée. Le service la reconnecte\u00a0; consultez son état.',
+      watch_silent: 'La surveillance du nouveau courrier ne répond plus. Le service la reconnecte\u00a0; le courrier peut arriver en retard d’ici là.',
+      dispatch_lag: 'Du nouveau courrier attend d’atteindre vos workflows. Consultez l’état de la boîte.',
+    },
+    mailboxStalledOther: 'Le nouveau courrier n’atteint peut-être plus vos workflows. Consultez l’état de la boîte.',
     mailboxDisconnected: (address: string) => `${address} a été déconnectée`,
     mailboxDeleted: (address: string) => `${address} a été supprimée`,
     mailboxRemovedBody: (workflows: number) =>
@@ -177,4 +184,33 @@ export const frMailboxes: typeof enMailboxes = {
     kept: 'Son autorisation est conservée\u00a0: elle sert encore à une autre connexion.',
     none: 'Rien n’était enregistré pour elle.',
   },
+};
+
+export const frMailboxHealth: typeof enMailboxHealth = {
+  title: 'État des boîtes',
+  description: 'Le nouveau courrier atteint-il vos workflows\u00a0? Comment chaque boîte est surveillée et quand elle s’est synchronisée.',
+  empty: 'Aucune boîte connectée pour l’instant.',
+  states: { healthy: 'En forme', syncing: 'Première synchro', stalled: 'Muette', error: 'Erreur', disconnected: 'Déconnectée' },
+  stalledReasons: {
+    sync_overdue: 'Aucune synchronisation n’a réussi dans le délai attendu.',
+    watch_silent: 'La surveillance du nouveau courrier ne répond plus.',
+    dispatch_lag: 'Du nouveau courrier attend d’atteindre vos workflows.',
+  },
+  stalledSince: (when: string) => `Muette ${when}`,
+  watchModes: { idle: 'Push (IMAP IDLE)', polling: 'Relève périodique', provider_history: 'Historique du fournisseur' },
+  watchNone: 'Pas encore surveillée',
+  watchAlive: 'active',
+  watchDead: 'muette',
+  lastSync: 'Dernière synchro',
+  lastDelta: 'Dernier courrier lu',
+  watch: 'Surveillance',
+  lastError: 'Dernière erreur',
+  oauthExpires: 'Jeton d’accès expire',
+  oauthRefreshed: 'Dernier renouvellement',
+  dispatchLag: 'En attente des workflows',
+  dispatchLagValue: (pending: number, oldest: string | null) =>
+    pending === 0 ? 'Rien en attente' : `${pending} message${pending === 1 ? '' : 's'}${oldest ? `, le plus ancien ${oldest}` : ''}`,
+  never: 'jamais',
+  justNow: 'à l’instant',
+  syncedCompact: (when: string) => `synchro ${when}`,
 };

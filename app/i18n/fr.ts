@@ -6,7 +6,7 @@ import { providerNames as names } from '@/app/lib/provider-names';
 import type { Dictionary } from './en';
 import { pluralFr as plural } from './plural';
 import { frTables } from './fr-tables';
-import { frMail, frMailboxes, frNotifications } from './fr-mail';
+import { frMail, frMailboxes, frMailboxHealth, frNotifications } from './fr-mail';
 import { frConnections, frOAuthApps } from './fr-connections';
 import { frWebmail } from './fr-webmail';
 import { frCompose } from './fr-compose';
@@ -354,6 +354,7 @@ export const fr: Dictionary = {
   notifications: frNotifications,
   mail: frMail,
   mailboxes: frMailboxes,
+  mailboxHealth: frMailboxHealth,
   connections: frConnections,
   exclusions: frExclusions,
   sendGuard: frSendGuard,

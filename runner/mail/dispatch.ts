@@ -24,6 +24,11 @@ export async function dispatchMailWork(mailboxId: string, work: HandedWork, opti
     await notifyWork(mailboxId, work);
     return 'released';
   }
+  // Only the holder's watch can be restarted.
+  if (work.rewatch) {
+    await notifyWork(mailboxId, work);
+    return 'handed-over';
+  }
   const owner = `oneshot:${process.pid}:${randomUUID().slice(0, 8)}`;
   if (!(await takeLease(mailboxId, owner))) {
     await notifyWork(mailboxId, work);

@@ -33,7 +33,8 @@ import { MailboxWorker, Slots, type WorkerOptions } from './worker';
 /** The notification channel runners hand mailbox work over on. */
 export const mailWorkChannel = 'mailflow_mail_work';
 
-export type HandedWork = WorkRequest & { release?: boolean };
+/** `rewatch`: the watchdog found the mailbox stalled; its holder drops the watch and the connection and starts again. */
+export type HandedWork = WorkRequest & { release?: boolean; rewatch?: boolean };
 
 export interface SupervisorOptions extends WorkerOptions {
   owner?: string;
@@ -161,8 +162,14 @@ export class MailSupervisor {
     }
     const local = this.workers.get(mailboxId);
     if (local) {
-      local.request(work);
+      if (work.rewatch) void local.rewatch().catch((error: unknown) => log.warn({ mailboxId, err: error }, 'restarting a mailbox watch failed'));
+      else local.request(work);
       return 'local';
+    }
+    // Nobody here holds it: only its holder can restart its watch.
+    if (work.rewatch) {
+      await notifyWork(mailboxId, work);
+      return 'handed-over';
     }
     if (await takeLease(mailboxId, this.owner, this.timing.ttlMs)) {
       this.adopt(mailboxId);
@@ -187,6 +194,7 @@ export class MailSupervisor {
       const worker = this.workers.get(parsed.mailboxId);
       if (!worker) return;
       if (parsed.work.release) this.dropLater(parsed.mailboxId);
+      else if (parsed.work.rewatch) void worker.rewatch().catch((error: unknown) => log.warn({ err: error }, 'restarting a mailbox watch failed'));
       else worker.request(parsed.work);
     });
     await client.connect();

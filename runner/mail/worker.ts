@@ -12,6 +12,8 @@
  * records the failure and backs off) take over. Without this, the first reconnect hit a server still
  * starting, failed, and mail waited 30-90 s for the backoff with no watch open (issue 19 §5).
  */
+import { config } from '../../server/core/config';
+import { db } from '../../server/core/db';
 import { log } from '../../server/core/log';
 import type { WatchChange, WatchHandle } from '../../server/core/mail/provider';
 import { classifySyncError } from '../../server/core/mail/sync-errors';
@@ -62,7 +64,19 @@ export interface WorkerOptions {
    * `watchReopenDelaysMs` (about 30 s in all).
    */
   watchReopenMs?: readonly number[];
+  /**
+   * The watch heartbeat (`mailboxes.watch_mode`, `watch_alive_at`, read by the health panel and the
+   * watchdog) is written at most this often, unless the mode changed. Default MAIL_WATCH_HEARTBEAT_SECONDS.
+   */
+  heartbeatMs?: number;
+  /** How often a silent IDLE watch proves its connection alive (a NOOP). Default: `heartbeatMs`. */
+  aliveCheckMs?: number;
+  /** How long that NOOP (or a folder look) may wait for its answer before the watch is declared dead. Default 20 s. */
+  aliveTimeoutMs?: number;
 }
+
+/** How the worker watches for new mail, as recorded in `mailboxes.watch_mode`. */
+export type WatchMode = 'idle' | 'polling' | 'provider_history';
 
 /**
  * Reopen attempts of a dropped watch: at once, then densely over the first seconds (a restarting
@@ -108,6 +122,9 @@ export class MailboxWorker {
   readonly wakeups = { watchEvents: 0, folderChanges: 0, polls: 0, retries: 0 };
   /** A folder other than the inbox changed within the debounce window. */
   private debouncedFolders = false;
+  /** The last heartbeat written (mode and time), so a burst of proofs writes once. */
+  private beatMode: WatchMode | null = null;
+  private beatAt = 0;
 
   constructor(
     readonly mailboxId: string,
@@ -196,6 +213,8 @@ export class MailboxWorker {
     // A backfill continues after whatever else is waiting, one budget at a time.
     if (result.more.backfill) setImmediate(() => this.request({ backfill: true }));
     await this.ensureWatch();
+    // Without an open watch, the successful run is what proves the mailbox watched (by its poll).
+    if (!this.watching) this.beat('polling');
     this.schedule(this.watching ? (this.options.watchedPollMs ?? 300_000) : (this.options.pollMs ?? 60_000), { delta: true }, 'polls');
   }
 
@@ -256,7 +275,14 @@ export class MailboxWorker {
           if (this.watchOpenedAt > 0 && Date.now() - this.watchOpenedAt >= watchSettledMs) this.reopenAttempts = 0;
           this.scheduleReopen();
         },
-        { folderCheckMs: this.options.folderCheckMs ?? 30_000 },
+        {
+          folderCheckMs: this.options.folderCheckMs ?? 30_000,
+          aliveCheckMs: this.options.aliveCheckMs ?? this.heartbeatMs,
+          aliveTimeoutMs: this.options.aliveTimeoutMs,
+          onAlive: () => {
+            if (generation === this.watchGeneration) this.beat('idle');
+          },
+        },
       );
       if (this.stopped || dropped || generation !== this.watchGeneration) {
         // Stopped meanwhile, or the connection dropped while it opened (its end already scheduled a reopen).
@@ -320,6 +346,43 @@ export class MailboxWorker {
       this.debouncedFolders = false;
       this.request({ delta });
     }, this.options.debounceMs ?? 50);
+  }
+
+  private get heartbeatMs(): number {
+    return this.options.heartbeatMs ?? config().MAIL_WATCH_HEARTBEAT_SECONDS * 1000;
+  }
+
+  /**
+   * Records that the mailbox is watched (mode) and alive now, at most every `heartbeatMs` unless the
+   * mode changed: a proof per IDLE event would be a write per message. A polled OAuth mailbox reads
+   * its provider's history, hence `provider_history` for non-IMAP mailboxes.
+   */
+  private beat(mode: WatchMode): void {
+    if (this.stopped) return;
+    const now = Date.now();
+    if (mode === this.beatMode && now - this.beatAt < this.heartbeatMs) return;
+    this.beatMode = mode;
+    this.beatAt = now;
+    db()
+      .$executeRaw`
+        UPDATE mailboxes SET watch_mode = CASE WHEN ${mode} = 'polling' AND provider <> 'imap' THEN 'provider_history' ELSE ${mode} END,
+          watch_alive_at = now()
+         WHERE id = ${this.mailboxId}::uuid AND status <> 'disconnected'`
+      .catch((error: unknown) => log.warn({ mailboxId: this.mailboxId, err: error }, 'mailbox watch heartbeat not written'));
+  }
+
+  /**
+   * Drops the watch and the sync connection and starts again (the watchdog asks for it when a mailbox
+   * looks stalled): a connection that stopped carrying bytes is replaced by a fresh one.
+   */
+  async rewatch(): Promise<void> {
+    if (this.stopped) return;
+    await this.closeWatch();
+    this.clearReopen();
+    this.reopenAttempts = 0;
+    this.beatMode = null;
+    await this.session.close();
+    this.request(everything);
   }
 
   private async closeWatch(): Promise<void> {

@@ -30,6 +30,7 @@ import { workflowSchedulesTask } from './workflow-schedules.task';
 import { evalRunTask } from './eval-run.task';
 import { analyzerRunTask } from './analyzer-run.task';
 import { sweepAssistantTurnsTask } from './sweep-assistant-turns.task';
+import { mailWatchdogTask } from './mail-watchdog.task';
 
 export const taskDefinitions: readonly TaskDefinition[] = [
   purgeIdempotencyRecordsTask,
@@ -58,6 +59,7 @@ export const taskDefinitions: readonly TaskDefinition[] = [
   evalRunTask,
   analyzerRunTask,
   sweepAssistantTurnsTask,
+  mailWatchdogTask,
 ];
 
 export const taskList: TaskList = Object.fromEntries(taskDefinitions.map((definition) => [definition.name, definition.task]));

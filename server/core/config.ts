@@ -157,6 +157,16 @@ const configSchema = z.object({
   /** Initial sync of a new mailbox: mail received in the last N days, at most M messages per folder. */
   MAIL_INITIAL_SYNC_DAYS: positiveInt(30),
   MAIL_INITIAL_SYNC_MAX_PER_FOLDER: positiveInt(1000),
+  /**
+   * Mailbox health (runner/mail/health-watchdog.ts): the watch heartbeat is written at most every N
+   * seconds; an `active` mailbox is stalled after no successful sync for N minutes (3x the 5-min poll
+   * while IDLE watches), a watch heartbeat older than N seconds, or mail mirrored and not journaled
+   * for N minutes.
+   */
+  MAIL_WATCH_HEARTBEAT_SECONDS: positiveInt(60),
+  MAIL_STALL_SYNC_MINUTES: positiveInt(20),
+  MAIL_STALL_WATCH_SECONDS: positiveInt(300),
+  MAIL_STALL_DISPATCH_MINUTES: positiveInt(10),
   /** API root of `mail_provider_a` (Gmail-compatible); tests point it at a local fake. */
   MAIL_PROVIDER_A_API_URL: apiUrl('https://gmail.googleapis.com/gmail/v1', 'MAIL_PROVIDER_A_API_URL'),
   /** API root of `mail_provider_b` (Microsoft-Graph-compatible); tests point it at a local fake. */

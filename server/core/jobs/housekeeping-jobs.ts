@@ -24,6 +24,8 @@ export const housekeepingTaskNames = {
   workflowSchedules: 'workflow-schedules',
   /** Every minute: settles assistant turns whose web process died (server/domains/assistant/sweep.ts). */
   sweepAssistantTurns: 'sweep-assistant-turns',
+  /** Every minute: marks silent mailboxes stalled and clears recovered ones (runner/mail/watchdog.ts). */
+  mailWatchdog: 'mail-watchdog',
   /** Queued once at every runner start: gives typed slots to tables written before they existed. */
   backfillTableTypedSlots: 'backfill-table-typed-slots',
 } as const;

@@ -173,6 +173,14 @@ export type WatchChange = 'inbox' | 'folders';
 export interface WatchOptions {
   /** How often the folders other than the inbox are looked at, where the provider allows it cheaply; 0: never. */
   folderCheckMs?: number;
+  /**
+   * How often an otherwise silent watch proves its connection alive (IMAP: a NOOP that must be answered
+   * within `aliveTimeoutMs`, or the watch ends as a timeout); 0 or absent: never.
+   */
+  aliveCheckMs?: number;
+  aliveTimeoutMs?: number;
+  /** Called whenever the watch knows its connection alive (opened, an event, an answered look or NOOP). */
+  onAlive?: () => void;
 }
 
 export interface WatchHandle {

@@ -23,6 +23,8 @@ import {
   requestResync,
   requestSync,
 } from './service';
+import { healthListLimit, mailboxHealth } from './health';
+import { mailboxHealthInput, mailboxHealthOutput } from './health-schemas';
 
 const tag = 'Mailboxes';
 const read = { kind: 'scope', scope: 'mailboxes:read' } as const;
@@ -45,6 +47,25 @@ export const mailboxesRouter = router({
     )
     .output(mailboxListOutput)
     .query(({ ctx }) => listMailboxes(actorOf(ctx))),
+
+  health: procedure
+    .meta(
+      route({
+        method: 'GET',
+        path: '/api/v1/mailboxes/health',
+        access: read,
+        errors: ['auth.forbidden'],
+        tag,
+        summary: { en: 'Mailbox health', fr: 'Santé des boîtes aux lettres' },
+        description: {
+          en: `Per mailbox of the calling member: its \`state\` (\`disconnected\`, \`error\`, \`stalled\`, \`syncing\`, \`healthy\`: the first that applies), the last successful sync and the last delta, how new mail is watched (\`watch.mode\` \`idle\`, \`polling\` or \`provider_history\`) and whether the runner's heartbeat of that watch is recent (\`watch.alive\`), the last error (never a secret), the OAuth access token's expiry and last refresh (null for IMAP), the dispatch lag (mail mirrored but not yet journaled: how many, the oldest) and, when the runner's watchdog found the mailbox silent, since when and why (\`stalled\`; a \`mailbox.stalled\` notification was raised once, \`mailbox.recovered\` follows when it heals). \`scope=org\` (administrators only, else 403 \`auth.forbidden\`) lists every member's mailboxes, without content. At most ${healthListLimit}, oldest connection first.`,
+          fr: `Pour chaque boîte du membre : son \`state\` (\`disconnected\`, \`error\`, \`stalled\`, \`syncing\`, \`healthy\` : le premier qui s’applique), la dernière synchronisation réussie et le dernier delta, la façon dont le nouveau courrier est surveillé (\`watch.mode\` \`idle\`, \`polling\` ou \`provider_history\`) et si le signe de vie de cette surveillance est récent (\`watch.alive\`), la dernière erreur (jamais un secret), l’expiration et le dernier renouvellement du jeton OAuth (null pour IMAP), le retard de distribution (courrier copié mais pas encore journalisé : combien, le plus ancien) et, quand la surveillance du runner a trouvé la boîte muette, depuis quand et pourquoi (\`stalled\` ; une notification \`mailbox.stalled\` a été émise une fois, \`mailbox.recovered\` suit au rétablissement). \`scope=org\` (administrateurs seulement, sinon 403 \`auth.forbidden\`) liste les boîtes de tous les membres, sans contenu. Au plus ${healthListLimit}, de la plus ancienne connexion à la plus récente.`,
+        },
+      }),
+    )
+    .input(mailboxHealthInput)
+    .output(mailboxHealthOutput)
+    .query(({ ctx, input }) => mailboxHealth(actorOf(ctx), input)),
 
   connectImap: procedure
     .meta(

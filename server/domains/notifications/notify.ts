@@ -16,6 +16,8 @@ export const notificationParams = {
   }),
   'mailbox.error': z.strictObject({ mailboxId: z.string(), address: z.string(), kind: z.string() }),
   'mailbox.recovered': z.strictObject({ mailboxId: z.string(), address: z.string() }),
+  /** The runner's watchdog found an active mailbox silent (runner/mail/watchdog.ts); `reason` says which bound it passed. */
+  'mailbox.stalled': z.strictObject({ mailboxId: z.string(), address: z.string(), reason: z.enum(['sync_overdue', 'watch_silent', 'dispatch_lag']) }),
   'mailbox.removed': z.strictObject({
     mailboxId: z.string(),
     address: z.string(),

@@ -5,7 +5,7 @@ import { isoDateTime } from '../../core/http/schemas';
 export const notificationSchema = z
   .object({
     id: z.uuid(),
-    kind: z.string().describe('`execution.failed`, `mailbox.error`, `mailbox.recovered`, `mailbox.removed`, `approval.pending`, `workflow.notice`, `send.held`, …'),
+    kind: z.string().describe('`execution.failed`, `mailbox.error`, `mailbox.recovered`, `mailbox.stalled`, `mailbox.removed`, `approval.pending`, `workflow.notice`, `send.held`, …'),
     severity: z.enum(['info', 'warning', 'error']),
     params: z.record(z.string(), z.unknown()).describe('The kind’s parameters (see Events).'),
     link: z.string().nullable().describe('An in-app path, or null.'),

@@ -21,6 +21,11 @@ describe('notification texts', () => {
     const notice = { ...base, kind: 'workflow.notice', params: { workflowId: 'w1', workflowName: 'Leads', executionId: 'e1', title: 'New lead', body: 'From ACME' } };
     expect(notificationText(notice, en)).toMatchObject({ title: 'Leads: New lead', body: 'From ACME', href: '/executions/e1' });
     expect(notificationText(notice, fr).title).toBe('Leads\u00a0: New lead');
+    const stalled = { ...base, kind: 'mailbox.stalled', severity: 'warning' as const, params: { mailboxId: 'm', address: 'a@example.test', reason: 'watch_silent' } };
+    expect(notificationText(stalled, en)).toMatchObject({ title: 'a@example.test went silent', href: '/settings/mailboxes' });
+    expect(notificationText(stalled, en).body).toContain('stopped answering');
+    expect(notificationText(stalled, fr).title).toBe('a@example.test ne donne plus signe de vie');
+    expect(notificationText({ ...stalled, params: { address: 'a@example.test', reason: 'later' } }, en).body).toBe(en.notifications.kinds.mailboxStalledOther);
     expect(notificationText({ ...base, kind: 'something.new' }, en)).toMatchObject({ title: 'New notification', href: null });
   });
 

@@ -39,6 +39,8 @@ export function notificationText(notification: AppNotification, t: Dictionary): 
       return { title: n.mailboxError(text(p, 'address')), body: mailErrorKindText(text(p, 'kind'), t), href: own ?? '/settings/mailboxes' };
     case 'mailbox.recovered':
       return { title: n.mailboxRecovered(text(p, 'address')), body: n.mailboxRecoveredBody, href: own ?? '/settings/mailboxes' };
+    case 'mailbox.stalled':
+      return { title: n.mailboxStalled(text(p, 'address')), body: n.mailboxStalledBody[text(p, 'reason')] ?? n.mailboxStalledOther, href: own ?? '/settings/mailboxes' };
     case 'mailbox.removed': {
       const deleted = text(p, 'mode') === 'deleted';
       return {

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { Suspense } from 'react';
 import { getDictionary } from '@/app/i18n/server';
 import { LoadingState } from '@/app/ui/states';
+import { MailboxHealthPanel } from '../../_health/mailbox-health-panel';
 import { MailboxesView } from './mailboxes-view';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -13,6 +14,9 @@ export default function MailboxesPage() {
   return (
     <Suspense fallback={<LoadingState rows={3} />}>
       <MailboxesView />
+      <section className="mt-8">
+        <MailboxHealthPanel />
+      </section>
     </Suspense>
   );
 }

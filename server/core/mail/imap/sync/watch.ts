@@ -16,6 +16,30 @@ import { folderRows, isSyncedFolder } from './folders';
 export interface ImapWatchOptions {
   /** How often other folders are looked at (LIST-STATUS); 0 or absent: never. */
   folderCheckMs?: number;
+  /**
+   * How often the connection proves itself alive when no look did meanwhile: IDLE is broken by a NOOP
+   * that must be answered within `aliveTimeoutMs` (default 20 s). 0 or absent: never. Without it, a
+   * connection that silently stops carrying bytes (a NAT or firewall dropping state, a frozen server)
+   * keeps IDLE "open" until the socket timeout, 30 min, with no mail arriving.
+   */
+  aliveCheckMs?: number;
+  aliveTimeoutMs?: number;
+  /** Called whenever the watch knows its connection alive. */
+  onAlive?: () => void;
+}
+
+/** The deadline of a NOOP or a folder look before the watch is declared dead. */
+const defaultAliveTimeoutMs = 20_000;
+
+function bounded<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new SyncError({ kind: 'timeout', code: 'imap.unreachable', message: 'The watch connection stopped answering.' })), ms);
+  });
+  return Promise.race([work, expired]).finally(() => {
+    clearTimeout(timer);
+    work.catch(() => {});
+  });
 }
 
 type FolderStamps = Map<string, string>;
@@ -51,11 +75,19 @@ export async function watchImap(
   let closing = false;
   let ended = false;
   let checkTimer: NodeJS.Timeout | null = null;
-  const onInbox = () => onChange('inbox');
+  let aliveTimer: NodeJS.Timeout | null = null;
+  const alive = () => {
+    if (!closing && !ended) options.onAlive?.();
+  };
+  const onInbox = () => {
+    alive();
+    onChange('inbox');
+  };
   const end = (error: unknown) => {
     if (closing || ended) return;
     ended = true;
     if (checkTimer) clearInterval(checkTimer);
+    if (aliveTimer) clearInterval(aliveTimer);
     client.off('exists', onInbox);
     client.off('expunge', onInbox);
     client.off('flags', onInbox);
@@ -69,19 +101,26 @@ export async function watchImap(
   client.on('flags', onInbox);
   client.on('close', () => end(new SyncError({ kind: 'unreachable', code: 'imap.unreachable', message: 'The watch connection closed.' })));
   try {
-    await client.mailboxOpen('INBOX', { readOnly: true });
+    const aliveTimeoutMs = options.aliveTimeoutMs ?? defaultAliveTimeoutMs;
+    await bounded(client.mailboxOpen('INBOX', { readOnly: true }), aliveTimeoutMs);
     const checkMs = client.capabilities.has('LIST-STATUS') ? (options.folderCheckMs ?? 0) : 0;
-    let stamps = checkMs > 0 ? await folderStamps(client) : null;
+    let stamps = checkMs > 0 ? await bounded(folderStamps(client), aliveTimeoutMs) : null;
 
     // A look at the other folders breaks IDLE (imapflow sends DONE before the LIST); the loop below
     // tells that apart from IDLE ending on its own by the looks started meanwhile.
     let looksStarted = 0;
+    let lastAnswerAt = Date.now();
     let looking: Promise<void> | null = null;
+    const answered = () => {
+      lastAnswerAt = Date.now();
+      alive();
+    };
     const look = () => {
       if (looking || closing || ended || !stamps) return;
       looksStarted += 1;
       looking = (async () => {
-        const next = await folderStamps(client);
+        const next = await bounded(folderStamps(client), aliveTimeoutMs);
+        answered();
         const changed = !sameStamps(stamps!, next);
         stamps = next;
         if (changed && !closing && !ended) onChange('folders');
@@ -104,6 +143,23 @@ export async function watchImap(
       checkTimer = setInterval(look, checkMs);
       checkTimer.unref();
     }
+    // The proof of life: a NOOP (it breaks IDLE like a look does) unless a look was answered recently.
+    const aliveMs = options.aliveCheckMs ?? 0;
+    const probe = () => {
+      if (looking || closing || ended || Date.now() - lastAnswerAt < aliveMs / 2) return;
+      looksStarted += 1;
+      looking = bounded(client.noop(), aliveTimeoutMs)
+        .then(answered)
+        .catch((error: unknown) => end(error))
+        .finally(() => {
+          looking = null;
+        });
+    };
+    if (aliveMs > 0) {
+      aliveTimer = setInterval(probe, aliveMs);
+      aliveTimer.unref();
+    }
+    answered();
 
     const idleLoop = async () => {
       for (;;) {
@@ -120,6 +176,7 @@ export async function watchImap(
   } catch (error) {
     closing = true;
     if (checkTimer) clearInterval(checkTimer);
+    if (aliveTimer) clearInterval(aliveTimer);
     await closeImap(client);
     throw error;
   }
@@ -127,6 +184,7 @@ export async function watchImap(
     async close() {
       closing = true;
       if (checkTimer) clearInterval(checkTimer);
+      if (aliveTimer) clearInterval(aliveTimer);
       await closeImap(client);
     },
   };
