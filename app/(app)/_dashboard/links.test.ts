@@ -12,12 +12,12 @@ describe('drill-down addresses', () => {
     const href = executionsHref({ workflowId: 'w1', status: 'failed', range: { from: window.from, to: window.to } });
     const url = new URL(href, 'http://x');
     expect(url.pathname).toBe('/executions');
-    expect(Object.fromEntries(url.searchParams)).toEqual({ workflowId: 'w1', status: 'failed', from: window.from, to: window.to });
+    expect(Object.fromEntries(url.searchParams)).toEqual({ workflowId: 'w1', status: 'failed', from: window.from, to: window.to, simulated: 'false', loopIterations: 'false' });
   });
 
-  it('leaves out the filters it is not given', () => {
-    expect(executionsHref({ status: 'succeeded' })).toBe('/executions?status=succeeded');
-    expect(executionsHref({})).toBe('/executions');
+  it('leaves out the filters it is not given, and always lists the runs the figures count (live, no loop iterations)', () => {
+    expect(executionsHref({ status: 'succeeded' })).toBe('/executions?status=succeeded&simulated=false&loopIterations=false');
+    expect(executionsHref({})).toBe('/executions?simulated=false&loopIterations=false');
   });
 
   it('an outcome opens the message journal filtered by outcome and window', () => {

@@ -2,6 +2,8 @@
  * Drill-down addresses of the dashboard, in one place: every row and every bar opens the list it
  * counts. The executions list reads `workflowId`, `status`, `from`, `to`; the message journal reads
  * `outcome`, `from`, `to` (both lists are built by their own pages; this only writes the addresses).
+ * Runs links also say `simulated=false&loopIterations=false`: the runs the figures count (live runs,
+ * loop iterations left out; GET /api/v1/dashboard/executions), so the list shows exactly those.
  */
 export interface TimeRange {
   from: string;
@@ -16,7 +18,7 @@ function search(params: Record<string, string | null | undefined>): string {
 }
 
 export function executionsHref({ workflowId, status, range }: { workflowId?: string | null; status?: string | null; range?: TimeRange | null }): string {
-  return `/executions${search({ workflowId, status, from: range?.from, to: range?.to })}`;
+  return `/executions${search({ workflowId, status, from: range?.from, to: range?.to, simulated: 'false', loopIterations: 'false' })}`;
 }
 
 export function journalHref({ outcome, range }: { outcome?: string | null; range?: TimeRange | null }): string {
