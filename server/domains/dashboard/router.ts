@@ -2,6 +2,7 @@ import type { ErrorCode } from '../../core/errors/catalogue';
 import { route } from '../../trpc/meta';
 import { actorOf, procedure, router } from '../../trpc/procedures';
 import { aiFigures } from './ai';
+import { AI_BREAKDOWN_LIMIT } from './ai-sql';
 import { executionFigures } from './executions';
 import { mailFigures } from './mail';
 import { dashboardQueryInput } from './query';
@@ -66,7 +67,10 @@ export const dashboardRouter = router({
         badRequestCode,
         errors,
         summary: { en: 'AI usage and spend', fr: 'Usage et dépenses d’IA' },
-        description: { en: `TODO(lane dash-mail-ai): what counts. ${common.en}`, fr: `TODO(lane dash-mail-ai). ${common.fr}` },
+        description: {
+          en: `Model calls recorded in \`[from, to)\` (one usage row per call: AI nodes, the assistant, the analyzer). Totals for the window and the previous period: \`calls\`, input, output and reasoning tokens, \`costUsd\` (the sum of priced calls only), \`unpricedCalls\` (calls with no known price, a local model say: their cost is never guessed), \`instanceCostUsd\` (what the instance paid, the part budgets count) and \`memberKeys\` (calls on members’ own keys, paid by their accounts). \`byModel\` (provider and model), \`byPurpose\` and \`byMember\` (administrators only, else empty; \`memberName\` null for a deleted member) cover the window, costliest first then most called, at most ${AI_BREAKDOWN_LIMIT} rows each. \`series\`: calls and cost per bucket. \`budgets\`: the current calendar month in UTC, whatever the window: the instance-paid spend of every member against the instance budget, and that of the reader (or of \`memberId\`) against the member budget, read by the budget enforcement’s own statement. \`workflowId\` narrows to calls made for that workflow; \`mailboxId\` to calls made by runs of that mailbox (usage has no mailbox of its own: assistant and analyzer calls are then left out). Money is in USD, rounded to 6 decimals. ${common.en}`,
+          fr: `Les appels de modèle enregistrés dans \`[from, to)\` (une ligne d’usage par appel : nœuds d’IA, assistant, analyseur). Totaux de la fenêtre et de la période précédente : \`calls\`, jetons d’entrée, de sortie et de raisonnement, \`costUsd\` (la somme des seuls appels dont le prix est connu), \`unpricedCalls\` (les appels sans prix connu, un modèle local par exemple : leur coût n’est jamais deviné), \`instanceCostUsd\` (ce que l’instance a payé, la part que comptent les budgets) et \`memberKeys\` (les appels sur les clés propres des membres, payés par leurs comptes). \`byModel\` (fournisseur et modèle), \`byPurpose\` et \`byMember\` (administrateurs seulement, sinon vide ; \`memberName\` null pour un membre supprimé) couvrent la fenêtre, du plus coûteux au moins coûteux puis du plus appelé au moins appelé, ${AI_BREAKDOWN_LIMIT} lignes au plus chacun. \`series\` : appels et coût par tranche. \`budgets\` : le mois civil en cours en UTC, quelle que soit la fenêtre : la dépense payée par l’instance de tous les membres face au budget de l’instance, et celle du lecteur (ou de \`memberId\`) face au budget par membre, lues par la requête même du contrôle des budgets. \`workflowId\` restreint aux appels faits pour ce workflow ; \`mailboxId\` aux appels faits par des exécutions de cette boîte (l’usage n’a pas de boîte à lui : les appels de l’assistant et de l’analyseur sont alors écartés). Les montants sont en USD, arrondis à 6 décimales. ${common.fr}`,
+        },
       }),
     )
     .input(dashboardQueryInput)
