@@ -216,6 +216,14 @@ describe('DashboardView', () => {
     await waitFor(() => expect(screen.getByTestId('recent-failure-row').dataset.acknowledged).toBe('false'));
   });
 
+  it('unreadable AI figures leave the rest of the page up, with their own error', async () => {
+    renderView(member('member'), { ...withFigures, 'dashboard.ai': () => Promise.reject(new Error('down')) });
+    expect((await screen.findByTestId('kpi-runs-value')).textContent).toBe('4');
+    expect(screen.getByTestId('kpi-aiSpend-value').textContent).toBe('—');
+    expect(within(await screen.findByTestId('dashboard-ai-error')).getByRole('button', { name: en.common.retry })).toBeTruthy();
+    expect(screen.queryByTestId('dashboard-error')).toBeNull();
+  });
+
   it('an unreadable answer shows an error with a retry', async () => {
     renderView(member('member'), { ...withFigures, 'dashboard.mail': () => Promise.reject(new Error('down')) });
     const error = await screen.findByTestId('dashboard-error');

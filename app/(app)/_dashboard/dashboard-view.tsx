@@ -146,14 +146,17 @@ export function DashboardView({ initialView, healthPanel }: { initialView: View;
     },
   });
 
-  const failed = [executions, mail, ai].find((result) => result.isError && !result.data);
-  const ready = executions.data && mail.data && ai.data;
+  // Runs and mail are the page: without them, an error with a retry. AI figures that cannot be read
+  // leave the rest of the page up, with their own error where their charts go.
+  const failed = [executions, mail].find((result) => result.isError && !result.data);
+  const aiFailed = ai.isError && !ai.data;
+  const ready = executions.data && mail.data && (ai.data || aiFailed);
   const filtered = Boolean(effective.mailboxId || effective.workflowId || effective.memberId);
   const nothing =
     ready &&
     executions.data!.current.total + executions.data!.previous.total === 0 &&
     mail.data!.current.received + mail.data!.previous.received === 0 &&
-    ai.data!.current.calls + ai.data!.previous.calls === 0;
+    (ai.data ? ai.data.current.calls + ai.data.previous.calls : 0) === 0;
   const orgView = isAdmin && effective.scope === 'org';
 
   return (
@@ -208,7 +211,7 @@ export function DashboardView({ initialView, healthPanel }: { initialView: View;
               {t.dashboard.empty.filtered}
             </p>
           ) : null}
-          <KpiCards executions={executions.data!} mail={mail.data!} ai={ai.data!} />
+          <KpiCards executions={executions.data!} mail={mail.data!} ai={ai.data} />
           {/* Slot of the mailbox health panel (lane health: app/(app)/_health/mailbox-health-panel.tsx). */}
           {healthPanel}
           <div className="mb-6 grid gap-4 lg:grid-cols-2">
@@ -227,9 +230,15 @@ export function DashboardView({ initialView, healthPanel }: { initialView: View;
               onAcknowledge={(id) => acknowledge.mutate({ id })}
             />
           </div>
-          <div className="mb-6 grid gap-4 lg:grid-cols-3">
-            <AiCharts data={ai.data!} showMembers={orgView && !effective.memberId} />
-          </div>
+          {ai.data ? (
+            <div className="mb-6 grid gap-4 lg:grid-cols-3">
+              <AiCharts data={ai.data} showMembers={orgView && !effective.memberId} />
+            </div>
+          ) : (
+            <div className="mb-6">
+              <ErrorState error={ai.error} onRetry={() => void ai.refetch()} testId="dashboard-ai-error" />
+            </div>
+          )}
         </div>
       )}
     </>
