@@ -13,6 +13,9 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { e2eAdmin } from '../fixtures/env';
 import { signedInMember } from '../fixtures/members';
 
+/** The shared machine can be slow to render a first page (several journeys' builds and browsers at once). */
+const firstRender = { timeout: 90_000 };
+
 const webhookNode = { id: 'hook', type: 'trigger.webhook', version: 1, name: 'Incoming call', params: {}, position: { x: 0, y: 0 } };
 
 async function newMember(page: Page, browser: import('@playwright/test').Browser, prefix: string, name: string) {
@@ -43,11 +46,11 @@ const usd = (value: number) =>
   new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: value > 0 && value < 0.01 ? 4 : 2 }).format(value);
 
 test('a newcomer sees what to do first, and no organisation scope', async ({ page, browser }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000);
   const { context } = await newMember(page, browser, 'dash-new', 'Nina Newcomer');
   const member = await context.newPage();
   await member.goto('/');
-  await expect(member.getByTestId('dashboard-empty')).toBeVisible({ timeout: 30_000 });
+  await expect(member.getByTestId('dashboard-empty')).toBeVisible(firstRender);
   await expect(member.getByTestId('get-started')).toBeVisible();
   // The "Get started" list is on top of the page, above the teaching state.
   const listBox = await member.getByTestId('get-started').boundingBox();
@@ -63,14 +66,14 @@ test('a newcomer sees what to do first, and no organisation scope', async ({ pag
   expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('dashboard.forbidden');
   // An administrator's shared address asking for the organisation shows the member their own figures.
   await member.goto('/?scope=org&period=24h');
-  await expect(member.getByTestId('dashboard-empty')).toBeVisible({ timeout: 30_000 });
+  await expect(member.getByTestId('dashboard-empty')).toBeVisible(firstRender);
   await expect(member.getByTestId('dashboard-error')).toHaveCount(0);
   await expect(member.getByTestId('dashboard-period')).toHaveValue('24h');
   await context.close();
 });
 
 test('after real runs the cards show the API’s figures, live, and the failing workflow opens its runs', async ({ page, browser }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(480_000);
   const { context, stamp } = await newMember(page, browser, 'dash-runs', 'Rita Runs');
   const member = await context.newPage();
   const succeeding = await webhookWorkflow(context.request, `Tag orders ${stamp}`, {
@@ -93,9 +96,9 @@ test('after real runs the cards show the API’s figures, live, and the failing 
   });
 
   await member.goto('/');
-  await expect(member.getByTestId('dashboard-empty')).toBeVisible({ timeout: 30_000 });
+  await expect(member.getByTestId('dashboard-empty')).toBeVisible(firstRender);
   // The shell's live channel is up before the runs start, so their end reaches this page.
-  await expect(member.getByTestId('dashboard-live')).toBeVisible({ timeout: 30_000 });
+  await expect(member.getByTestId('dashboard-live')).toBeVisible(firstRender);
 
   for (const [url, body] of [
     [succeeding.url, { order: 1 }],
@@ -107,7 +110,7 @@ test('after real runs the cards show the API’s figures, live, and the failing 
   }
 
   await test.step('the runs end and the page shows them without a reload', async () => {
-    await expect(member.getByTestId('kpi-runs-value')).toHaveText('3', { timeout: 60_000 });
+    await expect(member.getByTestId('kpi-runs-value')).toHaveText('3', { timeout: 90_000 });
     await expect(member.getByTestId('kpi-successRate-value')).toHaveText(rate(2 / 3), { timeout: 30_000 });
   });
 
@@ -159,7 +162,7 @@ test('after real runs the cards show the API’s figures, live, and the failing 
 
   await test.step('the first render of the seeded dashboard is measured', async () => {
     await member.goto('/');
-    await expect(member.getByTestId('kpi-cards')).toBeVisible({ timeout: 30_000 });
+    await expect(member.getByTestId('kpi-cards')).toBeVisible(firstRender);
     const timing = await member.evaluate(() => {
       const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
       const [kpis] = performance.getEntriesByName('dashboard:kpis-shown');
@@ -187,12 +190,12 @@ test('after real runs the cards show the API’s figures, live, and the failing 
 });
 
 test('the dashboard in French and dark', async ({ page, browser }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000);
   const name = 'Fanny Français';
   const { context } = await newMember(page, browser, 'dash-fr', name);
   const member = await context.newPage();
   await member.goto('/?period=30d');
-  await expect(member.getByTestId('dashboard-empty')).toBeVisible({ timeout: 30_000 });
+  await expect(member.getByTestId('dashboard-empty')).toBeVisible(firstRender);
   for (const entry of ['Dark', 'Français']) {
     await member.getByRole('button', { name: new RegExp(name) }).first().click();
     await member.getByRole('menuitemradio', { name: entry, exact: true }).click();
@@ -201,7 +204,7 @@ test('the dashboard in French and dark', async ({ page, browser }) => {
   await member.reload();
   await expect(member.locator('html')).toHaveAttribute('data-theme', 'dark');
   await expect(member.locator('html')).toHaveAttribute('lang', 'fr');
-  await expect(member.getByRole('heading', { name: 'Votre tableau de bord se remplit à mesure que vos workflows tournent' })).toBeVisible({ timeout: 30_000 });
+  await expect(member.getByRole('heading', { name: 'Votre tableau de bord se remplit à mesure que vos workflows tournent' })).toBeVisible(firstRender);
   await expect(member.getByTestId('dashboard-period')).toHaveValue('30d');
   await expect(member.getByTestId('dashboard-period').locator('option:checked')).toHaveText('30 derniers jours');
   // The chart colours are the theme's: dark values of the CSS variables.
