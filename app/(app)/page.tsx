@@ -1,13 +1,20 @@
 import type { Metadata } from 'next';
 import { getDictionary } from '@/app/i18n/server';
-import { ComingSoon } from './_shell/coming-soon';
-import { GetStarted } from './_onboarding/get-started';
+import { DashboardView } from './_dashboard/dashboard-view';
+import { viewFromSearch } from './_dashboard/search';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getDictionary()).sections.dashboard.title };
 }
 
-/** The dashboard arrives with issue 20; until then the home page leads with the first steps. */
-export default function DashboardPage() {
-  return <ComingSoon section="dashboard" lead={<GetStarted />} />;
+/** The home page is the dashboard (issue 20); its view (period, zone, scope, filters) is in the address. */
+export default async function DashboardPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const params = await searchParams;
+  const first = (name: string) => {
+    const value = params[name];
+    return (Array.isArray(value) ? value[0] : value) ?? null;
+  };
+  // healthPanel: the mailbox health panel goes here at merge (lane health), e.g.
+  // <DashboardView initialView={…} healthPanel={<MailboxHealthPanel />} />
+  return <DashboardView initialView={viewFromSearch({ get: first })} />;
 }

@@ -27,6 +27,7 @@ import { enWhy } from './en-why';
 import { enAiAdmin } from './en-ai-admin';
 import { enAiKeys } from './en-ai-keys';
 import { enOnboarding } from './en-onboarding';
+import { enDashboard } from './en-dashboard';
 
 export const en = {
   common: {
@@ -358,6 +359,7 @@ export const en = {
   webmail: enWebmail,
   review: enReview,
   onboarding: enOnboarding,
+  dashboard: enDashboard,
   sending: enSending,
   compose: enCompose,
   templates: enTemplates,

@@ -26,6 +26,7 @@ import { frWhy } from './fr-why';
 import { frAiAdmin } from './fr-ai-admin';
 import { frAiKeys } from './fr-ai-keys';
 import { frOnboarding } from './fr-onboarding';
+import { frDashboard } from './fr-dashboard';
 
 export const fr: Dictionary = {
   common: {
@@ -362,6 +363,7 @@ export const fr: Dictionary = {
   webmail: frWebmail,
   review: frReview,
   onboarding: frOnboarding,
+  dashboard: frDashboard,
   sending: frSending,
   compose: frCompose,
   templates: frTemplates,
