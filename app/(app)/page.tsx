@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { getDictionary } from '@/app/i18n/server';
+import { MailboxHealthPanel } from './_health/mailbox-health-panel';
 import { DashboardView } from './_dashboard/dashboard-view';
 import { viewFromSearch } from './_dashboard/search';
 
@@ -14,7 +15,5 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
     const value = params[name];
     return (Array.isArray(value) ? value[0] : value) ?? null;
   };
-  // healthPanel: the mailbox health panel goes here at merge (lane health), e.g.
-  // <DashboardView initialView={…} healthPanel={<MailboxHealthPanel />} />
-  return <DashboardView initialView={viewFromSearch({ get: first })} />;
+  return <DashboardView initialView={viewFromSearch({ get: first })} healthPanel={<MailboxHealthPanel compact />} />;
 }

@@ -1,5 +1,4 @@
 /** Placeholder for a section whose page is not built yet (server component). */
-import type { ReactNode } from 'react';
 import { getDictionary } from '@/app/i18n/server';
 import { getBranding } from '@/app/lib/branding';
 import { Badge } from '@/app/ui/badge';
@@ -8,14 +7,12 @@ import { ClockIcon } from '@/app/ui/icons';
 import { PageHeader } from '@/app/ui/page-header';
 import type { SectionKey } from './sections';
 
-/** `lead`: shown between the header and the placeholder (the home page's "Get started" list). */
-export async function ComingSoon({ section, lead }: { section: SectionKey; lead?: ReactNode }) {
+export async function ComingSoon({ section }: { section: SectionKey }) {
   const t = await getDictionary();
   const { title, description } = t.sections[section];
   return (
     <>
       <PageHeader title={title} description={description} />
-      {lead}
       <Card className="flex flex-col items-center px-6 py-16 text-center">
         <div className="mb-4 flex size-11 items-center justify-center rounded-full bg-brand/10 text-brand-fg">
           <ClockIcon size={20} />
