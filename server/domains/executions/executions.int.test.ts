@@ -98,6 +98,15 @@ describe('GET /api/v1/executions', () => {
     expect(since.body.executions).toHaveLength(1);
   });
 
+  it('leaves out loop iterations with loopIterations=false and keeps only them with true', async () => {
+    const parent = await run({ status: 'succeeded' });
+    const child = await run({ status: 'succeeded', startedBy: 'sub_workflow', parentExecutionId: parent.id });
+    const iteration = await run({ status: 'succeeded', startedBy: 'loop_iteration', parentExecutionId: parent.id });
+    const ids = async (query: string) => (await call('GET', `/api/v1/executions?${query}`, { cookie: member.cookie })).body.executions.map((item: { id: string }) => item.id).sort();
+    expect(await ids('loopIterations=false')).toEqual([parent.id, child.id].sort());
+    expect(await ids('loopIterations=true')).toEqual([iteration.id]);
+  });
+
   it('answers from ≥ to, or a from that is not a date-time, with 400 request.bad_request', async () => {
     for (const query of ['from=2026-03-02T00:00:00Z&to=2026-03-02T00:00:00Z', 'from=2026-03-03T00:00:00Z&to=2026-03-02T00:00:00Z', 'from=yesterday']) {
       const response = await call('GET', `/api/v1/executions?${query}`, { cookie: member.cookie });

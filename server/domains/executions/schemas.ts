@@ -143,6 +143,10 @@ export const listExecutionsInput = z
       .enum(executionEffectsFilters)
       .optional()
       .describe('`with`: finished runs that acted (`acted: true`); `without`: finished runs that did nothing (`acted: false`).'),
+    loopIterations: z
+      .enum(['true', 'false'])
+      .optional()
+      .describe('`false`: leaves out loop iterations (the runs a Loop step starts, one per item), as the dashboard counts; `true`: loop iterations only.'),
     from: isoDateTimeInput.optional().describe('Runs created at or after this instant.'),
     to: isoDateTimeInput.optional().describe('Runs created before this instant (exclusive); after `from` when both are given.'),
     cursor,

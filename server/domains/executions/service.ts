@@ -53,6 +53,7 @@ export async function listExecutions(actor: AuthenticatedActor, query: ListExecu
       simulated: query.simulated === undefined ? undefined : query.simulated === 'true',
       acted: query.effects === undefined ? undefined : query.effects === 'with',
       q: query.q,
+      loopIterations: query.loopIterations === undefined ? undefined : query.loopIterations === 'true',
       from: query.from === undefined ? undefined : new Date(query.from),
       to: query.to === undefined ? undefined : new Date(query.to),
     },
