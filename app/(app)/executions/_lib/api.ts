@@ -25,6 +25,7 @@ export interface ExecutionFilters {
   simulated?: 'true' | 'false';
   effects?: 'with' | 'without';
   q?: string;
+  loopIterations?: 'true' | 'false';
   /** The time window on the run's creation, `[from, to)`. */
   from?: string;
   to?: string;

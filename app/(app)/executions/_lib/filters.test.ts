@@ -42,4 +42,12 @@ describe('execution filters', () => {
     expect(filtersFromSearch({ mailboxId: 'inbox', from: 'yesterday', to: '2026-13-45T99:00:00Z' })).toEqual(noFilters);
     expect(isFiltered(noFilters)).toBe(false);
   });
+
+  it('keeps the dashboard’s loopIterations=false (it counts runs without loop iterations) from the link to the query and back to the URL', () => {
+    const filters = filtersFromSearch({ workflowId, status: 'failed', loopIterations: 'false' });
+    expect(filters).toEqual({ ...noFilters, workflowId, status: 'failed', loopIterations: 'false' });
+    expect(queryOfFilters(filters)).toEqual({ workflowId, status: 'failed', loopIterations: 'false' });
+    expect(searchOfFilters(filters)).toBe(`?workflowId=${workflowId}&status=failed&loopIterations=false`);
+    expect(filtersFromSearch({ loopIterations: 'sometimes' })).toEqual(noFilters);
+  });
 });

@@ -11,12 +11,14 @@ export interface ExecutionFilterState {
   /** Finished runs that acted outside themselves (`with`) or did nothing (`without`). */
   effects: 'with' | 'without' | '';
   q: string;
+  /** `false`: loop iterations left out, as the dashboard counts (its links say so); `true`: only them. No control of its own: it comes from a link and stays in the URL. */
+  loopIterations: 'true' | 'false' | '';
   /** The time window on the run's creation, `[from, to)` (ISO instants; '' when open on that side). */
   from: string;
   to: string;
 }
 
-export const noFilters: ExecutionFilterState = { workflowId: '', mailboxId: '', status: '', simulated: '', effects: '', q: '', from: '', to: '' };
+export const noFilters: ExecutionFilterState = { workflowId: '', mailboxId: '', status: '', simulated: '', effects: '', q: '', loopIterations: '', from: '', to: '' };
 
 export const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -31,6 +33,7 @@ export function filtersFromSearch(search: Record<string, string | string[] | und
   const status = firstParam(search.status);
   const simulated = firstParam(search.simulated);
   const effects = firstParam(search.effects);
+  const loopIterations = firstParam(search.loopIterations);
   return {
     workflowId: uuidPattern.test(workflowId) ? workflowId : '',
     mailboxId: uuidPattern.test(mailboxId) ? mailboxId : '',
@@ -38,6 +41,7 @@ export function filtersFromSearch(search: Record<string, string | string[] | und
     simulated: simulated === 'true' || simulated === 'false' ? simulated : '',
     effects: effects === 'with' || effects === 'without' ? effects : '',
     q: firstParam(search.q).trim().slice(0, 200),
+    loopIterations: loopIterations === 'true' || loopIterations === 'false' ? loopIterations : '',
     ...windowFromSearch(search),
   };
 }
@@ -63,6 +67,7 @@ export function queryOfFilters(filters: ExecutionFilterState) {
     ...(filters.simulated ? { simulated: filters.simulated } : {}),
     ...(filters.effects ? { effects: filters.effects } : {}),
     ...(filters.q.trim() ? { q: filters.q.trim() } : {}),
+    ...(filters.loopIterations ? { loopIterations: filters.loopIterations } : {}),
     ...queryOfWindow(filters),
   };
 }
