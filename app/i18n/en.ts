@@ -24,6 +24,7 @@ import { enAnalyzer } from './en-analyzer';
 import { enAssistant } from './en-assistant';
 import { enEval } from './en-eval';
 import { enWhy } from './en-why';
+import { enJournal, enListWindow } from './en-journal';
 import { enAiAdmin } from './en-ai-admin';
 import { enAiKeys } from './en-ai-keys';
 import { enOnboarding } from './en-onboarding';
@@ -83,6 +84,7 @@ export const en = {
     approvals: { title: 'Approvals', description: 'Decisions your workflows are waiting for.' },
     mailboxes: { title: 'Mailboxes', description: 'Connect and manage the mailboxes the service mirrors.' },
     messages: { title: 'Messages', description: 'Read the mail mirrored from your mailboxes.' },
+    journal: { title: 'Message journal', description: 'What each new mail started, or why it started nothing.' },
     tables: { title: 'Tables', description: 'Shared tables your workflows read and write.' },
     templates: { title: 'Templates', description: 'Ready-made workflows to install and adapt.' },
     contacts: { title: 'Contacts', description: 'Your address book, with a shared layer and a personal one.' },
@@ -368,6 +370,8 @@ export const en = {
   params: enParams,
   eval: enEval,
   why: enWhy,
+  journal: enJournal,
+  listWindow: enListWindow,
   analyzer: enAnalyzer,
   assistant: enAssistant,
   aiAdmin: enAiAdmin,

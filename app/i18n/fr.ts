@@ -23,6 +23,7 @@ import { frAnalyzer } from './fr-analyzer';
 import { frAssistant } from './fr-assistant';
 import { frEval } from './fr-eval';
 import { frWhy } from './fr-why';
+import { frJournal, frListWindow } from './fr-journal';
 import { frAiAdmin } from './fr-ai-admin';
 import { frAiKeys } from './fr-ai-keys';
 import { frOnboarding } from './fr-onboarding';
@@ -82,6 +83,7 @@ export const fr: Dictionary = {
     approvals: { title: 'Approbations', description: 'Les décisions qu’attendent vos workflows.' },
     mailboxes: { title: 'Boîtes mail', description: 'Connectez et gérez les boîtes que le service synchronise.' },
     messages: { title: 'Messages', description: 'Lisez le courrier synchronisé depuis vos boîtes.' },
+    journal: { title: 'Journal des messages', description: 'Ce que chaque nouveau courrier a démarré, ou pourquoi il n’a rien démarré.' },
     tables: { title: 'Tables', description: 'Les tables partagées que vos workflows lisent et modifient.' },
     templates: { title: 'Modèles', description: 'Des workflows prêts à installer et à adapter.' },
     contacts: { title: 'Contacts', description: 'Votre carnet d’adresses, avec une partie partagée et une partie personnelle.' },
@@ -372,6 +374,8 @@ export const fr: Dictionary = {
   params: frParams,
   eval: frEval,
   why: frWhy,
+  journal: frJournal,
+  listWindow: frListWindow,
   analyzer: frAnalyzer,
   assistant: frAssistant,
   aiAdmin: frAiAdmin,

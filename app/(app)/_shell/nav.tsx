@@ -19,6 +19,7 @@ import {
   KeyIcon,
   ListIcon,
   MailIcon,
+  MailOpenIcon,
   PlugIcon,
   ReviewIcon,
   ShieldIcon,
@@ -68,6 +69,7 @@ const groups: NavGroup[] = [
     title: (t) => t.nav.groups.mail,
     items: [
       section('messages', '/messages', MailIcon),
+      section('journal', '/journal', MailOpenIcon),
       section('review', '/review', ReviewIcon),
       section('approvals', '/approvals', ApprovalIcon),
       section('contacts', '/contacts', UsersIcon),

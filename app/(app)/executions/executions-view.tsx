@@ -1,8 +1,10 @@
 'use client';
 
 /**
- * Every run of the member's workflows, newest first, filtered by workflow, status, live/test, effects
- * (runs that acted or did nothing) and a search on the triggering email; pages by cursor. A finished
+ * Every run of the member's workflows, newest first, filtered by workflow, mailbox, status, live/test,
+ * effects (runs that acted or did nothing), a search on the triggering email and a time window (the
+ * dashboard's drill-down: shown as a removable chip); pages by cursor. The filters live in the URL, so
+ * a filtered list can be linked to (the dashboard's bars and rows do). A finished
  * run that did nothing carries a "No effect" badge. Statuses update live: the shell refreshes this
  * list on each `execution.status` event.
  */
@@ -19,11 +21,14 @@ import { ActivityIcon, SearchIcon } from '@/app/ui/icons';
 import { PageHeader } from '@/app/ui/page-header';
 import { EmptyState, ErrorState, LoadingState } from '@/app/ui/states';
 import { Table, TBody, TD, TH, THead, TR } from '@/app/ui/table';
+import { useMailboxes } from '../settings/mailboxes/use-mailboxes';
 import { useWorkflowList } from '../workflows/_lib/api';
 import { ExecutionsNav } from './_components/executions-nav';
 import { TriggerHeadline } from './_components/trigger-headline';
+import { WindowChip } from './_components/window-chip';
 import { useExecutionPages, type Execution } from './_lib/api';
-import { noFilters, queryOfFilters, searchOfFilters, type ExecutionFilterState } from './_lib/filters';
+import { isFiltered, noFilters, queryOfFilters, searchOfFilters, type ExecutionFilterState } from './_lib/filters';
+import { noWindow } from './_lib/time-window';
 import { durationMs, executionStatuses, executionStatusTone, formatDuration, isInProgress } from './_lib/status';
 
 /** Re-renders every second while some run is in progress, so its duration counts up. */
@@ -81,8 +86,10 @@ function ExecutionRow({ execution, workflowName, now }: { execution: Execution; 
 function Filters({ filters, onChange }: { filters: ExecutionFilterState; onChange: (next: ExecutionFilterState) => void }) {
   const { t } = useI18n();
   const workflows = useWorkflowList();
+  const mailboxes = useMailboxes();
   const [q, setQ] = useState(filters.q);
-  const filtered = filters.workflowId || filters.status || filters.simulated || filters.effects || filters.q;
+  const filtered = isFiltered(filters);
+  const mailboxChoices = mailboxes.data ?? [];
   return (
     <form
       role="search"
@@ -104,6 +111,21 @@ function Filters({ filters, onChange }: { filters: ExecutionFilterState; onChang
           ))}
         </Select>
       </label>
+      {/* Shown once there is a choice to make, or when the URL narrowed the list to one mailbox. */}
+      {mailboxChoices.length > 1 || filters.mailboxId ? (
+        <FilterSelect
+          className="w-56"
+          label={t.listWindow.mailbox}
+          value={filters.mailboxId}
+          onSelect={(mailboxId) => onChange({ ...filters, mailboxId })}
+          options={[
+            { value: '', label: t.listWindow.anyMailbox },
+            ...mailboxChoices.map((mailbox) => ({ value: mailbox.id, label: mailbox.address })),
+            // A mailbox the list does not know (removed, or not loaded yet) stays selectable so the select shows the filter.
+            ...(filters.mailboxId && !mailboxChoices.some((mailbox) => mailbox.id === filters.mailboxId) ? [{ value: filters.mailboxId, label: t.journal.removedMailbox }] : []),
+          ]}
+        />
+      ) : null}
       <FilterSelect
         className="w-40"
         label={t.executions.filters.status}
@@ -147,6 +169,7 @@ function Filters({ filters, onChange }: { filters: ExecutionFilterState; onChang
           onBlur={() => q !== filters.q && onChange({ ...filters, q })}
         />
       </label>
+      <WindowChip window={filters} onClear={() => onChange({ ...filters, ...noWindow })} />
       {filtered ? (
         <Button
           size="sm"
@@ -184,12 +207,19 @@ export function ExecutionsView({ initialFilters }: { initialFilters: ExecutionFi
   const router = useRouter();
   const live = useRealtimeStatus();
   const [filters, setFilters] = useState(initialFilters);
+  // A link to this page from this page (the nav, a dashboard link in another tab's history) brings new
+  // filters from the URL: they replace the current ones.
+  const [linked, setLinked] = useState(() => searchOfFilters(initialFilters));
+  if (searchOfFilters(initialFilters) !== linked) {
+    setLinked(searchOfFilters(initialFilters));
+    setFilters(initialFilters);
+  }
   const pages = useExecutionPages(queryOfFilters(filters));
   const workflows = useWorkflowList();
   const names = useMemo(() => new Map((workflows.data?.workflows ?? []).map((workflow) => [workflow.id, workflow.name])), [workflows.data]);
   const executions = pages.data?.pages.flatMap((page) => page.executions) ?? [];
   const now = useTicker(executions.some((execution) => isInProgress(execution.status)));
-  const filtered = Boolean(filters.workflowId || filters.status || filters.simulated || filters.effects || filters.q);
+  const filtered = isFiltered(filters);
 
   function changeFilters(next: ExecutionFilterState) {
     setFilters(next);
@@ -211,7 +241,7 @@ export function ExecutionsView({ initialFilters }: { initialFilters: ExecutionFi
         }
       />
       <ExecutionsNav current="runs" />
-      <Filters filters={filters} onChange={changeFilters} />
+      <Filters key={linked} filters={filters} onChange={changeFilters} />
       {pages.isPending ? (
         <LoadingState />
       ) : !pages.data ? (

@@ -21,8 +21,14 @@ export const executionPageSize = 50;
 export interface ExecutionFilters {
   workflowId?: string;
   status?: 'queued' | 'running' | 'waiting' | 'succeeded' | 'failed' | 'cancelled';
+  mailboxId?: string;
   simulated?: 'true' | 'false';
+  effects?: 'with' | 'without';
   q?: string;
+  loopIterations?: 'true' | 'false';
+  /** The time window on the run's creation, `[from, to)`. */
+  from?: string;
+  to?: string;
 }
 
 export function useExecutionPages(filters: ExecutionFilters) {
