@@ -9,13 +9,16 @@
  *   1 % queued; 5 % test runs (`simulated`), 10 % loop iterations (`started_by = 'loop_iteration'`, depth 1, no
  *   slot); 70 % started by mail (headline, mailbox); durations log-normal (median ≈ 0.7 s, from a few ms to
  *   minutes, at most an hour); one incident per failed run (half acknowledged).
- * - `mail_journal_entries`: dispatched 45 %, unmatched 40 %, guardrail 5 %, excluded_member 6 %, excluded_org 4 %
- *   (no `mail_messages` rows: nothing counted reads them).
+ * - `mail_journal_entries`: dispatched 45 % (each the message of a live mail-triggered run: `executions.message_id`),
+ *   unmatched 40 %, guardrail 5 %, excluded_member 6 %, excluded_org 4 %; and the `mail_messages` row of each entry
+ *   (the route counts automated mail by its ingest signals): 30 % automated (bulk, list, no-reply, auto-reply,
+ *   delivery report), a subject and a snippet, no body.
  * - `llm_usage`: 5 models of 4 providers, one of them local (`ollama`, cost null); 5 purposes; 15 % on a
  *   member's own key (`credential_id`); plus the instance's `llm_budgets` row.
  *
  * `spread` is when they happened: `year` uniform over the last 365 days, `month` all in the last 30 days (the
- * worst case for `period=30d`). `random()` is seeded, so a run is reproducible.
+ * worst case for `period=30d`). Rows are inserted in time order, as they arrive in production (a window's rows sit
+ * together in the heap). `random()` is seeded, so a run is reproducible.
  */
 import type pg from 'pg';
 
@@ -35,7 +38,7 @@ export interface SeedSizes {
 }
 
 /** The tables the seed fills; their secondary indexes are dropped for the load. */
-export const seededTables = ['executions', 'incidents', 'mail_journal_entries', 'llm_usage'] as const;
+export const seededTables = ['executions', 'incidents', 'mail_journal_entries', 'mail_messages', 'llm_usage'] as const;
 
 const spreadDays = (spread: Spread) => (spread === 'year' ? 365 : 30);
 
@@ -53,11 +56,11 @@ export async function seedDashboardFacts(client: pg.Client, org: DashboardOrg, s
 
   // Executions: workflow j % 20 (2 per member), so member = the workflow's owner.
   await client.query(
-    `INSERT INTO executions (id, member_id, workflow_id, workflow_version_id, status, simulated, holds_slot, started_by, call_depth, mailbox_id,
+    `INSERT INTO executions (id, member_id, workflow_id, workflow_version_id, status, simulated, holds_slot, started_by, call_depth, mailbox_id, message_id,
         message_headline, trigger_type, trigger_node_id, error, working_ms, timeout_ms, created_at, started_at, finished_at, updated_at, acted)
      SELECT gen_random_uuid(), ($4::uuid[])[w], ($2::uuid[])[w], ($3::uuid[])[w], s.status, s.test, NOT (s.test OR s.loop),
             CASE WHEN s.loop THEN 'loop_iteration' END, CASE WHEN s.loop THEN 1 ELSE 0 END,
-            CASE WHEN s.mail THEN ($5::uuid[])[1 + 2 * ((w - 1) / 2) + j % 2] END,
+            CASE WHEN s.mail THEN ($5::uuid[])[1 + 2 * ((w - 1) / 2) + j % 2] END, CASE WHEN s.mail THEN gen_random_uuid() END,
             CASE WHEN s.mail THEN jsonb_build_object('subject', 'Order ' || j, 'fromName', 'Sender ' || j % 2000, 'fromEmail', 'user' || j % 2000 || '@acme.test') END,
             CASE WHEN s.mail THEN 'mail' ELSE 'webhook' END, 'start',
             CASE WHEN s.status = 'failed' THEN jsonb_build_object('code', 'http_error', 'message', 'The server answered 503.', 'nodeId', 'call',
@@ -73,7 +76,8 @@ export async function seedDashboardFacts(client: pg.Client, org: DashboardOrg, s
                     -- log-normal: median e^6.5 ≈ 665 ms, σ 1.8 (a few ms to many minutes)
                     exp(6.5 + 1.8 * sqrt(-2 * ln(1 - random())) * cos(2 * pi() * random())) AS ms,
                     created
-               FROM (SELECT j, random() AS r, random() AS r2, ${at(spread)} AS created FROM generate_series(0, $1 - 1) AS j) g) s`,
+               FROM (SELECT j, random() AS r, random() AS r2, ${at(spread)} AS created FROM generate_series(0, $1 - 1) AS j) g) s
+      ORDER BY s.created`,
     [sizes.executions, workflowIds, versionIds, workflowMembers, mailboxIds, workflowIds.length],
   );
   // One incident per failed run (a test run's failure makes none), half acknowledged.
@@ -82,19 +86,44 @@ export async function seedDashboardFacts(client: pg.Client, org: DashboardOrg, s
      SELECT gen_random_uuid(), e.member_id, e.id, e.workflow_id, w.name, e.mailbox_id, e.finished_at, 'The server answered 503.', 'call', 'Call the API',
             CASE WHEN random() < 0.5 THEN e.finished_at + interval '1 hour' END
        FROM executions e JOIN workflows w ON w.id = e.workflow_id
-      WHERE e.status = 'failed' AND NOT e.simulated AND e.member_id = ANY($1::uuid[])`,
+      WHERE e.status = 'failed' AND NOT e.simulated AND e.member_id = ANY($1::uuid[])
+      ORDER BY e.finished_at`,
     [memberIds],
   );
-  // The message journal: member j % 10, one of its two mailboxes.
+  // The message journal: 45 % dispatched, each the message of a live mail-triggered run (so a workflow filter
+  // finds its messages through executions.message_id), entered 2 s before the run; the rest on the member j % 10's
+  // mailboxes.
   await client.query(
     `INSERT INTO mail_journal_entries (id, member_id, mailbox_id, message_id, outcome, rule_ref, created_at)
-     SELECT gen_random_uuid(), ($2::uuid[])[1 + m], ($3::uuid[])[1 + 2 * m + (j / 10) % 2], gen_random_uuid(), o.outcome,
-            CASE WHEN o.outcome LIKE 'excluded%' THEN 'rule-' || j % 7 END, o.created
-       FROM (SELECT j, j % $4 AS m, ${at(spread)} AS created,
-                    CASE WHEN r < 0.45 THEN 'dispatched' WHEN r < 0.85 THEN 'unmatched' WHEN r < 0.90 THEN 'guardrail'
-                         WHEN r < 0.96 THEN 'excluded_member' ELSE 'excluded_org' END AS outcome
-               FROM (SELECT j, random() AS r FROM generate_series(0, $1 - 1) AS j) g) o`,
-    [sizes.journal, memberIds, mailboxIds, memberIds.length],
+     WITH dispatched AS (
+       SELECT e.member_id, e.mailbox_id, e.message_id, 'dispatched' AS outcome, NULL AS rule_ref, e.created_at - interval '2 seconds' AS created
+         FROM executions e
+        WHERE e.message_id IS NOT NULL AND NOT e.simulated AND e.started_by IS NULL
+          AND random() < 1.1 * $5::float8 / (SELECT greatest(count(*), 1) FROM executions WHERE message_id IS NOT NULL AND NOT simulated AND started_by IS NULL)
+        LIMIT $5
+     ), other AS (
+       SELECT ($2::uuid[])[1 + m] AS member_id, ($3::uuid[])[1 + 2 * m + (j / 10) % 2] AS mailbox_id, gen_random_uuid() AS message_id, outcome,
+              CASE WHEN outcome LIKE 'excluded%' THEN 'rule-' || j % 7 END AS rule_ref, created
+         FROM (SELECT j, j % $4 AS m, ${at(spread)} AS created,
+                      CASE WHEN r < 0.40 / 0.55 THEN 'unmatched' WHEN r < 0.45 / 0.55 THEN 'guardrail'
+                           WHEN r < 0.51 / 0.55 THEN 'excluded_member' ELSE 'excluded_org' END AS outcome
+                 FROM (SELECT j, random() AS r FROM generate_series(0, $1 - (SELECT count(*) FROM dispatched) - 1) AS j) g) o
+     )
+     SELECT gen_random_uuid(), member_id, mailbox_id, message_id, outcome, rule_ref, created
+       FROM (SELECT * FROM dispatched UNION ALL SELECT * FROM other) entries
+      ORDER BY created`,
+    [sizes.journal, memberIds, mailboxIds, memberIds.length, Math.round(sizes.journal * 0.45)],
+  );
+  // The mirrored message of each entry (the mail route counts automated mail by its ingest signals): 15 % bulk,
+  // 8 % mailing list, 5 % no-reply, 1 % auto-reply, 1 % delivery report; a subject and a snippet, no body.
+  await client.query(
+    `INSERT INTO mail_messages (id, mailbox_id, provider_key, folder_key, subject, snippet, from_name, from_email, received_at, ingested_via,
+        ingested_at, updated_at, is_bulk, is_mailing_list, is_no_reply, is_auto_reply, is_delivery_report, size, body_complete)
+     SELECT x.message_id, x.mailbox_id, x.id::text, 'INBOX', 'Order ' || x.n, repeat('Hello, here is the news about your order. ', 4),
+            'Sender ' || x.n % 2000, 'user' || x.n % 2000 || '@acme.test', x.created_at - interval '1 second', 'sync', x.created_at, x.created_at,
+            x.r < 0.15, x.r >= 0.15 AND x.r < 0.23, x.r >= 0.23 AND x.r < 0.28, x.r >= 0.28 AND x.r < 0.29, x.r >= 0.29 AND x.r < 0.30, 4000, false
+       FROM (SELECT j.*, random() AS r, row_number() OVER (ORDER BY j.created_at) AS n FROM mail_journal_entries j) x
+      ORDER BY x.created_at`,
   );
   // AI usage: model by weight, cost from tokens (null for the local model), 15 % on a member's own key.
   await client.query(
@@ -111,7 +140,8 @@ export async function seedDashboardFacts(client: pg.Client, org: DashboardOrg, s
                     CASE WHEN r < 0.40 THEN 'gpt-4o-mini' WHEN r < 0.65 THEN 'claude-sonnet-4' WHEN r < 0.80 THEN 'o4-mini' WHEN r < 0.90 THEN 'mistral-small' ELSE 'llama3.1:8b' END AS model,
                     CASE WHEN r < 0.40 THEN 0.15 WHEN r < 0.65 THEN 3 WHEN r < 0.80 THEN 1.1 WHEN r < 0.90 THEN 0.2 ELSE 0 END AS inPrice,
                     CASE WHEN r < 0.40 THEN 0.6 WHEN r < 0.65 THEN 15 WHEN r < 0.80 THEN 4.4 WHEN r < 0.90 THEN 0.6 ELSE 0 END AS outPrice
-               FROM (SELECT j, random() AS r FROM generate_series(0, $1 - 1) AS j) g) u`,
+               FROM (SELECT j, random() AS r FROM generate_series(0, $1 - 1) AS j) g) u
+      ORDER BY u.created`,
     [sizes.usage, memberIds, workflowIds, memberIds.length],
   );
   await client.query(
@@ -130,7 +160,10 @@ export async function dashboardIndexes(client: pg.Client): Promise<{ name: strin
   return rows;
 }
 
-/** Empties the seeded tables, and `execution_steps` which points at executions (earlier sections' rows, or the other spread's). */
+/**
+ * Empties the seeded tables, and `execution_steps` and `mail_attachments` which point at two of them (earlier
+ * sections' rows, or the other spread's).
+ */
 export async function clearDashboardFacts(client: pg.Client): Promise<void> {
-  await client.query(`TRUNCATE ${seededTables.join(', ')}, execution_steps`);
+  await client.query(`TRUNCATE ${seededTables.join(', ')}, execution_steps, mail_attachments`);
 }

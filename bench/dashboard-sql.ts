@@ -1,9 +1,12 @@
 /**
- * The statements the dashboard's routes run, as the floor of bench/dashboard.ts runs them on bare pg.
+ * The statements the dashboard's routes run, as the floor of bench/dashboard.ts runs them on bare pg: the
+ * window's bucket starts (server/domains/dashboard/window.ts's statement), then the route's counting
+ * statements, in parallel as the route runs them.
  *
- * Candidates written by the bench (to learn which indexes raw aggregation needs) until the route lanes'
- * builders exist; each statement is named so the bench can print its plan and time. The window's
- * statement is server/domains/dashboard/window.ts's (bucket starts in the reader's zone).
+ * The counting statements are the routes' own builders (`executionFiguresSql`, `mailFiguresSql`,
+ * `aiFiguresSql` + the budgets row) when the route module exports one; otherwise candidates written here
+ * (to learn which indexes raw aggregation needs before the routes exist). Each statement is named so the
+ * bench prints its plan and time.
  */
 import { DASHBOARD_HOURLY_UP_TO_HOURS, presetHours, type DashboardQuery } from '../server/domains/dashboard/query';
 
@@ -198,18 +201,75 @@ function aiStatements(audience: BenchAudience, window: Window): Statement[] {
   ];
 }
 
-export function dashboardStatements(route: DashboardRoute, audience: BenchAudience, query: DashboardQuery, now: Date): Statement[] {
-  const window = windowOf(query, now);
-  const counting = route === 'executions' ? executionStatements(audience, window) : route === 'mail' ? mailStatements(audience, window) : aiStatements(audience, window);
-  return [windowStatement(window), ...counting];
+export interface RouteWindow extends Window {
+  bucketStarts: Date[];
 }
 
-/** The window's total from the floor's answers (the route's `current.total`, `.received` or `.calls`), to check both agree. */
-export function floorTotal(route: DashboardRoute, answers: { rows: Record<string, unknown>[] }[]): number {
-  const totals = answers[1].rows;
-  if (route === 'executions') return totals.filter((row) => row.cur === true && row.status === null).reduce((sum, row) => sum + Number(row.n), 0);
-  if (route === 'mail') return totals.filter((row) => row.cur === true).reduce((sum, row) => sum + Number(row.n), 0);
-  return totals.filter((row) => row.cur === true && Number(row.grouping) === 15).reduce((sum, row) => sum + Number(row.calls), 0);
+export interface FloorSql {
+  /** `route`: the route module's own builder; `candidate`: the bench's. */
+  source: 'route' | 'candidate';
+  window: Statement;
+  /** The counting statements once the bucket starts are known (they run in parallel). */
+  counting(bucketStarts: Date[]): Statement[];
+  /** The window's total (`current.total`, `.received` or `.calls`) from their answers, to check the route agrees. */
+  total(answers: { rows: Record<string, unknown>[] }[]): number;
+}
+
+type Built = { text: string; values: unknown[] };
+type RouteBuilder = (window: RouteWindow, audience: BenchAudience, budget: { month: { month: string; from: Date; to: Date }; memberId: string }) => Built[] | Record<string, Built>;
+
+/** The route modules' exported builders, when they exist (looked up by name: the bench runs before and after they land). */
+export async function routeBuilders(): Promise<Partial<Record<DashboardRoute, RouteBuilder>>> {
+  const found: Partial<Record<DashboardRoute, RouteBuilder>> = {};
+  const modules: [DashboardRoute, string, Record<string, unknown>][] = [
+    ['executions', 'executionFiguresSql', await import('../server/domains/dashboard/executions')],
+    ['mail', 'mailFiguresSql', await import('../server/domains/dashboard/mail').then((module: Record<string, unknown>) => ('mailFiguresSql' in module ? module : import('../server/domains/dashboard/mail-sql' as string).catch(() => module)))],
+    ['ai', 'aiFiguresSql', await import('../server/domains/dashboard/ai').then((module: Record<string, unknown>) => ('aiFiguresSql' in module ? module : import('../server/domains/dashboard/ai-sql' as string).catch(() => module)))],
+  ];
+  for (const [route, name, module] of modules) if (typeof module[name] === 'function') found[route] = module[name] as RouteBuilder;
+  return found;
+}
+
+const sum = (rows: Record<string, unknown>[], keep: (row: Record<string, unknown>) => boolean, column: string) =>
+  rows.filter(keep).reduce((total, row) => total + Number(row[column] ?? 0), 0);
+
+export function floorSql(route: DashboardRoute, audience: BenchAudience, query: DashboardQuery, now: Date, budgetMemberId: string, builder?: RouteBuilder): FloorSql {
+  const window = windowOf(query, now);
+  if (builder) {
+    const named = (built: Built[] | Record<string, Built>, names: string[]): Statement[] =>
+      Array.isArray(built) ? built.map((item, index) => ({ name: names[index] ?? `statement ${index + 1}`, sql: item.text, values: item.values })) : Object.entries(built).map(([name, item]) => ({ name, sql: item.text, values: item.values }));
+    const names = route === 'mail' ? ['journal', 'outbound'] : route === 'ai' ? ['totals', 'breakdowns', 'month spend'] : [];
+    const month = (() => {
+      const from = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+      return { month: from.toISOString().slice(0, 7), from, to: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)) };
+    })();
+    return {
+      source: 'route',
+      window: windowStatement(window),
+      counting: (bucketStarts) => [
+        ...named(builder({ ...window, bucketStarts }, audience, { month, memberId: budgetMemberId }), names),
+        // The AI route reads the budgets row too (Prisma's findUnique: every column).
+        ...(route === 'ai' ? [{ name: 'budgets row', sql: `SELECT * FROM llm_budgets WHERE id = $1 LIMIT 1`, values: ['instance'] }] : []),
+      ],
+      total: (answers) => {
+        const rows = answers[0]?.rows ?? [];
+        const current = (row: Record<string, unknown>) => row.current === true;
+        return route === 'executions' ? sum(rows, current, 'count') : route === 'mail' ? sum(rows, current, 'entries') : sum(rows, current, 'calls');
+      },
+    };
+  }
+  const counting = route === 'executions' ? executionStatements(audience, window) : route === 'mail' ? mailStatements(audience, window) : aiStatements(audience, window);
+  return {
+    source: 'candidate',
+    window: windowStatement(window),
+    counting: () => counting,
+    total: (answers) => {
+      const rows = answers[0]?.rows ?? [];
+      if (route === 'executions') return sum(rows, (row) => row.cur === true && row.status === null, 'n');
+      if (route === 'mail') return sum(rows, (row) => row.cur === true, 'n');
+      return sum(rows, (row) => row.cur === true && Number(row.grouping) === 15, 'calls');
+    },
+  };
 }
 
 /**

@@ -25,7 +25,7 @@ import pg from 'pg';
 import { runSectionAlone } from './database';
 import { clearDashboardFacts, dashboardIndexes, seedDashboardFacts, seededTables, type DashboardOrg, type Spread } from './dashboard-seed';
 import { fixed, measureRouteVsFloor, type RouteFloorResult } from './stats';
-import { candidateIndexes, dashboardStatements, floorTotal, type DashboardRoute, type Statement } from './dashboard-sql';
+import { candidateIndexes, floorSql, routeBuilders, type DashboardRoute, type FloorSql, type Statement } from './dashboard-sql';
 
 const sizes = {
   executions: Number(process.env.BENCH_DASHBOARD_EXECUTIONS) || 1_000_000,
@@ -112,6 +112,9 @@ export async function runDashboardBench(options: { databaseUrl: string; log: (me
 
   const client = new pg.Client({ connectionString: options.databaseUrl });
   await client.connect();
+  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: Number(process.env.DATABASE_POOL_SIZE) || 10 });
+  const builders = await routeBuilders();
+  log(`statements: ${routes.map((name) => `${name} ${builders[name] ? 'the route’s own builder' : 'the bench’s candidates (no builder exported yet)'}`).join('; ')}`);
   const results: DashboardResult = {};
   try {
     const turns = { route: 0, floor: 0 };
@@ -136,19 +139,32 @@ export async function runDashboardBench(options: { databaseUrl: string; log: (me
     }
 
     /** The statements the route runs for a shape: the window's buckets, then its counting statements. */
-    function statementsOf(shape: Shape, now: Date): Statement[] {
+    function sqlOf(shape: Shape, now: Date): FloorSql {
       const query = dashboardQueryInput.parse(shape.query);
       const memberId = query.scope === 'org' ? (query.memberId ?? null) : reader[shape.reader];
-      return dashboardStatements(shape.route, { memberId, mailboxId: query.mailboxId ?? null, workflowId: query.workflowId ?? null, isAdmin: shape.reader === 'admin' }, query, now);
+      const audience = { memberId, mailboxId: query.mailboxId ?? null, workflowId: query.workflowId ?? null, isAdmin: shape.reader === 'admin' };
+      return floorSql(shape.route, audience, query, now, memberId ?? reader[shape.reader], builders[shape.route]);
     }
 
-    /** The floor: every statement the route runs, on bare pg. */
-    async function floor(shape: Shape): Promise<pg.QueryResult[]> {
-      const { rows: found } = await client.query(apiKeyLookupSql, [tokenHash(keyFor(shape, 'floor')), Math.floor(Date.now() / 1000)]);
+    /** The window's statement, then the counting statements (with its bucket starts), as the floor runs them. */
+    async function statementsOf(shape: Shape, now: Date): Promise<Statement[]> {
+      const sql = sqlOf(shape, now);
+      const { rows } = await pool.query<{ start: Date }>(sql.window.sql, sql.window.values);
+      return [sql.window, ...sql.counting(rows.map((row) => row.start))];
+    }
+
+    /**
+     * The floor: every statement the route runs, on bare pg with a pool of the app's size: the key lookup, the
+     * window's bucket starts, then the counting statements in parallel (as the route runs them).
+     */
+    async function floor(shape: Shape): Promise<{ total: number }> {
+      const { rows: found } = await pool.query(apiKeyLookupSql, [tokenHash(keyFor(shape, 'floor')), Math.floor(Date.now() / 1000)]);
       if (found.length === 0) throw new Error('floor: key lookup failed');
-      const answers: pg.QueryResult[] = [];
-      for (const statement of statementsOf(shape, new Date())) answers.push(await client.query(statement.sql, statement.values));
-      return answers;
+      const sql = sqlOf(shape, new Date());
+      const { rows } = await pool.query<{ start: Date }>(sql.window.sql, sql.window.values);
+      const statements = sql.counting(rows.map((row) => row.start));
+      const answers = await Promise.all(statements.map((statement) => pool.query(statement.sql, statement.values)));
+      return { total: sql.total(answers) };
     }
 
     /** Routes that answer 200 (the others are measured floor-only until they exist). */
@@ -186,7 +202,7 @@ export async function runDashboardBench(options: { databaseUrl: string; log: (me
         const viaFloor = await floor(shape);
         if (viaRoute) routeReady.add(shape.route);
         else routeMissing.add(shape.route);
-        const floorSum = floorTotal(shape.route, viaFloor);
+        const floorSum = viaFloor.total;
         const routeTotal = viaRoute ? routeTotalOf(shape.route, viaRoute) : null;
         if (routeTotal !== null && Math.abs(routeTotal - floorSum) > Math.max(2, floorSum * 1e-4)) {
           log(`  ${shape.name}: route total ${routeTotal}, floor total ${floorSum} (they disagree)`);
@@ -214,7 +230,7 @@ export async function runDashboardBench(options: { databaseUrl: string; log: (me
       // reading it all is the right plan).
       log(`plans (${label}): EXPLAIN ANALYZE time and scans of each statement`);
       for (const shape of shapes) {
-        for (const statement of statementsOf(shape, new Date())) {
+        for (const statement of await statementsOf(shape, new Date())) {
           const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${statement.sql}`, statement.values);
           const plan = rows.map((line) => line['QUERY PLAN']);
           const scans = plan
@@ -246,6 +262,7 @@ export async function runDashboardBench(options: { databaseUrl: string; log: (me
     return results;
   } finally {
     await client.end();
+    await pool.end();
     await disconnectDb();
   }
 }
