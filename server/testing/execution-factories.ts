@@ -21,6 +21,11 @@ export interface ExecutionOptions {
   waitUntil?: Date | null;
   createdAt?: Date;
   finishedAt?: Date | null;
+  /** `sub_workflow`, `loop_iteration`, `error_workflow`, `replay` or null (a trigger, the default). */
+  startedBy?: string | null;
+  evalRunId?: string | null;
+  /** Default: `createdAt` (null for a queued run). */
+  startedAt?: Date | null;
   /** The stored "acted outside itself" flag (server/engine/run/acted.ts); null by default. */
   acted?: boolean | null;
 }
@@ -46,12 +51,14 @@ export async function createExecution(member: Pick<TestMember, 'id'>, options: E
       triggerData: (options.triggerData === null ? undefined : (options.triggerData ?? { hello: 'world' })) as object | undefined,
       parentExecutionId: options.parentExecutionId ?? null,
       retryOfExecutionId: options.retryOfExecutionId ?? null,
+      startedBy: options.startedBy ?? null,
+      evalRunId: options.evalRunId ?? null,
       error: (options.error ?? (status === 'failed' ? { code: 'http_status', message: 'The server answered 500.', nodeId: 'call', kind: 'permanent', attempts: 1 } : undefined)) as object | undefined,
       waitUntil: options.waitUntil ?? null,
       acted: options.acted ?? null,
       timeoutMs: 3_600_000,
       createdAt,
-      startedAt: status === 'queued' ? null : createdAt,
+      startedAt: options.startedAt !== undefined ? options.startedAt : status === 'queued' ? null : createdAt,
       finishedAt: options.finishedAt !== undefined ? options.finishedAt : finished.has(status) ? new Date(createdAt.getTime() + 1_000) : null,
     },
   });
@@ -94,7 +101,11 @@ export async function createStep(executionId: string, options: StepOptions) {
   });
 }
 
-export async function createIncident(member: Pick<TestMember, 'id'>, execution: { id: string; workflowId: string }, options: { failedAt?: Date; workflowName?: string } = {}) {
+export async function createIncident(
+  member: Pick<TestMember, 'id'>,
+  execution: { id: string; workflowId: string },
+  options: { failedAt?: Date; workflowName?: string; acknowledgedAt?: Date | null } = {},
+) {
   return db().incident.create({
     data: {
       memberId: member.id,
@@ -105,6 +116,7 @@ export async function createIncident(member: Pick<TestMember, 'id'>, execution: 
       errorSummary: 'HTTP node answered 500',
       nodeId: 'call',
       nodeName: 'Call',
+      acknowledgedAt: options.acknowledgedAt ?? null,
     },
   });
 }

@@ -48,6 +48,9 @@ const specOwnBadRequest: Record<string, string> = {
   'POST /api/v1/threads/{id}/actions': 'webmail.bad_request',
   'GET /api/v1/assistant/conversations': 'assistant.bad_request',
   'POST /api/v1/assistant/conversations': 'assistant.bad_request',
+  'GET /api/v1/dashboard/executions': 'dashboard.bad_request',
+  'GET /api/v1/dashboard/mail': 'dashboard.bad_request',
+  'GET /api/v1/dashboard/ai': 'dashboard.bad_request',
 };
 
 /** Ours: routes the spec does not show, which take their area's code like their spec siblings. */

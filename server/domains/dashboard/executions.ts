@@ -1,7 +1,237 @@
+/**
+ * `GET /api/v1/dashboard/executions`: run counts, success rate, median duration, a series per
+ * status, the busiest and the failing workflows, and the latest failures.
+ *
+ * Which runs count: live runs (`simulated = false`, so test runs and evaluation runs never count),
+ * sub-workflow runs, error-workflow runs and replays included (each is a run of a workflow the
+ * member sees in the executions list), loop iterations left out (they are the work of their loop's
+ * step; a loop of 10,000 items is one run, not 10,001). The executions list with `simulated=false`,
+ * `loopIterations=false` and `from`/`to` lists exactly the runs a figure counted.
+ *
+ * A run belongs to the window (and to the bucket) of its `created_at`. Every statement's SQL is
+ * built by `executionFiguresSql` (text + bound values), so the bench can run the very same SQL on
+ * bare pg as its floor. The four statements run in parallel on the pool.
+ */
 import type { AuthenticatedActor } from '../../core/auth/access';
+import { db } from '../../core/db';
+import { executionStatuses, type ExecutionStatus } from '../executions/schemas';
+import { resolveAudience, type DashboardAudience } from './audience';
 import type { DashboardQuery } from './query';
 import type { ExecutionsFigures } from './schemas';
+import { presentWindow, resolveWindow, type DashboardWindow } from './window';
 
-export async function executionFigures(_actor: AuthenticatedActor, _query: DashboardQuery): Promise<ExecutionsFigures> {
-  throw new Error('TODO(lane dash-exec): not written yet');
+/** One statement: its SQL text and the values of its `$n` placeholders (strings, booleans). */
+export interface SqlStatement {
+  text: string;
+  values: unknown[];
+}
+
+export interface ExecutionFiguresSql {
+  /** Runs per (period, bucket, status) over `[previousFrom, to)`; bucket null in the previous period. */
+  counts: SqlStatement;
+  /** Median `finished_at − started_at` (ms, `percentile_cont(0.5)`) of finished runs, per period. */
+  medians: SqlStatement;
+  /** Per workflow in the window: the top 5 by runs (`list = 'top'`) and the top 5 by failures (`list = 'failing'`). */
+  workflows: SqlStatement;
+  /** The 10 latest failed runs of the window, from their incidents. */
+  recentFailures: SqlStatement;
+}
+
+class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/** The runs that count, for the alias `e`: live, not evaluation runs, not loop iterations, the audience's. */
+function countedRuns(params: Params, audience: DashboardAudience): string {
+  const where = ['e.simulated = false', 'e.eval_run_id IS NULL', "e.started_by IS DISTINCT FROM 'loop_iteration'"];
+  if (audience.memberId !== null) where.push(`e.member_id = ${params.add(audience.memberId)}::uuid`);
+  if (audience.workflowId !== null) where.push(`e.workflow_id = ${params.add(audience.workflowId)}::uuid`);
+  if (audience.mailboxId !== null) where.push(`e.mailbox_id = ${params.add(audience.mailboxId)}::uuid`);
+  return where.join(' AND ');
+}
+
+/** The exact SQL of the route's statements for one window and audience (the bench's floor runs it too). */
+export function executionFiguresSql(window: DashboardWindow, audience: DashboardAudience): ExecutionFiguresSql {
+  const from = window.from.toISOString();
+  const to = window.to.toISOString();
+  const previousFrom = window.previousFrom.toISOString();
+
+  const counts = new Params();
+  const countsFrom = counts.add(from);
+  const starts = counts.add(window.bucketStarts.map((start) => start.toISOString()));
+  const countsText = `SELECT e.created_at >= ${countsFrom}::timestamptz AS current,
+       CASE WHEN e.created_at >= ${countsFrom}::timestamptz THEN width_bucket(e.created_at, ${starts}::timestamptz[]) END AS bucket,
+       e.status AS status,
+       count(*)::int AS count
+  FROM executions e
+ WHERE ${countedRuns(counts, audience)}
+   AND e.created_at >= ${counts.add(previousFrom)}::timestamptz AND e.created_at < ${counts.add(to)}::timestamptz
+ GROUP BY 1, 2, 3`;
+
+  const medians = new Params();
+  const mediansFrom = medians.add(from);
+  const mediansText = `SELECT e.created_at >= ${mediansFrom}::timestamptz AS current,
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY (extract(epoch FROM e.finished_at - e.started_at) * 1000)::float8) AS median
+  FROM executions e
+ WHERE ${countedRuns(medians, audience)}
+   AND e.created_at >= ${medians.add(previousFrom)}::timestamptz AND e.created_at < ${medians.add(to)}::timestamptz
+   AND e.finished_at IS NOT NULL AND e.started_at IS NOT NULL
+ GROUP BY 1`;
+
+  const workflows = new Params();
+  const workflowsText = `WITH per AS (
+  SELECT e.workflow_id, e.member_id,
+         count(*)::int AS total,
+         count(*) FILTER (WHERE e.status = 'succeeded')::int AS succeeded,
+         count(*) FILTER (WHERE e.status = 'failed')::int AS failed,
+         max(e.created_at) AS last_run_at
+    FROM executions e
+   WHERE ${countedRuns(workflows, audience)}
+     AND e.created_at >= ${workflows.add(from)}::timestamptz AND e.created_at < ${workflows.add(to)}::timestamptz
+   GROUP BY e.workflow_id, e.member_id
+), named AS (
+  SELECT per.*, coalesce(w.name, '') AS name, m.name AS member_name
+    FROM per LEFT JOIN workflows w ON w.id = per.workflow_id LEFT JOIN members m ON m.id = per.member_id
+)
+SELECT * FROM (
+  (SELECT 'top' AS list, (row_number() OVER (ORDER BY total DESC, name ASC, workflow_id ASC))::int AS rank, * FROM named ORDER BY rank LIMIT 5)
+  UNION ALL
+  (SELECT 'failing' AS list, (row_number() OVER (ORDER BY failed DESC, name ASC, workflow_id ASC))::int AS rank, * FROM named WHERE failed > 0 ORDER BY rank LIMIT 5)
+) lists
+ORDER BY list, rank`;
+
+  const failures = new Params();
+  const failuresFrom = failures.add(from);
+  const memberOfIncident = audience.memberId === null ? '' : `i.member_id = ${failures.add(audience.memberId)}::uuid AND `;
+  const failuresText = `SELECT i.id AS incident_id, e.id AS execution_id, e.workflow_id,
+       coalesce(w.name, i.workflow_name) AS workflow_name, m.name AS member_name, i.failed_at,
+       coalesce(e.error->>'code', '') AS error_code, i.error_summary, i.node_id, i.node_name,
+       (i.acknowledged_at IS NOT NULL OR i.resolved_at IS NOT NULL) AS acknowledged
+  FROM incidents i
+  JOIN executions e ON e.id = i.execution_id
+  LEFT JOIN workflows w ON w.id = e.workflow_id
+  LEFT JOIN members m ON m.id = e.member_id
+ WHERE ${memberOfIncident}i.failed_at >= ${failuresFrom}::timestamptz
+   AND ${countedRuns(failures, audience)}
+   AND e.created_at >= ${failuresFrom}::timestamptz AND e.created_at < ${failures.add(to)}::timestamptz
+ ORDER BY i.failed_at DESC, i.id DESC
+ LIMIT 10`;
+
+  return {
+    counts: { text: countsText, values: counts.values },
+    medians: { text: mediansText, values: medians.values },
+    workflows: { text: workflowsText, values: workflows.values },
+    recentFailures: { text: failuresText, values: failures.values },
+  };
+}
+
+interface CountRow {
+  current: boolean;
+  bucket: number | null;
+  status: string;
+  count: number;
+}
+
+interface MedianRow {
+  current: boolean;
+  median: number | null;
+}
+
+interface WorkflowRow {
+  list: 'top' | 'failing';
+  workflow_id: string;
+  name: string;
+  member_name: string | null;
+  total: number;
+  succeeded: number;
+  failed: number;
+  last_run_at: Date | null;
+}
+
+interface FailureRow {
+  incident_id: string;
+  execution_id: string;
+  workflow_id: string;
+  workflow_name: string;
+  member_name: string | null;
+  failed_at: Date;
+  error_code: string;
+  error_summary: string;
+  node_id: string | null;
+  node_name: string | null;
+  acknowledged: boolean;
+}
+
+function run<Row>(statement: SqlStatement): Promise<Row[]> {
+  return db().$queryRawUnsafe<Row[]>(statement.text, ...statement.values);
+}
+
+function totals(rows: CountRow[], median: number | null) {
+  const byStatus = executionStatuses.map((status) => ({ status, count: rows.filter((row) => row.status === status).reduce((sum, row) => sum + row.count, 0) }));
+  const count = (status: ExecutionStatus) => byStatus.find((entry) => entry.status === status)!.count;
+  const ended = count('succeeded') + count('failed');
+  return {
+    total: byStatus.reduce((sum, entry) => sum + entry.count, 0),
+    byStatus,
+    successRate: ended === 0 ? null : count('succeeded') / ended,
+    medianDurationMs: median,
+  };
+}
+
+function workflowFigures(row: WorkflowRow) {
+  return {
+    workflowId: row.workflow_id,
+    name: row.name,
+    memberName: row.member_name,
+    total: row.total,
+    succeeded: row.succeeded,
+    failed: row.failed,
+    lastRunAt: row.last_run_at ? row.last_run_at.toISOString() : null,
+  };
+}
+
+export async function executionFigures(actor: AuthenticatedActor, query: DashboardQuery): Promise<ExecutionsFigures> {
+  const audience = resolveAudience(actor, query);
+  const window = await resolveWindow(db(), query);
+  const sql = executionFiguresSql(window, audience);
+  const [counts, medians, workflows, failures] = await Promise.all([
+    run<CountRow>(sql.counts),
+    run<MedianRow>(sql.medians),
+    run<WorkflowRow>(sql.workflows),
+    run<FailureRow>(sql.recentFailures),
+  ]);
+  const medianOf = (current: boolean) => medians.find((row) => row.current === current)?.median ?? null;
+  const current = counts.filter((row) => row.current);
+  return {
+    window: presentWindow(window),
+    current: totals(current, medianOf(true)),
+    previous: totals(
+      counts.filter((row) => !row.current),
+      medianOf(false),
+    ),
+    series: executionStatuses.map((status) => {
+      const values = window.bucketStarts.map(() => 0);
+      for (const row of current) if (row.status === status && row.bucket !== null) values[row.bucket - 1] = (values[row.bucket - 1] ?? 0) + row.count;
+      return { status, values };
+    }),
+    topWorkflows: workflows.filter((row) => row.list === 'top').map(workflowFigures),
+    failingWorkflows: workflows.filter((row) => row.list === 'failing').map(workflowFigures),
+    recentFailures: failures.map((row) => ({
+      executionId: row.execution_id,
+      incidentId: row.incident_id,
+      workflowId: row.workflow_id,
+      workflowName: row.workflow_name,
+      memberName: row.member_name,
+      failedAt: row.failed_at.toISOString(),
+      errorCode: row.error_code,
+      errorSummary: row.error_summary,
+      nodeId: row.node_id,
+      nodeName: row.node_name,
+      acknowledged: row.acknowledged,
+    })),
+  };
 }

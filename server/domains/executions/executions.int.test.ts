@@ -84,6 +84,37 @@ describe('GET /api/v1/executions', () => {
     expect(await ids('q=_')).toEqual([]);
   });
 
+  it('keeps runs created in [from, to) with from and to (the dashboard’s drill-down window)', async () => {
+    const from = new Date('2026-03-01T00:00:00.000Z');
+    const to = new Date('2026-03-02T00:00:00.000Z');
+    await run({ createdAt: new Date(from.getTime() - 1) });
+    const first = await run({ createdAt: from });
+    const last = await run({ createdAt: new Date(to.getTime() - 1) });
+    await run({ createdAt: to });
+    const response = await call('GET', `/api/v1/executions?from=${from.toISOString()}&to=${to.toISOString()}`, { cookie: member.cookie });
+    expect(response.status).toBe(200);
+    expect(response.body.executions.map((item: { id: string }) => item.id)).toEqual([last.id, first.id]);
+    const since = await call('GET', `/api/v1/executions?from=${to.toISOString()}`, { cookie: member.cookie });
+    expect(since.body.executions).toHaveLength(1);
+  });
+
+  it('leaves out loop iterations with loopIterations=false and keeps only them with true', async () => {
+    const parent = await run({ status: 'succeeded' });
+    const child = await run({ status: 'succeeded', startedBy: 'sub_workflow', parentExecutionId: parent.id });
+    const iteration = await run({ status: 'succeeded', startedBy: 'loop_iteration', parentExecutionId: parent.id });
+    const ids = async (query: string) => (await call('GET', `/api/v1/executions?${query}`, { cookie: member.cookie })).body.executions.map((item: { id: string }) => item.id).sort();
+    expect(await ids('loopIterations=false')).toEqual([parent.id, child.id].sort());
+    expect(await ids('loopIterations=true')).toEqual([iteration.id]);
+  });
+
+  it('answers from ≥ to, or a from that is not a date-time, with 400 request.bad_request', async () => {
+    for (const query of ['from=2026-03-02T00:00:00Z&to=2026-03-02T00:00:00Z', 'from=2026-03-03T00:00:00Z&to=2026-03-02T00:00:00Z', 'from=yesterday']) {
+      const response = await call('GET', `/api/v1/executions?${query}`, { cookie: member.cookie });
+      expect(response.status).toBe(400);
+      expect(response.body.error.code).toBe('request.bad_request');
+    }
+  });
+
   it('intersects the mailbox filter with the member’s mailboxes', async () => {
     const mine = await createMailbox(member);
     const theirs = await createMailbox(other);

@@ -34,6 +34,11 @@ export interface ExecutionFilter {
   /** The stored `acted` flag (finished runs only): index (member_id, acted, created_at desc, id desc). */
   acted?: boolean;
   q?: string;
+  /** false: no loop iterations (`started_by = 'loop_iteration'`); true: loop iterations only. */
+  loopIterations?: boolean;
+  /** `created_at` in `[from, to)`: the dashboard's drill-down window. */
+  from?: Date;
+  to?: Date;
 }
 
 /** Loads list-form rows by id, in the order of `ids`. */
@@ -54,6 +59,10 @@ export async function findExecutions(memberId: string, filter: ExecutionFilter, 
   if (filter.status) where.push(`status = ${params.add(filter.status)}`);
   if (filter.simulated !== undefined) where.push(`simulated = ${params.add(filter.simulated)}`);
   if (filter.acted !== undefined) where.push(`acted = ${params.add(filter.acted)}`);
+  if (filter.loopIterations === false) where.push("started_by IS DISTINCT FROM 'loop_iteration'");
+  if (filter.loopIterations === true) where.push("started_by = 'loop_iteration'");
+  if (filter.from) where.push(`created_at >= ${params.add(filter.from)}::timestamptz`);
+  if (filter.to) where.push(`created_at < ${params.add(filter.to)}::timestamptz`);
   if (filter.q) {
     const pattern = params.add(containsPattern(filter.q));
     where.push(

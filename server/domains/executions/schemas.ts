@@ -132,19 +132,30 @@ export const waitingExecutionSchema = executionSchema
 
 const cursor = z.string().max(500).optional().describe('The `nextCursor` of the previous page.');
 
-export const listExecutionsInput = z.object({
-  workflowId: z.uuid().optional(),
-  mailboxId: z.uuid().optional().describe('Intersected with the member’s mailboxes.'),
-  status: z.enum(executionStatuses).optional(),
-  simulated: z.enum(['true', 'false']).optional().describe('`true`: test runs only; `false`: live runs only.'),
-  q: z.string().trim().min(1).max(200).optional().describe('Searches the subject and sender of the triggering email.'),
-  effects: z
-    .enum(executionEffectsFilters)
-    .optional()
-    .describe('`with`: finished runs that acted (`acted: true`); `without`: finished runs that did nothing (`acted: false`).'),
-  cursor,
-  limit: limitParam(50, 200),
-});
+export const listExecutionsInput = z
+  .object({
+    workflowId: z.uuid().optional(),
+    mailboxId: z.uuid().optional().describe('Intersected with the member’s mailboxes.'),
+    status: z.enum(executionStatuses).optional(),
+    simulated: z.enum(['true', 'false']).optional().describe('`true`: test runs only; `false`: live runs only.'),
+    q: z.string().trim().min(1).max(200).optional().describe('Searches the subject and sender of the triggering email.'),
+    effects: z
+      .enum(executionEffectsFilters)
+      .optional()
+      .describe('`with`: finished runs that acted (`acted: true`); `without`: finished runs that did nothing (`acted: false`).'),
+    loopIterations: z
+      .enum(['true', 'false'])
+      .optional()
+      .describe('`false`: leaves out loop iterations (the runs a Loop step starts, one per item), as the dashboard counts; `true`: loop iterations only.'),
+    from: isoDateTimeInput.optional().describe('Runs created at or after this instant.'),
+    to: isoDateTimeInput.optional().describe('Runs created before this instant (exclusive); after `from` when both are given.'),
+    cursor,
+    limit: limitParam(50, 200),
+  })
+  .refine((input) => input.from === undefined || input.to === undefined || Date.parse(input.from) < Date.parse(input.to), {
+    message: '`to` must be after `from`.',
+    path: ['to'],
+  });
 export type ListExecutionsQuery = z.infer<typeof listExecutionsInput>;
 
 export const executionPageOutput = z.object({ executions: z.array(executionSchema), nextCursor: z.string().nullable() });

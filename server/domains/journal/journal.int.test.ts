@@ -195,6 +195,45 @@ describe('GET /api/v1/journal', () => {
     expect(response.body.entries).toEqual([expect.objectContaining({ messageId: message.id, subject: null, fromEmail: null, outcome: 'unmatched' })]);
   });
 
+  it('filters on the entry’s creation in [from, to), either bound alone or both, with the outcome', async () => {
+    const own = await createMember();
+    const box = await createMailbox(own);
+    const at = (iso: string) => new Date(iso);
+    const entries = [];
+    for (const [createdAt, outcome] of [
+      ['2026-05-01T09:59:59.999Z', 'dispatched'],
+      ['2026-05-01T10:00:00.000Z', 'dispatched'],
+      ['2026-05-01T10:30:00.000Z', 'guardrail'],
+      ['2026-05-01T10:59:59.999Z', 'dispatched'],
+      ['2026-05-01T11:00:00.000Z', 'dispatched'],
+    ] as const) {
+      const message = await createMessage(box);
+      entries.push(await db().mailJournalEntry.create({ data: { memberId: own.id, mailboxId: box.id, messageId: message.id, outcome, createdAt: at(createdAt) } }));
+    }
+    const ids = async (query: string) => {
+      const response = await call('GET', `/api/v1/journal?${query}`, { cookie: own.cookie });
+      expect(response.status, query).toBe(200);
+      return response.body.entries.map((entry: { id: string }) => entry.id);
+    };
+    const window = 'from=2026-05-01T10:00:00Z&to=2026-05-01T11:00:00Z';
+    expect(await ids(window)).toEqual([entries[3]!.id, entries[2]!.id, entries[1]!.id]);
+    expect(await ids(`${window}&outcome=dispatched`)).toEqual([entries[3]!.id, entries[1]!.id]);
+    expect(await ids('from=2026-05-01T10:59:59.999Z')).toEqual([entries[4]!.id, entries[3]!.id]);
+    expect(await ids('to=2026-05-01T10:00:00Z')).toEqual([entries[0]!.id]);
+    // The cursor pages inside the window.
+    const first = await call('GET', `/api/v1/journal?${window}&limit=2`, { cookie: own.cookie });
+    const second = await call('GET', `/api/v1/journal?${window}&limit=2&cursor=${first.body.nextCursor}`, { cookie: own.cookie });
+    expect(second.body).toEqual({ entries: [expect.objectContaining({ id: entries[1]!.id })], nextCursor: null });
+  });
+
+  it('400 request.bad_request when from ≥ to or a bound is not a date-time', async () => {
+    for (const query of ['from=2026-05-01T10:00:00Z&to=2026-05-01T10:00:00Z', 'from=2026-05-02T00:00:00Z&to=2026-05-01T00:00:00Z', 'from=yesterday', 'to=2026-13-01T00:00:00Z']) {
+      const response = await call('GET', `/api/v1/journal?${query}`, { cookie: member.cookie });
+      expect(response.status, query).toBe(400);
+      expect(response.body.error.code).toBe('request.bad_request');
+    }
+  });
+
   it('400 for limit outside 1-200, an unknown outcome or another member’s mailbox; an unreadable cursor gives the first page', async () => {
     for (const query of ['limit=201', 'limit=0', 'outcome=lost', `mailboxId=${mailbox.id}`, 'mailboxId=nope']) {
       const response = await call('GET', `/api/v1/journal?${query}`, { cookie: other.cookie });

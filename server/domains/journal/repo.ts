@@ -31,12 +31,14 @@ export function isOwnMailbox(memberId: string, mailboxId: string) {
   return db().mailbox.count({ where: { id: mailboxId, memberId } }).then((count) => count > 0);
 }
 
-export function findEntries(memberId: string, filter: { mailboxId?: string; outcome?: string }, after: CursorPosition | null, take: number) {
+/** The time window is `[from, to)` on `created_at`, the dashboard's own counting rule (server/domains/dashboard/mail-sql.ts). */
+export function findEntries(memberId: string, filter: { mailboxId?: string; outcome?: string; from?: Date; to?: Date }, after: CursorPosition | null, take: number) {
   return db().mailJournalEntry.findMany({
     where: {
       memberId,
       ...(filter.mailboxId ? { mailboxId: filter.mailboxId } : {}),
       ...(filter.outcome ? { outcome: filter.outcome } : {}),
+      ...(filter.from || filter.to ? { createdAt: { ...(filter.from ? { gte: filter.from } : {}), ...(filter.to ? { lt: filter.to } : {}) } } : {}),
       ...afterCursor('createdAt', after),
     },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { limitParam } from '../../core/http/cursor';
-import { isoDateTime } from '../../core/http/schemas';
+import { isoDateTime, isoDateTimeInput } from '../../core/http/schemas';
 
 export const journalOutcomes = ['excluded_org', 'excluded_member', 'guardrail', 'unmatched', 'dispatched'] as const;
 
@@ -57,12 +57,20 @@ export const journalEntrySchema = z
   })
   .meta({ id: 'JournalEntry' });
 
-export const listJournalInput = z.object({
-  mailboxId: z.uuid().optional(),
-  outcome: z.enum(journalOutcomes).optional(),
-  cursor: z.string().max(500).optional(),
-  limit: limitParam(50, 200),
-});
+export const listJournalInput = z
+  .object({
+    mailboxId: z.uuid().optional(),
+    outcome: z.enum(journalOutcomes).optional(),
+    from: isoDateTimeInput.optional().describe('Entries created at or after this instant.'),
+    to: isoDateTimeInput.optional().describe('Entries created before this instant (exclusive).'),
+    cursor: z.string().max(500).optional(),
+    limit: limitParam(50, 200),
+  })
+  .superRefine((query, issues) => {
+    if (query.from !== undefined && query.to !== undefined && Date.parse(query.from) >= Date.parse(query.to)) {
+      issues.addIssue({ code: 'custom', path: ['to'], message: '`to` must be after `from`.' });
+    }
+  });
 
 export type ListJournalQuery = z.infer<typeof listJournalInput>;
 

@@ -55,7 +55,8 @@ export async function listJournal(actor: AuthenticatedActor, query: ListJournalQ
       details: { in: 'query', issues: [{ path: 'mailboxId', code: 'unknown_mailbox', message: 'No such mailbox among yours.' }] },
     });
   }
-  const rows = await findEntries(memberId, { mailboxId: query.mailboxId, outcome: query.outcome }, decodeCursor(query.cursor), query.limit + 1);
+  const window = { from: query.from ? new Date(query.from) : undefined, to: query.to ? new Date(query.to) : undefined };
+  const rows = await findEntries(memberId, { mailboxId: query.mailboxId, outcome: query.outcome, ...window }, decodeCursor(query.cursor), query.limit + 1);
   const { items, nextCursor } = pageOf(rows, query.limit, (row) => row.createdAt);
   const headlines = await headlinesOf(items.map((item) => item.messageId));
   return { entries: items.map((item) => presentEntry(item, headlines.get(item.messageId) ?? null)), nextCursor };

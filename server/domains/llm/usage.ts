@@ -60,16 +60,33 @@ function budgetsOf(row: Awaited<ReturnType<typeof budgetRow>>): Budgets {
   return { instanceMonthlyUsd: row?.instanceMonthlyUsd ?? null, memberMonthlyUsd: row?.memberMonthlyUsd ?? null };
 }
 
+/**
+ * The statement behind `spentUsd`: known costs the instance paid between two instants, in all and
+ * for one member (members' own keys left out). Exported so the dashboard reads the budgets' spend
+ * with this very statement (the two never disagree) and the bench can run it on bare pg.
+ */
+export function spentUsdSql(window: { from: Date; to: Date }, memberId: string | null): { text: string; values: unknown[] } {
+  return {
+    text: `SELECT coalesce(sum(cost_usd), 0)::float8 AS instance,
+           coalesce(sum(cost_usd) FILTER (WHERE member_id = $3::uuid), 0)::float8 AS member
+    FROM llm_usage WHERE created_at >= $1::timestamptz AND created_at < $2::timestamptz AND credential_id IS NULL`,
+    values: [window.from, window.to, memberId],
+  };
+}
+
 /** Known costs the instance paid between two instants, in all and for one member (members' own keys left out). */
-async function spentUsd(window: { from: Date; to: Date }, memberId: string | null, tx: Pick<Tx, '$queryRaw'> = db()) {
-  const [row] = await tx.$queryRaw<{ instance: number | null; member: number | null }[]>`
-    SELECT coalesce(sum(cost_usd), 0)::float8 AS instance,
-           coalesce(sum(cost_usd) FILTER (WHERE member_id = ${memberId}::uuid), 0)::float8 AS member
-    FROM llm_usage WHERE created_at >= ${window.from} AND created_at < ${window.to} AND credential_id IS NULL`;
+export async function spentUsd(window: { from: Date; to: Date }, memberId: string | null, tx: Pick<Tx, '$queryRawUnsafe'> = db()) {
+  const statement = spentUsdSql(window, memberId);
+  const [row] = await tx.$queryRawUnsafe<{ instance: number | null; member: number | null }[]>(statement.text, ...statement.values);
   return { instanceUsd: Number(row?.instance ?? 0), memberUsd: Number(row?.member ?? 0) };
 }
 
-async function presentBudgets(tx: Pick<Tx, 'llmBudget' | '$queryRaw'> = db()) {
+/** The monthly budgets as set (null: none). */
+export async function currentBudgets(): Promise<Budgets> {
+  return budgetsOf(await budgetRow());
+}
+
+async function presentBudgets(tx: Pick<Tx, 'llmBudget' | '$queryRawUnsafe'> = db()) {
   const row = await budgetRow(tx);
   const month = monthOf(new Date());
   const spent = await spentUsd(month, null, tx);

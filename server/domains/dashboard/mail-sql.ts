@@ -1,0 +1,83 @@
+/**
+ * The mail dashboard's statements, built as plain `{text, values}` so the route and the bench (bare
+ * pg) run the very same SQL. Two statements, run in parallel:
+ *
+ * 1. The message journal over `[previousFrom, to)`: entries grouped by period, bucket (window only)
+ *    and outcome, with the automated ones counted alongside (the mirrored message's ingest signals).
+ * 2. Outbound messages made by workflow runs: drafts by creation time, sends by delivery time.
+ */
+import type { DashboardAudience } from './audience';
+import type { DashboardWindow } from './window';
+
+export interface SqlStatement {
+  text: string;
+  values: unknown[];
+}
+
+/** Numbered parameters with their casts; one value is bound once however often it is used. */
+export class SqlParams {
+  readonly values: unknown[] = [];
+  add(value: unknown, cast: 'timestamptz' | 'uuid' | 'text'): string {
+    this.values.push(value);
+    return `$${this.values.length}::${cast}`;
+  }
+}
+
+/**
+ * The kinds of mail ingest recognises as sent by machines (server/core/mail/ingest/signals.ts), the
+ * ones the dispatch guardrails hold back by default, the loop guard apart: delivery reports (bounces,
+ * delay notices, read receipts), auto-replies, no-reply senders, mailing-list and bulk mail.
+ */
+export const automatedMailSql = '(m.is_delivery_report OR m.is_auto_reply OR m.is_no_reply OR m.is_mailing_list OR m.is_bulk)';
+
+export function mailFiguresSql(window: DashboardWindow, audience: DashboardAudience): SqlStatement[] {
+  return [journalSql(window, audience), outboundSql(window, audience)];
+}
+
+function journalSql(window: DashboardWindow, audience: DashboardAudience): SqlStatement {
+  const p = new SqlParams();
+  const from = p.add(window.from, 'timestamptz');
+  const where = [`j.created_at >= ${p.add(window.previousFrom, 'timestamptz')}`, `j.created_at < ${p.add(window.to, 'timestamptz')}`];
+  if (audience.memberId) where.push(`j.member_id = ${p.add(audience.memberId, 'uuid')}`);
+  if (audience.mailboxId) where.push(`j.mailbox_id = ${p.add(audience.mailboxId, 'uuid')}`);
+  if (audience.workflowId) {
+    // Messages that started a real run of the workflow (not a test or evaluation run).
+    where.push(
+      `EXISTS (SELECT 1 FROM executions e WHERE e.message_id = j.message_id AND e.workflow_id = ${p.add(audience.workflowId, 'uuid')} AND NOT e.simulated AND e.eval_run_id IS NULL)`,
+    );
+  }
+  const bucket = p.add(window.bucket, 'text');
+  const tz = p.add(window.tz, 'text');
+  return {
+    text: `SELECT (j.created_at >= ${from}) AS current,
+       CASE WHEN j.created_at >= ${from} THEN date_trunc(${bucket}, j.created_at, ${tz}) END AS start,
+       j.outcome,
+       count(*)::int AS entries,
+       count(*) FILTER (WHERE ${automatedMailSql})::int AS automated
+  FROM mail_journal_entries j
+  LEFT JOIN mail_messages m ON m.id = j.message_id
+ WHERE ${where.join(' AND ')}
+ GROUP BY 1, 2, 3`,
+    values: p.values,
+  };
+}
+
+function outboundSql(window: DashboardWindow, audience: DashboardAudience): SqlStatement {
+  const p = new SqlParams();
+  const previousFrom = p.add(window.previousFrom, 'timestamptz');
+  const from = p.add(window.from, 'timestamptz');
+  const to = p.add(window.to, 'timestamptz');
+  const where = [`o.origin = 'workflow'`, `((o.mode = 'draft' AND o.created_at >= ${previousFrom} AND o.created_at < ${to}) OR (o.mode = 'send' AND o.sent_at >= ${previousFrom} AND o.sent_at < ${to}))`];
+  if (audience.memberId) where.push(`o.member_id = ${p.add(audience.memberId, 'uuid')}`);
+  if (audience.mailboxId) where.push(`o.mailbox_id = ${p.add(audience.mailboxId, 'uuid')}`);
+  if (audience.workflowId) where.push(`o.workflow_id = ${p.add(audience.workflowId, 'uuid')}`);
+  return {
+    text: `SELECT count(*) FILTER (WHERE o.mode = 'draft' AND o.created_at >= ${from})::int AS drafts_current,
+       count(*) FILTER (WHERE o.mode = 'draft' AND o.created_at < ${from})::int AS drafts_previous,
+       count(*) FILTER (WHERE o.mode = 'send' AND o.sent_at >= ${from})::int AS sent_current,
+       count(*) FILTER (WHERE o.mode = 'send' AND o.sent_at < ${from})::int AS sent_previous
+  FROM outbound_messages o
+ WHERE ${where.join(' AND ')}`,
+    values: p.values,
+  };
+}
