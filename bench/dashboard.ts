@@ -25,7 +25,7 @@ import pg from 'pg';
 import { runSectionAlone } from './database';
 import { clearDashboardFacts, dashboardIndexes, seedDashboardFacts, seededTables, type DashboardOrg, type Spread } from './dashboard-seed';
 import { fixed, measureRouteVsFloor, type RouteFloorResult } from './stats';
-import { candidateIndexes, floorSql, routeBuilders, type DashboardRoute, type FloorSql, type Statement } from './dashboard-sql';
+import { candidateIndexes, floorSql, type DashboardRoute, type FloorSql, type RouteBuilders, type Statement } from './dashboard-sql';
 
 const sizes = {
   executions: Number(process.env.BENCH_DASHBOARD_EXECUTIONS) || 1_000_000,
@@ -60,6 +60,12 @@ export async function runDashboardBench(options: { databaseUrl: string; log: (me
   const { createKey } = await import('../server/domains/api-keys/service');
   const { handleRestRequest } = await import('../server/http/rest-handler');
   const { dashboardQueryInput } = await import('../server/domains/dashboard/query');
+  const builders: RouteBuilders = {
+    executionFiguresSql: (await import('../server/domains/dashboard/executions')).executionFiguresSql,
+    mailFiguresSql: (await import('../server/domains/dashboard/mail-sql')).mailFiguresSql,
+    aiFiguresSql: (await import('../server/domains/dashboard/ai-sql')).aiFiguresSql,
+    monthOf: (await import('../server/domains/llm/cost')).monthOf,
+  };
   resetConfigForTests();
 
   log('');
@@ -113,8 +119,6 @@ export async function runDashboardBench(options: { databaseUrl: string; log: (me
   const client = new pg.Client({ connectionString: options.databaseUrl });
   await client.connect();
   const pool = new pg.Pool({ connectionString: options.databaseUrl, max: Number(process.env.DATABASE_POOL_SIZE) || 10 });
-  const builders = await routeBuilders();
-  log(`statements: ${routes.map((name) => `${name} ${builders[name] ? 'the route’s own builder' : 'the bench’s candidates (no builder exported yet)'}`).join('; ')}`);
   const results: DashboardResult = {};
   try {
     const turns = { route: 0, floor: 0 };
@@ -143,7 +147,7 @@ export async function runDashboardBench(options: { databaseUrl: string; log: (me
       const query = dashboardQueryInput.parse(shape.query);
       const memberId = query.scope === 'org' ? (query.memberId ?? null) : reader[shape.reader];
       const audience = { memberId, mailboxId: query.mailboxId ?? null, workflowId: query.workflowId ?? null, isAdmin: shape.reader === 'admin' };
-      return floorSql(shape.route, audience, query, now, memberId ?? reader[shape.reader], builders[shape.route]);
+      return floorSql(shape.route, audience, query, now, memberId ?? reader[shape.reader], builders);
     }
 
     /** The window's statement, then the counting statements (with its bucket starts), as the floor runs them. */
