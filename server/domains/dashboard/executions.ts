@@ -29,7 +29,7 @@ export interface SqlStatement {
 export interface ExecutionFiguresSql {
   /** Runs per (period, bucket, status) over `[previousFrom, to)`; bucket null in the previous period. */
   counts: SqlStatement;
-  /** Median `finished_at − started_at` (ms, `percentile_cont(0.5)`) of finished runs, per period. */
+  /** One row: median `finished_at − started_at` (ms, `percentile_cont(0.5)`) of finished runs, `current` and `previous`. */
   medians: SqlStatement;
   /** Per workflow in the window: the top 5 by runs (`list = 'top'`) and the top 5 by failures (`list = 'failing'`). */
   workflows: SqlStatement;
@@ -72,15 +72,17 @@ export function executionFiguresSql(window: DashboardWindow, audience: Dashboard
    AND e.created_at >= ${counts.add(previousFrom)}::timestamptz AND e.created_at < ${counts.add(to)}::timestamptz
  GROUP BY 1, 2, 3`;
 
+  // One row, one filtered aggregate per period: no sort on the period before the aggregates' own.
+  // Durations are whole milliseconds (timestamptz(3)): `round` keeps the float8 exact.
   const medians = new Params();
   const mediansFrom = medians.add(from);
-  const mediansText = `SELECT e.created_at >= ${mediansFrom}::timestamptz AS current,
-       percentile_cont(0.5) WITHIN GROUP (ORDER BY (extract(epoch FROM e.finished_at - e.started_at) * 1000)::float8) AS median
+  const duration = 'round(date_part(\'epoch\', e.finished_at - e.started_at) * 1000)';
+  const mediansText = `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY ${duration}) FILTER (WHERE e.created_at >= ${mediansFrom}::timestamptz) AS current,
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY ${duration}) FILTER (WHERE e.created_at < ${mediansFrom}::timestamptz) AS previous
   FROM executions e
  WHERE ${countedRuns(medians, audience)}
    AND e.created_at >= ${medians.add(previousFrom)}::timestamptz AND e.created_at < ${medians.add(to)}::timestamptz
-   AND e.finished_at IS NOT NULL AND e.started_at IS NOT NULL
- GROUP BY 1`;
+   AND e.finished_at IS NOT NULL AND e.started_at IS NOT NULL`;
 
   const workflows = new Params();
   const workflowsText = `WITH per AS (
@@ -137,8 +139,8 @@ interface CountRow {
 }
 
 interface MedianRow {
-  current: boolean;
-  median: number | null;
+  current: number | null;
+  previous: number | null;
 }
 
 interface WorkflowRow {
@@ -204,14 +206,13 @@ export async function executionFigures(actor: AuthenticatedActor, query: Dashboa
     run<WorkflowRow>(sql.workflows),
     run<FailureRow>(sql.recentFailures),
   ]);
-  const medianOf = (current: boolean) => medians.find((row) => row.current === current)?.median ?? null;
   const current = counts.filter((row) => row.current);
   return {
     window: presentWindow(window),
-    current: totals(current, medianOf(true)),
+    current: totals(current, medians[0]?.current ?? null),
     previous: totals(
       counts.filter((row) => !row.current),
-      medianOf(false),
+      medians[0]?.previous ?? null,
     ),
     series: executionStatuses.map((status) => {
       const values = window.bucketStarts.map(() => 0);

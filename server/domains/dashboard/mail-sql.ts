@@ -3,7 +3,9 @@
  * pg) run the very same SQL. Two statements, run in parallel:
  *
  * 1. The message journal over `[previousFrom, to)`: entries grouped by period, bucket (window only)
- *    and outcome, with the automated ones counted alongside (the mirrored message's ingest signals).
+ *    and outcome, with the automated ones counted alongside (`automated`, copied from the message's
+ *    ingest signals when dispatch writes the entry: dispatch-mail.ts `isAutomatedMail`), so the
+ *    statement reads the journal alone.
  * 2. Outbound messages made by workflow runs: drafts by creation time, sends by delivery time.
  */
 import type { DashboardAudience } from './audience';
@@ -22,13 +24,6 @@ export class SqlParams {
     return `$${this.values.length}::${cast}`;
   }
 }
-
-/**
- * The kinds of mail ingest recognises as sent by machines (server/core/mail/ingest/signals.ts), the
- * ones the dispatch guardrails hold back by default, the loop guard apart: delivery reports (bounces,
- * delay notices, read receipts), auto-replies, no-reply senders, mailing-list and bulk mail.
- */
-export const automatedMailSql = '(m.is_delivery_report OR m.is_auto_reply OR m.is_no_reply OR m.is_mailing_list OR m.is_bulk)';
 
 export function mailFiguresSql(window: DashboardWindow, audience: DashboardAudience): SqlStatement[] {
   return [journalSql(window, audience), outboundSql(window, audience)];
@@ -53,9 +48,8 @@ function journalSql(window: DashboardWindow, audience: DashboardAudience): SqlSt
        CASE WHEN j.created_at >= ${from} THEN date_trunc(${bucket}, j.created_at, ${tz}) END AS start,
        j.outcome,
        count(*)::int AS entries,
-       count(*) FILTER (WHERE ${automatedMailSql})::int AS automated
+       count(*) FILTER (WHERE j.automated)::int AS automated
   FROM mail_journal_entries j
-  LEFT JOIN mail_messages m ON m.id = j.message_id
  WHERE ${where.join(' AND ')}
  GROUP BY 1, 2, 3`,
     values: p.values,

@@ -5,6 +5,7 @@ import { createMailbox, createMessage } from '../../testing/mail-factories';
 import { call } from '../../testing/rest-client';
 import { useTestDatabase } from '../../testing/test-database';
 import { createWorkflow } from '../../testing/workflow-factories';
+import { dispatchNewMail } from '../../engine/dispatch/dispatch-mail';
 import { journalOutcomes } from '../journal/schemas';
 
 await useTestDatabase();
@@ -26,7 +27,9 @@ let firstMessage: { id: string };
 async function entry(owner: TestMember, mailbox: { id: string }, createdAt: string, outcome: (typeof journalOutcomes)[number], signal?: Signal) {
   const message = await createMessage(mailbox);
   if (signal) await db().mailMessage.update({ where: { id: message.id }, data: { [signal]: true } });
-  await db().mailJournalEntry.create({ data: { memberId: owner.id, mailboxId: mailbox.id, messageId: message.id, outcome, createdAt: new Date(createdAt) } });
+  // As dispatch writes it (isAutomatedMail): the loop guard's kind is not automated mail.
+  const automated = signal !== undefined && signal !== 'isFromSelf';
+  await db().mailJournalEntry.create({ data: { memberId: owner.id, mailboxId: mailbox.id, messageId: message.id, outcome, automated, createdAt: new Date(createdAt) } });
   return message;
 }
 
@@ -149,6 +152,22 @@ describe('GET /api/v1/dashboard/mail', () => {
     const response = await mail(window, withIt.secret);
     expect(response.status).toBe(200);
     expect(response.body.current.received).toBe(4);
+  });
+
+  it('automatedEmails: dispatch marks the entry of a delivery report, auto-reply, no-reply, list or bulk message; not a plain one nor mail from the mailbox itself', async () => {
+    const own = await createMember();
+    const mailbox = await createMailbox(own);
+    for (const signal of [undefined, 'isDeliveryReport', 'isAutoReply', 'isNoReply', 'isMailingList', 'isBulk', 'isFromSelf'] as const) {
+      const message = await createMessage(mailbox);
+      if (signal) await db().mailMessage.update({ where: { id: message.id }, data: { [signal]: true } });
+      await db().mailDispatchQueue.create({ data: { messageId: message.id, mailboxId: mailbox.id } });
+    }
+    await dispatchNewMail(mailbox.id);
+    const response = await mail('period=24h', own);
+    expect(response.body.current).toMatchObject({ received: 7, automatedEmails: 5 });
+    // The figure is the journal's: it outlives the message leaving the mirror.
+    await db().mailMessage.deleteMany({ where: { mailboxId: mailbox.id, isBulk: true } });
+    expect((await mail('period=24h', own)).body.current).toMatchObject({ received: 7, automatedEmails: 5 });
   });
 
   it('drills down: the journal list filtered by the window and an outcome returns exactly byOutcome’s count', async () => {

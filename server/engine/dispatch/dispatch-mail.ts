@@ -62,6 +62,15 @@ interface QueuedMessage {
   isCalendar: boolean;
 }
 
+/**
+ * Mail sent by machines, as the dashboard counts it (`automatedEmails`): the kinds the guardrails
+ * hold back by default, the loop guard apart (mail from the mailbox itself is the member's own).
+ * Copied onto the journal entry so the figure is read from the journal alone.
+ */
+export function isAutomatedMail(message: Pick<QueuedMessage, 'isDeliveryReport' | 'isAutoReply' | 'isNoReply' | 'isMailingList' | 'isBulk'>): boolean {
+  return message.isDeliveryReport || message.isAutoReply || message.isNoReply || message.isMailingList || message.isBulk;
+}
+
 /** Messages handled per call before the job ends (a fresh job picks up the rest). */
 const maxPerRun = 500;
 
@@ -108,8 +117,8 @@ async function dispatchOne(tx: Tx, mailboxId: string): Promise<boolean> {
   if (!message) return true;
   const decision = await decide(tx, message);
   const inserted = await tx.$queryRaw<{ id: string }[]>`
-    INSERT INTO mail_journal_entries (id, member_id, mailbox_id, message_id, outcome, rule_ref)
-    VALUES (gen_random_uuid(), ${message.memberId}::uuid, ${message.mailboxId}::uuid, ${message.id}::uuid, ${decision.outcome}, ${decision.ruleRef})
+    INSERT INTO mail_journal_entries (id, member_id, mailbox_id, message_id, outcome, rule_ref, automated)
+    VALUES (gen_random_uuid(), ${message.memberId}::uuid, ${message.mailboxId}::uuid, ${message.id}::uuid, ${decision.outcome}, ${decision.ruleRef}, ${isAutomatedMail(message)})
     ON CONFLICT (message_id) DO NOTHING
     RETURNING id`;
   // Already journaled (queued again after a crash, or by a concurrent dispatcher): it started its runs then.
