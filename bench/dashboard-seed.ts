@@ -10,9 +10,8 @@
  *   slot); 70 % started by mail (headline, mailbox); durations log-normal (median ≈ 0.7 s, from a few ms to
  *   minutes, at most an hour); one incident per failed run (half acknowledged).
  * - `mail_journal_entries`: dispatched 45 % (each the message of a live mail-triggered run: `executions.message_id`),
- *   unmatched 40 %, guardrail 5 %, excluded_member 6 %, excluded_org 4 %; and the `mail_messages` row of each entry
- *   (the route counts automated mail by its ingest signals): 30 % automated (bulk, list, no-reply, auto-reply,
- *   delivery report), a subject and a snippet, no body.
+ *   unmatched 40 %, guardrail 5 %, excluded_member 6 %, excluded_org 4 %; 30 % `automated` (copied by dispatch
+ *   onto the entry: the route reads no `mail_messages`, so none are seeded).
  * - `llm_usage`: 5 models of 4 providers, one of them local (`ollama`, cost null); 5 purposes; 15 % on a
  *   member's own key (`credential_id`); plus the instance's `llm_budgets` row.
  *
@@ -38,7 +37,7 @@ export interface SeedSizes {
 }
 
 /** The tables the seed fills; their secondary indexes are dropped for the load. */
-export const seededTables = ['executions', 'incidents', 'mail_journal_entries', 'mail_messages', 'llm_usage'] as const;
+export const seededTables = ['executions', 'incidents', 'mail_journal_entries', 'llm_usage'] as const;
 
 const spreadDays = (spread: Spread) => (spread === 'year' ? 365 : 30);
 
@@ -94,7 +93,7 @@ export async function seedDashboardFacts(client: pg.Client, org: DashboardOrg, s
   // finds its messages through executions.message_id), entered 2 s before the run; the rest on the member j % 10's
   // mailboxes.
   await client.query(
-    `INSERT INTO mail_journal_entries (id, member_id, mailbox_id, message_id, outcome, rule_ref, created_at)
+    `INSERT INTO mail_journal_entries (id, member_id, mailbox_id, message_id, outcome, rule_ref, automated, created_at)
      WITH dispatched AS (
        SELECT e.member_id, e.mailbox_id, e.message_id, 'dispatched' AS outcome, NULL AS rule_ref, e.created_at - interval '2 seconds' AS created
          FROM executions e
@@ -109,21 +108,10 @@ export async function seedDashboardFacts(client: pg.Client, org: DashboardOrg, s
                            WHEN r < 0.51 / 0.55 THEN 'excluded_member' ELSE 'excluded_org' END AS outcome
                  FROM (SELECT j, random() AS r FROM generate_series(0, $1 - (SELECT count(*) FROM dispatched) - 1) AS j) g) o
      )
-     SELECT gen_random_uuid(), member_id, mailbox_id, message_id, outcome, rule_ref, created
+     SELECT gen_random_uuid(), member_id, mailbox_id, message_id, outcome, rule_ref, random() < 0.30, created
        FROM (SELECT * FROM dispatched UNION ALL SELECT * FROM other) entries
       ORDER BY created`,
     [sizes.journal, memberIds, mailboxIds, memberIds.length, Math.round(sizes.journal * 0.45)],
-  );
-  // The mirrored message of each entry (the mail route counts automated mail by its ingest signals): 15 % bulk,
-  // 8 % mailing list, 5 % no-reply, 1 % auto-reply, 1 % delivery report; a subject and a snippet, no body.
-  await client.query(
-    `INSERT INTO mail_messages (id, mailbox_id, provider_key, folder_key, subject, snippet, from_name, from_email, received_at, ingested_via,
-        ingested_at, updated_at, is_bulk, is_mailing_list, is_no_reply, is_auto_reply, is_delivery_report, size, body_complete)
-     SELECT x.message_id, x.mailbox_id, x.id::text, 'INBOX', 'Order ' || x.n, repeat('Hello, here is the news about your order. ', 4),
-            'Sender ' || x.n % 2000, 'user' || x.n % 2000 || '@acme.test', x.created_at - interval '1 second', 'sync', x.created_at, x.created_at,
-            x.r < 0.15, x.r >= 0.15 AND x.r < 0.23, x.r >= 0.23 AND x.r < 0.28, x.r >= 0.28 AND x.r < 0.29, x.r >= 0.29 AND x.r < 0.30, 4000, false
-       FROM (SELECT j.*, random() AS r, row_number() OVER (ORDER BY j.created_at) AS n FROM mail_journal_entries j) x
-      ORDER BY x.created_at`,
   );
   // AI usage: model by weight, cost from tokens (null for the local model), 15 % on a member's own key.
   await client.query(
@@ -160,10 +148,7 @@ export async function dashboardIndexes(client: pg.Client): Promise<{ name: strin
   return rows;
 }
 
-/**
- * Empties the seeded tables, and `execution_steps` and `mail_attachments` which point at two of them (earlier
- * sections' rows, or the other spread's).
- */
+/** Empties the seeded tables, and `execution_steps` which points at executions (earlier sections' rows, or the other spread's). */
 export async function clearDashboardFacts(client: pg.Client): Promise<void> {
-  await client.query(`TRUNCATE ${seededTables.join(', ')}, execution_steps, mail_attachments`);
+  await client.query(`TRUNCATE ${seededTables.join(', ')}, execution_steps`);
 }

@@ -10,15 +10,19 @@
  *   sections' executions would count in `scope=org`).
  *   shapes, for each route: `period=30d` as a member (1/10 of the facts), `period=30d&scope=org` as the
  *   administrator, `period=24h&scope=org`, `period=30d&scope=org&workflowId=…`, `period=30d&scope=org&tz=Europe/Paris`;
- *   the plan of each statement is logged (EXPLAIN ANALYZE: scans and time), and a sequential scan of a big table fails the bench;
+ *   the plan of each statement is logged (EXPLAIN ANALYZE: time, scans, sorts), and over a year a sequential scan
+ *   of a big table fails the bench (after the figures);
  *
  * each through the in-process REST handler (`handleRestRequest`, API key: authentication, rate limit, scope,
- * zod, the service, the envelope; no socket) and, as the floor, the same statements on bare `pg`: the key
- * lookup, the window's bucket starts, and the route's counting statements. Targets: route p95 < 150 ms,
- * route / floor ≤ 1.3 (PASS/MISS, information only).
+ * zod, the service, the envelope; no socket) and, as the floor, the same statements on bare `pg` with a pool of
+ * the app's size: the key lookup, the window's bucket starts, then the route's own counting statements
+ * (bench/dashboard-sql.ts, from the routes' exported builders) in parallel as the route runs them. Targets:
+ * route p95 < 150 ms, route / floor ≤ 1.3 (PASS/MISS, information only). Then the candidate covering indexes of
+ * bench/dashboard-sql.ts are built, the plans and figures taken again, and the indexes dropped.
  *
  * Knobs: BENCH_DASHBOARD_EXECUTIONS (1,000,000), BENCH_DASHBOARD_JOURNAL (500,000), BENCH_DASHBOARD_USAGE
- * (200,000), BENCH_DASHBOARD_SPREADS (`year,month`), BENCH_DASHBOARD_ROUNDS (passes over the shapes, 8).
+ * (200,000), BENCH_DASHBOARD_SPREADS (`year,month`), BENCH_DASHBOARD_ROUNDS (passes over the shapes, 8),
+ * BENCH_DASHBOARD_CANDIDATES (`0`: no candidate-index pass).
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
