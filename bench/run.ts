@@ -15,7 +15,9 @@
  * executions list and detail at 1,000,000 executions); BENCH_ENGINE=0 skips it. Then bench/review-list.ts: the morning
  * review queue at 100,000 outbound messages vs the same SQL on bare pg; BENCH_REVIEW=0 skips it. Then bench/send.ts: the
  * send pipeline's sends per second vs bare nodemailer to the same local SMTP peer; BENCH_SEND=0 skips it. Then
- * bench/ai-overhead.ts: an ai.classify step's overhead over the bare AI SDK call; BENCH_AI=0 skips it.
+ * bench/ai-overhead.ts: an ai.classify step's overhead over the bare AI SDK call; BENCH_AI=0 skips it. Last,
+ * bench/dashboard.ts: the dashboard's three routes at 1,000,000 executions, 500,000 journal entries and 200,000 AI usage
+ * rows (over a year, then all in one month) vs the same SQL on bare pg; BENCH_DASHBOARD=0 skips it.
  * See bench/README.md for the method and the knobs. Timing targets are printed as PASS/MISS and
  * never fail the process: machines are noisy.
  */
@@ -503,6 +505,14 @@ async function main(): Promise<void> {
     await stopAll();
     const { runAiOverheadBench } = await import('./ai-overhead');
     await runAiOverheadBench({ databaseUrl: database.url, log });
+  }
+  // The dashboard's three routes at 1,000,000 executions, 500,000 journal entries and 200,000 AI usage rows, spread
+  // over a year then over a busy month (bench/dashboard.ts); last, since it empties the fact tables it seeds.
+  // BENCH_DASHBOARD=0 skips it.
+  if (process.env.BENCH_DASHBOARD !== '0') {
+    await stopAll();
+    const { runDashboardBench } = await import('./dashboard');
+    await runDashboardBench({ databaseUrl: database.url, log });
   }
   log(`\ntotal time ${fixed((Date.now() - startedAt) / 1000, 0)} s, load average now ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}`);
 }
