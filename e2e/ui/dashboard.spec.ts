@@ -7,10 +7,21 @@
  *   answers, refreshed live without a reload; the failing workflow's row opens the executions list
  *   filtered to it; the runs chart has a table view; the failure is acknowledged in place;
  *   the first render time is measured (navigation timing + the KPI cards' mark) and printed;
+ * - after real mail through a test Dovecot and real AI calls to a fake vendor (a mail workflow that
+ *   classifies with AI and drafts a reply; an unmatched mail, an auto-reply and a newsletter beside it),
+ *   the mail and AI cards, the mail chart's table and the AI breakdowns show what the API answers (not
+ *   zero), the mailbox health panel lists the mailbox as healthy, and the chart's dispatched count opens
+ *   the message journal filtered to that outcome, listing the mail;
  * - in French and dark.
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { appendMessage, buildRawMessage } from '@/server/testing/mail-servers/deliver';
+import { startDovecot, type MailUser } from '@/server/testing/mail-servers/dovecot';
+import { startSmtpServer } from '@/server/testing/mail-servers/smtp';
+import { startFakeVendor } from '../../server/testing/ai-fakes';
+import { addFakeConnection, removeConnection, routePurpose } from '../fixtures/ai';
 import { e2eAdmin } from '../fixtures/env';
+import { connectTestMailbox, waitForFirstSync, waitForMirrored } from '../fixtures/mail';
 import { signedInMember } from '../fixtures/members';
 
 /** The shared machine can be slow to render a first page (several journeys' builds and browsers at once). */
@@ -211,4 +222,214 @@ test('the dashboard in French and dark', async ({ page, browser }) => {
   const failedColour = await member.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--chart-failed').trim());
   expect(failedColour).toBe('#f87171');
   await context.close();
+});
+
+const mailAccount: MailUser = { user: 'dash-journey@example.test', password: 'dash-journey-imap-password' };
+
+interface MailAnswer {
+  window: { buckets: string[] };
+  current: { received: number; byOutcome: { outcome: string; count: number }[]; automatedEmails: number; draftsPrepared: number; sentByWorkflows: number };
+  series: { received: number[]; dispatched: number[] };
+}
+interface AiAnswer {
+  current: { calls: number; costUsd: number; unpricedCalls: number };
+  byModel: { provider: string; model: string; calls: number; costUsd: number }[];
+  byPurpose: { purpose: string; calls: number; costUsd: number }[];
+}
+
+/** The mirrored message's id, by subject. */
+async function messageIdOf(request: APIRequestContext, mailboxId: string, subject: string): Promise<string> {
+  const answer = await request.get(`/api/v1/messages?mailboxId=${mailboxId}&limit=50`);
+  const { messages } = (await answer.json()) as { messages: { id: string; subject: string | null }[] };
+  const found = messages.find((message) => message.subject === subject);
+  expect(found, `the mail “${subject}” is mirrored`).toBeTruthy();
+  return found!.id;
+}
+
+/** Waits until dispatch has handled the message (its journal entry's outcome). */
+async function journalOutcome(request: APIRequestContext, messageId: string): Promise<string> {
+  let outcome = '';
+  await expect
+    .poll(
+      async () => {
+        const answer = await request.get(`/api/v1/messages/${messageId}/journal`);
+        if (answer.status() !== 200) return `status ${answer.status()}`;
+        const { entry } = (await answer.json()) as { entry: { outcome: string } | null };
+        outcome = entry?.outcome ?? '';
+        return entry ? 'handled' : 'not yet';
+      },
+      { timeout: 90_000, message: 'dispatch handles the new mail' },
+    )
+    .toBe('handled');
+  return outcome;
+}
+
+test('after real mail and real AI calls the mail and AI figures are the API’s, and the mail chart opens the journal', async ({ page, browser }) => {
+  test.setTimeout(600_000);
+  const dovecot = await startDovecot({ users: [mailAccount] });
+  const smtp = await startSmtpServer({ users: [mailAccount], tls: 'none' });
+  const vendor = await startFakeVendor('openai');
+  const { context, stamp } = await newMember(page, browser, 'dash-mail', 'Mona Mail');
+  const label = `Dashboard classifier ${stamp}`;
+  const model = `dash-model-${stamp}`;
+  try {
+    await test.step('the administrator points classify at the fake vendor (no price for its model)', async () => {
+      await addFakeConnection(page, vendor, { label, model, apiKey: 'sk-e2e-dashboard-2468' });
+      await routePurpose(page, 'classify', { label, model });
+    });
+
+    const member = await context.newPage();
+    const mailboxId = await connectTestMailbox(context.request, { dovecot, smtp }, mailAccount);
+    await waitForFirstSync(context.request, mailboxId);
+
+    const workflowId = await test.step('the member publishes a mail workflow: orders are classified by AI, then a reply is drafted', async () => {
+      const created = await context.request.post('/api/v1/workflows', {
+        data: {
+          name: `Answer orders ${stamp}`,
+          graph: {
+            nodes: [
+              { id: 'mail', type: 'trigger.mail', version: 1, name: 'Incoming order', params: { mailboxIds: [mailboxId], subject: ['order'] }, position: { x: 0, y: 0 } },
+              {
+                id: 'classify',
+                type: 'ai.classify',
+                version: 1,
+                name: 'Classify',
+                params: { labels: [{ name: 'order', description: 'An order or a question about one' }, { name: 'other', description: 'Anything else' }] },
+                position: { x: 240, y: 0 },
+              },
+              { id: 'draft', type: 'mail.draft', version: 1, name: 'Draft the reply', params: { replyTo: { mode: 'reply' }, bodyText: 'Thanks, we are on it.' }, position: { x: 480, y: 0 } },
+            ],
+            connections: [
+              { from: 'mail', output: 'main', to: 'classify' },
+              { from: 'classify', output: 'main', to: 'draft' },
+            ],
+          },
+        },
+      });
+      expect(created.status(), await created.text()).toBe(201);
+      const id = ((await created.json()) as { workflow: { id: string } }).workflow.id;
+      const published = await context.request.post(`/api/v1/workflows/${id}/publish`, { data: { note: 'Dashboard mail journey' } });
+      expect(published.ok(), await published.text()).toBe(true);
+      return id;
+    });
+    expect(workflowId).toMatch(/^[0-9a-f-]{36}$/);
+
+    const orders = [`Order 1 ${stamp}`, `Order 2 ${stamp}`];
+    const unmatched = `Lunch on Friday ${stamp}`;
+    const autoReply = `Automatic reply: Order 3 ${stamp}`;
+    const newsletter = `Order news ${stamp}`;
+    await test.step('mail arrives: two orders, one that matches nothing, an auto-reply and a newsletter', async () => {
+      for (let index = 0; index < orders.length; index += 1) vendor.reply({ kind: 'json', value: { label: 'order', confidence: 0.9 }, usage: { input: 300, output: 20 } });
+      const deliver = async (fields: { from: string; subject: string; text: string; headers?: Record<string, string> }) =>
+        appendMessage({ server: dovecot, ...mailAccount, raw: await buildRawMessage({ to: mailAccount.user, ...fields }) });
+      for (const subject of orders) await deliver({ from: 'Olga Orders <olga@customer.example.test>', subject, text: 'Where is my order?' });
+      await deliver({ from: 'Carl Colleague <carl@work.example.test>', subject: unmatched, text: 'Shall we?' });
+      await deliver({ from: 'Omar Away <omar@partner.example.test>', subject: autoReply, text: 'I am away until Monday.', headers: { 'Auto-Submitted': 'auto-replied' } });
+      await deliver({
+        from: 'Shop News <news@shop.example.test>',
+        subject: newsletter,
+        text: 'Our new collection.',
+        headers: { 'List-Unsubscribe': '<mailto:unsubscribe@shop.example.test>', Precedence: 'bulk' },
+      });
+      const outcomes: Record<string, string> = {};
+      for (const subject of [...orders, unmatched, autoReply, newsletter]) {
+        await waitForMirrored(context.request, mailboxId, subject);
+        outcomes[subject] = await journalOutcome(context.request, await messageIdOf(context.request, mailboxId, subject));
+      }
+      expect(outcomes[orders[0]]).toBe('dispatched');
+      expect(outcomes[orders[1]]).toBe('dispatched');
+      expect(outcomes[unmatched]).not.toBe('dispatched');
+      expect(outcomes[autoReply]).not.toBe('dispatched');
+      expect(outcomes[newsletter]).not.toBe('dispatched');
+      console.log(`[dashboard] journal outcomes: orders ${outcomes[orders[0]]}/${outcomes[orders[1]]}, unmatched ${outcomes[unmatched]}, auto-reply ${outcomes[autoReply]}, newsletter ${outcomes[newsletter]}`);
+    });
+
+    const tz = await member.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone).catch(() => 'UTC');
+    const query = `period=7d&tz=${encodeURIComponent(tz)}`;
+    const read = async <T,>(route: string): Promise<T> => {
+      const answer = await context.request.get(`/api/v1/dashboard/${route}?${query}`);
+      expect(answer.status(), await answer.text()).toBe(200);
+      return (await answer.json()) as T;
+    };
+    // The runs end (the drafts are written, the AI calls recorded) on the runner's time.
+    await expect
+      .poll(async () => {
+        const [mail, ai] = await Promise.all([read<MailAnswer>('mail'), read<AiAnswer>('ai')]);
+        return `drafts ${mail.current.draftsPrepared}, AI calls ${ai.current.calls}`;
+      }, { timeout: 120_000, message: 'the workflow drafts both replies and its AI calls are counted' })
+      .toBe('drafts 2, AI calls 2');
+    const mail = await read<MailAnswer>('mail');
+    const ai = await read<AiAnswer>('ai');
+    const dispatched = mail.current.byOutcome.find((entry) => entry.outcome === 'dispatched')?.count ?? 0;
+    expect(mail.current.received).toBe(5);
+    expect(dispatched).toBe(2);
+    expect(mail.current.automatedEmails).toBeGreaterThanOrEqual(1);
+    expect(ai.current.unpricedCalls).toBe(2);
+    expect(ai.current.costUsd).toBe(0);
+    console.log(
+      `[dashboard] API (7d): mail received ${mail.current.received}, dispatched ${dispatched}, automated ${mail.current.automatedEmails}, drafts ${mail.current.draftsPrepared}, sent ${mail.current.sentByWorkflows}; AI calls ${ai.current.calls}, cost ${ai.current.costUsd} USD, unpriced ${ai.current.unpricedCalls}`,
+    );
+
+    await member.goto('/');
+    await expect(member.getByTestId('kpi-cards')).toBeVisible(firstRender);
+
+    await test.step('the mail and AI cards show what the API answers', async () => {
+      await expect(member.getByTestId('kpi-mailReceived-value')).toHaveText(count(mail.current.received));
+      await expect(member.getByTestId('kpi-dispatched-value')).toHaveText(count(dispatched));
+      await expect(member.getByTestId('kpi-draftsPrepared-value')).toHaveText(count(mail.current.draftsPrepared));
+      await expect(member.getByTestId('kpi-sentByWorkflows-value')).toHaveText(count(mail.current.sentByWorkflows));
+      await expect(member.getByTestId('kpi-aiSpend-value')).toHaveText(usd(ai.current.costUsd));
+      // No price for the model: the calls are said, their cost is not guessed.
+      await expect(member.getByTestId('kpi-aiSpend')).toContainText(`${ai.current.unpricedCalls} calls without a price`);
+    });
+
+    await test.step('the AI breakdowns by model and by purpose show the calls', async () => {
+      const byModel = ai.byModel.find((row) => row.model === model);
+      expect(byModel?.calls).toBe(2);
+      await member.getByTestId('chart-ai-model-toggle').click();
+      const models = member.getByTestId('chart-ai-model').getByRole('table', { name: 'AI spend by model' });
+      const modelRow = models.getByRole('row').filter({ has: member.getByRole('rowheader', { name: model, exact: true }) });
+      await expect(modelRow.getByRole('cell')).toHaveText([count(byModel!.calls), usd(byModel!.costUsd)]);
+      const byPurpose = ai.byPurpose.find((row) => row.purpose === 'classify');
+      expect(byPurpose?.calls).toBe(2);
+      await member.getByTestId('chart-ai-purpose-toggle').click();
+      const purposes = member.getByTestId('chart-ai-purpose').getByRole('table', { name: 'AI spend by purpose' });
+      const purposeRow = purposes.getByRole('row').filter({ has: member.getByRole('rowheader', { name: 'classify', exact: true }) });
+      await expect(purposeRow.getByRole('cell')).toHaveText([count(byPurpose!.calls), usd(byPurpose!.costUsd)]);
+    });
+
+    await test.step('the mailbox health panel lists the mailbox as healthy', async () => {
+      const row = member.getByTestId('mailbox-health').getByTestId('mailbox-health-row').filter({ hasText: mailAccount.user });
+      await expect(row).toHaveCount(1, { timeout: 30_000 });
+      await expect(row).toContainText('Healthy', { timeout: 30_000 });
+    });
+
+    await test.step('the mail chart’s table shows each period’s counts; the dispatched count opens the journal', async () => {
+      await member.getByTestId('chart-mail-toggle').click();
+      const table = member.getByTestId('chart-mail').getByRole('table', { name: 'Mail received and dispatched' });
+      await expect(table).toBeVisible();
+      const rows = table.locator('tbody tr');
+      await expect(rows).toHaveCount(mail.window.buckets.length);
+      const filled = mail.series.received.map((value, index) => ({ value, index })).filter((entry) => entry.value > 0);
+      expect(filled.length).toBeGreaterThan(0);
+      for (const { index } of filled) {
+        await expect(rows.nth(index).getByRole('cell')).toHaveText([count(mail.series.received[index]), count(mail.series.dispatched[index])]);
+      }
+      const busiest = mail.series.dispatched.findIndex((value) => value > 0);
+      expect(busiest).toBeGreaterThanOrEqual(0);
+      await rows.nth(busiest).getByRole('cell').nth(1).getByRole('link').click();
+      await expect(member).toHaveURL(/\/journal\?/);
+      const url = new URL(member.url());
+      expect(url.searchParams.get('outcome')).toBe('dispatched');
+      const entries = member.getByTestId('journal-entry');
+      for (const subject of orders) await expect(entries.filter({ hasText: subject })).toHaveAttribute('data-outcome', 'dispatched', { timeout: 30_000 });
+      await expect(entries.filter({ hasText: unmatched })).toHaveCount(0);
+    });
+  } finally {
+    await removeConnection(page.request, label).catch(() => undefined);
+    await context.close();
+    await vendor.close();
+    await smtp.stop();
+    await dovecot.stop();
+  }
 });
