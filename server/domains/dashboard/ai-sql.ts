@@ -12,7 +12,7 @@
 import { spentUsdSql } from '../llm/usage';
 import type { MonthWindow } from '../llm/cost';
 import type { DashboardAudience } from './audience';
-import { SqlParams, type SqlStatement } from './mail-sql';
+import { SqlParams, type SqlStatement } from './sql';
 import type { DashboardWindow } from './window';
 
 /** Rows of each breakdown kept, the costliest first. */

@@ -19,13 +19,9 @@ import { resolveAudience, type DashboardAudience } from './audience';
 import type { DashboardQuery } from './query';
 import type { ExecutionsFigures } from './schemas';
 import { presentWindow, resolveWindow, type DashboardWindow } from './window';
+import { SqlParams, type SqlStatement } from './sql';
 
-/** One statement: its SQL text and the values of its `$n` placeholders (strings, booleans). */
-export interface SqlStatement {
-  text: string;
-  values: unknown[];
-}
-
+/** The executions route's four statements, run in parallel; each value a string (or a string array cast in SQL). */
 export interface ExecutionFiguresSql {
   /** Runs per (period, bucket, status) over `[previousFrom, to)`; bucket null in the previous period. */
   counts: SqlStatement;
@@ -37,16 +33,8 @@ export interface ExecutionFiguresSql {
   recentFailures: SqlStatement;
 }
 
-class Params {
-  readonly values: unknown[] = [];
-  add(value: unknown): string {
-    this.values.push(value);
-    return `$${this.values.length}`;
-  }
-}
-
 /** The runs that count, for the alias `e`: live, not evaluation runs, not loop iterations, the audience's. */
-function countedRuns(params: Params, audience: DashboardAudience): string {
+function countedRuns(params: SqlParams, audience: DashboardAudience): string {
   const where = ['e.simulated = false', 'e.eval_run_id IS NULL', "e.started_by IS DISTINCT FROM 'loop_iteration'"];
   if (audience.memberId !== null) where.push(`e.member_id = ${params.add(audience.memberId)}::uuid`);
   if (audience.workflowId !== null) where.push(`e.workflow_id = ${params.add(audience.workflowId)}::uuid`);
@@ -60,7 +48,7 @@ export function executionFiguresSql(window: DashboardWindow, audience: Dashboard
   const to = window.to.toISOString();
   const previousFrom = window.previousFrom.toISOString();
 
-  const counts = new Params();
+  const counts = new SqlParams();
   const countsFrom = counts.add(from);
   const starts = counts.add(window.bucketStarts.map((start) => start.toISOString()));
   const countsText = `SELECT e.created_at >= ${countsFrom}::timestamptz AS current,
@@ -74,7 +62,7 @@ export function executionFiguresSql(window: DashboardWindow, audience: Dashboard
 
   // One row, one filtered aggregate per period: no sort on the period before the aggregates' own.
   // Durations are whole milliseconds (timestamptz(3)): `round` keeps the float8 exact.
-  const medians = new Params();
+  const medians = new SqlParams();
   const mediansFrom = medians.add(from);
   const duration = 'round(date_part(\'epoch\', e.finished_at - e.started_at) * 1000)';
   const mediansText = `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY ${duration}) FILTER (WHERE e.created_at >= ${mediansFrom}::timestamptz) AS current,
@@ -84,7 +72,7 @@ export function executionFiguresSql(window: DashboardWindow, audience: Dashboard
    AND e.created_at >= ${medians.add(previousFrom)}::timestamptz AND e.created_at < ${medians.add(to)}::timestamptz
    AND e.finished_at IS NOT NULL AND e.started_at IS NOT NULL`;
 
-  const workflows = new Params();
+  const workflows = new SqlParams();
   const workflowsText = `WITH per AS (
   SELECT e.workflow_id, e.member_id,
          count(*)::int AS total,
@@ -106,7 +94,7 @@ SELECT * FROM (
 ) lists
 ORDER BY list, rank`;
 
-  const failures = new Params();
+  const failures = new SqlParams();
   const failuresFrom = failures.add(from);
   const memberOfIncident = audience.memberId === null ? '' : `i.member_id = ${failures.add(audience.memberId)}::uuid AND `;
   const failuresText = `SELECT i.id AS incident_id, e.id AS execution_id, e.workflow_id,

@@ -9,21 +9,9 @@
  * 2. Outbound messages made by workflow runs: drafts by creation time, sends by delivery time.
  */
 import type { DashboardAudience } from './audience';
+import { SqlParams, type SqlStatement } from './sql';
 import type { DashboardWindow } from './window';
 
-export interface SqlStatement {
-  text: string;
-  values: unknown[];
-}
-
-/** Numbered parameters with their casts; one value is bound once however often it is used. */
-export class SqlParams {
-  readonly values: unknown[] = [];
-  add(value: unknown, cast: 'timestamptz' | 'uuid' | 'text'): string {
-    this.values.push(value);
-    return `$${this.values.length}::${cast}`;
-  }
-}
 
 export function mailFiguresSql(window: DashboardWindow, audience: DashboardAudience): SqlStatement[] {
   return [journalSql(window, audience), outboundSql(window, audience)];
