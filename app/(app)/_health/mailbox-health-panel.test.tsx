@@ -54,7 +54,7 @@ function answer() {
         lastDeltaAt: null,
         watch: { mode: 'provider_history', alive: false, lastHeartbeatAt: minutesAgo(40) },
         lastError: { kind: 'timeout', at: minutesAgo(10) },
-        oauth: { expiresAt: '2026-12-31T10:00:00.000Z', lastRefreshedAt: minutesAgo(50) },
+        oauth: { expiresAt: minutesAgo(-30 * 24 * 60), lastRefreshedAt: minutesAgo(50) },
         dispatchLag: { pending: 2, oldestEnqueuedAt: minutesAgo(12) },
         stalled: { since: minutesAgo(5), reason: 'watch_silent' },
       },
@@ -90,7 +90,7 @@ function renderPanel(options: { compact?: boolean; locale?: Locale } = {}) {
 describe('MailboxHealthPanel', () => {
   it('shows per mailbox its state, last sync, watch, stall, last error, OAuth expiry and dispatch lag', async () => {
     renderPanel();
-    const rows = await screen.findAllByTestId('mailbox-health-row');
+    const rows = await screen.findAllByTestId('mailbox-health-row', {}, { timeout: 10_000 });
     expect(rows).toHaveLength(2);
     const [ok, quiet] = rows as [HTMLElement, HTMLElement];
     expect(within(ok).getByText('Healthy')).toBeTruthy();
@@ -107,7 +107,7 @@ describe('MailboxHealthPanel', () => {
 
   it('has a compact form with one line per mailbox, and speaks French', async () => {
     renderPanel({ compact: true, locale: 'fr' });
-    const rows = await screen.findAllByTestId('mailbox-health-row');
+    const rows = await screen.findAllByTestId('mailbox-health-row', {}, { timeout: 10_000 });
     expect(rows).toHaveLength(2);
     expect(screen.getByText('État des boîtes')).toBeTruthy();
     expect(within(rows[1]!).getByText('Muette')).toBeTruthy();
