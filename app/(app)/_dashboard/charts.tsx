@@ -22,6 +22,22 @@ type Window = Executions['window'];
 
 const linkClass = 'font-medium text-brand-fg underline-offset-2 hover:underline';
 
+/** A table view's count: a link to the list it counted, or a plain 0 (nothing to open). */
+function CountCell({ value, href, label }: { value: number; href: string; label?: string }) {
+  const { locale } = useI18n();
+  return (
+    <TD className="text-right tabular-nums">
+      {value > 0 ? (
+        <Link className={linkClass} href={href} aria-label={label === undefined ? undefined : `${formatCount(value, locale)} — ${label}`}>
+          {formatCount(value, locale)}
+        </Link>
+      ) : (
+        '0'
+      )}
+    </TD>
+  );
+}
+
 function useBucketLabels(window: Window, tz: string) {
   const { locale } = useI18n();
   const withDay = window.bucket === 'hour' && spansDays(window.buckets, tz);
@@ -29,7 +45,7 @@ function useBucketLabels(window: Window, tz: string) {
 }
 
 export function RunsChart({ data, tz, workflowId }: { data: Executions; tz: string; workflowId?: string }) {
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   const router = useRouter();
   const labels = useBucketLabels(data.window, tz);
   const series = data.series.filter((line) => line.values.some((value) => value > 0));
@@ -84,15 +100,7 @@ export function RunsChart({ data, tz, workflowId }: { data: Executions; tz: stri
                 {series.map((line) => {
                   const value = line.values[row.index] ?? 0;
                   return (
-                    <TD key={line.status} className="text-right tabular-nums">
-                      {value > 0 ? (
-                        <Link className={linkClass} href={href(line.status, row.index)} aria-label={`${formatCount(value, locale)} — ${texts.openRuns(t.executions.status[line.status] ?? line.status, row.label)}`}>
-                          {formatCount(value, locale)}
-                        </Link>
-                      ) : (
-                        '0'
-                      )}
-                    </TD>
+                    <CountCell key={line.status} value={value} href={href(line.status, row.index)} label={texts.openRuns(t.executions.status[line.status] ?? line.status, row.label)} />
                   );
                 })}
               </TR>
@@ -105,7 +113,7 @@ export function RunsChart({ data, tz, workflowId }: { data: Executions; tz: stri
 }
 
 export function MailChart({ data, tz }: { data: Mail; tz: string }) {
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   const router = useRouter();
   const labels = useBucketLabels(data.window, tz);
   const texts = t.dashboard.charts;
@@ -146,15 +154,7 @@ export function MailChart({ data, tz }: { data: Mail; tz: string }) {
                   {row.label}
                 </TH>
                 {keys.map((key) => (
-                  <TD key={key} className="text-right tabular-nums">
-                    {row[key] > 0 ? (
-                      <Link className={linkClass} href={href(key, row.index)}>
-                        {formatCount(row[key], locale)}
-                      </Link>
-                    ) : (
-                      '0'
-                    )}
-                  </TD>
+                  <CountCell key={key} value={row[key]} href={href(key, row.index)} />
                 ))}
               </TR>
             ))}
