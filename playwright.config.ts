@@ -4,6 +4,24 @@ import { e2eAdmin, e2eBaseUrl, e2eDataDir, e2ePgPort, e2ePort } from './e2e/fixt
 
 const systemChromium = '/usr/bin/chromium';
 
+/** Playwright's default disabled features (1.65), plus form autofill hints. */
+const chromiumFeaturesOff = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'AutofillServerCommunication',
+];
+
 export default defineConfig({
   testDir: 'e2e',
   timeout: 60_000,
@@ -30,8 +48,11 @@ export default defineConfig({
             '--no-first-run',
             '--disable-quic',
             '--disable-dev-shm-usage',
-            // Chromium's own calls home (form autofill hints): the hostile-HTML test counts every request leaving the machine.
-            '--disable-features=AutofillServerCommunication',
+            // Chromium's own calls home: the hostile-HTML test counts every request leaving the machine.
+            // Chromium keeps only the last --disable-features switch, so this one must repeat Playwright's
+            // own list (playwright-core's chromiumSwitches) or it re-enables, among others, the preconnect
+            // to the default search engine (CONNECT www.google.com:443 when a link opens a window).
+            `--disable-features=${chromiumFeaturesOff.join(',')}`,
           ],
         }
       : {},
