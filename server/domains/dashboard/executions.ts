@@ -283,7 +283,16 @@ function workflowFigures(row: WorkflowRow) {
 export async function executionFigures(actor: AuthenticatedActor, query: DashboardQuery): Promise<ExecutionsFigures> {
   const audience = resolveAudience(actor, query);
   const window = await resolveWindow(db(), query);
-  const sql = executionFiguresSql(window, audience);
+  return executionFiguresOf(window, audience);
+}
+
+/** The figures of a resolved window, from the route's statements (or `executionFiguresRawSql`'s, to compare). */
+export async function executionFiguresOf(
+  window: DashboardWindow,
+  audience: DashboardAudience,
+  build: (window: DashboardWindow, audience: DashboardAudience) => ExecutionFiguresSql = executionFiguresSql,
+): Promise<ExecutionsFigures> {
+  const sql = build(window, audience);
   const [counts, medians, workflows, failures] = await Promise.all([
     run<CountRow>(sql.counts),
     run<MedianRow>(sql.medians),
