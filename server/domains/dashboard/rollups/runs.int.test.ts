@@ -5,6 +5,7 @@
  * statements (`executionFiguresRawSql`), after every way a run is written: Prisma, the replay and cancel routes,
  * raw SQL, a rolled-back transaction, deletions; and the reconcile task repairs a corrupted or wiped rollup.
  */
+import { readFile } from 'node:fs/promises';
 import type { JobHelpers } from 'graphile-worker';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dashboardReconcileTask } from '../../../../runner/tasks/dashboard-reconcile.task';
@@ -274,6 +275,16 @@ describe('dashboard_run_hours agrees with the raw executions rows', () => {
     await db().$executeRawUnsafe(`UPDATE executions SET started_by = 'loop_iteration' WHERE id IN (SELECT id FROM executions WHERE status = 'failed' AND started_by IS NULL ORDER BY id DESC LIMIT 20)`);
     await expectAgreement();
   }, 120_000);
+
+  it('is backfilled by its migration from the runs an upgrading instance already has', async () => {
+    const migration = await readFile(new URL('../../../../prisma/migrations/20261202162000_dashboard_run_hours/migration.sql', import.meta.url), 'utf8');
+    const backfill = migration.slice(migration.lastIndexOf('INSERT INTO "dashboard_run_hours"'));
+    expect(backfill).toMatch(/^INSERT INTO "dashboard_run_hours"[\s\S]*GROUP BY 1, 2, 3, 4, 5;\s*$/);
+    const kept = await rollup();
+    expect(kept.length).toBeGreaterThan(0);
+    await db().$transaction([db().$executeRawUnsafe('DELETE FROM dashboard_run_hours'), db().$executeRawUnsafe(backfill.trim().replace(/;$/, ''))]);
+    expect(await rollup()).toEqual(kept);
+  }, 60_000);
 
   it('is repaired by the dashboard-reconcile task: the last 48 hours every 10 minutes, the whole history daily, a wiped rollup too', async () => {
     const recentHour = new Date(Math.floor((Date.now() - 5 * hour) / hour) * hour);
