@@ -162,7 +162,7 @@ describe('GET /api/v1/journal', () => {
     // Someone else's entries never show.
     await dispatched(mailbox);
 
-    const seen: Array<{ messageId: string }> = [];
+    const seen: Array<{ messageId: string; threadId: string | null }> = [];
     let cursor: string | null = null;
     let pages = 0;
     do {
