@@ -8,6 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import type { JobHelpers } from 'graphile-worker';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { cronItems } from '../../../../runner/crontab';
 import { dashboardReconcileTask } from '../../../../runner/tasks/dashboard-reconcile.task';
 import { db } from '../../../core/db';
 import { createExecution } from '../../../testing/execution-factories';
@@ -276,6 +277,14 @@ describe('dashboard_run_hours agrees with the raw executions rows', () => {
     await expectAgreement();
   }, 120_000);
 
+  it('is reconciled by the runner every 10 minutes over the last 48 hours and daily over the whole history', () => {
+    const entries = cronItems.filter((item) => item.task === 'dashboard-reconcile');
+    expect(entries).toEqual([
+      expect.objectContaining({ match: '*/10 * * * *' }),
+      expect.objectContaining({ match: '43 2 * * *', payload: { history: true } }),
+    ]);
+  });
+
   it('is backfilled by its migration from the runs an upgrading instance already has', async () => {
     const migration = await readFile(new URL('../../../../prisma/migrations/20261202162000_dashboard_run_hours/migration.sql', import.meta.url), 'utf8');
     const backfill = migration.slice(migration.lastIndexOf('INSERT INTO "dashboard_run_hours"'));
@@ -316,7 +325,7 @@ describe('dashboard_run_hours agrees with the raw executions rows', () => {
     // The daily pass, through the task as the runner runs it, fixes the rest.
     const logs: string[] = [];
     const logger = { info: (message: string) => logs.push(message), warn: (message: string) => logs.push(message) };
-    await dashboardReconcileTask.task({ history: true }, { logger } as unknown as JobHelpers);
+    await dashboardReconcileTask.task({ _cron: { ts: new Date().toISOString(), backfilled: false }, history: true }, { logger } as unknown as JobHelpers);
     expect(logs.join('\n')).toMatch(/dashboard_run_hours \d+ rows/);
     await expectAgreement();
     expect((await reconcileDashboardRollups({ history: true })).fixed).toEqual({ dashboard_run_hours: 0 });
