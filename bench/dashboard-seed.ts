@@ -15,6 +15,10 @@
  * - `llm_usage`: 5 models of 4 providers, one of them local (`ollama`, cost null); 5 purposes; 15 % on a
  *   member's own key (`credential_id`); plus the instance's `llm_budgets` row.
  *
+ * bench/dashboard.ts runs the load with the seeded tables' triggers off (`withoutTriggers`: the rollups' per-row
+ * triggers would turn each bulk INSERT into a million upserts), then fills the rollups with the runner's reconcile
+ * over the whole history, as an instance backfilling them would, and prints how long it took.
+ *
  * `spread` is when they happened: `year` uniform over the last 365 days, `month` all in the last 30 days (the
  * worst case for `period=30d`). Rows are inserted in time order, as they arrive in production (a window's rows sit
  * together in the heap). `random()` is seeded, so a run is reproducible.
@@ -38,6 +42,8 @@ export interface SeedSizes {
 
 /** The tables the seed fills; their secondary indexes are dropped for the load. */
 export const seededTables = ['executions', 'incidents', 'mail_journal_entries', 'llm_usage'] as const;
+/** The dashboard's rollups of those facts: emptied with them (TRUNCATE fires no trigger), refilled by the reconcile. */
+export const rollupTables = ['dashboard_run_hours'] as const;
 
 const spreadDays = (spread: Spread) => (spread === 'year' ? 365 : 30);
 
@@ -138,6 +144,16 @@ export async function seedDashboardFacts(client: pg.Client, org: DashboardOrg, s
   );
 }
 
+/** Runs `load` with the seeded tables' own triggers disabled (the rollups' triggers), enabled again after it. */
+export async function withoutTriggers(client: pg.Client, load: () => Promise<void>): Promise<void> {
+  for (const table of seededTables) await client.query(`ALTER TABLE ${table} DISABLE TRIGGER USER`);
+  try {
+    await load();
+  } finally {
+    for (const table of seededTables) await client.query(`ALTER TABLE ${table} ENABLE TRIGGER USER`);
+  }
+}
+
 /** Secondary indexes of the seeded tables, to drop before the load and rebuild after it. */
 export async function dashboardIndexes(client: pg.Client): Promise<{ name: string; definition: string }[]> {
   const { rows } = await client.query<{ name: string; definition: string }>(
@@ -148,7 +164,7 @@ export async function dashboardIndexes(client: pg.Client): Promise<{ name: strin
   return rows;
 }
 
-/** Empties the seeded tables, and `execution_steps` which points at executions (earlier sections' rows, or the other spread's). */
+/** Empties the seeded tables and their rollups, and `execution_steps` which points at executions (earlier sections' rows, or the other spread's). */
 export async function clearDashboardFacts(client: pg.Client): Promise<void> {
-  await client.query(`TRUNCATE ${seededTables.join(', ')}, execution_steps`);
+  await client.query(`TRUNCATE ${[...seededTables, ...rollupTables].join(', ')}, execution_steps`);
 }

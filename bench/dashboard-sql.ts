@@ -20,6 +20,8 @@ export interface Statement {
 /** The routes' builders (imported by the bench once DATABASE_URL is set). */
 export interface RouteBuilders {
   executionFiguresSql: typeof import('../server/domains/dashboard/executions').executionFiguresSql;
+  /** The executions statements from raw rows only, as they were before the rollups: the "before" of the plans. */
+  executionFiguresRawSql: typeof import('../server/domains/dashboard/executions').executionFiguresRawSql;
   mailFiguresSql: typeof import('../server/domains/dashboard/mail-sql').mailFiguresSql;
   aiFiguresSql: typeof import('../server/domains/dashboard/ai-sql').aiFiguresSql;
   monthOf: typeof import('../server/domains/llm/cost').monthOf;
@@ -48,6 +50,8 @@ export interface FloorSql {
   window: Statement;
   /** The counting statements once the bucket starts are known (they run in parallel). */
   counting(bucketStarts: Date[]): Statement[];
+  /** The statements a rollup replaced, as they were before it (raw rows only): their plans are logged as "before". */
+  before(bucketStarts: Date[]): Statement[];
   /** The window's total (`current.total`, `.received` or `.calls`) from their answers, to check the route agrees. */
   total(answers: { rows: Record<string, unknown>[] }[]): number;
 }
@@ -68,6 +72,14 @@ export function floorSql(route: DashboardRoute, audience: DashboardAudience, que
         ...named(builders.aiFiguresSql(full, audience, { month: builders.monthOf(now), memberId: budgetMemberId }), ['totals', 'breakdowns', 'month spend']),
         // The AI route reads the budgets row too (Prisma's findUnique: every column).
         { name: 'budgets row', sql: `SELECT * FROM llm_budgets WHERE id = $1 LIMIT 1`, values: ['instance'] },
+      ];
+    },
+    before: (bucketStarts) => {
+      if (route !== 'executions') return [];
+      const raw = builders.executionFiguresRawSql({ ...window, bucketStarts }, audience);
+      return [
+        { name: 'counts (raw, before)', sql: raw.counts.text, values: raw.counts.values },
+        { name: 'workflows (raw, before)', sql: raw.workflows.text, values: raw.workflows.values },
       ];
     },
     total: (answers) => {

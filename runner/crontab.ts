@@ -22,6 +22,10 @@ export const cronItems: CronItem[] = [
   { task: tasks.workflowSchedules, match: '* * * * *' },
   { task: tasks.sweepAssistantTurns, match: '* * * * *' },
   { task: tasks.mailWatchdog, match: '* * * * *' },
+  // The dashboard's rollups against their raw rows: the last 48 hours every 10 minutes (what is being written),
+  // the whole history once a day (a restore, a load with triggers off). Two entries of one task: distinct identifiers.
+  { task: tasks.dashboardReconcile, match: '*/10 * * * *' },
+  { task: tasks.dashboardReconcile, identifier: 'dashboard-reconcile-history', match: '43 2 * * *', payload: { history: true } },
 ].map((item) => ({ ...item, options: { backfillPeriod: 0, maxAttempts: 3 } }));
 
 export const parsedCronItems = parseCronItems(cronItems);

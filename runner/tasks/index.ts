@@ -31,6 +31,7 @@ import { evalRunTask } from './eval-run.task';
 import { analyzerRunTask } from './analyzer-run.task';
 import { sweepAssistantTurnsTask } from './sweep-assistant-turns.task';
 import { mailWatchdogTask } from './mail-watchdog.task';
+import { dashboardReconcileTask } from './dashboard-reconcile.task';
 
 export const taskDefinitions: readonly TaskDefinition[] = [
   purgeIdempotencyRecordsTask,
@@ -60,6 +61,7 @@ export const taskDefinitions: readonly TaskDefinition[] = [
   analyzerRunTask,
   sweepAssistantTurnsTask,
   mailWatchdogTask,
+  dashboardReconcileTask,
 ];
 
 export const taskList: TaskList = Object.fromEntries(taskDefinitions.map((definition) => [definition.name, definition.task]));

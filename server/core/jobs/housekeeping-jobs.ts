@@ -26,6 +26,8 @@ export const housekeepingTaskNames = {
   sweepAssistantTurns: 'sweep-assistant-turns',
   /** Every minute: marks silent mailboxes stalled and clears recovered ones (runner/mail/watchdog.ts). */
   mailWatchdog: 'mail-watchdog',
+  /** Every 10 minutes over the last 48 hours, daily over the whole history: the dashboard's rollups agree with their raw rows (server/domains/dashboard/rollups/reconcile.ts). */
+  dashboardReconcile: 'dashboard-reconcile',
   /** Queued once at every runner start: gives typed slots to tables written before they existed. */
   backfillTableTypedSlots: 'backfill-table-typed-slots',
 } as const;
@@ -36,3 +38,6 @@ const cronStamp = z.object({ ts: z.string(), backfilled: z.boolean().optional() 
 export const housekeepingPayload = z.strictObject({ _cron: cronStamp.optional() });
 
 export type HousekeepingPayload = z.infer<typeof housekeepingPayload>;
+
+/** `dashboard-reconcile`: `history` (the daily crontab entry) reconciles every hour instead of the last 48. */
+export const dashboardReconcilePayload = z.strictObject({ _cron: cronStamp.optional(), history: z.boolean().optional() });

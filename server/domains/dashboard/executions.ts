@@ -11,6 +11,13 @@
  * A run belongs to the window (and to the bucket) of its `created_at`. Every statement's SQL is
  * built by `executionFiguresSql` (text + bound values), so the bench can run the very same SQL on
  * bare pg as its floor. The four statements run in parallel on the pool.
+ *
+ * The counts and the workflows read ended runs from the hourly rollup `dashboard_run_hours` (kept by a
+ * trigger on executions, reconciled by the runner's `dashboard-reconcile`: rollups/) for the whole UTC
+ * hours of the window that lie inside one bucket and one period (hours.ts), live runs (queued, running,
+ * waiting: not rolled up) raw over those hours, and every run raw in the rest (the window's partial edge
+ * hours, the hours a bucket start cuts). `executionFiguresRawSql` is the same figures from raw rows only:
+ * the agreement test's reference and the bench's "before".
  */
 import type { AuthenticatedActor } from '../../core/auth/access';
 import { db } from '../../core/db';
@@ -20,6 +27,8 @@ import type { DashboardQuery } from './query';
 import type { ExecutionsFigures } from './schemas';
 import { presentWindow, resolveWindow, type DashboardWindow } from './window';
 import { SqlParams, type SqlStatement } from './sql';
+import { inRawRanges, inRolledHours, splitByHours } from './hours';
+import { liveStatusesSql } from './rollups/runs';
 
 /** The executions route's four statements, run in parallel; each value a string (or a string array cast in SQL). */
 export interface ExecutionFiguresSql {
@@ -42,8 +51,104 @@ function countedRuns(params: SqlParams, audience: DashboardAudience): string {
   return where.join(' AND ');
 }
 
-/** The exact SQL of the route's statements for one window and audience (the bench's floor runs it too). */
+/** The audience's filters on a rollup alias (its rows are counted runs already). */
+function audienceOn(params: SqlParams, audience: DashboardAudience, alias: string): string {
+  const where: string[] = [];
+  if (audience.memberId !== null) where.push(`${alias}.member_id = ${params.add(audience.memberId)}::uuid`);
+  if (audience.workflowId !== null) where.push(`${alias}.workflow_id = ${params.add(audience.workflowId)}::uuid`);
+  if (audience.mailboxId !== null) where.push(`${alias}.mailbox_id = ${params.add(audience.mailboxId)}::uuid`);
+  return where.map((condition) => `${condition} AND `).join('');
+}
+
+/**
+ * The route's statements: counts and workflows from the hourly rollup plus raw rows (see the module's comment),
+ * medians and recent failures as `executionFiguresRawSql` writes them. The bench's floor runs them too.
+ */
 export function executionFiguresSql(window: DashboardWindow, audience: DashboardAudience): ExecutionFiguresSql {
+  const raw = executionFiguresRawSql(window, audience);
+  const split = splitByHours(window);
+  const from = window.from.toISOString();
+  const to = window.to.toISOString();
+
+  // Three parts, grouped as the raw statement groups: ended runs of the rolled hours from their rollup rows
+  // (an hour of them lies in one bucket and one period, so the hour places them as their own `created_at`
+  // would), live runs of the rolled hours raw (executions_dashboard_live_created_at_idx), every run of the
+  // raw ranges raw.
+  const counts = new SqlParams();
+  const countsFrom = counts.add(from);
+  const starts = counts.add(window.bucketStarts.map((start) => start.toISOString()));
+  const placed = (at: string) =>
+    `${at} >= ${countsFrom}::timestamptz AS current,
+         CASE WHEN ${at} >= ${countsFrom}::timestamptz THEN width_bucket(${at}, ${starts}::timestamptz[]) END AS bucket`;
+  const countsText = `SELECT current, bucket, status, sum(count)::int AS count FROM (
+  SELECT ${placed('r.hour')}, r.status, r.runs AS count
+    FROM dashboard_run_hours r
+   WHERE ${audienceOn(counts, audience, 'r')}${inRolledHours(counts, 'r.hour', split)}
+  UNION ALL
+  SELECT ${placed('e.created_at')}, e.status, 1
+    FROM executions e
+   WHERE ${countedRuns(counts, audience)} AND e.status IN ${liveStatusesSql}
+     AND e.created_at >= ${counts.add(split.rolledFrom, 'timestamptz')} AND e.created_at < ${counts.add(split.rolledTo, 'timestamptz')}
+     AND NOT ${inRawRanges(counts, 'e.created_at', split)}
+  UNION ALL
+  SELECT ${placed('e.created_at')}, e.status, 1
+    FROM executions e
+   WHERE ${countedRuns(counts, audience)} AND ${inRawRanges(counts, 'e.created_at', split)}
+) runs
+ GROUP BY 1, 2, 3`;
+
+  // The same three parts over `[from, to)` only. A rolled hour at or after `from` is wholly in the window
+  // (an hour `from` cuts is read raw).
+  const workflows = new SqlParams();
+  const workflowsFrom = workflows.add(from);
+  const workflowsText = `WITH per AS (
+  SELECT workflow_id, member_id, sum(total)::int AS total, sum(succeeded)::int AS succeeded, sum(failed)::int AS failed, max(last_run_at) AS last_run_at
+    FROM (
+      SELECT r.workflow_id, r.member_id, r.runs AS total,
+             CASE WHEN r.status = 'succeeded' THEN r.runs ELSE 0 END AS succeeded,
+             CASE WHEN r.status = 'failed' THEN r.runs ELSE 0 END AS failed,
+             r.last_created_at AS last_run_at
+        FROM dashboard_run_hours r
+       WHERE ${audienceOn(workflows, audience, 'r')}${inRolledHours(workflows, 'r.hour', split)} AND r.hour >= ${workflowsFrom}::timestamptz AND r.runs > 0
+      UNION ALL
+      SELECT e.workflow_id, e.member_id, 1, 0, 0, e.created_at
+        FROM executions e
+       WHERE ${countedRuns(workflows, audience)} AND e.status IN ${liveStatusesSql} AND e.created_at >= ${workflowsFrom}::timestamptz
+         AND e.created_at >= ${workflows.add(split.rolledFrom, 'timestamptz')} AND e.created_at < ${workflows.add(split.rolledTo, 'timestamptz')}
+         AND NOT ${inRawRanges(workflows, 'e.created_at', split)}
+      UNION ALL
+      SELECT e.workflow_id, e.member_id, 1, (e.status = 'succeeded')::int, (e.status = 'failed')::int, e.created_at
+        FROM executions e
+       WHERE ${countedRuns(workflows, audience)} AND ${inRawRanges(workflows, 'e.created_at', split)}
+         AND e.created_at >= ${workflowsFrom}::timestamptz AND e.created_at < ${workflows.add(to)}::timestamptz
+    ) runs
+   GROUP BY workflow_id, member_id
+)${workflowsTail}`;
+
+  return {
+    ...raw,
+    counts: { text: countsText, values: counts.values },
+    workflows: { text: workflowsText, values: workflows.values },
+  };
+}
+
+/** The ranking of `per` (workflow_id, member_id, total, succeeded, failed, last_run_at): shared by both builders. */
+const workflowsTail = `, named AS (
+  SELECT per.*, coalesce(w.name, '') AS name, m.name AS member_name
+    FROM per LEFT JOIN workflows w ON w.id = per.workflow_id LEFT JOIN members m ON m.id = per.member_id
+)
+SELECT * FROM (
+  (SELECT 'top' AS list, (row_number() OVER (ORDER BY total DESC, name ASC, workflow_id ASC))::int AS rank, * FROM named ORDER BY rank LIMIT 5)
+  UNION ALL
+  (SELECT 'failing' AS list, (row_number() OVER (ORDER BY failed DESC, name ASC, workflow_id ASC))::int AS rank, * FROM named WHERE failed > 0 ORDER BY rank LIMIT 5)
+) lists
+ORDER BY list, rank`;
+
+/**
+ * The four statements from raw executions rows only (the figures before rollups): the reference the rollup
+ * agreement test compares the route against, and the bench's "before".
+ */
+export function executionFiguresRawSql(window: DashboardWindow, audience: DashboardAudience): ExecutionFiguresSql {
   const from = window.from.toISOString();
   const to = window.to.toISOString();
   const previousFrom = window.previousFrom.toISOString();
@@ -83,16 +188,7 @@ export function executionFiguresSql(window: DashboardWindow, audience: Dashboard
    WHERE ${countedRuns(workflows, audience)}
      AND e.created_at >= ${workflows.add(from)}::timestamptz AND e.created_at < ${workflows.add(to)}::timestamptz
    GROUP BY e.workflow_id, e.member_id
-), named AS (
-  SELECT per.*, coalesce(w.name, '') AS name, m.name AS member_name
-    FROM per LEFT JOIN workflows w ON w.id = per.workflow_id LEFT JOIN members m ON m.id = per.member_id
-)
-SELECT * FROM (
-  (SELECT 'top' AS list, (row_number() OVER (ORDER BY total DESC, name ASC, workflow_id ASC))::int AS rank, * FROM named ORDER BY rank LIMIT 5)
-  UNION ALL
-  (SELECT 'failing' AS list, (row_number() OVER (ORDER BY failed DESC, name ASC, workflow_id ASC))::int AS rank, * FROM named WHERE failed > 0 ORDER BY rank LIMIT 5)
-) lists
-ORDER BY list, rank`;
+)${workflowsTail}`;
 
   const failures = new SqlParams();
   const failuresFrom = failures.add(from);
@@ -187,7 +283,16 @@ function workflowFigures(row: WorkflowRow) {
 export async function executionFigures(actor: AuthenticatedActor, query: DashboardQuery): Promise<ExecutionsFigures> {
   const audience = resolveAudience(actor, query);
   const window = await resolveWindow(db(), query);
-  const sql = executionFiguresSql(window, audience);
+  return executionFiguresOf(window, audience);
+}
+
+/** The figures of a resolved window, from the route's statements (or `executionFiguresRawSql`'s, to compare). */
+export async function executionFiguresOf(
+  window: DashboardWindow,
+  audience: DashboardAudience,
+  build: (window: DashboardWindow, audience: DashboardAudience) => ExecutionFiguresSql = executionFiguresSql,
+): Promise<ExecutionsFigures> {
+  const sql = build(window, audience);
   const [counts, medians, workflows, failures] = await Promise.all([
     run<CountRow>(sql.counts),
     run<MedianRow>(sql.medians),
