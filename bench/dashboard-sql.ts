@@ -23,6 +23,8 @@ export interface RouteBuilders {
   mailFiguresSql: typeof import('../server/domains/dashboard/mail-sql').mailFiguresSql;
   aiFiguresSql: typeof import('../server/domains/dashboard/ai-sql').aiFiguresSql;
   monthOf: typeof import('../server/domains/llm/cost').monthOf;
+  /** The medians' statement before the rollup (percentile_cont over the raw runs), planned as "before". */
+  mediansRawSql: typeof import('../server/domains/dashboard/rollups/median-sql').mediansRawSql;
 }
 
 type Window = Omit<DashboardWindow, 'bucketStarts'>;
@@ -48,6 +50,8 @@ export interface FloorSql {
   window: Statement;
   /** The counting statements once the bucket starts are known (they run in parallel). */
   counting(bucketStarts: Date[]): Statement[];
+  /** The raw statements the rollups replaced, named `… (raw, before)`: planned next to the route's, never timed as its floor. */
+  before(bucketStarts: Date[]): Statement[];
   /** The window's total (`current.total`, `.received` or `.calls`) from their answers, to check the route agrees. */
   total(answers: { rows: Record<string, unknown>[] }[]): number;
 }
@@ -69,6 +73,11 @@ export function floorSql(route: DashboardRoute, audience: DashboardAudience, que
         // The AI route reads the budgets row too (Prisma's findUnique: every column).
         { name: 'budgets row', sql: `SELECT * FROM llm_budgets WHERE id = $1 LIMIT 1`, values: ['instance'] },
       ];
+    },
+    before: (bucketStarts) => {
+      if (route !== 'executions') return [];
+      const raw = builders.mediansRawSql({ ...window, bucketStarts }, audience);
+      return [{ name: 'medians (raw, before)', sql: raw.text, values: raw.values }];
     },
     total: (answers) => {
       const rows = answers[0]?.rows ?? [];
