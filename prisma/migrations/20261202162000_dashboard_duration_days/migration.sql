@@ -16,18 +16,32 @@ CREATE FUNCTION dashboard_duration_bin(ms double precision) RETURNS smallint
   LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
   RETURN CASE WHEN ms < 0 THEN -1 ELSE floor(ln(1 + ms) / ln(1.05::double precision))::smallint END;
 
+-- Two levels in one table: a run's own row (its member, workflow, mailbox: what the filters select) and its day's
+-- organisation row (member, workflow and mailbox all null; a run always has a member and a workflow, so no run row
+-- is mistaken for it). The organisation's 30 days are then ~300 bins × 30 days = 9,000 rows, whatever the number of
+-- workflows and mailboxes, instead of up to one row per (workflow, mailbox, bin, day): at the bench's busy month
+-- (20 workflows, 2 mailboxes each) the run rows alone would be ~40 % of the raw runs, too many to add up in time.
 CREATE TABLE "dashboard_duration_days" (
   "day" DATE NOT NULL,
-  "member_id" UUID NOT NULL,
-  "workflow_id" UUID NOT NULL,
+  "member_id" UUID,
+  "workflow_id" UUID,
   "mailbox_id" UUID,
   "bin" SMALLINT NOT NULL,
   "runs" INTEGER NOT NULL,
   CONSTRAINT "dashboard_duration_days_key" UNIQUE NULLS NOT DISTINCT ("day", "member_id", "workflow_id", "mailbox_id", "bin") INCLUDE ("runs")
 );
--- A member's or a workflow's histogram reads its own rows, not the organisation's.
+-- The organisation's histogram; a member's or a workflow's reads its own rows, not the organisation's.
+CREATE INDEX "dashboard_duration_days_org_idx" ON "dashboard_duration_days" ("day") INCLUDE ("bin", "runs") WHERE "member_id" IS NULL;
 CREATE INDEX "dashboard_duration_days_member_idx" ON "dashboard_duration_days" ("member_id", "day") INCLUDE ("workflow_id", "mailbox_id", "bin", "runs");
 CREATE INDEX "dashboard_duration_days_workflow_idx" ON "dashboard_duration_days" ("workflow_id", "day") INCLUDE ("member_id", "mailbox_id", "bin", "runs");
+
+-- One run's contribution (delta ±1) to its own row and to its day's organisation row.
+CREATE FUNCTION dashboard_duration_days_add(p_day date, p_member uuid, p_workflow uuid, p_mailbox uuid, p_bin smallint, p_delta integer) RETURNS void
+  LANGUAGE sql AS $$
+  INSERT INTO dashboard_duration_days AS d ("day", "member_id", "workflow_id", "mailbox_id", "bin", "runs")
+  VALUES (p_day, p_member, p_workflow, p_mailbox, p_bin, p_delta), (p_day, NULL, NULL, NULL, p_bin, p_delta)
+  ON CONFLICT ("day", "member_id", "workflow_id", "mailbox_id", "bin") DO UPDATE SET "runs" = d."runs" + excluded."runs";
+$$;
 
 -- Kept where the facts are written, in the writer's transaction: a rolled-back write leaves no trace, and every
 -- code path (Prisma, raw SQL, the engine) is seen. A run's contribution is its key (UTC day of created_at, member,
@@ -57,14 +71,10 @@ BEGIN
     RETURN NULL;
   END IF;
   IF old_counted THEN
-    INSERT INTO dashboard_duration_days AS d ("day", "member_id", "workflow_id", "mailbox_id", "bin", "runs")
-    VALUES ((OLD.created_at AT TIME ZONE 'UTC')::date, OLD.member_id, OLD.workflow_id, OLD.mailbox_id, old_bin, -1)
-    ON CONFLICT ("day", "member_id", "workflow_id", "mailbox_id", "bin") DO UPDATE SET "runs" = d."runs" - 1;
+    PERFORM dashboard_duration_days_add((OLD.created_at AT TIME ZONE 'UTC')::date, OLD.member_id, OLD.workflow_id, OLD.mailbox_id, old_bin, -1);
   END IF;
   IF new_counted THEN
-    INSERT INTO dashboard_duration_days AS d ("day", "member_id", "workflow_id", "mailbox_id", "bin", "runs")
-    VALUES ((NEW.created_at AT TIME ZONE 'UTC')::date, NEW.member_id, NEW.workflow_id, NEW.mailbox_id, new_bin, 1)
-    ON CONFLICT ("day", "member_id", "workflow_id", "mailbox_id", "bin") DO UPDATE SET "runs" = d."runs" + 1;
+    PERFORM dashboard_duration_days_add((NEW.created_at AT TIME ZONE 'UTC')::date, NEW.member_id, NEW.workflow_id, NEW.mailbox_id, new_bin, 1);
   END IF;
   RETURN NULL;
 END
@@ -84,14 +94,15 @@ CREATE TRIGGER "dashboard_duration_days_delete" AFTER DELETE ON "executions" FOR
   WHEN (OLD.started_at IS NOT NULL AND OLD.finished_at IS NOT NULL)
   EXECUTE FUNCTION dashboard_duration_days_track();
 
--- Backfill: the runs already there (the same grouping as the reconciler's, server/domains/dashboard/rollups/durations-reconcile.ts).
+-- Backfill: the runs already there (the reconciler's grouping, server/domains/dashboard/rollups/durations-reconcile.ts).
 INSERT INTO dashboard_duration_days ("day", "member_id", "workflow_id", "mailbox_id", "bin", "runs")
-SELECT (e.created_at AT TIME ZONE 'UTC')::date, e.member_id, e.workflow_id, e.mailbox_id,
-       dashboard_duration_bin(round(date_part('epoch', e.finished_at - e.started_at) * 1000)), count(*)::int
-  FROM executions e
- WHERE e.simulated = false AND e.eval_run_id IS NULL AND e.started_by IS DISTINCT FROM 'loop_iteration'
-   AND e.finished_at IS NOT NULL AND e.started_at IS NOT NULL
- GROUP BY 1, 2, 3, 4, 5;
+SELECT r.day, r.member_id, r.workflow_id, r.mailbox_id, r.bin, count(*)::int
+  FROM (SELECT (e.created_at AT TIME ZONE 'UTC')::date AS day, e.member_id, e.workflow_id, e.mailbox_id,
+               dashboard_duration_bin(round(date_part('epoch', e.finished_at - e.started_at) * 1000)) AS bin
+          FROM executions e
+         WHERE e.simulated = false AND e.eval_run_id IS NULL AND e.started_by IS DISTINCT FROM 'loop_iteration'
+           AND e.finished_at IS NOT NULL AND e.started_at IS NOT NULL) r
+ GROUP BY GROUPING SETS ((r.day, r.member_id, r.workflow_id, r.mailbox_id, r.bin), (r.day, r.bin));
 
 -- The refine step: the counted runs of one bin within a period, in creation order, with what the filters and the
 -- duration need (an index-only scan: the bin's runs are then sorted, a few thousand at most, instead of the period's).

@@ -30,13 +30,15 @@ function daysOf(fromHour: Date, toHour: Date): { fromDay: string; toDay: string 
  * fills the rollup with it after a load with the trigger disabled (no lock needed there: nothing else writes).
  */
 export const durationDaysReconcileSql = `WITH fresh AS (
-  SELECT (e.created_at AT TIME ZONE 'UTC')::date AS day, e.member_id, e.workflow_id, e.mailbox_id,
-         dashboard_duration_bin(round(date_part('epoch', e.finished_at - e.started_at) * 1000)) AS bin, count(*)::int AS runs
-    FROM executions e
-   WHERE e.simulated = false AND e.eval_run_id IS NULL AND e.started_by IS DISTINCT FROM 'loop_iteration'
-     AND e.finished_at IS NOT NULL AND e.started_at IS NOT NULL
-     AND e.created_at >= $1::date::timestamp AT TIME ZONE 'UTC' AND e.created_at < $2::date::timestamp AT TIME ZONE 'UTC'
-   GROUP BY 1, 2, 3, 4, 5
+  SELECT r.day, r.member_id, r.workflow_id, r.mailbox_id, r.bin, count(*)::int AS runs
+    FROM (SELECT (e.created_at AT TIME ZONE 'UTC')::date AS day, e.member_id, e.workflow_id, e.mailbox_id,
+                 dashboard_duration_bin(round(date_part('epoch', e.finished_at - e.started_at) * 1000)) AS bin
+            FROM executions e
+           WHERE e.simulated = false AND e.eval_run_id IS NULL AND e.started_by IS DISTINCT FROM 'loop_iteration'
+             AND e.finished_at IS NOT NULL AND e.started_at IS NOT NULL
+             AND e.created_at >= $1::date::timestamp AT TIME ZONE 'UTC' AND e.created_at < $2::date::timestamp AT TIME ZONE 'UTC') r
+   -- A run's own row and its day's organisation row (member, workflow, mailbox null), as the trigger keeps them.
+   GROUP BY GROUPING SETS ((r.day, r.member_id, r.workflow_id, r.mailbox_id, r.bin), (r.day, r.bin))
 ), upserted AS (
   INSERT INTO dashboard_duration_days AS d (day, member_id, workflow_id, mailbox_id, bin, runs)
   SELECT day, member_id, workflow_id, mailbox_id, bin, runs FROM fresh
@@ -45,7 +47,7 @@ export const durationDaysReconcileSql = `WITH fresh AS (
 ), deleted AS (
   DELETE FROM dashboard_duration_days d
    WHERE d.day >= $1::date AND d.day < $2::date
-     AND NOT EXISTS (SELECT 1 FROM fresh f WHERE f.day = d.day AND f.member_id = d.member_id AND f.workflow_id = d.workflow_id
+     AND NOT EXISTS (SELECT 1 FROM fresh f WHERE f.day = d.day AND f.member_id IS NOT DISTINCT FROM d.member_id AND f.workflow_id IS NOT DISTINCT FROM d.workflow_id
                         AND f.mailbox_id IS NOT DISTINCT FROM d.mailbox_id AND f.bin = d.bin)
   RETURNING d.runs
 )

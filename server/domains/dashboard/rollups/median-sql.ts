@@ -6,7 +6,9 @@
  * over a busy month that is a sort of ~855,000 durations. A median cannot be summed, but a histogram can:
  * `dashboard_duration_days` counts the runs per UTC day of `created_at`, member, workflow, mailbox and duration
  * bin (`dashboard_duration_bin`, log-scale, ~5 % wide; table, trigger and function in migration
- * `20261202162000_dashboard_duration_days`). `mediansSql` is one statement for both periods:
+ * `20261202162000_dashboard_duration_days`), plus one organisation row per day and bin (member, workflow and mailbox
+ * null) so an unfiltered org-wide month adds up ~9,000 rows whatever the number of workflows and mailboxes.
+ * `mediansSql` is one statement for both periods:
  *
  * 1. histogram: per period and bin, the rolled whole UTC days inside the period plus the raw runs of its partial
  *    days at the edges (all raw when the period holds no whole day);
@@ -76,6 +78,11 @@ function audienceFilters(params: SqlParams, audience: DashboardAudience): (alias
   return (alias) => filters.map(([column, value]) => ` AND ${alias}.${column} = ${value}`).join('');
 }
 
+/** The rollup rows to add up: the organisation's rows (member null) when nothing is filtered, else the runs' own rows the filters select. */
+function rollupLevel(audience: DashboardAudience): string {
+  return audience.memberId === null && audience.workflowId === null && audience.mailboxId === null ? ' AND r.member_id IS NULL' : '';
+}
+
 /** `col >= $a AND col < $b OR …` for the ranges, 'false' when none. */
 function inRanges(params: SqlParams, column: string, ranges: Range[], cast: 'timestamptz' | 'date'): string {
   if (ranges.length === 0) return 'false';
@@ -102,7 +109,7 @@ export function mediansSql(window: DashboardWindow, audience: DashboardAudience)
     FROM (
       SELECT ${currentDay} AS current, r.bin, r.runs
         FROM dashboard_duration_days r
-       WHERE (${inRanges(params, 'r.day', days, 'date')})${filters('r')}
+       WHERE (${inRanges(params, 'r.day', days, 'date')})${filters('r')}${rollupLevel(audience)}
       UNION ALL
       SELECT e.created_at >= ${from} AS current, ${durationBin} AS bin, 1 AS runs
         FROM executions e
