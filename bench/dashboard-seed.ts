@@ -45,7 +45,7 @@ const spreadDays = (spread: Spread) => (spread === 'year' ? 365 : 30);
 /** An instant in the spread, going back from now (random() per row). */
 const at = (spread: Spread) => `now() - random() * interval '${spreadDays(spread)} days'`;
 
-export async function seedDashboardFacts(client: pg.Client, org: DashboardOrg, sizes: SeedSizes, spread: Spread): Promise<void> {
+export async function seedDashboardFacts(client: pg.Client, org: DashboardOrg, sizes: SeedSizes, spread: Spread, log: (message: string) => void = () => {}): Promise<void> {
   const memberIds = org.members.map((member) => member.id);
   const workflowIds = org.workflows.map((workflow) => workflow.id);
   const versionIds = org.workflows.map((workflow) => workflow.versionId);
@@ -83,7 +83,9 @@ export async function seedDashboardFacts(client: pg.Client, org: DashboardOrg, s
     [sizes.executions, workflowIds, versionIds, workflowMembers, mailboxIds, workflowIds.length],
   );
   await client.query('ALTER TABLE executions ENABLE TRIGGER dashboard_duration_days_insert');
-  await fillDurationDays(client);
+  const filling = performance.now();
+  const durationDays = await fillDurationDays(client);
+  log(`dashboard_duration_days filled by the duration-days reconciler: ${durationDays.toLocaleString('en')} rows in ${((performance.now() - filling) / 1000).toFixed(1)} s`);
   // One incident per failed run (a test run's failure makes none), half acknowledged.
   await client.query(
     `INSERT INTO incidents (id, member_id, execution_id, workflow_id, workflow_name, mailbox_id, failed_at, error_summary, node_id, node_name, acknowledged_at)

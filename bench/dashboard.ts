@@ -192,7 +192,7 @@ export async function runDashboardBench(options: { databaseUrl: string; log: (me
       const indexes = await dashboardIndexes(client);
       await client.query(`SET maintenance_work_mem = '256MB'`);
       for (const index of indexes) await client.query(`DROP INDEX ${client.escapeIdentifier(index.name)}`);
-      await seedDashboardFacts(client, org, sizes, spread);
+      await seedDashboardFacts(client, org, sizes, spread, log);
       for (const index of indexes) await client.query(index.definition);
       for (const name of seededTables) await client.query(`VACUUM ANALYZE ${name}`);
       const { rows: counts } = await client.query<Record<string, string>>(
