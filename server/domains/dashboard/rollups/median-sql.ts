@@ -11,7 +11,7 @@
  * `mediansSql` is one statement for both periods:
  *
  * 1. histogram: per period and bin, the rolled whole UTC days inside the period plus the raw runs of its partial
- *    days at the edges (all raw when the period holds no whole day);
+ *    days at the edges (when neither period holds a whole UTC day, as a rolling 24 h, the raw statement instead);
  * 2. cumulative counts find the bin(s) holding the 0-based ranks ⌊(n−1)/2⌋ and ⌈(n−1)/2⌉, and each rank's offset in
  *    its bin;
  * 3. refine: a LATERAL reads only that bin's raw runs of the period (the expression index
@@ -100,6 +100,9 @@ export function mediansSql(window: DashboardWindow, audience: DashboardAudience)
   const current = splitPeriod(window.from, window.to);
   const previous = splitPeriod(window.previousFrom, window.from);
   const days = joined([current.days, previous.days].filter((range): range is Range => range !== null));
+  // No whole UTC day in either period (a rolling 24 h): every run would be read raw anyway, and percentile_cont's
+  // one sort of them beats a histogram of them plus the refine (at the bench's busy month: 84 vs 166 ms).
+  if (days.length === 0) return mediansRawSql(window, audience);
   const raw = joined([...current.raw, ...previous.raw]);
   // A rolled day belongs to the current period when it starts at or after `from` (no day straddles `from`).
   const currentDay = current.days ? `r.day >= ${params.add(isoDay(current.days.from))}::date` : 'false';
