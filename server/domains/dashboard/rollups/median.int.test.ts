@@ -5,6 +5,7 @@
  * writes, rolled-back transactions); and a corrupted rollup is repaired by the `duration-days` reconciler.
  */
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../../../core/db';
 import { createExecution } from '../../../testing/execution-factories';
@@ -17,7 +18,7 @@ import type { DashboardWindow } from '../window';
 import { reconcileDurationDays } from './durations-reconcile';
 import { mediansRawSql, mediansSql } from './median-sql';
 
-await useTestDatabase();
+const databaseUrl = await useTestDatabase();
 
 interface Flow {
   id: string;
@@ -298,6 +299,40 @@ describe('the duration-days reconciler', () => {
     expect(await rows()).toBe(kept);
     expect(await reconcileAll()).toBe(0);
     expect(await expectRollupAgreesWithRaw()).toBeGreaterThan(20);
+  });
+});
+
+describe('the duration-days reconciler and a writer at the same time', () => {
+  it('keeps the +1 of a run committed while it corrects the same row (it adds a difference, never a stale count)', async () => {
+    const createdAt = new Date('2026-03-10T10:00:00.000Z');
+    await write([{ flow: flows[0]!, mailboxId: null, createdAt, durationMs: 1_000 }, ...randomFacts(41, 100)]);
+    // The day's organisation row for 1 s runs is 2 too high: the reconciler must lower it.
+    await db().$executeRawUnsafe(`UPDATE dashboard_duration_days SET runs = runs + 2 WHERE day = '2026-03-10' AND member_id IS NULL AND bin = dashboard_duration_bin(1000)`);
+    const writer = new pg.Client({ connectionString: databaseUrl });
+    await writer.connect();
+    try {
+      // A run of the same day and bin, written but not committed: its trigger holds the organisation row.
+      await writer.query('BEGIN');
+      await writer.query(
+        `INSERT INTO executions (id, member_id, workflow_id, workflow_version_id, status, timeout_ms, created_at, started_at, finished_at, updated_at)
+         VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3::uuid, 'succeeded', 1000, $4::timestamptz, $4::timestamptz, $4::timestamptz + interval '1 second', now())`,
+        [ada.id, flows[0]!.id, flows[0]!.versionId, createdAt],
+      );
+      const reconciling = db().$transaction((tx) => reconcileDurationDays(tx, new Date('2026-03-10T00:00:00.000Z'), new Date('2026-03-11T00:00:00.000Z')), { timeout: 60_000 });
+      // The reconciler has counted (without the uncommitted run) and waits for the row: then the writer commits.
+      for (let waited = 0; ; waited += 50) {
+        const { rows } = await writer.query(`SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+        if (rows[0].waiting > 0) break;
+        if (waited > 30_000) throw new Error('the reconciler never waited for the writer');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await writer.query('COMMIT');
+      expect(await reconciling).toBe(1);
+    } finally {
+      await writer.end();
+    }
+    expect(await reconcileAll()).toBe(0);
+    expect(await expectRollupAgreesWithRaw()).toBeGreaterThan(5);
   });
 });
 
