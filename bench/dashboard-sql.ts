@@ -80,6 +80,7 @@ export function floorSql(route: DashboardRoute, audience: DashboardAudience, que
       return [
         { name: 'counts (raw, before)', sql: raw.counts.text, values: raw.counts.values },
         { name: 'workflows (raw, before)', sql: raw.workflows.text, values: raw.workflows.values },
+        { name: 'medians (raw, before)', sql: raw.medians.text, values: raw.medians.values },
       ];
     },
     total: (answers) => {

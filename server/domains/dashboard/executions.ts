@@ -26,6 +26,7 @@ import { resolveAudience, type DashboardAudience } from './audience';
 import type { DashboardQuery } from './query';
 import type { ExecutionsFigures } from './schemas';
 import { presentWindow, resolveWindow, type DashboardWindow } from './window';
+import { mediansRawSql, mediansSql } from './rollups/median-sql';
 import { SqlParams, type SqlStatement } from './sql';
 import { inRawRanges, inRolledHours, splitByHours } from './hours';
 import { liveStatusesSql } from './rollups/runs';
@@ -34,7 +35,7 @@ import { liveStatusesSql } from './rollups/runs';
 export interface ExecutionFiguresSql {
   /** Runs per (period, bucket, status) over `[previousFrom, to)`; bucket null in the previous period. */
   counts: SqlStatement;
-  /** One row: median `finished_at − started_at` (ms, `percentile_cont(0.5)`) of finished runs, `current` and `previous`. */
+  /** One row: median `finished_at − started_at` (ms, exactly `percentile_cont(0.5)`) of finished runs, `current` and `previous` (rollups/median-sql.ts). */
   medians: SqlStatement;
   /** Per workflow in the window: the top 5 by runs (`list = 'top'`) and the top 5 by failures (`list = 'failing'`). */
   workflows: SqlStatement;
@@ -62,7 +63,7 @@ function audienceOn(params: SqlParams, audience: DashboardAudience, alias: strin
 
 /**
  * The route's statements: counts and workflows from the hourly rollup plus raw rows (see the module's comment),
- * medians and recent failures as `executionFiguresRawSql` writes them. The bench's floor runs them too.
+ * the median from the duration histogram (rollups/median-sql.ts), recent failures as `executionFiguresRawSql` writes them. The bench's floor runs them too.
  */
 export function executionFiguresSql(window: DashboardWindow, audience: DashboardAudience): ExecutionFiguresSql {
   const raw = executionFiguresRawSql(window, audience);
@@ -128,6 +129,8 @@ export function executionFiguresSql(window: DashboardWindow, audience: Dashboard
   return {
     ...raw,
     counts: { text: countsText, values: counts.values },
+    // One row for both periods, exact, from the duration histogram (rollups/median-sql.ts).
+    medians: mediansSql(window, audience),
     workflows: { text: workflowsText, values: workflows.values },
   };
 }
@@ -165,17 +168,7 @@ export function executionFiguresRawSql(window: DashboardWindow, audience: Dashbo
    AND e.created_at >= ${counts.add(previousFrom)}::timestamptz AND e.created_at < ${counts.add(to)}::timestamptz
  GROUP BY 1, 2, 3`;
 
-  // One row, one filtered aggregate per period: no sort on the period before the aggregates' own.
-  // Durations are whole milliseconds (timestamptz(3)): `round` keeps the float8 exact.
-  const medians = new SqlParams();
-  const mediansFrom = medians.add(from);
-  const duration = 'round(date_part(\'epoch\', e.finished_at - e.started_at) * 1000)';
-  const mediansText = `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY ${duration}) FILTER (WHERE e.created_at >= ${mediansFrom}::timestamptz) AS current,
-       percentile_cont(0.5) WITHIN GROUP (ORDER BY ${duration}) FILTER (WHERE e.created_at < ${mediansFrom}::timestamptz) AS previous
-  FROM executions e
- WHERE ${countedRuns(medians, audience)}
-   AND e.created_at >= ${medians.add(previousFrom)}::timestamptz AND e.created_at < ${medians.add(to)}::timestamptz
-   AND e.finished_at IS NOT NULL AND e.started_at IS NOT NULL`;
+  const medians = mediansRawSql(window, audience);
 
   const workflows = new SqlParams();
   const workflowsText = `WITH per AS (
@@ -209,7 +202,7 @@ export function executionFiguresRawSql(window: DashboardWindow, audience: Dashbo
 
   return {
     counts: { text: countsText, values: counts.values },
-    medians: { text: mediansText, values: medians.values },
+    medians,
     workflows: { text: workflowsText, values: workflows.values },
     recentFailures: { text: failuresText, values: failures.values },
   };

@@ -14,6 +14,7 @@
  */
 import type { Tx } from '../../../core/db';
 import { inRetriedTransaction } from '../../../core/db/retry';
+import { durationDaysReconciler } from './durations-reconcile';
 import { reconcileRunHours } from './runs';
 
 export interface RollupReconciler {
@@ -22,7 +23,7 @@ export interface RollupReconciler {
 }
 
 /** Every rollup of the dashboard (the other rollups add their entry here). */
-export const rollupReconcilers: RollupReconciler[] = [{ name: 'dashboard_run_hours', reconcile: reconcileRunHours }];
+export const rollupReconcilers: RollupReconciler[] = [{ name: 'dashboard_run_hours', reconcile: reconcileRunHours }, durationDaysReconciler];
 
 const hourMs = 3_600_000;
 /** How far back the frequent pass looks. */
