@@ -8,10 +8,21 @@
  *    (administrators only) by member with the member's name.
  * 3. The month's instance-paid spend, by the budget enforcement's own statement (llm/usage.ts
  *    `spentUsdSql`).
+ *
+ * Statements 1 and 2 read the hourly rollup `dashboard_llm_hours` (kept by a trigger on `llm_usage`, reconciled by
+ * the runner: rollups/mail-ai-reconcile.ts) for the window's whole UTC hours and raw rows for the rest (hours.ts),
+ * grouped the same way, so they answer what the raw statements (`aiFiguresRawSql`: the agreement test's reference,
+ * the bench's "before") answer. The rollup sums cost as numeric (each double converted, then added exactly); the raw
+ * sum of doubles differs from it by float dust only, which `usd()` (6 decimals) removes from both.
+ * The `mailboxId` filter reads raw: "usage of runs of that mailbox" is a join to executions per call, which the
+ * rollup does not hold (adding the mailbox to its key would make every call of a run a lookup in the trigger).
+ * The month's spend stays the enforcement's statement, raw: it is one sum over the month's instance-paid calls
+ * through `llm_usage_created_at_idx`, and a second way of computing it could disagree with a refusal.
  */
 import { spentUsdSql } from '../llm/usage';
 import type { MonthWindow } from '../llm/cost';
 import type { DashboardAudience } from './audience';
+import { inRawRanges, inRolledHours, splitByHours, type HourSplit } from './hours';
 import { SqlParams, type SqlStatement } from './sql';
 import type { DashboardWindow } from './window';
 
@@ -35,7 +46,86 @@ const sums = `count(*)::int AS calls,
        count(*) FILTER (WHERE u.cost_usd IS NULL)::int AS unpriced_calls`;
 
 export function aiFiguresSql(window: DashboardWindow, audience: DashboardAudience, budget: { month: MonthWindow; memberId: string }): SqlStatement[] {
+  if (audience.mailboxId) return aiFiguresRawSql(window, audience, budget);
+  return [aiTotalsRolledSql(window, audience), aiBreakdownsRolledSql(window, audience), spentUsdSql(budget.month, budget.memberId)];
+}
+
+/** The same figures from raw rows only: the agreement test's reference and the bench's "before". */
+export function aiFiguresRawSql(window: DashboardWindow, audience: DashboardAudience, budget: { month: MonthWindow; memberId: string }): SqlStatement[] {
   return [aiTotalsSql(window, audience), aiBreakdownsSql(window, audience), spentUsdSql(budget.month, budget.memberId)];
+}
+
+/** Sums over the union `x` of rollup rows and raw rows (each raw row one call). */
+const unionSums = `sum(x.calls)::int AS calls,
+       coalesce(sum(x.input_tokens), 0)::float8 AS input_tokens,
+       coalesce(sum(x.output_tokens), 0)::float8 AS output_tokens,
+       coalesce(sum(x.reasoning_tokens), 0)::float8 AS reasoning_tokens,
+       coalesce(sum(x.cost_usd), 0)::float8 AS cost_usd,
+       sum(x.unpriced_calls)::int AS unpriced_calls`;
+
+/**
+ * Rollup rows (`h`) of the rolled hours and raw rows (`u`) of the raw ranges, as one relation `x` with the columns
+ * `extra` names (SQL over `h` / over `u`) and the summed ones; `since` keeps only instants from then.
+ */
+function usageUnion(p: SqlParams, split: HourSplit, audience: DashboardAudience, extra: { name: string; rolled: string; raw: string }[], since?: Date): string {
+  const filters = (alias: string) => [
+    ...(audience.memberId ? [`${alias}.member_id = ${p.add(audience.memberId, 'uuid')}`] : []),
+    ...(audience.workflowId ? [`${alias}.workflow_id = ${p.add(audience.workflowId, 'uuid')}`] : []),
+  ];
+  // A rollup row at 0 calls (its calls deleted or moved) is no group: the raw statement has none.
+  const rolled = [inRolledHours(p, 'h.hour', split), 'h.calls <> 0', ...(since ? [`h.hour >= ${p.add(since, 'timestamptz')}`] : []), ...filters('h')];
+  const raw = [inRawRanges(p, 'u.created_at', split), ...(since ? [`u.created_at >= ${p.add(since, 'timestamptz')}`] : []), ...filters('u')];
+  const columns = (side: 'rolled' | 'raw') => extra.map((column) => `${column[side]} AS ${column.name}`).join(', ');
+  return `(SELECT ${columns('rolled')}, h.calls, h.input_tokens, h.output_tokens, h.reasoning_tokens, h.cost_usd, h.unpriced_calls
+          FROM dashboard_llm_hours h
+         WHERE ${rolled.join(' AND ')}
+        UNION ALL
+        SELECT ${columns('raw')}, 1, u.input_tokens, u.output_tokens, u.reasoning_tokens, u.cost_usd::numeric, (u.cost_usd IS NULL)::int
+          FROM llm_usage u
+         WHERE ${raw.join(' AND ')}) x`;
+}
+
+function aiTotalsRolledSql(window: DashboardWindow, audience: DashboardAudience): SqlStatement {
+  const p = new SqlParams();
+  const split = splitByHours(window);
+  const from = p.add(window.from, 'timestamptz');
+  const bucket = p.add(window.bucket, 'text');
+  const tz = p.add(window.tz, 'text');
+  const union = usageUnion(p, split, audience, [
+    { name: 'current', rolled: `(h.hour >= ${from})`, raw: `(u.created_at >= ${from})` },
+    { name: 'start', rolled: `CASE WHEN h.hour >= ${from} THEN date_trunc(${bucket}, h.hour, ${tz}) END`, raw: `CASE WHEN u.created_at >= ${from} THEN date_trunc(${bucket}, u.created_at, ${tz}) END` },
+    { name: 'instance', rolled: 'NOT h.on_member_key', raw: '(u.credential_id IS NULL)' },
+  ]);
+  return {
+    text: `SELECT x.current, x.start, x.instance,
+       ${unionSums}
+  FROM ${union}
+ GROUP BY 1, 2, 3`,
+    values: p.values,
+  };
+}
+
+function aiBreakdownsRolledSql(window: DashboardWindow, audience: DashboardAudience): SqlStatement {
+  const p = new SqlParams();
+  const split = splitByHours(window);
+  const union = usageUnion(
+    p,
+    split,
+    audience,
+    ['provider', 'model', 'purpose', 'member_id'].map((name) => ({ name, rolled: `h.${name}`, raw: `u.${name}` })),
+    window.from,
+  );
+  const sets = ['(x.provider, x.model)', '(x.purpose)', ...(audience.isAdmin ? ['(x.member_id, mb.name)'] : [])];
+  return {
+    text: `SELECT CASE WHEN GROUPING(x.provider) = 0 THEN 'model' WHEN GROUPING(x.purpose) = 0 THEN 'purpose' ELSE 'member' END AS dimension,
+       x.provider, x.model, x.purpose,
+       ${audience.isAdmin ? 'x.member_id, mb.name AS member_name' : 'NULL::uuid AS member_id, NULL::text AS member_name'},
+       ${unionSums}
+  FROM ${union}
+  ${audience.isAdmin ? 'LEFT JOIN members mb ON mb.id = x.member_id' : ''}
+ GROUP BY GROUPING SETS (${sets.join(', ')})`,
+    values: p.values,
+  };
 }
 
 function aiTotalsSql(window: DashboardWindow, audience: DashboardAudience): SqlStatement {

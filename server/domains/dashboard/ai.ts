@@ -65,13 +65,16 @@ function ranked<T extends { costUsd: number; calls: number }>(items: T[], name: 
     .slice(0, AI_BREAKDOWN_LIMIT);
 }
 
-/** AI usage and spend: totals, breakdowns, series and this month's budgets (rules: ai-sql.ts). */
-export async function aiFigures(actor: AuthenticatedActor, query: DashboardQuery): Promise<AiFigures> {
+/**
+ * AI usage and spend: totals, breakdowns, series and this month's budgets (rules: ai-sql.ts). `statements` is the
+ * rollup-reading builder; the agreement test passes the raw one.
+ */
+export async function aiFigures(actor: AuthenticatedActor, query: DashboardQuery, statements = aiFiguresSql): Promise<AiFigures> {
   const audience = resolveAudience(actor, query);
   const window = await resolveWindow(db(), query);
   const month = monthOf(new Date());
   const budgetMemberId = audience.memberId ?? actor.member.id;
-  const [totals, breakdowns, spend] = aiFiguresSql(window, audience, { month, memberId: budgetMemberId });
+  const [totals, breakdowns, spend] = statements(window, audience, { month, memberId: budgetMemberId });
   const [totalRows, breakdownRows, [spent], budgets] = await Promise.all([
     db().$queryRawUnsafe<TotalsRow[]>(totals!.text, ...totals!.values),
     db().$queryRawUnsafe<BreakdownRow[]>(breakdowns!.text, ...breakdowns!.values),
