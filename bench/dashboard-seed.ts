@@ -20,6 +20,7 @@
  * together in the heap). `random()` is seeded, so a run is reproducible.
  */
 import type pg from 'pg';
+import { mailAiReconcileSql, mailAiRollupTables, mailAiRollupTriggers } from '../server/domains/dashboard/rollups/mail-ai-reconcile';
 
 export type Spread = 'year' | 'month';
 
@@ -52,6 +53,12 @@ export async function seedDashboardFacts(client: pg.Client, org: DashboardOrg, s
   // Mailboxes in member order, two each: member i owns mailboxes 2i and 2i+1.
   const mailboxIds = org.members.flatMap((member) => org.mailboxes.filter((mailbox) => mailbox.memberId === member.id).map((mailbox) => mailbox.id));
   await client.query('SELECT setseed(0.42)');
+  // The mail and AI rollups' triggers are off for the bulk load (a rollup upsert per row) and the rollups are
+  // rebuilt from the loaded rows after it, by the runner's own reconcile statements (the tables start empty:
+  // clearDashboardFacts' TRUNCATE empties the rollups too).
+  const rollupTriggers = (on: 'ENABLE' | 'DISABLE') =>
+    Object.entries(mailAiRollupTriggers).flatMap(([table, names]) => names.map((name) => `ALTER TABLE ${table} ${on} TRIGGER ${name}`));
+  for (const statement of rollupTriggers('DISABLE')) await client.query(statement);
 
   // Executions: workflow j % 20 (2 per member), so member = the workflow's owner.
   await client.query(
@@ -132,6 +139,9 @@ export async function seedDashboardFacts(client: pg.Client, org: DashboardOrg, s
       ORDER BY u.created`,
     [sizes.usage, memberIds, workflowIds, memberIds.length],
   );
+  for (const statement of rollupTriggers('ENABLE')) await client.query(statement);
+  for (const statement of mailAiReconcileSql(new Date('2000-01-01T00:00:00Z'), new Date('2100-01-01T00:00:00Z'))) await client.query(statement.text, statement.values);
+  for (const table of mailAiRollupTables) await client.query(`VACUUM ANALYZE ${table}`);
   await client.query(
     `INSERT INTO llm_budgets (id, instance_monthly_usd, member_monthly_usd, updated_at) VALUES ('instance', 500, 50, now())
      ON CONFLICT (id) DO UPDATE SET instance_monthly_usd = 500, member_monthly_usd = 50`,

@@ -22,6 +22,9 @@ export interface RouteBuilders {
   executionFiguresSql: typeof import('../server/domains/dashboard/executions').executionFiguresSql;
   mailFiguresSql: typeof import('../server/domains/dashboard/mail-sql').mailFiguresSql;
   aiFiguresSql: typeof import('../server/domains/dashboard/ai-sql').aiFiguresSql;
+  /** The raw statements the rollups replace: the plans' "before". */
+  mailFiguresRawSql: typeof import('../server/domains/dashboard/mail-sql').mailFiguresRawSql;
+  aiFiguresRawSql: typeof import('../server/domains/dashboard/ai-sql').aiFiguresRawSql;
   monthOf: typeof import('../server/domains/llm/cost').monthOf;
 }
 
@@ -48,6 +51,8 @@ export interface FloorSql {
   window: Statement;
   /** The counting statements once the bucket starts are known (they run in parallel). */
   counting(bucketStarts: Date[]): Statement[];
+  /** The raw statements the route ran before the rollups (named `before …`), for the plans; none where unchanged. */
+  before(bucketStarts: Date[]): Statement[];
   /** The window's total (`current.total`, `.received` or `.calls`) from their answers, to check the route agrees. */
   total(answers: { rows: Record<string, unknown>[] }[]): number;
 }
@@ -69,6 +74,12 @@ export function floorSql(route: DashboardRoute, audience: DashboardAudience, que
         // The AI route reads the budgets row too (Prisma's findUnique: every column).
         { name: 'budgets row', sql: `SELECT * FROM llm_budgets WHERE id = $1 LIMIT 1`, values: ['instance'] },
       ];
+    },
+    before: (bucketStarts) => {
+      const full = { ...window, bucketStarts };
+      if (route === 'mail') return named(builders.mailFiguresRawSql(full, audience), ['before journal']).slice(0, 1);
+      if (route === 'ai') return named(builders.aiFiguresRawSql(full, audience, { month: builders.monthOf(now), memberId: budgetMemberId }), ['before totals', 'before breakdowns']).slice(0, 2);
+      return [];
     },
     total: (answers) => {
       const rows = answers[0]?.rows ?? [];

@@ -68,6 +68,8 @@ export async function runDashboardBench(options: { databaseUrl: string; log: (me
     executionFiguresSql: (await import('../server/domains/dashboard/executions')).executionFiguresSql,
     mailFiguresSql: (await import('../server/domains/dashboard/mail-sql')).mailFiguresSql,
     aiFiguresSql: (await import('../server/domains/dashboard/ai-sql')).aiFiguresSql,
+    mailFiguresRawSql: (await import('../server/domains/dashboard/mail-sql')).mailFiguresRawSql,
+    aiFiguresRawSql: (await import('../server/domains/dashboard/ai-sql')).aiFiguresRawSql,
     monthOf: (await import('../server/domains/llm/cost')).monthOf,
   };
   resetConfigForTests();
@@ -158,7 +160,8 @@ export async function runDashboardBench(options: { databaseUrl: string; log: (me
     async function statementsOf(shape: Shape, now: Date): Promise<Statement[]> {
       const sql = sqlOf(shape, now);
       const { rows } = await pool.query<{ start: Date }>(sql.window.sql, sql.window.values);
-      return [sql.window, ...sql.counting(rows.map((row) => row.start))];
+      const starts = rows.map((row) => row.start);
+      return [sql.window, ...sql.counting(starts), ...sql.before(starts)];
     }
 
     /**
@@ -247,7 +250,8 @@ export async function runDashboardBench(options: { databaseUrl: string; log: (me
           const time = plan.find((line) => /^Execution Time/.test(line))?.replace(/^Execution Time: ([\d.]+) ms$/, '$1') ?? '-';
           log(`  ${`${shape.name} / ${statement.name}`.padEnd(48)} ${time.padStart(9)} ms  ${scans.join('; ') || '(no scan)'}`);
           const big = sizes.executions >= 500_000 && spread === 'year';
-          if (big && plan.some((line) => /Seq Scan on (executions|mail_journal_entries)\b/.test(line))) sequentialScans.push(`${spread}, ${label}: ${shape.name} / ${statement.name}`);
+          // (The raw statements the rollups replaced are shown as "before", not held to it.)
+          if (big && !statement.name.startsWith('before') && plan.some((line) => /Seq Scan on (executions|mail_journal_entries)\b/.test(line))) sequentialScans.push(`${spread}, ${label}: ${shape.name} / ${statement.name}`);
         }
       }
 

@@ -9,9 +9,10 @@
  * 3. The month's instance-paid spend, by the budget enforcement's own statement (llm/usage.ts
  *    `spentUsdSql`).
  *
- * Statements 1 and 2 read the hourly rollup `dashboard_llm_hours` (kept by a trigger on `llm_usage`, reconciled by
- * the runner: rollups/mail-ai-reconcile.ts) for the window's whole UTC hours and raw rows for the rest (hours.ts),
- * grouped the same way, so they answer what the raw statements (`aiFiguresRawSql`: the agreement test's reference,
+ * Statements 1 and 2 read hourly rollups for the window's whole UTC hours and raw rows for the rest (hours.ts):
+ * `dashboard_llm_hours` (by who paid: totals, series, members), `dashboard_llm_model_hours` and
+ * `dashboard_llm_purpose_hours` (three projections kept by one trigger on `llm_usage`, reconciled by the runner:
+ * rollups/mail-ai-reconcile.ts; one table keyed by all would hold nearly a row per call), grouped the same way, so they answer what the raw statements (`aiFiguresRawSql`: the agreement test's reference,
  * the bench's "before") answer. The rollup sums cost as numeric (each double converted, then added exactly); the raw
  * sum of doubles differs from it by float dust only, which `usd()` (6 decimals) removes from both.
  * The `mailboxId` filter reads raw: "usage of runs of that mailbox" is a join to executions per call, which the
@@ -64,10 +65,18 @@ const unionSums = `sum(x.calls)::int AS calls,
        sum(x.unpriced_calls)::int AS unpriced_calls`;
 
 /**
- * Rollup rows (`h`) of the rolled hours and raw rows (`u`) of the raw ranges, as one relation `x` with the columns
- * `extra` names (SQL over `h` / over `u`) and the summed ones; `since` keeps only instants from then.
+ * Rows of one AI rollup projection (`h`, `table`) for the rolled hours and raw usage rows (`u`) for the raw ranges,
+ * as one relation `x` with the columns `extra` names (SQL over `h` / over `u`) and the summed ones; `since` keeps
+ * only instants from then.
  */
-function usageUnion(p: SqlParams, split: HourSplit, audience: DashboardAudience, extra: { name: string; rolled: string; raw: string }[], since?: Date): string {
+function usageUnion(
+  p: SqlParams,
+  split: HourSplit,
+  audience: DashboardAudience,
+  table: 'dashboard_llm_hours' | 'dashboard_llm_model_hours' | 'dashboard_llm_purpose_hours',
+  extra: { name: string; rolled: string; raw: string }[],
+  since?: Date,
+): string {
   const filters = (alias: string) => [
     ...(audience.memberId ? [`${alias}.member_id = ${p.add(audience.memberId, 'uuid')}`] : []),
     ...(audience.workflowId ? [`${alias}.workflow_id = ${p.add(audience.workflowId, 'uuid')}`] : []),
@@ -75,12 +84,12 @@ function usageUnion(p: SqlParams, split: HourSplit, audience: DashboardAudience,
   // A rollup row at 0 calls (its calls deleted or moved) is no group: the raw statement has none.
   const rolled = [inRolledHours(p, 'h.hour', split), 'h.calls <> 0', ...(since ? [`h.hour >= ${p.add(since, 'timestamptz')}`] : []), ...filters('h')];
   const raw = [inRawRanges(p, 'u.created_at', split), ...(since ? [`u.created_at >= ${p.add(since, 'timestamptz')}`] : []), ...filters('u')];
-  const columns = (side: 'rolled' | 'raw') => extra.map((column) => `${column[side]} AS ${column.name}`).join(', ');
-  return `(SELECT ${columns('rolled')}, h.calls, h.input_tokens, h.output_tokens, h.reasoning_tokens, h.cost_usd, h.unpriced_calls
-          FROM dashboard_llm_hours h
+  const columns = (side: 'rolled' | 'raw') => extra.map((column) => `${column[side]} AS ${column.name}, `).join('');
+  return `(SELECT ${columns('rolled')}h.calls, h.input_tokens, h.output_tokens, h.reasoning_tokens, h.cost_usd, h.unpriced_calls
+          FROM ${table} h
          WHERE ${rolled.join(' AND ')}
         UNION ALL
-        SELECT ${columns('raw')}, 1, u.input_tokens, u.output_tokens, u.reasoning_tokens, u.cost_usd::numeric, (u.cost_usd IS NULL)::int
+        SELECT ${columns('raw')}1, u.input_tokens, u.output_tokens, u.reasoning_tokens, u.cost_usd::numeric, (u.cost_usd IS NULL)::int
           FROM llm_usage u
          WHERE ${raw.join(' AND ')}) x`;
 }
@@ -91,7 +100,7 @@ function aiTotalsRolledSql(window: DashboardWindow, audience: DashboardAudience)
   const from = p.add(window.from, 'timestamptz');
   const bucket = p.add(window.bucket, 'text');
   const tz = p.add(window.tz, 'text');
-  const union = usageUnion(p, split, audience, [
+  const union = usageUnion(p, split, audience, 'dashboard_llm_hours', [
     { name: 'current', rolled: `(h.hour >= ${from})`, raw: `(u.created_at >= ${from})` },
     { name: 'start', rolled: `CASE WHEN h.hour >= ${from} THEN date_trunc(${bucket}, h.hour, ${tz}) END`, raw: `CASE WHEN u.created_at >= ${from} THEN date_trunc(${bucket}, u.created_at, ${tz}) END` },
     { name: 'instance', rolled: 'NOT h.on_member_key', raw: '(u.credential_id IS NULL)' },
@@ -105,27 +114,34 @@ function aiTotalsRolledSql(window: DashboardWindow, audience: DashboardAudience)
   };
 }
 
+/**
+ * The raw breakdowns' rows (one GROUPING SETS scan there) as one grouped query per projection: by model from the
+ * model projection, by purpose from the purpose one, by member (administrators) from the totals one.
+ */
 function aiBreakdownsRolledSql(window: DashboardWindow, audience: DashboardAudience): SqlStatement {
   const p = new SqlParams();
   const split = splitByHours(window);
-  const union = usageUnion(
-    p,
-    split,
-    audience,
-    ['provider', 'model', 'purpose', 'member_id'].map((name) => ({ name, rolled: `h.${name}`, raw: `u.${name}` })),
-    window.from,
-  );
-  const sets = ['(x.provider, x.model)', '(x.purpose)', ...(audience.isAdmin ? ['(x.member_id, mb.name)'] : [])];
-  return {
-    text: `SELECT CASE WHEN GROUPING(x.provider) = 0 THEN 'model' WHEN GROUPING(x.purpose) = 0 THEN 'purpose' ELSE 'member' END AS dimension,
-       x.provider, x.model, x.purpose,
-       ${audience.isAdmin ? 'x.member_id, mb.name AS member_name' : 'NULL::uuid AS member_id, NULL::text AS member_name'},
+  const column = (name: string) => ({ name, rolled: `h.${name}`, raw: `u.${name}` });
+  const parts = [
+    `SELECT 'model' AS dimension, x.provider, x.model, NULL::text AS purpose, NULL::uuid AS member_id, NULL::text AS member_name,
        ${unionSums}
-  FROM ${union}
-  ${audience.isAdmin ? 'LEFT JOIN members mb ON mb.id = x.member_id' : ''}
- GROUP BY GROUPING SETS (${sets.join(', ')})`,
-    values: p.values,
-  };
+  FROM ${usageUnion(p, split, audience, 'dashboard_llm_model_hours', [column('provider'), column('model')], window.from)}
+ GROUP BY x.provider, x.model`,
+    `SELECT 'purpose', NULL, NULL, x.purpose, NULL, NULL,
+       ${unionSums}
+  FROM ${usageUnion(p, split, audience, 'dashboard_llm_purpose_hours', [column('purpose')], window.from)}
+ GROUP BY x.purpose`,
+    ...(audience.isAdmin
+      ? [
+          `SELECT 'member', NULL, NULL, NULL, x.member_id, mb.name,
+       ${unionSums}
+  FROM ${usageUnion(p, split, audience, 'dashboard_llm_hours', [column('member_id')], window.from)}
+  LEFT JOIN members mb ON mb.id = x.member_id
+ GROUP BY x.member_id, mb.name`,
+        ]
+      : []),
+  ];
+  return { text: parts.join('\nUNION ALL\n'), values: p.values };
 }
 
 function aiTotalsSql(window: DashboardWindow, audience: DashboardAudience): SqlStatement {

@@ -1,12 +1,14 @@
 /**
- * Reconcilers of the mail and AI rollups (`dashboard_journal_hours`, `dashboard_llm_hours`, migration
- * `dashboard_mail_ai_rollups`): recompute the rollup rows of a range of whole UTC hours from the raw rows and
+ * Reconcilers of the mail and AI rollups (`dashboard_journal_hours`; `dashboard_llm_hours`, `dashboard_llm_model_hours`,
+ * `dashboard_llm_purpose_hours`; migration `dashboard_mail_ai_rollups`): recompute the rollup rows of a range of whole UTC hours from the raw rows and
  * correct the differences (insert the missing, fix the wrong, delete the rows whose raw rows are gone), returning
  * how many rows they fixed. The triggers keep the rollups right in the writer's transaction; this repairs what
- * they cannot see (a trigger disabled for a bulk load, a restored backup, a hand edit of a rollup) and the rare
- * write that races a reconcile (the reconcile's snapshot misses a write committed meanwhile and overwrites its
- * increment: the next pass over that hour puts it back). The runner's `dashboard-reconcile` task runs them (its
- * registry: rollups/reconcile.ts), the last 48 hours often and the whole history daily.
+ * they cannot see (a trigger disabled for a bulk load, a restored backup, a hand edit of a rollup). The runner's
+ * `dashboard-reconcile` task runs them (its registry: rollups/reconcile.ts, lane roll-runs), the last 48 hours
+ * every 10 minutes and the whole history daily, each in a REPEATABLE READ transaction: a trigger's change to a
+ * rollup row committed after the reconcile's snapshot makes the reconcile's write of that row a serialization
+ * failure (tried again) rather than an overwrite with a count that predates it. Under READ COMMITTED (the test,
+ * the bench's load) such a race would be put right by the next pass.
  *
  * One statement per pass, so the bench can run it on bare pg after a load with the triggers off
  * (`mailAiReconcileSql`). Rows at 0 (left by the triggers when an hour's rows are deleted or moved) are
@@ -40,27 +42,24 @@ const journal: RollupShape = {
   ],
 };
 
-const llm: RollupShape = {
-  name: 'dashboard_llm_hours',
-  table: 'dashboard_llm_hours',
-  source: 'llm_usage',
-  key: [
-    { name: 'member_id', raw: 'r.member_id', nullable: true },
-    { name: 'workflow_id', raw: 'r.workflow_id', nullable: true },
-    { name: 'provider', raw: 'r.provider' },
-    { name: 'model', raw: 'r.model' },
-    { name: 'purpose', raw: 'r.purpose' },
-    { name: 'on_member_key', raw: '(r.credential_id IS NOT NULL)' },
-  ],
-  counters: [
-    { name: 'calls', raw: 'count(*)::int' },
-    { name: 'input_tokens', raw: 'coalesce(sum(r.input_tokens), 0)::bigint' },
-    { name: 'output_tokens', raw: 'coalesce(sum(r.output_tokens), 0)::bigint' },
-    { name: 'reasoning_tokens', raw: 'coalesce(sum(r.reasoning_tokens), 0)::bigint' },
-    { name: 'cost_usd', raw: 'coalesce(sum(r.cost_usd::numeric), 0)' },
-    { name: 'unpriced_calls', raw: 'count(*) FILTER (WHERE r.cost_usd IS NULL)::int' },
-  ],
-};
+/** The AI usage projections: by who paid (totals, series, members), by model, by purpose; the same counters. */
+const usageCounters: RollupShape['counters'] = [
+  { name: 'calls', raw: 'count(*)::int' },
+  { name: 'input_tokens', raw: 'coalesce(sum(r.input_tokens), 0)::bigint' },
+  { name: 'output_tokens', raw: 'coalesce(sum(r.output_tokens), 0)::bigint' },
+  { name: 'reasoning_tokens', raw: 'coalesce(sum(r.reasoning_tokens), 0)::bigint' },
+  { name: 'cost_usd', raw: 'coalesce(sum(r.cost_usd::numeric), 0)' },
+  { name: 'unpriced_calls', raw: 'count(*) FILTER (WHERE r.cost_usd IS NULL)::int' },
+];
+const usageFilters: RollupShape['key'] = [
+  { name: 'member_id', raw: 'r.member_id', nullable: true },
+  { name: 'workflow_id', raw: 'r.workflow_id', nullable: true },
+];
+const llmShapes: RollupShape[] = [
+  { name: 'dashboard_llm_hours', key: [...usageFilters, { name: 'on_member_key', raw: '(r.credential_id IS NOT NULL)' }] },
+  { name: 'dashboard_llm_model_hours', key: [...usageFilters, { name: 'provider', raw: 'r.provider' }, { name: 'model', raw: 'r.model' }] },
+  { name: 'dashboard_llm_purpose_hours', key: [...usageFilters, { name: 'purpose', raw: 'r.purpose' }] },
+].map((shape) => ({ ...shape, table: shape.name, source: 'llm_usage', counters: usageCounters }));
 
 /**
  * A join on the key that a hash or merge join can run: a nullable uuid compared through a value no row holds (the
@@ -123,11 +122,11 @@ const reconcilerOf = (shape: RollupShape): RollupReconciler => ({
 });
 
 /** The mail and AI rollups' reconcilers, for the registry in rollups/reconcile.ts. */
-export const mailAiReconcilers: RollupReconciler[] = [reconcilerOf(journal), reconcilerOf(llm)];
+export const mailAiReconcilers: RollupReconciler[] = [journal, ...llmShapes].map(reconcilerOf);
 
 /** The same statements for bare pg (the bench, after a load with the triggers off). */
 export function mailAiReconcileSql(fromHour: Date, toHour: Date): SqlStatement[] {
-  return [reconcileSql(journal, fromHour, toHour), reconcileSql(llm, fromHour, toHour)];
+  return [journal, ...llmShapes].map((shape) => reconcileSql(shape, fromHour, toHour));
 }
 
 /** The triggers that keep these rollups, by table (the bench turns them off for a bulk load, then reconciles). */
@@ -135,3 +134,6 @@ export const mailAiRollupTriggers = {
   mail_journal_entries: ['dashboard_journal_hours_insert_delete', 'dashboard_journal_hours_update'],
   llm_usage: ['dashboard_llm_hours_insert_delete', 'dashboard_llm_hours_update'],
 } as const;
+
+/** The rollup tables these reconcilers keep. */
+export const mailAiRollupTables = [journal, ...llmShapes].map((shape) => shape.table);

@@ -228,16 +228,17 @@ describe('the mail and AI figures from hourly rollups', () => {
     // Corruption: a wrong count, a lost row, a row whose raw rows do not exist.
     await db().$executeRawUnsafe(`UPDATE dashboard_journal_hours SET entries = entries + 5 WHERE (hour, member_id, mailbox_id, outcome) IN (SELECT hour, member_id, mailbox_id, outcome FROM dashboard_journal_hours WHERE entries > 0 AND hour >= '2025-03-21' ORDER BY hour LIMIT 1)`);
     await db().$executeRawUnsafe(`DELETE FROM dashboard_llm_hours WHERE ctid IN (SELECT ctid FROM dashboard_llm_hours WHERE calls > 0 AND hour >= '2025-03-21' AND hour < '2025-04-02' ORDER BY hour LIMIT 2)`);
-    await db().$executeRawUnsafe(`INSERT INTO dashboard_llm_hours (hour, member_id, provider, model, purpose, on_member_key, calls, cost_usd) VALUES ('2025-03-22T05:00:00Z', $1::uuid, 'openai', 'ghost', 'classify', false, 3, 1.5)`, member.id);
+    await db().$executeRawUnsafe(`INSERT INTO dashboard_llm_model_hours (hour, member_id, provider, model, calls, cost_usd) VALUES ('2025-03-22T05:00:00Z', $1::uuid, 'openai', 'ghost', 3, 1.5)`, member.id);
+    await db().$executeRawUnsafe(`UPDATE dashboard_llm_purpose_hours SET cost_usd = cost_usd + 0.25 WHERE ctid IN (SELECT ctid FROM dashboard_llm_purpose_hours WHERE calls > 0 AND hour >= '2025-03-21' ORDER BY hour LIMIT 1)`);
     expect((await disagreements()).length).toBeGreaterThan(0);
-    expect(await reconcileAll()).toBe(4);
+    expect(await reconcileAll()).toBe(5);
     expect(await disagreements()).toEqual([]);
 
     // Wiped: both rollups emptied, then rebuilt from the raw rows alone.
-    const rows = async () => (await db().$queryRawUnsafe<{ n: number }[]>(`SELECT ((SELECT count(*) FROM dashboard_journal_hours WHERE entries <> 0) + (SELECT count(*) FROM dashboard_llm_hours WHERE calls <> 0))::int AS n`))[0]!.n;
+    const rollups = ['dashboard_journal_hours', 'dashboard_llm_hours', 'dashboard_llm_model_hours', 'dashboard_llm_purpose_hours'];
+    const rows = async () => (await db().$queryRawUnsafe<{ n: number }[]>(`SELECT (${rollups.map((table) => `(SELECT count(*) FROM ${table} WHERE ${table === 'dashboard_journal_hours' ? 'entries' : 'calls'} <> 0)`).join(' + ')})::int AS n`))[0]!.n;
     const kept = await rows();
-    await db().$executeRawUnsafe(`DELETE FROM dashboard_journal_hours`);
-    await db().$executeRawUnsafe(`DELETE FROM dashboard_llm_hours`);
+    for (const table of rollups) await db().$executeRawUnsafe(`DELETE FROM ${table}`);
     expect((await disagreements()).length).toBeGreaterThan(0);
     expect(await reconcileAll()).toBe(kept);
     expect(await disagreements()).toEqual([]);
