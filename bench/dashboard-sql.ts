@@ -70,7 +70,11 @@ export function floorSql(route: DashboardRoute, audience: DashboardAudience, que
       if (route === 'executions') return Object.entries(builders.executionFiguresSql(full, audience)).map(([name, item]) => ({ name, sql: item.text, values: item.values }));
       if (route === 'mail') return named(builders.mailFiguresSql(full, audience), ['journal', 'outbound']);
       return [
-        ...named(builders.aiFiguresSql(full, audience, { month: builders.monthOf(now), memberId: budgetMemberId }), ['totals', 'breakdowns', 'month spend']),
+        // Totals first, the month's spend last, the breakdowns between (one raw, one per dimension from the rollups).
+        ...named(builders.aiFiguresSql(full, audience, { month: builders.monthOf(now), memberId: budgetMemberId }), []).map((statement, index, all) => ({
+          ...statement,
+          name: index === 0 ? 'totals' : index === all.length - 1 ? 'month spend' : all.length === 3 ? 'breakdowns' : `breakdown ${['by model', 'by purpose', 'by member'][index - 1]}`,
+        })),
         // The AI route reads the budgets row too (Prisma's findUnique: every column).
         { name: 'budgets row', sql: `SELECT * FROM llm_budgets WHERE id = $1 LIMIT 1`, values: ['instance'] },
       ];

@@ -1,20 +1,21 @@
 /**
  * The AI dashboard's statements (`{text, values}`, the same SQL for the route and the bench on bare
- * pg). Three, run in parallel:
+ * pg), run in parallel:
  *
  * 1. Totals over `[previousFrom, to)` grouped by period, bucket (window only) and who paid (the
  *    instance: `credential_id` null; a member's own key otherwise).
- * 2. The window's breakdowns in one scan (GROUPING SETS): by provider and model, by purpose, and
- *    (administrators only) by member with the member's name.
+ * 2. The window's breakdowns: by provider and model, by purpose, and (administrators only) by member with the
+ *    member's name (raw: one GROUPING SETS scan; rolled up: one statement per dimension).
  * 3. The month's instance-paid spend, by the budget enforcement's own statement (llm/usage.ts
- *    `spentUsdSql`).
+ *    `spentUsdSql`), always last.
  *
  * Statements 1 and 2 read hourly rollups for the window's whole UTC hours and raw rows for the rest (hours.ts):
  * `dashboard_llm_hours` (by who paid: totals, series, members), `dashboard_llm_model_hours` and
- * `dashboard_llm_purpose_hours` (three projections kept by one trigger on `llm_usage`, reconciled by the runner:
- * rollups/mail-ai-reconcile.ts; one table keyed by all would hold nearly a row per call), grouped the same way, so they answer what the raw statements (`aiFiguresRawSql`: the agreement test's reference,
- * the bench's "before") answer. The rollup sums cost as numeric (each double converted, then added exactly); the raw
- * sum of doubles differs from it by float dust only, which `usd()` (6 decimals) removes from both.
+ * `dashboard_llm_purpose_hours` (three projections kept by one trigger on `llm_usage` and reconciled by the
+ * runner, rollups/mail-ai-reconcile.ts: one table keyed by all would hold nearly a row per call), grouped the same
+ * way, so they answer what the raw statements (`aiFiguresRawSql`: the agreement test's reference, the bench's
+ * "before") answer. The rollups sum cost as numeric (each double converted, then added exactly); the raw sum of
+ * doubles differs from it by float dust only, which `usd()` (6 decimals) removes from both.
  * The `mailboxId` filter reads raw: "usage of runs of that mailbox" is a join to executions per call, which the
  * rollup does not hold (adding the mailbox to its key would make every call of a run a lookup in the trigger).
  * The month's spend stays the enforcement's statement, raw: it is one sum over the month's instance-paid calls
@@ -48,7 +49,7 @@ const sums = `count(*)::int AS calls,
 
 export function aiFiguresSql(window: DashboardWindow, audience: DashboardAudience, budget: { month: MonthWindow; memberId: string }): SqlStatement[] {
   if (audience.mailboxId) return aiFiguresRawSql(window, audience, budget);
-  return [aiTotalsRolledSql(window, audience), aiBreakdownsRolledSql(window, audience), spentUsdSql(budget.month, budget.memberId)];
+  return [aiTotalsRolledSql(window, audience), ...aiBreakdownsRolledSql(window, audience), spentUsdSql(budget.month, budget.memberId)];
 }
 
 /** The same figures from raw rows only: the agreement test's reference and the bench's "before". */
@@ -115,33 +116,43 @@ function aiTotalsRolledSql(window: DashboardWindow, audience: DashboardAudience)
 }
 
 /**
- * The raw breakdowns' rows (one GROUPING SETS scan there) as one grouped query per projection: by model from the
- * model projection, by purpose from the purpose one, by member (administrators) from the totals one.
+ * The raw breakdowns' rows (one GROUPING SETS scan there) as one statement per dimension, each from its projection:
+ * by model, by purpose, by member (administrators) from the totals one. Separate statements rather than one UNION
+ * ALL: the route runs them in parallel on its pool, while the UNION ALL drew a parallel plan whose workers cost
+ * more to start on a busy 2-core box (≈ 100 ms, bench/dashboard.ts) than its three small scans.
  */
-function aiBreakdownsRolledSql(window: DashboardWindow, audience: DashboardAudience): SqlStatement {
-  const p = new SqlParams();
+function aiBreakdownsRolledSql(window: DashboardWindow, audience: DashboardAudience): SqlStatement[] {
   const split = splitByHours(window);
   const column = (name: string) => ({ name, rolled: `h.${name}`, raw: `u.${name}` });
-  const parts = [
-    `SELECT 'model' AS dimension, x.provider, x.model, NULL::text AS purpose, NULL::uuid AS member_id, NULL::text AS member_name,
+  const statement = (build: (p: SqlParams) => string): SqlStatement => {
+    const p = new SqlParams();
+    return { text: build(p), values: p.values };
+  };
+  return [
+    statement(
+      (p) => `SELECT 'model' AS dimension, x.provider, x.model, NULL::text AS purpose, NULL::uuid AS member_id, NULL::text AS member_name,
        ${unionSums}
   FROM ${usageUnion(p, split, audience, 'dashboard_llm_model_hours', [column('provider'), column('model')], window.from)}
  GROUP BY x.provider, x.model`,
-    `SELECT 'purpose', NULL, NULL, x.purpose, NULL, NULL,
+    ),
+    statement(
+      (p) => `SELECT 'purpose' AS dimension, NULL::text AS provider, NULL::text AS model, x.purpose, NULL::uuid AS member_id, NULL::text AS member_name,
        ${unionSums}
   FROM ${usageUnion(p, split, audience, 'dashboard_llm_purpose_hours', [column('purpose')], window.from)}
  GROUP BY x.purpose`,
+    ),
     ...(audience.isAdmin
       ? [
-          `SELECT 'member', NULL, NULL, NULL, x.member_id, mb.name,
+          statement(
+            (p) => `SELECT 'member' AS dimension, NULL::text AS provider, NULL::text AS model, NULL::text AS purpose, x.member_id, mb.name AS member_name,
        ${unionSums}
   FROM ${usageUnion(p, split, audience, 'dashboard_llm_hours', [column('member_id')], window.from)}
   LEFT JOIN members mb ON mb.id = x.member_id
  GROUP BY x.member_id, mb.name`,
+          ),
         ]
       : []),
   ];
-  return { text: parts.join('\nUNION ALL\n'), values: p.values };
 }
 
 function aiTotalsSql(window: DashboardWindow, audience: DashboardAudience): SqlStatement {

@@ -74,13 +74,16 @@ export async function aiFigures(actor: AuthenticatedActor, query: DashboardQuery
   const window = await resolveWindow(db(), query);
   const month = monthOf(new Date());
   const budgetMemberId = audience.memberId ?? actor.member.id;
-  const [totals, breakdowns, spend] = statements(window, audience, { month, memberId: budgetMemberId });
-  const [totalRows, breakdownRows, [spent], budgets] = await Promise.all([
-    db().$queryRawUnsafe<TotalsRow[]>(totals!.text, ...totals!.values),
-    db().$queryRawUnsafe<BreakdownRow[]>(breakdowns!.text, ...breakdowns!.values),
-    db().$queryRawUnsafe<{ instance: number; member: number }[]>(spend!.text, ...spend!.values),
+  // Totals first, the month's spend last, the breakdowns between (one statement raw, one per dimension rolled up).
+  const all = statements(window, audience, { month, memberId: budgetMemberId });
+  const [totals, spend, breakdowns] = [all[0]!, all.at(-1)!, all.slice(1, -1)];
+  const [totalRows, [spent], budgets, ...breakdownParts] = await Promise.all([
+    db().$queryRawUnsafe<TotalsRow[]>(totals.text, ...totals.values),
+    db().$queryRawUnsafe<{ instance: number; member: number }[]>(spend.text, ...spend.values),
     currentBudgets(),
+    ...breakdowns.map((statement) => db().$queryRawUnsafe<BreakdownRow[]>(statement.text, ...statement.values)),
   ]);
+  const breakdownRows = breakdownParts.flat();
   const of = (dimension: BreakdownRow['dimension']) => breakdownRows.filter((row) => row.dimension === dimension);
   const inWindow = totalRows.filter((row): row is TotalsRow & { start: Date } => row.current && row.start !== null);
   return {
