@@ -15,7 +15,7 @@ import { en } from '@/app/i18n/en';
 import { I18nProvider } from '@/app/i18n/client';
 import { TRPCProvider, type Member, type RouterOutputs } from '@/app/lib/trpc';
 import type { AppRouter } from '@/server/trpc/root';
-import { DashboardView } from './dashboard-view';
+import { DashboardView, ORG_REFRESH_MS } from './dashboard-view';
 import { defaultView, type DashboardView as View } from './search';
 
 const replace = vi.fn();
@@ -158,6 +158,26 @@ describe('DashboardView', () => {
     const asked = calls.filter((call) => call.path.startsWith('dashboard.'));
     expect(asked.length).toBeGreaterThanOrEqual(3);
     for (const call of asked) expect(call.input).toMatchObject({ scope: 'me' });
+  });
+
+  it('a member’s own figures are asked at once, without waiting to know who asks', async () => {
+    const calls = renderView(member('member'), { ...withFigures, 'auth.me': () => new Promise(() => undefined) });
+    await waitFor(() => expect(calls.some((call) => call.path === 'dashboard.executions')).toBe(true));
+    expect(calls.find((call) => call.path === 'dashboard.executions')!.input).toMatchObject({ scope: 'me' });
+  });
+
+  it('the organisation’s figures are re-read on a timer (other members’ run events never reach an administrator)', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const calls = renderView(member('admin'), withFigures, { ...defaultView, scope: 'org' });
+      await screen.findByTestId('kpi-cards');
+      const asked = () => calls.filter((call) => call.path === 'dashboard.executions').length;
+      const before = asked();
+      await vi.advanceTimersByTimeAsync(ORG_REFRESH_MS + 1_000);
+      await waitFor(() => expect(asked()).toBeGreaterThan(before));
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('an administrator switches to the organisation: the address is replaced, not pushed', async () => {

@@ -32,6 +32,8 @@ import { RecentFailures, WorkflowTable } from './workflow-tables';
 
 /** At most one live re-read of the figures per this many milliseconds. */
 export const LIVE_REFRESH_MS = 5_000;
+/** How often the organisation's figures are re-read while shown. */
+export const ORG_REFRESH_MS = 30_000;
 
 const endedStatuses = new Set(['succeeded', 'failed', 'cancelled']);
 
@@ -99,8 +101,11 @@ export function DashboardView({ initialView, healthPanel }: { initialView: View;
 
   // A member never asks for the organisation (an address shared by an administrator falls back to "me").
   const effective: View = useMemo(() => (me.data && !isAdmin ? { ...view, scope: 'me', memberId: '' } : view), [view, me.data, isAdmin]);
-  const query = tz && me.data ? queryOfView(effective, tz) : null;
-  const options = { placeholderData: keepPreviousData, staleTime: 30_000 } as const;
+  // Only the organisation's figures need to know who asks: a member's own start at once.
+  const query = tz && (me.data || (view.scope === 'me' && !view.memberId)) ? queryOfView(effective, tz) : null;
+  // Run events reach a member's own sockets only (another member's runs stay invisible, ids included), so
+  // the organisation's figures are re-read on a timer instead.
+  const options = { placeholderData: keepPreviousData, staleTime: 30_000, refetchInterval: effective.scope === 'org' ? ORG_REFRESH_MS : false } as const;
   const executions = useQuery({ ...trpc.dashboard.executions.queryOptions(query ?? skipToken), ...options });
   const mail = useQuery({ ...trpc.dashboard.mail.queryOptions(query ?? skipToken), ...options });
   const ai = useQuery({ ...trpc.dashboard.ai.queryOptions(query ?? skipToken), ...options });

@@ -31,6 +31,7 @@ const entry = (id: number, fields: Partial<Page['entries'][number]>): Page['entr
   createdAt: '2026-03-28T09:30:00.000Z',
   subject: 'Question about the offer',
   fromEmail: 'carla@client.example.test',
+  threadId: `00000000-0000-4000-8000-00000000020${id}`,
   ...fields,
 });
 
@@ -55,7 +56,7 @@ const page: Page = {
   entries: [
     entry(1, {}),
     entry(2, { outcome: 'guardrail', ruleRef: 'guardrail:bulk', subject: 'Weekly digest', fromEmail: 'news@list.example.test' }),
-    entry(3, { outcome: 'excluded_member', ruleRef: 'exclusion:00000000-0000-4000-8000-0000000000e1', subject: null, fromEmail: null }),
+    entry(3, { outcome: 'excluded_member', ruleRef: 'exclusion:00000000-0000-4000-8000-0000000000e1', subject: null, fromEmail: null, threadId: null }),
   ],
   nextCursor: 'next',
 };
@@ -74,6 +75,13 @@ describe('JournalView (the message journal page)', () => {
     expect(html).toContain('>Sender exclusion<');
     expect(html).toContain('No longer in the mirror');
     expect(html).toContain('Load more');
+  });
+
+  it('links each entry still in the mirror to its conversation in the webmail, and not one that left it', () => {
+    const html = render('en', {}, page);
+    const links = [...html.matchAll(/<a[^>]*data-testid="journal-message-link"[^>]*>/g)].map((match) => match[0]);
+    expect(links).toHaveLength(2);
+    expect(links[0]).toContain(`href="/messages?mailbox=${mailboxId}&amp;thread=00000000-0000-4000-8000-000000000201"`);
   });
 
   it('opens with the URL’s outcome, mailbox and window as its filters, the window as a removable chip', () => {

@@ -6,6 +6,7 @@
  * Filtered by outcome, mailbox and time window, all in the URL (the dashboard's mail figures link here);
  * pages by cursor. The per-message "why" (issue 19) is the webmail's automation panel; this is the list.
  */
+import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useMemo, useState } from 'react';
 import { useI18n } from '@/app/i18n/client';
@@ -48,6 +49,11 @@ function RuleText({ ruleRef }: { ruleRef: string | null }) {
   return <span title={ruleRef ?? undefined}>{t.journal.rules[rule.key] ?? t.journal.otherRule}</span>;
 }
 
+/** The entry's message, opened in its conversation in the webmail (use-webmail-route.ts keeps the same keys). */
+export function messageHref(mailboxId: string, threadId: string): string {
+  return `/messages?${new URLSearchParams({ mailbox: mailboxId, thread: threadId }).toString()}`;
+}
+
 function EntryRow({ entry, mailbox }: { entry: JournalEntry; mailbox: string | null }) {
   const { t, locale } = useI18n();
   const j = t.journal;
@@ -65,7 +71,13 @@ function EntryRow({ entry, mailbox }: { entry: JournalEntry; mailbox: string | n
           <span className="text-muted italic">{j.gone}</span>
         ) : (
           <span className="block min-w-0">
-            <span className="block truncate font-medium">{entry.subject || j.noSubject}</span>
+            {entry.threadId ? (
+              <Link href={messageHref(entry.mailboxId, entry.threadId)} className="block truncate font-medium hover:underline" data-testid="journal-message-link">
+                {entry.subject || j.noSubject}
+              </Link>
+            ) : (
+              <span className="block truncate font-medium">{entry.subject || j.noSubject}</span>
+            )}
             {entry.fromEmail ? <span className="block truncate text-xs text-muted">{j.fromSender(entry.fromEmail)}</span> : null}
           </span>
         )}

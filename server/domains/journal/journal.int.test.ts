@@ -162,7 +162,7 @@ describe('GET /api/v1/journal', () => {
     // Someone else's entries never show.
     await dispatched(mailbox);
 
-    const seen: Array<{ messageId: string }> = [];
+    const seen: Array<{ messageId: string; threadId: string | null }> = [];
     let cursor: string | null = null;
     let pages = 0;
     do {
@@ -177,7 +177,8 @@ describe('GET /api/v1/journal', () => {
     expect(pages).toBe(3);
     expect(seen.map((entry) => entry.messageId)).toEqual([...messages].reverse().map((message) => message.id));
     const firstEntry = seen[seen.length - 1];
-    expect(firstEntry).toMatchObject({ mailboxId: box.id, outcome: 'dispatched', ruleRef: null, subject: 'go now', fromEmail: 's0@x.test' });
+    expect(firstEntry).toMatchObject({ mailboxId: box.id, outcome: 'dispatched', ruleRef: null, subject: 'go now', fromEmail: 's0@x.test', threadId: messages[0]!.threadId });
+    expect(firstEntry.threadId).toEqual(expect.any(String));
 
     const onlyBox2 = await call('GET', `/api/v1/journal?mailboxId=${box2.id}`, { cookie: own.cookie });
     expect(onlyBox2.body.entries.map((entry: { messageId: string }) => entry.messageId)).toEqual([messages[3]!.id, messages[1]!.id]);
@@ -192,7 +193,7 @@ describe('GET /api/v1/journal', () => {
     const message = await dispatched(box);
     await db().mailMessage.delete({ where: { id: message.id } });
     const response = await call('GET', '/api/v1/journal', { cookie: own.cookie });
-    expect(response.body.entries).toEqual([expect.objectContaining({ messageId: message.id, subject: null, fromEmail: null, outcome: 'unmatched' })]);
+    expect(response.body.entries).toEqual([expect.objectContaining({ messageId: message.id, subject: null, fromEmail: null, threadId: null, outcome: 'unmatched' })]);
   });
 
   it('filters on the entry’s creation in [from, to), either bound alone or both, with the outcome', async () => {

@@ -1,6 +1,7 @@
 import { iso } from '../../core/http/schemas';
 import type { MailStartVerdict } from '../../engine/dispatch/dispatch-mail';
 import { mailStartReasonOf } from '../../engine/dispatch/start-reason';
+import type { MessageHeadline } from './repo';
 import type { journalOutcomes, WorkflowVerdictOutput } from './schemas';
 
 type Outcome = (typeof journalOutcomes)[number];
@@ -18,7 +19,7 @@ export function presentMessageEntry(row: EntryRow) {
   return { id: row.id, outcome: row.outcome as Outcome, ruleRef: row.ruleRef, createdAt: iso(row.createdAt) };
 }
 
-export function presentEntry(row: EntryRow, headline: { subject: string | null; fromEmail: string | null } | null) {
+export function presentEntry(row: EntryRow, headline: MessageHeadline | null) {
   return {
     id: row.id,
     messageId: row.messageId,
@@ -28,6 +29,7 @@ export function presentEntry(row: EntryRow, headline: { subject: string | null; 
     createdAt: iso(row.createdAt),
     subject: headline?.subject ?? null,
     fromEmail: headline?.fromEmail ?? null,
+    threadId: headline?.threadId ?? null,
   };
 }
 

@@ -46,10 +46,16 @@ export function findEntries(memberId: string, filter: { mailboxId?: string; outc
   });
 }
 
-export async function headlinesOf(messageIds: string[]): Promise<Map<string, { subject: string | null; fromEmail: string | null }>> {
+export interface MessageHeadline {
+  subject: string | null;
+  fromEmail: string | null;
+  threadId: string | null;
+}
+
+export async function headlinesOf(messageIds: string[]): Promise<Map<string, MessageHeadline>> {
   if (messageIds.length === 0) return new Map();
-  const rows = await db().mailMessage.findMany({ where: { id: { in: messageIds } }, select: { id: true, subject: true, fromEmail: true } });
-  return new Map(rows.map((row) => [row.id, { subject: row.subject, fromEmail: row.fromEmail }]));
+  const rows = await db().mailMessage.findMany({ where: { id: { in: messageIds } }, select: { id: true, subject: true, fromEmail: true, threadId: true } });
+  return new Map(rows.map((row) => [row.id, { subject: row.subject, fromEmail: row.fromEmail, threadId: row.threadId }]));
 }
 
 /** The member's published mail workflows (paused ones too, archived ones not), oldest first. */

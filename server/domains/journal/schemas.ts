@@ -54,6 +54,7 @@ export const journalEntrySchema = z
     createdAt: isoDateTime,
     subject: z.string().nullable().describe('Null when the message is gone from the mirror.'),
     fromEmail: z.string().nullable(),
+    threadId: z.uuid().nullable().describe('The message’s conversation in the webmail; null when the message is gone from the mirror.'),
   })
   .meta({ id: 'JournalEntry' });
 
