@@ -175,8 +175,20 @@ beforeAll(async () => {
   other = await createMember();
   admin = await createMember({ role: 'admin' });
   for (const owner of [member, member, other, admin]) boxes.push({ id: (await createMailbox(owner)).id, owner });
-  for (const owner of [member, member, other]) workflows.push({ id: (await createWorkflow(owner, { name: 'Flow' })).workflow.id, owner });
+  const versions: string[] = [];
+  for (const owner of [member, member, other]) {
+    const created = await createWorkflow(owner, { name: 'Flow' });
+    workflows.push({ id: created.workflow.id, owner });
+    versions.push(created.version!.id);
+  }
   await db().mailJournalEntry.createMany({ data: Array.from({ length: 600 }, () => journalRow()) });
+  // Runs of the member's first workflow on some of the member's mail (the workflowId filter): real runs, a replay
+  // (a second run of the same message), test runs that do not count.
+  const mine = await db().mailJournalEntry.findMany({ where: { memberId: member.id }, orderBy: { createdAt: 'asc' }, take: 90 });
+  const run = (messageId: string, simulated = false) => ({ memberId: member.id, workflowId: workflows[0]!.id, workflowVersionId: versions[0]!, timeoutMs: 1000, status: 'succeeded', messageId, simulated, holdsSlot: !simulated });
+  await db().execution.createMany({
+    data: [...mine.slice(0, 70).map((entry) => run(entry.messageId)), ...mine.slice(0, 10).map((entry) => run(entry.messageId)), ...mine.slice(70).map((entry) => run(entry.messageId, true))],
+  });
   await db().llmUsage.createMany({ data: Array.from({ length: 600 }, () => usageRow()) });
 }, 60_000);
 
@@ -184,6 +196,8 @@ describe('the mail and AI figures from hourly rollups', () => {
   it('answer what the raw rows answer, for every window, zone (UTC, Paris across summer time, Kolkata, Kathmandu) and filter', async () => {
     const { mail, ai } = await orgFigures();
     expect(mail.current.received).toBeGreaterThan(100);
+    const byWorkflow = await mailFigures(actorOf(member), dashboardQueryInput.parse({ period: 'custom', from: windows[1]!.from, to: windows[1]!.to, workflowId: workflows[0]!.id }));
+    expect(byWorkflow.current.received + byWorkflow.previous.received).toBeGreaterThan(10);
     expect(ai.current.calls).toBeGreaterThan(100);
     expect(ai.current.unpricedCalls).toBeGreaterThan(0);
     expect(await disagreements()).toEqual([]);
