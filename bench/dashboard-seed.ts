@@ -24,6 +24,7 @@
  * together in the heap). `random()` is seeded, so a run is reproducible.
  */
 import type pg from 'pg';
+import { mailAiRollupTables } from '../server/domains/dashboard/rollups/mail-ai-reconcile';
 
 export type Spread = 'year' | 'month';
 
@@ -43,7 +44,7 @@ export interface SeedSizes {
 /** The tables the seed fills; their secondary indexes are dropped for the load. */
 export const seededTables = ['executions', 'incidents', 'mail_journal_entries', 'llm_usage'] as const;
 /** The dashboard's rollups of those facts: emptied with them (TRUNCATE fires no trigger), refilled by the reconcile. */
-export const rollupTables = ['dashboard_run_hours', 'dashboard_duration_days'] as const;
+export const rollupTables = ['dashboard_run_hours', 'dashboard_duration_days', ...mailAiRollupTables];
 
 const spreadDays = (spread: Spread) => (spread === 'year' ? 365 : 30);
 

@@ -24,6 +24,9 @@ export interface RouteBuilders {
   executionFiguresRawSql: typeof import('../server/domains/dashboard/executions').executionFiguresRawSql;
   mailFiguresSql: typeof import('../server/domains/dashboard/mail-sql').mailFiguresSql;
   aiFiguresSql: typeof import('../server/domains/dashboard/ai-sql').aiFiguresSql;
+  /** The raw statements the rollups replace: the plans' "before". */
+  mailFiguresRawSql: typeof import('../server/domains/dashboard/mail-sql').mailFiguresRawSql;
+  aiFiguresRawSql: typeof import('../server/domains/dashboard/ai-sql').aiFiguresRawSql;
   monthOf: typeof import('../server/domains/llm/cost').monthOf;
 }
 
@@ -69,14 +72,20 @@ export function floorSql(route: DashboardRoute, audience: DashboardAudience, que
       if (route === 'executions') return Object.entries(builders.executionFiguresSql(full, audience)).map(([name, item]) => ({ name, sql: item.text, values: item.values }));
       if (route === 'mail') return named(builders.mailFiguresSql(full, audience), ['journal', 'outbound']);
       return [
-        ...named(builders.aiFiguresSql(full, audience, { month: builders.monthOf(now), memberId: budgetMemberId }), ['totals', 'breakdowns', 'month spend']),
+        // Totals first, the month's spend last, the breakdowns between (one raw, one per dimension from the rollups).
+        ...named(builders.aiFiguresSql(full, audience, { month: builders.monthOf(now), memberId: budgetMemberId }), []).map((statement, index, all) => ({
+          ...statement,
+          name: index === 0 ? 'totals' : index === all.length - 1 ? 'month spend' : all.length === 3 ? 'breakdowns' : `breakdown ${['by model', 'by purpose', 'by member'][index - 1]}`,
+        })),
         // The AI route reads the budgets row too (Prisma's findUnique: every column).
         { name: 'budgets row', sql: `SELECT * FROM llm_budgets WHERE id = $1 LIMIT 1`, values: ['instance'] },
       ];
     },
     before: (bucketStarts) => {
-      if (route !== 'executions') return [];
-      const raw = builders.executionFiguresRawSql({ ...window, bucketStarts }, audience);
+      const full = { ...window, bucketStarts };
+      if (route === 'mail') return named(builders.mailFiguresRawSql(full, audience), ['journal (raw, before)']).slice(0, 1);
+      if (route === 'ai') return named(builders.aiFiguresRawSql(full, audience, { month: builders.monthOf(now), memberId: budgetMemberId }), ['totals (raw, before)', 'breakdowns (raw, before)']).slice(0, 2);
+      const raw = builders.executionFiguresRawSql(full, audience);
       return [
         { name: 'counts (raw, before)', sql: raw.counts.text, values: raw.counts.values },
         { name: 'workflows (raw, before)', sql: raw.workflows.text, values: raw.workflows.values },

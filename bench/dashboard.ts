@@ -72,6 +72,8 @@ export async function runDashboardBench(options: { databaseUrl: string; log: (me
     executionFiguresRawSql: (await import('../server/domains/dashboard/executions')).executionFiguresRawSql,
     mailFiguresSql: (await import('../server/domains/dashboard/mail-sql')).mailFiguresSql,
     aiFiguresSql: (await import('../server/domains/dashboard/ai-sql')).aiFiguresSql,
+    mailFiguresRawSql: (await import('../server/domains/dashboard/mail-sql')).mailFiguresRawSql,
+    aiFiguresRawSql: (await import('../server/domains/dashboard/ai-sql')).aiFiguresRawSql,
     monthOf: (await import('../server/domains/llm/cost')).monthOf,
   };
   resetConfigForTests();

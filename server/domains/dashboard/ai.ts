@@ -65,19 +65,25 @@ function ranked<T extends { costUsd: number; calls: number }>(items: T[], name: 
     .slice(0, AI_BREAKDOWN_LIMIT);
 }
 
-/** AI usage and spend: totals, breakdowns, series and this month's budgets (rules: ai-sql.ts). */
-export async function aiFigures(actor: AuthenticatedActor, query: DashboardQuery): Promise<AiFigures> {
+/**
+ * AI usage and spend: totals, breakdowns, series and this month's budgets (rules: ai-sql.ts). `statements` is the
+ * rollup-reading builder; the agreement test passes the raw one.
+ */
+export async function aiFigures(actor: AuthenticatedActor, query: DashboardQuery, statements = aiFiguresSql): Promise<AiFigures> {
   const audience = resolveAudience(actor, query);
   const window = await resolveWindow(db(), query);
   const month = monthOf(new Date());
   const budgetMemberId = audience.memberId ?? actor.member.id;
-  const [totals, breakdowns, spend] = aiFiguresSql(window, audience, { month, memberId: budgetMemberId });
-  const [totalRows, breakdownRows, [spent], budgets] = await Promise.all([
-    db().$queryRawUnsafe<TotalsRow[]>(totals!.text, ...totals!.values),
-    db().$queryRawUnsafe<BreakdownRow[]>(breakdowns!.text, ...breakdowns!.values),
-    db().$queryRawUnsafe<{ instance: number; member: number }[]>(spend!.text, ...spend!.values),
+  // Totals first, the month's spend last, the breakdowns between (one statement raw, one per dimension rolled up).
+  const all = statements(window, audience, { month, memberId: budgetMemberId });
+  const [totals, spend, breakdowns] = [all[0]!, all.at(-1)!, all.slice(1, -1)];
+  const [totalRows, [spent], budgets, ...breakdownParts] = await Promise.all([
+    db().$queryRawUnsafe<TotalsRow[]>(totals.text, ...totals.values),
+    db().$queryRawUnsafe<{ instance: number; member: number }[]>(spend.text, ...spend.values),
     currentBudgets(),
+    ...breakdowns.map((statement) => db().$queryRawUnsafe<BreakdownRow[]>(statement.text, ...statement.values)),
   ]);
+  const breakdownRows = breakdownParts.flat();
   const of = (dimension: BreakdownRow['dimension']) => breakdownRows.filter((row) => row.dimension === dimension);
   const inWindow = totalRows.filter((row): row is TotalsRow & { start: Date } => row.current && row.start !== null);
   return {

@@ -22,11 +22,14 @@ interface OutboundRow {
   sent_previous: number;
 }
 
-/** The mail figures: the journal's new mail and its outcomes, automated mail, workflows' drafts and sends (rules: mail-sql.ts). */
-export async function mailFigures(actor: AuthenticatedActor, query: DashboardQuery): Promise<MailFigures> {
+/**
+ * The mail figures: the journal's new mail and its outcomes, automated mail, workflows' drafts and sends (rules:
+ * mail-sql.ts). `statements` is the rollup-reading builder; the agreement test passes the raw one.
+ */
+export async function mailFigures(actor: AuthenticatedActor, query: DashboardQuery, statements = mailFiguresSql): Promise<MailFigures> {
   const audience = resolveAudience(actor, query);
   const window = await resolveWindow(db(), query);
-  const [journal, outbound] = mailFiguresSql(window, audience);
+  const [journal, outbound] = statements(window, audience);
   const [journalRows, [counts]] = await Promise.all([
     db().$queryRawUnsafe<JournalRow[]>(journal!.text, ...journal!.values),
     db().$queryRawUnsafe<OutboundRow[]>(outbound!.text, ...outbound!.values),

@@ -12,18 +12,16 @@
  * trigger's change committed after the reconciler's snapshot then aborts it, instead of being overwritten by a
  * count that predates it.
  */
-import type { Tx } from '../../../core/db';
 import { inRetriedTransaction } from '../../../core/db/retry';
 import { durationDaysReconciler } from './durations-reconcile';
+import { mailAiReconcilers } from './mail-ai-reconcile';
+import type { RollupReconciler } from './reconciler';
 import { reconcileRunHours } from './runs';
 
-export interface RollupReconciler {
-  name: string;
-  reconcile(tx: Tx, fromHour: Date, toHour: Date): Promise<number>;
-}
+export type { RollupReconciler } from './reconciler';
 
 /** Every rollup of the dashboard (the other rollups add their entry here). */
-export const rollupReconcilers: RollupReconciler[] = [{ name: 'dashboard_run_hours', reconcile: reconcileRunHours }, durationDaysReconciler];
+export const rollupReconcilers: RollupReconciler[] = [{ name: 'dashboard_run_hours', reconcile: reconcileRunHours }, durationDaysReconciler, ...mailAiReconcilers];
 
 const hourMs = 3_600_000;
 /** How far back the frequent pass looks. */
