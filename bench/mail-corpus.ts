@@ -4,18 +4,7 @@
  * MSO conditional comments, remote images and a tracking pixel, inline `cid:` images, styled button
  * links, a long footer). The same seed gives the same mails on every machine.
  */
-
-/** mulberry32: a small seeded generator (the corpus must not change between runs). */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../server/testing/seeded-random';
 
 const words = (
   'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua ' +
@@ -49,7 +38,7 @@ a[x-apple-data-detectors] { color: inherit !important; text-decoration: none !im
 
 /** One mail of roughly `targetBytes` (the article count grows until it is reached). */
 export function newsletter(index: number, targetBytes: number): string {
-  const random = seeded(0x5a17 + index * 7919);
+  const random = seededRandom(0x5a17 + index * 7919);
   const pick = <T,>(items: readonly T[]) => items[Math.floor(random() * items.length)];
   const sentence = (count: number) => Array.from({ length: count }, () => pick(words)).join(' ');
   const color = () => `#${Math.floor(random() * 0xffffff).toString(16).padStart(6, '0')}`;

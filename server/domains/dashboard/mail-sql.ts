@@ -88,11 +88,7 @@ function journalOfWorkflowSql(window: DashboardWindow, audience: DashboardAudien
   const bucket = p.add(window.bucket, 'text');
   const tz = p.add(window.tz, 'text');
   return {
-    text: `SELECT (j.created_at >= ${from}) AS current,
-       CASE WHEN j.created_at >= ${from} THEN date_trunc(${bucket}, j.created_at, ${tz}) END AS start,
-       j.outcome,
-       count(*)::int AS entries,
-       count(*) FILTER (WHERE j.automated)::int AS automated
+    text: `${journalEntriesSelect(from, bucket, tz)}
   FROM (${runs}) r
   CROSS JOIN LATERAL (SELECT j.created_at, j.member_id, j.mailbox_id, j.outcome, j.automated
                         FROM mail_journal_entries j WHERE j.message_id = r.message_id LIMIT 1) j
@@ -100,6 +96,15 @@ function journalOfWorkflowSql(window: DashboardWindow, audience: DashboardAudien
  GROUP BY 1, 2, 3`,
     values: p.values,
   };
+}
+
+/** The raw journal statements' select list over entries `j`: period, bucket start, outcome, counts (grouped by 1, 2, 3). */
+function journalEntriesSelect(from: string, bucket: string, tz: string): string {
+  return `SELECT (j.created_at >= ${from}) AS current,
+       CASE WHEN j.created_at >= ${from} THEN date_trunc(${bucket}, j.created_at, ${tz}) END AS start,
+       j.outcome,
+       count(*)::int AS entries,
+       count(*) FILTER (WHERE j.automated)::int AS automated`;
 }
 
 function journalRawSql(window: DashboardWindow, audience: DashboardAudience): SqlStatement {
@@ -121,11 +126,7 @@ function journalRawSql(window: DashboardWindow, audience: DashboardAudience): Sq
   const bucket = p.add(window.bucket, 'text');
   const tz = p.add(window.tz, 'text');
   return {
-    text: `SELECT (j.created_at >= ${from}) AS current,
-       CASE WHEN j.created_at >= ${from} THEN date_trunc(${bucket}, j.created_at, ${tz}) END AS start,
-       j.outcome,
-       count(*)::int AS entries,
-       count(*) FILTER (WHERE j.automated)::int AS automated
+    text: `${journalEntriesSelect(from, bucket, tz)}
   FROM mail_journal_entries j
  WHERE ${where.join(' AND ')}
  GROUP BY 1, 2, 3`,

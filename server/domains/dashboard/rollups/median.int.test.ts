@@ -13,6 +13,7 @@ import { createMember, type TestMember } from '../../../testing/factories';
 import { call } from '../../../testing/rest-client';
 import { useTestDatabase } from '../../../testing/test-database';
 import { createWorkflow } from '../../../testing/workflow-factories';
+import { seededRandom } from '../../../testing/seeded-random';
 import type { DashboardAudience } from '../audience';
 import type { DashboardWindow } from '../window';
 import { reconcileDurationDays } from './durations-reconcile';
@@ -38,17 +39,6 @@ const dayMs = 24 * hour;
 const at = (hours: number) => new Date(anchor.getTime() + hours * hour);
 const history = { from: at(-24 * 75), to: at(24 * 5) };
 
-/** A small seeded generator (mulberry32): the same sets every run, different ones per seed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** Durations on the edges of bins (`floor(ln(1 + ms) / ln 1.05)` changes between them), as JavaScript sees them. */
 const binEdges = Array.from({ length: 60 }, (_, k) => Math.round(1.05 ** (k * 5) - 1)).flatMap((ms) => [ms - 1, ms, ms + 1].filter((value) => value >= 0));
@@ -139,7 +129,7 @@ async function write(facts: Fact[]) {
 
 /** A random set of runs around the windows: durations drawn from ties, 0 ms, bin edges, a log-normal spread and multi-day runs. */
 function randomFacts(seed: number, count: number): Fact[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const pick = <T>(items: T[]) => items[Math.floor(next() * items.length)]!;
   const ties = [0, 1, 250, 1_000, 1_000, 86_400_000 * 3];
   return Array.from({ length: count }, (): Fact => {
