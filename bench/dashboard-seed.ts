@@ -167,5 +167,8 @@ export async function dashboardIndexes(client: pg.Client): Promise<{ name: strin
 
 /** Empties the seeded tables and their rollups, and `execution_steps` which points at executions (earlier sections' rows, or the other spread's). */
 export async function clearDashboardFacts(client: pg.Client): Promise<void> {
-  await client.query(`TRUNCATE ${[...seededTables, ...rollupTables].join(', ')}, execution_steps`);
+  // Two statements: the journal's and usage's TRUNCATE triggers empty their rollups themselves, and PostgreSQL
+  // refuses a trigger's TRUNCATE of a table the same statement is truncating.
+  await client.query(`TRUNCATE ${rollupTables.join(', ')}`);
+  await client.query(`TRUNCATE ${seededTables.join(', ')}, execution_steps`);
 }
