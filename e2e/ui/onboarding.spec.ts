@@ -99,7 +99,7 @@ test('the onboarding list ticks itself', async ({ page, browser }) => {
     await list.getByRole('button', { name: 'Dismiss' }).click();
     await expect(list).toHaveCount(0);
     await member.reload();
-    await expect(member.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+    await expect(member.getByRole('heading', { name: 'Dashboard', exact: true })).toBeVisible();
     await expect(member.getByTestId('get-started')).toHaveCount(0);
   });
 
