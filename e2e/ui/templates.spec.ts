@@ -20,6 +20,8 @@ const graph = {
 };
 
 test('a member finds, previews and installs a template; an administrator enables a disabled one, edits and deletes their own', async ({ page, browser }) => {
+  // Four steps, two members and a run: past the default 60 s on a loaded two-core machine.
+  test.setTimeout(150_000);
   const stamp = Date.now().toString(36);
   const shown = `E2E digest ${stamp}`;
   const hidden = `E2E hidden ${stamp}`;
