@@ -58,3 +58,32 @@ describe('layering boundaries (ESLint)', { timeout: 60_000 }, () => {
     expect(await boundaryFindings(file, source)).toEqual([]);
   });
 });
+
+describe('no import circles (ESLint)', { timeout: 120_000 }, () => {
+  // import-x/no-cycle follows the probe's imports through the real files; it sees nothing unless import-x
+  // reads TypeScript modules (`import-x/extensions`), so a broken setting shows here as a missing report.
+  const cycles = new ESLint({
+    cwd: root,
+    ruleFilter: ({ ruleId }) => ruleId === 'import-x/no-cycle',
+    overrideConfig: { languageOptions: { parserOptions: { projectService: false } } },
+  });
+  async function cycleFindings(asFile: string, source: string): Promise<string[]> {
+    const [result] = await cycles.lintText(`${source}\nexport {};\n`, { filePath: path.join(root, asFile) });
+    return result.messages.filter((message) => message.ruleId === 'import-x/no-cycle').map((message) => message.message);
+  }
+
+  it.each([
+    ['a field family imports the form’s dispatcher (which imports the families)', 'app/(app)/workflows/_components/params/field-parts.tsx', "import { SchemaField } from './schema-field';"],
+    ['the OpenAPI document imports the plain routes (which serve it)', 'server/openapi/document.ts', "import { plainRoutes } from '../http/plain/routes';"],
+  ])('reports %s', async (_name, file, source) => {
+    const findings = await cycleFindings(file, source);
+    expect(findings.some((finding) => /Dependency cycle/.test(finding)), findings.join('\n')).toBe(true);
+  });
+
+  it.each([
+    ['a field family imports the shared field parts', 'app/(app)/workflows/_components/params/composite-fields.tsx', "import { NestedField } from './field-parts';"],
+    ['the plain routes build the document they serve', 'server/http/plain/routes.ts', "import { openApiDocumentOf } from '../../openapi/document';"],
+  ])('allows %s', async (_name, file, source) => {
+    expect(await cycleFindings(file, source)).toEqual([]);
+  });
+});
