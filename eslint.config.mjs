@@ -111,6 +111,27 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'error',
     },
   },
+  {
+    // The UI's one way to the API: each section's facade (`_lib/api.ts`; a component family's `api.ts`, or a
+    // second `*-api.ts` beside it) owns every tRPC call as a named hook, so components depend on hooks and
+    // types only, and a route's cache keys and refreshes are written once.
+    files: ['app/**/*.{ts,tsx}'],
+    ignores: ['app/**/api.ts', 'app/**/*-api.ts', 'app/lib/trpc.ts', 'app/**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@/app/lib/trpc', '**/lib/trpc'],
+              importNames: ['useTRPC', 'useTRPCClient'],
+              message: 'Components never call tRPC: add a named hook to the section\'s _lib/api.ts and use that.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // --- Layering -------------------------------------------------------------------------------
   {
     files: ['server/**/*.ts'],

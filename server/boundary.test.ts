@@ -87,3 +87,21 @@ describe('no import circles (ESLint)', { timeout: 120_000 }, () => {
     expect(await cycleFindings(file, source)).toEqual([]);
   });
 });
+
+describe('ui conventions (ESLint)', { timeout: 60_000 }, () => {
+  it.each([
+    ['a component calls useTRPC', 'app/(app)/approvals/approvals-view.tsx', "import { useTRPC } from '@/app/lib/trpc';"],
+    ['a section hook calls the tRPC client', 'app/(app)/messages/use-shortcuts.ts', "import { useTRPCClient } from '../../lib/trpc';"],
+  ])('reports %s', async (_name, file, source) => {
+    const findings = await boundaryFindings(file, source);
+    expect(findings.some((finding) => /Components never call tRPC/.test(finding)), findings.join('\n')).toBe(true);
+  });
+
+  it.each([
+    ['a section facade calls useTRPC', 'app/(app)/approvals/_lib/api.ts', "import { useTRPC } from '@/app/lib/trpc';"],
+    ['a second facade of a section calls useTRPC', 'app/(app)/messages/_lib/thread-actions-api.ts', "import { useTRPC } from '@/app/lib/trpc';"],
+    ['a component uses a facade hook and the router types', 'app/(app)/approvals/approvals-view.tsx', "import { useApprovalPages } from './_lib/api';\nimport type { RouterOutputs } from '@/app/lib/trpc';"],
+  ])('allows %s', async (_name, file, source) => {
+    expect(await boundaryFindings(file, source)).toEqual([]);
+  });
+});

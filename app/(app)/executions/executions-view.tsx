@@ -21,7 +21,7 @@ import { ActivityIcon, SearchIcon } from '@/app/ui/icons';
 import { PageHeader } from '@/app/ui/page-header';
 import { EmptyState, ErrorState, LoadingState } from '@/app/ui/states';
 import { Table, TBody, TD, TH, THead, TR } from '@/app/ui/table';
-import { useMailboxes } from '../settings/mailboxes/use-mailboxes';
+import { useMailboxes } from '../settings/mailboxes/_lib/api';
 import { useWorkflowList } from '../workflows/_lib/api';
 import { ExecutionsNav } from './_components/executions-nav';
 import { TriggerHeadline } from './_components/trigger-headline';

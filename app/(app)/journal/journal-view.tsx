@@ -20,7 +20,7 @@ import { EmptyState, ErrorState, LoadingState } from '@/app/ui/states';
 import { Table, TBody, TD, TH, THead, TR } from '@/app/ui/table';
 import { WindowChip } from '../executions/_components/window-chip';
 import { noWindow } from '../executions/_lib/time-window';
-import { useMailboxes } from '../settings/mailboxes/use-mailboxes';
+import { useMailboxes } from '../settings/mailboxes/_lib/api';
 import { useJournalEntries, type JournalEntry } from './_lib/api';
 import {
   isJournalFiltered,

@@ -1,11 +1,10 @@
 'use client';
 
-import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { describeError, errorCodeOf, retryAfterOf } from '@/app/lib/errors';
 import { formatWait } from '@/app/lib/format';
-import { useTRPC } from '@/app/lib/trpc';
+import { useLogin } from '../_lib/api';
 import { Alert } from '@/app/ui/alert';
 import { Button } from '@/app/ui/button';
 import { Card } from '@/app/ui/card';
@@ -26,23 +25,20 @@ function useCountdown(until: number | null): number {
 
 export function LoginForm({ brandName, welcome, suspended }: { brandName: string; welcome: string | null; suspended: boolean }) {
   const { t } = useI18n();
-  const trpc = useTRPC();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [fieldErrors, setFieldErrors] = useState<{ email?: string; password?: string }>({});
   const [retryUntil, setRetryUntil] = useState<number | null>(null);
   const waitSeconds = useCountdown(retryUntil);
 
-  const login = useMutation(
-    trpc.auth.login.mutationOptions({
-      // A full load so every cached query and server component starts from the new session.
-      onSuccess: () => loadPageAfterSessionChange('/'),
-      onError: (error) => {
-        const retryAfter = retryAfterOf(error);
-        if (errorCodeOf(error) === 'auth.too_many_attempts' && retryAfter) setRetryUntil(Date.now() + retryAfter * 1000);
-      },
-    }),
-  );
+  const login = useLogin({
+    // A full load so every cached query and server component starts from the new session.
+    onSuccess: () => loadPageAfterSessionChange('/'),
+    onError: (error) => {
+      const retryAfter = retryAfterOf(error);
+      if (errorCodeOf(error) === 'auth.too_many_attempts' && retryAfter) setRetryUntil(Date.now() + retryAfter * 1000);
+    },
+  });
 
   const rateLimited = errorCodeOf(login.error) === 'auth.too_many_attempts';
 

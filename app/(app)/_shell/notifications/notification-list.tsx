@@ -14,7 +14,7 @@ import { AlertIcon, BellIcon, CheckCircleIcon, CloseIcon, InfoIcon } from '@/app
 import { Spinner } from '@/app/ui/spinner';
 import { ErrorState } from '@/app/ui/states';
 import { notificationText } from './notification-text';
-import { useNotificationActions, useNotificationFeed } from './use-notifications';
+import { useNotificationActions, useNotificationFeed } from './api';
 
 const severityIcons = { info: InfoIcon, warning: AlertIcon, error: AlertIcon } as const;
 const severityTones = {

@@ -14,7 +14,7 @@ import { Input, Select } from '@/app/ui/field';
 import { SectionHeader } from '@/app/ui/page-header';
 import { ErrorState, LoadingState } from '@/app/ui/states';
 import { Table, TBody, TD, TH, THead, TR } from '@/app/ui/table';
-import { useAiConnections, useAiRouting, useConnectionModels, usePutAiRouting } from './use-ai-admin';
+import { useAiConnections, useAiRouting, useConnectionModels, usePutAiRouting } from './_lib/api';
 
 export const llmPurposeList = ['classify', 'compose', 'extract', 'general', 'analyzer', 'assistant'] as const;
 type Purpose = (typeof llmPurposeList)[number];

@@ -1,18 +1,17 @@
 'use client';
 
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { describeError } from '@/app/lib/errors';
-import { useTRPC, type RouterOutputs } from '@/app/lib/trpc';
 import { Alert } from '@/app/ui/alert';
 import { Button } from '@/app/ui/button';
 import { CopyField } from '@/app/ui/copy-field';
 import { Dialog, DialogBody, DialogClose, DialogContent, DialogFooter, DialogForm, FormDialogFooter } from '@/app/ui/dialog';
 import { TextField } from '@/app/ui/field';
+import { useCreateApiKey, type CreatedKey } from './_lib/api';
 import { emptyLevels, ScopePicker, scopesOf } from './scope-picker';
 
-type Created = RouterOutputs['apiKeys']['create'];
+type Created = CreatedKey;
 
 interface Errors {
   name?: string;
@@ -31,21 +30,12 @@ function parseExpiry(text: string): number | null | 'invalid' {
 
 function CreateKeyForm({ onCreated }: { onCreated: (created: Created) => void }) {
   const { t } = useI18n();
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const [name, setName] = useState('');
   const [levels, setLevels] = useState(emptyLevels);
   const [expiry, setExpiry] = useState('');
   const [errors, setErrors] = useState<Errors>({});
 
-  const create = useMutation(
-    trpc.apiKeys.create.mutationOptions({
-      onSuccess: (created) => {
-        void queryClient.invalidateQueries(trpc.apiKeys.list.queryFilter());
-        onCreated(created);
-      },
-    }),
-  );
+  const create = useCreateApiKey(onCreated);
 
   function submit(event: FormEvent) {
     event.preventDefault();

@@ -1,11 +1,10 @@
 'use client';
 
-import { useMutation } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { describeError, errorCodeOf } from '@/app/lib/errors';
-import { useTRPC } from '@/app/lib/trpc';
+import { useAcceptInvitation } from '../../_lib/api';
 import { Alert } from '@/app/ui/alert';
 import { Button } from '@/app/ui/button';
 import { Card } from '@/app/ui/card';
@@ -28,7 +27,6 @@ interface FormErrors {
 
 export function AcceptInvitationForm({ brandName }: { brandName: string }) {
   const { t } = useI18n();
-  const trpc = useTRPC();
   // undefined until the fragment has been read (it only exists in the browser).
   const [token, setToken] = useState<string | null | undefined>(undefined);
   const [name, setName] = useState('');
@@ -43,7 +41,7 @@ export function AcceptInvitationForm({ brandName }: { brandName: string }) {
     return () => window.removeEventListener('hashchange', read);
   }, []);
 
-  const accept = useMutation(trpc.auth.acceptInvitation.mutationOptions({ onSuccess: () => loadPageAfterSessionChange('/') }));
+  const accept = useAcceptInvitation(() => loadPageAfterSessionChange('/'));
 
   function submit(event: FormEvent) {
     event.preventDefault();
