@@ -7,6 +7,7 @@ import { Alert } from '@/app/ui/alert';
 import { Button } from '@/app/ui/button';
 import { Dialog, DialogBody, DialogClose, DialogContent, DialogFooter, DialogForm } from '@/app/ui/dialog';
 import { TextField } from '@/app/ui/field';
+import { useFieldErrors } from '@/app/ui/field-errors';
 import { useChangePassword, useMeAnswer, useRefreshMe } from './_lib/api';
 
 const bounds = { min: 10, max: 200 };
@@ -23,7 +24,7 @@ function PasswordForm({ onDone, required }: { onDone: () => void; required: bool
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [errors, setErrors] = useState<Errors>({});
+  const { errors, setErrors, clearError } = useFieldErrors<Errors>({});
   const change = useChangePassword();
 
   function submit(event: FormEvent) {
@@ -71,7 +72,7 @@ function PasswordForm({ onDone, required }: { onDone: () => void; required: bool
           value={current}
           onChange={(event) => {
             setCurrent(event.target.value);
-            setErrors((found) => ({ ...found, current: undefined }));
+            clearError('current');
           }}
           error={errors.current}
         />
@@ -84,7 +85,7 @@ function PasswordForm({ onDone, required }: { onDone: () => void; required: bool
           value={next}
           onChange={(event) => {
             setNext(event.target.value);
-            setErrors((found) => ({ ...found, next: undefined }));
+            clearError('next');
           }}
           error={errors.next}
         />
@@ -96,7 +97,7 @@ function PasswordForm({ onDone, required }: { onDone: () => void; required: bool
           value={confirm}
           onChange={(event) => {
             setConfirm(event.target.value);
-            setErrors((found) => ({ ...found, confirm: undefined }));
+            clearError('confirm');
           }}
           error={errors.confirm}
         />

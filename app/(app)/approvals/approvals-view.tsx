@@ -20,6 +20,7 @@ import { ApprovalIcon } from '@/app/ui/icons';
 import { PageHeader } from '@/app/ui/page-header';
 import { EmptyState, ErrorState, LoadingState } from '@/app/ui/states';
 import { TabPanel, Tabs, useTabsId } from '@/app/ui/tabs';
+import { LoadMoreFooter } from '@/app/ui/load-more';
 import { useApprovalPages, useDecideApproval, type Approval } from './_lib/api';
 import { approvalStatuses, type ApprovalStatus } from './_lib/status';
 
@@ -144,17 +145,7 @@ export function ApprovalsView({ initialStatus }: { initialStatus: Status }) {
                 </li>
               ))}
             </ul>
-            <div className="mt-4 flex justify-center">
-              {pages.isFetchNextPageError ? (
-                <ErrorState error={pages.error} onRetry={() => pages.fetchNextPage()} testId="approvals-more-error" />
-              ) : pages.hasNextPage ? (
-                <Button onClick={() => pages.fetchNextPage()} loading={pages.isFetchingNextPage}>
-                  {pages.isFetchingNextPage ? t.common.loadingMore : t.common.loadMore}
-                </Button>
-              ) : (
-                <p className="text-xs text-muted">{a.end}</p>
-              )}
-            </div>
+            <LoadMoreFooter pages={pages} end={a.end} errorTestId="approvals-more-error" />
           </>
         )}
       </TabPanel>

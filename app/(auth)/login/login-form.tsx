@@ -9,6 +9,7 @@ import { Alert } from '@/app/ui/alert';
 import { Button } from '@/app/ui/button';
 import { Card } from '@/app/ui/card';
 import { TextField } from '@/app/ui/field';
+import { useFieldErrors } from '@/app/ui/field-errors';
 import { loadPageAfterSessionChange } from '@/app/lib/navigation';
 
 /** Seconds left until `until` (epoch ms), ticking every second; 0 when none. */
@@ -27,7 +28,7 @@ export function LoginForm({ brandName, welcome, suspended }: { brandName: string
   const { t } = useI18n();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [fieldErrors, setFieldErrors] = useState<{ email?: string; password?: string }>({});
+  const { errors: fieldErrors, setErrors: setFieldErrors, clearError } = useFieldErrors<{ email?: string; password?: string }>({});
   const [retryUntil, setRetryUntil] = useState<number | null>(null);
   const waitSeconds = useCountdown(retryUntil);
 
@@ -96,7 +97,7 @@ export function LoginForm({ brandName, welcome, suspended }: { brandName: string
           value={email}
           onChange={(event) => {
             setEmail(event.target.value);
-            setFieldErrors((errors) => ({ ...errors, email: undefined }));
+            clearError('email');
           }}
           error={fieldErrors.email}
         />
@@ -109,7 +110,7 @@ export function LoginForm({ brandName, welcome, suspended }: { brandName: string
           value={password}
           onChange={(event) => {
             setPassword(event.target.value);
-            setFieldErrors((errors) => ({ ...errors, password: undefined }));
+            clearError('password');
           }}
           error={fieldErrors.password}
         />

@@ -13,6 +13,7 @@ import { PageHeader } from '@/app/ui/page-header';
 import { Spinner } from '@/app/ui/spinner';
 import { EmptyState, ErrorState, LoadingState } from '@/app/ui/states';
 import { Table, TBody, TD, TH, THead, TR } from '@/app/ui/table';
+import { LoadMoreFooter } from '@/app/ui/load-more';
 import { useAuditMembers, useAuditPages } from './_lib/api';
 
 const pageSize = 50;
@@ -167,15 +168,7 @@ export function AuditView() {
       ) : (
         <>
           <AuditTable entries={rows} members={memberMap} />
-          <div className="mt-4 flex justify-center">
-            {entries.hasNextPage ? (
-              <Button onClick={() => entries.fetchNextPage()} loading={entries.isFetchingNextPage}>
-                {entries.isFetchingNextPage ? t.common.loadingMore : t.common.loadMore}
-              </Button>
-            ) : (
-              <p className="text-sm text-muted">{t.audit.end}</p>
-            )}
-          </div>
+          <LoadMoreFooter pages={entries} end={t.audit.end} endClassName="text-sm text-muted" />
           {entries.isError ? (
             <div className="mt-4">
               <ErrorState

@@ -15,6 +15,7 @@ import { AlertIcon, CheckIcon } from '@/app/ui/icons';
 import { PageHeader } from '@/app/ui/page-header';
 import { EmptyState, ErrorState, LoadingState } from '@/app/ui/states';
 import { Table, TBody, TD, TH, THead, TR } from '@/app/ui/table';
+import { LoadMoreFooter } from '@/app/ui/load-more';
 import { ExecutionsNav } from '../_components/executions-nav';
 import { useExecutionMutations, useIncidentPages, useRefreshIncidents, type Incident } from '../_lib/api';
 
@@ -124,17 +125,7 @@ export function IncidentsView() {
               ))}
             </TBody>
           </Table>
-          <div className="mt-4 flex justify-center">
-            {pages.isFetchNextPageError ? (
-              <ErrorState error={pages.error} onRetry={() => pages.fetchNextPage()} testId="incidents-more-error" />
-            ) : pages.hasNextPage ? (
-              <Button onClick={() => pages.fetchNextPage()} loading={pages.isFetchingNextPage}>
-                {pages.isFetchingNextPage ? t.common.loadingMore : t.common.loadMore}
-              </Button>
-            ) : (
-              <p className="text-xs text-muted">{t.executions.incidents.end}</p>
-            )}
-          </div>
+          <LoadMoreFooter pages={pages} end={t.executions.incidents.end} errorTestId="incidents-more-error" />
         </>
       )}
     </>

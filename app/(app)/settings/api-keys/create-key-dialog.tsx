@@ -8,6 +8,7 @@ import { Button } from '@/app/ui/button';
 import { CopyField } from '@/app/ui/copy-field';
 import { Dialog, DialogBody, DialogClose, DialogContent, DialogFooter, DialogForm, FormDialogFooter } from '@/app/ui/dialog';
 import { TextField } from '@/app/ui/field';
+import { useFieldErrors } from '@/app/ui/field-errors';
 import { useCreateApiKey, type CreatedKey } from './_lib/api';
 import { emptyLevels, ScopePicker, scopesOf } from './scope-picker';
 
@@ -33,7 +34,7 @@ function CreateKeyForm({ onCreated }: { onCreated: (created: Created) => void })
   const [name, setName] = useState('');
   const [levels, setLevels] = useState(emptyLevels);
   const [expiry, setExpiry] = useState('');
-  const [errors, setErrors] = useState<Errors>({});
+  const { errors, setErrors, clearError } = useFieldErrors<Errors>({});
 
   const create = useCreateApiKey(onCreated);
 
@@ -70,7 +71,7 @@ function CreateKeyForm({ onCreated }: { onCreated: (created: Created) => void })
             value={name}
             onChange={(event) => {
               setName(event.target.value);
-              setErrors((found) => ({ ...found, name: undefined }));
+              clearError('name');
             }}
             error={errors.name}
           />
@@ -86,7 +87,7 @@ function CreateKeyForm({ onCreated }: { onCreated: (created: Created) => void })
             value={expiry}
             onChange={(event) => {
               setExpiry(event.target.value);
-              setErrors((found) => ({ ...found, expiry: undefined }));
+              clearError('expiry');
             }}
             hint={t.apiKeys.createDialog.expiryHint}
             error={errors.expiry}
@@ -96,7 +97,7 @@ function CreateKeyForm({ onCreated }: { onCreated: (created: Created) => void })
           levels={levels}
           onChange={(next) => {
             setLevels(next);
-            setErrors((found) => ({ ...found, scopes: undefined }));
+            clearError('scopes');
           }}
           error={errors.scopes}
           disabled={create.isPending}

@@ -10,6 +10,7 @@ import { Button } from '@/app/ui/button';
 import { Card } from '@/app/ui/card';
 import { TextField } from '@/app/ui/field';
 import { Spinner } from '@/app/ui/spinner';
+import { useFieldErrors } from '@/app/ui/field-errors';
 import { loadPageAfterSessionChange } from '@/app/lib/navigation';
 
 const passwordBounds = { min: 10, max: 200 };
@@ -32,7 +33,7 @@ export function AcceptInvitationForm({ brandName }: { brandName: string }) {
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [errors, setErrors] = useState<FormErrors>({});
+  const { errors, setErrors, clearError } = useFieldErrors<FormErrors>({});
 
   useEffect(() => {
     const read = () => setToken(tokenFromFragment());
@@ -106,7 +107,7 @@ export function AcceptInvitationForm({ brandName }: { brandName: string }) {
           value={name}
           onChange={(event) => {
             setName(event.target.value);
-            setErrors((found) => ({ ...found, name: undefined }));
+            clearError('name');
           }}
           error={errors.name}
         />
@@ -120,7 +121,7 @@ export function AcceptInvitationForm({ brandName }: { brandName: string }) {
           value={password}
           onChange={(event) => {
             setPassword(event.target.value);
-            setErrors((found) => ({ ...found, password: undefined }));
+            clearError('password');
           }}
           error={errors.password}
         />
@@ -133,7 +134,7 @@ export function AcceptInvitationForm({ brandName }: { brandName: string }) {
           value={confirm}
           onChange={(event) => {
             setConfirm(event.target.value);
-            setErrors((found) => ({ ...found, confirm: undefined }));
+            clearError('confirm');
           }}
           error={errors.confirm}
         />
