@@ -58,3 +58,50 @@ describe('layering boundaries (ESLint)', { timeout: 60_000 }, () => {
     expect(await boundaryFindings(file, source)).toEqual([]);
   });
 });
+
+describe('no import circles (ESLint)', { timeout: 120_000 }, () => {
+  // import-x/no-cycle follows the probe's imports through the real files; it sees nothing unless import-x
+  // reads TypeScript modules (`import-x/extensions`), so a broken setting shows here as a missing report.
+  const cycles = new ESLint({
+    cwd: root,
+    ruleFilter: ({ ruleId }) => ruleId === 'import-x/no-cycle',
+    overrideConfig: { languageOptions: { parserOptions: { projectService: false } } },
+  });
+  async function cycleFindings(asFile: string, source: string): Promise<string[]> {
+    const [result] = await cycles.lintText(`${source}\nexport {};\n`, { filePath: path.join(root, asFile) });
+    return result.messages.filter((message) => message.ruleId === 'import-x/no-cycle').map((message) => message.message);
+  }
+
+  it.each([
+    ['a field family imports the form’s dispatcher (which imports the families)', 'app/(app)/workflows/_components/params/field-parts.tsx', "import { SchemaField } from './schema-field';"],
+    ['the OpenAPI document imports the plain routes (which serve it)', 'server/openapi/document.ts', "import { plainRoutes } from '../http/plain/routes';"],
+  ])('reports %s', async (_name, file, source) => {
+    const findings = await cycleFindings(file, source);
+    expect(findings.some((finding) => /Dependency cycle/.test(finding)), findings.join('\n')).toBe(true);
+  });
+
+  it.each([
+    ['a field family imports the shared field parts', 'app/(app)/workflows/_components/params/composite-fields.tsx', "import { NestedField } from './field-parts';"],
+    ['the plain routes build the document they serve', 'server/http/plain/routes.ts', "import { openApiDocumentOf } from '../../openapi/document';"],
+  ])('allows %s', async (_name, file, source) => {
+    expect(await cycleFindings(file, source)).toEqual([]);
+  });
+});
+
+describe('ui conventions (ESLint)', { timeout: 60_000 }, () => {
+  it.each([
+    ['a component calls useTRPC', 'app/(app)/approvals/approvals-view.tsx', "import { useTRPC } from '@/app/lib/trpc';"],
+    ['a section hook calls the tRPC client', 'app/(app)/messages/use-shortcuts.ts', "import { useTRPCClient } from '../../lib/trpc';"],
+  ])('reports %s', async (_name, file, source) => {
+    const findings = await boundaryFindings(file, source);
+    expect(findings.some((finding) => /Components never call tRPC/.test(finding)), findings.join('\n')).toBe(true);
+  });
+
+  it.each([
+    ['a section facade calls useTRPC', 'app/(app)/approvals/_lib/api.ts', "import { useTRPC } from '@/app/lib/trpc';"],
+    ['a second facade of a section calls useTRPC', 'app/(app)/messages/_lib/thread-actions-api.ts', "import { useTRPC } from '@/app/lib/trpc';"],
+    ['a component uses a facade hook and the router types', 'app/(app)/approvals/approvals-view.tsx', "import { useApprovalPages } from './_lib/api';\nimport type { RouterOutputs } from '@/app/lib/trpc';"],
+  ])('allows %s', async (_name, file, source) => {
+    expect(await boundaryFindings(file, source)).toEqual([]);
+  });
+});

@@ -54,6 +54,15 @@ function useFieldIds(id?: string) {
   return { controlId, hintId: `${controlId}-hint`, errorId: `${controlId}-error` };
 }
 
+/** A field's error under its control (`id` for the control's aria-describedby). */
+export function FieldError({ id, className, role, children }: { id?: string; className?: string; role?: 'alert'; children: ReactNode }) {
+  return (
+    <p id={id} className={cn(className, 'text-xs font-medium text-red-600 dark:text-red-400')} role={role}>
+      {children}
+    </p>
+  );
+}
+
 function describedBy(hint: ReactNode, error: ReactNode, ids: { hintId: string; errorId: string }) {
   return [hint ? ids.hintId : null, error ? ids.errorId : null].filter(Boolean).join(' ') || undefined;
 }
@@ -71,11 +80,7 @@ function Frame({ label, hint, error, optional, controlId, hintId, errorId, child
           {hint}
         </p>
       ) : null}
-      {error ? (
-        <p id={errorId} className="text-xs font-medium text-red-600 dark:text-red-400">
-          {error}
-        </p>
-      ) : null}
+      {error ? <FieldError id={errorId}>{error}</FieldError> : null}
     </div>
   );
 }

@@ -11,7 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../core/db';
-import { openApiDocument } from '../openapi/document';
+import { openApiDocument } from './plain/routes';
 import { planCases } from '../testing/fuzz/cases';
 import { credentialsFor } from '../testing/fuzz/credentials';
 import { createDispatcher } from '../testing/fuzz/dispatch';

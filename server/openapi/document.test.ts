@@ -4,9 +4,8 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { throttleBuckets, throttleDescription, type ThrottleBucketName } from '../core/http/member-throttles';
 import { handleApiRequest } from '../http/api-handler';
-import { plainRoutes } from '../http/plain/routes';
+import { openApiDocument, plainRoutes } from '../http/plain/routes';
 import { routeTable } from '../trpc/route-table';
-import { openApiDocument } from './document';
 import { extraPaths } from './extra-paths';
 
 type Operation = {

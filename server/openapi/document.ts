@@ -3,13 +3,17 @@
  * completed from our route meta: the success status (201/202), the error envelope for every status a
  * route can answer, the access rule as a security requirement plus `x-access`, the Idempotency-Key
  * header, and the French texts for `lang=fr`. Built once per language per process.
+ *
+ * The plain routes come in as an argument (`server/http/plain/routes.ts` binds the service's list), so this
+ * module imports no route: the list holds the route that serves this document, and a document that
+ * imported the list would close a circle through it.
  */
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { errorCodes } from '../core/errors/catalogue';
 import type { RouteSpec } from '../trpc/meta';
 import { appRouter } from '../trpc/root';
 import { routeTable } from '../trpc/route-table';
-import { plainRoutes } from '../http/plain/routes';
+import type { PlainRoute } from '../http/plain/plain-route';
 import { commonErrorCodes, describedWithThrottle, errorResponses, errorSchemaRef, securityOf, texts, throttleExtension, type Lang } from './common';
 import { extraPaths } from './extra-paths';
 import { plainOperations } from './plain-paths';
@@ -76,7 +80,7 @@ function extraOperations(lang: Lang) {
   return paths;
 }
 
-function buildDocument(lang: Lang): OpenAPIObject {
+function buildDocument(lang: Lang, plainRoutes: readonly PlainRoute[]): OpenAPIObject {
   const document = generateOpenApiDocument(appRouter, {
     title: texts[lang].title,
     description: texts[lang].description,
@@ -118,13 +122,15 @@ function buildDocument(lang: Lang): OpenAPIObject {
   return document;
 }
 
-const cache = new Map<Lang, OpenAPIObject>();
-
-export function openApiDocument(lang: Lang): OpenAPIObject {
-  let document = cache.get(lang);
-  if (!document) {
-    document = buildDocument(lang);
-    cache.set(lang, document);
-  }
-  return document;
+/** The document in each language for these plain routes (read when first asked for), built once per language. */
+export function openApiDocumentOf(plainRoutes: () => readonly PlainRoute[]): (lang: Lang) => OpenAPIObject {
+  const cache = new Map<Lang, OpenAPIObject>();
+  return (lang) => {
+    let document = cache.get(lang);
+    if (!document) {
+      document = buildDocument(lang, plainRoutes());
+      cache.set(lang, document);
+    }
+    return document;
+  };
 }

@@ -10,7 +10,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { openApiDocument, type Lang } from './document';
+import { openApiDocument } from '../http/plain/routes';
+import type { Lang } from './document';
 
 const regenerate = 'the contract changed: if intended, run `UPDATE_GOLDEN=1 npx vitest run server/openapi` and commit the files';
 

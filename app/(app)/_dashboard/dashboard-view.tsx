@@ -6,14 +6,12 @@
  * address. Refreshes itself (throttled) when runs end; a fresh account sees what to do first instead
  * of empty charts. `healthPanel`: the mailbox health panel's slot (lane health), below the figures.
  */
-import { keepPreviousData, skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { describeError } from '@/app/lib/errors';
 import { useRealtimeEvent, useRealtimeReconnect, useRealtimeStatus } from '@/app/lib/realtime';
-import { useTRPC, useTRPCClient } from '@/app/lib/trpc';
 import { Alert } from '@/app/ui/alert';
 import { Badge } from '@/app/ui/badge';
 import { buttonClasses } from '@/app/ui/button';
@@ -22,7 +20,8 @@ import { ChartIcon } from '@/app/ui/icons';
 import { PageHeader } from '@/app/ui/page-header';
 import { ErrorState } from '@/app/ui/states';
 import { GetStarted } from '../_onboarding/get-started';
-import { useMe } from '../_shell/use-me';
+import { useMe } from '../_shell/_lib/api';
+import { useAcknowledgeFailure, useDashboardFigures, useInvalidateDashboard } from './_lib/api';
 import { AiCharts, MailChart, RunsChart } from './charts';
 import { DashboardFilters } from './filters';
 import { KpiCards, KpiSkeleton } from './kpi-cards';
@@ -87,9 +86,7 @@ function ChartsSkeleton() {
 
 export function DashboardView({ initialView, healthPanel }: { initialView: View; healthPanel?: ReactNode }) {
   const { t } = useI18n();
-  const trpc = useTRPC();
   const router = useRouter();
-  const queryClient = useQueryClient();
   const live = useRealtimeStatus();
   const me = useMe();
   const isAdmin = me.data?.role === 'admin';
@@ -105,10 +102,7 @@ export function DashboardView({ initialView, healthPanel }: { initialView: View;
   const query = tz && (me.data || (view.scope === 'me' && !view.memberId)) ? queryOfView(effective, tz) : null;
   // Run events reach a member's own sockets only (another member's runs stay invisible, ids included), so
   // the organisation's figures are re-read on a timer instead.
-  const options = { placeholderData: keepPreviousData, staleTime: 30_000, refetchInterval: effective.scope === 'org' ? ORG_REFRESH_MS : false } as const;
-  const executions = useQuery({ ...trpc.dashboard.executions.queryOptions(query ?? skipToken), ...options });
-  const mail = useQuery({ ...trpc.dashboard.mail.queryOptions(query ?? skipToken), ...options });
-  const ai = useQuery({ ...trpc.dashboard.ai.queryOptions(query ?? skipToken), ...options });
+  const { executions, mail, ai } = useDashboardFigures(query, effective.scope === 'org' ? ORG_REFRESH_MS : false);
 
   function changeView(next: View) {
     setView(next);
@@ -117,39 +111,18 @@ export function DashboardView({ initialView, healthPanel }: { initialView: View;
 
   // Live: runs that end re-read the figures, at most once per LIVE_REFRESH_MS, without a page reload.
   const refresh = useRef<ReturnType<typeof throttle> | null>(null);
+  const invalidate = useInvalidateDashboard();
   useEffect(() => {
-    const call = throttle(() => void queryClient.invalidateQueries(trpc.dashboard.pathFilter()), LIVE_REFRESH_MS);
+    const call = throttle(invalidate, LIVE_REFRESH_MS);
     refresh.current = call;
     return () => call.cancel();
-  }, [queryClient, trpc]);
+  }, [invalidate]);
   useRealtimeEvent('execution.status', (payload) => {
     if (!payload.status || endedStatuses.has(payload.status)) refresh.current?.();
   });
   useRealtimeReconnect(() => refresh.current?.());
 
-  const executionsKey = query ? trpc.dashboard.executions.queryKey(query) : null;
-  type ExecutionsData = NonNullable<typeof executions.data>;
-  const client = useTRPCClient();
-  const acknowledge = useMutation({
-    mutationFn: (input: { id: string }) => client.executions.incidents.acknowledge.mutate(input),
-    // Optimistic: the row reads "Acknowledged" at once, and goes back if the server refuses.
-    onMutate: async ({ id }) => {
-      if (!executionsKey) return { previous: undefined };
-      await queryClient.cancelQueries({ queryKey: executionsKey });
-      const previous = queryClient.getQueryData<ExecutionsData>(executionsKey);
-      queryClient.setQueryData<ExecutionsData>(executionsKey, (data) =>
-        data ? { ...data, recentFailures: data.recentFailures.map((failure) => (failure.incidentId === id ? { ...failure, acknowledged: true } : failure)) } : data,
-      );
-      return { previous };
-    },
-    onError: (_error, _input, context) => {
-      if (executionsKey && context?.previous) queryClient.setQueryData(executionsKey, context.previous);
-    },
-    onSettled: () => {
-      void queryClient.invalidateQueries(trpc.dashboard.executions.pathFilter());
-      void queryClient.invalidateQueries(trpc.executions.incidents.list.infiniteQueryFilter());
-    },
-  });
+  const acknowledge = useAcknowledgeFailure(query);
 
   // Runs and mail are the page: without them, an error with a retry. AI figures that cannot be read
   // leave the rest of the page up, with their own error where their charts go.

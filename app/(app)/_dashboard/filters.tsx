@@ -1,12 +1,11 @@
 'use client';
 
 /** Period, scope, member, mailbox and workflow of the dashboard: each change rewrites the address. */
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useI18n } from '@/app/i18n/client';
-import { useTRPC } from '@/app/lib/trpc';
 import { Input, Select } from '@/app/ui/field';
 import { useWorkflowList } from '../workflows/_lib/api';
+import { useFilterLists } from './_lib/api';
 import { customProblem, periods, type DashboardView, type Period } from './search';
 
 function Labelled({ label, className, children }: { label: string; className?: string; children: React.ReactNode }) {
@@ -21,10 +20,8 @@ function Labelled({ label, className, children }: { label: string; className?: s
 export function DashboardFilters({ view, isAdmin, onChange, tz }: { view: DashboardView; isAdmin: boolean; onChange: (next: DashboardView) => void; tz: string }) {
   const { t } = useI18n();
   const texts = t.dashboard.filters;
-  const trpc = useTRPC();
   const workflows = useWorkflowList();
-  const mailboxes = useQuery({ ...trpc.mailboxes.list.queryOptions(), staleTime: 60_000 });
-  const members = useQuery({ ...trpc.members.list.queryOptions(), enabled: isAdmin && view.scope === 'org', staleTime: 60_000 });
+  const { mailboxes, members } = useFilterLists(isAdmin && view.scope === 'org');
   // The custom days are kept here until both are valid, so a half-typed range does not rewrite the address.
   const [draft, setDraft] = useState({ from: view.from, to: view.to });
   const problem = view.period === 'custom' ? customProblem({ ...view, ...draft }) : null;

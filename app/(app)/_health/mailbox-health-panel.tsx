@@ -6,17 +6,16 @@
  * lag. Self-contained (fetches its own data, refreshed every 30 s), for Settings → Mailboxes and, in
  * its `compact` form (one line per mailbox), the dashboard.
  */
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { Locale } from '@/app/i18n';
 import { useI18n } from '@/app/i18n/client';
 import { formatDateTime } from '@/app/lib/format';
-import { useTRPC } from '@/app/lib/trpc';
 import { StatusBadge, type BadgeTone } from '@/app/ui/badge';
 import { Card } from '@/app/ui/card';
 import { cn } from '@/app/ui/cn';
 import { ErrorState, LoadingState } from '@/app/ui/states';
 import { mailErrorKindText } from '../_shell/notifications/notification-text';
+import { useMailboxHealth } from './_lib/api';
 
 const stateTones: Record<string, BadgeTone> = { healthy: 'success', syncing: 'brand', stalled: 'warning', error: 'danger', disconnected: 'neutral' };
 
@@ -58,9 +57,8 @@ function Figure({ label, children, tone }: { label: string; children: React.Reac
 export function MailboxHealthPanel({ compact = false }: { compact?: boolean }) {
   const { t, locale } = useI18n();
   const h = t.mailboxHealth;
-  const trpc = useTRPC();
   const now = useNow();
-  const health = useQuery({ ...trpc.mailboxes.health.queryOptions({ scope: 'me' }), refetchInterval: refreshMs });
+  const health = useMailboxHealth(refreshMs);
   const ago = (iso: string | null) => (iso ? relativeTime(iso, locale, now, h.justNow) : h.never);
 
   return (

@@ -8,18 +8,17 @@
  * dismissed. Hidden/dismissed is remembered in this browser per member: it is a preference of the
  * screen, not a fact the API answers. A self-contained card, so the dashboard (issue 20) can host it.
  */
-import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useEffect, useState } from 'react';
 import { useI18n } from '@/app/i18n/client';
-import { useTRPC } from '@/app/lib/trpc';
 import { Alert } from '@/app/ui/alert';
 import { Button, buttonClasses } from '@/app/ui/button';
 import { Card } from '@/app/ui/card';
 import { cn } from '@/app/ui/cn';
 import { CheckCircleIcon, CloseIcon } from '@/app/ui/icons';
 import { ProgressBar } from '@/app/ui/progress';
-import { useMe } from '../_shell/use-me';
+import { useMe } from '../_shell/_lib/api';
+import { useOnboardingStatus } from './_lib/api';
 
 type StepKey = 'mailbox' | 'template' | 'publish' | 'invite';
 
@@ -60,10 +59,9 @@ function useHidden(memberId: string | undefined) {
 export function GetStarted() {
   const { t } = useI18n();
   const texts = t.onboarding.getStarted;
-  const trpc = useTRPC();
   const me = useMe();
   // Always read again when the page is shown: the steps are done on other pages.
-  const status = useQuery({ ...trpc.onboarding.status.queryOptions(), staleTime: 0, refetchOnMount: 'always' });
+  const status = useOnboardingStatus();
   const [hidden, setHidden] = useHidden(me.data?.id);
 
   if (hidden === null || (!status.data && !status.isError)) return null;

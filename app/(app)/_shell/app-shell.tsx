@@ -16,8 +16,8 @@ import { cn } from '@/app/ui/cn';
 import { RequiredPasswordChange } from './change-password-dialog';
 import { SideNav } from './nav';
 import { NotificationBell } from './notifications/notification-bell';
-import { useLiveUpdates } from './use-live-updates';
-import { useMe } from './use-me';
+import { useLiveUpdates } from './_lib/live-api';
+import { useMe } from './_lib/api';
 import { UserMenu } from './user-menu';
 
 export interface ShellBrand {

@@ -1,14 +1,14 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { describeError } from '@/app/lib/errors';
-import { useTRPC } from '@/app/lib/trpc';
 import { Alert } from '@/app/ui/alert';
 import { Button } from '@/app/ui/button';
 import { Dialog, DialogBody, DialogClose, DialogContent, DialogFooter, DialogForm } from '@/app/ui/dialog';
 import { TextField } from '@/app/ui/field';
+import { useFieldErrors } from '@/app/ui/field-errors';
+import { useChangePassword, useMeAnswer, useRefreshMe } from './_lib/api';
 
 const bounds = { min: 10, max: 200 };
 
@@ -21,12 +21,11 @@ interface Errors {
 /** `required`: the member signs in with a generated password; no way out but changing it. */
 function PasswordForm({ onDone, required }: { onDone: () => void; required: boolean }) {
   const { t } = useI18n();
-  const trpc = useTRPC();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [errors, setErrors] = useState<Errors>({});
-  const change = useMutation(trpc.auth.changePassword.mutationOptions());
+  const { errors, setErrors, clearError } = useFieldErrors<Errors>({});
+  const change = useChangePassword();
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -73,7 +72,7 @@ function PasswordForm({ onDone, required }: { onDone: () => void; required: bool
           value={current}
           onChange={(event) => {
             setCurrent(event.target.value);
-            setErrors((found) => ({ ...found, current: undefined }));
+            clearError('current');
           }}
           error={errors.current}
         />
@@ -86,7 +85,7 @@ function PasswordForm({ onDone, required }: { onDone: () => void; required: bool
           value={next}
           onChange={(event) => {
             setNext(event.target.value);
-            setErrors((found) => ({ ...found, next: undefined }));
+            clearError('next');
           }}
           error={errors.next}
         />
@@ -98,7 +97,7 @@ function PasswordForm({ onDone, required }: { onDone: () => void; required: bool
           value={confirm}
           onChange={(event) => {
             setConfirm(event.target.value);
-            setErrors((found) => ({ ...found, confirm: undefined }));
+            clearError('confirm');
           }}
           error={errors.confirm}
         />
@@ -136,14 +135,13 @@ export function ChangePasswordDialog({ open, onOpenChange }: { open: boolean; on
  */
 export function RequiredPasswordChange() {
   const { t } = useI18n();
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const me = useQuery({ ...trpc.auth.me.queryOptions(), staleTime: 60_000 });
+  const refreshMe = useRefreshMe();
+  const me = useMeAnswer();
   const open = me.data?.mustChangePassword === true;
   return (
     <Dialog open={open}>
       <DialogContent title={t.onboarding.password.title} description={t.onboarding.password.description} size="sm" dismissible={false}>
-        {open ? <PasswordForm required onDone={() => void queryClient.invalidateQueries({ queryKey: trpc.auth.me.queryKey() })} /> : null}
+        {open ? <PasswordForm required onDone={refreshMe} /> : null}
       </DialogContent>
     </Dialog>
   );

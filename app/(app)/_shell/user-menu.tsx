@@ -1,11 +1,10 @@
 'use client';
 
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { isLocale, locales } from '@/app/i18n';
 import { errorCodeOf } from '@/app/lib/errors';
-import { useTRPC, type Member } from '@/app/lib/trpc';
+import type { Member } from '@/app/lib/trpc';
 import { Badge } from '@/app/ui/badge';
 import { cn } from '@/app/ui/cn';
 import {
@@ -19,6 +18,7 @@ import {
   DropdownMenuTrigger,
 } from '@/app/ui/dropdown-menu';
 import { ChevronUpDownIcon, LockIcon, LogOutIcon } from '@/app/ui/icons';
+import { useLogout } from './_lib/api';
 import { ChangePasswordDialog } from './change-password-dialog';
 import { loadPageAfterSessionChange } from '@/app/lib/navigation';
 import { isTheme, themes } from '@/app/lib/theme';
@@ -42,20 +42,17 @@ export function Avatar({ name, className }: { name: string; className?: string }
 
 export function UserMenu({ member, compact = false, onSignOutError }: { member: Member; compact?: boolean; onSignOutError: (error: unknown) => void }) {
   const { t, locale, setLocale } = useI18n();
-  const trpc = useTRPC();
   const [passwordOpen, setPasswordOpen] = useState(false);
   const [theme, setTheme] = useTheme();
 
-  const logout = useMutation(
-    trpc.auth.logout.mutationOptions({
-      onSuccess: () => loadPageAfterSessionChange('/login'),
-      onError: (error) => {
-        // Already signed out elsewhere: the goal is reached.
-        if (errorCodeOf(error) === 'auth.unauthenticated') loadPageAfterSessionChange('/login');
-        else onSignOutError(error);
-      },
-    }),
-  );
+  const logout = useLogout({
+    onSuccess: () => loadPageAfterSessionChange('/login'),
+    onError: (error) => {
+      // Already signed out elsewhere: the goal is reached.
+      if (errorCodeOf(error) === 'auth.unauthenticated') loadPageAfterSessionChange('/login');
+      else onSignOutError(error);
+    },
+  });
 
   return (
     <>

@@ -6,7 +6,7 @@ import { useI18n } from '@/app/i18n/client';
 import { Card } from '@/app/ui/card';
 import { LockIcon } from '@/app/ui/icons';
 import { ErrorState, LoadingState } from '@/app/ui/states';
-import { useMe } from '../_shell/use-me';
+import { useMe } from '../_shell/_lib/api';
 
 export function AdminGate({ children }: { children: ReactNode }) {
   const { t } = useI18n();

@@ -8,11 +8,9 @@
  */
 import { useState } from 'react';
 import { useRouter } from 'next/navigation';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useI18n } from '@/app/i18n/client';
 import { appErrorOf, describeError } from '@/app/lib/errors';
 import { useRealtimeEvent } from '@/app/lib/realtime';
-import { useTRPC, type RouterOutputs } from '@/app/lib/trpc';
 import { Alert } from '@/app/ui/alert';
 import { Badge } from '@/app/ui/badge';
 import { Button } from '@/app/ui/button';
@@ -20,8 +18,8 @@ import { Card } from '@/app/ui/card';
 import { Label, Select } from '@/app/ui/field';
 import { PageHeader } from '@/app/ui/page-header';
 import { ProgressBar } from '@/app/ui/progress';
+import { useAnalyze, useAnalyzerMailboxes, useAnalyzerReport, useCreateAnalyzerWorkflow, useRefreshAnalyzerReport, type Report } from './_lib/api';
 
-type Report = RouterOutputs['analyzer']['report']['report'];
 const pollMs = 1_500;
 const isActive = (report: Pick<Report, 'status'> | null | undefined) => report?.status === 'pending' || report?.status === 'running';
 const windows = [30, 90, 180, 365] as const;
@@ -29,30 +27,20 @@ const windows = [30, 90, 180, 365] as const;
 export function AnalyzerView() {
   const { t } = useI18n();
   const strings = t.analyzer;
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const router = useRouter();
-  const mailboxes = useQuery(trpc.mailboxes.list.queryOptions());
+  const mailboxes = useAnalyzerMailboxes();
   const list = mailboxes.data?.mailboxes ?? [];
   const [chosen, setChosen] = useState<string | null>(null);
   const mailboxId = chosen ?? list[0]?.id ?? null;
   const [windowDays, setWindowDays] = useState<(typeof windows)[number]>(30);
 
-  const report = useQuery({
-    ...trpc.analyzer.report.queryOptions({ id: mailboxId ?? '' }),
-    enabled: Boolean(mailboxId),
-    retry: false,
-    refetchInterval: (query) => (isActive(query.state.data?.report) ? pollMs : false),
-  });
-  const refresh = () => queryClient.invalidateQueries(trpc.analyzer.report.queryFilter({ id: mailboxId ?? '' }));
+  const report = useAnalyzerReport(mailboxId, (current) => (isActive(current) ? pollMs : false));
+  const refresh = useRefreshAnalyzerReport(mailboxId);
   useRealtimeEvent('analyzer.progress', (payload) => {
     if (payload.mailboxId === mailboxId) void refresh();
   });
-  const analyze = useMutation({ ...trpc.analyzer.analyze.mutationOptions(), onSettled: refresh });
-  const create = useMutation({
-    ...trpc.analyzer.createWorkflow.mutationOptions(),
-    onSuccess: (answer) => router.push(`/workflows/${answer.workflowId}`),
-  });
+  const analyze = useAnalyze(refresh);
+  const create = useCreateAnalyzerWorkflow((workflowId) => router.push(`/workflows/${workflowId}`));
 
   const current = report.data?.report ?? null;
   const neverAnalysed = appErrorOf(report.error)?.code === 'analyzer.report_not_found';

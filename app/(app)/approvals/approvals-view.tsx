@@ -3,17 +3,15 @@
 /**
  * The approvals inbox: the member's approvals by status (pending first), each with its run's context
  * (workflow, the email that started it, a link to the run) and, while pending, Approve and Reject.
- * Live: the shell re-reads these lists on each `approval.changed` event (../_shell/use-live-updates.ts),
+ * Live: the shell re-reads these lists on each `approval.changed` event (../_shell/_lib/live-api.ts),
  * so a new approval, or one decided from an email link or in another tab, shows without a reload.
  */
-import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { describeError } from '@/app/lib/errors';
 import { formatDateTime } from '@/app/lib/format';
-import { useTRPC, type RouterOutputs } from '@/app/lib/trpc';
 import { Alert } from '@/app/ui/alert';
 import { StatusBadge, type BadgeTone } from '@/app/ui/badge';
 import { Button } from '@/app/ui/button';
@@ -22,9 +20,10 @@ import { ApprovalIcon } from '@/app/ui/icons';
 import { PageHeader } from '@/app/ui/page-header';
 import { EmptyState, ErrorState, LoadingState } from '@/app/ui/states';
 import { TabPanel, Tabs, useTabsId } from '@/app/ui/tabs';
+import { LoadMoreFooter } from '@/app/ui/load-more';
+import { useApprovalPages, useDecideApproval, type Approval } from './_lib/api';
 import { approvalStatuses, type ApprovalStatus } from './_lib/status';
 
-type Approval = RouterOutputs['approvals']['list']['approvals'][number];
 type Status = ApprovalStatus;
 
 const statuses: readonly Status[] = approvalStatuses;
@@ -33,13 +32,7 @@ const tones: Record<Status, BadgeTone> = { pending: 'warning', approved: 'succes
 /** `justDecided`: decided from this page; it stays shown (with what happened) until the tab changes. */
 function ApprovalCard({ approval, justDecided, onDecided }: { approval: Approval; justDecided: boolean; onDecided: (approval: Approval) => void }) {
   const { t, locale } = useI18n();
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const decide = useMutation({
-    ...trpc.approvals.decide.mutationOptions(),
-    onSuccess: (answer) => onDecided(answer.approval),
-    onSettled: () => void queryClient.invalidateQueries(trpc.approvals.list.infiniteQueryFilter()),
-  });
+  const decide = useDecideApproval(onDecided);
   const done = justDecided && (approval.status === 'approved' || approval.status === 'rejected') ? approval.status : null;
   const a = t.approvals;
   const sender = approval.trigger ? approval.trigger.fromName || approval.trigger.fromEmail : null;
@@ -111,15 +104,12 @@ function ApprovalCard({ approval, justDecided, onDecided }: { approval: Approval
 
 export function ApprovalsView({ initialStatus }: { initialStatus: Status }) {
   const { t } = useI18n();
-  const trpc = useTRPC();
   const router = useRouter();
   const tabsId = useTabsId();
   const [status, setStatus] = useState<Status>(initialStatus);
   // Approvals decided here, kept on screen after the list re-reads without them.
   const [decided, setDecided] = useState<Record<string, Approval>>({});
-  const pages = useInfiniteQuery(
-    trpc.approvals.list.infiniteQueryOptions({ status, limit: 50 }, { getNextPageParam: (page) => page.nextCursor ?? undefined, staleTime: 10_000 }),
-  );
+  const pages = useApprovalPages(status);
   const fetched = pages.data?.pages.flatMap((page) => page.approvals) ?? [];
   const fetchedIds = new Set(fetched.map((approval) => approval.id));
   const approvals = [...Object.values(decided).filter((approval) => !fetchedIds.has(approval.id)), ...fetched.map((approval) => decided[approval.id] ?? approval)];
@@ -155,17 +145,7 @@ export function ApprovalsView({ initialStatus }: { initialStatus: Status }) {
                 </li>
               ))}
             </ul>
-            <div className="mt-4 flex justify-center">
-              {pages.isFetchNextPageError ? (
-                <ErrorState error={pages.error} onRetry={() => pages.fetchNextPage()} testId="approvals-more-error" />
-              ) : pages.hasNextPage ? (
-                <Button onClick={() => pages.fetchNextPage()} loading={pages.isFetchingNextPage}>
-                  {pages.isFetchingNextPage ? t.common.loadingMore : t.common.loadMore}
-                </Button>
-              ) : (
-                <p className="text-xs text-muted">{a.end}</p>
-              )}
-            </div>
+            <LoadMoreFooter pages={pages} end={a.end} errorTestId="approvals-more-error" />
           </>
         )}
       </TabPanel>

@@ -21,7 +21,8 @@ import { ActivityIcon, SearchIcon } from '@/app/ui/icons';
 import { PageHeader } from '@/app/ui/page-header';
 import { EmptyState, ErrorState, LoadingState } from '@/app/ui/states';
 import { Table, TBody, TD, TH, THead, TR } from '@/app/ui/table';
-import { useMailboxes } from '../settings/mailboxes/use-mailboxes';
+import { LoadMoreFooter } from '@/app/ui/load-more';
+import { useMailboxes } from '../settings/mailboxes/_lib/api';
 import { useWorkflowList } from '../workflows/_lib/api';
 import { ExecutionsNav } from './_components/executions-nav';
 import { TriggerHeadline } from './_components/trigger-headline';
@@ -269,17 +270,7 @@ export function ExecutionsView({ initialFilters }: { initialFilters: ExecutionFi
               ))}
             </TBody>
           </Table>
-          <div className="mt-4 flex justify-center">
-            {pages.isFetchNextPageError ? (
-              <ErrorState error={pages.error} onRetry={() => pages.fetchNextPage()} testId="executions-more-error" />
-            ) : pages.hasNextPage ? (
-              <Button onClick={() => pages.fetchNextPage()} loading={pages.isFetchingNextPage}>
-                {pages.isFetchingNextPage ? t.common.loadingMore : t.common.loadMore}
-              </Button>
-            ) : (
-              <p className="text-xs text-muted">{t.executions.end}</p>
-            )}
-          </div>
+          <LoadMoreFooter pages={pages} end={t.executions.end} errorTestId="executions-more-error" />
         </>
       )}
     </>

@@ -18,9 +18,10 @@ import { ListIcon } from '@/app/ui/icons';
 import { PageHeader } from '@/app/ui/page-header';
 import { EmptyState, ErrorState, LoadingState } from '@/app/ui/states';
 import { Table, TBody, TD, TH, THead, TR } from '@/app/ui/table';
+import { LoadMoreFooter } from '@/app/ui/load-more';
 import { WindowChip } from '../executions/_components/window-chip';
 import { noWindow } from '../executions/_lib/time-window';
-import { useMailboxes } from '../settings/mailboxes/use-mailboxes';
+import { useMailboxes } from '../settings/mailboxes/_lib/api';
 import { useJournalEntries, type JournalEntry } from './_lib/api';
 import {
   isJournalFiltered,
@@ -181,17 +182,7 @@ export function JournalView({ initialFilters }: { initialFilters: JournalFilterS
               ))}
             </TBody>
           </Table>
-          <div className="mt-4 flex justify-center">
-            {pages.isFetchNextPageError ? (
-              <ErrorState error={pages.error} onRetry={() => pages.fetchNextPage()} testId="journal-more-error" />
-            ) : pages.hasNextPage ? (
-              <Button onClick={() => pages.fetchNextPage()} loading={pages.isFetchingNextPage}>
-                {pages.isFetchingNextPage ? t.common.loadingMore : t.common.loadMore}
-              </Button>
-            ) : (
-              <p className="text-xs text-muted">{j.end}</p>
-            )}
-          </div>
+          <LoadMoreFooter pages={pages} end={j.end} errorTestId="journal-more-error" />
         </>
       )}
     </>

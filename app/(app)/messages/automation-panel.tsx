@@ -9,13 +9,13 @@
  * Mounted by message-item.tsx under an expanded message's body; it reads only when mounted.
  */
 import Link from 'next/link';
-import { useQuery } from '@tanstack/react-query';
 import { useI18n } from '@/app/i18n/client';
 import type { Dictionary } from '@/app/i18n';
 import { formatDateTime } from '@/app/lib/format';
-import { useTRPC, type RouterOutputs } from '@/app/lib/trpc';
+import type { RouterOutputs } from '@/app/lib/trpc';
 import { inclusionOf, reasonClause, reasonCode } from '@/app/lib/why-text';
 import { Badge } from '@/app/ui/badge';
+import { useMessageJournal } from './_lib/api';
 
 type Journal = RouterOutputs['journal']['message'];
 type WorkflowVerdict = Journal['workflows'][number];
@@ -50,8 +50,7 @@ export function verdictSentence(workflow: WorkflowVerdict, t: Dictionary): strin
 export function AutomationPanel({ messageId }: { messageId: string }) {
   const { t, locale } = useI18n();
   const w = t.why;
-  const trpc = useTRPC();
-  const journal = useQuery(trpc.journal.message.queryOptions({ id: messageId }));
+  const journal = useMessageJournal(messageId);
 
   if (journal.isPending) {
     return (

@@ -6,12 +6,11 @@
  * forward). Files go through the upload route first; the send carries one client token per dialog,
  * so a double submit is one message. "Send to review instead" puts it in the review queue.
  */
-import { useMutation, useQuery } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { describeError } from '@/app/lib/errors';
 import type { Mailbox, MailPrefill } from '@/app/lib/mail-types';
-import { useTRPC, type RouterOutputs } from '@/app/lib/trpc';
+import type { RouterOutputs } from '@/app/lib/trpc';
 import { Alert } from '@/app/ui/alert';
 import { Button } from '@/app/ui/button';
 import { Dialog, DialogBody, DialogContent, DialogForm, FormDialogFooter } from '@/app/ui/dialog';
@@ -19,6 +18,7 @@ import { CheckboxField, SelectField, TextareaField, TextField } from '@/app/ui/f
 import { CloseIcon, PaperclipIcon } from '@/app/ui/icons';
 import { Spinner } from '@/app/ui/spinner';
 import { splitAddresses } from './_lib/addresses';
+import { useReplyContext, useSendMail } from './_lib/api';
 import { newClientToken } from './_lib/client-token';
 
 export type AnswerMode = 'reply' | 'replyAll' | 'forward';
@@ -54,13 +54,8 @@ export function ComposeDialog({
 }) {
   const { t } = useI18n();
   const c = t.compose;
-  const trpc = useTRPC();
   const answer = start && start.mode !== 'new' ? start : null;
-  const context = useQuery({
-    ...trpc.compose.replyContext.queryOptions({ id: answer?.messageId ?? '', mode: answer?.mode ?? 'reply' }),
-    enabled: answer !== null,
-    staleTime: 0,
-  });
+  const context = useReplyContext(answer);
   const title = start ? c.titles[start.mode] : c.titles.new;
   return (
     <Dialog open={start !== null} onOpenChange={(open) => (open ? undefined : onClose())}>
@@ -93,7 +88,6 @@ export function ComposeDialog({
 function ComposeForm({ start, context, mailboxes, onSent }: { start: ComposeStart; context: ReplyContext | null; mailboxes: Mailbox[]; onSent: (result: SendResult) => void }) {
   const { t } = useI18n();
   const c = t.compose;
-  const trpc = useTRPC();
   const active = mailboxes.filter((mailbox) => mailbox.status !== 'disconnected');
   const [clientToken] = useState(newClientToken);
   const preferred = context?.mailboxId ?? start.mailboxId;
@@ -111,7 +105,7 @@ function ComposeForm({ start, context, mailboxes, onSent }: { start: ComposeStar
   const [uploading, setUploading] = useState(0);
   const [problem, setProblem] = useState<string | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
-  const send = useMutation(trpc.compose.send.mutationOptions({ onSuccess: onSent }));
+  const send = useSendMail(onSent);
 
   async function addFiles(files: FileList | null) {
     if (!files) return;

@@ -5,7 +5,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import type { Folder } from '@/app/lib/mail-types';
 import { Button } from '@/app/ui/button';
-import { Input } from '@/app/ui/field';
+import { FieldError, Input } from '@/app/ui/field';
 import { CloseIcon, TagIcon } from '@/app/ui/icons';
 import { Popover, PopoverContent, PopoverTrigger } from '@/app/ui/popover';
 
@@ -76,7 +76,7 @@ export function LabelsPopover({
                 {w.add}
               </Button>
             </form>
-            {error ? <p className="text-xs font-medium text-red-600 dark:text-red-400">{error}</p> : null}
+            {error ? <FieldError>{error}</FieldError> : null}
           </div>
         </PopoverContent>
       </Popover>

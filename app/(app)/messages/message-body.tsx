@@ -22,7 +22,7 @@ import { isTrustedImageSender, trustImageSender } from './_lib/remote-images';
 import { buildSrcdoc, fitFrameHeight, frameSandbox, textToHtml } from './_lib/srcdoc';
 import { UnsubscribeButton } from './unsubscribe-button';
 import { previewKindOf, previewUrl } from './_lib/previews';
-import { useMessage } from './use-mail-data';
+import { useMessage } from './_lib/api';
 
 export function MessageFrame({ html, allowRemoteImages, title }: { html: string; allowRemoteImages: boolean; title: string }) {
   const srcDoc = useMemo(() => buildSrcdoc(html, { allowRemoteImages }), [html, allowRemoteImages]);

@@ -4,12 +4,11 @@
  * After a send: "Sending… Undo" for the undo window (`undoUntil`), then "Message sent."; Undo calls
  * the undo route. A message sent to review says so. Announced politely (role="status").
  */
-import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { describeError } from '@/app/lib/errors';
-import { useTRPC } from '@/app/lib/trpc';
 import { Button } from '@/app/ui/button';
+import { useUndoSend } from './_lib/api';
 import type { SendResult } from './compose-dialog';
 
 type Phase = 'sending' | 'sent' | 'review' | 'undone';
@@ -23,9 +22,8 @@ function initialPhase(result: SendResult): Phase {
 export function SendToast({ result, onDone }: { result: SendResult; onDone: () => void }) {
   const { t } = useI18n();
   const c = t.compose;
-  const trpc = useTRPC();
   const [phase, setPhase] = useState<Phase>(() => initialPhase(result));
-  const undo = useMutation(trpc.compose.undo.mutationOptions({ onSuccess: () => setPhase('undone') }));
+  const undo = useUndoSend(() => setPhase('undone'));
 
   useEffect(() => {
     if (phase === 'sending') {

@@ -5,12 +5,12 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { threadFilters, type Thread, type ThreadFilter } from '@/app/lib/mail-types';
 import { useInfiniteScroll } from '@/app/lib/use-infinite-scroll';
-import { Button } from '@/app/ui/button';
 import { cn } from '@/app/ui/cn';
 import { Checkbox, Input } from '@/app/ui/field';
 import { CloseIcon, MailIcon, SearchIcon } from '@/app/ui/icons';
 import { Spinner } from '@/app/ui/spinner';
 import { ErrorState } from '@/app/ui/states';
+import { LoadMoreFooter } from '@/app/ui/load-more';
 import { ThreadRow } from './thread-row';
 
 export interface ThreadListState {
@@ -193,17 +193,7 @@ export function ThreadListPane({
               ))}
               <li ref={sentinel} aria-hidden="true" className="h-px" />
             </ul>
-            <div className="flex justify-center p-3">
-              {list.isFetchNextPageError ? (
-                <ErrorState error={list.error} onRetry={list.fetchNextPage} testId="threads-more-error" />
-              ) : list.hasNextPage ? (
-                <Button size="sm" variant="ghost" loading={list.isFetchingNextPage} onClick={list.fetchNextPage}>
-                  {list.isFetchingNextPage ? t.common.loadingMore : t.common.loadMore}
-                </Button>
-              ) : (
-                <p className="text-xs text-muted">{w.end}</p>
-              )}
-            </div>
+            <LoadMoreFooter pages={list} end={w.end} errorTestId="threads-more-error" className="flex justify-center p-3" compact />
           </>
         )}
       </div>

@@ -10,7 +10,7 @@ import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel,
 import { ArchiveIcon, ArrowLeftIcon, FolderIcon, InboxIcon, MailIcon, MailOpenIcon, SpamIcon, StarIcon, TrashIcon, UndoIcon } from '@/app/ui/icons';
 import { folderName, orderedFolders } from './folder-pane';
 import { LabelsPopover } from './labels-popover';
-import type { ThreadActionRequest } from './use-thread-actions';
+import type { ThreadActionRequest } from './_lib/thread-actions-api';
 
 export type ActRequest = Omit<ThreadActionRequest, 'threadId'>;
 

@@ -13,7 +13,7 @@ import { ErrorState } from '@/app/ui/states';
 import type { AnswerMode } from './compose-dialog';
 import { MessageItem } from './message-item';
 import { ThreadToolbar, type ActRequest } from './thread-toolbar';
-import { useFolders, useThread } from './use-mail-data';
+import { useFolders, useThread } from './_lib/api';
 
 export function ThreadView({
   threadId,

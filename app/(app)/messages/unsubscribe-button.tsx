@@ -5,21 +5,19 @@
  * POSTs the request to the list (POST /api/v1/messages/{id}/unsubscribe) and the button says it is
  * done; with only a `mailto:`, it opens a new message prepared as the list asks (the member sends it).
  */
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { describeError } from '@/app/lib/errors';
 import type { FullMessage, MailPrefill } from '@/app/lib/mail-types';
-import { useTRPC } from '@/app/lib/trpc';
 import { Button } from '@/app/ui/button';
 import { ConfirmDialog } from '@/app/ui/dialog';
+import { useUnsubscribe } from './_lib/api';
 
 export function UnsubscribeButton({ message, onWrite }: { message: FullMessage; onWrite?: (prefill: MailPrefill) => void }) {
   const { t } = useI18n();
   const u = t.webmail.unsubscribe;
-  const trpc = useTRPC();
   const [confirming, setConfirming] = useState(false);
-  const unsubscribe = useMutation(trpc.mail.messages.unsubscribe.mutationOptions({ onSuccess: () => setConfirming(false) }));
+  const unsubscribe = useUnsubscribe(() => setConfirming(false));
   const offer = message.listUnsubscribe;
   if (!offer || (!offer.oneClick && !(offer.mailto && onWrite))) return null;
 

@@ -16,7 +16,7 @@ import { cn } from '@/app/ui/cn';
 import { Select } from '@/app/ui/field';
 import { MailIcon } from '@/app/ui/icons';
 import { EmptyState, ErrorState, LoadingState } from '@/app/ui/states';
-import { useMailboxes } from '../settings/mailboxes/use-mailboxes';
+import { useMailboxes } from '../settings/mailboxes/_lib/api';
 import { neighbourAfterRemoval, staysInList } from './_lib/thread-cache';
 import { undoOf } from './_lib/undo';
 import { folderName, FolderPane, MailboxSelect } from './folder-pane';
@@ -27,9 +27,9 @@ import { ThreadListPane } from './thread-list-pane';
 import type { ActRequest } from './thread-toolbar';
 import { ThreadView } from './thread-view';
 import { UndoToast } from './undo-toast';
-import { useFolders, useThread, useThreads } from './use-mail-data';
+import { useFolders, useThread, useThreads } from './_lib/api';
 import { useShortcuts, type ShortcutCommand } from './use-shortcuts';
-import { roleOfFolder, useThreadActions } from './use-thread-actions';
+import { roleOfFolder, useThreadActions } from './_lib/thread-actions-api';
 import { useWebmailRoute } from './use-webmail-route';
 
 export function Webmail() {

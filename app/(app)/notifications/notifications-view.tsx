@@ -8,7 +8,7 @@ import { Card } from '@/app/ui/card';
 import { CheckboxField } from '@/app/ui/field';
 import { PageHeader } from '@/app/ui/page-header';
 import { NotificationList } from '../_shell/notifications/notification-list';
-import { useNotificationActions, useNotificationFeed } from '../_shell/notifications/use-notifications';
+import { useNotificationActions, useNotificationFeed } from '../_shell/notifications/api';
 
 export function NotificationsView() {
   const { t } = useI18n();

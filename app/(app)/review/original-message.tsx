@@ -13,7 +13,7 @@ import { Spinner } from '@/app/ui/spinner';
 import { ErrorState } from '@/app/ui/states';
 import { MessageFrame } from '../messages/message-body';
 import { textToHtml } from '../messages/_lib/srcdoc';
-import { useMessage } from '../messages/use-mail-data';
+import { useMessage } from '../messages/_lib/api';
 import type { ReviewDetail } from './_lib/api';
 
 type Related = NonNullable<ReviewDetail['relatedMessage']>;

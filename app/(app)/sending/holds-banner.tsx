@@ -4,25 +4,18 @@
  * The open holds of the blast-radius guard, with why and a one-click Release (self-contained: mount it
  * above the review queue or the sending journal). Renders nothing while there is no open hold.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useI18n } from '@/app/i18n/client';
 import { describeError } from '@/app/lib/errors';
 import { formatDateTime } from '@/app/lib/format';
 import { useRealtimeEvent } from '@/app/lib/realtime';
-import { useTRPC } from '@/app/lib/trpc';
 import { Alert } from '@/app/ui/alert';
 import { Button } from '@/app/ui/button';
+import { useOpenHolds, useRefreshHolds, useReleaseHold } from './_lib/api';
 import { holdText, type SendHoldView } from './hold-text';
 
 function HoldRow({ hold }: { hold: SendHoldView }) {
   const { t, locale } = useI18n();
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const release = useMutation(
-    trpc.sendGuard.releaseHold.mutationOptions({
-      onSettled: () => queryClient.invalidateQueries(trpc.sendGuard.listHolds.queryFilter()),
-    }),
-  );
+  const release = useReleaseHold();
   const text = holdText(hold, t);
   return (
     <li className="flex flex-wrap items-start gap-3 py-2" data-testid="send-hold">
@@ -55,10 +48,9 @@ function HoldRow({ hold }: { hold: SendHoldView }) {
 
 export function HoldsBanner() {
   const { t } = useI18n();
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const holds = useQuery(trpc.sendGuard.listHolds.queryOptions({ status: 'open', limit: 20 }));
-  useRealtimeEvent('sending.hold', () => void queryClient.invalidateQueries(trpc.sendGuard.listHolds.queryFilter()));
+  const holds = useOpenHolds();
+  const refreshHolds = useRefreshHolds();
+  useRealtimeEvent('sending.hold', () => void refreshHolds());
 
   if (holds.isError) {
     return (

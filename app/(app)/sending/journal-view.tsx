@@ -17,6 +17,7 @@ import { PageHeader } from '@/app/ui/page-header';
 import { HoldsBanner } from './holds-banner';
 import { EmptyState, ErrorState, LoadingState } from '@/app/ui/states';
 import { Table, TBody, TD, TH, THead, TR } from '@/app/ui/table';
+import { LoadMoreFooter } from '@/app/ui/load-more';
 import { useJournalPages, useMailboxChoices, useReviewLiveRefresh, type JournalEntry } from '../review/_lib/api';
 
 const events = ['attempt', 'rejected', 'cancelled', 'held', 'released', 'resolved'] as const;
@@ -139,17 +140,7 @@ export function SendingJournalView() {
               ))}
             </TBody>
           </Table>
-          <div className="mt-4 flex justify-center">
-            {pages.isFetchNextPageError ? (
-              <ErrorState error={pages.error} onRetry={() => pages.fetchNextPage()} testId="journal-more-error" />
-            ) : pages.hasNextPage ? (
-              <Button onClick={() => pages.fetchNextPage()} loading={pages.isFetchingNextPage}>
-                {pages.isFetchingNextPage ? t.common.loadingMore : t.common.loadMore}
-              </Button>
-            ) : (
-              <p className="text-xs text-muted">{s.end}</p>
-            )}
-          </div>
+          <LoadMoreFooter pages={pages} end={s.end} errorTestId="journal-more-error" />
         </>
       )}
     </>

@@ -11,7 +11,7 @@ import { KeyColumnIcon, PlusIcon, TableIcon } from '@/app/ui/icons';
 import { PageHeader } from '@/app/ui/page-header';
 import { EmptyState, ErrorState, LoadingState } from '@/app/ui/states';
 import { Table, TBody, TD, TH, THead, TR } from '@/app/ui/table';
-import { useMe } from '../_shell/use-me';
+import { useMe } from '../_shell/_lib/api';
 import { CreateTableDialog } from './_components/create-table-dialog';
 import { useTablesList, type Table as DataTable } from './_lib/api';
 

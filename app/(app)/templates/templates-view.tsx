@@ -19,7 +19,7 @@ import { Input } from '@/app/ui/field';
 import { SearchIcon, TemplateIcon } from '@/app/ui/icons';
 import { PageHeader } from '@/app/ui/page-header';
 import { EmptyState, ErrorState, LoadingState } from '@/app/ui/states';
-import { useMe } from '../_shell/use-me';
+import { useMe } from '../_shell/_lib/api';
 import { InstallTemplateDialog } from './_components/install-dialog';
 import { TableColumns } from './_components/install-tables';
 import { TemplatePreviewDialog } from './_components/preview-dialog';

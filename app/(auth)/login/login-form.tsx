@@ -1,15 +1,15 @@
 'use client';
 
-import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { describeError, errorCodeOf, retryAfterOf } from '@/app/lib/errors';
 import { formatWait } from '@/app/lib/format';
-import { useTRPC } from '@/app/lib/trpc';
+import { useLogin } from '../_lib/api';
 import { Alert } from '@/app/ui/alert';
 import { Button } from '@/app/ui/button';
 import { Card } from '@/app/ui/card';
 import { TextField } from '@/app/ui/field';
+import { useFieldErrors } from '@/app/ui/field-errors';
 import { loadPageAfterSessionChange } from '@/app/lib/navigation';
 
 /** Seconds left until `until` (epoch ms), ticking every second; 0 when none. */
@@ -26,23 +26,20 @@ function useCountdown(until: number | null): number {
 
 export function LoginForm({ brandName, welcome, suspended }: { brandName: string; welcome: string | null; suspended: boolean }) {
   const { t } = useI18n();
-  const trpc = useTRPC();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [fieldErrors, setFieldErrors] = useState<{ email?: string; password?: string }>({});
+  const { errors: fieldErrors, setErrors: setFieldErrors, clearError } = useFieldErrors<{ email?: string; password?: string }>({});
   const [retryUntil, setRetryUntil] = useState<number | null>(null);
   const waitSeconds = useCountdown(retryUntil);
 
-  const login = useMutation(
-    trpc.auth.login.mutationOptions({
-      // A full load so every cached query and server component starts from the new session.
-      onSuccess: () => loadPageAfterSessionChange('/'),
-      onError: (error) => {
-        const retryAfter = retryAfterOf(error);
-        if (errorCodeOf(error) === 'auth.too_many_attempts' && retryAfter) setRetryUntil(Date.now() + retryAfter * 1000);
-      },
-    }),
-  );
+  const login = useLogin({
+    // A full load so every cached query and server component starts from the new session.
+    onSuccess: () => loadPageAfterSessionChange('/'),
+    onError: (error) => {
+      const retryAfter = retryAfterOf(error);
+      if (errorCodeOf(error) === 'auth.too_many_attempts' && retryAfter) setRetryUntil(Date.now() + retryAfter * 1000);
+    },
+  });
 
   const rateLimited = errorCodeOf(login.error) === 'auth.too_many_attempts';
 
@@ -100,7 +97,7 @@ export function LoginForm({ brandName, welcome, suspended }: { brandName: string
           value={email}
           onChange={(event) => {
             setEmail(event.target.value);
-            setFieldErrors((errors) => ({ ...errors, email: undefined }));
+            clearError('email');
           }}
           error={fieldErrors.email}
         />
@@ -113,7 +110,7 @@ export function LoginForm({ brandName, welcome, suspended }: { brandName: string
           value={password}
           onChange={(event) => {
             setPassword(event.target.value);
-            setFieldErrors((errors) => ({ ...errors, password: undefined }));
+            clearError('password');
           }}
           error={fieldErrors.password}
         />

@@ -10,19 +10,9 @@
  */
 import { classifyImapError } from './imap/classify-imap-error';
 import { classifyProviderSyncError } from './providers/provider-errors';
+import type { ClassifiedSyncError, SyncErrorKind } from './sync-error-kind';
 
-export type SyncErrorKind = 'auth' | 'unreachable' | 'tls' | 'timeout' | 'rate_limit' | 'protocol' | 'internal';
-
-export interface ClassifiedSyncError {
-  kind: SyncErrorKind;
-  /** A catalogue-style code (`imap.auth_failed`, `internal.error`, ...). */
-  code: string;
-  /** Safe to show the member and to log: never a password, token or resolved address. */
-  message: string;
-  /** HTTP status of a provider API answer; null for IMAP. */
-  httpStatus: number | null;
-  retryAfterMs: number | null;
-}
+export type { ClassifiedSyncError, SyncErrorKind } from './sync-error-kind';
 
 /** An error the sync raises itself with its classification already decided. */
 export class SyncError extends Error {

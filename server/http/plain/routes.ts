@@ -2,6 +2,7 @@
  * Every plain route of the service (routes that are not JSON procedures). Adding a route here is all
  * it takes: the web server, the pipeline and the OpenAPI document all read this list.
  */
+import { openApiDocumentOf } from '../../openapi/document';
 import { approvalLinkDecideRoute, approvalLinkPageRoute } from '../approval-link-routes';
 import { attachmentDownloadRoute, attachmentUploadRoute } from '../attachment-routes';
 import { healthzRoute, readyzRoute } from '../health-routes';
@@ -14,7 +15,7 @@ import { createPlainRouter } from './plain-router';
 
 export const plainRoutes: readonly PlainRoute[] = [
   tableExportRoute,
-  openApiRoute,
+  openApiRoute((lang) => openApiDocument(lang)),
   healthzRoute,
   readyzRoute,
   oauthCallbackRoute,
@@ -24,5 +25,8 @@ export const plainRoutes: readonly PlainRoute[] = [
   approvalLinkPageRoute,
   approvalLinkDecideRoute,
 ];
+
+/** The service's OpenAPI document in each language: the procedures and the plain routes above. */
+export const openApiDocument = openApiDocumentOf(() => plainRoutes);
 
 export const plainRouter = createPlainRouter(plainRoutes);

@@ -9,7 +9,7 @@ import { cn } from '@/app/ui/cn';
 import { BellIcon } from '@/app/ui/icons';
 import { Popover, PopoverContent, PopoverTrigger } from '@/app/ui/popover';
 import { NotificationList } from './notification-list';
-import { useNotificationActions, useNotificationFeed } from './use-notifications';
+import { useNotificationActions, useNotificationFeed } from './api';
 
 export function NotificationBell({ align = 'start' }: { align?: 'start' | 'end' }) {
   const { t } = useI18n();

@@ -13,8 +13,9 @@ import { cn } from '@/app/ui/cn';
 import { AlertIcon, BellIcon, CheckCircleIcon, CloseIcon, InfoIcon } from '@/app/ui/icons';
 import { Spinner } from '@/app/ui/spinner';
 import { ErrorState } from '@/app/ui/states';
+import { LoadMoreFooter } from '@/app/ui/load-more';
 import { notificationText } from './notification-text';
-import { useNotificationActions, useNotificationFeed } from './use-notifications';
+import { useNotificationActions, useNotificationFeed } from './api';
 
 const severityIcons = { info: InfoIcon, warning: AlertIcon, error: AlertIcon } as const;
 const severityTones = {
@@ -135,17 +136,7 @@ export function NotificationList({ unreadOnly = false, onNavigate, className }: 
         ))}
         <li ref={sentinel} aria-hidden="true" className="h-px" />
       </ul>
-      <div className="flex justify-center px-3 pb-3">
-        {feed.isFetchNextPageError ? (
-          <ErrorState error={feed.error} onRetry={() => feed.fetchNextPage()} testId="notifications-more-error" />
-        ) : feed.hasNextPage ? (
-          <Button size="sm" variant="ghost" onClick={() => feed.fetchNextPage()} loading={feed.isFetchingNextPage}>
-            {feed.isFetchingNextPage ? t.common.loadingMore : t.common.loadMore}
-          </Button>
-        ) : (
-          <p className="text-xs text-muted">{t.notifications.end}</p>
-        )}
-      </div>
+      <LoadMoreFooter pages={feed} end={t.notifications.end} errorTestId="notifications-more-error" className="flex justify-center px-3 pb-3" compact />
     </div>
   );
 }

@@ -16,7 +16,7 @@ import { CheckboxField, Input, Label, SelectField, TextField } from '@/app/ui/fi
 import { SectionHeader } from '@/app/ui/page-header';
 import { ErrorState, LoadingState } from '@/app/ui/states';
 import { Table, TBody, TD, TH, THead, TR } from '@/app/ui/table';
-import { useAiConnections, useCreateAiConnection, useDeleteAiConnection, useMakeDefaultAiConnection, useUpdateAiConnection } from './use-ai-admin';
+import { useAiConnections, useCreateAiConnection, useDeleteAiConnection, useMakeDefaultAiConnection, useUpdateAiConnection } from './_lib/api';
 
 export const aiProviderList = ['ai_vendor_a', 'ai_vendor_b', 'ai_vendor_c', 'ai_vendor_d', 'ai_vendor_e', 'ai_local', 'ai_generic_compatible'] as const;
 export type AiProviderName = (typeof aiProviderList)[number];

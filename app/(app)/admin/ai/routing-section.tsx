@@ -10,11 +10,11 @@ import { useI18n } from '@/app/i18n/client';
 import { appErrorOf, describeError } from '@/app/lib/errors';
 import { Alert } from '@/app/ui/alert';
 import { Button } from '@/app/ui/button';
-import { Input, Select } from '@/app/ui/field';
+import { FieldError, Input, Select } from '@/app/ui/field';
 import { SectionHeader } from '@/app/ui/page-header';
 import { ErrorState, LoadingState } from '@/app/ui/states';
 import { Table, TBody, TD, TH, THead, TR } from '@/app/ui/table';
-import { useAiConnections, useAiRouting, useConnectionModels, usePutAiRouting } from './use-ai-admin';
+import { useAiConnections, useAiRouting, useConnectionModels, usePutAiRouting } from './_lib/api';
 
 export const llmPurposeList = ['classify', 'compose', 'extract', 'general', 'analyzer', 'assistant'] as const;
 type Purpose = (typeof llmPurposeList)[number];
@@ -128,7 +128,7 @@ function RoutingForm({ initial, effective }: { initial: Routing; effective: Effe
                   {choice ? (
                     <ModelPicker purpose={purpose} connectionId={choice.connectionId} value={choice.model} label={`${r.model} — ${t.aiAdmin.purposes[purpose]}`} onChange={(model) => set(purpose, { ...choice, model })} />
                   ) : null}
-                  {rowErrors[purpose] ? <p className="mt-1 text-xs font-medium text-red-600 dark:text-red-400">{rowErrors[purpose]}</p> : null}
+                  {rowErrors[purpose] ? <FieldError className="mt-1">{rowErrors[purpose]}</FieldError> : null}
                 </TD>
                 <TD className="text-xs" data-testid="ai-routing-effective">
                   {now ? (

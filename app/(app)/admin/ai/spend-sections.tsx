@@ -11,7 +11,7 @@ import { SectionHeader } from '@/app/ui/page-header';
 import { ErrorState, LoadingState } from '@/app/ui/states';
 import { Table, TBody, TD, TH, THead, TR } from '@/app/ui/table';
 import { aiProviderList, type AiProviderName } from './connections-section';
-import { useAiBudgets, useAiPrices, useAiUsage, usePutAiBudgets, usePutAiPrices } from './use-ai-admin';
+import { useAiBudgets, useAiPrices, useAiUsage, usePutAiBudgets, usePutAiPrices } from './_lib/api';
 
 function usd(amount: number, locale: string): string {
   return new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD', maximumFractionDigits: 4 }).format(amount);

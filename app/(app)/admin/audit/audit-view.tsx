@@ -1,11 +1,10 @@
 'use client';
 
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import type { Dictionary } from '@/app/i18n';
 import { formatDateTime } from '@/app/lib/format';
-import { useTRPC, type AuditEntry, type Member } from '@/app/lib/trpc';
+import type { AuditEntry, Member } from '@/app/lib/trpc';
 import { Badge } from '@/app/ui/badge';
 import { Button } from '@/app/ui/button';
 import { Input, Label } from '@/app/ui/field';
@@ -14,6 +13,8 @@ import { PageHeader } from '@/app/ui/page-header';
 import { Spinner } from '@/app/ui/spinner';
 import { EmptyState, ErrorState, LoadingState } from '@/app/ui/states';
 import { Table, TBody, TD, TH, THead, TR } from '@/app/ui/table';
+import { LoadMoreFooter } from '@/app/ui/load-more';
+import { useAuditMembers, useAuditPages } from './_lib/api';
 
 const pageSize = 50;
 
@@ -143,16 +144,10 @@ function ActionFilter({ value, onApply }: { value: string; onApply: (action: str
 
 export function AuditView() {
   const { t } = useI18n();
-  const trpc = useTRPC();
   const [action, setAction] = useState('');
-  const entries = useInfiniteQuery(
-    trpc.audit.list.infiniteQueryOptions(
-      { limit: pageSize, ...(action ? { action } : {}) },
-      { getNextPageParam: (page) => page.nextCursor ?? undefined },
-    ),
-  );
+  const entries = useAuditPages(action, pageSize);
   // Names of actors; the log still shows ids if this list is unavailable.
-  const members = useQuery(trpc.members.list.queryOptions());
+  const members = useAuditMembers();
   const memberMap = useMemo(() => new Map((members.data?.members ?? []).map((member) => [member.id, member])), [members.data]);
   const rows = entries.data?.pages.flatMap((page) => page.entries) ?? [];
 
@@ -173,15 +168,7 @@ export function AuditView() {
       ) : (
         <>
           <AuditTable entries={rows} members={memberMap} />
-          <div className="mt-4 flex justify-center">
-            {entries.hasNextPage ? (
-              <Button onClick={() => entries.fetchNextPage()} loading={entries.isFetchingNextPage}>
-                {entries.isFetchingNextPage ? t.common.loadingMore : t.common.loadMore}
-              </Button>
-            ) : (
-              <p className="text-sm text-muted">{t.audit.end}</p>
-            )}
-          </div>
+          <LoadMoreFooter pages={entries} end={t.audit.end} endClassName="text-sm text-muted" />
           {entries.isError ? (
             <div className="mt-4">
               <ErrorState

@@ -1,11 +1,10 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { describeError } from '@/app/lib/errors';
 import { formatDate, formatDateTime } from '@/app/lib/format';
-import { useTRPC, type Invitation, type RouterOutputs } from '@/app/lib/trpc';
+import type { Invitation } from '@/app/lib/trpc';
 import { Alert } from '@/app/ui/alert';
 import { Badge } from '@/app/ui/badge';
 import { Button } from '@/app/ui/button';
@@ -16,8 +15,9 @@ import { MailIcon, PlusIcon } from '@/app/ui/icons';
 import { SectionHeader } from '@/app/ui/page-header';
 import { EmptyState, ErrorState, LoadingState } from '@/app/ui/states';
 import { Table, TBody, TD, TH, THead, TR } from '@/app/ui/table';
+import { useInvitations, useInvite, useRevokeInvitation, type CreatedInvitation } from './_lib/api';
 
-type Created = RouterOutputs['members']['invite'];
+type Created = CreatedInvitation;
 type Role = Invitation['role'];
 
 // Deliberately loose: the server has the final word; this only catches obvious typos.
@@ -25,19 +25,10 @@ const emailShape = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 function InviteForm({ onCreated }: { onCreated: (created: Created) => void }) {
   const { t } = useI18n();
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('member');
   const [emailError, setEmailError] = useState<string>();
-  const invite = useMutation(
-    trpc.members.invite.mutationOptions({
-      onSuccess: (created) => {
-        void queryClient.invalidateQueries(trpc.members.listInvitations.queryFilter());
-        onCreated(created);
-      },
-    }),
-  );
+  const invite = useInvite(onCreated);
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -122,16 +113,7 @@ function InviteDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (op
 
 function RevokeInvitationDialog({ invitation, onClose }: { invitation: Invitation | null; onClose: () => void }) {
   const { t } = useI18n();
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const revoke = useMutation(
-    trpc.members.revokeInvitation.mutationOptions({
-      onSuccess: async () => {
-        await queryClient.invalidateQueries(trpc.members.listInvitations.queryFilter());
-        onClose();
-      },
-    }),
-  );
+  const revoke = useRevokeInvitation(onClose);
   return (
     <ConfirmDialog
       open={invitation !== null}
@@ -198,8 +180,7 @@ function InvitationsTable({ invitations, onRevoke }: { invitations: Invitation[]
 
 export function InvitationsSection() {
   const { t } = useI18n();
-  const trpc = useTRPC();
-  const invitations = useQuery(trpc.members.listInvitations.queryOptions());
+  const invitations = useInvitations();
   const [inviteOpen, setInviteOpen] = useState(false);
   const [revoking, setRevoking] = useState<Invitation | null>(null);
 

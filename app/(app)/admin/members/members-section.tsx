@@ -1,11 +1,10 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { describeError } from '@/app/lib/errors';
 import { formatDate } from '@/app/lib/format';
-import { useTRPC, type Member } from '@/app/lib/trpc';
+import type { Member } from '@/app/lib/trpc';
 import { Alert } from '@/app/ui/alert';
 import { Badge, StatusBadge } from '@/app/ui/badge';
 import { Button } from '@/app/ui/button';
@@ -16,21 +15,11 @@ import { PageHeader } from '@/app/ui/page-header';
 import { EmptyState, ErrorState, LoadingState } from '@/app/ui/states';
 import { Table, TBody, TD, TH, THead, TR } from '@/app/ui/table';
 import { Avatar } from '../../_shell/user-menu';
-import { useMe } from '../../_shell/use-me';
+import { useMe } from '../../_shell/_lib/api';
+import { useChangeRole, useDeactivateMember, useMembers, useReactivateMember } from './_lib/api';
 
 type Role = Member['role'];
 const roles: Role[] = ['member', 'admin'];
-
-/** Refresh the list and the signed-in member (whose own role may just have changed). */
-function useRefreshMembers() {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  return () =>
-    Promise.all([
-      queryClient.invalidateQueries(trpc.members.list.queryFilter()),
-      queryClient.invalidateQueries(trpc.auth.me.queryFilter()),
-    ]);
-}
 
 function ErrorNote({ error, testId }: { error: unknown; testId: string }) {
   const { t } = useI18n();
@@ -53,16 +42,7 @@ function closeWith(mutation: { reset: () => void }, onClose: () => void) {
 
 function ChangeRoleDialog({ change, onClose }: { change: { member: Member; role: Role } | null; onClose: () => void }) {
   const { t } = useI18n();
-  const trpc = useTRPC();
-  const refresh = useRefreshMembers();
-  const mutation = useMutation(
-    trpc.members.changeRole.mutationOptions({
-      onSuccess: async () => {
-        await refresh();
-        onClose();
-      },
-    }),
-  );
+  const mutation = useChangeRole(onClose);
   return (
     <ConfirmDialog
       open={change !== null}
@@ -80,9 +60,7 @@ function ChangeRoleDialog({ change, onClose }: { change: { member: Member; role:
 
 function DeactivateDialog({ member, onClose }: { member: Member | null; onClose: () => void }) {
   const { t } = useI18n();
-  const trpc = useTRPC();
-  const refresh = useRefreshMembers();
-  const mutation = useMutation(trpc.members.deactivate.mutationOptions({ onSuccess: () => refresh() }));
+  const mutation = useDeactivateMember();
   const effects = mutation.data?.effects;
   return (
     <ConfirmDialog
@@ -109,16 +87,7 @@ function DeactivateDialog({ member, onClose }: { member: Member | null; onClose:
 
 function ReactivateDialog({ member, onClose }: { member: Member | null; onClose: () => void }) {
   const { t } = useI18n();
-  const trpc = useTRPC();
-  const refresh = useRefreshMembers();
-  const mutation = useMutation(
-    trpc.members.reactivate.mutationOptions({
-      onSuccess: async () => {
-        await refresh();
-        onClose();
-      },
-    }),
-  );
+  const mutation = useReactivateMember(onClose);
   return (
     <ConfirmDialog
       open={member !== null}
@@ -214,9 +183,8 @@ function MembersTable({
 
 export function MembersSection() {
   const { t } = useI18n();
-  const trpc = useTRPC();
   const me = useMe();
-  const members = useQuery(trpc.members.list.queryOptions());
+  const members = useMembers();
   const [roleChange, setRoleChange] = useState<{ member: Member; role: Role } | null>(null);
   const [deactivating, setDeactivating] = useState<Member | null>(null);
   const [reactivating, setReactivating] = useState<Member | null>(null);

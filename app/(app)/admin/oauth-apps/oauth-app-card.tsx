@@ -17,7 +17,7 @@ import { Card } from '@/app/ui/card';
 import { CopyField } from '@/app/ui/copy-field';
 import { SelectField, TextField } from '@/app/ui/field';
 import { ErrorState, LoadingState } from '@/app/ui/states';
-import { useOAuthApp, useSaveOAuthApp } from './use-oauth-apps';
+import { useOAuthApp, useSaveOAuthApp } from './_lib/api';
 
 /** The provider's own pattern; an unreadable one never blocks the form (the service checks anyway). */
 function matchesPattern(value: string, pattern: string): boolean {

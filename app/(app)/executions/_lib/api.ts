@@ -3,9 +3,9 @@
 /**
  * The executions section's access to the API (runs, their detail, incidents): every tRPC call about
  * executions goes through this file. Live events refresh these queries from the shell
- * (../../_shell/use-live-updates.ts).
+ * (../../_shell/_lib/live-api.ts).
  */
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTRPC, type RouterOutputs } from '@/app/lib/trpc';
 import { isInProgress } from './status';
 
@@ -87,6 +87,13 @@ export function useIncidentPages(unacknowledged: boolean) {
       { getNextPageParam: (page) => page.nextCursor ?? undefined, staleTime: 10_000 },
     ),
   );
+}
+
+/** Re-reads the incidents lists. */
+export function useRefreshIncidents() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  return () => void queryClient.invalidateQueries(trpc.executions.incidents.list.infiniteQueryFilter());
 }
 
 export function useExecutionMutations() {

@@ -1,13 +1,12 @@
 'use client';
 
 /** One incident per failed live run, newest first, with the step at fault; acknowledge them here. */
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { describeError } from '@/app/lib/errors';
 import { formatDateTime, formatListDate } from '@/app/lib/format';
-import { useTRPC } from '@/app/lib/trpc';
 import { Alert } from '@/app/ui/alert';
 import { Badge } from '@/app/ui/badge';
 import { Button } from '@/app/ui/button';
@@ -16,8 +15,9 @@ import { AlertIcon, CheckIcon } from '@/app/ui/icons';
 import { PageHeader } from '@/app/ui/page-header';
 import { EmptyState, ErrorState, LoadingState } from '@/app/ui/states';
 import { Table, TBody, TD, TH, THead, TR } from '@/app/ui/table';
+import { LoadMoreFooter } from '@/app/ui/load-more';
 import { ExecutionsNav } from '../_components/executions-nav';
-import { useExecutionMutations, useIncidentPages, type Incident } from '../_lib/api';
+import { useExecutionMutations, useIncidentPages, useRefreshIncidents, type Incident } from '../_lib/api';
 
 function IncidentRow({ incident, onAcknowledge, pending }: { incident: Incident; onAcknowledge: () => void; pending: boolean }) {
   const { t, locale } = useI18n();
@@ -69,14 +69,13 @@ function IncidentRow({ incident, onAcknowledge, pending }: { incident: Incident;
 
 export function IncidentsView() {
   const { t } = useI18n();
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
+  const refreshIncidents = useRefreshIncidents();
   const [unacknowledged, setUnacknowledged] = useState(false);
   const pages = useIncidentPages(unacknowledged);
   const mutations = useExecutionMutations();
   const acknowledge = useMutation({
     ...mutations.acknowledge,
-    onSuccess: () => void queryClient.invalidateQueries(trpc.executions.incidents.list.infiniteQueryFilter()),
+    onSuccess: refreshIncidents,
   });
   const items = pages.data?.pages.flatMap((page) => page.items) ?? [];
 
@@ -126,17 +125,7 @@ export function IncidentsView() {
               ))}
             </TBody>
           </Table>
-          <div className="mt-4 flex justify-center">
-            {pages.isFetchNextPageError ? (
-              <ErrorState error={pages.error} onRetry={() => pages.fetchNextPage()} testId="incidents-more-error" />
-            ) : pages.hasNextPage ? (
-              <Button onClick={() => pages.fetchNextPage()} loading={pages.isFetchingNextPage}>
-                {pages.isFetchingNextPage ? t.common.loadingMore : t.common.loadMore}
-              </Button>
-            ) : (
-              <p className="text-xs text-muted">{t.executions.incidents.end}</p>
-            )}
-          </div>
+          <LoadMoreFooter pages={pages} end={t.executions.incidents.end} errorTestId="incidents-more-error" />
         </>
       )}
     </>

@@ -1,12 +1,11 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import type { Dictionary } from '@/app/i18n';
 import { describeError } from '@/app/lib/errors';
 import { formatDate, formatDateTime } from '@/app/lib/format';
-import { useTRPC, type ApiKey } from '@/app/lib/trpc';
+import type { ApiKey } from '@/app/lib/trpc';
 import { Alert } from '@/app/ui/alert';
 import { Badge, StatusBadge, type BadgeTone } from '@/app/ui/badge';
 import { Button } from '@/app/ui/button';
@@ -17,6 +16,7 @@ import { PageHeader } from '@/app/ui/page-header';
 import { EmptyState, ErrorState, LoadingState } from '@/app/ui/states';
 import { Table, TBody, TD, TH, THead, TR } from '@/app/ui/table';
 import type { ScopeDomain } from '@/server/core/auth/scopes';
+import { useApiKeys, useRevokeApiKey } from './_lib/api';
 import { CreateKeyDialog } from './create-key-dialog';
 
 type KeyStatus = 'valid' | 'expired' | 'revoked';
@@ -64,16 +64,7 @@ function ScopeBadges({ scopes }: { scopes: string[] }) {
 
 function RevokeKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | null; onClose: () => void }) {
   const { t } = useI18n();
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const revoke = useMutation(
-    trpc.apiKeys.revoke.mutationOptions({
-      onSuccess: () => {
-        void queryClient.invalidateQueries(trpc.apiKeys.list.queryFilter());
-        onClose();
-      },
-    }),
-  );
+  const revoke = useRevokeApiKey(onClose);
   return (
     <ConfirmDialog
       open={apiKey !== null}
@@ -159,8 +150,7 @@ function KeysTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (key: ApiKey)
 
 export function ApiKeysView() {
   const { t } = useI18n();
-  const trpc = useTRPC();
-  const keys = useQuery(trpc.apiKeys.list.queryOptions());
+  const keys = useApiKeys();
   const [createOpen, setCreateOpen] = useState(false);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
 

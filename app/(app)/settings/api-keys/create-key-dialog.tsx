@@ -1,18 +1,18 @@
 'use client';
 
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { describeError } from '@/app/lib/errors';
-import { useTRPC, type RouterOutputs } from '@/app/lib/trpc';
 import { Alert } from '@/app/ui/alert';
 import { Button } from '@/app/ui/button';
 import { CopyField } from '@/app/ui/copy-field';
 import { Dialog, DialogBody, DialogClose, DialogContent, DialogFooter, DialogForm, FormDialogFooter } from '@/app/ui/dialog';
 import { TextField } from '@/app/ui/field';
+import { useFieldErrors } from '@/app/ui/field-errors';
+import { useCreateApiKey, type CreatedKey } from './_lib/api';
 import { emptyLevels, ScopePicker, scopesOf } from './scope-picker';
 
-type Created = RouterOutputs['apiKeys']['create'];
+type Created = CreatedKey;
 
 interface Errors {
   name?: string;
@@ -31,21 +31,12 @@ function parseExpiry(text: string): number | null | 'invalid' {
 
 function CreateKeyForm({ onCreated }: { onCreated: (created: Created) => void }) {
   const { t } = useI18n();
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const [name, setName] = useState('');
   const [levels, setLevels] = useState(emptyLevels);
   const [expiry, setExpiry] = useState('');
-  const [errors, setErrors] = useState<Errors>({});
+  const { errors, setErrors, clearError } = useFieldErrors<Errors>({});
 
-  const create = useMutation(
-    trpc.apiKeys.create.mutationOptions({
-      onSuccess: (created) => {
-        void queryClient.invalidateQueries(trpc.apiKeys.list.queryFilter());
-        onCreated(created);
-      },
-    }),
-  );
+  const create = useCreateApiKey(onCreated);
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -80,7 +71,7 @@ function CreateKeyForm({ onCreated }: { onCreated: (created: Created) => void })
             value={name}
             onChange={(event) => {
               setName(event.target.value);
-              setErrors((found) => ({ ...found, name: undefined }));
+              clearError('name');
             }}
             error={errors.name}
           />
@@ -96,7 +87,7 @@ function CreateKeyForm({ onCreated }: { onCreated: (created: Created) => void })
             value={expiry}
             onChange={(event) => {
               setExpiry(event.target.value);
-              setErrors((found) => ({ ...found, expiry: undefined }));
+              clearError('expiry');
             }}
             hint={t.apiKeys.createDialog.expiryHint}
             error={errors.expiry}
@@ -106,7 +97,7 @@ function CreateKeyForm({ onCreated }: { onCreated: (created: Created) => void })
           levels={levels}
           onChange={(next) => {
             setLevels(next);
-            setErrors((found) => ({ ...found, scopes: undefined }));
+            clearError('scopes');
           }}
           error={errors.scopes}
           disabled={create.isPending}

@@ -9,6 +9,7 @@ import { scopeDomains, type Scope, type ScopeDomain } from '@/server/core/auth/s
 import { useI18n } from '@/app/i18n/client';
 import { Button } from '@/app/ui/button';
 import { cn } from '@/app/ui/cn';
+import { FieldError } from '@/app/ui/field';
 
 export type Level = 'none' | 'read' | 'write';
 export type Levels = Record<ScopeDomain, Level>;
@@ -133,9 +134,7 @@ export function ScopePicker({
         ))}
       </div>
       {error ? (
-        <p id={errorId} className="text-xs font-medium text-red-600 dark:text-red-400">
-          {error}
-        </p>
+        <FieldError id={errorId}>{error}</FieldError>
       ) : null}
     </div>
   );

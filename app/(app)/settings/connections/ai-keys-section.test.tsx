@@ -14,7 +14,7 @@ import { I18nProvider } from '@/app/i18n/client';
 import { TRPCProvider } from '@/app/lib/trpc';
 import type { AppRouter } from '@/server/trpc/root';
 import { AiKeysSection } from './ai-keys-section';
-import type { AiKey, MemberKeysSettings } from './use-ai-keys';
+import type { AiKey, MemberKeysSettings } from './_lib/api';
 
 vi.mock('next/navigation', () => ({ useRouter: () => ({ refresh() {} }) }));
 

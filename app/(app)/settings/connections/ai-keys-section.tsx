@@ -18,7 +18,7 @@ import { SelectField, TextField } from '@/app/ui/field';
 import { SectionHeader } from '@/app/ui/page-header';
 import { ErrorState, LoadingState } from '@/app/ui/states';
 import { Table, TBody, TD, TH, THead, TR } from '@/app/ui/table';
-import { aiKeyType, useAiKeyActions, useAiKeys, type AiKey, type AiKeyTest, type MemberKeysSettings } from './use-ai-keys';
+import { aiKeyType, useAiKeyActions, useAiKeys, type AiKey, type AiKeyTest, type MemberKeysSettings } from './_lib/api';
 
 type ProviderNeeds = MemberKeysSettings['providers'][number];
 type FieldErrors = { name?: string; apiKey?: string; baseUrl?: string; form?: string };

@@ -15,7 +15,7 @@ import { CheckboxField, SelectField, TextareaField, TextField } from '@/app/ui/f
 import { hostsData } from './hosts-draft';
 import { emptyHttpDraft, httpData, mapData, type FieldErrors, type HttpDraft, type Messages, type Pair } from './secret-draft';
 import { HttpSecretFields, KeyValueFields } from './secret-fields';
-import { useConnectionActions } from './use-connections';
+import { useConnectionActions } from './_lib/api';
 
 const typePattern = /^[a-z0-9][a-z0-9_.-]*$/;
 const httpType = 'http_generic';

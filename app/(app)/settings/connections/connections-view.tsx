@@ -1,7 +1,6 @@
 'use client';
 
 /** Settings → Connections: secrets lent to workflows, the member's then the organisation's. */
-import { useQuery } from '@tanstack/react-query';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useState } from 'react';
 import { useI18n } from '@/app/i18n/client';
@@ -10,7 +9,6 @@ import { formatDateTime } from '@/app/lib/format';
 import { callbackNotice } from '@/app/lib/oauth-callback';
 import type { Connection } from '@/app/lib/mail-types';
 import { realProviderName } from '@/app/lib/provider-names';
-import { useTRPC } from '@/app/lib/trpc';
 import { Alert } from '@/app/ui/alert';
 import { Badge } from '@/app/ui/badge';
 import { Button } from '@/app/ui/button';
@@ -19,15 +17,13 @@ import { PlugIcon, PlusIcon } from '@/app/ui/icons';
 import { PageHeader, SectionHeader } from '@/app/ui/page-header';
 import { EmptyState, ErrorState, LoadingState } from '@/app/ui/states';
 import { Table, TBody, TD, TH, THead, TR } from '@/app/ui/table';
-import { useMe } from '../../_shell/use-me';
+import { useMe } from '../../_shell/_lib/api';
 import { AiKeysSection } from './ai-keys-section';
 import { ConnectionDialog } from './connection-dialog';
-import { aiKeyType, useMemberKeysSettings } from './use-ai-keys';
-import { useConnectionActions, useConnections } from './use-connections';
+import { aiKeyType, useConnectionActions, useConnections, useMemberKeysSettings, useOAuthGrants } from './_lib/api';
 
 /** Types whose secret only their own flow writes (IMAP mailboxes, OAuth grants): listed, deletable, not editable. */
 const managedTypes = new Set(['imap', 'mail_provider_a_oauth', 'mail_provider_b_oauth']);
-const oauthTypes = ['mail_provider_a_oauth', 'mail_provider_b_oauth'] as const;
 
 function ConnectionTable({
   caption,
@@ -126,14 +122,6 @@ function DeleteDialog({ connection, onClose }: { connection: Connection | null; 
       onConfirm={() => connection && remove.mutate({ id: connection.id }, { onSuccess: onClose })}
     />
   );
-}
-
-/** OAuth grants are listed only when their type is asked for. */
-function useOAuthGrants() {
-  const trpc = useTRPC();
-  const a = useQuery(trpc.connections.list.queryOptions({ type: oauthTypes[0] }));
-  const b = useQuery(trpc.connections.list.queryOptions({ type: oauthTypes[1] }));
-  return [...(a.data?.items ?? []), ...(b.data?.items ?? [])].filter((item) => (oauthTypes as readonly string[]).includes(item.type));
 }
 
 export function ConnectionsView() {

@@ -4,7 +4,7 @@
 import { useI18n } from '@/app/i18n/client';
 import { connectionKinds, type ConnectionKind } from '@/app/lib/mail-types';
 import { Button } from '@/app/ui/button';
-import { Input, SelectField, TextField } from '@/app/ui/field';
+import { FieldError, Input, SelectField, TextField } from '@/app/ui/field';
 import { PlusIcon, TrashIcon } from '@/app/ui/icons';
 import type { FieldErrors, HttpDraft, Pair } from './secret-draft';
 
@@ -74,7 +74,7 @@ export function KeyValueFields({ pairs, onChange, error }: { pairs: Pair[]; onCh
         <PlusIcon />
         {c.addPair}
       </Button>
-      {error ? <p className="text-xs font-medium text-red-600 dark:text-red-400">{error}</p> : null}
+      {error ? <FieldError>{error}</FieldError> : null}
     </fieldset>
   );
 }

@@ -9,7 +9,7 @@ import { Button } from '@/app/ui/button';
 import { SelectField, TextField } from '@/app/ui/field';
 import { PlusIcon } from '@/app/ui/icons';
 import { checkDraft, fieldErrorOf, noteMaxLength, storedPreview, valueMaxLength, type DraftErrors, type ExclusionKind } from './exclusion-draft';
-import { useExclusionActions, type ExclusionScope } from './use-exclusions';
+import { useExclusionActions, type ExclusionScope } from './_lib/api';
 
 function issuePathsOf(error: unknown): string[] {
   const issues = appErrorOf(error)?.details.issues;

@@ -13,9 +13,9 @@ import { BanIcon } from '@/app/ui/icons';
 import { PageHeader, SectionHeader } from '@/app/ui/page-header';
 import { EmptyState, ErrorState, LoadingState } from '@/app/ui/states';
 import { Table, TBody, TD, TH, THead, TR } from '@/app/ui/table';
-import { useMe } from '../../_shell/use-me';
+import { useMe } from '../../_shell/_lib/api';
 import { AddExclusionForm } from './add-exclusion-form';
-import { useExclusionActions, useExclusions, type ExclusionScope } from './use-exclusions';
+import { useExclusionActions, useExclusions, type ExclusionScope } from './_lib/api';
 
 interface Exclusion {
   id: string;

@@ -11,7 +11,7 @@ import { Alert } from '@/app/ui/alert';
 import { CheckboxField, TextField } from '@/app/ui/field';
 import { Dialog, DialogBody, DialogContent, DialogForm, FormDialogFooter } from '@/app/ui/dialog';
 import { defaultPorts, ServerFields, type ServerFieldErrors, type ServerSettings } from './server-fields';
-import { useMailboxActions } from './use-mailboxes';
+import { useMailboxActions } from './_lib/api';
 
 interface Errors {
   address?: string;

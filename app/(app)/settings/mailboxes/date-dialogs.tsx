@@ -11,7 +11,7 @@ import type { Mailbox } from '@/app/lib/mail-types';
 import { Alert } from '@/app/ui/alert';
 import { Dialog, DialogBody, DialogContent, DialogForm, FormDialogFooter } from '@/app/ui/dialog';
 import { CheckboxField, TextField } from '@/app/ui/field';
-import { useMailboxActions } from './use-mailboxes';
+import { useMailboxActions } from './_lib/api';
 
 /** The spec's resync window is 92 days; the picker stops one day short so local midnight stays inside. */
 export const resyncMaxDays = 91;

@@ -14,7 +14,7 @@ import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigge
 import { ArchiveIcon, ClockIcon, InboxIcon, LinkIcon, MoreIcon, RefreshIcon, TrashIcon } from '@/app/ui/icons';
 import { mailErrorKindText } from '../../_shell/notifications/notification-text';
 import { MailboxProgress } from './mailbox-progress';
-import { useMailboxActions } from './use-mailboxes';
+import { useMailboxActions } from './_lib/api';
 
 const statusTones: Record<MailboxStatus, BadgeTone> = { active: 'success', error: 'danger', disconnected: 'neutral' };
 

@@ -16,7 +16,7 @@ import { ConnectImapDialog } from './connect-imap-dialog';
 import { DateActionDialog } from './date-dialogs';
 import { MailboxCard, type MailboxDialog } from './mailbox-card';
 import { RemovalDialog } from './removal-dialogs';
-import { useMailboxes, useOAuthStart } from './use-mailboxes';
+import { useMailboxes, useOAuthStart } from './_lib/api';
 
 const oauthOf: Partial<Record<MailboxProvider, OAuthProvider>> = { mail_provider_a: 'oauth_provider_a', mail_provider_b: 'oauth_provider_b' };
 

@@ -12,7 +12,7 @@ import { Badge } from '@/app/ui/badge';
 import { ConfirmDialog } from '@/app/ui/dialog';
 import { Spinner } from '@/app/ui/spinner';
 import { ErrorState } from '@/app/ui/states';
-import { useMailboxActions, useRemovalImpact } from './use-mailboxes';
+import { useMailboxActions, useRemovalImpact } from './_lib/api';
 
 function ImpactSummary({ impact, mode }: { impact: RemovalImpact; mode: 'disconnect' | 'delete' }) {
   const { t } = useI18n();

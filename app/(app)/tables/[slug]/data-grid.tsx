@@ -7,41 +7,18 @@
  * typing edits, Escape cancels, Delete clears. Cells save one at a time through rows.update; a refused
  * value stays in the cell with the service's reason under it until it is fixed or cancelled.
  */
-import type { ColumnSizingState, RowSelectionState, VisibilityState } from '@tanstack/react-table';
-import type { KeyboardEvent, ReactNode } from 'react';
+import type { KeyboardEvent } from 'react';
 import { useI18n } from '@/app/i18n/client';
-import type { Column, Row, SortDir, Table } from '../_lib/api';
+import type { Column } from '../_lib/api';
 import { defaultWidth } from '../_lib/cells';
 import { GridBodyRow } from './grid-body-row';
 import { GridHeaderRow } from './grid-header-row';
+import type { GridProps } from './grid-model';
 import { useCellEditing } from './use-cell-editing';
 import { useGridNavigation } from './use-grid-navigation';
 import { useVirtualGrid } from './use-virtual-grid';
 
-export interface GridProps {
-  table: Table;
-  rows: Row[];
-  offset: number;
-  total: number;
-  isAdmin: boolean;
-  sort: { key: string; dir: SortDir } | null;
-  onSort: (key: string, dir: SortDir | null) => void;
-  hidden: VisibilityState;
-  onHiddenChange: (next: VisibilityState) => void;
-  /** Widths set by dragging a header's edge. */
-  widths: ColumnSizingState;
-  onWidthsChange: (next: ColumnSizingState) => void;
-  selection: RowSelectionState;
-  onSelectionChange: (next: RowSelectionState) => void;
-  onFilterColumn: (column: Column) => void;
-  onEditColumn: (column: Column) => void;
-  onRemoveColumn: (column: Column) => void;
-  onMoveColumn: (column: Column, by: -1 | 1) => void;
-  onAnnounce: (message: string) => void;
-  busy: boolean;
-  /** Shown under the header when the page has no rows. */
-  empty?: ReactNode;
-}
+export type { GridProps } from './grid-model';
 
 export function DataGrid(props: GridProps) {
   const { table, offset, total, busy } = props;

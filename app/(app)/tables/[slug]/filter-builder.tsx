@@ -9,7 +9,7 @@ import { useI18n } from '@/app/i18n/client';
 import { Badge } from '@/app/ui/badge';
 import { Button } from '@/app/ui/button';
 import { cn } from '@/app/ui/cn';
-import { Checkbox, Input, Select } from '@/app/ui/field';
+import { Checkbox, FieldError, Input, Select } from '@/app/ui/field';
 import { CloseIcon, FilterIcon, PlusIcon } from '@/app/ui/icons';
 import { Popover, PopoverClose, PopoverContent, PopoverTrigger } from '@/app/ui/popover';
 import type { Column, FilterCondition, Match } from '../_lib/api';
@@ -169,9 +169,9 @@ function ConditionRow({
             )
           ) : null}
           {error ? (
-            <p id={errorId} className="mt-1 text-xs font-medium text-red-600 dark:text-red-400">
+            <FieldError id={errorId} className="mt-1">
               {f.errors[error]}
-            </p>
+            </FieldError>
           ) : null}
         </div>
         <div className="hidden sm:block">

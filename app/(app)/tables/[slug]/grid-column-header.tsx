@@ -25,7 +25,7 @@ import {
   TrashIcon,
 } from '@/app/ui/icons';
 import type { Column, SortDir } from '../_lib/api';
-import type { GridProps } from './data-grid';
+import type { GridProps } from './grid-model';
 
 export function HeaderCell({
   column,

@@ -5,7 +5,7 @@ import type { Table as GridTable } from '@tanstack/react-table';
 import { useI18n } from '@/app/i18n/client';
 import type { Column, Row } from '../_lib/api';
 import { defaultWidth } from '../_lib/cells';
-import type { GridProps } from './data-grid';
+import type { GridProps } from './grid-model';
 import { HeaderCell } from './grid-column-header';
 import { headerHeight, selectWidth } from './grid-model';
 

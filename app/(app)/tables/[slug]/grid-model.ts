@@ -1,6 +1,34 @@
-/** Shared pieces of the data grid: its measurements, the state of a cell being edited, and cell error text. */
+/** Shared pieces of the data grid: its props (the header rows pick theirs), its measurements, the state of a cell being edited, and cell error text. */
+import type { ColumnSizingState, RowSelectionState, VisibilityState } from '@tanstack/react-table';
+import type { ReactNode } from 'react';
 import type { Dictionary } from '@/app/i18n';
 import { appErrorOf, describeError } from '@/app/lib/errors';
+import type { Column, Row, SortDir, Table } from '../_lib/api';
+
+export interface GridProps {
+  table: Table;
+  rows: Row[];
+  offset: number;
+  total: number;
+  isAdmin: boolean;
+  sort: { key: string; dir: SortDir } | null;
+  onSort: (key: string, dir: SortDir | null) => void;
+  hidden: VisibilityState;
+  onHiddenChange: (next: VisibilityState) => void;
+  /** Widths set by dragging a header's edge. */
+  widths: ColumnSizingState;
+  onWidthsChange: (next: ColumnSizingState) => void;
+  selection: RowSelectionState;
+  onSelectionChange: (next: RowSelectionState) => void;
+  onFilterColumn: (column: Column) => void;
+  onEditColumn: (column: Column) => void;
+  onRemoveColumn: (column: Column) => void;
+  onMoveColumn: (column: Column, by: -1 | 1) => void;
+  onAnnounce: (message: string) => void;
+  busy: boolean;
+  /** Shown under the header when the page has no rows. */
+  empty?: ReactNode;
+}
 
 export const rowHeight = 36;
 export const headerHeight = 38;

@@ -14,7 +14,7 @@ import { Alert } from '@/app/ui/alert';
 import { Button } from '@/app/ui/button';
 import { cn } from '@/app/ui/cn';
 import { Dialog, DialogBody, DialogClose, DialogContent, DialogFooter } from '@/app/ui/dialog';
-import { Label, Select } from '@/app/ui/field';
+import { FieldError, Label, Select } from '@/app/ui/field';
 import { UploadIcon } from '@/app/ui/icons';
 import { Spinner } from '@/app/ui/spinner';
 import { useTableMutations, useTablesCache, type ImportPreview, type ImportResult, type RejectedLine, type Table } from '../_lib/api';
@@ -263,9 +263,7 @@ function ImportFlow({ table, onClose }: { table: Table; onClose: () => void }) {
                 </ul>
               </div>
               {mappingError ? (
-                <p className="text-xs font-medium text-red-600 dark:text-red-400" role="alert">
-                  {mappingError}
-                </p>
+                <FieldError role="alert">{mappingError}</FieldError>
               ) : null}
             </section>
 

@@ -10,6 +10,7 @@ import { Alert } from '@/app/ui/alert';
 import { Button } from '@/app/ui/button';
 import { CheckboxField, TextareaField, TextField } from '@/app/ui/field';
 import { ConfirmDialog, Dialog, DialogBody, DialogContent, DialogForm, FormDialogFooter } from '@/app/ui/dialog';
+import { useFieldErrors } from '@/app/ui/field-errors';
 import { isSlug } from '@/server/domains/tables/naming';
 import { useTableMutations, useTablesCache, type Table } from '../_lib/api';
 
@@ -23,7 +24,7 @@ function SettingsForm({ table, onDone, onDelete }: { table: Table; onDone: () =>
   const [slug, setSlug] = useState(table.slug);
   const [description, setDescription] = useState(table.description ?? '');
   const [keyUnique, setKeyUnique] = useState(table.keyUnique);
-  const [errors, setErrors] = useState<{ name?: string; slug?: string }>({});
+  const { errors, setErrors, clearError } = useFieldErrors<{ name?: string; slug?: string }>({});
 
   const patch = useMutation({
     ...mutations.patch,
@@ -71,7 +72,7 @@ function SettingsForm({ table, onDone, onDelete }: { table: Table; onDone: () =>
             autoComplete="off"
             onChange={(event) => {
               setName(event.target.value);
-              setErrors((found) => ({ ...found, name: undefined }));
+              clearError('name');
             }}
             error={errors.name}
           />
@@ -84,7 +85,7 @@ function SettingsForm({ table, onDone, onDelete }: { table: Table; onDone: () =>
             className="font-mono text-[13px]"
             onChange={(event) => {
               setSlug(event.target.value);
-              setErrors((found) => ({ ...found, slug: undefined }));
+              clearError('slug');
             }}
             hint={s.slugHint}
             error={errors.slug}

@@ -12,7 +12,7 @@ import { Card } from '@/app/ui/card';
 import { cn } from '@/app/ui/cn';
 import { ChevronLeftIcon, TableIcon } from '@/app/ui/icons';
 import { ErrorState, LoadingState } from '@/app/ui/states';
-import { useMe } from '../../_shell/use-me';
+import { useMe } from '../../_shell/_lib/api';
 import { useTable } from '../_lib/api';
 import { TableWorkspace } from './table-workspace';
 

@@ -11,6 +11,7 @@ import { Button } from '@/app/ui/button';
 import { CheckboxField, TextareaField, TextField } from '@/app/ui/field';
 import { Dialog, DialogBody, DialogContent, DialogForm, FormDialogFooter } from '@/app/ui/dialog';
 import { ArrowDownIcon, ArrowUpIcon, PlusIcon, TrashIcon } from '@/app/ui/icons';
+import { useFieldErrors } from '@/app/ui/field-errors';
 import { isSlug, slugFromName } from '@/server/domains/tables/naming';
 import { useTableMutations, useTablesCache } from '../_lib/api';
 import {
@@ -40,7 +41,7 @@ function CreateTableForm({ onDone }: { onDone: () => void }) {
   const [description, setDescription] = useState('');
   const [keyUnique, setKeyUnique] = useState(true);
   const [columns, setColumns] = useState<ColumnDraft[]>(() => [emptyColumnDraft()]);
-  const [errors, setErrors] = useState<FormErrors>({ columns: {} });
+  const { errors, setErrors, clearError } = useFieldErrors<FormErrors>({ columns: {} });
 
   const create = useMutation({
     ...mutations.create,
@@ -119,7 +120,7 @@ function CreateTableForm({ onDone }: { onDone: () => void }) {
             value={name}
             onChange={(event) => {
               setName(event.target.value);
-              setErrors((found) => ({ ...found, name: undefined }));
+              clearError('name');
             }}
             error={errors.name}
           />
@@ -135,7 +136,7 @@ function CreateTableForm({ onDone }: { onDone: () => void }) {
             value={slug}
             onChange={(event) => {
               setSlug(event.target.value);
-              setErrors((found) => ({ ...found, slug: undefined }));
+              clearError('slug');
             }}
             hint={t.tables.create.slugHint(name.trim() ? slugFromName(name) : '')}
             error={errors.slug}

@@ -4,7 +4,7 @@
  * Install a template: an optional workflow name and, for a template that needs tables, each table
  * created or chosen among the team's (install-tables.tsx), then straight to the new draft's page.
  */
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { useI18n } from '@/app/i18n/client';
@@ -12,8 +12,7 @@ import { appErrorOf, describeError } from '@/app/lib/errors';
 import { Alert } from '@/app/ui/alert';
 import { Dialog, DialogBody, DialogContent, DialogForm, FormDialogFooter } from '@/app/ui/dialog';
 import { TextField } from '@/app/ui/field';
-import { useTRPC } from '@/app/lib/trpc';
-import { useTemplateMutations, useTemplatesCache, type Template } from '../_lib/api';
+import { useExistingTables, useTemplateMutations, useTemplatesCache, type Template } from '../_lib/api';
 import { defaultChoices, mismatchText, TableChoices, type ExistingTable, type TableChoice } from './install-tables';
 
 function InstallForm({ template, isAdmin, existing, onDone }: { template: Template; isAdmin: boolean; existing: ExistingTable[]; onDone: () => void }) {
@@ -69,12 +68,6 @@ function InstallForm({ template, isAdmin, existing, onDone }: { template: Templa
       <FormDialogFooter pending={install.isPending} submitLabel={t.templates.installSubmit} pendingLabel={t.templates.installing} />
     </DialogForm>
   );
-}
-
-/** The team's tables, read only for a template that needs one (the form waits for them to choose). */
-function useExistingTables(needed: boolean) {
-  const trpc = useTRPC();
-  return useQuery({ ...trpc.tables.list.queryOptions(), enabled: needed });
 }
 
 export function InstallTemplateDialog({ template, isAdmin = false, onOpenChange }: { template: Template | null; isAdmin?: boolean; onOpenChange: (open: boolean) => void }) {

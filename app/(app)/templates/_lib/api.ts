@@ -55,3 +55,9 @@ export function useNodeTypeLabels(): NodeTypeLabels {
   const list = useQuery({ ...trpc.nodeTypes.list.queryOptions({ lang: locale === 'fr' ? 'fr' : 'en' }), staleTime: Infinity });
   return new Map((list.data?.nodeTypes ?? []).map((nodeType) => [`${nodeType.type}@${nodeType.version}`, nodeType.label]));
 }
+
+/** The team's tables, read only for a template that needs one (the form waits for them to choose). */
+export function useExistingTables(needed: boolean) {
+  const trpc = useTRPC();
+  return useQuery({ ...trpc.tables.list.queryOptions(), enabled: needed });
+}

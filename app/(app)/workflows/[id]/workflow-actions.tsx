@@ -20,7 +20,7 @@ import { useWorkflowMutations, useWorkflowsCache, type WorkflowDetail } from '..
 import { GraphIssueList } from '../_components/graph-issue-list';
 import { DraftVsPublished } from '../_components/versions/draft-vs-published';
 import { SaveAsTemplateDialog } from '../_components/versions/save-as-template-dialog';
-import { useMe } from '../../_shell/use-me';
+import { useMe } from '../../_shell/_lib/api';
 import { useSaveDraft } from './builder/draft-saver';
 import { graphIssuesOf, parseGraphText } from '../_lib/graph-issues';
 

@@ -1,16 +1,16 @@
 'use client';
 
-import { useMutation } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { describeError, errorCodeOf } from '@/app/lib/errors';
-import { useTRPC } from '@/app/lib/trpc';
+import { useAcceptInvitation } from '../../_lib/api';
 import { Alert } from '@/app/ui/alert';
 import { Button } from '@/app/ui/button';
 import { Card } from '@/app/ui/card';
 import { TextField } from '@/app/ui/field';
 import { Spinner } from '@/app/ui/spinner';
+import { useFieldErrors } from '@/app/ui/field-errors';
 import { loadPageAfterSessionChange } from '@/app/lib/navigation';
 
 const passwordBounds = { min: 10, max: 200 };
@@ -28,13 +28,12 @@ interface FormErrors {
 
 export function AcceptInvitationForm({ brandName }: { brandName: string }) {
   const { t } = useI18n();
-  const trpc = useTRPC();
   // undefined until the fragment has been read (it only exists in the browser).
   const [token, setToken] = useState<string | null | undefined>(undefined);
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [errors, setErrors] = useState<FormErrors>({});
+  const { errors, setErrors, clearError } = useFieldErrors<FormErrors>({});
 
   useEffect(() => {
     const read = () => setToken(tokenFromFragment());
@@ -43,7 +42,7 @@ export function AcceptInvitationForm({ brandName }: { brandName: string }) {
     return () => window.removeEventListener('hashchange', read);
   }, []);
 
-  const accept = useMutation(trpc.auth.acceptInvitation.mutationOptions({ onSuccess: () => loadPageAfterSessionChange('/') }));
+  const accept = useAcceptInvitation(() => loadPageAfterSessionChange('/'));
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -108,7 +107,7 @@ export function AcceptInvitationForm({ brandName }: { brandName: string }) {
           value={name}
           onChange={(event) => {
             setName(event.target.value);
-            setErrors((found) => ({ ...found, name: undefined }));
+            clearError('name');
           }}
           error={errors.name}
         />
@@ -122,7 +121,7 @@ export function AcceptInvitationForm({ brandName }: { brandName: string }) {
           value={password}
           onChange={(event) => {
             setPassword(event.target.value);
-            setErrors((found) => ({ ...found, password: undefined }));
+            clearError('password');
           }}
           error={errors.password}
         />
@@ -135,7 +134,7 @@ export function AcceptInvitationForm({ brandName }: { brandName: string }) {
           value={confirm}
           onChange={(event) => {
             setConfirm(event.target.value);
-            setErrors((found) => ({ ...found, confirm: undefined }));
+            clearError('confirm');
           }}
           error={errors.confirm}
         />

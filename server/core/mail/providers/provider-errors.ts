@@ -10,7 +10,7 @@
  * (`providerCode`) for logs and tests. Pure, except for the clock default of `parseRetryAfter`.
  */
 import { NetworkGuardError } from '../../net/network-guard';
-import type { ClassifiedSyncError, SyncErrorKind } from '../sync-errors';
+import type { ClassifiedSyncError, SyncErrorKind } from '../sync-error-kind';
 
 export type ProviderErrorKind = 'auth' | 'rate_limited' | 'unreachable' | 'permanent';
 

@@ -17,7 +17,7 @@ import { imapConnectionOptions, resolveMailServer, smtpTransportOptions, type Ma
 import { imapSettingsOf, openImapPassword } from '../imap/mailbox-settings';
 import { withDeadline } from '../with-deadline';
 import { classifySmtpSendError, SendError } from './errors';
-import type { SendResult, TransportMailbox, OutgoingMessage } from './transport';
+import type { SendResult, TransportMailbox, OutgoingMessage } from './transport-types';
 
 export interface SmtpSendOptions {
   allowPrivate?: boolean;

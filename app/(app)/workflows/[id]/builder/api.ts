@@ -4,7 +4,7 @@
  * The builder's access to the API beyond the workflow itself: the node catalogue (palette and forms),
  * recent messages (test message picker), test runs and their live detail.
  */
-import { useQuery } from '@tanstack/react-query';
+import { useQueries, useQuery } from '@tanstack/react-query';
 import { useI18n } from '@/app/i18n/client';
 import { useTRPC, type RouterOutputs } from '@/app/lib/trpc';
 import { isInProgress } from '../../../executions/_lib/status';
@@ -41,5 +41,24 @@ export function useBuilderMutations() {
     putGraph: trpc.workflows.putGraph.mutationOptions(),
     testRun: trpc.workflows.testRun.mutationOptions(),
     testMessages: trpc.workflows.testMessages.mutationOptions(),
+  };
+}
+
+/** The subjects of the pinned test messages (at most 20 reads). */
+export function usePinnedSubjects(ids: string[]) {
+  const trpc = useTRPC();
+  const answers = useQueries({ queries: ids.map((id) => ({ ...trpc.mail.messages.get.queryOptions({ id }), staleTime: Infinity, retry: false })) });
+  return new Map(ids.map((id, index) => [id, answers[index]?.data?.subject ?? null]));
+}
+
+/** The pickers' lists for the generated node forms: the member's mailboxes, tables, connections and workflows. */
+export function usePickerQueries() {
+  const trpc = useTRPC();
+  const options = { staleTime: 60_000, retry: false } as const;
+  return {
+    mailboxes: useQuery({ ...trpc.mailboxes.list.queryOptions(), ...options }),
+    tables: useQuery({ ...trpc.tables.list.queryOptions(), ...options }),
+    connections: useQuery({ ...trpc.connections.list.queryOptions({}), ...options }),
+    workflows: useQuery({ ...trpc.workflows.list.queryOptions(), ...options }),
   };
 }

@@ -8,14 +8,13 @@
  * cost recorded).
  * Test messages (up to 20) are picked from the mirror.
  */
-import { useMutation, useQueries } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useMemo, useState } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { describeError } from '@/app/lib/errors';
 import { runErrorText } from '@/app/lib/run-error-text';
 import { formatDateTime } from '@/app/lib/format';
-import { useTRPC } from '@/app/lib/trpc';
 import { Alert } from '@/app/ui/alert';
 import { StatusBadge } from '@/app/ui/badge';
 import { Button } from '@/app/ui/button';
@@ -23,7 +22,7 @@ import { Dialog, DialogBody, DialogContent, DialogFooter } from '@/app/ui/dialog
 import { Checkbox, Select } from '@/app/ui/field';
 import { executionStatusTone, isInProgress } from '../../../executions/_lib/status';
 import { useWorkflowsCache, type WorkflowDetail } from '../../_lib/api';
-import { useBuilderMutations, useRecentMessages, useTestRun, type TestRunStep } from './api';
+import { useBuilderMutations, usePinnedSubjects, useRecentMessages, useTestRun, type TestRunStep } from './api';
 import { hasAiNodes } from './model/ai-nodes';
 
 export const maxTestMessages = 20;
@@ -85,13 +84,6 @@ export function useTestRunner(workflow: WorkflowDetail, flush: () => Promise<boo
 }
 
 export type TestRunner = ReturnType<typeof useTestRunner>;
-
-/** The subjects of the pinned test messages (at most 20 reads). */
-function usePinnedSubjects(ids: string[]) {
-  const trpc = useTRPC();
-  const answers = useQueries({ queries: ids.map((id) => ({ ...trpc.mail.messages.get.queryOptions({ id }), staleTime: Infinity, retry: false })) });
-  return new Map(ids.map((id, index) => [id, answers[index]?.data?.subject ?? null]));
-}
 
 export function TestRunControls({ workflow, runner, readOnly, onPickMessages }: { workflow: WorkflowDetail; runner: TestRunner; readOnly: boolean; onPickMessages: () => void }) {
   const { t } = useI18n();

@@ -5,13 +5,11 @@
  * and workflows for the pickers, and the sample scope expressions are previewed and completed
  * against (the last test run's data, pinned outputs taking precedence).
  */
-import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { useTRPC } from '@/app/lib/trpc';
 import type { ParamsFormContext, PickerItem } from '../../_components/params';
 import type { SampleScope } from '../../_components/expression';
 import type { JsonSchemaLike, ScopeShapes } from '../../_components/expression/_lib/known-fields';
-import type { TestRunDetail } from './api';
+import { usePickerQueries, type TestRunDetail } from './api';
 import type { EditorGraph } from './model/editor-graph';
 
 function pickerItems(items: readonly object[] | undefined): PickerItem[] {
@@ -23,12 +21,7 @@ function pickerItems(items: readonly object[] | undefined): PickerItem[] {
 }
 
 export function usePickerLists(): Omit<ParamsFormContext, 'sampleScope'> {
-  const trpc = useTRPC();
-  const options = { staleTime: 60_000, retry: false } as const;
-  const mailboxes = useQuery({ ...trpc.mailboxes.list.queryOptions(), ...options });
-  const tables = useQuery({ ...trpc.tables.list.queryOptions(), ...options });
-  const connections = useQuery({ ...trpc.connections.list.queryOptions({}), ...options });
-  const workflows = useQuery({ ...trpc.workflows.list.queryOptions(), ...options });
+  const { mailboxes, tables, connections, workflows } = usePickerQueries();
   return useMemo(
     () => ({
       mailboxes: pickerItems(mailboxes.data?.mailboxes),

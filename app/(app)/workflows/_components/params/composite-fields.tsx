@@ -9,7 +9,7 @@ import { useFormContext } from './form-context';
 import { type Segment } from './_lib/paths';
 import { asSchema, discriminators, initialValue, isPlainObject, kindOf, resolveRef, type JsonSchema } from './_lib/schema';
 import { moveItem, renameKey, withKey } from './_lib/values';
-import { type FieldProps, type FieldBase, SchemaField, Frame, ExpressionControl, useExpressionMode, type InnerProps, isLeaf } from './schema-field';
+import { type FieldProps, type FieldBase, NestedField, Frame, ExpressionControl, useExpressionMode, type InnerProps, isLeaf } from './field-parts';
 
 export function ObjectProperties({ schema, value, defaultValue, segments, onChange }: { schema: JsonSchema; value: unknown; defaultValue: unknown; segments: Segment[]; onChange: (value: unknown) => void }) {
   const properties = Object.entries(schema.properties ?? {}).filter(([, property]) => !Object.hasOwn(property, 'const'));
@@ -25,7 +25,7 @@ export function ObjectProperties({ schema, value, defaultValue, segments, onChan
   return (
     <div className="space-y-4">
       {properties.map(([key, property]) => (
-        <SchemaField
+        <NestedField
           key={key}
           name={key}
           schema={property}
@@ -126,7 +126,7 @@ export function ArrayField(props: InnerProps) {
           return (
             <li key={index} className="flex items-start gap-2" data-testid="array-item">
               <div className="min-w-0 flex-1">
-                <SchemaField
+                <NestedField
                   schema={itemSchema}
                   value={item}
                   required
@@ -217,7 +217,7 @@ export function RecordField(props: InnerProps) {
         {keys.map((key, index) => (
           <li key={index} className="grid grid-cols-[minmax(0,2fr)_minmax(0,3fr)_auto] items-start gap-2" data-testid="record-entry">
             <EntryKey value={key} taken={keys.filter((other) => other !== key)} onRename={(next) => onChange(renameKey(record, key, next))} />
-            <SchemaField
+            <NestedField
               schema={valueSchema}
               value={record[key]}
               required

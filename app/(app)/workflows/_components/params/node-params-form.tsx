@@ -11,6 +11,7 @@ import { FieldErrors } from './field-frame';
 import { FormContext, type FormContextValue, type ParamsFormContext } from './form-context';
 import { isUnder, normaliseParamIssuePath, parsePath, type FieldIssue } from './_lib/paths';
 import { asSchema, isPlainObject, resolveRef, unionBranches, type JsonSchema } from './_lib/schema';
+import { FieldRendererContext } from './field-parts';
 import { SchemaField } from './schema-field';
 
 /** The parts of a node type (`trpc.nodeTypes.list`) the form reads. */
@@ -78,14 +79,16 @@ export function NodeParamsForm({ nodeType, params, onChange, context, issues = [
 
   return (
     <FormContext.Provider value={value}>
-      <div data-testid="node-params-form" data-node-type={nodeType.type} role="group" aria-label={t.params.form.label} className="space-y-4">
-        {unplaced.length > 0 ? (
-          <div role="alert" className="rounded-md border border-red-300 bg-red-50 px-3 py-2 dark:border-red-800 dark:bg-red-950/40">
-            <FieldErrors messages={unplaced.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message))} />
-          </div>
-        ) : null}
-        <SchemaField schema={root} value={params} segments={[]} required isRoot onChange={(next) => onChange(isPlainObject(next) ? next : {})} />
-      </div>
+      <FieldRendererContext.Provider value={SchemaField}>
+        <div data-testid="node-params-form" data-node-type={nodeType.type} role="group" aria-label={t.params.form.label} className="space-y-4">
+          {unplaced.length > 0 ? (
+            <div role="alert" className="rounded-md border border-red-300 bg-red-50 px-3 py-2 dark:border-red-800 dark:bg-red-950/40">
+              <FieldErrors messages={unplaced.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message))} />
+            </div>
+          ) : null}
+          <SchemaField schema={root} value={params} segments={[]} required isRoot onChange={(next) => onChange(isPlainObject(next) ? next : {})} />
+        </div>
+      </FieldRendererContext.Provider>
     </FormContext.Provider>
   );
 }

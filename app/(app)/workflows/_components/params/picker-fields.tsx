@@ -7,7 +7,7 @@ import { FieldFrame } from './field-frame';
 import { itemLabel, type ParamsFormContext, type PickerItem } from './form-context';
 import { connectionTypesIn, type PickerKind } from './_lib/pickers';
 import { defaultText } from './_lib/schema';
-import { ExpressionControl, Frame, useExpressionMode, type FieldBase, type FieldProps } from './schema-field';
+import { ExpressionControl, Frame, useExpressionMode, type FieldBase, type FieldProps } from './field-parts';
 
 /** The list a picker offers, or null when the builder passed none (the field stays a text field). */
 export function pickerList(picker: PickerKind, lists: ParamsFormContext): readonly PickerItem[] | null {

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { Checkbox, Input, Select } from '@/app/ui/field';
 import { ExpressionSwitch, FieldErrors, Hint, RequiredMark } from './field-frame';
 import { defaultText, isLongText } from './_lib/schema';
-import { Frame, ExpressionControl, useExpressionMode, type InnerProps, controlAria } from './schema-field';
+import { Frame, ExpressionControl, useExpressionMode, type InnerProps, controlAria } from './field-parts';
 
 export function StringField(props: InnerProps) {
   const { base } = props;

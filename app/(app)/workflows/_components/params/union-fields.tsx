@@ -8,7 +8,7 @@ import { hasExpression } from '@/server/engine/expressions';
 import { FieldErrors } from './field-frame';
 import type { FormContextValue } from './form-context';
 import { initialValue, isLongText, isPlainObject, kindOf, matchBranch, resolveRef, unionBranches, type JsonSchema } from './_lib/schema';
-import { SchemaField, Frame, ExpressionControl, useExpressionMode, type InnerProps, controlAria } from './schema-field';
+import { NestedField, Frame, ExpressionControl, useExpressionMode, type InnerProps, controlAria } from './field-parts';
 import { optionText } from './scalar-fields';
 import { ObjectProperties } from './composite-fields';
 
@@ -79,7 +79,7 @@ export function UnionField(props: InnerProps) {
   const content = expressionOn ? (
     <ExpressionControl props={props} base={base} value={value} />
   ) : branch && branchKind !== 'null' && branchKind !== 'const' && (value !== undefined || branchKind === 'object') ? (
-    <SchemaField
+    <NestedField
       schema={branch}
       value={branchValue}
       required={required}

@@ -1,13 +1,15 @@
 'use client';
 
 /**
- * Read side of the webmail: folders (with counts, aggregated without a mailbox), thread lists by
- * cursor, one thread with its messages, and one full message (remote images only on request).
+ * The webmail's access to the API. Read side: folders (with counts, aggregated without a mailbox), thread
+ * lists by cursor, one thread with its messages, and one full message (remote images only on request);
+ * then what automation did with a message, compose (reply context, send, undo) and unsubscribe. Actions
+ * on threads, with their optimistic updates, are in ./thread-actions-api.ts.
  */
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { Folder, FullMessage, MessageSummary, Thread, ThreadFilter } from '@/app/lib/mail-types';
-import { useTRPC } from '@/app/lib/trpc';
+import { useTRPC, type RouterOutputs } from '@/app/lib/trpc';
 
 export const threadPageSize = 50;
 
@@ -68,4 +70,35 @@ export function useMessage(id: string, options: { enabled: boolean; allowRemoteI
     staleTime: 5 * 60_000,
     select: (data): FullMessage => data,
   });
+}
+
+/** What automation did with one message (its journal entry). */
+export function useMessageJournal(messageId: string) {
+  const trpc = useTRPC();
+  return useQuery(trpc.journal.message.queryOptions({ id: messageId }));
+}
+
+/** The reply or forward context of a message; nothing is read for a new message (`answer` null). */
+export function useReplyContext(answer: { messageId: string; mode: 'reply' | 'replyAll' | 'forward' } | null) {
+  const trpc = useTRPC();
+  return useQuery({
+    ...trpc.compose.replyContext.queryOptions({ id: answer?.messageId ?? '', mode: answer?.mode ?? 'reply' }),
+    enabled: answer !== null,
+    staleTime: 0,
+  });
+}
+
+export function useSendMail(onSent: (result: RouterOutputs['compose']['send']) => void) {
+  const trpc = useTRPC();
+  return useMutation(trpc.compose.send.mutationOptions({ onSuccess: onSent }));
+}
+
+export function useUndoSend(onUndone: () => void) {
+  const trpc = useTRPC();
+  return useMutation(trpc.compose.undo.mutationOptions({ onSuccess: onUndone }));
+}
+
+export function useUnsubscribe(onDone: () => void) {
+  const trpc = useTRPC();
+  return useMutation(trpc.mail.messages.unsubscribe.mutationOptions({ onSuccess: onDone }));
 }

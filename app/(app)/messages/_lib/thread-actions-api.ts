@@ -9,8 +9,8 @@ import { useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-
 import { refreshMailViews } from '@/app/lib/mail-query-keys';
 import type { Folder, FolderRole, MessageSummary, ThreadAction, ThreadFilter } from '@/app/lib/mail-types';
 import { useTRPC, type RouterOutputs } from '@/app/lib/trpc';
-import { newClientToken } from './_lib/client-token';
-import { applyToPages, patchThread, type ActionRequest, type ThreadPage } from './_lib/thread-cache';
+import { newClientToken } from './client-token';
+import { applyToPages, patchThread, type ActionRequest, type ThreadPage } from './thread-cache';
 
 const roles: readonly FolderRole[] = ['inbox', 'starred', 'sent', 'drafts', 'archive', 'all', 'spam', 'trash'];
 
