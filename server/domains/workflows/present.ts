@@ -3,7 +3,7 @@ import type { Workflow, WorkflowVersion } from '../../generated/prisma/client';
 import { iso } from '../../core/http/schemas';
 import { graphInput, type WorkflowGraph } from '../../engine/graph/schema';
 import { triggerFactsOf } from '../../engine/graph/trigger-facts';
-import { executionLimitsOf } from '../../engine/run/limits';
+import { executionLimitsOf } from '../../engine/contract/limits';
 import type { PublishedVersionFacts } from './repo';
 
 export type WorkflowStatus = 'draft' | 'published' | 'paused' | 'archived';

@@ -14,7 +14,7 @@ import { forbiddenNodeIssues, forbiddenNodeTypesFor } from '../../engine/graph/f
 import { triggerFactsOf } from '../../engine/graph/trigger-facts';
 import { validateGraph } from '../../engine/graph/validate-graph';
 import type { IssueRule } from '../../engine/nodes/readable-issue';
-import { engineBounds, instanceCeilings } from '../../engine/run/limits';
+import { engineBounds, instanceCeilings } from '../../engine/contract/limits';
 import { assertGraphScopes, needFor } from './graph-scopes';
 import { draftOf, presentWorkflow, presentWorkflowDetail, readGraph } from './present';
 import * as repo from './repo';

@@ -29,8 +29,9 @@ import { endpointOf } from '../../domains/llm/repo';
 import { isRefusal } from '../../domains/llm/resolve';
 import { resolveForPurpose } from '../../domains/llm/routing';
 import { enforceBudget, recordUsage } from '../../domains/llm/usage';
-import { fail, NodeFailure, RateLimited } from '../run/failures';
-import type { AiCapability, AiCallInput, AiCallOutcome } from './types';
+import { aiFailure, simulatedOutcome } from '../contract/ai-outcomes';
+import { fail, NodeFailure, RateLimited } from '../contract/failures';
+import type { AiCapability, AiCallInput, AiCallOutcome } from '../contract/capabilities';
 
 export interface AiCapabilityRun {
   memberId: string;
@@ -44,12 +45,6 @@ export interface AiCapabilityRun {
   net?: AiNetOptions;
 }
 
-const defaultRateLimitWaitMs = 60_000;
-
-export function simulatedOutcome(input: Pick<AiCallInput, 'simulate'>): AiCallOutcome {
-  const answer = input.simulate();
-  return { text: answer.text, object: answer.object, toolCalls: [], provider: null, model: null, usage: null, costUsd: null, simulated: true };
-}
 
 /** Where one call goes: an endpoint, its model, and who pays (an instance connection or the member's key). */
 interface CallTarget {
@@ -138,19 +133,4 @@ export function createAiCapability(run: AiCapabilityRun): AiCapability {
       };
     },
   };
-}
-
-/** A provider-layer error as the engine's failure (RateLimited is a postponement, not a failure). */
-export function aiFailure(error: unknown, now = Date.now()): unknown {
-  if (error instanceof NodeFailure || error instanceof RateLimited) return error;
-  if (!isAiCallError(error)) return error;
-  const details = { code: error.code, provider: error.provider, status: error.status };
-  switch (failureFamily(error)) {
-    case 'rate_limited':
-      return new RateLimited(new Date(now + (error.retryAfterMs ?? defaultRateLimitWaitMs)));
-    case 'transient':
-      return fail.transient(error.kind === 'invalid_output' ? 'ai_invalid_output' : 'ai_call_failed', { message: error.message, details });
-    case 'permanent':
-      return fail.permanent('ai_call_failed', { message: error.message, details });
-  }
 }

@@ -32,12 +32,12 @@ import { checkRowWrite, insertRow, lookupByKey, updateRow, upsertRow, type Execu
 import { quotedValue } from '../../core/quoted-value';
 import { isUuid } from '../../domains/compose/repo';
 import type { ExecutionActor } from '../../core/auth/access';
-import { fail, NodeFailure } from '../run/failures';
+import { fail, NodeFailure } from '../contract/failures';
 import { createAiCapability } from './ai';
 import { createHttpCapability, type HttpCapabilityOptions } from './http';
 import { databaseCredentialSource } from './http-credential';
 import { createSendCapability } from './send';
-import type { Capabilities, MailCapability, TablesCapability } from './types';
+import type { Capabilities, MailCapability, TablesCapability } from '../contract/capabilities';
 
 export interface CapabilityRun {
   /** The run, acting for its member (server/engine/run/actor.ts). */

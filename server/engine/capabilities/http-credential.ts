@@ -19,7 +19,7 @@ import { openJson } from '../../core/crypto/secret-box';
 import { db } from '../../core/db';
 import { allowedHostOf, isHostAllowed } from '../../core/net/allowed-hosts';
 import { maskText } from '../expressions';
-import { fail } from '../run/failures';
+import { fail } from '../contract/failures';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -13,8 +13,8 @@ import { isUuid, memberMailbox, memberOriginal } from '../../domains/compose/rep
 import { maxComposeAttachments } from '../../domains/compose/schemas';
 import { createOutbound } from '../../domains/outbound/create';
 import { sendsWithoutReview } from '../../domains/workflows/present';
-import { fail } from '../run/failures';
-import type { OutboundOutcome, PreparedOutbound, SendCapability } from './types';
+import { fail } from '../contract/failures';
+import type { OutboundOutcome, PreparedOutbound, SendCapability } from '../contract/capabilities';
 
 export interface SendCapabilityRun {
   memberId: string;

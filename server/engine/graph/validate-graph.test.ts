@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineNode, type NodeDefinition } from '../nodes/define-node';
+import { defineNode, type NodeDefinition } from '../contract/define-node';
 import { prototypeNames } from '../../testing/prototype-names';
 import { graphInput, type GraphInput } from './schema';
 import { triggerFactsOf } from './trigger-facts';
