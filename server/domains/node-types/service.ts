@@ -6,9 +6,7 @@
  */
 import { z } from 'zod';
 import { normaliseScopes } from '../../core/auth/scopes';
-import { forbiddenNodeTypesFor } from '../../engine/graph/forbidden-nodes';
-import { localizeParamsSchema } from '../../engine/nodes/param-help';
-import { latestNodeTypes } from '../../engine/nodes/registry';
+import { forbiddenNodeTypesFor, latestNodeTypes, localizeParamsSchema } from '../../engine';
 import type { NodeDefinition } from '../../engine/contract/define-node';
 import { builtInRetry } from '../../engine/contract/limits';
 import type { ListNodeTypesQuery, NodeTypeOutput } from './schemas';

@@ -7,7 +7,7 @@
  */
 import type { NodeDefinition, TriggerKind } from '../contract/define-node';
 import { findNodeType } from '../nodes/registry';
-import type { GraphNode } from './schema';
+import type { GraphNode } from '../contract/graph';
 
 export interface TriggerFacts {
   triggerType: TriggerKind | null;

@@ -10,7 +10,7 @@ import { outputsOf } from '../contract/define-node';
 import { checkNodeParams, formatPath } from '../nodes/check-params';
 import { findNodeType, nodeDefinitions } from '../nodes/registry';
 import type { IssueRule } from '../nodes/readable-issue';
-import type { GraphConnection, GraphNode } from './schema';
+import type { GraphConnection, GraphNode } from '../contract/graph';
 
 export interface GraphIssue {
   path: string;

@@ -25,7 +25,7 @@
  * died between steps), the run fails `execution_crash_loop` before anything runs again.
  */
 import type { NodeDefinition } from '../contract/define-node';
-import type { GraphNode } from '../graph/schema';
+import type { GraphNode } from '../contract/graph';
 import { NodeFailure } from '../contract/failures';
 import type { ExecutionError } from './finish';
 import { endCrashStreak, type ClaimedExecution } from './lease';

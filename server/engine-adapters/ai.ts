@@ -1,5 +1,5 @@
 /**
- * The `ai` capability (server/engine/capabilities/types.ts AiCapability): one model call for an AI
+ * The `ai` capability (server/engine/contract/capabilities.ts AiCapability): one model call for an AI
  * node, through the llm domain (routing, budgets, usage) and the provider layer (server/core/ai/).
  *
  * - The model: the member's own key when they stored one and the instance allows it
@@ -19,19 +19,14 @@
  * - Simulated runs (test runs, evaluations) call no model unless the run asks (`callModels`): they
  *   answer the node's deterministic `simulate()` instead, marked `simulated`.
  */
-import { callModel, failureFamily, isAiCallError, type AiNetOptions } from '../../core/ai';
-import type { AiEndpoint } from '../../core/ai/types';
-import { db } from '../../core/db';
-import { AppError } from '../../core/errors/app-error';
-import { llmNetOptions } from '../../domains/llm/base-url';
-import { memberChoice } from '../../domains/llm/member-endpoints';
-import { endpointOf } from '../../domains/llm/repo';
-import { isRefusal } from '../../domains/llm/resolve';
-import { resolveForPurpose } from '../../domains/llm/routing';
-import { enforceBudget, recordUsage } from '../../domains/llm/usage';
-import { aiFailure, simulatedOutcome } from '../contract/ai-outcomes';
-import { fail, NodeFailure, RateLimited } from '../contract/failures';
-import type { AiCapability, AiCallInput, AiCallOutcome } from '../contract/capabilities';
+import { callModel, type AiNetOptions } from '../core/ai';
+import type { AiEndpoint } from '../core/ai/types';
+import { db } from '../core/db';
+import { AppError } from '../core/errors/app-error';
+import { endpointOf, enforceBudget, isRefusal, llmNetOptions, memberChoice, recordUsage, resolveForPurpose } from '../domains/llm/engine-api';
+import { aiFailure, simulatedOutcome } from '../engine/contract/ai-outcomes';
+import { fail } from '../engine/contract/failures';
+import type { AiCapability, AiCallInput } from '../engine/contract/capabilities';
 
 export interface AiCapabilityRun {
   memberId: string;

@@ -9,14 +9,14 @@
  * (./http-credential.ts); a simulated run sends nothing and answers what it would have sent.
  */
 import type { LookupAddress } from 'node:dns';
-import { config } from '../../core/config';
-import { allowAddressFor, parseAllowHosts } from '../../core/net/allow-list';
-import { guardedFetch } from '../../core/net/guarded-fetch';
-import { isNetworkGuardError } from '../../core/net/network-guard';
-import { maskSecrets } from '../expressions';
-import { fail, NodeFailure, RateLimited } from '../contract/failures';
+import { config } from '../core/config';
+import { allowAddressFor, parseAllowHosts } from '../core/net/allow-list';
+import { guardedFetch } from '../core/net/guarded-fetch';
+import { isNetworkGuardError } from '../core/net/network-guard';
+import { maskSecrets } from '../engine/expressions';
+import { fail, NodeFailure, RateLimited } from '../engine/contract/failures';
 import { applySecret, hopChecker, hostsFor, maskerOf, simulatedPlacement, withQueryParam, type AppliedSecret, type HttpCredentialSource } from './http-credential';
-import type { HttpAnswer, HttpCapability } from '../contract/capabilities';
+import type { HttpAnswer, HttpCapability } from '../engine/contract/capabilities';
 
 export interface HttpCapabilityOptions {
   simulated: boolean;
