@@ -2,7 +2,7 @@
  * What every `ai` capability answers the same way (contract/capabilities.ts AiCapability): a simulated
  * call's deterministic outcome, and a provider error as the step's failure (rate_limited → RateLimited,
  * postponed, 60 s when the vendor gave no Retry-After; transient → `ai_call_failed` /
- * `ai_invalid_output` temporary; others permanent). The real capability (server/capabilities/ai.ts) and
+ * `ai_invalid_output` temporary; others permanent). The real capability (server/engine-adapters/ai.ts) and
  * the node tests' vendor capability (nodes/ai/vendor-ai.ts) share them.
  */
 import { failureFamily, isAiCallError } from '../../core/ai';
