@@ -7,6 +7,7 @@
  * Next; domain code other than routers imports no tRPC; the runner imports no Next, React, tRPC or
  * web server code; only server/http/web-server.ts imports Next on the server.
  */
+import path from 'node:path';
 import js from '@eslint/js';
 import nextPlugin from '@next/eslint-plugin-next';
 import importX from 'eslint-plugin-import-x';
@@ -32,6 +33,22 @@ const inProcessExpressions = {
   group: ['**/engine/expressions', '**/engine/expressions/index', '../expressions', '../expressions/index'],
   importNames: ['resolveParams', 'resolveValueIn', 'evaluateExpression', 'resolveText'],
   message: 'Evaluate member expressions through server/engine/expressions/sandbox (worker threads), never on this thread.',
+};
+
+/**
+ * The engine's layers (ARCHITECTURE.md, "The engine's layers"), from the bottom: the contract
+ * (server/engine/contract: the node SDK, failures, limits, capability types, the graph's shape); the
+ * nodes, which stand on it; the rest of the engine; the domains, which use the engine through its one
+ * public entry; the adapters (server/engine-adapters), which give the engine what it may do in the
+ * domains and are handed to it at start-up (compose.ts). Each zone is one arrow that may not be drawn.
+ */
+/** An absolute glob under server/ (a zone whose `from` is a glob takes absolute globs as exceptions). */
+const serverGlob = (...parts) => path.join(import.meta.dirname, 'server', ...parts);
+const domainsUseEngineEntry = {
+  target: './server/domains',
+  from: './server/engine',
+  except: ['./index.ts', './contract'],
+  message: 'A domain uses the engine through its public entry, server/engine/index.ts (and the shapes of server/engine/contract/): add what you need there instead of reaching inside the engine.',
 };
 
 const restrictPackages = (...names) => ({
@@ -172,6 +189,7 @@ export default tseslint.config(
           zones: [
             { target: './server/domains', from: './server/trpc', message: 'Services import no tRPC: only routers do.' },
             { target: './server/domains', from: './server/http', message: 'Domains import no HTTP layer.' },
+            domainsUseEngineEntry,
           ],
         },
       ],
@@ -188,6 +206,70 @@ export default tseslint.config(
             { target: './runner', from: './server/trpc', message: 'The runner imports no tRPC.' },
             { target: './runner', from: './server/http', message: 'The runner imports no web server code.' },
             { target: './runner', from: './app', message: 'The runner imports nothing from app/.' },
+          ],
+        },
+      ],
+    },
+  },
+  // --- The engine's layers ---------------------------------------------------------------------
+  {
+    // Routers and domain tests: the same engine entry (domain tests may reach inside the engine).
+    files: ['server/domains/**/router.ts', 'server/domains/**/*-router.ts'],
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: [domainsUseEngineEntry] }] },
+  },
+  {
+    files: ['server/engine/**/*.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: './server/engine',
+              from: './server/domains',
+              message: 'The engine imports no domain: what a step needs of a domain is a capability (server/engine/contract/capabilities.ts, built in server/engine-adapters), what a run’s end triggers is a run-end hook (server/engine/composition.ts).',
+            },
+            {
+              target: './server/engine',
+              from: './server/engine-adapters',
+              message: 'The engine never imports its adapters: the composition root hands them to it at start-up (server/engine-adapters/compose.ts).',
+            },
+            {
+              target: './server/engine/nodes',
+              from: './server',
+              except: ['./engine/contract', './engine/expressions', './engine/nodes', './core', './testing'],
+              message: 'A node stands on the engine’s contract only: server/engine/contract (defineNode, failures, limits, capability types), server/engine/expressions and server/core. What it needs of the world is a capability.',
+            },
+            {
+              target: './server/engine/contract',
+              from: './server/engine',
+              except: ['./contract'],
+              message: 'The contract is the bottom of the engine: it imports nothing else of server/engine (server/core is fine).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['server/engine-adapters/**/*.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: './server/engine-adapters',
+              from: './server/domains/**/*',
+              except: [serverGlob('domains', '*', 'index.ts'), serverGlob('domains', '**', 'engine-api.ts')],
+              message: 'An adapter reaches a domain through its faces only: server/domains/<d>/index.ts or its engine-api.ts (re-export there what the engine needs).',
+            },
+            {
+              target: './server/engine-adapters',
+              from: './server/engine',
+              except: ['./index.ts', './contract', './expressions'],
+              message: 'An adapter uses the engine through server/engine/index.ts, server/engine/contract/ and server/engine/expressions only.',
+            },
           ],
         },
       ],

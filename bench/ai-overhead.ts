@@ -30,7 +30,7 @@ export async function runAiOverheadBench(options: { databaseUrl: string; log: (m
   const { keyPurposeOf } = await import('../server/domains/llm/repo');
   const { fakeNet } = await import('../server/testing/ai-fakes');
   const { startOverheadPair } = await import('../server/testing/ai-fakes/bench-kit');
-  const { createAiCapability } = await import('../server/engine/capabilities/ai');
+  const { createAiCapability } = await import('../server/engine-adapters/ai');
   const { aiClassifyNode } = await import('../server/engine/nodes/ai/classify.node.ts');
 
   const pair = await startOverheadPair('fake-model');

@@ -6,7 +6,7 @@
  * run that every step ran and the HTTP step reached the sink, so a parameter the catalogue changes is caught rather
  * than benched as a shorter workflow.
  */
-import type { GraphInput } from '../server/engine/graph/schema';
+import type { GraphInput } from '../server/engine/contract/graph';
 
 export const benchNodeIds = ['start', 'tag', 'check', 'shape', 'call'] as const;
 

@@ -11,7 +11,9 @@ import { databaseUrl } from '../server/core/config';
 import { graphileLogger } from '../runner/graphile-logger';
 import { startSweeperLoop } from '../runner/engine/sweeper-loop';
 import { taskList } from '../runner/tasks';
+import { composeEngine } from '../server/engine-adapters/compose';
 
+composeEngine();
 const batchDelay = Number(process.env.BENCH_ENGINE_BATCH_DELAY ?? '-1');
 const runner = await run({
   connectionString: databaseUrl(),

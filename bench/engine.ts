@@ -87,7 +87,7 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
   const { findNodeType } = await import('../server/engine/nodes/registry');
   const { tokenHash, randomToken } = await import('../server/core/auth/tokens');
   const { createWorkflow, webhookGraph } = await import('../server/testing/workflow-factories');
-  const { graphInput } = await import('../server/engine/graph/schema');
+  const { graphInput } = await import('../server/engine/contract/graph');
   const { validateGraph } = await import('../server/engine/graph/validate-graph');
   const { findFreePort } = await import('../server/core/free-port');
   resetConfigForTests();

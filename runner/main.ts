@@ -18,6 +18,7 @@ import { loadEnvFile } from '../server/core/load-env-file';
 import { log } from '../server/core/log';
 import { setOAuthTokenSource } from '../server/core/mail/providers/token-source';
 import { mailTokenSource } from '../server/domains/oauth/tokens';
+import { composeEngine } from '../server/engine-adapters/compose';
 import { closeExpressionSandbox, startExpressionSandbox } from '../server/engine/expressions/sandbox';
 import { parsedCronItems } from './crontab';
 import { graphileLogger } from './graphile-logger';
@@ -34,6 +35,8 @@ import { runnerWorkerPreset } from './worker-preset';
 const forcedExitMs = 12_000;
 
 loadEnvFile();
+// The engine's capabilities and run-end hooks (server/engine-adapters/compose.ts), before any job runs.
+composeEngine();
 
 const runner: Runner = await run({
   connectionString: databaseUrl(),

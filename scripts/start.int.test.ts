@@ -18,7 +18,7 @@ import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
 import { db } from '../server/core/db';
-import type { GraphInput } from '../server/engine/graph/schema';
+import type { GraphInput } from '../server/engine/contract/graph';
 import { startExecution } from '../server/engine/run/start';
 import { createMember } from '../server/testing/factories';
 import { useTestDatabase } from '../server/testing/test-database';

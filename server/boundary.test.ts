@@ -101,6 +101,31 @@ describe('ui conventions (ESLint)', { timeout: 60_000 }, () => {
     ['a section facade calls useTRPC', 'app/(app)/approvals/_lib/api.ts', "import { useTRPC } from '@/app/lib/trpc';"],
     ['a second facade of a section calls useTRPC', 'app/(app)/messages/_lib/thread-actions-api.ts', "import { useTRPC } from '@/app/lib/trpc';"],
     ['a component uses a facade hook and the router types', 'app/(app)/approvals/approvals-view.tsx', "import { useApprovalPages } from './_lib/api';\nimport type { RouterOutputs } from '@/app/lib/trpc';"],
+
+describe('engine layering', { timeout: 60_000 }, () => {
+  it.each([
+    ['a node imports the run machinery', 'server/engine/nodes/flow/wait.node.ts', "import { startExecution } from '../../run/start';", /stands on the engine’s contract only/],
+    ['a node imports an adapter', 'server/engine/nodes/http/request.node.ts', "import { createHttpCapability } from '../../../engine-adapters/http';", /stands on the engine’s contract only/],
+    ['a node imports a domain', 'server/engine/nodes/tables/shared.ts', "import type { Cells } from '../../../domains/tables/rows/engine-api';", /imports no domain/],
+    ['the run machinery imports a domain', 'server/engine/run/finish.ts', "import { notify } from '../../domains/notifications/notify';", /imports no domain/],
+    ['the engine imports its adapters', 'server/engine/run/run-step.ts', "import { createCapabilities } from '../../engine-adapters/create';", /never imports its adapters/],
+    ['the contract imports the run machinery', 'server/engine/contract/define-node.ts', "import { startExecution } from '../run/start';", /bottom of the engine/],
+    ['a domain reaches inside the engine', 'server/domains/workflows/service.ts', "import { validateGraph } from '../../engine/graph/validate-graph';", /public entry, server\/engine\/index\.ts/],
+    ['a router reaches inside the engine', 'server/domains/executions/router.ts', "import { cancelExecutions } from '../../engine/run/cancel';", /public entry, server\/engine\/index\.ts/],
+    ['an adapter reaches a domain’s internals', 'server/engine-adapters/send.ts', "import { createOutbound } from '../domains/outbound/create';", /through its faces only/],
+    ['an adapter reaches inside the engine', 'server/engine-adapters/create.ts', "import { runStep } from '../engine/run/run-step';", /server\/engine\/index\.ts, server\/engine\/contract/],
+  ])('reports %s', async (_name, file, source, expected) => {
+    const findings = await boundaryFindings(file, source);
+    expect(findings.some((finding) => expected.test(finding)), findings.join('\n')).toBe(true);
+  });
+
+  it.each([
+    ['a node uses the contract, expressions and core', 'server/engine/nodes/flow/wait.node.ts', "import { fail } from '../../contract/failures';\nimport { hasExpression } from '../../expressions';\nimport { config } from '../../../core/config';"],
+    ['the run machinery uses the contract and the composition', 'server/engine/run/finish.ts', "import { fail } from '../contract/failures';\nimport { engineComposition } from '../composition';"],
+    ['the contract uses core', 'server/engine/contract/limits.ts', "import { config } from '../../core/config';"],
+    ['a domain uses the engine entry and the contract', 'server/domains/workflows/service.ts', "import { validateGraph } from '../../engine';\nimport { graphInput } from '../../engine/contract/graph';"],
+    ['an adapter uses domain faces and the engine entry', 'server/engine-adapters/send.ts', "import { createOutbound } from '../domains/outbound/engine-api';\nimport { insertRow } from '../domains/tables/rows/engine-api';\nimport { composeEngineWith } from '../engine';\nimport { fail } from '../engine/contract/failures';"],
+    ['a domain test reaches inside the engine', 'server/domains/workflows/lifecycle.int.test.ts', "import { startExecution } from '../../engine/run/start';"],
   ])('allows %s', async (_name, file, source) => {
     expect(await boundaryFindings(file, source)).toEqual([]);
   });

@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetConfigForTests } from '../../server/core/config';
 import { db } from '../../server/core/db';
-import type { GraphInput } from '../../server/engine/graph/schema';
-import { setCapabilityOptionsForTests } from '../../server/engine/run/run-step';
+import type { GraphInput } from '../../server/engine/contract/graph';
+import { setCapabilityOptionsForTests } from '../../server/engine-adapters/compose';
 import { startExecution } from '../../server/engine/run/start';
 import { fakeNet, startFakeVendor, type FakeVendorServer } from '../../server/testing/ai-fakes';
 import { createMember, type TestMember } from '../../server/testing/factories';

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../server/core/db';
-import type { GraphInput } from '../../server/engine/graph/schema';
+import type { GraphInput } from '../../server/engine/contract/graph';
 import { cancelExecutions } from '../../server/engine/run/cancel';
 import { wakeExecution } from '../../server/engine/run/lease';
 import { startExecution } from '../../server/engine/run/start';

@@ -3,7 +3,7 @@
  * as the mail trigger's filters do; graphs naming version 1 keep comparing with case. Real engine.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GraphInput } from '../../server/engine/graph/schema';
+import type { GraphInput } from '../../server/engine/contract/graph';
 import { startExecution } from '../../server/engine/run/start';
 import { createMember, type TestMember } from '../../server/testing/factories';
 import { useTestDatabase } from '../../server/testing/test-database';

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../server/core/db';
-import type { GraphInput } from '../../server/engine/graph/schema';
+import type { GraphInput } from '../../server/engine/contract/graph';
 import { startExecution } from '../../server/engine/run/start';
 import { createMember, type TestMember } from '../../server/testing/factories';
 import { useTestDatabase } from '../../server/testing/test-database';

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfigForTests } from '../../server/core/config';
-import type { GraphInput } from '../../server/engine/graph/schema';
+import type { GraphInput } from '../../server/engine/contract/graph';
 import { replayExecution, retryFailed } from '../../server/engine/run/replay';
 import { startExecution } from '../../server/engine/run/start';
 import { createMember, type TestMember } from '../../server/testing/factories';

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfigForTests } from '../../server/core/config';
 import { db } from '../../server/core/db';
-import type { GraphInput } from '../../server/engine/graph/schema';
+import type { GraphInput } from '../../server/engine/contract/graph';
 import { resumeWithDecision } from '../../server/engine/run/resume';
 import { startExecution } from '../../server/engine/run/start';
 import { createMember, type TestMember } from '../../server/testing/factories';

@@ -7,8 +7,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../../server/core/db';
-import type { GraphInput } from '../../server/engine/graph/schema';
-import { setCapabilityOptionsForTests } from '../../server/engine/run/run-step';
+import type { GraphInput } from '../../server/engine/contract/graph';
+import { setCapabilityOptionsForTests } from '../../server/engine-adapters/compose';
 import { fakeNet, startFakeVendor, type FakeVendorServer } from '../../server/testing/ai-fakes';
 import { createMember, type TestMember } from '../../server/testing/factories';
 import { createFakeLlmConnection, recordPastSpend } from '../../server/testing/llm-factories';

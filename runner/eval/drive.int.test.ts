@@ -11,7 +11,7 @@ import { resetConfigForTests } from '../../server/core/config';
 import { db } from '../../server/core/db';
 import { resumeWithDecision } from '../../server/engine/run/resume';
 import { startExecution } from '../../server/engine/run/start';
-import type { GraphInput } from '../../server/engine/graph/schema';
+import type { GraphInput } from '../../server/engine/contract/graph';
 import { createExecution, createStep } from '../../server/testing/execution-factories';
 import { createMember, type TestMember } from '../../server/testing/factories';
 import { createMailbox, createMessage, type TestMessageOptions } from '../../server/testing/mail-factories';

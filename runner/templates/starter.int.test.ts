@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../server/core/db';
 import { dispatchNewMail } from '../../server/engine/dispatch/dispatch-mail';
 import { startDueSchedules } from '../../server/engine/dispatch/schedules';
-import type { GraphInput } from '../../server/engine/graph/schema';
+import type { GraphInput } from '../../server/engine/contract/graph';
 import { wakeExecution } from '../../server/engine/run/lease';
 import { startExecution } from '../../server/engine/run/start';
 import { starterTemplates } from '../../server/domains/templates/starter';

@@ -10,11 +10,14 @@ import { setOAuthTokenSource } from '../core/mail/providers/token-source';
 import { sweepInterruptedTurns } from '../domains/assistant/sweep';
 import { interruptTurns } from '../domains/assistant/turn';
 import { mailTokenSource } from '../domains/oauth/tokens';
+import { composeEngine } from '../engine-adapters/compose';
 import { startWebServer } from './web-server';
 
 const { NODE_ENV, PORT, HOST } = config();
 // Reading a message whose body is not mirrored yet fetches it from an OAuth provider with these tokens.
 setOAuthTokenSource(mailTokenSource);
+// Cancels end runs in this process: the engine's run-end hooks (and capabilities) come from the composition root.
+composeEngine();
 const web = await startWebServer({ dev: NODE_ENV !== 'production', port: PORT, host: HOST });
 console.log(`ready on ${web.url}`);
 // Assistant turns another web process left running when it died (the runner sweeps every minute too).

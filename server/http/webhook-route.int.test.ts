@@ -8,7 +8,7 @@ import { startBridgeServer, type BridgeServer } from '../testing/bridge-server';
 import { createMember, type TestMember } from '../testing/factories';
 import { useTestDatabase } from '../testing/test-database';
 import { createWorkflow } from '../testing/workflow-factories';
-import type { GraphInput } from '../engine/graph/schema';
+import type { GraphInput } from '../engine/contract/graph';
 import { handleApiRequest } from './api-handler';
 
 await useTestDatabase();

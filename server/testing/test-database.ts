@@ -9,6 +9,7 @@ import pg from 'pg';
 import { afterAll } from 'vitest';
 import { resetConfigForTests } from '../core/config';
 import { disconnectDb } from '../core/db';
+import { composeEngine } from '../engine-adapters/compose';
 import { databaseUrlFor, templateDatabase, testEnv } from './test-env';
 
 export { databaseUrlFor };
@@ -50,6 +51,8 @@ export async function useTestDatabase(): Promise<string> {
   await disconnectDb();
   process.env.DATABASE_URL = url;
   resetConfigForTests();
+  // Whatever the file runs of the engine (steps, run ends, cancels) runs composed, as in the runner.
+  composeEngine();
   registerCleanup();
   return url;
 }

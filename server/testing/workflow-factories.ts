@@ -3,7 +3,7 @@
  * rows directly; tests of one rule build the smallest graph that shows it.
  */
 import { db } from '../core/db';
-import type { GraphInput } from '../engine/graph/schema';
+import type { GraphInput } from '../engine/contract/graph';
 import { triggerFactsOf } from '../engine/graph/trigger-facts';
 import type { TestMember } from './factories';
 

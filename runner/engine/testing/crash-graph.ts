@@ -1,5 +1,5 @@
 /** The 5-node workflow of the crash test and the engine bench: webhook → set → if → set → HTTP. */
-import type { GraphInput } from '../../../server/engine/graph/schema';
+import type { GraphInput } from '../../../server/engine/contract/graph';
 
 export function crashWorkflowGraph(sinkUrl: string): GraphInput {
   return {

@@ -4,6 +4,7 @@
  */
 import { run, type Runner } from 'graphile-worker';
 import { db } from '../../../server/core/db';
+import { composeEngine } from '../../../server/engine-adapters/compose';
 import { sweepExecutions } from '../../../server/engine/run/sweeper';
 import { graphileLogger } from '../../graphile-logger';
 import { executionAdvanceTask } from '../../tasks/execution-advance.task';
@@ -13,6 +14,7 @@ export interface EngineWorker {
 }
 
 export async function startEngineWorker(connectionString: string, options: { concurrency?: number } = {}): Promise<EngineWorker> {
+  composeEngine();
   const runner: Runner = await run({
     connectionString,
     taskList: { [executionAdvanceTask.name]: executionAdvanceTask.task },

@@ -5,9 +5,9 @@
  * `rate_limit` asks to be postponed 1.2 s; `hang` never ends unless aborted; `slow` takes 300 ms.
  */
 import { z } from 'zod';
-import { defineNode, type NodeDefinition } from '../../../server/engine/nodes/define-node';
+import { defineNode, type NodeDefinition } from '../../../server/engine/contract/define-node';
 import { registerFixtureNodeTypes } from '../../../server/engine/nodes/registry';
-import { fail, RateLimited } from '../../../server/engine/run/failures';
+import { fail, RateLimited } from '../../../server/engine/contract/failures';
 
 const step = z.enum(['ok', 'transient', 'permanent', 'unknown', 'rate_limit', 'hang', 'slow', 'wait', 'branch_true', 'branch_false']);
 const params = z.strictObject({ script: z.array(step).default(['ok']), effectKey: z.string().optional(), label: z.string().optional() });

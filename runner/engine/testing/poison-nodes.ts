@@ -9,7 +9,7 @@
  *   before the executor is called (the attempt must already be written by then).
  */
 import { z } from 'zod';
-import { defineNode } from '../../../server/engine/nodes/define-node';
+import { defineNode } from '../../../server/engine/contract/define-node';
 import { registerFixtureNodeTypes } from '../../../server/engine/nodes/registry';
 
 function die(): void {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { graphInput } from '../../engine/graph/schema';
+import { graphInput } from '../../engine/contract/graph';
 import { assertValidGraph } from '../workflows/service';
 import { buildOpportunityGraph, subjectFilterOf } from './graphs';
 import { opportunityKinds, type SenderGroup } from './schemas';

@@ -8,7 +8,7 @@
  * match: so a proposal mixing sender groups with subject groups matches on senders only, the subject
  * groups' top senders added (a little wider than the union rather than their narrow intersection).
  */
-import type { GraphInput } from '../../engine/graph/schema';
+import type { GraphInput } from '../../engine/contract/graph';
 import type { OpportunityKind, SenderGroup } from './schemas';
 
 const at = (column: number, lane = 0) => ({ x: column * 280, y: lane * 160 });

@@ -8,7 +8,7 @@ import type { Approval } from '../../generated/prisma/client';
 import type { Tx } from '../../core/db';
 import { recordAudit, type AuditBy } from '../../core/audit';
 import { emitToMember } from '../../core/realtime/emit';
-import { resumeWithDecision } from '../../engine/run/resume';
+import { resumeWithDecision } from '../../engine';
 
 export type Decision = 'approve' | 'reject';
 

@@ -1,5 +1,5 @@
 /**
- * What the `approval.request` step does through its capability (server/engine/capabilities):
+ * What the `approval.request` step does through its capability (server/engine-adapters/create.ts):
  * ask for a decision (once per step) and, when the deadline passes, expire it. See
  * server/engine/nodes/approval/request.node.ts for the step itself.
  */
@@ -7,8 +7,8 @@ import type { Approval } from '../../generated/prisma/client';
 import { db } from '../../core/db';
 import { isUniqueViolation } from '../../core/db/sql-state';
 import { emitToMember } from '../../core/realtime/emit';
-import type { ApprovalOutcome } from '../../engine/capabilities/types';
-import { fail } from '../../engine/run/failures';
+import type { ApprovalOutcome } from '../../engine/contract/capabilities';
+import { fail } from '../../engine/contract/failures';
 import { currentBranding } from '../instance/service';
 import { notify } from '../notifications/notify';
 import { createOutbound } from '../outbound/create';
@@ -153,3 +153,6 @@ export async function expireApproval(run: ApprovalRun, nodeId: string): Promise<
     return outcomeOf(row);
   });
 }
+
+// The run-end hooks (server/engine-adapters/run-end-hooks.ts): a run's pending approvals end with it.
+export { expireApprovalsOfCancelledRuns, expireApprovalsOfEndedRuns } from './expire';

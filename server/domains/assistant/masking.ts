@@ -9,7 +9,7 @@
  * `//user:pass@`). The values masked are also replaced wherever else they appear in a tool's answer
  * (an error message quoting one), when at least 4 characters long (a shorter one would mangle text).
  */
-import { maskSecrets, maskText } from '../../engine/expressions';
+import { maskSecrets, maskText } from '../../engine';
 
 const urlParamPattern = /([?&](?:[^=&#\s"']*(?:password|secret|token|auth|api[-_]?key|access[-_]?key)[^=&#\s"']*|key|sig|signature)=)([^&#\s"']+)/gi;
 const urlPasswordPattern = /(\/\/[^/:@\s"']+:)([^@/\s"']+)(@)/g;

@@ -10,7 +10,7 @@ import type { AuthenticatedActor } from '../../core/auth/access';
 import { db, type Tx } from '../../core/db';
 import { appError, isAppError } from '../../core/errors/app-error';
 import { emitToMember } from '../../core/realtime/emit';
-import type { GraphInput } from '../../engine/graph/schema';
+import type { GraphInput } from '../../engine/contract/graph';
 import { enforceBudget } from '../llm/usage';
 import { resolveForPurpose } from '../llm/routing';
 import { isRefusal, type ModelRequest } from '../llm/resolve';

@@ -7,9 +7,9 @@
 import { z } from 'zod';
 import type { AiToolDefinition } from '../../core/ai/types';
 import { db } from '../../core/db';
-import { forbiddenNodeIssues, forbiddenNodeTypesFor } from '../../engine/graph/forbidden-nodes';
-import { graphInput } from '../../engine/graph/schema';
-import { validateGraph, type GraphIssue } from '../../engine/graph/validate-graph';
+import { forbiddenNodeIssues, forbiddenNodeTypesFor, validateGraph } from '../../engine';
+import type { GraphIssue } from '../../engine';
+import { graphInput } from '../../engine/contract/graph';
 import { listNodeTypes } from '../node-types/service';
 import { draftOf } from '../workflows/present';
 import { maskForModel, maskValues, restoreMaskedValues } from './masking';

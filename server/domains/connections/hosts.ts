@@ -7,7 +7,7 @@
  * `details.reason` `hosts_not_applicable` otherwise); an organisation connection cannot be created
  * without them (`hosts_required`), since every member may use it and must not be able to point it at
  * a server of their own. A member's own connection may omit them: it is bound to the first host a live
- * run sends it to (server/engine/capabilities/http-credential.ts). Entries are normalised by
+ * run sends it to (server/engine-adapters/http-credential.ts). Entries are normalised by
  * server/core/net/allowed-hosts.ts (the input schema has already refused invalid ones).
  */
 import { normaliseAllowedHosts } from '../../core/net/allowed-hosts';

@@ -12,7 +12,7 @@ import { prototypeNames } from '../../testing/prototype-names';
 import { call } from '../../testing/rest-client';
 import { useTestDatabase } from '../../testing/test-database';
 import { createWorkflow, webhookGraph } from '../../testing/workflow-factories';
-import type { GraphInput } from '../../engine/graph/schema';
+import type { GraphInput } from '../../engine/contract/graph';
 
 await useTestDatabase();
 

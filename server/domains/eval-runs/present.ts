@@ -1,7 +1,8 @@
 /** Stored evaluation runs and cases → the API's resources. */
 import type { EvalCase, EvalRun } from '../../generated/prisma/client';
 import { iso } from '../../core/http/schemas';
-import { notStartedVerdicts, type NotStartedVerdict } from '../../engine/dispatch/start-reason';
+import { notStartedVerdicts } from '../../engine';
+import type { NotStartedVerdict } from '../../engine';
 import type { EvalCaseOutput, EvalRunOutput } from './schemas';
 
 type Effect = { kind: string; description: string };

@@ -7,7 +7,7 @@ import { Prisma } from '../../generated/prisma/client';
 import { db, type Tx } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
 import { isUuid } from '../workflows/repo';
-import type { NotStartedVerdict } from '../../engine/dispatch/start-reason';
+import type { NotStartedVerdict } from '../../engine';
 import { reasonOf } from './present';
 
 export async function findOwnedRunOrThrow(memberId: string, id: string, tx: Pick<Tx, 'evalRun'> = db()) {

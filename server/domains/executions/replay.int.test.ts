@@ -1,7 +1,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../../core/db';
 import { jobKeys } from '../../core/jobs/catalogue';
-import type { GraphInput } from '../../engine/graph/schema';
+import type { GraphInput } from '../../engine/contract/graph';
 import { createExecution, createStep } from '../../testing/execution-factories';
 import { createApiKeyFor, createMember, type TestMember } from '../../testing/factories';
 import { createMailbox, createMessage } from '../../testing/mail-factories';

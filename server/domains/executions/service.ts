@@ -7,8 +7,8 @@ import { db } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
 import { decodeCursor, pageOf } from '../../core/http/cursor';
 import { iso } from '../../core/http/schemas';
-import { cancelExecutions, cancelWorkflowExecutions } from '../../engine/run/cancel';
-import { previewReplay, replayExecution, retryFailed, type AuthorizeReplay } from '../../engine/run/replay';
+import { cancelExecutions, cancelWorkflowExecutions, previewReplay, replayExecution, retryFailed } from '../../engine';
+import type { AuthorizeReplay } from '../../engine';
 import { assertGraphScopes } from '../workflows/graph-scopes';
 import { attachmentsOf, presentExecution, presentIncident, presentStep } from './present';
 import {

@@ -1,6 +1,6 @@
 import { iso } from '../../core/http/schemas';
-import type { MailStartVerdict } from '../../engine/dispatch/dispatch-mail';
-import { mailStartReasonOf } from '../../engine/dispatch/start-reason';
+import { mailStartReasonOf } from '../../engine';
+import type { MailStartVerdict } from '../../engine';
 import type { MessageHeadline } from './repo';
 import type { journalOutcomes, WorkflowVerdictOutput } from './schemas';
 

@@ -5,7 +5,7 @@
 import type { AuthenticatedActor } from '../../core/auth/access';
 import { appError } from '../../core/errors/app-error';
 import { decodeCursor, pageOf } from '../../core/http/cursor';
-import { mailStartVerdicts } from '../../engine/dispatch/dispatch-mail';
+import { mailStartVerdicts } from '../../engine';
 import { presentEntry, presentExecution, presentMessageEntry, presentWorkflowVerdict } from './present';
 import { db } from '../../core/db';
 import {

@@ -18,7 +18,7 @@ import type { AiProvider } from '../../core/ai/types';
 import { config } from '../../core/config';
 import { appError } from '../../core/errors/app-error';
 import { isNetworkGuardError, resolveAllowedAddress } from '../../core/net/network-guard';
-import { allowAddressFor, parseAllowHosts } from '../../engine/capabilities/http';
+import { allowAddressFor, parseAllowHosts } from '../../core/net/allow-list';
 
 export type BaseUrlRefusal = 'unsupported_url' | 'blocked_address' | 'host_not_found' | 'required';
 

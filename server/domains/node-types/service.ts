@@ -6,11 +6,9 @@
  */
 import { z } from 'zod';
 import { normaliseScopes } from '../../core/auth/scopes';
-import { forbiddenNodeTypesFor } from '../../engine/graph/forbidden-nodes';
-import { localizeParamsSchema } from '../../engine/nodes/param-help';
-import { latestNodeTypes } from '../../engine/nodes/registry';
-import type { NodeDefinition } from '../../engine/nodes/define-node';
-import { builtInRetry } from '../../engine/run/limits';
+import { forbiddenNodeTypesFor, latestNodeTypes, localizeParamsSchema } from '../../engine';
+import type { NodeDefinition } from '../../engine/contract/define-node';
+import { builtInRetry } from '../../engine/contract/limits';
 import type { ListNodeTypesQuery, NodeTypeOutput } from './schemas';
 
 const cache = new Map<string, Omit<NodeTypeOutput, 'forbidden'>[]>();

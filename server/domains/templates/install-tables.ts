@@ -10,7 +10,7 @@
 import type { AuthenticatedActor } from '../../core/auth/access';
 import type { Tx } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
-import type { WorkflowGraph } from '../../engine/graph/schema';
+import type { WorkflowGraph } from '../../engine/contract/graph';
 import { findTableOrThrow } from '../tables/repo';
 import { storedColumnsOf } from '../tables/schemas';
 import { createTable } from '../tables/service';

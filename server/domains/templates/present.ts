@@ -1,7 +1,7 @@
 /** Stored templates → the API's Template resource and its graph. */
 import type { Template } from '../../generated/prisma/client';
 import { iso } from '../../core/http/schemas';
-import type { WorkflowGraph } from '../../engine/graph/schema';
+import type { WorkflowGraph } from '../../engine/contract/graph';
 import { readGraph } from '../workflows/present';
 import type { TemplateOutput } from './schemas';
 import { starterTablesOf } from './starter-tables';

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../core/db';
 import type { Scope } from '../../core/auth/scopes';
-import type { GraphInput } from '../../engine/graph/schema';
+import type { GraphInput } from '../../engine/contract/graph';
 import { buildOpportunityGraph } from '../analyzer/graphs';
 import { createExecution } from '../../testing/execution-factories';
 import { createApiKeyFor, createMember, type TestMember } from '../../testing/factories';

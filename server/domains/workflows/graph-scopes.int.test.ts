@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../core/db';
 import type { Scope } from '../../core/auth/scopes';
-import type { GraphInput } from '../../engine/graph/schema';
+import type { GraphInput } from '../../engine/contract/graph';
 import { createApiKeyFor, createMember, type TestMember } from '../../testing/factories';
 import { createMailbox, createMessage } from '../../testing/mail-factories';
 import { call } from '../../testing/rest-client';

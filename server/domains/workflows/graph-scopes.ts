@@ -12,7 +12,8 @@
 import { authorizeScopeNeeds, type AuthenticatedActor, type ScopeNeed } from '../../core/auth/access';
 import type { Scope } from '../../core/auth/scopes';
 import type { Tx } from '../../core/db';
-import { graphScopes, type ScopeNeeds } from '../../engine/graph/required-scopes';
+import { graphScopes } from '../../engine';
+import type { ScopeNeeds } from '../../engine';
 
 type Reader = Pick<Tx, 'workflow' | 'workflowVersion'>;
 

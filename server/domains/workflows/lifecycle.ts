@@ -9,14 +9,13 @@ import type { AuthenticatedActor } from '../../core/auth/access';
 import { auditByOf, recordAudit } from '../../core/audit';
 import { db, type Tx } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
-import type { WorkflowGraph } from '../../engine/graph/schema';
-import { triggerFactsOf, triggerNodesOf } from '../../engine/graph/trigger-facts';
+import type { WorkflowGraph } from '../../engine/contract/graph';
+import { forbiddenNodeTypesFor, triggerFactsOf, triggerNodesOf } from '../../engine';
 import { assertGraphScopes } from './graph-scopes';
 import { draftOf, presentVersion, readGraph } from './present';
 import * as repo from './repo';
 import { nextRunAt } from './schedule';
 import { assertValidGraph, presentOne, refuseArchived } from './service';
-import { forbiddenNodeTypesFor } from '../../engine/graph/forbidden-nodes';
 
 /** The next run of a schedule trigger, or a 400 naming the parameter when its expression does not parse. */
 function nextRunOf(graph: WorkflowGraph, nodeId: string, now: Date): { cron: string; timeZone: string; nextRunAt: Date } {

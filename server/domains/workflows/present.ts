@@ -1,9 +1,9 @@
 /** Stored workflows and versions → the API's resources. */
 import type { Workflow, WorkflowVersion } from '../../generated/prisma/client';
 import { iso } from '../../core/http/schemas';
-import { graphInput, type WorkflowGraph } from '../../engine/graph/schema';
-import { triggerFactsOf } from '../../engine/graph/trigger-facts';
-import { executionLimitsOf } from '../../engine/run/limits';
+import { graphInput, type WorkflowGraph } from '../../engine/contract/graph';
+import { triggerFactsOf } from '../../engine';
+import { executionLimitsOf } from '../../engine/contract/limits';
 import type { PublishedVersionFacts } from './repo';
 
 export type WorkflowStatus = 'draft' | 'published' | 'paused' | 'archived';

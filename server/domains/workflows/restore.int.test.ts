@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfigForTests } from '../../core/config';
 import { db } from '../../core/db';
-import type { GraphInput } from '../../engine/graph/schema';
+import type { GraphInput } from '../../engine/contract/graph';
 import { createApiKeyFor, createMember, type TestMember } from '../../testing/factories';
 import { call } from '../../testing/rest-client';
 import { useTestDatabase } from '../../testing/test-database';

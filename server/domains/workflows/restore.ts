@@ -8,9 +8,8 @@
 import type { AuthenticatedActor } from '../../core/auth/access';
 import { db } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
-import { forbiddenNodeTypesFor } from '../../engine/graph/forbidden-nodes';
-import { graphInput } from '../../engine/graph/schema';
-import { formatPath } from '../../engine/nodes/check-params';
+import { forbiddenNodeTypesFor, formatPath } from '../../engine';
+import { graphInput } from '../../engine/contract/graph';
 import { assertGraphScopes } from './graph-scopes';
 import { readGraph } from './present';
 import * as repo from './repo';

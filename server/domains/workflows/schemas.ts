@@ -1,7 +1,7 @@
 /** The workflows domain's input and output schemas (spec: Workflow graph; Endpoints → Workflows). */
 import { z } from 'zod';
 import { isoDateTime } from '../../core/http/schemas';
-import { graphInput } from '../../engine/graph/schema';
+import { graphInput } from '../../engine/contract/graph';
 
 /** Any text: an id that names no workflow of the caller (malformed included) is one 404. */
 export const workflowIdInput = z.object({ id: z.string().min(1).max(200) });

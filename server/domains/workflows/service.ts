@@ -8,13 +8,11 @@ import { authorizeScopeNeeds, type AuthenticatedActor, type ScopeNeed } from '..
 import { auditByOf, recordAudit } from '../../core/audit';
 import { db, type Tx } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
-import type { GraphInput, WorkflowGraph } from '../../engine/graph/schema';
-import { graphInput } from '../../engine/graph/schema';
-import { forbiddenNodeIssues, forbiddenNodeTypesFor } from '../../engine/graph/forbidden-nodes';
-import { triggerFactsOf } from '../../engine/graph/trigger-facts';
-import { validateGraph } from '../../engine/graph/validate-graph';
-import type { IssueRule } from '../../engine/nodes/readable-issue';
-import { engineBounds, instanceCeilings } from '../../engine/run/limits';
+import type { GraphInput, WorkflowGraph } from '../../engine/contract/graph';
+import { graphInput } from '../../engine/contract/graph';
+import { forbiddenNodeIssues, forbiddenNodeTypesFor, triggerFactsOf, validateGraph } from '../../engine';
+import type { IssueRule } from '../../engine';
+import { engineBounds, instanceCeilings } from '../../engine/contract/limits';
 import { assertGraphScopes, needFor } from './graph-scopes';
 import { draftOf, presentWorkflow, presentWorkflowDetail, readGraph } from './present';
 import * as repo from './repo';

@@ -8,15 +8,11 @@ import { randomUUID } from 'node:crypto';
 import type { AuthenticatedActor } from '../../core/auth/access';
 import { db } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
-import { triggerFactsOf } from '../../engine/graph/trigger-facts';
-import { roomForSlotlessRuns, slotlessRunLimit } from '../../engine/run/slotless-runs';
-import { startExecution } from '../../engine/run/start';
-import { mailTriggerDataOf } from '../../engine/dispatch/dispatch-mail';
+import { forbiddenNodeTypesFor, mailTriggerDataOf, roomForSlotlessRuns, slotlessRunLimit, startExecution, triggerFactsOf } from '../../engine';
 import { assertGraphScopes, needFor } from './graph-scopes';
 import { draftOf } from './present';
 import * as repo from './repo';
 import { assertValidGraph } from './service';
-import { forbiddenNodeTypesFor } from '../../engine/graph/forbidden-nodes';
 
 /** Spec, Limits: the trigger data of a test run. */
 export const maxTriggerDataBytes = 256 * 1024;

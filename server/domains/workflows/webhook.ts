@@ -10,7 +10,7 @@ import { randomToken, tokenHash } from '../../core/auth/tokens';
 import { publicUrl } from '../../core/config';
 import { open, requireEncryption, seal } from '../../core/crypto/secret-box';
 import { db } from '../../core/db';
-import { webhookSecretPurpose } from '../../engine/dispatch/webhook';
+import { webhookSecretPurpose } from '../../engine';
 import * as repo from './repo';
 
 export const tokenPurpose = (workflowId: string) => `webhook:${workflowId}`;

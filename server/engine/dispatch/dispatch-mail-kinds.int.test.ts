@@ -13,7 +13,7 @@ import { corpusMailbox, corpusMessage } from '../../testing/mail-corpus';
 import { createMailbox } from '../../testing/mail-factories';
 import { useTestDatabase } from '../../testing/test-database';
 import { createWorkflow } from '../../testing/workflow-factories';
-import type { GraphInput } from '../graph/schema';
+import type { GraphInput } from '../contract/graph';
 import { dispatchNewMail } from './dispatch-mail';
 
 await useTestDatabase();

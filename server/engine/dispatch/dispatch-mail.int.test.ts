@@ -8,7 +8,7 @@ import { createMailbox, createMessage, type TestMessageOptions } from '../../tes
 import { buildRawMessage } from '../../testing/mail-servers/deliver';
 import { useTestDatabase } from '../../testing/test-database';
 import { createWorkflow } from '../../testing/workflow-factories';
-import type { GraphInput } from '../graph/schema';
+import type { GraphInput } from '../contract/graph';
 import { dispatchNewMail, domainsOf } from './dispatch-mail';
 
 await useTestDatabase();

@@ -3,7 +3,7 @@ import { db } from '../../core/db';
 import { createMember } from '../../testing/factories';
 import { useTestDatabase } from '../../testing/test-database';
 import { createWorkflow } from '../../testing/workflow-factories';
-import type { GraphInput } from '../graph/schema';
+import type { GraphInput } from '../contract/graph';
 import { startDueSchedules } from './schedules';
 
 await useTestDatabase();

@@ -23,7 +23,7 @@
  * Browser-safe (no Node-only API): the builder's live preview evaluates with these same functions.
  */
 import jsonata from 'jsonata';
-import { fail } from '../run/failures';
+import { fail } from '../contract/failures';
 import { expressionBudget } from './budget';
 import { compileBounded, measureJson } from './limits';
 import { JsonataRegexEngine } from './safe-regex';

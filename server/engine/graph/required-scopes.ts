@@ -10,7 +10,7 @@
  * graph is judged by what it names, not by a flag a later save flips. Pure: no database.
  */
 import type { Scope } from '../../core/auth/scopes';
-import type { NodeDefinition } from '../nodes/define-node';
+import type { NodeDefinition } from '../contract/define-node';
 import { findNodeType } from '../nodes/registry';
 
 /** Scope → the node types (type names, in graph order) that need it. */

@@ -5,9 +5,9 @@
  * parameter a node type lists in `mailboxParams` names a mailbox the graph acts on or sends from.
  * Values that are expressions are known only at run time and are not counted.
  */
-import type { NodeDefinition, TriggerKind } from '../nodes/define-node';
+import type { NodeDefinition, TriggerKind } from '../contract/define-node';
 import { findNodeType } from '../nodes/registry';
-import type { GraphNode } from './schema';
+import type { GraphNode } from '../contract/graph';
 
 export interface TriggerFacts {
   triggerType: TriggerKind | null;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineNode, type NodeDefinition } from '../nodes/define-node';
+import { defineNode, type NodeDefinition } from '../contract/define-node';
 import { prototypeNames } from '../../testing/prototype-names';
-import { graphInput, type GraphInput } from './schema';
+import { graphInput, type GraphInput } from '../contract/graph';
 import { triggerFactsOf } from './trigger-facts';
 import { validateGraph, type NodeCatalogue } from './validate-graph';
 

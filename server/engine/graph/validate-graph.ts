@@ -5,12 +5,12 @@
  * parameters against its type's schema (expressions admitted). Each issue names the offending path
  * the way a client wrote it: `nodes[2].params.url`, `connections[0].to`.
  */
-import type { NodeDefinition } from '../nodes/define-node';
-import { outputsOf } from '../nodes/define-node';
+import type { NodeDefinition } from '../contract/define-node';
+import { outputsOf } from '../contract/define-node';
 import { checkNodeParams, formatPath } from '../nodes/check-params';
 import { findNodeType, nodeDefinitions } from '../nodes/registry';
 import type { IssueRule } from '../nodes/readable-issue';
-import type { GraphConnection, GraphNode } from './schema';
+import type { GraphConnection, GraphNode } from '../contract/graph';
 
 export interface GraphIssue {
   path: string;

@@ -5,7 +5,7 @@
  * compile. Issues are `{path, message, rule}` with paths like `params.url`, `params.fields[0].value`,
  * and messages that are sentences naming the field ("Fill in “Url”.", readable-issue.ts).
  */
-import type { NodeDefinition } from './define-node';
+import type { NodeDefinition } from '../contract/define-node';
 import { compileError, expressionPieces, hasExpression } from '../expressions';
 import { readableIssue, type IssueRule } from './readable-issue';
 

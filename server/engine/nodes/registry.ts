@@ -2,7 +2,7 @@
  * Every node type the instance knows, by `type` and `version`: an explicit list (each family's
  * index), so a node file that is not listed is caught by registry.test.ts, never silently missing.
  */
-import type { NodeDefinition } from './define-node';
+import type { NodeDefinition } from '../contract/define-node';
 import { triggersNodes } from './triggers';
 import { logicNodes } from './logic';
 import { dataNodes } from './data';

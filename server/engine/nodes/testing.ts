@@ -3,9 +3,9 @@
  * performs (or simulates) at once, and children that the test controls. Not a node module.
  */
 import { vi } from 'vitest';
-import { simulatedOutcome } from '../capabilities/ai';
-import type { Capabilities, OutboundRequest, SendCapability } from '../capabilities/types';
-import type { ChildRuns, NodeContext, NodeDefinition, NodeResult } from './define-node';
+import { simulatedOutcome } from '../contract/ai-outcomes';
+import type { Capabilities, OutboundRequest, SendCapability } from '../contract/capabilities';
+import type { ChildRuns, NodeContext, NodeDefinition, NodeResult } from '../contract/define-node';
 
 type ChildRow = Awaited<ReturnType<ChildRuns['list']>>[number];
 

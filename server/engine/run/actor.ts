@@ -5,7 +5,7 @@
  */
 import type { ExecutionActor } from '../../core/auth/access';
 import { db } from '../../core/db';
-import { fail } from './failures';
+import { fail } from '../contract/failures';
 
 export async function executionActor(execution: { id: string; memberId: string }): Promise<ExecutionActor> {
   const member = await db().member.findUnique({ where: { id: execution.memberId }, select: { id: true, email: true, name: true, role: true, status: true, createdAt: true } });

@@ -13,7 +13,7 @@ import { db, type Tx } from '../../core/db';
 import { enqueue } from '../../core/jobs/enqueue';
 import { jobKeys } from '../../core/jobs/catalogue';
 import { emitToMember } from '../../core/realtime/emit';
-import { effectiveLimits, instanceCeilings } from './limits';
+import { effectiveLimits, instanceCeilings } from '../contract/limits';
 
 const admissionLock = 80_417_001;
 

@@ -7,7 +7,7 @@
  */
 import type { ExecutionActor } from '../../core/auth/access';
 import { forbiddenNodeTypesFor } from '../graph/forbidden-nodes';
-import { fail } from './failures';
+import { fail } from '../contract/failures';
 
 export function assertNodeTypeAllowed(node: { type: string }, actor: ExecutionActor): void {
   if (!forbiddenNodeTypesFor(actor.member.role).has(node.type)) return;

@@ -15,7 +15,7 @@
  */
 import { config } from '../../core/config';
 import type { Tx } from '../../core/db';
-import { fail } from './failures';
+import { fail } from '../contract/failures';
 
 /** Where a called run sits: its level and the workflows above it, outermost first. */
 export interface CallPosition {

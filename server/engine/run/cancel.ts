@@ -13,7 +13,7 @@ import { kickQueued } from './admission';
 import type { Tx } from '../../core/db';
 import { inRetriedTransaction } from '../../core/db/retry';
 import { emitToMember } from '../../core/realtime/emit';
-import { expireApprovalsOfCancelledRuns } from '../../domains/approvals/expire';
+import { engineComposition, runHooks } from '../composition';
 
 const inProgress = ['queued', 'running', 'waiting'];
 
@@ -76,8 +76,8 @@ export async function cancelExecutionsIn(tx: Tx, memberId: string, ids: readonly
       WHERE execution_id = ANY($1::uuid[]) AND status IN ('queued', 'running', 'waiting')`,
     [...movedIds],
   );
-  // Their pending approvals end too (expired, reason `cancelled`).
-  await expireApprovalsOfCancelledRuns([...movedIds], tx);
+  // Run-end hooks (engine-adapters/run-end-hooks.ts): their pending approvals end too (expired, reason `cancelled`).
+  await runHooks(engineComposition().hooks.runsCancelled, tx, [...movedIds]);
   const freedWorkflows = new Set<string>();
   for (const row of targets) {
     if (!movedIds.has(row.id)) continue;

@@ -10,9 +10,9 @@
  * children that fit are started, and tries again for the rest).
  */
 import { db } from '../../core/db';
-import type { ChildRuns } from '../nodes/define-node';
+import type { ChildRuns } from '../contract/define-node';
 import { calledRunPosition } from './call-chain';
-import { fail } from './failures';
+import { fail } from '../contract/failures';
 import { effectKeyOf } from './effects';
 import { postponeForRoom, roomForSlotlessRuns, roomFound } from './slotless-runs';
 import { startExecution } from './start';

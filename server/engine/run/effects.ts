@@ -10,7 +10,7 @@
  * failed step copies the steps that succeeded, so theirs do not (spec, effects table).
  */
 import { db } from '../../core/db';
-import type { EffectRecord, KeyedEffect } from '../capabilities/types';
+import type { EffectRecord, KeyedEffect } from '../contract/capabilities';
 
 export function effectKeyOf(executionId: string, nodeId: string, key: string): string {
   return `${executionId}:${nodeId}:${key}`;

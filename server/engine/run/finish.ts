@@ -10,10 +10,9 @@
  * - error workflows for runs started by an error workflow or called, at any depth, by one: an error
  *   workflow that calls the failing workflow again would otherwise start itself again, forever.
  */
-import { expireApprovalsOfEndedRuns } from '../../domains/approvals/expire';
 import { db, type Tx } from '../../core/db';
 import { emitToMember } from '../../core/realtime/emit';
-import { notify } from '../../domains/notifications/notify';
+import { engineComposition, runHooks } from '../composition';
 import { recordActed } from './acted';
 import { kickQueued } from './admission';
 import { resolveIncidentsOfReplay } from './resolve-incidents';
@@ -53,8 +52,9 @@ async function close(tx: Tx, execution: ClaimedExecution, status: 'succeeded' | 
   });
   await recordActed(tx, [execution.id]);
   await emitToMember(execution.memberId, 'execution.status', { executionId: execution.id, workflowId: execution.workflowId, status }, tx);
-  // An approval still pending (the run timed out while it waited elsewhere) can no longer be decided.
-  await expireApprovalsOfEndedRuns([execution.id], 'run_ended', tx);
+  // Run-end hooks (engine-adapters/run-end-hooks.ts): an approval still pending (the run timed out while it
+  // waited elsewhere) can no longer be decided.
+  await runHooks(engineComposition().hooks.runClosed, tx, execution.id);
   if (execution.holdsSlot) await kickQueued(execution.workflowId, tx);
   if (execution.parentExecutionId) await wakeExecution(execution.parentExecutionId, tx);
   return true;
@@ -91,16 +91,8 @@ export async function failExecution(execution: ClaimedExecution, error: Executio
         nodeName: error.nodeName ?? null,
       },
     });
-    await notify(
-      {
-        memberId: execution.memberId,
-        kind: 'execution.failed',
-        severity: 'error',
-        params: { workflowId: execution.workflowId, workflowName, executionId: execution.id, errorSummary },
-        link: `/executions/${execution.id}`,
-      },
-      tx,
-    );
+    // Run-end hooks: the `execution.failed` notification.
+    await runHooks(engineComposition().hooks.runFailed, tx, { executionId: execution.id, memberId: execution.memberId, workflowId: execution.workflowId, workflowName, errorSummary });
     if (workflow?.errorWorkflowId && !lineage.inErrorWorkflow) await startErrorWorkflow(tx, execution, workflow.errorWorkflowId, workflowName, error);
   });
 }

@@ -24,9 +24,9 @@
  * `step_crash_loop` instead (its `onError` applies), or, with no attempt open to blame (the advancer
  * died between steps), the run fails `execution_crash_loop` before anything runs again.
  */
-import type { NodeDefinition } from '../nodes/define-node';
-import type { GraphNode } from '../graph/schema';
-import { NodeFailure } from './failures';
+import type { NodeDefinition } from '../contract/define-node';
+import type { GraphNode } from '../contract/graph';
+import { NodeFailure } from '../contract/failures';
 import type { ExecutionError } from './finish';
 import { endCrashStreak, type ClaimedExecution } from './lease';
 import { recordFailure, stepError, type StepOutcome, type StepRow, type SuspendState } from './run-step';

@@ -3,7 +3,7 @@
  * small in-process cache saves re-reading and re-parsing the same graph for every advance.
  */
 import { db } from '../../core/db';
-import { graphInput, type GraphNode, type WorkflowGraph } from '../graph/schema';
+import { graphInput, type GraphNode, type WorkflowGraph } from '../contract/graph';
 
 export interface RunnableGraph {
   graph: WorkflowGraph;

@@ -7,8 +7,8 @@
  */
 import type { ExpressionScope } from '../expressions';
 import { resolveParamsInSandbox } from '../expressions/sandbox';
-import type { NodeDefinition } from '../nodes/define-node';
-import { fail } from './failures';
+import type { NodeDefinition } from '../contract/define-node';
+import { fail } from '../contract/failures';
 
 export type { ExpressionScope };
 

@@ -4,8 +4,8 @@
  * minutes with randomness; a test run cuts every delay to 2 seconds. Only temporary failures retry;
  * the attempts count includes the first attempt.
  */
-import type { RetryDefaults } from '../nodes/define-node';
-import { builtInRetry, engineBounds } from './limits';
+import type { RetryDefaults } from '../contract/define-node';
+import { builtInRetry, engineBounds } from '../contract/limits';
 
 export interface NodeRetrySettings {
   retry?: { maxAttempts: number; delayMs: number };

@@ -10,13 +10,13 @@ import { randomUUID } from 'node:crypto';
 import { db } from '../../core/db';
 import type { Prisma } from '../../generated/prisma/client';
 import { emitToMember } from '../../core/realtime/emit';
-import { createCapabilities } from '../capabilities/create';
-import type { GraphNode } from '../graph/schema';
-import type { NodeDefinition, NodeResult } from '../nodes/define-node';
-import { outputsOf } from '../nodes/define-node';
+import { engineComposition } from '../composition';
+import type { GraphNode } from '../contract/graph';
+import type { NodeDefinition, NodeResult } from '../contract/define-node';
+import { outputsOf } from '../contract/define-node';
 import { childRuns } from './children';
 import { effectLedger } from './effects';
-import { classifyFailure, NodeFailure, RateLimited } from './failures';
+import { classifyFailure, NodeFailure, RateLimited } from '../contract/failures';
 import type { ExecutionError } from './finish';
 import { endCrashStreak, type ClaimedExecution } from './lease';
 import { resolveStepParams } from './params';
@@ -192,15 +192,9 @@ export function stepError(run: Pick<StepRun, 'node'>, failure: NodeFailure, atte
   };
 }
 
-let capabilityOptions: Parameters<typeof createCapabilities>[1] = {};
-
-/** Engine tests: capability options (the fake AI vendors' loopback addresses); refused outside tests. */
-export function setCapabilityOptionsForTests(options: Parameters<typeof createCapabilities>[1]): void {
-  if (!process.env.VITEST) throw new Error('Capability options are set by tests only.');
-  capabilityOptions = options ?? {};
-}
-
 export async function runStep(run: StepRun): Promise<StepOutcome> {
+  // An engine nobody composed stops here, loudly, before the step is touched (composition.ts).
+  engineComposition();
   const outcome = await runAttempt(run);
   // An attempt that ended on its own (whatever its outcome) ends the run's crash streak.
   if (outcome.kind !== 'stopped') await endCrashStreak(run.execution);
@@ -271,7 +265,7 @@ async function runAttempt(run: StepRun): Promise<StepOutcome> {
         state: run.step?.state ?? null,
         resume: run.resume,
         effect: ledger.effect,
-        capabilities: createCapabilities({ actor, simulated: execution.simulated, effectKeyPrefix: `${execution.id}:${node.id}`, workflowId: execution.workflowId, stepId, callModels: execution.callModels }, capabilityOptions),
+        capabilities: engineComposition().capabilities({ actor, simulated: execution.simulated, effectKeyPrefix: `${execution.id}:${node.id}`, workflowId: execution.workflowId, stepId, callModels: execution.callModels }),
         children: childRuns({ executionId: execution.id, stepId, nodeId: node.id, memberId: execution.memberId, simulated: execution.simulated, kind: node.type === 'flow.loop' ? 'loop_iteration' : 'sub_workflow' }),
         now: () => new Date(),
       }),

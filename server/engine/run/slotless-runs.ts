@@ -20,7 +20,7 @@
 import { config } from '../../core/config';
 import { db, type Tx } from '../../core/db';
 import { effectKeyOf } from './effects';
-import { fail, RateLimited } from './failures';
+import { fail, RateLimited } from '../contract/failures';
 
 /** Namespace (first key) of the per-member advisory lock on starts of slot-less runs. */
 const memberStartsLock = 80_417_002;

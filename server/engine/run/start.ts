@@ -8,7 +8,7 @@ import { db, type Tx } from '../../core/db';
 import { enqueue } from '../../core/jobs/enqueue';
 import { jobKeys } from '../../core/jobs/catalogue';
 import type { CallPosition } from './call-chain';
-import { effectiveLimits } from './limits';
+import { effectiveLimits } from '../contract/limits';
 
 export type StartedBy = 'sub_workflow' | 'loop_iteration' | 'error_workflow' | 'replay';
 

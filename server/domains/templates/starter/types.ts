@@ -3,7 +3,7 @@
  * start, runner/templates/sync-starter.ts). `setUp` lists what a member sets after installing it
  * (also written in the graph's sticky note), so a test can fill the same parameters.
  */
-import type { GraphInput } from '../../../engine/graph/schema';
+import type { GraphInput } from '../../../engine/contract/graph';
 import type { TemplateTable } from '../table-requirements';
 import type { templateCategories } from '../schemas';
 

@@ -24,7 +24,7 @@ import { Piscina } from 'piscina';
 import { BoundedGate, GateFullError } from '../../../core/auth/bounded-gate';
 import { config } from '../../../core/config';
 import { log } from '../../../core/log';
-import { fail, NodeFailure, type FailureKind, type RunErrorCode } from '../../run/failures';
+import { fail, NodeFailure, type FailureKind, type RunErrorCode } from '../../contract/failures';
 import { expressionBudget } from '../budget';
 import type { ExpressionSite } from '..';
 import { progressSlot, type SandboxAnswer, type SandboxTask } from './thread-task';

@@ -5,7 +5,7 @@
  * expression began, so the main thread can stop a runaway and, after terminating the thread, name
  * the parameter path.
  */
-import { NodeFailure } from '../../run/failures';
+import { NodeFailure } from '../../contract/failures';
 import { plainData, resolveText, type ExpressionSite } from '..';
 
 /** Slots of `SandboxTask.progress` (an Int32Array over a SharedArrayBuffer). */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeVendor, type FakeVendorServer } from '../../../testing/ai-fakes';
-import { NodeFailure, RateLimited } from '../../run/failures';
+import { NodeFailure, RateLimited } from '../../contract/failures';
 import { fakeCapabilities, runNodeWithEffects } from '../testing';
 import { aiClassifyNode } from './classify.node.ts';
 import { vendorAi } from './vendor-ai';

@@ -5,7 +5,7 @@
  * `classification` (under `ai`), shown by the webmail.
  */
 import { z } from 'zod';
-import { defineNode } from '../define-node';
+import { defineNode } from '../../contract/define-node';
 import { aiRetryDefaults, callEffect, messageContext, modelParam, resultData, textParam } from './shared';
 
 const label = z.strictObject({

@@ -4,7 +4,7 @@
  * It writes nothing itself.
  */
 import { z } from 'zod';
-import { defineNode } from '../define-node';
+import { defineNode } from '../../contract/define-node';
 import { aiRetryDefaults, callEffect, messageContext, modelParam, resultData, textParam } from './shared';
 
 export const composeParams = z.strictObject({

@@ -4,7 +4,7 @@
  * fields not found are null.
  */
 import { z } from 'zod';
-import { defineNode } from '../define-node';
+import { defineNode } from '../../contract/define-node';
 import { aiRetryDefaults, callEffect, fieldList, messageContext, modelParam, placeholderOf, resultData, schemaOfFields, textParam } from './shared';
 
 export const extractParams = z.strictObject({

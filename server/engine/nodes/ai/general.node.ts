@@ -3,7 +3,7 @@
  * fields you list when you give some.
  */
 import { z } from 'zod';
-import { defineNode } from '../define-node';
+import { defineNode } from '../../contract/define-node';
 import { aiRetryDefaults, callEffect, fieldList, modelParam, placeholderOf, resultData, schemaOfFields } from './shared';
 
 export const generalParams = z.strictObject({

@@ -1,5 +1,5 @@
 /** The AI node types, in palette order. */
-import type { NodeDefinition } from '../define-node';
+import type { NodeDefinition } from '../../contract/define-node';
 import { aiClassifyNode } from './classify.node.ts';
 import { aiComposeNode } from './compose.node.ts';
 import { aiExtractNode } from './extract.node.ts';

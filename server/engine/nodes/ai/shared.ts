@@ -9,9 +9,9 @@
  * a replay from the failed step keeps the step's output (the engine's rule for succeeded steps).
  */
 import { z } from 'zod';
-import type { AiCallInput, AiCallOutcome, EffectRecord } from '../../capabilities/types';
+import type { AiCallInput, AiCallOutcome, EffectRecord } from '../../contract/capabilities';
 import { maskSecrets } from '../../expressions';
-import type { NodeContext, RetryDefaults } from '../define-node';
+import type { NodeContext, RetryDefaults } from '../../contract/define-node';
 
 /** Spec, Run failure handling: node type (AI nodes): 3 attempts, 10 s delay, 5 min per attempt. */
 export const aiRetryDefaults: RetryDefaults = { maxAttempts: 3, delayMs: 10_000, timeoutMs: 300_000 };

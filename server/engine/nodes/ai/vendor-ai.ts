@@ -6,8 +6,8 @@
 import { callModel } from '../../../core/ai';
 import type { AiProvider } from '../../../core/ai/types';
 import { fakeEndpoint, fakeNet, type FakeVendorServer } from '../../../testing/ai-fakes';
-import { aiFailure, simulatedOutcome } from '../../capabilities/ai';
-import type { AiCapability } from '../../capabilities/types';
+import { aiFailure, simulatedOutcome } from '../../contract/ai-outcomes';
+import type { AiCapability } from '../../contract/capabilities';
 
 export function vendorAi(vendor: FakeVendorServer, options: { provider?: AiProvider; model?: string; simulated?: boolean } = {}): AiCapability {
   const provider = options.provider ?? 'ai_vendor_a';

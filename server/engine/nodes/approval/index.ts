@@ -1,5 +1,5 @@
 /** The approval node types, in palette order. */
-import type { NodeDefinition } from '../define-node';
+import type { NodeDefinition } from '../../contract/define-node';
 import { approvalRequestNode } from './request.node.ts';
 
 export const approvalNodes: NodeDefinition[] = [approvalRequestNode];

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { NodeFailure } from '../../run/failures';
+import { NodeFailure } from '../../contract/failures';
 import { fakeCapabilities, runNode } from '../testing';
 import { approvalRequestNode } from './request.node.ts';
 

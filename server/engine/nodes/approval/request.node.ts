@@ -13,8 +13,8 @@
  * `{decision: 'approved', simulated: true}`.
  */
 import { z } from 'zod';
-import { defineNode } from '../define-node';
-import type { ApprovalOutcome } from '../../capabilities/types';
+import { defineNode } from '../../contract/define-node';
+import type { ApprovalOutcome } from '../../contract/capabilities';
 
 const unitMs = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 } as const;
 export const maxApprovalMs = 30 * unitMs.days;

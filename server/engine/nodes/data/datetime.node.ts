@@ -5,8 +5,8 @@
 import { z } from 'zod';
 import { TZDate } from '@date-fns/tz';
 import { add, differenceInMilliseconds, format, parseISO, sub } from 'date-fns';
-import { defineNode } from '../define-node';
-import { fail } from '../../run/failures';
+import { defineNode } from '../../contract/define-node';
+import { fail } from '../../contract/failures';
 
 const units = ['seconds', 'minutes', 'hours', 'days', 'weeks', 'months', 'years'] as const;
 type Unit = (typeof units)[number];

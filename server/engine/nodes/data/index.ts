@@ -1,5 +1,5 @@
 /** The data node types, in palette order. */
-import type { NodeDefinition } from '../define-node';
+import type { NodeDefinition } from '../../contract/define-node';
 import { setNode } from './set.node.ts';
 import { datetimeNode } from './datetime.node.ts';
 

@@ -3,7 +3,7 @@
  * object. A `__proto__`, `constructor` or `prototype` path segment is refused; keys are own data.
  */
 import { z } from 'zod';
-import { defineNode } from '../define-node';
+import { defineNode } from '../../contract/define-node';
 
 const forbiddenSegments = new Set(['__proto__', 'constructor', 'prototype']);
 

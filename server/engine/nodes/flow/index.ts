@@ -1,5 +1,5 @@
 /** The flow node types, in palette order. */
-import type { NodeDefinition } from '../define-node';
+import type { NodeDefinition } from '../../contract/define-node';
 import { waitNode } from './wait.node.ts';
 import { loopNode } from './loop.node.ts';
 import { subWorkflowNode } from './sub-workflow.node.ts';

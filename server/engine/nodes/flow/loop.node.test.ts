@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { NodeResult } from '../define-node';
+import type { NodeResult } from '../../contract/define-node';
 import { fakeContext } from '../testing';
 import { loopNode } from './loop.node.ts';
 

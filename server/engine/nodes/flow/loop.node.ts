@@ -10,8 +10,8 @@
  * (a window's size is `concurrency` minus the runs still live, so a partial start never exceeds it).
  */
 import { z } from 'zod';
-import { defineNode, type ChildRuns } from '../define-node';
-import { fail } from '../../run/failures';
+import { defineNode, type ChildRuns } from '../../contract/define-node';
+import { fail } from '../../contract/failures';
 
 export const loopBounds = { maxItems: 10_000, maxConcurrency: 20, simulatedLimit: 3, maxTimeoutMs: 24 * 3_600_000 } as const;
 

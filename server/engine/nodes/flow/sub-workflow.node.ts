@@ -6,8 +6,8 @@
  * the start while the member's runs holding no slot are at their cap (run/children.ts).
  */
 import { z } from 'zod';
-import { defineNode } from '../define-node';
-import { fail } from '../../run/failures';
+import { defineNode } from '../../contract/define-node';
+import { fail } from '../../contract/failures';
 
 function asObject(value: unknown): Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };

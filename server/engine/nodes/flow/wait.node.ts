@@ -3,9 +3,9 @@
  * working time), then passes its input on. The longest wait is the engine's (30 days).
  */
 import { z } from 'zod';
-import { defineNode } from '../define-node';
-import { fail } from '../../run/failures';
-import { engineBounds } from '../../run/limits';
+import { defineNode } from '../../contract/define-node';
+import { fail } from '../../contract/failures';
+import { engineBounds } from '../../contract/limits';
 
 const unitMs = { seconds: 1_000, minutes: 60_000, hours: 3_600_000, days: 86_400_000 } as const;
 

@@ -1,5 +1,5 @@
 /** The HTTP node types, in palette order. */
-import type { NodeDefinition } from '../define-node';
+import type { NodeDefinition } from '../../contract/define-node';
 import { httpRequestNode } from './request.node.ts';
 
 export const httpNodes: NodeDefinition[] = [httpRequestNode];

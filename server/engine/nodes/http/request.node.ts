@@ -8,8 +8,8 @@
  * 5xx temporary `http_error`.
  */
 import { z } from 'zod';
-import { defineNode } from '../define-node';
-import { fail } from '../../run/failures';
+import { defineNode } from '../../contract/define-node';
+import { fail } from '../../contract/failures';
 import { ownKeys } from './own-keys';
 
 export const httpBounds = { defaultResponseBytes: 1_000_000, maxResponseBytes: 10_000_000, maxRedirects: 5 } as const;

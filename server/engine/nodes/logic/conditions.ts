@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { safeRegexTest, regexBounds } from '../../expressions/safe-regex';
-import { fail } from '../../run/failures';
+import { fail } from '../../contract/failures';
 
 export const conditionOperators = [
   'equals',

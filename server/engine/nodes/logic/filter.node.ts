@@ -6,7 +6,7 @@
  * ignores case unless told otherwise (conditions.ts says why).
  */
 import { z } from 'zod';
-import { defineNode } from '../define-node';
+import { defineNode } from '../../contract/define-node';
 import { caseSensitiveSchema, combineSchema, conditionsSchema, testConditions, type Condition } from './conditions';
 
 export const maxFilterItems = 10_000;

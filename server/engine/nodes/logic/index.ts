@@ -1,5 +1,5 @@
 /** The logic node types, in palette order; each type's older versions stay for the graphs that name them. */
-import type { NodeDefinition } from '../define-node';
+import type { NodeDefinition } from '../../contract/define-node';
 import { ifNode } from './if.node.ts';
 import { ifNodeV2 } from './if-v2.node.ts';
 import { switchNode } from './switch.node.ts';

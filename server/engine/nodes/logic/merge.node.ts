@@ -3,7 +3,7 @@
  * steps are done), then outputs `{a, b}`, or in `append` mode one list of both lists' items.
  */
 import { z } from 'zod';
-import { defineNode } from '../define-node';
+import { defineNode } from '../../contract/define-node';
 
 function asList(value: unknown): unknown[] {
   if (value === undefined || value === null) return [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { outputsOf } from '../define-node';
+import { outputsOf } from '../../contract/define-node';
 import { runNode } from '../testing';
 import { switchNode } from './switch.node.ts';
 

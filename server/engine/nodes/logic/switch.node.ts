@@ -4,7 +4,7 @@
  * ignores case unless told otherwise (conditions.ts says why).
  */
 import { z } from 'zod';
-import { defineNode } from '../define-node';
+import { defineNode } from '../../contract/define-node';
 import { caseSensitiveSchema, combineSchema, conditionsSchema, testConditions } from './conditions';
 
 const caseName = z

@@ -3,9 +3,9 @@
  * triggering message; neither → `mail.mailbox_required`) and the keyed operation. Not a node module.
  */
 import { z } from 'zod';
-import type { NodeContext, NodeResult } from '../define-node';
-import type { MailCapability } from '../../capabilities/types';
-import { fail } from '../../run/failures';
+import type { NodeContext, NodeResult } from '../../contract/define-node';
+import type { MailCapability } from '../../contract/capabilities';
+import { fail } from '../../contract/failures';
 
 export const messageIdParam = z
   .string()

@@ -1,5 +1,5 @@
 /** Draft: prepares a message (new, reply or reply to all) that waits in the review queue. */
-import { defineNode } from '../define-node';
+import { defineNode } from '../../contract/define-node';
 import { makeOutbound, outboundParams } from './outbound';
 
 export const draftNode = defineNode({

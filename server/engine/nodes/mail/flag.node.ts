@@ -1,6 +1,6 @@
 /** Flag: flags (stars) or unflags the message. */
 import { z } from 'zod';
-import { defineNode } from '../define-node';
+import { defineNode } from '../../contract/define-node';
 import { messageIdParam, operate, targetMessage } from './act-on-message';
 
 export const flagNode = defineNode({

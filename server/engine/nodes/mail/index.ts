@@ -1,5 +1,5 @@
 /** The mail action node types, in palette order. */
-import type { NodeDefinition } from '../define-node';
+import type { NodeDefinition } from '../../contract/define-node';
 import { moveNode } from './move.node.ts';
 import { flagNode } from './flag.node.ts';
 import { markReadNode } from './mark-read.node.ts';

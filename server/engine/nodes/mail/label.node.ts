@@ -1,6 +1,6 @@
 /** Label: adds and removes labels on the message. */
 import { z } from 'zod';
-import { defineNode } from '../define-node';
+import { defineNode } from '../../contract/define-node';
 import { messageIdParam, operate, targetMessage } from './act-on-message';
 
 const label = z

@@ -1,6 +1,6 @@
 /** Shared table of the mail action node tests. Not a node module. */
 import { expect, vi } from 'vitest';
-import type { NodeDefinition } from '../define-node';
+import type { NodeDefinition } from '../../contract/define-node';
 import { fakeCapabilities, runNode } from '../testing';
 
 export async function checkMailNode(definition: NodeDefinition, params: Record<string, unknown>, expected: Record<string, unknown>) {

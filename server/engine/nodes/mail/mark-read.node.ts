@@ -1,6 +1,6 @@
 /** Mark read: marks the message read or unread. */
 import { z } from 'zod';
-import { defineNode } from '../define-node';
+import { defineNode } from '../../contract/define-node';
 import { messageIdParam, operate, targetMessage } from './act-on-message';
 
 export const markReadNode = defineNode({

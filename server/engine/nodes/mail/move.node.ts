@@ -1,6 +1,6 @@
 /** Move: moves the message to a folder (a key or a role name such as `archive`). */
 import { z } from 'zod';
-import { defineNode } from '../define-node';
+import { defineNode } from '../../contract/define-node';
 import { messageIdParam, operate, targetMessage } from './act-on-message';
 
 export const moveNode = defineNode({

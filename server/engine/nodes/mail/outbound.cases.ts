@@ -1,6 +1,6 @@
 /** Shared table of the mail.draft / mail.send unit tests. Not a node module. */
 import { expect, vi } from 'vitest';
-import type { NodeDefinition } from '../define-node';
+import type { NodeDefinition } from '../../contract/define-node';
 import { fakeCapabilities, runNode, runNodeWithEffects } from '../testing';
 
 export async function checkOutboundNode(definition: NodeDefinition, mode: 'draft' | 'send') {

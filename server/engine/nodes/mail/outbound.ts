@@ -4,10 +4,10 @@
  * outbound item under the step's effect key; in a test run a simulated item). Not a node module.
  */
 import { z } from 'zod';
-import type { NodeContext, NodeResult } from '../define-node';
-import type { OutboundRequest } from '../../capabilities/types';
-import { parseAddressList } from '../../../domains/compose/context';
-import { fail } from '../../run/failures';
+import type { NodeContext, NodeResult } from '../../contract/define-node';
+import type { OutboundRequest } from '../../contract/capabilities';
+import { parseAddressList } from '../../../core/mail/addresses';
+import { fail } from '../../contract/failures';
 
 const recipients = (what: string) =>
   z

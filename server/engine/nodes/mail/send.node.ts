@@ -1,5 +1,5 @@
 /** Send: sends a message (new, reply or reply to all); through the review queue unless the workflow allows direct sends. */
-import { defineNode } from '../define-node';
+import { defineNode } from '../../contract/define-node';
 import { makeOutbound, outboundParams } from './outbound';
 
 export const sendNode = defineNode({

@@ -1,6 +1,6 @@
 /** Notify the owner: a `workflow.notice` notification in the member's feed. */
 import { z } from 'zod';
-import { defineNode } from '../define-node';
+import { defineNode } from '../../contract/define-node';
 
 export const notifyOwnerNode = defineNode({
   type: 'notify.owner',

@@ -1,5 +1,5 @@
 /** The signal node types, in palette order. */
-import type { NodeDefinition } from '../define-node';
+import type { NodeDefinition } from '../../contract/define-node';
 import { signalMarkNode } from './mark.node.ts';
 
 export const signalNodes: NodeDefinition[] = [signalMarkNode];

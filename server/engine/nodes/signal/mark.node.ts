@@ -3,7 +3,7 @@
  * triggers and filters read; at most once per message and name (a repeat answers `created: false`).
  */
 import { z } from 'zod';
-import { defineNode } from '../define-node';
+import { defineNode } from '../../contract/define-node';
 import { messageIdParam, targetMessage } from '../mail/act-on-message';
 
 export const signalName = z

@@ -1,5 +1,5 @@
 /** The table node types, in palette order. */
-import type { NodeDefinition } from '../define-node';
+import type { NodeDefinition } from '../../contract/define-node';
 import { lookupNode } from './lookup.node.ts';
 import { insertNode } from './insert.node.ts';
 import { updateNode } from './update.node.ts';

@@ -1,8 +1,8 @@
 /** Insert a row: through the tables engine API, effect-keyed (a retry answers the first write). */
 import { z } from 'zod';
-import { defineNode } from '../define-node';
-import type { SimulatedWrite } from '../../capabilities/types';
-import type { WriteResult } from '../../../domains/tables/rows/engine-api';
+import { defineNode } from '../../contract/define-node';
+import type { SimulatedWrite } from '../../contract/capabilities';
+import type { WriteResult } from '../../contract/capabilities';
 import { cellsParam, asCells, tableIdParam } from './shared';
 
 export const insertNode = defineNode({

@@ -1,6 +1,6 @@
 /** Look up: the row of a table whose key column has the given value (`found` false when none). */
 import { z } from 'zod';
-import { defineNode } from '../define-node';
+import { defineNode } from '../../contract/define-node';
 import { keyParam, tableIdParam } from './shared';
 
 export const lookupNode = defineNode({

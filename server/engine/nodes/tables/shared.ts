@@ -1,7 +1,7 @@
 /** Params shared by the table nodes. Not a node module. */
 import { z } from 'zod';
 import { ownRecord } from '../../../core/http/own-record';
-import type { Cells } from '../../../domains/tables/rows/engine-api';
+import type { Cells } from '../../contract/capabilities';
 
 export const tableIdParam = z.string().min(1).max(100).describe('The table (its id).');
 export const keyParam = z.string().min(1).max(1_000).describe('The key value of the row (the table’s key column), text or an expression.');

@@ -1,6 +1,6 @@
 /** Shared checks of the table write node tests. Not a node module. */
 import { expect, vi } from 'vitest';
-import type { NodeDefinition } from '../define-node';
+import type { NodeDefinition } from '../../contract/define-node';
 import { fakeCapabilities, runNodeWithEffects } from '../testing';
 
 export async function checkTableWrite(definition: NodeDefinition, op: string, params: Record<string, unknown>, expected: Record<string, unknown>) {

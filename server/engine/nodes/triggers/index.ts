@@ -1,5 +1,5 @@
 /** The trigger node types, in palette order. */
-import type { NodeDefinition } from '../define-node';
+import type { NodeDefinition } from '../../contract/define-node';
 import { mailTriggerNode } from './mail-trigger.node.ts';
 import { scheduleTriggerNode } from './schedule-trigger.node.ts';
 import { webhookTriggerNode } from './webhook-trigger.node.ts';

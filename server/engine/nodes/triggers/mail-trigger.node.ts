@@ -15,7 +15,7 @@
  * from addresses that do not say "newsletter" (issue 19 §2).
  */
 import { z } from 'zod';
-import { defineNode } from '../define-node';
+import { defineNode } from '../../contract/define-node';
 
 const filterText = z.string().trim().min(1).max(200);
 const signalName = z.string().trim().min(1).max(64);

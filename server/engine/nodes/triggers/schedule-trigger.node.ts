@@ -4,7 +4,7 @@
  */
 import { CronExpressionParser } from 'cron-parser';
 import { z } from 'zod';
-import { defineNode } from '../define-node';
+import { defineNode } from '../../contract/define-node';
 
 /** Whether `cron` is a valid five-field expression (minute hour day-of-month month day-of-week). */
 export function isValidCron(cron: string): boolean {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { NodeContext } from '../define-node';
+import type { NodeContext } from '../../contract/define-node';
 import { mailTriggerMatches, mailTriggerNode, mailTriggerParams, type MatchableMessage } from './mail-trigger.node.ts';
 import { isValidCron, isValidTimeZone, nextRunOf, scheduleTriggerNode, scheduleTriggerParams } from './schedule-trigger.node.ts';
 import { webhookTriggerNode } from './webhook-trigger.node.ts';

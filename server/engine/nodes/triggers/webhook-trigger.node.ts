@@ -3,7 +3,7 @@
  * trigger data, which this node passes on as its output.
  */
 import { z } from 'zod';
-import { defineNode } from '../define-node';
+import { defineNode } from '../../contract/define-node';
 
 export const webhookTriggerNode = defineNode({
   type: 'trigger.webhook',

@@ -3,7 +3,7 @@
  * triggering email (when there was one) plus the report under `failure` (spec, Events 6).
  */
 import { z } from 'zod';
-import { defineNode } from '../define-node';
+import { defineNode } from '../../contract/define-node';
 
 export const workflowFailureTriggerNode = defineNode({
   type: 'trigger.workflow_failure',

@@ -3,7 +3,7 @@
  * is a list of snapshots and each edit is unit-tested without a browser. The shape is the stored
  * graph's (spec, Workflow graph): what the builder saves is exactly what PUT …/graph validates.
  */
-import type { GraphInput } from '@/server/engine/graph/schema';
+import type { GraphInput } from '@/server/engine/contract/graph';
 
 export type StickyColor = 'jaune' | 'menthe' | 'ciel' | 'rose' | 'lavande';
 export const stickyColors: readonly StickyColor[] = ['jaune', 'menthe', 'ciel', 'rose', 'lavande'];

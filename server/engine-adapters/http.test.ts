@@ -7,7 +7,7 @@ import type { LookupAddress } from 'node:dns';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NodeFailure, RateLimited } from '../run/failures';
+import { NodeFailure, RateLimited } from '../engine/contract/failures';
 import { createHttpCapability, parseAllowHosts, retryAfterOf } from './http';
 
 const hits: string[] = [];

@@ -1,5 +1,5 @@
 /**
- * The `ai` capability (server/engine/capabilities/types.ts AiCapability): one model call for an AI
+ * The `ai` capability (server/engine/contract/capabilities.ts AiCapability): one model call for an AI
  * node, through the llm domain (routing, budgets, usage) and the provider layer (server/core/ai/).
  *
  * - The model: the member's own key when they stored one and the instance allows it
@@ -19,18 +19,14 @@
  * - Simulated runs (test runs, evaluations) call no model unless the run asks (`callModels`): they
  *   answer the node's deterministic `simulate()` instead, marked `simulated`.
  */
-import { callModel, failureFamily, isAiCallError, type AiNetOptions } from '../../core/ai';
-import type { AiEndpoint } from '../../core/ai/types';
-import { db } from '../../core/db';
-import { AppError } from '../../core/errors/app-error';
-import { llmNetOptions } from '../../domains/llm/base-url';
-import { memberChoice } from '../../domains/llm/member-endpoints';
-import { endpointOf } from '../../domains/llm/repo';
-import { isRefusal } from '../../domains/llm/resolve';
-import { resolveForPurpose } from '../../domains/llm/routing';
-import { enforceBudget, recordUsage } from '../../domains/llm/usage';
-import { fail, NodeFailure, RateLimited } from '../run/failures';
-import type { AiCapability, AiCallInput, AiCallOutcome } from './types';
+import { callModel, type AiNetOptions } from '../core/ai';
+import type { AiEndpoint } from '../core/ai/types';
+import { db } from '../core/db';
+import { AppError } from '../core/errors/app-error';
+import { endpointOf, enforceBudget, isRefusal, llmNetOptions, memberChoice, recordUsage, resolveForPurpose } from '../domains/llm/engine-api';
+import { aiFailure, simulatedOutcome } from '../engine/contract/ai-outcomes';
+import { fail } from '../engine/contract/failures';
+import type { AiCapability, AiCallInput } from '../engine/contract/capabilities';
 
 export interface AiCapabilityRun {
   memberId: string;
@@ -44,12 +40,6 @@ export interface AiCapabilityRun {
   net?: AiNetOptions;
 }
 
-const defaultRateLimitWaitMs = 60_000;
-
-export function simulatedOutcome(input: Pick<AiCallInput, 'simulate'>): AiCallOutcome {
-  const answer = input.simulate();
-  return { text: answer.text, object: answer.object, toolCalls: [], provider: null, model: null, usage: null, costUsd: null, simulated: true };
-}
 
 /** Where one call goes: an endpoint, its model, and who pays (an instance connection or the member's key). */
 interface CallTarget {
@@ -138,19 +128,4 @@ export function createAiCapability(run: AiCapabilityRun): AiCapability {
       };
     },
   };
-}
-
-/** A provider-layer error as the engine's failure (RateLimited is a postponement, not a failure). */
-export function aiFailure(error: unknown, now = Date.now()): unknown {
-  if (error instanceof NodeFailure || error instanceof RateLimited) return error;
-  if (!isAiCallError(error)) return error;
-  const details = { code: error.code, provider: error.provider, status: error.status };
-  switch (failureFamily(error)) {
-    case 'rate_limited':
-      return new RateLimited(new Date(now + (error.retryAfterMs ?? defaultRateLimitWaitMs)));
-    case 'transient':
-      return fail.transient(error.kind === 'invalid_output' ? 'ai_invalid_output' : 'ai_call_failed', { message: error.message, details });
-    case 'permanent':
-      return fail.permanent('ai_call_failed', { message: error.message, details });
-  }
 }

@@ -1,12 +1,12 @@
 /** The real capabilities against the database: mail operations, table writes, notices, signals, the HTTP node's connections; test runs write nothing. */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { db } from '../../core/db';
-import { jobKeys } from '../../core/jobs/catalogue';
-import { createMember, type TestMember } from '../../testing/factories';
-import { createMailbox, createMessage } from '../../testing/mail-factories';
-import { call } from '../../testing/rest-client';
-import { useTestDatabase } from '../../testing/test-database';
+import { db } from '../core/db';
+import { jobKeys } from '../core/jobs/catalogue';
+import { createMember, type TestMember } from '../testing/factories';
+import { createMailbox, createMessage } from '../testing/mail-factories';
+import { call } from '../testing/rest-client';
+import { useTestDatabase } from '../testing/test-database';
 import { clientTokenOf, createCapabilities } from './create';
 import { databaseCredentialSource } from './http-credential';
 

@@ -5,7 +5,26 @@
  */
 import type { z } from 'zod';
 import type { AiMessage, AiToolCall, AiToolDefinition, AiUsage } from '../../core/ai/types';
-import type { Cells, WriteResult } from '../../domains/tables/rows/engine-api';
+
+/** A table cell's value as the tables domain stores it (an empty cell is absent). */
+export type CellValue = string | number | boolean | null;
+/** Column key → value. Keys are chosen by people: read them as own properties only. */
+export type Cells = Record<string, CellValue>;
+
+/** A row as a table write answers it (the tables domain's `Row`; the engine reads `id` and `cells`). */
+export interface TableRow {
+  id: string;
+  cells: Record<string, string | number | boolean>;
+  [field: string]: unknown;
+}
+
+export interface WriteResult {
+  row: TableRow;
+  /** Upserts only: whether the row was created. */
+  created?: boolean;
+  /** True when this effect key had already been applied: `row`/`created` are the first answer. */
+  replayed: boolean;
+}
 
 export interface EffectRecord {
   kind: string;

@@ -2,7 +2,7 @@
  * The shape of a node type: one module per type and version (`<family>/<name>.node.ts`) exporting
  * `defineNode({...})`. The executor receives its resolved parameters, its input and capabilities as
  * arguments; it never retries, sleeps or swallows errors itself: it returns a result or throws
- * (`fail.transient` / `fail.permanent` from ../run/failures, or `RateLimited`). Retry levels,
+ * (`fail.transient` / `fail.permanent` from ./failures, or `RateLimited`). Retry levels,
  * backoff, timeouts, `onError`, uncertainty, simulation and replay live once in ../run.
  *
  * Terminology: an execution runs a graph; a step is one node's run in it; an attempt is one try of a
@@ -10,7 +10,7 @@
  */
 import type { z } from 'zod';
 import type { Scope } from '../../core/auth/scopes';
-import type { Capabilities, EffectRecord, KeyedEffect } from '../capabilities/types';
+import type { Capabilities, EffectRecord, KeyedEffect } from './capabilities';
 
 export type Localized = { en: string; fr: string };
 

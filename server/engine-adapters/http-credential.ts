@@ -15,11 +15,11 @@
  *   header's base64) is replaced by the mask in what the capability answers, whatever the server echoed.
  */
 import { randomUUID } from 'node:crypto';
-import { openJson } from '../../core/crypto/secret-box';
-import { db } from '../../core/db';
-import { allowedHostOf, isHostAllowed } from '../../core/net/allowed-hosts';
-import { maskText } from '../expressions';
-import { fail } from '../run/failures';
+import { openJson } from '../core/crypto/secret-box';
+import { db } from '../core/db';
+import { allowedHostOf, isHostAllowed } from '../core/net/allowed-hosts';
+import { maskText } from '../engine/expressions';
+import { fail } from '../engine/contract/failures';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

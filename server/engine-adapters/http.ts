@@ -9,15 +9,14 @@
  * (./http-credential.ts); a simulated run sends nothing and answers what it would have sent.
  */
 import type { LookupAddress } from 'node:dns';
-import { BlockList, isIPv4, isIPv6 } from 'node:net';
-import { domainToASCII } from 'node:url';
-import { config } from '../../core/config';
-import { guardedFetch } from '../../core/net/guarded-fetch';
-import { isNetworkGuardError } from '../../core/net/network-guard';
-import { maskSecrets } from '../expressions';
-import { fail, NodeFailure, RateLimited } from '../run/failures';
+import { config } from '../core/config';
+import { allowAddressFor, parseAllowHosts } from '../core/net/allow-list';
+import { guardedFetch } from '../core/net/guarded-fetch';
+import { isNetworkGuardError } from '../core/net/network-guard';
+import { maskSecrets } from '../engine/expressions';
+import { fail, NodeFailure, RateLimited } from '../engine/contract/failures';
 import { applySecret, hopChecker, hostsFor, maskerOf, simulatedPlacement, withQueryParam, type AppliedSecret, type HttpCredentialSource } from './http-credential';
-import type { HttpAnswer, HttpCapability } from './types';
+import type { HttpAnswer, HttpCapability } from '../engine/contract/capabilities';
 
 export interface HttpCapabilityOptions {
   simulated: boolean;
@@ -32,44 +31,10 @@ export interface HttpCapabilityOptions {
   credentials?: HttpCredentialSource;
 }
 
+// The allow list's grammar is the network kernel's (the llm domain reads LLM_ALLOW_HOSTS with it too).
+export { parseAllowHosts };
+
 export const httpCapabilityBounds = { maxRedirects: 5, maxRetryAfterMs: 24 * 3_600_000 } as const;
-
-interface AllowList {
-  names: Set<string>;
-  networks: BlockList;
-  empty: boolean;
-}
-
-export function parseAllowHosts(text: string | undefined): AllowList {
-  const names = new Set<string>();
-  const networks = new BlockList();
-  let entries = 0;
-  for (const raw of (text ?? '').split(',')) {
-    const entry = raw.trim().toLowerCase();
-    if (entry === '') continue;
-    const [network, prefixText] = entry.split('/');
-    const bare = network.replace(/^\[|\]$/g, '');
-    if (isIPv4(bare) || isIPv6(bare)) {
-      const family = isIPv4(bare) ? 'ipv4' : 'ipv6';
-      const prefix = prefixText === undefined ? (family === 'ipv4' ? 32 : 128) : Number(prefixText);
-      if (!Number.isInteger(prefix) || prefix < 0 || prefix > (family === 'ipv4' ? 32 : 128)) continue;
-      networks.addSubnet(bare, prefix, family);
-      entries += 1;
-    } else if (prefixText === undefined && /^[a-z0-9_.-]+$/.test(domainToASCII(entry))) {
-      names.add(domainToASCII(entry).replace(/\.$/, ''));
-      entries += 1;
-    }
-  }
-  return { names, networks, empty: entries === 0 };
-}
-
-export function allowAddressFor(list: AllowList): (host: string, address: string) => boolean {
-  return (host, address) => {
-    if (list.names.has(host.toLowerCase().replace(/\.$/, ''))) return true;
-    const family = isIPv4(address) ? 'ipv4' : 'ipv6';
-    return list.networks.check(address, family);
-  };
-}
 
 /** When a 429/503 asks to come back: Retry-After in seconds or as an HTTP date, bounded. */
 export function retryAfterOf(header: string | null, now = Date.now()): Date | null {

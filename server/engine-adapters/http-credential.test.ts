@@ -5,7 +5,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { maskText } from '../expressions';
+import { maskText } from '../engine/expressions';
 import { createHttpCapability } from './http';
 import type { HttpCredential } from './http-credential';
 

@@ -21,36 +21,27 @@
  *   email, idempotent on the run and node); a test run asks for nothing (the node does not call it).
  */
 import { createHash } from 'node:crypto';
-import { db } from '../../core/db';
-import { isUniqueViolation } from '../../core/db/sql-state';
-import { AppError, appError } from '../../core/errors/app-error';
-import { expireApproval, requestApproval } from '../../domains/approvals/engine-api';
-import { actOnMessage, checkMessageAction } from '../../domains/mail/threads/actions/service';
-import type { ThreadAction } from '../../domains/mail/threads/actions/plan';
-import { notify } from '../../domains/notifications/notify';
-import { checkRowWrite, insertRow, lookupByKey, updateRow, upsertRow, type ExecutionWriter } from '../../domains/tables/rows/engine-api';
-import { quotedValue } from '../../core/quoted-value';
-import { isUuid } from '../../domains/compose/repo';
-import type { ExecutionActor } from '../../core/auth/access';
-import { fail, NodeFailure } from '../run/failures';
+import { db } from '../core/db';
+import { isUniqueViolation } from '../core/db/sql-state';
+import { AppError, appError } from '../core/errors/app-error';
+import { expireApproval, requestApproval } from '../domains/approvals/engine-api';
+import { actOnMessage, checkMessageAction, type ThreadAction } from '../domains/mail/threads/engine-api';
+import { notify } from '../domains/notifications/engine-api';
+import { checkRowWrite, insertRow, lookupByKey, updateRow, upsertRow, type ExecutionWriter } from '../domains/tables/rows/engine-api';
+import { quotedValue } from '../core/quoted-value';
+import { isUuid } from '../domains/compose/engine-api';
+import { fail, NodeFailure } from '../engine/contract/failures';
 import { createAiCapability } from './ai';
 import { createHttpCapability, type HttpCapabilityOptions } from './http';
 import { databaseCredentialSource } from './http-credential';
 import { createSendCapability } from './send';
-import type { Capabilities, MailCapability, TablesCapability } from './types';
+import type { CapabilityRun } from '../engine';
+import type { Capabilities, MailCapability, TablesCapability } from '../engine/contract/capabilities';
 
-export interface CapabilityRun {
-  /** The run, acting for its member (server/engine/run/actor.ts). */
-  actor: ExecutionActor;
-  simulated: boolean;
-  /** The engine's prefix for this step's effect keys (`<executionId>:<nodeId>`). */
-  effectKeyPrefix: string;
-  /** For the `ai` capability's usage records (./ai.ts). */
-  workflowId?: string | null;
-  stepId?: string | null;
-  /** A simulated run that asked for real model calls (default false). */
-  callModels?: boolean;
-}
+export type { CapabilityRun };
+
+/** What the composition root may pass on (tests: fake DNS, allowed hosts, the fake AI vendors' network). */
+export type CapabilityOptions = Pick<HttpCapabilityOptions, 'lookup' | 'allowHosts'> & { aiNet?: Parameters<typeof createAiCapability>[0]['net'] };
 
 /** A client token for a mail operation: [A-Za-z0-9._:-], at most 128 characters. */
 export function clientTokenOf(effectKey: string): string {
@@ -135,10 +126,7 @@ async function memberMessage(memberId: string, messageId: string) {
   });
 }
 
-export function createCapabilities(
-  run: CapabilityRun,
-  options: Pick<HttpCapabilityOptions, 'lookup' | 'allowHosts'> & { aiNet?: Parameters<typeof createAiCapability>[0]['net'] } = {},
-): Capabilities {
+export function createCapabilities(run: CapabilityRun, options: CapabilityOptions = {}): Capabilities {
   const keyOf = (key: string) => `${run.effectKeyPrefix}:${key}`;
   const { executionId } = run.actor;
   const memberId = run.actor.member.id;

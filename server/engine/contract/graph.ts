@@ -1,7 +1,9 @@
 /**
  * The workflow graph as the spec's "Workflow graph" section describes it: nodes, connections, sticky
- * notes and pins. This is the shape only; `validate-graph.ts` checks what a shape cannot (node types
- * and versions, dangling connections, duplicate ids, cycles, every parameter bound).
+ * notes and pins. This is the shape only, the contract between the domains that store graphs and the
+ * engine that runs them (browser-safe: the builder imports it too); `../graph/validate-graph.ts` checks
+ * what a shape cannot (node types and versions, dangling connections, duplicate ids, cycles, every
+ * parameter bound).
  */
 import { z } from 'zod';
 

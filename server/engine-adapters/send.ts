@@ -4,17 +4,16 @@
  * then one outbound item through createOutbound, keyed by the step's effect key so that a retried
  * step finds the item its first attempt made. The run is recorded as the item's source.
  */
-import { db } from '../../core/db';
-import { inRetriedTransaction } from '../../core/db/retry';
-import { isUniqueViolation } from '../../core/db/sql-state';
-import { answerContext, isAddress, uniqueAddresses } from '../../domains/compose/context';
-import { quotedValue } from '../../core/quoted-value';
-import { isUuid, memberMailbox, memberOriginal } from '../../domains/compose/repo';
-import { maxComposeAttachments } from '../../domains/compose/schemas';
-import { createOutbound } from '../../domains/outbound/create';
-import { sendsWithoutReview } from '../../domains/workflows/present';
-import { fail } from '../run/failures';
-import type { OutboundOutcome, PreparedOutbound, SendCapability } from './types';
+import { db } from '../core/db';
+import { inRetriedTransaction } from '../core/db/retry';
+import { isUniqueViolation } from '../core/db/sql-state';
+import { isAddress, uniqueAddresses } from '../core/mail/addresses';
+import { answerContext, isUuid, maxComposeAttachments, memberMailbox, memberOriginal } from '../domains/compose/engine-api';
+import { quotedValue } from '../core/quoted-value';
+import { createOutbound } from '../domains/outbound/engine-api';
+import { sendsWithoutReview } from '../domains/workflows/engine-api';
+import { fail } from '../engine/contract/failures';
+import type { OutboundOutcome, PreparedOutbound, SendCapability } from '../engine/contract/capabilities';
 
 export interface SendCapabilityRun {
   memberId: string;
