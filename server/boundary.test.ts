@@ -101,6 +101,10 @@ describe('ui conventions (ESLint)', { timeout: 60_000 }, () => {
     ['a section facade calls useTRPC', 'app/(app)/approvals/_lib/api.ts', "import { useTRPC } from '@/app/lib/trpc';"],
     ['a second facade of a section calls useTRPC', 'app/(app)/messages/_lib/thread-actions-api.ts', "import { useTRPC } from '@/app/lib/trpc';"],
     ['a component uses a facade hook and the router types', 'app/(app)/approvals/approvals-view.tsx', "import { useApprovalPages } from './_lib/api';\nimport type { RouterOutputs } from '@/app/lib/trpc';"],
+  ])('allows %s', async (_name, file, source) => {
+    expect(await boundaryFindings(file, source)).toEqual([]);
+  });
+});
 
 describe('engine layering', { timeout: 60_000 }, () => {
   it.each([
