@@ -7,6 +7,7 @@
  * Next; domain code other than routers imports no tRPC; the runner imports no Next, React, tRPC or
  * web server code; only server/http/web-server.ts imports Next on the server.
  */
+import fs from 'node:fs';
 import js from '@eslint/js';
 import nextPlugin from '@next/eslint-plugin-next';
 import importX from 'eslint-plugin-import-x';
@@ -33,6 +34,25 @@ const inProcessExpressions = {
   importNames: ['resolveParams', 'resolveValueIn', 'evaluateExpression', 'resolveText'],
   message: 'Evaluate member expressions through server/engine/expressions/sandbox (worker threads), never on this thread.',
 };
+
+/**
+ * Every domain behind one public face (ARCHITECTURE, "Domain faces"): another domain, a router and the HTTP layer
+ * import a domain only through its `index.ts` (or an `engine-api.ts`, the face the engine's adapters use). The
+ * faces are read from the tree, so a new domain is covered the day its folder exists.
+ */
+const domainNames = fs.readdirSync(new URL('./server/domains', import.meta.url), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+const domainFaces = fs
+  .readdirSync(new URL('./server/domains', import.meta.url), { recursive: true })
+  .map((file) => file.split('\\').join('/'))
+  .filter((file) => /^[^/]+\/index\.ts$/.test(file) || /(^|\/)engine-api\.ts$/.test(file));
+const faceMessage =
+  "Import another domain only through its public face, server/domains/<domain>/index.ts (or its engine-api.ts): its other files are its own business and change without notice. Add what you need to that domain's index.ts.";
+const domainFaceZones = domainNames.map((name) => ({
+  target: `./server/domains/${name}`,
+  from: './server/domains',
+  except: [`./${name}`, ...domainFaces.filter((face) => !face.startsWith(`${name}/`)).map((face) => `./${face}`)],
+  message: faceMessage,
+}));
 
 const restrictPackages = (...names) => ({
   'no-restricted-imports': ['error', { patterns: [...names.map((name) => frameworkPackages[name]), inProcessExpressions] }],
@@ -144,8 +164,24 @@ export default tseslint.config(
           zones: [
             { target: './server/domains', from: './server/trpc', message: 'Services import no tRPC: only routers do.' },
             { target: './server/domains', from: './server/http', message: 'Domains import no HTTP layer.' },
+            ...domainFaceZones,
           ],
         },
+      ],
+    },
+  },
+  {
+    // Routers import tRPC, so the block above leaves them out; they still reach other domains through their faces.
+    files: ['server/domains/**/router.ts', 'server/domains/**/*-router.ts'],
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: domainFaceZones }] },
+  },
+  {
+    files: ['server/http/**/*.ts'],
+    ignores: ['server/http/**/*.test.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        { zones: [{ target: './server/http', from: './server/domains', except: domainFaces.map((face) => `./${face}`), message: faceMessage }] },
       ],
     },
   },

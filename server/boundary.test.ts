@@ -51,10 +51,34 @@ describe('layering boundaries (ESLint)', { timeout: 60_000 }, () => {
   it.each([
     ['core uses core', 'server/core/auth/access.ts', "import { hit } from '../http/rate-limit';"],
     ['a router uses tRPC', 'server/domains/tables/router.ts', "import { procedure } from '../../trpc/procedures';"],
-    ['a service uses another domain’s service and core', 'server/domains/members/service.ts', "import { revokeSessions } from '../auth/sessions';\nimport { db } from '../../core/db';"],
+    ['a service uses another domain’s service and core', 'server/domains/members/service.ts', "import { revokeSessions } from '../auth';\nimport { db } from '../../core/db';"],
     ['the runner uses domain housekeeping', 'runner/main.ts', "import { purgeOldTableWriteEffects } from '../server/domains/tables/housekeeping';"],
     ['the web server uses Next', 'server/http/web-server.ts', "import next from 'next';"],
   ])('allows %s', async (_name, file, source) => {
     expect(await boundaryFindings(file, source)).toEqual([]);
   });
+});
+
+describe('domain faces', { timeout: 60_000 }, () => {
+  it.each([
+    ['a service imports another domain’s repo', 'server/domains/templates/service.ts', "import { findOwnedOrThrow } from '../workflows/repo';"],
+    ['a nested service imports another domain’s service', 'server/domains/tables/rows/service.ts', "import { notify } from '../../notifications/notify';"],
+    ['a repo imports another domain’s presenter', 'server/domains/compose/repo.ts', "import { recordOf } from '../mail/present';"],
+    ['a router imports another domain’s internals', 'server/domains/analyzer/router.ts', "import { needFor } from '../workflows/graph-scopes';"],
+    ['the HTTP layer imports a domain’s internals', 'server/http/table-export-route.ts', "import { openTableExport } from '../domains/tables/csv/service';"],
+  ])('reports %s', async (_name, file, source) => {
+    const findings = await boundaryFindings(file, source);
+    expect(findings.some((finding) => /only through its public face/.test(finding)), findings.join('\n')).toBe(true);
+  });
+
+  it.each([
+    ['a service uses another domain’s face', 'server/domains/templates/service.ts', "import { findOwnedOrThrow } from '../workflows';\nimport { notify } from '../notifications/index';"],
+    ['a domain uses another domain’s engine face', 'server/domains/templates/service.ts', "import { expireApproval } from '../approvals/engine-api';\nimport { lookupByKey } from '../tables/rows/engine-api';"],
+    ['a domain uses its own files, nested ones too', 'server/domains/tables/rows/service.ts', "import { findTableOrThrow } from '../repo';\nimport { columnTypes } from '../schemas';\nimport { exportTable } from '../csv/export';"],
+    ['a router uses another domain’s face', 'server/domains/analyzer/router.ts', "import { needFor } from '../workflows';"],
+    ['the HTTP layer uses a domain’s face', 'server/http/table-export-route.ts', "import { openTableExport } from '../domains/tables';"],
+  ])('allows %s', async (_name, file, source) => {
+    expect(await boundaryFindings(file, source)).toEqual([]);
+  });
+
 });

@@ -10,8 +10,8 @@ import { db } from '../../core/db';
 import { forbiddenNodeIssues, forbiddenNodeTypesFor } from '../../engine/graph/forbidden-nodes';
 import { graphInput } from '../../engine/graph/schema';
 import { validateGraph, type GraphIssue } from '../../engine/graph/validate-graph';
-import { listNodeTypes } from '../node-types/service';
-import { draftOf } from '../workflows/present';
+import { listNodeTypes } from '../node-types';
+import { draftOf } from '../workflows';
 import { maskForModel, maskValues, restoreMaskedValues } from './masking';
 
 export const assistantTools: Record<string, AiToolDefinition> = {

@@ -29,7 +29,7 @@ import { imapCredentialType, imapSettingsSchema, sealImapPassword, type ImapSett
 import { releaseMailboxHeldSends } from '../../core/mail/send/release-held';
 import { emitToMember } from '../../core/realtime/emit';
 import { blobStore } from '../../core/storage/blob-store';
-import { notify } from '../notifications/notify';
+import { notify } from '../notifications';
 import { presentBackfill, presentMailbox } from './present';
 import { probeMailServers } from './probe-servers';
 import * as repo from './repo';

@@ -12,7 +12,7 @@ import { afterCursor, decodeCursor, pageOf } from '../../core/http/cursor';
 import { iso } from '../../core/http/schemas';
 import { emitToMember } from '../../core/realtime/emit';
 import type { SendHold } from '../../generated/prisma/client';
-import { enqueueSend } from '../outbound/create';
+import { enqueueSend } from '../outbound';
 import { lockScopes } from './repo';
 import type { HoldReason } from './rules';
 import type { ListHoldsQuery, SendHoldOutput } from './schemas';

@@ -6,7 +6,7 @@
 import type { Template } from '../../generated/prisma/client';
 import { db, type Tx } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
-import { isUuid } from '../workflows/repo';
+import { isUuid } from '../../core/ids';
 
 export type Viewer = { admin: boolean };
 

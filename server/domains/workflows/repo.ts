@@ -6,12 +6,7 @@
 import type { Workflow, WorkflowVersion } from '../../generated/prisma/client';
 import { db, type Tx } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
-
-const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string): boolean {
-  return value.length === 36 && uuidShape.test(value);
-}
+import { isUuid } from '../../core/ids';
 
 export async function findOwnedOrThrow(memberId: string, id: string, tx: Tx = db()): Promise<Workflow> {
   const workflow = isUuid(id) ? await tx.workflow.findFirst({ where: { id: id.toLowerCase(), memberId } }) : null;

@@ -5,6 +5,7 @@
  */
 import type { Workflow } from '../../generated/prisma/client';
 import { authorizeScopeNeeds, type AuthenticatedActor, type ScopeNeed } from '../../core/auth/access';
+import { isUuid } from '../../core/ids';
 import { auditByOf, recordAudit } from '../../core/audit';
 import { db, type Tx } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
@@ -132,7 +133,7 @@ function checkLimits(settings: SettingsInput): void {
  */
 async function checkErrorWorkflow(memberId: string, workflowId: string, errorWorkflowId: string, tx: Tx): Promise<string> {
   const refuse = () => appError('workflow.invalid_error_workflow', { details: { errorWorkflowId } });
-  if (!repo.isUuid(errorWorkflowId)) throw refuse();
+  if (!isUuid(errorWorkflowId)) throw refuse();
   const target = await tx.workflow.findFirst({ where: { id: errorWorkflowId.toLowerCase(), memberId } });
   if (!target || target.id === workflowId) throw refuse();
   if (triggerFactsOf(draftOf(target)).triggerType === 'workflow_failure') return target.id;

@@ -20,8 +20,7 @@ import { db } from '../../core/db';
 import { allowedHostOf, isHostAllowed } from '../../core/net/allowed-hosts';
 import { maskText } from '../expressions';
 import { fail } from '../run/failures';
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../../core/ids';
 
 /** A connection's clear fields, and what opens or binds it. */
 export interface HttpCredential {
@@ -44,7 +43,7 @@ export interface HttpCredentialSource {
 export function databaseCredentialSource(memberId: string): HttpCredentialSource {
   return {
     async load(credentialId) {
-      if (!uuidPattern.test(credentialId)) throw fail.permanent('credential_missing');
+      if (!isUuid(credentialId)) throw fail.permanent('credential_missing');
       const row = await db().credential.findFirst({
         where: { id: credentialId, type: 'http_generic', OR: [{ memberId, scope: 'member' }, { scope: 'org' }] },
         select: { id: true, scope: true, kind: true, sentAs: true, allowedHosts: true, dataEnc: true },
