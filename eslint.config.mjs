@@ -54,6 +54,28 @@ const domainFaceZones = domainNames.map((name) => ({
   message: faceMessage,
 }));
 
+/**
+ * One rule for Prisma (ARCHITECTURE, "Domain faces"): in a domain with a repo.ts, only the repo (and housekeeping)
+ * queries the database; a service opens the transaction (`db().$transaction`) and hands its `tx` to named repo
+ * functions. Enforced on the services listed here, which already follow it (the list grows until it is every
+ * service of a domain with a repo). The selectors see `db().<model>` and `tx.<model>`, the forms the code uses.
+ */
+const servicesWithoutQueries = [
+  'server/domains/llm/service.ts',
+  'server/domains/send-guard/service.ts',
+  'server/domains/templates/service.ts',
+  'server/domains/workflows/service.ts',
+];
+const queryOutsideRepo =
+  "In a domain with a repo.ts only the repo queries the database: name this query in ./repo.ts (taking the transaction's tx) and call it here.";
+const queriesOnlyInRepos = {
+  'no-restricted-syntax': [
+    'error',
+    { selector: "MemberExpression[object.type='CallExpression'][object.callee.name='db'][property.name!='$transaction']", message: queryOutsideRepo },
+    { selector: "MemberExpression[object.name='tx'][property.name!='$transaction']", message: queryOutsideRepo },
+  ],
+};
+
 const restrictPackages = (...names) => ({
   'no-restricted-imports': ['error', { patterns: [...names.map((name) => frameworkPackages[name]), inProcessExpressions] }],
 });
@@ -169,6 +191,10 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    files: servicesWithoutQueries,
+    rules: queriesOnlyInRepos,
   },
   {
     // Routers import tRPC, so the block above leaves them out; they still reach other domains through their faces.

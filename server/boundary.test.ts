@@ -11,7 +11,7 @@ import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const boundaryRules = new Set(['import-x/no-restricted-paths', 'no-restricted-imports']);
+const boundaryRules = new Set(['import-x/no-restricted-paths', 'no-restricted-imports', 'no-restricted-syntax']);
 // The project's own configuration (its zones and patterns), with only the layering rules run and no type
 // information: the type-aware rules would make ESLint build a TypeScript program of the whole tree first
 // (well over a minute on a loaded 2-core machine) for findings this test filters out anyway.
@@ -81,4 +81,16 @@ describe('domain faces', { timeout: 60_000 }, () => {
     expect(await boundaryFindings(file, source)).toEqual([]);
   });
 
+  it.each([
+    ['a service with a repo queries through db()', 'server/domains/workflows/service.ts', "import { db } from '../../core/db';\nexport const rows = () => db().workflow.findMany();"],
+    ['a service with a repo queries on its transaction', 'server/domains/templates/service.ts', "import { db } from '../../core/db';\nexport const run = () => db().$transaction((tx) => tx.template.count());"],
+  ])('reports %s', async (_name, file, source) => {
+    const findings = await boundaryFindings(file, source);
+    expect(findings.some((finding) => /only the repo queries the database/.test(finding)), findings.join('\n')).toBe(true);
+  });
+
+  it('allows a service that opens the transaction and hands its tx to the repo', async () => {
+    const source = "import { db } from '../../core/db';\nimport { countInstall } from './repo';\nexport const run = (id: string) => db().$transaction((tx) => countInstall(id, tx));";
+    expect(await boundaryFindings('server/domains/templates/service.ts', source)).toEqual([]);
+  });
 });
