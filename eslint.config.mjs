@@ -8,6 +8,7 @@
  * web server code; only server/http/web-server.ts imports Next on the server.
  */
 import path from 'node:path';
+import fs from 'node:fs';
 import js from '@eslint/js';
 import nextPlugin from '@next/eslint-plugin-next';
 import importX from 'eslint-plugin-import-x';
@@ -49,6 +50,47 @@ const domainsUseEngineEntry = {
   from: './server/engine',
   except: ['./index.ts', './contract'],
   message: 'A domain uses the engine through its public entry, server/engine/index.ts (and the shapes of server/engine/contract/): add what you need there instead of reaching inside the engine.',
+};
+
+/**
+ * Every domain behind one public face (ARCHITECTURE, "Domain faces"): another domain, a router and the HTTP layer
+ * import a domain only through its `index.ts` (or an `engine-api.ts`, the face the engine's adapters use). The
+ * faces are read from the tree, so a new domain is covered the day its folder exists.
+ */
+const domainNames = fs.readdirSync(new URL('./server/domains', import.meta.url), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+const domainFaces = fs
+  .readdirSync(new URL('./server/domains', import.meta.url), { recursive: true })
+  .map((file) => file.split('\\').join('/'))
+  .filter((file) => /^[^/]+\/index\.ts$/.test(file) || /(^|\/)engine-api\.ts$/.test(file));
+const faceMessage =
+  "Import another domain only through its public face, server/domains/<domain>/index.ts (or its engine-api.ts): its other files are its own business and change without notice. Add what you need to that domain's index.ts.";
+const domainFaceZones = domainNames.map((name) => ({
+  target: `./server/domains/${name}`,
+  from: './server/domains',
+  except: [`./${name}`, ...domainFaces.filter((face) => !face.startsWith(`${name}/`)).map((face) => `./${face}`)],
+  message: faceMessage,
+}));
+
+/**
+ * One rule for Prisma (ARCHITECTURE, "Domain faces"): in a domain with a repo.ts, only the repo (and housekeeping)
+ * queries the database; a service opens the transaction (`db().$transaction`) and hands its `tx` to named repo
+ * functions. Enforced on the services listed here, which already follow it (the list grows until it is every
+ * service of a domain with a repo). The selectors see `db().<model>` and `tx.<model>`, the forms the code uses.
+ */
+const servicesWithoutQueries = [
+  'server/domains/llm/service.ts',
+  'server/domains/send-guard/service.ts',
+  'server/domains/templates/service.ts',
+  'server/domains/workflows/service.ts',
+];
+const queryOutsideRepo =
+  "In a domain with a repo.ts only the repo queries the database: name this query in ./repo.ts (taking the transaction's tx) and call it here.";
+const queriesOnlyInRepos = {
+  'no-restricted-syntax': [
+    'error',
+    { selector: "MemberExpression[object.type='CallExpression'][object.callee.name='db'][property.name!='$transaction']", message: queryOutsideRepo },
+    { selector: "MemberExpression[object.name='tx'][property.name!='$transaction']", message: queryOutsideRepo },
+  ],
 };
 
 const restrictPackages = (...names) => ({
@@ -190,8 +232,23 @@ export default tseslint.config(
             { target: './server/domains', from: './server/trpc', message: 'Services import no tRPC: only routers do.' },
             { target: './server/domains', from: './server/http', message: 'Domains import no HTTP layer.' },
             domainsUseEngineEntry,
+            ...domainFaceZones,
           ],
         },
+      ],
+    },
+  },
+  {
+    files: servicesWithoutQueries,
+    rules: queriesOnlyInRepos,
+  },
+  {
+    files: ['server/http/**/*.ts'],
+    ignores: ['server/http/**/*.test.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        { zones: [{ target: './server/http', from: './server/domains', except: domainFaces.map((face) => `./${face}`), message: faceMessage }] },
       ],
     },
   },
@@ -213,9 +270,10 @@ export default tseslint.config(
   },
   // --- The engine's layers ---------------------------------------------------------------------
   {
-    // Routers and domain tests: the same engine entry (domain tests may reach inside the engine).
+    // Routers import tRPC, so the domain block above leaves them out: they too reach the engine through its entry
+    // and other domains through their faces (one block: a later block setting the same rule replaces an earlier one).
     files: ['server/domains/**/router.ts', 'server/domains/**/*-router.ts'],
-    rules: { 'import-x/no-restricted-paths': ['error', { zones: [domainsUseEngineEntry] }] },
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: [domainsUseEngineEntry, ...domainFaceZones] }] },
   },
   {
     files: ['server/engine/**/*.ts'],

@@ -11,7 +11,7 @@ import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const boundaryRules = new Set(['import-x/no-restricted-paths', 'no-restricted-imports']);
+const boundaryRules = new Set(['import-x/no-restricted-paths', 'no-restricted-imports', 'no-restricted-syntax']);
 // The project's own configuration (its zones and patterns), with only the layering rules run and no type
 // information: the type-aware rules would make ESLint build a TypeScript program of the whole tree first
 // (well over a minute on a loaded 2-core machine) for findings this test filters out anyway.
@@ -51,7 +51,7 @@ describe('layering boundaries (ESLint)', { timeout: 60_000 }, () => {
   it.each([
     ['core uses core', 'server/core/auth/access.ts', "import { hit } from '../http/rate-limit';"],
     ['a router uses tRPC', 'server/domains/tables/router.ts', "import { procedure } from '../../trpc/procedures';"],
-    ['a service uses another domain’s service and core', 'server/domains/members/service.ts', "import { revokeSessions } from '../auth/sessions';\nimport { db } from '../../core/db';"],
+    ['a service uses another domain’s service and core', 'server/domains/members/service.ts', "import { revokeSessions } from '../auth';\nimport { db } from '../../core/db';"],
     ['the runner uses domain housekeeping', 'runner/main.ts', "import { purgeOldTableWriteEffects } from '../server/domains/tables/housekeeping';"],
     ['the web server uses Next', 'server/http/web-server.ts', "import next from 'next';"],
   ])('allows %s', async (_name, file, source) => {
@@ -132,5 +132,41 @@ describe('engine layering', { timeout: 60_000 }, () => {
     ['a domain test reaches inside the engine', 'server/domains/workflows/lifecycle.int.test.ts', "import { startExecution } from '../../engine/run/start';"],
   ])('allows %s', async (_name, file, source) => {
     expect(await boundaryFindings(file, source)).toEqual([]);
+  });
+});
+
+describe('domain faces', { timeout: 60_000 }, () => {
+  it.each([
+    ['a service imports another domain’s repo', 'server/domains/templates/service.ts', "import { findOwnedOrThrow } from '../workflows/repo';"],
+    ['a nested service imports another domain’s service', 'server/domains/tables/rows/service.ts', "import { notify } from '../../notifications/notify';"],
+    ['a repo imports another domain’s presenter', 'server/domains/compose/repo.ts', "import { recordOf } from '../mail/present';"],
+    ['a router imports another domain’s internals', 'server/domains/analyzer/router.ts', "import { needFor } from '../workflows/graph-scopes';"],
+    ['the HTTP layer imports a domain’s internals', 'server/http/table-export-route.ts', "import { openTableExport } from '../domains/tables/csv/service';"],
+  ])('reports %s', async (_name, file, source) => {
+    const findings = await boundaryFindings(file, source);
+    expect(findings.some((finding) => /only through its public face/.test(finding)), findings.join('\n')).toBe(true);
+  });
+
+  it.each([
+    ['a service uses another domain’s face', 'server/domains/templates/service.ts', "import { findOwnedOrThrow } from '../workflows';\nimport { notify } from '../notifications/index';"],
+    ['a domain uses another domain’s engine face', 'server/domains/templates/service.ts', "import { expireApproval } from '../approvals/engine-api';\nimport { lookupByKey } from '../tables/rows/engine-api';"],
+    ['a domain uses its own files, nested ones too', 'server/domains/tables/rows/service.ts', "import { findTableOrThrow } from '../repo';\nimport { columnTypes } from '../schemas';\nimport { exportTable } from '../csv/export';"],
+    ['a router uses another domain’s face', 'server/domains/analyzer/router.ts', "import { needFor } from '../workflows';"],
+    ['the HTTP layer uses a domain’s face', 'server/http/table-export-route.ts', "import { openTableExport } from '../domains/tables';"],
+  ])('allows %s', async (_name, file, source) => {
+    expect(await boundaryFindings(file, source)).toEqual([]);
+  });
+
+  it.each([
+    ['a service with a repo queries through db()', 'server/domains/workflows/service.ts', "import { db } from '../../core/db';\nexport const rows = () => db().workflow.findMany();"],
+    ['a service with a repo queries on its transaction', 'server/domains/templates/service.ts', "import { db } from '../../core/db';\nexport const run = () => db().$transaction((tx) => tx.template.count());"],
+  ])('reports %s', async (_name, file, source) => {
+    const findings = await boundaryFindings(file, source);
+    expect(findings.some((finding) => /only the repo queries the database/.test(finding)), findings.join('\n')).toBe(true);
+  });
+
+  it('allows a service that opens the transaction and hands its tx to the repo', async () => {
+    const source = "import { db } from '../../core/db';\nimport { countInstall } from './repo';\nexport const run = (id: string) => db().$transaction((tx) => countInstall(id, tx));";
+    expect(await boundaryFindings('server/domains/templates/service.ts', source)).toEqual([]);
   });
 });

@@ -29,7 +29,7 @@ import { actOnMessage, checkMessageAction, type ThreadAction } from '../domains/
 import { notify } from '../domains/notifications/engine-api';
 import { checkRowWrite, insertRow, lookupByKey, updateRow, upsertRow, type ExecutionWriter } from '../domains/tables/rows/engine-api';
 import { quotedValue } from '../core/quoted-value';
-import { isUuid } from '../domains/compose/engine-api';
+import { isUuid } from '../core/ids';
 import { fail, NodeFailure } from '../engine/contract/failures';
 import { createAiCapability } from './ai';
 import { createHttpCapability, type HttpCapabilityOptions } from './http';

@@ -17,11 +17,10 @@
 import { randomUUID } from 'node:crypto';
 import { openJson } from '../core/crypto/secret-box';
 import { db } from '../core/db';
+import { isUuid } from '../core/ids';
 import { allowedHostOf, isHostAllowed } from '../core/net/allowed-hosts';
 import { maskText } from '../engine/expressions';
 import { fail } from '../engine/contract/failures';
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A connection's clear fields, and what opens or binds it. */
 export interface HttpCredential {
@@ -44,7 +43,7 @@ export interface HttpCredentialSource {
 export function databaseCredentialSource(memberId: string): HttpCredentialSource {
   return {
     async load(credentialId) {
-      if (!uuidPattern.test(credentialId)) throw fail.permanent('credential_missing');
+      if (!isUuid(credentialId)) throw fail.permanent('credential_missing');
       const row = await db().credential.findFirst({
         where: { id: credentialId, type: 'http_generic', OR: [{ memberId, scope: 'member' }, { scope: 'org' }] },
         select: { id: true, scope: true, kind: true, sentAs: true, allowedHosts: true, dataEnc: true },

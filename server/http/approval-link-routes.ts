@@ -16,9 +16,8 @@ import { z } from 'zod';
 import { config } from '../core/config';
 import { appError } from '../core/errors/app-error';
 import { crossOriginReason } from '../core/http/cross-origin';
-import { decideByLink, showLink, type LinkView } from '../domains/approvals/link';
-import { preferredLanguage, refusedPage, renderLinkPage } from '../domains/approvals/page';
-import { currentBranding } from '../domains/instance/service';
+import { decideByLink, showLink, type LinkView, preferredLanguage, refusedPage, renderLinkPage } from '../domains/approvals';
+import { currentBranding } from '../domains/instance';
 import { plainRoute } from './plain/plain-route';
 
 const pageHeaders = {

@@ -4,8 +4,7 @@
  */
 import { z } from 'zod';
 import { appError } from '../core/errors/app-error';
-import { contentDisposition, downloadMediaType, previewHeaders, previewMediaType } from '../domains/mail/attachments/download-headers';
-import { downloadAttachment, maxUploadBodyBytes, maxUploadBytes, uploadAttachment } from '../domains/mail/attachments/service';
+import { contentDisposition, downloadMediaType, previewHeaders, previewMediaType, downloadAttachment, maxUploadBodyBytes, maxUploadBytes, uploadAttachment } from '../domains/mail';
 import { boundedBodyStream } from './body';
 import { plainRoute } from './plain/plain-route';
 

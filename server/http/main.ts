@@ -7,9 +7,8 @@ import { config } from '../core/config';
 import { disconnectDb } from '../core/db';
 import { log } from '../core/log';
 import { setOAuthTokenSource } from '../core/mail/providers/token-source';
-import { sweepInterruptedTurns } from '../domains/assistant/sweep';
-import { interruptTurns } from '../domains/assistant/turn';
-import { mailTokenSource } from '../domains/oauth/tokens';
+import { sweepInterruptedTurns, interruptTurns } from '../domains/assistant';
+import { mailTokenSource } from '../domains/oauth';
 import { composeEngine } from '../engine-adapters/compose';
 import { startWebServer } from './web-server';
 

@@ -8,8 +8,7 @@
  */
 import { z } from 'zod';
 import { appError } from '../core/errors/app-error';
-import { completeOAuthFlow } from '../domains/oauth/callback';
-import { callbackQuery, providerParam } from '../domains/oauth/schemas';
+import { completeOAuthFlow, callbackQuery, providerParam } from '../domains/oauth';
 import { plainRoute } from './plain/plain-route';
 
 export const oauthCallbackRoute = plainRoute({

@@ -6,9 +6,7 @@
  */
 import { z } from 'zod';
 import { appError } from '../core/errors/app-error';
-import { exportQueryInput } from '../domains/tables/csv/schemas';
-import { openTableExport } from '../domains/tables/csv/service';
-import { listRowsInput } from '../domains/tables/rows/schemas';
+import { exportQueryInput, openTableExport, listRowsInput } from '../domains/tables';
 import { plainRoute } from './plain/plain-route';
 import { streamedDownload } from './plain/responses';
 

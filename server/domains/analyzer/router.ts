@@ -3,7 +3,7 @@ import { route } from '../../trpc/meta';
 import { actorOf, procedure, router } from '../../trpc/procedures';
 import { analyzeInput, analyzeOutput, createFromOpportunityOutput, mailboxIdInput, opportunityInput, reportOutput } from './schemas';
 import { analyzeMailbox, createFromOpportunity, getLatestReport } from './service';
-import { withGraphScopeRule } from '../workflows/graph-scopes';
+import { withGraphScopeRule } from '../workflows';
 
 const tag = 'Mailbox analyzer';
 const read = { kind: 'scope', scope: 'analyzer:read' } as const;

@@ -9,9 +9,9 @@ import { appError } from '../../core/errors/app-error';
 import { jobKeys } from '../../core/jobs/catalogue';
 import { enqueue } from '../../core/jobs/enqueue';
 import { emitToMember } from '../../core/realtime/emit';
-import { isUuid } from '../workflows/repo';
-import { createWorkflow } from '../workflows/service';
-import { installTemplate } from '../templates/service';
+import { isUuid } from '../../core/ids';
+import { createWorkflow } from '../workflows';
+import { installTemplate } from '../templates';
 import { presentReport, presentReportRef } from './present';
 import { reportBodySchema, type AnalyzeInput } from './schemas';
 

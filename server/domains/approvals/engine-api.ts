@@ -9,11 +9,12 @@ import { isUniqueViolation } from '../../core/db/sql-state';
 import { emitToMember } from '../../core/realtime/emit';
 import type { ApprovalOutcome } from '../../engine/contract/capabilities';
 import { fail } from '../../engine/contract/failures';
-import { currentBranding } from '../instance/service';
-import { notify } from '../notifications/notify';
-import { createOutbound } from '../outbound/create';
+import { currentBranding } from '../instance';
+import { notify } from '../notifications';
+import { createOutbound } from '../outbound';
 import { approvalEmail } from './email';
 import { hashLinkToken, newLinkToken } from './tokens';
+import { isUuid } from '../../core/ids';
 
 export interface ApprovalRun {
   executionId: string;
@@ -39,15 +40,13 @@ export function outcomeOf(row: Approval): ApprovalOutcome {
   };
 }
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * The mailbox the approval email goes out from: the one named (the member's, connected), else the
  * run's mailbox when connected, else the member's first connected mailbox.
  */
 async function senderMailbox(memberId: string, named: string | null, runMailboxId: string | null): Promise<{ id: string }> {
   if (named) {
-    const mailbox = uuidPattern.test(named) ? await db().mailbox.findFirst({ where: { id: named, memberId }, select: { id: true, status: true } }) : null;
+    const mailbox = isUuid(named) ? await db().mailbox.findFirst({ where: { id: named, memberId }, select: { id: true, status: true } }) : null;
     if (!mailbox) throw fail.permanent('mail.mailbox_required', { message: 'The chosen mailbox is not one of yours.', details: { path: 'params.mailboxId' } });
     if (mailbox.status !== 'active') throw fail.permanent('mail.mailbox_not_active', { details: { mailboxId: mailbox.id } });
     return mailbox;

@@ -18,7 +18,7 @@ import {
   turnOutput,
 } from './schemas';
 import { acceptProposal, cancelTurn, createConversation, getConversation, listConversations, rejectProposal, sendTurn } from './service';
-import { withGraphScopeRule } from '../workflows/graph-scopes';
+import { withGraphScopeRule } from '../workflows';
 
 const tag = 'Assistant';
 const read = { kind: 'scope', scope: 'assistant:read' } as const;

@@ -10,8 +10,8 @@ import { db } from '../../core/db';
 import { forbiddenNodeIssues, forbiddenNodeTypesFor, validateGraph } from '../../engine';
 import type { GraphIssue } from '../../engine';
 import { graphInput } from '../../engine/contract/graph';
-import { listNodeTypes } from '../node-types/service';
-import { draftOf } from '../workflows/present';
+import { listNodeTypes } from '../node-types';
+import { draftOf } from '../workflows';
 import { maskForModel, maskValues, restoreMaskedValues } from './masking';
 
 export const assistantTools: Record<string, AiToolDefinition> = {

@@ -9,9 +9,7 @@ import { db } from '../../core/db';
 import { appError, rateLimitError } from '../../core/errors/app-error';
 import { hit, rateLimitSubject } from '../../core/http/rate-limit';
 import { auditByOf, recordAudit } from '../../core/audit';
-import { memberFootprint } from '../members/footprint';
-import { presentMember } from '../members/present';
-import { admitInvitee, isInvitationUsable } from '../members/service';
+import { memberFootprint, presentMember, admitInvitee, isInvitationUsable } from '../members';
 import * as repo from './repo';
 import { clearedSessionCookie, openSession, revokeSession, revokeSessions, type SessionOrigin } from './sessions';
 

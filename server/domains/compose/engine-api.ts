@@ -4,5 +4,5 @@
  * Re-exports only; the rest of the domain is its own.
  */
 export { answerContext } from './context';
-export { isUuid, memberMailbox, memberOriginal } from './repo';
+export { memberMailbox, memberOriginal } from './repo';
 export { maxComposeAttachments } from './schemas';

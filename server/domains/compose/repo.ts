@@ -1,10 +1,10 @@
 /** Compose's reads: the member's mailbox, a message with what an answer needs, uploads and attachments. */
 import type { Tx } from '../../core/db';
-import { addressesOf, recordOf } from '../mail/present';
+import { addressesOf, recordOf } from '../mail';
 import type { OriginalMessage } from './context';
+import { isUuid } from '../../core/ids';
 
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: string) => uuid.test(value);
+/** Kept for the engine's capabilities, which read it here (their imports are the engine's to move). */
 
 export async function memberMailbox(tx: Tx, memberId: string, mailboxId: string) {
   if (!isUuid(mailboxId)) return null;

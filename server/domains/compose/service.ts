@@ -12,10 +12,11 @@ import { isUniqueViolation } from '../../core/db/sql-state';
 import { appError } from '../../core/errors/app-error';
 import { jobKeys } from '../../core/jobs/catalogue';
 import type { OutboundMessage } from '../../generated/prisma/client';
-import { createOutbound, type OutboundAttachment } from '../outbound/create';
-import { presentReviewItem } from '../review/item';
+import { createOutbound, type OutboundAttachment } from '../outbound';
+import { presentReviewItem } from '../review';
 import { answerContext, answerSubject, uniqueAddresses, type AnswerMode } from './context';
-import { isUuid, memberAttachmentExists, memberMailbox, memberOriginal, usableUpload } from './repo';
+import { isUuid } from '../../core/ids';
+import { memberAttachmentExists, memberMailbox, memberOriginal, usableUpload } from './repo';
 import { maxComposeAttachments, type SendMessageInput } from './schemas';
 
 /** The compose's dedupe key: the member's client token, in its own namespace. */

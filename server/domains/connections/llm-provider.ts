@@ -12,9 +12,7 @@ import { auditByOf, recordAudit } from '../../core/audit';
 import { config } from '../../core/config';
 import { openJson } from '../../core/crypto/secret-box';
 import { appError } from '../../core/errors/app-error';
-import { llmNetOptions, checkBaseUrl } from '../llm/base-url';
-import { aiProviders, baseUrlRequired, keylessProviders } from '../llm/catalogue';
-import { tryEndpoint } from '../llm/connection-test';
+import { llmNetOptions, checkBaseUrl, aiProviders, baseUrlRequired, keylessProviders, tryEndpoint } from '../llm';
 import { findVisibleOrThrow } from './repo';
 import { llmProviderData, llmProviderType, type LlmProviderData } from './secret-data';
 

@@ -12,7 +12,7 @@ import {
   memberKeysSettingsOutput,
   updateConnectionInput,
 } from './schemas';
-import { connectionTestOutput } from '../llm/schemas';
+import { connectionTestOutput } from '../llm';
 import { memberKeysSettings, testMemberKey } from './llm-provider';
 import { createConnection, deleteConnection, listConnections, updateConnection } from './service';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { allowedHostsBounds, normaliseAllowedHost } from '../../core/net/allowed-hosts';
 import { isoDateTime } from '../../core/http/schemas';
-import { aiProviders } from '../llm/catalogue';
+import { aiProviders } from '../llm';
 import { checkDataForType, connectionType, secretData } from './secret-data';
 
 export const connectionSchema = z

@@ -15,7 +15,7 @@
 import { z } from 'zod';
 import { secretHint } from '../../core/crypto/secret-box';
 import { ownRecord } from '../../core/http/own-record';
-import { aiProviders, baseUrlRequired, keylessProviders } from '../llm/catalogue';
+import { aiProviders, baseUrlRequired, keylessProviders } from '../llm';
 
 export const httpGenericType = 'http_generic';
 export const llmProviderType = 'llm_provider';

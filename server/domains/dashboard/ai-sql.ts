@@ -21,8 +21,7 @@
  * The month's spend stays the enforcement's statement, raw: it is one sum over the month's instance-paid calls
  * through `llm_usage_created_at_idx`, and a second way of computing it could disagree with a refusal.
  */
-import { spentUsdSql } from '../llm/usage';
-import type { MonthWindow } from '../llm/cost';
+import { spentUsdSql, type MonthWindow } from '../llm';
 import type { DashboardAudience } from './audience';
 import { inRawRanges, inRolledHours, splitByHours, type HourSplit } from './hours';
 import { SqlParams, type SqlStatement } from './sql';

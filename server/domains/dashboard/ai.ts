@@ -1,7 +1,6 @@
 import type { AuthenticatedActor } from '../../core/auth/access';
 import { db } from '../../core/db';
-import { monthOf } from '../llm/cost';
-import { currentBudgets } from '../llm/usage';
+import { monthOf, currentBudgets } from '../llm';
 import { AI_BREAKDOWN_LIMIT, aiFiguresSql } from './ai-sql';
 import { resolveAudience } from './audience';
 import type { DashboardQuery } from './query';

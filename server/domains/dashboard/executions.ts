@@ -21,7 +21,7 @@
  */
 import type { AuthenticatedActor } from '../../core/auth/access';
 import { db } from '../../core/db';
-import { executionStatuses, type ExecutionStatus } from '../executions/schemas';
+import { executionStatuses, type ExecutionStatus } from '../executions';
 import { resolveAudience, type DashboardAudience } from './audience';
 import type { DashboardQuery } from './query';
 import type { ExecutionsFigures } from './schemas';

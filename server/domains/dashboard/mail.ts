@@ -1,6 +1,6 @@
 import type { AuthenticatedActor } from '../../core/auth/access';
 import { db } from '../../core/db';
-import { journalOutcomes } from '../journal/schemas';
+import { journalOutcomes } from '../journal';
 import { resolveAudience } from './audience';
 import { mailFiguresSql } from './mail-sql';
 import type { DashboardQuery } from './query';

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { Prisma } from '../../generated/prisma/client';
 import { db, type Tx } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
-import { isUuid } from '../workflows/repo';
+import { isUuid } from '../../core/ids';
 import type { NotStartedVerdict } from '../../engine';
 import { reasonOf } from './present';
 

@@ -4,7 +4,7 @@ import { route } from '../../trpc/meta';
 import { actorOf, procedure, router } from '../../trpc/procedures';
 import { evalCasePageOutput, evalRunIdInput, evalRunListOutput, evalRunOutput, listCasesInput, listEvalRunsInput, startEvalInput } from './schemas';
 import { cancelEvalRun, getEvalRun, listEvalCases, listEvalRuns, startEvalRun } from './service';
-import { withGraphScopeRule } from '../workflows/graph-scopes';
+import { withGraphScopeRule } from '../workflows';
 
 const tag = 'Evaluation runs';
 const read = { kind: 'scope', scope: 'workflows:read' } as const;

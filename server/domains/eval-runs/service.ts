@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AuthenticatedActor } from '../../core/auth/access';
+import { isUuid } from '../../core/ids';
 import type { Tx } from '../../core/db';
 import { inRetriedTransaction } from '../../core/db/retry';
 import { appError } from '../../core/errors/app-error';
@@ -12,11 +13,8 @@ import { enqueue } from '../../core/jobs/enqueue';
 import { jobKeys } from '../../core/jobs/catalogue';
 import { emitToMember } from '../../core/realtime/emit';
 import { cancelExecutionsIn, forbiddenNodeTypesFor, triggerFactsOf } from '../../engine';
-import { draftOf } from '../workflows/present';
-import * as workflowsRepo from '../workflows/repo';
-import { assertGraphsScopes, needFor } from '../workflows/graph-scopes';
-import { assertValidGraph } from '../workflows/service';
-import { enforceBudget } from '../llm/usage';
+import { draftOf, assertGraphsScopes, needFor, assertValidGraph, findOwnedOrThrow, lockOwnedOrThrow } from '../workflows';
+import { enforceBudget } from '../llm';
 import type { EvalRun } from '../../generated/prisma/client';
 import { presentEvalCase, presentEvalRun } from './present';
 import * as repo from './repo';
@@ -25,9 +23,9 @@ import { evalBounds, finishedEvalStatuses, maxReasonGroups, type Baseline, type 
 type StoredSource = { kind: 'recent'; limit: number } | { kind: 'range'; from: string; to: string; limit: number } | { kind: 'trigger_data'; count: number };
 
 /** The version evaluated: the one asked for (of this workflow), else a number-less snapshot of the draft. */
-async function versionToEvaluate(tx: Tx, actor: AuthenticatedActor, workflow: Awaited<ReturnType<typeof workflowsRepo.findOwnedOrThrow>>, versionId: string | undefined) {
+async function versionToEvaluate(tx: Tx, actor: AuthenticatedActor, workflow: Awaited<ReturnType<typeof findOwnedOrThrow>>, versionId: string | undefined) {
   if (versionId !== undefined) {
-    const version = workflowsRepo.isUuid(versionId) ? await tx.workflowVersion.findFirst({ where: { id: versionId.toLowerCase(), workflowId: workflow.id } }) : null;
+    const version = isUuid(versionId) ? await tx.workflowVersion.findFirst({ where: { id: versionId.toLowerCase(), workflowId: workflow.id } }) : null;
     if (!version) throw appError('workflow.version_not_found');
     return version;
   }
@@ -50,7 +48,7 @@ export async function startEvalRun(actor: AuthenticatedActor, input: StartEvalIn
   if (input.callModels) await enforceBudget(memberId);
   return inRetriedTransaction(async (tx) => {
     // One evaluation of a workflow at a time: the workflow row serialises concurrent starts.
-    const workflow = await workflowsRepo.lockOwnedOrThrow(memberId, input.id, tx);
+    const workflow = await lockOwnedOrThrow(memberId, input.id, tx);
     const active = await repo.activeRunOf(workflow.id, tx);
     if (active) throw appError('eval.already_running', { details: { evalRunId: active.id } });
     const baseline: Baseline = input.baseline ?? (workflow.publishedVersionId ? 'published' : 'none');
@@ -113,7 +111,7 @@ export async function getEvalRun(actor: AuthenticatedActor, id: string) {
 
 /** The workflow's latest evaluation runs, newest first. */
 export async function listEvalRuns(actor: AuthenticatedActor, input: { id: string; limit: number }) {
-  const workflow = await workflowsRepo.findOwnedOrThrow(actor.member.id, input.id);
+  const workflow = await findOwnedOrThrow(actor.member.id, input.id);
   const rows = await repo.latestRuns(actor.member.id, workflow.id, input.limit);
   return { evalRuns: await presentRuns(actor.member.id, rows) };
 }

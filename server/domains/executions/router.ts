@@ -2,7 +2,7 @@ import type { ErrorCode } from '../../core/errors/catalogue';
 import { uuidParam } from '../../core/http/schemas';
 import { route } from '../../trpc/meta';
 import { actorOf, procedure, router } from '../../trpc/procedures';
-import { withGraphScopeRule } from '../workflows/graph-scopes';
+import { withGraphScopeRule } from '../workflows';
 import {
   acknowledgeOutput,
   cancelListInput,

@@ -9,7 +9,7 @@ import { decodeCursor, pageOf } from '../../core/http/cursor';
 import { iso } from '../../core/http/schemas';
 import { cancelExecutions, cancelWorkflowExecutions, previewReplay, replayExecution, retryFailed } from '../../engine';
 import type { AuthorizeReplay } from '../../engine';
-import { assertGraphScopes } from '../workflows/graph-scopes';
+import { assertGraphScopes } from '../workflows';
 import { attachmentsOf, presentExecution, presentIncident, presentStep } from './present';
 import {
   decodeWaitingCursor,

@@ -8,7 +8,7 @@ import type { AiEndpoint } from '../../core/ai/types';
 import { config } from '../../core/config';
 import { openJson } from '../../core/crypto/secret-box';
 import { db } from '../../core/db';
-import { llmProviderData, llmProviderType } from '../connections/secret-data';
+import { llmProviderData, llmProviderType } from '../connections';
 import { catalogueModels, providerDefaultModel } from './catalogue';
 
 export interface MemberAiEndpoint extends AiEndpoint {

@@ -7,7 +7,7 @@ import type { AiEndpoint, AiProvider } from '../../core/ai/types';
 import { open } from '../../core/crypto/secret-box';
 import { db, type Tx } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
-import type { LlmConnection } from '../../generated/prisma/client';
+import type { LlmConnection, Prisma } from '../../generated/prisma/client';
 import { isAiProvider } from './catalogue';
 
 type Reader = Pick<Tx, 'llmConnection'>;
@@ -50,4 +50,31 @@ export function endpointOf(row: LlmConnection): AiEndpoint {
 
 export function listRoutingRows(tx: Pick<Tx, 'llmRouting'> = db()) {
   return tx.llmRouting.findMany({ orderBy: { purpose: 'asc' } });
+}
+
+export function insertConnection(data: Prisma.LlmConnectionUncheckedCreateInput, tx: Tx): Promise<LlmConnection> {
+  return tx.llmConnection.create({ data });
+}
+
+export function updateConnectionRow(id: string, data: Prisma.LlmConnectionUncheckedUpdateInput, tx: Tx): Promise<LlmConnection> {
+  return tx.llmConnection.update({ where: { id }, data });
+}
+
+/** The routing entries go with it (ON DELETE CASCADE). */
+export async function deleteConnectionRow(id: string, tx: Tx): Promise<void> {
+  await tx.llmConnection.delete({ where: { id } });
+}
+
+export function currentDefault(tx: Tx): Promise<{ id: string } | null> {
+  return tx.llmConnection.findFirst({ where: { isDefault: true }, select: { id: true } });
+}
+
+/** No connection is the default any more (before another becomes it, in the same transaction). */
+export async function clearDefault(tx: Tx): Promise<void> {
+  await tx.llmConnection.updateMany({ where: { isDefault: true }, data: { isDefault: false } });
+}
+
+/** The purposes routed to this connection. */
+export function routedPurposes(connectionId: string, tx: Tx): Promise<{ purpose: string }[]> {
+  return tx.llmRouting.findMany({ where: { connectionId }, select: { purpose: true } });
 }

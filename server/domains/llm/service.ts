@@ -26,7 +26,20 @@ import type { LlmConnection } from '../../generated/prisma/client';
 import { checkBaseUrl, refuseBaseUrl } from './base-url';
 import { baseUrlRequired, keylessProviders, llmPurposes } from './catalogue';
 import { presentAdmin, presentMember, routable } from './present';
-import { findConnectionOrThrow, keyPurposeOf, labelTaken, listConnectionRows, listRoutingRows, lockConnectionWrites } from './repo';
+import {
+  clearDefault,
+  currentDefault,
+  deleteConnectionRow,
+  findConnectionOrThrow,
+  insertConnection,
+  keyPurposeOf,
+  labelTaken,
+  listConnectionRows,
+  listRoutingRows,
+  lockConnectionWrites,
+  routedPurposes,
+  updateConnectionRow,
+} from './repo';
 import { modelsOf, resolveModel } from './resolve';
 import type { CreateLlmConnectionInput, UpdateLlmConnectionInput } from './schemas';
 
@@ -117,10 +130,11 @@ export async function createLlmConnection(actor: AuthenticatedActor, input: Crea
     return await db().$transaction(async (tx) => {
       await lockConnectionWrites(tx);
       await refuseTakenLabel(input.label, null, tx);
-      if (isDefault) await tx.llmConnection.updateMany({ where: { isDefault: true }, data: { isDefault: false } });
-      const row = await tx.llmConnection.create({
-        data: { id, provider: input.provider, label: input.label, baseUrl: baseUrl ?? null, enabledModels, isDefault, createdBy: actor.member.id, ...sealedKey(id, key) },
-      });
+      if (isDefault) await clearDefault(tx);
+      const row = await insertConnection(
+        { id, provider: input.provider, label: input.label, baseUrl: baseUrl ?? null, enabledModels, isDefault, createdBy: actor.member.id, ...sealedKey(id, key) },
+        tx,
+      );
       // Never the key, nor its hint.
       await recordAudit(
         auditByOf(actor),
@@ -166,10 +180,11 @@ export async function updateLlmConnection(actor: AuthenticatedActor, input: Upda
       refuseKeyMove(row, key, baseUrl);
       if (input.label !== undefined) await refuseTakenLabel(label, row.id, tx);
       const enabledModels = input.enabledModels === undefined ? undefined : distinct(input.enabledModels ?? []);
-      const updated = await tx.llmConnection.update({
-        where: { id: row.id },
-        data: { label, ...(baseUrl !== undefined ? { baseUrl } : {}), ...(enabledModels !== undefined ? { enabledModels } : {}), ...sealedKey(row.id, key) },
-      });
+      const updated = await updateConnectionRow(
+        row.id,
+        { label, ...(baseUrl !== undefined ? { baseUrl } : {}), ...(enabledModels !== undefined ? { enabledModels } : {}), ...sealedKey(row.id, key) },
+        tx,
+      );
       const changed = [
         ...(updated.label !== row.label ? ['label'] : []),
         ...(updated.baseUrl !== row.baseUrl ? ['baseUrl'] : []),
@@ -199,9 +214,9 @@ export async function deleteLlmConnection(actor: AuthenticatedActor, id: string,
   return db().$transaction(async (tx) => {
     await lockConnectionWrites(tx);
     const row = await findConnectionOrThrow(id, tx);
-    const routed = await tx.llmRouting.findMany({ where: { connectionId: id }, select: { purpose: true } });
+    const routed = await routedPurposes(id, tx);
     // The routing entries go with it (ON DELETE CASCADE).
-    await tx.llmConnection.delete({ where: { id } });
+    await deleteConnectionRow(id, tx);
     await recordAudit(
       auditByOf(actor),
       {
@@ -222,9 +237,9 @@ export async function makeDefaultConnection(actor: AuthenticatedActor, id: strin
     await lockConnectionWrites(tx);
     const row = await findConnectionOrThrow(id, tx);
     if (row.isDefault) return presentAdmin(row);
-    const previous = await tx.llmConnection.findFirst({ where: { isDefault: true }, select: { id: true } });
-    await tx.llmConnection.updateMany({ where: { isDefault: true }, data: { isDefault: false } });
-    const updated = await tx.llmConnection.update({ where: { id }, data: { isDefault: true } });
+    const previous = await currentDefault(tx);
+    await clearDefault(tx);
+    const updated = await updateConnectionRow(id, { isDefault: true }, tx);
     await recordAudit(
       auditByOf(actor),
       { action: 'llm.default_changed', targetKind: 'llm_connection', targetId: id, details: { provider: row.provider, label: row.label, previousDefaultId: previous?.id ?? null }, ip },

@@ -6,12 +6,7 @@
 import type { Mailbox, Prisma } from '../../generated/prisma/client';
 import { db, type Tx } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
-
-const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function isUuid(value: string): boolean {
-  return value.length === 36 && uuidShape.test(value);
-}
+import { isUuid } from '../../core/ids';
 
 export function listMemberMailboxes(memberId: string): Promise<Mailbox[]> {
   return db().mailbox.findMany({ where: { memberId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });

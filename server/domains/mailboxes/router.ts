@@ -13,16 +13,10 @@ import {
   removalImpactOutput,
   resyncInput,
 } from './schemas';
-import {
-  connectImap,
-  deleteMailbox,
-  disconnectMailbox,
-  listMailboxes,
-  removalImpact,
-  requestBackfill,
-  requestResync,
-  requestSync,
-} from './service';
+import { connectImap } from './connect';
+import { listMailboxes, removalImpact } from './service';
+import { requestBackfill, requestResync, requestSync } from './sync-requests';
+import { deleteMailbox, disconnectMailbox } from './teardown';
 import { healthListLimit, mailboxHealth } from './health';
 import { mailboxHealthInput, mailboxHealthOutput } from './health-schemas';
 

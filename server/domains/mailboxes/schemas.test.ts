@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { presentBackfill, presentLastError } from './present';
 import { connectImapInput } from './schemas';
-import { isResyncWindowValid } from './service';
+import { isResyncWindowValid } from './sync-requests';
 
 describe('connectImapInput', () => {
   it('fills the spec’s defaults and lower-cases the address', () => {

@@ -5,7 +5,7 @@
  * answers and the `mailbox.removed` notification carry these figures.
  */
 import type { Tx } from '../../core/db';
-import { disarmMailboxWorkflows, mailboxWorkflowFootprint } from '../workflows/links';
+import { disarmMailboxWorkflows, mailboxWorkflowFootprint } from '../workflows';
 
 export interface LinkedWorkflow {
   id: string;

@@ -3,8 +3,8 @@
  * whatever its status) and published workflows.
  */
 import type { Tx } from '../../core/db';
-import { mailboxCounts } from '../mailboxes/service';
-import { publishedWorkflowCounts } from '../workflows/links';
+import { mailboxCounts } from '../mailboxes';
+import { publishedWorkflowCounts } from '../workflows';
 import type { MemberFootprint } from './present';
 
 export async function memberFootprints(memberIds: string[], tx?: Tx): Promise<Map<string, MemberFootprint>> {

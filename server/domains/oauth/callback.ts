@@ -23,7 +23,7 @@ import { open } from '../../core/crypto/secret-box';
 import { db } from '../../core/db';
 import { appError, isAppError, type AppError } from '../../core/errors/app-error';
 import { log } from '../../core/log';
-import { connectOAuthMailbox } from '../mailboxes/service';
+import { connectOAuthMailbox } from '../mailboxes';
 import { storeGrant } from './grants';
 import { stateHashOf } from './pkce';
 import { redirectUriOf } from './present';

@@ -16,13 +16,12 @@ import { decodeCursor, pageOf } from '../../core/http/cursor';
 import { sanitizeCached } from '../../core/mail/sanitize/sanitize-pool';
 import { emitToMember } from '../../core/realtime/emit';
 import type { OutboundMessage, Prisma } from '../../generated/prisma/client';
-import { enqueueSend } from '../outbound/create';
+import { enqueueSend } from '../outbound';
 import { enqueueRemoveDraft } from '../../core/mail/send/drafts';
 import { presentReviewItem } from './item';
 import { attachmentsOf, countPending, findOwnItem, findQueuePage, openStatuses, sentCopiesOf, wakeSnoozed } from './repo';
 import { reviewLimits, type ListReviewInput, type ReviewSendInput } from './schemas';
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../../core/ids';
 
 const notFound = () => appError('review.not_found', { message: 'No such review item.' });
 const contentGone = () => appError('review.content_gone', { message: 'The content of this review item is gone.' });
@@ -169,13 +168,13 @@ export async function sendReviewBatch(actor: AuthenticatedActor, input: { ids: s
     const rows = await lockOwnItems(
       tx,
       memberId,
-      ids.filter((id) => uuidPattern.test(id)).map((id) => id.toLowerCase()),
+      ids.filter((id) => isUuid(id)).map((id) => id.toLowerCase()),
     );
     const sent: string[] = [];
     const skipped: { id: string; reason: 'not_found' | 'already_resolved' | 'content_gone' }[] = [];
     const now = new Date();
     for (const id of ids) {
-      const row = uuidPattern.test(id) ? rows.get(id.toLowerCase()) : undefined;
+      const row = isUuid(id) ? rows.get(id.toLowerCase()) : undefined;
       if (row && row.reviewStatus === 'sent' && row.sendClientToken === input.clientToken) {
         sent.push(id);
         continue;

@@ -14,7 +14,7 @@ import { config } from '../../core/config';
 import type { Tx } from '../../core/db';
 import { emitToMember } from '../../core/realtime/emit';
 import type { OutboundMessage } from '../../generated/prisma/client';
-import { notify } from '../notifications/notify';
+import { notify } from '../notifications';
 import {
   autoReplyCounterpart,
   busiestRecipient,

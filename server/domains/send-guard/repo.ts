@@ -5,7 +5,10 @@
  * fine), so a release does not trip again at once on the same history.
  */
 import type { Tx } from '../../core/db';
+import { afterCursor, decodeCursor } from '../../core/http/cursor';
+import type { OutboundMessage, SendHold } from '../../generated/prisma/client';
 import type { HoldReason } from './rules';
+import type { ListHoldsQuery } from './schemas';
 
 /**
  * Serialises the guard's decisions on one mailbox (and one workflow) until the transaction ends, so
@@ -106,4 +109,69 @@ export async function busiestRecipient(tx: Tx, workflowId: string, recipients: s
 /** Items a hold keeps now. */
 export async function countHeld(tx: Pick<Tx, 'outboundMessage'>, holdId: string): Promise<number> {
   return tx.outboundMessage.count({ where: { holdId, sendStatus: 'held' } });
+}
+
+/** The member's holds, newest first, one page (and one row more, to know whether another page follows). */
+export function listMemberHolds(tx: Pick<Tx, 'sendHold'>, memberId: string, query: ListHoldsQuery): Promise<SendHold[]> {
+  return tx.sendHold.findMany({
+    where: {
+      memberId,
+      ...(query.status === 'open' ? { releasedAt: null } : {}),
+      ...afterCursor('createdAt', decodeCursor(query.cursor)),
+    },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: query.limit + 1,
+  });
+}
+
+/** What a hold's answer names: its mailbox's address, its workflow's name, and how many items open holds keep. */
+export function holdLabels(tx: Pick<Tx, 'mailbox' | 'workflow' | 'outboundMessage'>, mailboxIds: string[], workflowIds: string[], openIds: string[]) {
+  return Promise.all([
+    tx.mailbox.findMany({ where: { id: { in: mailboxIds } }, select: { id: true, address: true } }),
+    tx.workflow.findMany({ where: { id: { in: workflowIds } }, select: { id: true, name: true } }),
+    openIds.length > 0
+      ? tx.outboundMessage.groupBy({ by: ['holdId'], where: { holdId: { in: openIds }, sendStatus: 'held' }, _count: { _all: true } })
+      : Promise.resolve([]),
+  ]);
+}
+
+/** The scope of the member's hold (null: not theirs, or none). */
+export function memberHoldScope(tx: Tx, id: string, memberId: string) {
+  return tx.sendHold.findFirst({ where: { id, memberId }, select: { mailboxId: true, workflowId: true } });
+}
+
+/** The hold under FOR UPDATE, read again. */
+export async function lockHold(tx: Tx, id: string): Promise<SendHold> {
+  await tx.$executeRaw`SELECT 1 FROM send_holds WHERE id = ${id}::uuid FOR UPDATE`;
+  return tx.sendHold.findUniqueOrThrow({ where: { id } });
+}
+
+/** The items a hold keeps now. */
+export function heldItems(tx: Tx, holdId: string) {
+  return tx.outboundMessage.findMany({ where: { holdId, sendStatus: 'held' }, select: { id: true, mailboxId: true, notBefore: true } });
+}
+
+/** The hold's items back to `pending`, each journalled `released` with the hold's reason (their send jobs are the caller's). */
+export async function returnToPending(tx: Tx, hold: Pick<SendHold, 'memberId' | 'reason'>, items: Pick<OutboundMessage, 'id' | 'mailboxId'>[]): Promise<void> {
+  await tx.outboundMessage.updateMany({ where: { id: { in: items.map((item) => item.id) } }, data: { sendStatus: 'pending', holdId: null } });
+  await tx.sendingJournalEntry.createMany({
+    data: items.map((item) => ({ memberId: hold.memberId, outboundId: item.id, mailboxId: item.mailboxId, event: 'released', reason: hold.reason })),
+  });
+}
+
+/** Another open hold of the member that paused this workflow. */
+export function otherHoldPausing(tx: Tx, exceptId: string, memberId: string, workflowId: string): Promise<{ id: string } | null> {
+  return tx.sendHold.findFirst({
+    where: { id: { not: exceptId }, memberId, releasedAt: null, details: { path: ['pausedWorkflowId'], equals: workflowId } },
+    select: { id: true },
+  });
+}
+
+/** Un-pauses the member's workflow; whether it was paused. */
+export async function unpauseWorkflow(tx: Tx, workflowId: string, memberId: string): Promise<boolean> {
+  return (await tx.workflow.updateMany({ where: { id: workflowId, memberId, paused: true }, data: { paused: false } })).count > 0;
+}
+
+export function markReleased(tx: Tx, id: string, releasedBy: string, releasedAt: Date, details: Record<string, string | number | boolean>): Promise<SendHold> {
+  return tx.sendHold.update({ where: { id }, data: { releasedAt, releasedBy, details } });
 }

@@ -8,12 +8,12 @@
 import type { AuthenticatedActor } from '../../core/auth/access';
 import { db, type Tx } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
-import { afterCursor, decodeCursor, pageOf } from '../../core/http/cursor';
+import { pageOf } from '../../core/http/cursor';
 import { iso } from '../../core/http/schemas';
 import { emitToMember } from '../../core/realtime/emit';
 import type { SendHold } from '../../generated/prisma/client';
-import { enqueueSend } from '../outbound/create';
-import { lockScopes } from './repo';
+import { enqueueSend } from '../outbound';
+import { heldItems, holdLabels, listMemberHolds, lockHold, lockScopes, markReleased, memberHoldScope, otherHoldPausing, returnToPending, unpauseWorkflow } from './repo';
 import type { HoldReason } from './rules';
 import type { ListHoldsQuery, SendHoldOutput } from './schemas';
 
@@ -32,13 +32,7 @@ async function present(rows: SendHold[], tx: Pick<Tx, 'mailbox' | 'workflow' | '
   const mailboxIds = [...new Set(rows.map((row) => row.mailboxId).filter((id): id is string => id !== null))];
   const workflowIds = [...new Set(rows.map((row) => row.workflowId).filter((id): id is string => id !== null))];
   const openIds = rows.filter((row) => !row.releasedAt).map((row) => row.id);
-  const [mailboxes, workflows, held] = await Promise.all([
-    tx.mailbox.findMany({ where: { id: { in: mailboxIds } }, select: { id: true, address: true } }),
-    tx.workflow.findMany({ where: { id: { in: workflowIds } }, select: { id: true, name: true } }),
-    openIds.length > 0
-      ? tx.outboundMessage.groupBy({ by: ['holdId'], where: { holdId: { in: openIds }, sendStatus: 'held' }, _count: { _all: true } })
-      : Promise.resolve([]),
-  ]);
+  const [mailboxes, workflows, held] = await holdLabels(tx, mailboxIds, workflowIds, openIds);
   const address = new Map(mailboxes.map((row) => [row.id, row.address]));
   const name = new Map(workflows.map((row) => [row.id, row.name]));
   const heldCount = new Map(held.map((row) => [row.holdId, row._count._all]));
@@ -61,38 +55,26 @@ async function present(rows: SendHold[], tx: Pick<Tx, 'mailbox' | 'workflow' | '
 }
 
 export async function listHolds(actor: AuthenticatedActor, query: ListHoldsQuery) {
-  const rows = await db().sendHold.findMany({
-    where: {
-      memberId: actor.member.id,
-      ...(query.status === 'open' ? { releasedAt: null } : {}),
-      ...afterCursor('createdAt', decodeCursor(query.cursor)),
-    },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: query.limit + 1,
-  });
+  const rows = await listMemberHolds(db(), actor.member.id, query);
   const page = pageOf(rows, query.limit, (row) => row.createdAt);
   return { items: await present(page.items), nextCursor: page.nextCursor };
 }
 
 export async function releaseHold(actor: AuthenticatedActor, id: string) {
   return db().$transaction(async (tx) => {
-    const found = await tx.sendHold.findFirst({ where: { id, memberId: actor.member.id }, select: { mailboxId: true, workflowId: true } });
+    const found = await memberHoldScope(tx, id, actor.member.id);
     if (!found) throw appError('send_hold.not_found');
     // The claims of the hold's scope wait (or have finished): no item joins it while it is released.
     // A workflow-scoped hold keeps items of several mailboxes: its workflow lock is enough (and
     // taking no mailbox lock before it keeps the one lock order of ./repo.ts).
     await lockScopes(tx, found.workflowId ? null : found.mailboxId, found.workflowId);
-    await tx.$executeRaw`SELECT 1 FROM send_holds WHERE id = ${id}::uuid FOR UPDATE`;
-    const hold = await tx.sendHold.findUniqueOrThrow({ where: { id } });
+    const hold = await lockHold(tx, id);
     if (hold.releasedAt) return { hold: (await present([hold], tx))[0] };
 
-    const items = await tx.outboundMessage.findMany({ where: { holdId: id, sendStatus: 'held' }, select: { id: true, mailboxId: true, notBefore: true } });
+    const items = await heldItems(tx, id);
     const now = new Date();
     if (items.length > 0) {
-      await tx.outboundMessage.updateMany({ where: { id: { in: items.map((item) => item.id) } }, data: { sendStatus: 'pending', holdId: null } });
-      await tx.sendingJournalEntry.createMany({
-        data: items.map((item) => ({ memberId: hold.memberId, outboundId: item.id, mailboxId: item.mailboxId, event: 'released', reason: hold.reason })),
-      });
+      await returnToPending(tx, hold, items);
       for (const item of items) await enqueueSend(item.id, tx, item.notBefore && item.notBefore > now ? item.notBefore : null);
     }
 
@@ -101,16 +83,10 @@ export async function releaseHold(actor: AuthenticatedActor, id: string) {
     const pausedId = typeof details.pausedWorkflowId === 'string' ? details.pausedWorkflowId : null;
     if (details.pausedWorkflow === true && pausedId) {
       // Another open hold that paused the same workflow keeps it paused.
-      const other = await tx.sendHold.findFirst({
-        where: { id: { not: id }, memberId: hold.memberId, releasedAt: null, details: { path: ['pausedWorkflowId'], equals: pausedId } },
-        select: { id: true },
-      });
-      if (!other) unpaused = (await tx.workflow.updateMany({ where: { id: pausedId, memberId: hold.memberId, paused: true }, data: { paused: false } })).count > 0;
+      const other = await otherHoldPausing(tx, id, hold.memberId, pausedId);
+      if (!other) unpaused = await unpauseWorkflow(tx, pausedId, hold.memberId);
     }
-    const released = await tx.sendHold.update({
-      where: { id },
-      data: { releasedAt: now, releasedBy: actor.member.id, details: { ...details, releasedCount: items.length, unpausedWorkflow: unpaused } },
-    });
+    const released = await markReleased(tx, id, actor.member.id, now, { ...details, releasedCount: items.length, unpausedWorkflow: unpaused });
     await emitToMember(hold.memberId, 'sending.hold', { holdId: id, status: 'released' }, tx);
     return { hold: (await present([released], tx))[0] };
   });

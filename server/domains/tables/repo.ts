@@ -11,12 +11,7 @@ import type { DataTable } from '../../generated/prisma/client';
 import { db, type Tx } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
 import { firstFree } from './naming';
-
-const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string): boolean {
-  return value.length === 36 && uuidShape.test(value);
-}
+import { isUuid } from '../../core/ids';
 
 /** By id or by slug, as the routes accept either. */
 export async function findTableOrThrow(ref: string, tx: Tx = db()): Promise<DataTable> {

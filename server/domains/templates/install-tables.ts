@@ -11,9 +11,7 @@ import type { AuthenticatedActor } from '../../core/auth/access';
 import type { Tx } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
 import type { WorkflowGraph } from '../../engine/contract/graph';
-import { findTableOrThrow } from '../tables/repo';
-import { storedColumnsOf } from '../tables/schemas';
-import { createTable } from '../tables/service';
+import { findTableOrThrow, storedColumnsOf, createTable } from '../tables';
 import type { InstallInput } from './schemas';
 import { columnsToCreate, mismatchMessage, tableMismatch, type TemplateTable } from './table-requirements';
 

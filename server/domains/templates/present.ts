@@ -2,7 +2,7 @@
 import type { Template } from '../../generated/prisma/client';
 import { iso } from '../../core/http/schemas';
 import type { WorkflowGraph } from '../../engine/contract/graph';
-import { readGraph } from '../workflows/present';
+import { readGraph } from '../workflows';
 import type { TemplateOutput } from './schemas';
 import { starterTablesOf } from './starter-tables';
 

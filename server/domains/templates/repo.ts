@@ -3,10 +3,10 @@
  * administrator, every template. An id that names none of those (malformed, unknown, disabled for a
  * member) is one 404 `templates.not_found`.
  */
-import type { Template } from '../../generated/prisma/client';
+import type { Prisma, Template } from '../../generated/prisma/client';
 import { db, type Tx } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
-import { isUuid } from '../workflows/repo';
+import { isUuid } from '../../core/ids';
 
 export type Viewer = { admin: boolean };
 
@@ -30,4 +30,21 @@ export async function lockOrThrow(id: string, tx: Tx): Promise<Template> {
   const template = rows.length ? await tx.template.findUnique({ where: { id: rows[0].id } }) : null;
   if (!template) throw appError('templates.not_found');
   return template;
+}
+
+export function insertTemplate(data: Prisma.TemplateUncheckedCreateInput, tx: Tx): Promise<Template> {
+  return tx.template.create({ data });
+}
+
+export function updateTemplateRow(id: string, data: Prisma.TemplateUncheckedUpdateInput, tx: Tx): Promise<Template> {
+  return tx.template.update({ where: { id }, data });
+}
+
+export async function deleteTemplateRow(id: string, tx: Tx): Promise<void> {
+  await tx.template.delete({ where: { id } });
+}
+
+/** One more installation of the template (the catalogue's "installed N times"). */
+export async function countInstall(id: string, tx: Tx): Promise<void> {
+  await tx.template.update({ where: { id }, data: { installCount: { increment: 1 } } });
 }

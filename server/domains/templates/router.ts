@@ -13,7 +13,7 @@ import {
   updateTemplateInput,
 } from './schemas';
 import { createTemplate, deleteTemplate, getTemplate, installTemplate, listTemplates, setTemplateEnabled, updateTemplate } from './service';
-import { withGraphScopeRule } from '../workflows/graph-scopes';
+import { withGraphScopeRule } from '../workflows';
 
 const tag = 'Templates';
 const read = { kind: 'scope', scope: 'templates:read' } as const;

@@ -19,9 +19,7 @@ import { db, type Tx } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
 import { forbiddenNodeTypesFor, forbiddenTypesIn } from '../../engine';
 import { graphInput, type GraphInput } from '../../engine/contract/graph';
-import { draftOf } from '../workflows/present';
-import { findOwnedOrThrow } from '../workflows/repo';
-import { assertValidGraph, createWorkflow } from '../workflows/service';
+import { draftOf, findOwnedOrThrow, assertValidGraph, createWorkflow } from '../workflows';
 import { templateFactsOf } from './derive';
 import { presentTemplate, templateGraph } from './present';
 import * as repo from './repo';
@@ -49,7 +47,7 @@ export async function installTemplate(actor: AuthenticatedActor, input: InstallI
     if (nodeTypes.length) throw appError('templates.forbidden_node', { details: { nodeTypes } });
     const { id: _id, workflowId: _workflowId, ...stored } = await withChosenTables(actor, graph, starterTablesOf(template.slug), input.tables ?? [], ip, tx);
     const { workflow } = await createWorkflow(actor, { name: input.name ?? template.name, description: template.description, graph: stored as GraphInput }, ip, tx);
-    await tx.template.update({ where: { id: template.id }, data: { installCount: { increment: 1 } } });
+    await repo.countInstall(template.id, tx);
     return { workflowId: workflow.id };
   });
 }
@@ -73,9 +71,10 @@ export async function createTemplate(actor: AuthenticatedActor, input: CreateTem
   const source = input.workflowId !== undefined ? draftOf(await findOwnedOrThrow(actor.member.id, input.workflowId)) : input.graph!;
   const stored = storableGraph(source);
   return db().$transaction(async (tx) => {
-    const template = await tx.template.create({
-      data: { name: input.name, description: input.description, category: input.category, enabled: input.enabled, createdBy: actor.member.id, ...stored },
-    });
+    const template = await repo.insertTemplate(
+      { name: input.name, description: input.description, category: input.category, enabled: input.enabled, createdBy: actor.member.id, ...stored },
+      tx,
+    );
     const from = input.workflowId !== undefined ? { workflowId: input.workflowId.toLowerCase() } : { from: 'graph' };
     await audit(actor, tx, ip, 'created', template, { category: template.category, enabled: template.enabled, nodeTypes: template.nodeTypes, ...from });
     return { template: presentTemplate(template) };
@@ -87,10 +86,7 @@ export async function updateTemplate(actor: AuthenticatedActor, input: UpdateTem
   return db().$transaction(async (tx) => {
     const template = await repo.lockOrThrow(input.id, tx);
     refuseStarter(template);
-    const updated = await tx.template.update({
-      where: { id: template.id },
-      data: { name: input.name, description: input.description, category: input.category, ...stored },
-    });
+    const updated = await repo.updateTemplateRow(template.id, { name: input.name, description: input.description, category: input.category, ...stored }, tx);
     const fields = (['name', 'description', 'category', 'graph'] as const).filter((field) => input[field] !== undefined);
     await audit(actor, tx, ip, 'updated', updated, { fields });
     return { template: presentTemplate(updated) };
@@ -102,7 +98,7 @@ export async function setTemplateEnabled(actor: AuthenticatedActor, id: string, 
   return db().$transaction(async (tx) => {
     const template = await repo.lockOrThrow(id, tx);
     if (template.enabled === enabled) return { template: presentTemplate(template) };
-    const updated = await tx.template.update({ where: { id: template.id }, data: { enabled } });
+    const updated = await repo.updateTemplateRow(template.id, { enabled }, tx);
     await audit(actor, tx, ip, enabled ? 'enabled' : 'disabled', updated, {});
     return { template: presentTemplate(updated) };
   });
@@ -113,7 +109,7 @@ export async function deleteTemplate(actor: AuthenticatedActor, id: string, ip: 
   return db().$transaction(async (tx) => {
     const template = await repo.lockOrThrow(id, tx);
     refuseStarter(template);
-    await tx.template.delete({ where: { id: template.id } });
+    await repo.deleteTemplateRow(template.id, tx);
     await audit(actor, tx, ip, 'deleted', template, { installCount: template.installCount });
     return { template: presentTemplate(template) };
   });

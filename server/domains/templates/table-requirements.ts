@@ -9,8 +9,7 @@
  * Only starter templates declare tables (in code, next to their graphs): the Template resource shows
  * them from the starter catalogue by slug, so no stored copy can drift from the graph it describes.
  */
-import type { Column } from '../tables/schemas';
-import { columnTypes } from '../tables/schemas';
+import { type Column, columnTypes } from '../tables';
 
 export type TableColumnType = (typeof columnTypes)[number];
 

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Workflow } from '../../generated/prisma/client';
 import type { AuthenticatedActor } from '../../core/auth/access';
+import { isUuid } from '../../core/ids';
 import { auditByOf, recordAudit } from '../../core/audit';
 import { db, type Tx } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
@@ -137,7 +138,7 @@ export async function listVersions(actor: AuthenticatedActor, id: string) {
 
 export async function getVersion(actor: AuthenticatedActor, input: { id: string; versionId: string }) {
   const workflow = await repo.findOwnedOrThrow(actor.member.id, input.id);
-  const version = repo.isUuid(input.versionId)
+  const version = isUuid(input.versionId)
     ? await db().workflowVersion.findFirst({ where: { id: input.versionId.toLowerCase(), workflowId: workflow.id, number: { not: null } } })
     : null;
   if (!version) throw appError('workflow.version_not_found');

@@ -3,15 +3,10 @@
  * `lockOwnedOrThrow` only: an id that names no workflow of the caller (malformed, unknown, another
  * member's) is one 404 `workflow.not_found`, never a 403.
  */
-import type { Workflow, WorkflowVersion } from '../../generated/prisma/client';
+import type { Prisma, Workflow, WorkflowVersion } from '../../generated/prisma/client';
 import { db, type Tx } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
-
-const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string): boolean {
-  return value.length === 36 && uuidShape.test(value);
-}
+import { isUuid } from '../../core/ids';
 
 export async function findOwnedOrThrow(memberId: string, id: string, tx: Tx = db()): Promise<Workflow> {
   const workflow = isUuid(id) ? await tx.workflow.findFirst({ where: { id: id.toLowerCase(), memberId } }) : null;
@@ -39,4 +34,39 @@ export async function publishedVersions(workflows: Pick<Workflow, 'publishedVers
 export async function nextVersionNumber(workflowId: string, tx: Tx): Promise<number> {
   const { _max } = await tx.workflowVersion.aggregate({ where: { workflowId, number: { not: null } }, _max: { number: true } });
   return (_max.number ?? 0) + 1;
+}
+
+/** The member's workflow with this id, or null (the id already checked as a UUID). */
+export function findOwned(memberId: string, id: string, tx: Tx = db()): Promise<Workflow | null> {
+  return tx.workflow.findFirst({ where: { id: id.toLowerCase(), memberId } });
+}
+
+/** The member's workflows, newest first. */
+export function listOwned(memberId: string, tx: Tx = db()): Promise<Workflow[]> {
+  return tx.workflow.findMany({ where: { memberId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+}
+
+export function insertWorkflow(data: Prisma.WorkflowUncheckedCreateInput, tx: Tx): Promise<Workflow> {
+  return tx.workflow.create({ data });
+}
+
+export function updateWorkflowRow(id: string, data: Prisma.WorkflowUncheckedUpdateInput, tx: Tx): Promise<Workflow> {
+  return tx.workflow.update({ where: { id }, data });
+}
+
+/** Deletes the workflow and its versions; its executions and incidents stay (no foreign key). */
+export async function deleteWorkflowRow(memberId: string, workflowId: string, tx: Tx): Promise<void> {
+  await tx.workflowSchedule.deleteMany({ where: { workflowId } });
+  // Another workflow naming this one as its error workflow would point at nothing.
+  await tx.workflow.updateMany({ where: { memberId, errorWorkflowId: workflowId }, data: { errorWorkflowId: null } });
+  await tx.workflow.delete({ where: { id: workflowId } });
+}
+
+export function versionTriggerType(versionId: string, tx: Tx): Promise<{ triggerType: WorkflowVersion['triggerType'] } | null> {
+  return tx.workflowVersion.findUnique({ where: { id: versionId }, select: { triggerType: true } });
+}
+
+/** Which of these ids are mirrored messages of the member's mailboxes. */
+export function memberMessageIds(memberId: string, messageIds: string[], tx: Tx = db()): Promise<{ id: string }[]> {
+  return tx.mailMessage.findMany({ where: { id: { in: messageIds }, mailbox: { memberId } }, select: { id: true } });
 }

@@ -6,6 +6,7 @@
  * `workflow.invalid_graph`. Like a graph save, a restore is not audited (publishing is).
  */
 import type { AuthenticatedActor } from '../../core/auth/access';
+import { isUuid } from '../../core/ids';
 import { db } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
 import { forbiddenNodeTypesFor, formatPath } from '../../engine';
@@ -32,7 +33,7 @@ function versionGraph(stored: unknown) {
 export async function restoreVersion(actor: AuthenticatedActor, input: { id: string; versionId: string; draftRevision?: number }) {
   return db().$transaction(async (tx) => {
     const workflow = await repo.lockOwnedOrThrow(actor.member.id, input.id, tx);
-    const version = repo.isUuid(input.versionId)
+    const version = isUuid(input.versionId)
       ? await tx.workflowVersion.findFirst({ where: { id: input.versionId.toLowerCase(), workflowId: workflow.id, number: { not: null } } })
       : null;
     if (!version) throw appError('workflow.version_not_found');

@@ -5,6 +5,7 @@
  */
 import type { Workflow } from '../../generated/prisma/client';
 import { authorizeScopeNeeds, type AuthenticatedActor, type ScopeNeed } from '../../core/auth/access';
+import { isUuid } from '../../core/ids';
 import { auditByOf, recordAudit } from '../../core/audit';
 import { db, type Tx } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
@@ -74,9 +75,7 @@ export async function createWorkflow(actor: AuthenticatedActor, input: { name: s
   const issues = draftIssuesOrRefuse(graph, forbiddenNodeTypesFor(actor.member.role));
   await assertGraphScopes(actor, graph, tx ?? db());
   const write = async (tx: Tx) => {
-    const workflow = await tx.workflow.create({
-      data: { memberId: actor.member.id, name: input.name, description: input.description ?? '', graph: storable(graph) },
-    });
+    const workflow = await repo.insertWorkflow({ memberId: actor.member.id, name: input.name, description: input.description ?? '', graph: storable(graph) }, tx);
     await recordAudit(auditByOf(actor), { action: 'workflow.created', targetKind: 'workflow', targetId: workflow.id, details: { name: workflow.name }, ip }, tx);
     return { workflow: presentWorkflow(workflow, null), issues };
   };
@@ -84,7 +83,7 @@ export async function createWorkflow(actor: AuthenticatedActor, input: { name: s
 }
 
 export async function listWorkflows(actor: AuthenticatedActor) {
-  const workflows = await db().workflow.findMany({ where: { memberId: actor.member.id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+  const workflows = await repo.listOwned(actor.member.id);
   const versions = await repo.publishedVersions(workflows);
   return {
     workflows: workflows.map((workflow) => presentWorkflow(workflow, workflow.publishedVersionId ? (versions.get(workflow.publishedVersionId) ?? null) : null)),
@@ -130,12 +129,12 @@ function checkLimits(settings: SettingsInput): void {
  */
 async function checkErrorWorkflow(memberId: string, workflowId: string, errorWorkflowId: string, tx: Tx): Promise<string> {
   const refuse = () => appError('workflow.invalid_error_workflow', { details: { errorWorkflowId } });
-  if (!repo.isUuid(errorWorkflowId)) throw refuse();
-  const target = await tx.workflow.findFirst({ where: { id: errorWorkflowId.toLowerCase(), memberId } });
+  if (!isUuid(errorWorkflowId)) throw refuse();
+  const target = await repo.findOwned(memberId, errorWorkflowId, tx);
   if (!target || target.id === workflowId) throw refuse();
   if (triggerFactsOf(draftOf(target)).triggerType === 'workflow_failure') return target.id;
   if (target.publishedVersionId) {
-    const version = await tx.workflowVersion.findUnique({ where: { id: target.publishedVersionId }, select: { triggerType: true } });
+    const version = await repo.versionTriggerType(target.publishedVersionId, tx);
     if (version?.triggerType === 'workflow_failure') return target.id;
   }
   throw refuse();
@@ -155,9 +154,9 @@ export async function patchWorkflow(
     if (settings.sendWithoutReview === true) authorizeScopeNeeds(actor, [needFor('review:write', 'send_without_review')]);
     let errorWorkflowId: string | null | undefined = settings.errorWorkflowId;
     if (errorWorkflowId) errorWorkflowId = await checkErrorWorkflow(actor.member.id, workflow.id, errorWorkflowId, tx);
-    const updated = await tx.workflow.update({
-      where: { id: workflow.id },
-      data: {
+    const updated = await repo.updateWorkflowRow(
+      workflow.id,
+      {
         name: input.name,
         description: input.description,
         errorWorkflowId,
@@ -167,7 +166,8 @@ export async function patchWorkflow(
           ? {}
           : { settings: { ...settingsObject(workflow.settings), sendWithoutReview: settings.sendWithoutReview } }),
       },
-    });
+      tx,
+    );
     const changed = [...(['name', 'description'] as const).filter((field) => input[field] !== undefined), ...Object.keys(settings)];
     await recordAudit(auditByOf(actor), { action: 'workflow.updated', targetKind: 'workflow', targetId: workflow.id, details: { fields: changed }, ip }, tx);
     return { workflow: await presentOne(updated, tx) };
@@ -185,7 +185,7 @@ export async function putGraph(actor: AuthenticatedActor, input: { id: string; g
     }
     const issues = draftIssuesOrRefuse(graph, forbiddenNodeTypesFor(actor.member.role));
     await assertGraphScopes(actor, graph, tx, extra);
-    const updated = await tx.workflow.update({ where: { id: workflow.id }, data: { graph: storable(graph), draftRevision: { increment: 1 } } });
+    const updated = await repo.updateWorkflowRow(workflow.id, { graph: storable(graph), draftRevision: { increment: 1 } }, tx);
     return { graph: readGraph(updated.graph, { id: updated.id, workflowId: updated.id }), draftRevision: updated.draftRevision, issues };
   });
 }
@@ -195,7 +195,7 @@ export async function setTestMessages(actor: AuthenticatedActor, input: { id: st
   return db().$transaction(async (tx) => {
     const workflow = await repo.lockOwnedOrThrow(actor.member.id, input.id, tx);
     await assertOwnMessages(actor.member.id, messageIds, tx);
-    const updated = await tx.workflow.update({ where: { id: workflow.id }, data: { testMessageIds: messageIds } });
+    const updated = await repo.updateWorkflowRow(workflow.id, { testMessageIds: messageIds }, tx);
     return { testMessageIds: updated.testMessageIds };
   });
 }
@@ -203,7 +203,7 @@ export async function setTestMessages(actor: AuthenticatedActor, input: { id: st
 /** 400 `workflow.test_message_not_found` naming the ids that are not mirrored messages of the member's mailboxes. */
 export async function assertOwnMessages(memberId: string, messageIds: string[], tx: Tx = db()): Promise<void> {
   if (messageIds.length === 0) return;
-  const found = await tx.mailMessage.findMany({ where: { id: { in: messageIds }, mailbox: { memberId } }, select: { id: true } });
+  const found = await repo.memberMessageIds(memberId, messageIds, tx);
   const known = new Set(found.map((message) => message.id));
   const missing = messageIds.filter((id) => !known.has(id));
   if (missing.length) throw appError('workflow.test_message_not_found', { details: { messageIds: missing } });
@@ -214,10 +214,7 @@ export async function deleteWorkflow(actor: AuthenticatedActor, id: string, ip: 
   return db().$transaction(async (tx) => {
     const workflow = await repo.lockOwnedOrThrow(actor.member.id, id, tx);
     const answer = await presentOne(workflow, tx);
-    await tx.workflowSchedule.deleteMany({ where: { workflowId: workflow.id } });
-    // Another workflow naming this one as its error workflow would point at nothing.
-    await tx.workflow.updateMany({ where: { memberId: actor.member.id, errorWorkflowId: workflow.id }, data: { errorWorkflowId: null } });
-    await tx.workflow.delete({ where: { id: workflow.id } });
+    await repo.deleteWorkflowRow(actor.member.id, workflow.id, tx);
     await recordAudit(auditByOf(actor), { action: 'workflow.deleted', targetKind: 'workflow', targetId: workflow.id, details: { name: workflow.name }, ip }, tx);
     return { workflow: answer };
   });

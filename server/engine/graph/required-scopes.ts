@@ -12,6 +12,7 @@
 import type { Scope } from '../../core/auth/scopes';
 import type { NodeDefinition } from '../contract/define-node';
 import { findNodeType } from '../nodes/registry';
+import { isUuid } from '../../core/ids';
 
 /** Scope → the node types (type names, in graph order) that need it. */
 export type ScopeNeeds = Map<Scope, Set<string>>;
@@ -29,8 +30,6 @@ interface NodeFacts {
   version: number;
   params: Record<string, unknown>;
 }
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The nodes of a graph, read defensively: a stored version is JSON that was valid when written. */
 function nodesOf(graph: unknown): NodeFacts[] {
@@ -109,7 +108,7 @@ export function graphScopes(graph: unknown): GraphScopes {
     for (const scope of nodeScopes(definition, node.params)) addNeed(needs, scope, node.type);
     for (const name of definition.workflowParams ?? []) {
       const target = paramValue(definition, node.params, name);
-      if (typeof target === 'string' && uuidPattern.test(target.trim())) called.add(target.trim().toLowerCase());
+      if (typeof target === 'string' && isUuid(target.trim())) called.add(target.trim().toLowerCase());
       else if (parameterInUse(target)) callsAnyWorkflow = true;
     }
   }

@@ -8,6 +8,7 @@
 import type { NodeDefinition, TriggerKind } from '../contract/define-node';
 import { findNodeType } from '../nodes/registry';
 import type { GraphNode } from '../contract/graph';
+import { isUuid } from '../../core/ids';
 
 export interface TriggerFacts {
   triggerType: TriggerKind | null;
@@ -16,11 +17,9 @@ export interface TriggerFacts {
   usedMailboxIds: string[];
 }
 
-const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 function mailboxIdsIn(value: unknown): string[] {
   const values = Array.isArray(value) ? value : [value];
-  return values.filter((item): item is string => typeof item === 'string' && uuidShape.test(item)).map((id) => id.toLowerCase());
+  return values.filter((item): item is string => typeof item === 'string' && isUuid(item)).map((id) => id.toLowerCase());
 }
 
 function paramOf(node: Pick<GraphNode, 'params'>, name: string): unknown {

@@ -5,7 +5,8 @@
  */
 import type { Tx } from '../../../core/db';
 import { appError } from '../../../core/errors/app-error';
-import { findTableOrThrow, isUuid } from '../repo';
+import { isUuid } from '../../../core/ids';
+import { findTableOrThrow } from '../repo';
 import { storedColumnsOf, type Column } from '../schemas';
 import type { Cells } from './cells';
 import type { StoredRow } from './present';

@@ -1,0 +1,7 @@
+/**
+ * The oauth domain's public face: what other domains, the HTTP layer and the runner may import from it
+ * (ESLint refuses their imports of any other file here). Re-exports only; the code lives in the files named.
+ */
+export { callbackQuery, providerParam } from './schemas';
+export { completeOAuthFlow } from './callback';
+export { mailTokenSource } from './tokens';

@@ -1,0 +1,11 @@
+/**
+ * The tables domain's public face: what other domains, the HTTP layer and the runner may import from it
+ * (ESLint refuses their imports of any other file here). Re-exports only; the code lives in the files named.
+ */
+export { exportQueryInput } from './csv/schemas';
+export { listRowsInput } from './rows/schemas';
+export { columnTypes, storedColumnsOf } from './schemas';
+export type { Column } from './schemas';
+export { openTableExport } from './csv/service';
+export { findTableOrThrow } from './repo';
+export { createTable } from './service';
