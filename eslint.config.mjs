@@ -61,7 +61,10 @@ const domainNames = fs.readdirSync(new URL('./server/domains', import.meta.url),
 const domainFaces = fs
   .readdirSync(new URL('./server/domains', import.meta.url), { recursive: true })
   .map((file) => file.split('\\').join('/'))
-  .filter((file) => /^[^/]+\/index\.ts$/.test(file) || /(^|\/)engine-api\.ts$/.test(file));
+  // schemas.ts is the shapes face: zod schemas only (zod, core shapes, the engine's contract, other domains' schemas),
+  // safe in the browser bundle; a schema importing another domain's index.ts would pull that whole domain, its
+  // database client included, into every page that validates a form with it (next build refuses: `pg` in the client).
+  .filter((file) => /^[^/]+\/(index|schemas)\.ts$/.test(file) || /(^|\/)engine-api\.ts$/.test(file));
 const faceMessage =
   "Import another domain only through its public face, server/domains/<domain>/index.ts (or its engine-api.ts): its other files are its own business and change without notice. Add what you need to that domain's index.ts.";
 const domainFaceZones = domainNames.map((name) => ({
@@ -241,6 +244,23 @@ export default tseslint.config(
   {
     files: servicesWithoutQueries,
     rules: queriesOnlyInRepos,
+  },
+  {
+    // A domain's schemas.ts is reached by the browser bundle: another domain's shapes come from that domain's
+    // schemas.ts, never its index.ts (which loads the whole domain, its database client included).
+    files: ['server/domains/*/schemas.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...['next', 'react', 'trpc'].map((name) => frameworkPackages[name]),
+            inProcessExpressions,
+            { regex: '^\\.\\./[a-z-]+(/index)?$', message: "A schemas.ts takes another domain's shapes from its schemas.ts (browser-safe), never from its index.ts." },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['server/http/**/*.ts'],

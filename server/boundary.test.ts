@@ -147,6 +147,15 @@ describe('domain faces', { timeout: 60_000 }, () => {
     expect(findings.some((finding) => /only through its public face/.test(finding)), findings.join('\n')).toBe(true);
   });
 
+  it('reports a schemas.ts that takes another domain’s shapes from its index.ts (the whole domain in the browser bundle)', async () => {
+    const findings = await boundaryFindings('server/domains/templates/schemas.ts', "import { columnTypes } from '../tables';");
+    expect(findings.some((finding) => /from its schemas\.ts \(browser-safe\)/.test(finding)), findings.join('\n')).toBe(true);
+  });
+
+  it('allows a schemas.ts that takes another domain’s shapes from its schemas.ts', async () => {
+    expect(await boundaryFindings('server/domains/templates/schemas.ts', "import { columnTypes } from '../tables/schemas';\nimport { z } from 'zod';")).toEqual([]);
+  });
+
   it.each([
     ['a service uses another domain’s face', 'server/domains/templates/service.ts', "import { findOwnedOrThrow } from '../workflows';\nimport { notify } from '../notifications/index';"],
     ['a domain uses another domain’s engine face', 'server/domains/templates/service.ts', "import { expireApproval } from '../approvals/engine-api';\nimport { lookupByKey } from '../tables/rows/engine-api';"],

@@ -7,7 +7,7 @@ import type { Approval } from '../../generated/prisma/client';
 import { db } from '../../core/db';
 import { isUniqueViolation } from '../../core/db/sql-state';
 import { emitToMember } from '../../core/realtime/emit';
-import type { ApprovalOutcome } from '../../engine/contract/capabilities';
+import type { ApprovalOutcome, ApprovalRequest } from '../../engine/contract/capabilities';
 import { fail } from '../../engine/contract/failures';
 import { currentBranding } from '../instance';
 import { notify } from '../notifications';
@@ -21,14 +21,7 @@ export interface ApprovalRun {
   memberId: string;
 }
 
-export interface ApprovalRequest {
-  nodeId: string;
-  title: string;
-  details: string | null;
-  expiresAt: Date;
-  approverEmails: string[];
-  mailboxId: string | null;
-}
+export type { ApprovalRequest };
 
 export function outcomeOf(row: Approval): ApprovalOutcome {
   return {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { aiProvider } from '../llm';
+import { aiProvider } from '../llm/schemas';
 
 export const conversationStatuses = ['idle', 'running', 'failed', 'cancelled'] as const;
 export const messageStatuses = ['streaming', 'done', 'failed', 'cancelled'] as const;

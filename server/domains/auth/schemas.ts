@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { passwordBounds } from '../../core/auth/password';
-import { memberSchema, nameInput } from '../members';
+import { memberSchema, nameInput } from '../members/schemas';
 
 export const loginInput = z.object({
   email: z.string().trim().min(1).max(254),

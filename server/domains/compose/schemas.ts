@@ -1,7 +1,7 @@
 /** Compose's input and output schemas (webmail send, undo, reply context). Ours: the spec leaves compose "not shown". */
 import { z } from 'zod';
 import { isoDateTime } from '../../core/http/schemas';
-import { reviewItemSchema } from '../review';
+import { reviewItemSchema } from '../review/schemas';
 import { isAddress } from './context';
 
 /** Text bounded to `max` characters (NUL and lone surrogates are refused for every route by the input pipeline). */

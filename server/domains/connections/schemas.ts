@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { allowedHostsBounds, normaliseAllowedHost } from '../../core/net/allowed-hosts';
 import { isoDateTime } from '../../core/http/schemas';
-import { aiProviders } from '../llm';
+import { aiProviders } from '../llm/schemas';
 import { checkDataForType, connectionType, secretData } from './secret-data';
 
 export const connectionSchema = z

@@ -5,8 +5,8 @@
  */
 import { z } from 'zod';
 import { isoDateTime } from '../../core/http/schemas';
-import { executionStatuses } from '../executions';
-import { journalOutcomes } from '../journal';
+import { executionStatuses } from '../executions/schemas';
+import { journalOutcomes } from '../journal/schemas';
 import { windowOutput } from './window';
 
 const count = z.number().int().min(0);

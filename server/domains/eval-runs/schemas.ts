@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { limitParam } from '../../core/http/cursor';
 import { isoDateTime, isoDateTimeInput } from '../../core/http/schemas';
 import { notStartedVerdicts } from '../../engine';
-import { freeJsonProblem } from '../workflows';
+import { freeJsonProblem } from '../workflows/schemas';
 
 export const evalRunStatuses = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
 export type EvalRunStatus = (typeof evalRunStatuses)[number];

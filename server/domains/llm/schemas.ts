@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { isoDateTime } from '../../core/http/schemas';
 import { aiProviders } from './catalogue';
 
+export { aiProviders };
+
 export const aiProvider = z.enum(aiProviders);
 
 const label = z.string().trim().min(1).max(80);

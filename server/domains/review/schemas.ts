@@ -8,6 +8,8 @@ import { limitParam } from '../../core/http/cursor';
 import { isoDateTime, isoDateTimeInput } from '../../core/http/schemas';
 import { reviewItemSchema } from './item';
 
+export { reviewItemSchema };
+
 export const reviewLimits = {
   pageDefault: 25,
   pageMax: 100,

@@ -8,8 +8,8 @@
  */
 import { z } from 'zod';
 import { isoDateTime } from '../../core/http/schemas';
-import { columnTypes } from '../tables';
-import { storedGraphInput } from '../workflows';
+import { columnTypes } from '../tables/schemas';
+import { storedGraphInput } from '../workflows/schemas';
 
 const columnType = z.enum(columnTypes);
 

@@ -175,6 +175,16 @@ export interface ApprovalOutcome {
   expiresAt: string;
 }
 
+/** What an approval step asks: the approvals domain takes the same shape (its engine-api). */
+export interface ApprovalRequest {
+  nodeId: string;
+  title: string;
+  details: string | null;
+  expiresAt: Date;
+  approverEmails: string[];
+  mailboxId: string | null;
+}
+
 export interface ApprovalsCapability {
   /**
    * Asks for a decision, once per step (idempotent on the run and node): the Approval row, its
@@ -183,14 +193,7 @@ export interface ApprovalsCapability {
    * Throws NodeFailure `mail.mailbox_required` / `mail.mailbox_not_active` when approvers are given
    * and no usable mailbox is.
    */
-  request(input: {
-    nodeId: string;
-    title: string;
-    details: string | null;
-    expiresAt: Date;
-    approverEmails: string[];
-    mailboxId: string | null;
-  }): Promise<ApprovalOutcome>;
+  request(input: ApprovalRequest): Promise<ApprovalOutcome>;
   /** The deadline passed: a still pending approval becomes `expired`; answers where it stands. */
   expire(input: { nodeId: string }): Promise<ApprovalOutcome>;
 }

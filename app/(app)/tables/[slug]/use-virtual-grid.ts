@@ -8,29 +8,16 @@ import {
   getCoreRowModel,
   useReactTable,
   type ColumnDef,
-  type ColumnSizingState,
-  type RowSelectionState,
   type SortingState,
   type Updater,
-  type VisibilityState,
 } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef } from 'react';
-import type { Row, SortDir, Table } from '../_lib/api';
+import type { Row } from '../_lib/api';
 import { cellOf, defaultWidth } from '../_lib/cells';
-import { headerHeight, rowHeight, selectWidth } from './grid-model';
+import { headerHeight, rowHeight, selectWidth, type GridProps } from './grid-model';
 
-interface VirtualGridOptions {
-  table: Table;
-  rows: Row[];
-  sort: { key: string; dir: SortDir } | null;
-  hidden: VisibilityState;
-  onHiddenChange: (next: VisibilityState) => void;
-  widths: ColumnSizingState;
-  onWidthsChange: (next: ColumnSizingState) => void;
-  selection: RowSelectionState;
-  onSelectionChange: (next: RowSelectionState) => void;
-}
+type VirtualGridOptions = Pick<GridProps, 'table' | 'rows' | 'sort' | 'hidden' | 'onHiddenChange' | 'widths' | 'onWidthsChange' | 'selection' | 'onSelectionChange'>;
 
 export function useVirtualGrid({ table, rows, sort, hidden, onHiddenChange, widths, onWidthsChange, selection, onSelectionChange }: VirtualGridOptions) {
   const scrollRef = useRef<HTMLDivElement>(null);
