@@ -4,6 +4,7 @@
  * the view's zone: `from`'s midnight to the midnight after `to`.
  */
 import { DASHBOARD_MAX_WINDOW_DAYS, type DashboardQuery } from '@/server/domains/dashboard/query';
+import { isUuid } from '@/server/core/ids';
 
 export const periods = ['24h', '7d', '30d', 'custom'] as const;
 export type Period = (typeof periods)[number];
@@ -23,7 +24,6 @@ export interface DashboardView {
 
 export const defaultView: DashboardView = { period: '7d', from: '', to: '', tz: '', scope: 'me', mailboxId: '', workflowId: '', memberId: '' };
 
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const day = /^\d{4}-\d{2}-\d{2}$/;
 const zone = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+){0,2}$/;
 
@@ -42,9 +42,9 @@ export function viewFromSearch(params: SearchLike): DashboardView {
     to: pick('to', (v) => day.test(v)),
     tz: pick('tz', (v) => zone.test(v)),
     scope: params.get('scope') === 'org' ? 'org' : 'me',
-    mailboxId: pick('mailboxId', (v) => uuid.test(v)),
-    workflowId: pick('workflowId', (v) => uuid.test(v)),
-    memberId: pick('memberId', (v) => uuid.test(v)),
+    mailboxId: pick('mailboxId', isUuid),
+    workflowId: pick('workflowId', isUuid),
+    memberId: pick('memberId', isUuid),
   };
 }
 

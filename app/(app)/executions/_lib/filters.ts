@@ -1,6 +1,7 @@
 /** The executions list's filters ↔ the page's query string (so a filtered list can be linked to). */
 import { executionStatuses, type ExecutionStatus } from './status';
 import { queryOfWindow, windowFromSearch } from './time-window';
+import { isUuid } from '@/server/core/ids';
 
 export interface ExecutionFilterState {
   workflowId: string;
@@ -20,7 +21,6 @@ export interface ExecutionFilterState {
 
 export const noFilters: ExecutionFilterState = { workflowId: '', mailboxId: '', status: '', simulated: '', effects: '', q: '', loopIterations: '', from: '', to: '' };
 
-export const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function firstParam(value: string | string[] | undefined): string {
   return (Array.isArray(value) ? value[0] : value) ?? '';
@@ -35,8 +35,8 @@ export function filtersFromSearch(search: Record<string, string | string[] | und
   const effects = firstParam(search.effects);
   const loopIterations = firstParam(search.loopIterations);
   return {
-    workflowId: uuidPattern.test(workflowId) ? workflowId : '',
-    mailboxId: uuidPattern.test(mailboxId) ? mailboxId : '',
+    workflowId: isUuid(workflowId) ? workflowId : '',
+    mailboxId: isUuid(mailboxId) ? mailboxId : '',
     status: (executionStatuses as readonly string[]).includes(status) ? (status as ExecutionStatus) : '',
     simulated: simulated === 'true' || simulated === 'false' ? simulated : '',
     effects: effects === 'with' || effects === 'without' ? effects : '',
