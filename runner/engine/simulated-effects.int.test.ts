@@ -49,13 +49,20 @@ const webhook = { id: 'start', type: 'trigger.webhook', version: 1, name: 'Webho
 const step = (type: string, params: Record<string, unknown>) => ({ id: 'act', type, version: 1, name: 'Act', params });
 const graphOf = (node: ReturnType<typeof step>): GraphInput => ({ nodes: [webhook, node], connections: [{ from: 'start', output: 'main', to: 'act' }] });
 
-/** The same version run live and as a test run; both finished. */
+/**
+ * The same version run as a test run, then live; both finished. The test run goes first and ends
+ * before the live one starts: it checks against the table as it is, so a live insert finished
+ * before it would (rightly) make it fail on the key the live run just wrote.
+ */
 async function liveAndTest(graph: GraphInput) {
   const { workflow, version } = await createWorkflow(member, { graph, name: 'Invoice desk' });
-  const run = (simulated: boolean) =>
-    startExecution({ memberId: member.id, workflowId: workflow.id, workflowVersionId: version!.id, simulated, trigger: { type: 'webhook', nodeId: 'start', data: {} } });
-  const [live, test] = [await run(false), await run(true)];
-  return { live: await waitForExecution(live.id), test: await waitForExecution(test.id) };
+  const run = async (simulated: boolean) => {
+    const started = await startExecution({ memberId: member.id, workflowId: workflow.id, workflowVersionId: version!.id, simulated, trigger: { type: 'webhook', nodeId: 'start', data: {} } });
+    return waitForExecution(started.id);
+  };
+  const test = await run(true);
+  const live = await run(false);
+  return { live, test };
 }
 
 const stepError = (execution: Awaited<ReturnType<typeof waitForExecution>>) => execution.steps.find((candidate) => candidate.nodeId === 'act')!.error as Record<string, unknown> | null;
