@@ -1,355 +1,49 @@
 /**
- * English strings of the interface: the reference dictionary. `fr.ts` is typed as `Dictionary`, so a
- * key missing there (or an extra one) fails `tsc`. Strings that take values are functions.
+ * English strings of the interface: the reference dictionary, composed of one dictionary per section.
+ * A section's dictionary sits beside it (`app/(app)/<section>/_i18n/en-*.ts`, its French twin beside it);
+ * the ones several sections read (the shell, mail, connections, the error texts) stay in this folder.
+ * This file only composes: `fr.ts` composes the French twins and is typed as `Dictionary`, so a key
+ * missing there (or an extra one) fails `tsc`. Strings that take values are functions.
  */
-import { providerNames as names } from '@/app/lib/provider-names';
-import type { ErrorCode } from '@/server/core/errors/catalogue';
-import type { ScopeDomain } from '@/server/core/auth/scopes';
-import { pluralEn as plural } from './plural';
-import { enTables } from './en-tables';
+import { enTables } from '../(app)/tables/_i18n/en-tables';
 import { enMail, enMailboxes, enMailboxHealth, enNotifications } from './en-mail';
 import { enConnections, enOAuthApps } from './en-connections';
-import { enWebmail } from './en-webmail';
-import { enCompose } from './en-compose';
-import { enEngineErrors, enExecutions, enWorkflows } from './en-engine';
-import { enExclusionErrors, enExclusions } from './en-exclusions';
-import { enSendGuard, enSendGuardErrors } from './en-guard';
-import { enApprovalErrors, enApprovals } from './en-approvals';
-import { enReview, enReviewErrors, enSending } from './en-review';
-import { enTemplateErrors, enTemplates } from './en-templates';
-import { enBuilder } from './en-builder';
-import { enVersions } from './en-versions';
-import { enParams } from './en-params';
-import { enAnalyzer } from './en-analyzer';
-import { enAssistant } from './en-assistant';
-import { enEval } from './en-eval';
-import { enWhy } from './en-why';
-import { enJournal, enListWindow } from './en-journal';
-import { enAiAdmin } from './en-ai-admin';
-import { enAiKeys } from './en-ai-keys';
-import { enOnboarding } from './en-onboarding';
-import { enDashboard } from './en-dashboard';
+import { enWebmail } from '../(app)/messages/_i18n/en-webmail';
+import { enCompose } from '../(app)/messages/_i18n/en-compose';
+import { enExecutions, enWorkflows } from '../(app)/workflows/_i18n/en-engine';
+import { enExclusions } from '../(app)/settings/exclusions/_i18n/en-exclusions';
+import { enSendGuard } from '../(app)/sending/_i18n/en-guard';
+import { enApprovals } from '../(app)/approvals/_i18n/en-approvals';
+import { enReview, enSending } from '../(app)/review/_i18n/en-review';
+import { enTemplates } from '../(app)/templates/_i18n/en-templates';
+import { enBuilder } from '../(app)/workflows/_i18n/en-builder';
+import { enVersions } from '../(app)/workflows/_i18n/en-versions';
+import { enParams } from '../(app)/workflows/_i18n/en-params';
+import { enAnalyzer } from '../(app)/analyzer/_i18n/en-analyzer';
+import { enAssistant } from '../(app)/assistant/_i18n/en-assistant';
+import { enEval } from '../(app)/workflows/_i18n/en-eval';
+import { enWhy } from '../(app)/workflows/_i18n/en-why';
+import { enJournal, enListWindow } from '../(app)/journal/_i18n/en-journal';
+import { enAiAdmin } from '../(app)/admin/ai/_i18n/en-ai-admin';
+import { enAiKeys } from '../(app)/settings/_i18n/en-ai-keys';
+import { enOnboarding } from '../(app)/_onboarding/_i18n/en-onboarding';
+import { enDashboard } from '../(app)/_dashboard/_i18n/en-dashboard';
+import { enShell } from './en-shell';
+import { enAuth } from '../(auth)/_i18n/en-auth';
+import { enApiKeys } from '../(app)/settings/api-keys/_i18n/en-api-keys';
+import { enAdmin } from '../(app)/admin/_i18n/en-admin';
+import { enErrors } from './en-errors';
 
 export const en = {
-  common: {
-    cancel: 'Cancel',
-    close: 'Close',
-    done: 'Done',
-    retry: 'Try again',
-    loading: 'Loading…',
-    copy: 'Copy',
-    copied: 'Copied',
-    copyFailed: 'Could not copy. Select the text and copy it yourself.',
-    never: 'Never',
-    optional: 'optional',
-    you: 'You',
-    loadMore: 'Load more',
-    loadingMore: 'Loading more…',
-    errorTitle: 'Something went wrong',
-  },
-  language: {
-    label: 'Language',
-    en: 'English',
-    fr: 'Français',
-  },
-  theme: {
-    label: 'Theme',
-    system: 'System',
-    light: 'Light',
-    dark: 'Dark',
-  },
-  nav: {
-    label: 'Main navigation',
-    skipToContent: 'Skip to content',
-    openMenu: 'Open navigation',
-    closeMenu: 'Close navigation',
-    groups: {
-      automation: 'Automation',
-      mail: 'Mail',
-      settings: 'Settings',
-      admin: 'Admin',
-    },
-    apiKeys: 'API keys',
-    connections: 'Connections',
-    exclusions: 'Exclusions',
-    members: 'Members',
-    oauthApps: 'OAuth applications',
-    audit: 'Audit log',
-  },
-  sections: {
-    dashboard: { title: 'Dashboard', description: 'Figures for your mailboxes and workflows at a glance.' },
-    workflows: { title: 'Workflows', description: 'Build graphs of steps that run on incoming mail, webhooks or failures.' },
-    executions: { title: 'Executions', description: 'Follow every run of your workflows, step by step.' },
-    review: { title: 'Review', description: 'Drafts and sends prepared by your workflows, waiting for your review.' },
-    approvals: { title: 'Approvals', description: 'Decisions your workflows are waiting for.' },
-    mailboxes: { title: 'Mailboxes', description: 'Connect and manage the mailboxes the service mirrors.' },
-    messages: { title: 'Messages', description: 'Read the mail mirrored from your mailboxes.' },
-    journal: { title: 'Message journal', description: 'What each new mail started, or why it started nothing.' },
-    tables: { title: 'Tables', description: 'Shared tables your workflows read and write.' },
-    templates: { title: 'Templates', description: 'Ready-made workflows to install and adapt.' },
-    contacts: { title: 'Contacts', description: 'Your address book, with a shared layer and a personal one.' },
-    analyzer: { title: 'Analyzer', description: 'Analyse a mailbox to find automations worth building.' },
-    assistant: { title: 'Assistant', description: 'Ask the assistant to help you build and fix workflows.' },
-    notifications: { title: 'Notifications', description: 'Alerts about failures, approvals and incidents.' },
-  },
-  comingSoon: {
-    badge: 'Coming soon',
-    title: 'Not available yet',
-    body: (brand: string) => `This part of ${brand} is on its way. It will appear here in a coming release.`,
-  },
-  userMenu: {
-    label: (name: string) => `Account menu for ${name}`,
-    changePassword: 'Change password',
-    signOut: 'Sign out',
-    reload: 'Reload account',
-  },
-  roles: {
-    member: 'Member',
-    admin: 'Administrator',
-  },
-  memberStatus: {
-    active: 'Active',
-    suspended: 'Suspended',
-  },
-  passwords: {
-    hint: '10 to 200 characters.',
-    tooShort: 'Use at least 10 characters.',
-    tooLong: 'Use at most 200 characters.',
-    mismatch: 'The two passwords do not match.',
-  },
-  login: {
-    metaTitle: 'Sign in',
-    title: (brand: string) => `Sign in to ${brand}`,
-    subtitle: 'Welcome back. Enter your email and password.',
-    email: 'Email',
-    password: 'Password',
-    submit: 'Sign in',
-    submitting: 'Signing in…',
-    emailRequired: 'Enter your email address.',
-    passwordRequired: 'Enter your password.',
-    rateLimited: (wait: string) => `Too many sign-in attempts. Try again in ${wait}.`,
-    rateLimitOver: 'You can try again now.',
-    invitationHint: 'Invited to the team? Open the link from your invitation to create your account.',
-    suspended: 'This instance is suspended. Contact your provider.',
-    support: 'Need help?',
-  },
-  changePassword: {
-    title: 'Change password',
-    description: 'Your other sessions will be signed out. This one stays signed in.',
-    current: 'Current password',
-    next: 'New password',
-    confirm: 'Confirm new password',
-    submit: 'Change password',
-    submitting: 'Saving…',
-    success: (sessions: number) =>
-      sessions === 0 ? 'Your password was changed.' : `Your password was changed. ${plural(sessions, 'other session was', 'other sessions were')} signed out.`,
-  },
-  apiKeys: {
-    metaTitle: 'API keys',
-    title: 'API keys',
-    description: 'Keys let programs call the API on your behalf. A key can only do what you can, narrowed to its permissions.',
-    create: 'Create key',
-    columns: {
-      name: 'Name',
-      prefix: 'Prefix',
-      scopes: 'Permissions',
-      created: 'Created',
-      lastUsed: 'Last used',
-      expires: 'Expires',
-      status: 'Status',
-      actions: 'Actions',
-    },
-    status: {
-      valid: 'Valid',
-      expired: 'Expired',
-      revoked: 'Revoked',
-    },
-    moreScopes: (n: number) => `+${n}`,
-    moreScopesLabel: (n: number) => `${n} more`,
-    revokedOn: (date: string) => `Revoked on ${date}`,
-    empty: {
-      title: 'No API keys yet',
-      body: 'Create a key to let a script or another service use the API as you.',
-    },
-    revoke: 'Revoke',
-    revokeLabel: (name: string) => `Revoke key ${name}`,
-    revokeTitle: (name: string) => `Revoke “${name}”?`,
-    revokeBody: 'Programs using this key stop working immediately. A revoked key cannot be restored.',
-    revokeConfirm: 'Revoke key',
-    revoking: 'Revoking…',
-    createDialog: {
-      title: 'Create an API key',
-      description: 'Choose what the key may do. Read and write includes read.',
-      name: 'Name',
-      namePlaceholder: 'e.g. CRM sync',
-      nameRequired: 'Give the key a name.',
-      permissions: 'Permissions',
-      permissionsRequired: 'Choose at least one permission.',
-      allRead: 'All read',
-      allWrite: 'All read and write',
-      clear: 'Clear',
-      selected: (n: number) => (n === 0 ? 'No permission chosen' : plural(n, 'area', 'areas') + ' chosen'),
-      expiry: 'Expires after (days)',
-      expiryHint: '1 to 730 days. Leave empty for a key that lives until it is revoked.',
-      expiryInvalid: 'Enter a whole number of days from 1 to 730.',
-      submit: 'Create key',
-      submitting: 'Creating…',
-    },
-    secret: {
-      title: 'Copy your new key',
-      description: (name: string) => `The key “${name}” is ready.`,
-      warning: 'This is the only time the secret is shown. Store it somewhere safe now: it cannot be displayed again.',
-      label: 'Secret',
-      done: 'I have stored it',
-    },
-  },
-  scopes: {
-    area: 'Area',
-    none: 'None',
-    read: 'Read',
-    write: 'Read and write',
-    domains: {
-      admin: 'Administration',
-      tables: 'Tables',
-      review: 'Review',
-      mailboxes: 'Mailboxes',
-      connections: 'Connections',
-      messages: 'Messages',
-      assistant: 'Assistant',
-      templates: 'Templates',
-      workflows: 'Workflows',
-      executions: 'Executions',
-      approvals: 'Approvals',
-      dashboard: 'Dashboard',
-      contacts: 'Contacts',
-      analyzer: 'Analyzer',
-      notifications: 'Notifications',
-    } satisfies Record<ScopeDomain, string>,
-  },
-  adminOnly: {
-    title: 'Administrators only',
-    body: 'You need the administrator role to see this page.',
-  },
-  members: {
-    metaTitle: 'Members',
-    title: 'Members',
-    description: 'Everyone on the team, with their role and status.',
-    columns: {
-      name: 'Name',
-      email: 'Email',
-      role: 'Role',
-      status: 'Status',
-      created: 'Joined',
-      actions: 'Actions',
-    },
-    empty: {
-      title: 'No members',
-      body: 'Invite a teammate to get started.',
-    },
-    roleLabel: (name: string) => `Role of ${name}`,
-    changeRoleTitle: (name: string, role: 'member' | 'admin') =>
-      role === 'admin' ? `Make ${name} an administrator?` : `Make ${name} a member?`,
-    changeRoleBody: {
-      admin: 'Administrators manage members, invitations, API keys of the whole team and the instance settings.',
-      member: 'They will lose access to administration.',
-    },
-    changeRoleConfirm: 'Change role',
-    changingRole: 'Changing…',
-    deactivate: 'Deactivate',
-    deactivateLabel: (name: string) => `Deactivate ${name}`,
-    deactivateTitle: (name: string) => `Deactivate ${name}?`,
-    deactivateBody:
-      'They are signed out everywhere, their mailboxes are paused and their workflows unpublished. You can reactivate them later; mailboxes and workflows stay off until turned back on.',
-    deactivateConfirm: 'Deactivate member',
-    deactivating: 'Deactivating…',
-    deactivatedTitle: (name: string) => `${name} was deactivated`,
-    effects: {
-      sessionsRevoked: (n: number) => plural(n, 'session signed out', 'sessions signed out'),
-      mailboxesPaused: (n: number) => plural(n, 'mailbox paused', 'mailboxes paused'),
-      workflowsUnpublished: (n: number) => plural(n, 'workflow unpublished', 'workflows unpublished'),
-    },
-    reactivate: 'Reactivate',
-    reactivateLabel: (name: string) => `Reactivate ${name}`,
-    reactivateTitle: (name: string) => `Reactivate ${name}?`,
-    reactivateBody: 'They can sign in again. Their mailboxes stay disconnected and their workflows unpublished until they turn them back on.',
-    reactivateConfirm: 'Reactivate member',
-    reactivating: 'Reactivating…',
-  },
-  invitations: {
-    title: 'Invitations',
-    description: 'Pending invitations. Nothing is emailed: share each link yourself.',
-    invite: 'Invite member',
-    columns: {
-      email: 'Email',
-      role: 'Role',
-      created: 'Sent',
-      expires: 'Expires',
-      actions: 'Actions',
-    },
-    expired: 'Expired',
-    empty: {
-      title: 'No pending invitations',
-      body: 'Invite a teammate to give them an account.',
-    },
-    revoke: 'Revoke',
-    revokeLabel: (email: string) => `Revoke the invitation for ${email}`,
-    revokeTitle: (email: string) => `Revoke the invitation for ${email}?`,
-    revokeBody: 'The link stops working immediately. You can invite the same address again later.',
-    revokeConfirm: 'Revoke invitation',
-    revoking: 'Revoking…',
-    dialog: {
-      title: 'Invite a member',
-      description: 'You get a link to share with them. Nothing is emailed.',
-      email: 'Email',
-      emailInvalid: 'Enter a valid email address.',
-      role: 'Role',
-      submit: 'Create invitation',
-      submitting: 'Creating…',
-    },
-    link: {
-      title: 'Share the invitation link',
-      description: (email: string) => `Send this link to ${email}. It lets them choose their name and password.`,
-      warning: (date: string) => `The link is shown only once and works until ${date}.`,
-      label: 'Invitation link',
-    },
-  },
-  audit: {
-    metaTitle: 'Audit log',
-    title: 'Audit log',
-    description: 'Changes to members, invitations, keys and settings, most recent first.',
-    filterLabel: 'Action',
-    filterPlaceholder: 'e.g. member.role_changed',
-    apply: 'Filter',
-    clear: 'Clear',
-    columns: {
-      at: 'When',
-      actor: 'Actor',
-      action: 'Action',
-      target: 'Target',
-      ip: 'IP address',
-      details: 'Details',
-    },
-    actorKinds: {
-      member: 'Member',
-      system: 'System',
-      webhook: 'Webhook',
-    },
-    viaApiKey: 'via API key',
-    empty: {
-      title: 'No entries yet',
-      body: 'Changes made by members and by the system will be listed here.',
-    },
-    emptyFiltered: {
-      title: 'No matching entries',
-      body: (action: string) => `No entry has the action “${action}”.`,
-    },
-    end: 'You have reached the oldest entry.',
-  },
+  ...enShell,
+  ...enAuth,
+  ...enApiKeys,
+  ...enAdmin,
+  ...enErrors,
   tables: enTables,
   workflows: enWorkflows,
   executions: enExecutions,
   approvals: enApprovals,
-  oauthProviderNames: { oauth_provider_a: names.oauth_provider_a, oauth_provider_b: names.oauth_provider_b },
   notifications: enNotifications,
   mail: enMail,
   mailboxes: enMailboxes,
@@ -376,115 +70,6 @@ export const en = {
   assistant: enAssistant,
   aiAdmin: enAiAdmin,
   aiKeys: enAiKeys,
-  accept: {
-    metaTitle: 'Accept invitation',
-    title: 'Join the team',
-    subtitle: (brand: string) => `Create your ${brand} account.`,
-    name: 'Your name',
-    nameRequired: 'Enter your name.',
-    password: 'Password',
-    confirm: 'Confirm password',
-    submit: 'Create account',
-    submitting: 'Creating your account…',
-    noToken: {
-      title: 'This link is incomplete',
-      body: 'Open the invitation link exactly as you received it, or ask an administrator for a new one.',
-    },
-    invalid: {
-      title: 'This invitation cannot be used',
-      body: 'It has expired, was revoked or was already used. Ask an administrator for a new invitation.',
-    },
-    haveAccount: 'Already have an account?',
-    signIn: 'Sign in',
-  },
-  notFound: {
-    title: 'Page not found',
-    body: 'The page you are looking for does not exist or has moved.',
-    home: 'Go to the dashboard',
-  },
-  errors: {
-    generic: 'Something went wrong. Try again.',
-    network: 'Could not reach the server. Check your connection and try again.',
-    invalidFields: (fields: string) => `Some values are not valid: ${fields}.`,
-    codes: {
-      'auth.unauthenticated': 'Your session has ended. Sign in again.',
-      'auth.forbidden': 'Your role does not allow this.',
-      'auth.invalid_credentials': 'Email or password is incorrect.',
-      'auth.too_many_attempts': 'Too many sign-in attempts. Wait a moment before trying again.',
-      'auth.https_required': 'Signing in requires a secure (HTTPS) connection.',
-      'auth.busy': 'The server is busy checking passwords. Try again in a moment.',
-      'auth.cross_origin': 'This request came from another site and was refused. Reload this page and try again.',
-      'auth.wrong_password': 'The current password is incorrect.',
-      'api_key.not_found': 'This API key no longer exists.',
-      'api_key.session_required': 'This action needs a signed-in session.',
-      'api_key.rate_limited': 'Too many requests. Slow down and try again shortly.',
-      'api_key.limit_reached': 'You already hold as many active API keys as allowed. Revoke one you no longer use first.',
-      'governance.not_found': 'This member or invitation no longer exists.',
-      'governance.last_admin': 'This would leave the team without an active administrator. Make someone else an administrator first.',
-      'governance.self_target': 'You cannot do this to your own account. Ask another administrator.',
-      'governance.email_taken': 'A member or a pending invitation already uses this email address.',
-      'tables.not_found': 'This table no longer exists.',
-      'tables.limit_reached': 'A limit of this instance was reached (tables, columns, rows or text length).',
-      'tables.duplicate_slug': 'Another table already uses this slug.',
-      'tables.duplicate_column': 'Two columns share the same key.',
-      'tables.page_out_of_range': 'This page is beyond the last row.',
-      'tables.column_not_found': 'This column no longer exists.',
-      'tables.row_not_found': 'This row no longer exists.',
-      'tables.invalid_cells': 'Some values do not fit their columns.',
-      'tables.duplicate_key': 'Another row already has this key.',
-      'tables.key_column_missing': 'This table has no key column.',
-      'tables.cells_incompatible': 'Existing cells do not fit the new column settings.',
-      'tables.import_rejected': 'Some lines of the file cannot be imported.',
-      'tables.import_in_progress': 'Another import into this table is still running. Try again when it is done.',
-      'tables.too_many_exports': 'Too many of your exports are still running. Wait for one to finish.',
-      'oauth.unsupported_provider': 'This provider is not supported.',
-      'oauth.encryption_disabled': 'This instance has no encryption key, so secrets cannot be stored. Ask the operator to set ENCRYPTION_KEY.',
-      'oauth.invalid_client_id': 'This client id does not have the shape the provider uses.',
-      'oauth.app_not_configured': 'An administrator must register this provider’s OAuth application first.',
-      'oauth.capability_not_supported': 'This provider does not offer that.',
-      'oauth.state_invalid': 'This connection attempt expired or was already used. Start again.',
-      'oauth.access_denied': 'The provider did not grant access. Start again and accept the request.',
-      'oauth.scope_missing': 'Some permissions were not granted. Start again and allow them all.',
-      'oauth.exchange_failed': 'The provider did not complete the connection. Start again.',
-      'credential.in_use': 'A mailbox uses this connection. Disconnect the mailbox first.',
-      'credential.llm_member_keys_disabled': 'This instance does not let members use their own AI keys. Ask an administrator.',
-      'credentials.encryption_disabled': 'This instance has no encryption key, so passwords cannot be stored. Ask the operator to set ENCRYPTION_KEY.',
-      'imap.host_not_found': 'This IMAP server name does not exist. Check the host.',
-      'imap.unreachable': 'The IMAP server did not answer on this port. Check the host, the port and the TLS setting.',
-      'imap.tls_failed': 'The secure connection to the IMAP server failed. Check the TLS setting and the port, or allow an invalid certificate for a server of your own.',
-      'imap.auth_failed': 'The IMAP server refused the username or password.',
-      'smtp.host_not_found': 'This SMTP server name does not exist. Check the host.',
-      'smtp.unreachable': 'The SMTP server did not answer on this port. Check the host, the port and the TLS setting.',
-      'smtp.tls_failed': 'The secure connection to the SMTP server failed. Check the TLS setting and the port, or allow an invalid certificate for a server of your own.',
-      'smtp.auth_failed': 'The SMTP server refused the username or password.',
-      'mailbox.not_found': 'This mailbox no longer exists.',
-      'mailbox.not_active': 'This mailbox is not active. Reconnect it first.',
-      'mailbox.resync_window_invalid': 'Choose a start in the past, within the last 92 days.',
-      'credential.bad_request': 'Some values of this connection are not valid.',
-      'credential.admin_required': 'Only an administrator can manage organisation connections.',
-      'credential.encryption_disabled': 'This instance has no encryption key, so secrets cannot be stored. Ask the operator to set ENCRYPTION_KEY.',
-      'webmail.bad_request': 'This mail action is not valid.',
-      'webmail.thread_not_found': 'This conversation no longer exists.',
-      'webmail.thread_too_large': 'This conversation is too large for this action (1,000 messages or more).',
-      'webmail.message_not_found': 'This message no longer exists.',
-      'webmail.unsupported_action': 'This action is not available for this mailbox.',
-      'webmail.undo_expired': 'Too late to undo: the message has already left or is leaving.',
-      'request.not_found': 'This item was not found.',
-      'request.bad_request': 'Some values are not valid.',
-      'request.payload_too_large': 'The request is too large.',
-      'request.rate_limited': 'Too many requests. Wait a moment before trying again.',
-      'request.throttled': 'You did this too often in a short time. Wait a moment before trying again.',
-      'internal.error': 'Something went wrong on our side. Try again later.',
-      'internal.busy': 'The service is busy. Try again in a moment.',
-      ...enEngineErrors,
-      ...enExclusionErrors,
-      ...enSendGuardErrors,
-      ...enApprovalErrors,
-      ...enReviewErrors,
-      ...enTemplateErrors,
-      ...enEval.errors,
-    } satisfies Partial<Record<ErrorCode, string>>,
-  },
 };
 
 export type Dictionary = typeof en;

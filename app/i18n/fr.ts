@@ -1,359 +1,48 @@
 /**
- * French strings. Typed as the English dictionary's shape: a missing or extra key fails `tsc`.
+ * French strings, composed of the sections' French dictionaries (see en.ts). Typed as the English
+ * dictionary's shape: a missing or extra key fails `tsc`.
  * French typography: a non-breaking space (\u00a0) before « ? », « : » and « ! ».
  */
-import { providerNames as names } from '@/app/lib/provider-names';
 import type { Dictionary } from './en';
-import { pluralFr as plural } from './plural';
-import { frTables } from './fr-tables';
+import { frTables } from '../(app)/tables/_i18n/fr-tables';
 import { frMail, frMailboxes, frMailboxHealth, frNotifications } from './fr-mail';
 import { frConnections, frOAuthApps } from './fr-connections';
-import { frWebmail } from './fr-webmail';
-import { frCompose } from './fr-compose';
-import { frEngineErrors, frExecutions, frWorkflows } from './fr-engine';
-import { frExclusionErrors, frExclusions } from './fr-exclusions';
-import { frSendGuard, frSendGuardErrors } from './fr-guard';
-import { frApprovalErrors, frApprovals } from './fr-approvals';
-import { frReview, frReviewErrors, frSending } from './fr-review';
-import { frTemplateErrors, frTemplates } from './fr-templates';
-import { frBuilder } from './fr-builder';
-import { frVersions } from './fr-versions';
-import { frParams } from './fr-params';
-import { frAnalyzer } from './fr-analyzer';
-import { frAssistant } from './fr-assistant';
-import { frEval } from './fr-eval';
-import { frWhy } from './fr-why';
-import { frJournal, frListWindow } from './fr-journal';
-import { frAiAdmin } from './fr-ai-admin';
-import { frAiKeys } from './fr-ai-keys';
-import { frOnboarding } from './fr-onboarding';
-import { frDashboard } from './fr-dashboard';
+import { frWebmail } from '../(app)/messages/_i18n/fr-webmail';
+import { frCompose } from '../(app)/messages/_i18n/fr-compose';
+import { frExecutions, frWorkflows } from '../(app)/workflows/_i18n/fr-engine';
+import { frExclusions } from '../(app)/settings/exclusions/_i18n/fr-exclusions';
+import { frSendGuard } from '../(app)/sending/_i18n/fr-guard';
+import { frApprovals } from '../(app)/approvals/_i18n/fr-approvals';
+import { frReview, frSending } from '../(app)/review/_i18n/fr-review';
+import { frTemplates } from '../(app)/templates/_i18n/fr-templates';
+import { frBuilder } from '../(app)/workflows/_i18n/fr-builder';
+import { frVersions } from '../(app)/workflows/_i18n/fr-versions';
+import { frParams } from '../(app)/workflows/_i18n/fr-params';
+import { frAnalyzer } from '../(app)/analyzer/_i18n/fr-analyzer';
+import { frAssistant } from '../(app)/assistant/_i18n/fr-assistant';
+import { frEval } from '../(app)/workflows/_i18n/fr-eval';
+import { frWhy } from '../(app)/workflows/_i18n/fr-why';
+import { frJournal, frListWindow } from '../(app)/journal/_i18n/fr-journal';
+import { frAiAdmin } from '../(app)/admin/ai/_i18n/fr-ai-admin';
+import { frAiKeys } from '../(app)/settings/_i18n/fr-ai-keys';
+import { frOnboarding } from '../(app)/_onboarding/_i18n/fr-onboarding';
+import { frDashboard } from '../(app)/_dashboard/_i18n/fr-dashboard';
+import { frShell } from './fr-shell';
+import { frAuth } from '../(auth)/_i18n/fr-auth';
+import { frApiKeys } from '../(app)/settings/api-keys/_i18n/fr-api-keys';
+import { frAdmin } from '../(app)/admin/_i18n/fr-admin';
+import { frErrors } from './fr-errors';
 
 export const fr: Dictionary = {
-  common: {
-    cancel: 'Annuler',
-    close: 'Fermer',
-    done: 'Terminé',
-    retry: 'Réessayer',
-    loading: 'Chargement…',
-    copy: 'Copier',
-    copied: 'Copié',
-    copyFailed: 'Copie impossible. Sélectionnez le texte et copiez-le vous-même.',
-    never: 'Jamais',
-    optional: 'facultatif',
-    you: 'Vous',
-    loadMore: 'Afficher plus',
-    loadingMore: 'Chargement…',
-    errorTitle: 'Une erreur est survenue',
-  },
-  language: {
-    label: 'Langue',
-    en: 'English',
-    fr: 'Français',
-  },
-  theme: {
-    label: 'Thème',
-    system: 'Système',
-    light: 'Clair',
-    dark: 'Sombre',
-  },
-  nav: {
-    label: 'Navigation principale',
-    skipToContent: 'Aller au contenu',
-    openMenu: 'Ouvrir la navigation',
-    closeMenu: 'Fermer la navigation',
-    groups: {
-      automation: 'Automatisation',
-      mail: 'Messagerie',
-      settings: 'Paramètres',
-      admin: 'Administration',
-    },
-    apiKeys: 'Clés d’API',
-    connections: 'Connexions',
-    exclusions: 'Exclusions',
-    members: 'Membres',
-    oauthApps: 'Applications OAuth',
-    audit: 'Journal d’audit',
-  },
-  sections: {
-    dashboard: { title: 'Tableau de bord', description: 'Les chiffres de vos boîtes et de vos workflows en un coup d’œil.' },
-    workflows: { title: 'Workflows', description: 'Construisez des enchaînements d’étapes déclenchés par un e-mail, un webhook ou un échec.' },
-    executions: { title: 'Exécutions', description: 'Suivez chaque exécution de vos workflows, étape par étape.' },
-    review: { title: 'Relecture', description: 'Brouillons et envois préparés par vos workflows, en attente de relecture.' },
-    approvals: { title: 'Approbations', description: 'Les décisions qu’attendent vos workflows.' },
-    mailboxes: { title: 'Boîtes mail', description: 'Connectez et gérez les boîtes que le service synchronise.' },
-    messages: { title: 'Messages', description: 'Lisez le courrier synchronisé depuis vos boîtes.' },
-    journal: { title: 'Journal des messages', description: 'Ce que chaque nouveau courrier a démarré, ou pourquoi il n’a rien démarré.' },
-    tables: { title: 'Tables', description: 'Les tables partagées que vos workflows lisent et modifient.' },
-    templates: { title: 'Modèles', description: 'Des workflows prêts à installer et à adapter.' },
-    contacts: { title: 'Contacts', description: 'Votre carnet d’adresses, avec une partie partagée et une partie personnelle.' },
-    analyzer: { title: 'Analyseur', description: 'Analysez une boîte pour repérer les automatisations utiles.' },
-    assistant: { title: 'Assistant', description: 'Demandez à l’assistant de vous aider à construire et corriger vos workflows.' },
-    notifications: { title: 'Notifications', description: 'Alertes sur les échecs, les approbations et les incidents.' },
-  },
-  comingSoon: {
-    badge: 'Bientôt disponible',
-    title: 'Pas encore disponible',
-    body: (brand: string) => `Cette partie de ${brand} arrive bientôt. Elle apparaîtra ici dans une prochaine version.`,
-  },
-  userMenu: {
-    label: (name: string) => `Menu du compte de ${name}`,
-    changePassword: 'Changer le mot de passe',
-    signOut: 'Se déconnecter',
-    reload: 'Recharger le compte',
-  },
-  roles: {
-    member: 'Membre',
-    admin: 'Administrateur',
-  },
-  memberStatus: {
-    active: 'Actif',
-    suspended: 'Suspendu',
-  },
-  passwords: {
-    hint: 'De 10 à 200 caractères.',
-    tooShort: 'Utilisez au moins 10 caractères.',
-    tooLong: 'Utilisez au plus 200 caractères.',
-    mismatch: 'Les deux mots de passe ne correspondent pas.',
-  },
-  login: {
-    metaTitle: 'Connexion',
-    title: (brand: string) => `Connexion à ${brand}`,
-    subtitle: 'Bon retour parmi nous. Saisissez votre adresse e-mail et votre mot de passe.',
-    email: 'Adresse e-mail',
-    password: 'Mot de passe',
-    submit: 'Se connecter',
-    submitting: 'Connexion…',
-    emailRequired: 'Saisissez votre adresse e-mail.',
-    passwordRequired: 'Saisissez votre mot de passe.',
-    rateLimited: (wait: string) => `Trop de tentatives de connexion. Réessayez dans ${wait}.`,
-    rateLimitOver: 'Vous pouvez réessayer maintenant.',
-    invitationHint: 'Invité dans l’équipe\u00a0? Ouvrez le lien de votre invitation pour créer votre compte.',
-    suspended: 'Cette instance est suspendue. Contactez votre fournisseur.',
-    support: 'Besoin d’aide\u00a0?',
-  },
-  changePassword: {
-    title: 'Changer le mot de passe',
-    description: 'Vos autres sessions seront fermées. Celle-ci reste ouverte.',
-    current: 'Mot de passe actuel',
-    next: 'Nouveau mot de passe',
-    confirm: 'Confirmer le nouveau mot de passe',
-    submit: 'Changer le mot de passe',
-    submitting: 'Enregistrement…',
-    success: (sessions: number) =>
-      sessions === 0
-        ? 'Votre mot de passe a été changé.'
-        : `Votre mot de passe a été changé. ${plural(sessions, 'autre session a été fermée', 'autres sessions ont été fermées')}.`,
-  },
-  apiKeys: {
-    metaTitle: 'Clés d’API',
-    title: 'Clés d’API',
-    description:
-      'Les clés permettent à des programmes d’appeler l’API en votre nom. Une clé ne peut faire que ce que vous pouvez faire, limité à ses autorisations.',
-    create: 'Créer une clé',
-    columns: {
-      name: 'Nom',
-      prefix: 'Préfixe',
-      scopes: 'Autorisations',
-      created: 'Créée le',
-      lastUsed: 'Dernier usage',
-      expires: 'Expire le',
-      status: 'État',
-      actions: 'Actions',
-    },
-    status: {
-      valid: 'Valide',
-      expired: 'Expirée',
-      revoked: 'Révoquée',
-    },
-    moreScopes: (n: number) => `+${n}`,
-    moreScopesLabel: (n: number) => `${n} de plus`,
-    revokedOn: (date: string) => `Révoquée le ${date}`,
-    empty: {
-      title: 'Aucune clé d’API',
-      body: 'Créez une clé pour qu’un script ou un autre service utilise l’API en votre nom.',
-    },
-    revoke: 'Révoquer',
-    revokeLabel: (name: string) => `Révoquer la clé ${name}`,
-    revokeTitle: (name: string) => `Révoquer «\u00a0${name}\u00a0»\u00a0?`,
-    revokeBody: 'Les programmes qui utilisent cette clé cessent aussitôt de fonctionner. Une clé révoquée ne peut pas être rétablie.',
-    revokeConfirm: 'Révoquer la clé',
-    revoking: 'Révocation…',
-    createDialog: {
-      title: 'Créer une clé d’API',
-      description: 'Choisissez ce que la clé peut faire. «\u00a0Lecture et écriture\u00a0» inclut la lecture.',
-      name: 'Nom',
-      namePlaceholder: 'ex. Synchronisation CRM',
-      nameRequired: 'Donnez un nom à la clé.',
-      permissions: 'Autorisations',
-      permissionsRequired: 'Choisissez au moins une autorisation.',
-      allRead: 'Tout en lecture',
-      allWrite: 'Tout en lecture et écriture',
-      clear: 'Effacer',
-      selected: (n: number) => (n === 0 ? 'Aucune autorisation choisie' : plural(n, 'domaine choisi', 'domaines choisis')),
-      expiry: 'Expire après (jours)',
-      expiryHint: 'De 1 à 730 jours. Laissez vide pour une clé valable jusqu’à sa révocation.',
-      expiryInvalid: 'Saisissez un nombre entier de jours entre 1 et 730.',
-      submit: 'Créer la clé',
-      submitting: 'Création…',
-    },
-    secret: {
-      title: 'Copiez votre nouvelle clé',
-      description: (name: string) => `La clé «\u00a0${name}\u00a0» est prête.`,
-      warning:
-        'Le secret n’est affiché qu’une seule fois. Conservez-le dès maintenant en lieu sûr\u00a0: il ne pourra plus être affiché.',
-      label: 'Secret',
-      done: 'Je l’ai conservé',
-    },
-  },
-  scopes: {
-    area: 'Domaine',
-    none: 'Aucun',
-    read: 'Lecture',
-    write: 'Lecture et écriture',
-    domains: {
-      admin: 'Administration',
-      tables: 'Tables',
-      review: 'Relecture',
-      mailboxes: 'Boîtes mail',
-      connections: 'Connexions',
-      messages: 'Messages',
-      assistant: 'Assistant',
-      templates: 'Modèles',
-      workflows: 'Workflows',
-      executions: 'Exécutions',
-      approvals: 'Approbations',
-      dashboard: 'Tableau de bord',
-      contacts: 'Contacts',
-      analyzer: 'Analyseur',
-      notifications: 'Notifications',
-    },
-  },
-  adminOnly: {
-    title: 'Réservé aux administrateurs',
-    body: 'Le rôle d’administrateur est nécessaire pour voir cette page.',
-  },
-  members: {
-    metaTitle: 'Membres',
-    title: 'Membres',
-    description: 'Toute l’équipe, avec le rôle et l’état de chacun.',
-    columns: {
-      name: 'Nom',
-      email: 'Adresse e-mail',
-      role: 'Rôle',
-      status: 'État',
-      created: 'Arrivée',
-      actions: 'Actions',
-    },
-    empty: {
-      title: 'Aucun membre',
-      body: 'Invitez un collègue pour commencer.',
-    },
-    roleLabel: (name: string) => `Rôle de ${name}`,
-    changeRoleTitle: (name: string, role: 'member' | 'admin') =>
-      role === 'admin' ? `Faire de ${name} un administrateur\u00a0?` : `Faire de ${name} un simple membre\u00a0?`,
-    changeRoleBody: {
-      admin: 'Les administrateurs gèrent les membres, les invitations, les clés d’API de toute l’équipe et les réglages de l’instance.',
-      member: 'Cette personne perdra l’accès à l’administration.',
-    },
-    changeRoleConfirm: 'Changer le rôle',
-    changingRole: 'Modification…',
-    deactivate: 'Désactiver',
-    deactivateLabel: (name: string) => `Désactiver ${name}`,
-    deactivateTitle: (name: string) => `Désactiver ${name}\u00a0?`,
-    deactivateBody:
-      'Toutes ses sessions sont fermées, ses boîtes mises en pause et ses workflows dépubliés. Vous pourrez le réactiver plus tard\u00a0; boîtes et workflows resteront arrêtés jusqu’à ce qu’ils soient relancés.',
-    deactivateConfirm: 'Désactiver le membre',
-    deactivating: 'Désactivation…',
-    deactivatedTitle: (name: string) => `${name} a été désactivé`,
-    effects: {
-      sessionsRevoked: (n: number) => plural(n, 'session fermée', 'sessions fermées'),
-      mailboxesPaused: (n: number) => plural(n, 'boîte mise en pause', 'boîtes mises en pause'),
-      workflowsUnpublished: (n: number) => plural(n, 'workflow dépublié', 'workflows dépubliés'),
-    },
-    reactivate: 'Réactiver',
-    reactivateLabel: (name: string) => `Réactiver ${name}`,
-    reactivateTitle: (name: string) => `Réactiver ${name}\u00a0?`,
-    reactivateBody:
-      'Cette personne pourra de nouveau se connecter. Ses boîtes restent déconnectées et ses workflows dépubliés jusqu’à ce qu’elle les relance.',
-    reactivateConfirm: 'Réactiver le membre',
-    reactivating: 'Réactivation…',
-  },
-  invitations: {
-    title: 'Invitations',
-    description: 'Invitations en attente. Aucun e-mail n’est envoyé\u00a0: transmettez chaque lien vous-même.',
-    invite: 'Inviter un membre',
-    columns: {
-      email: 'Adresse e-mail',
-      role: 'Rôle',
-      created: 'Envoyée le',
-      expires: 'Expire le',
-      actions: 'Actions',
-    },
-    expired: 'Expirée',
-    empty: {
-      title: 'Aucune invitation en attente',
-      body: 'Invitez un collègue pour lui créer un compte.',
-    },
-    revoke: 'Révoquer',
-    revokeLabel: (email: string) => `Révoquer l’invitation de ${email}`,
-    revokeTitle: (email: string) => `Révoquer l’invitation de ${email}\u00a0?`,
-    revokeBody: 'Le lien cesse aussitôt de fonctionner. Vous pourrez inviter de nouveau cette adresse plus tard.',
-    revokeConfirm: 'Révoquer l’invitation',
-    revoking: 'Révocation…',
-    dialog: {
-      title: 'Inviter un membre',
-      description: 'Vous obtenez un lien à lui transmettre. Aucun e-mail n’est envoyé.',
-      email: 'Adresse e-mail',
-      emailInvalid: 'Saisissez une adresse e-mail valide.',
-      role: 'Rôle',
-      submit: 'Créer l’invitation',
-      submitting: 'Création…',
-    },
-    link: {
-      title: 'Transmettez le lien d’invitation',
-      description: (email: string) => `Envoyez ce lien à ${email}. Il permet de choisir son nom et son mot de passe.`,
-      warning: (date: string) => `Le lien n’est affiché qu’une seule fois et reste valable jusqu’au ${date}.`,
-      label: 'Lien d’invitation',
-    },
-  },
-  audit: {
-    metaTitle: 'Journal d’audit',
-    title: 'Journal d’audit',
-    description: 'Les modifications des membres, invitations, clés et réglages, des plus récentes aux plus anciennes.',
-    filterLabel: 'Action',
-    filterPlaceholder: 'ex. member.role_changed',
-    apply: 'Filtrer',
-    clear: 'Effacer',
-    columns: {
-      at: 'Date',
-      actor: 'Auteur',
-      action: 'Action',
-      target: 'Cible',
-      ip: 'Adresse IP',
-      details: 'Détails',
-    },
-    actorKinds: {
-      member: 'Membre',
-      system: 'Système',
-      webhook: 'Webhook',
-    },
-    viaApiKey: 'par clé d’API',
-    empty: {
-      title: 'Aucune entrée pour l’instant',
-      body: 'Les modifications faites par les membres et par le système apparaîtront ici.',
-    },
-    emptyFiltered: {
-      title: 'Aucune entrée correspondante',
-      body: (action: string) => `Aucune entrée n’a l’action «\u00a0${action}\u00a0».`,
-    },
-    end: 'Vous avez atteint l’entrée la plus ancienne.',
-  },
+  ...frShell,
+  ...frAuth,
+  ...frApiKeys,
+  ...frAdmin,
+  ...frErrors,
   tables: frTables,
   workflows: frWorkflows,
   executions: frExecutions,
   approvals: frApprovals,
-  oauthProviderNames: { oauth_provider_a: names.oauth_provider_a, oauth_provider_b: names.oauth_provider_b },
   notifications: frNotifications,
   mail: frMail,
   mailboxes: frMailboxes,
@@ -380,113 +69,4 @@ export const fr: Dictionary = {
   assistant: frAssistant,
   aiAdmin: frAiAdmin,
   aiKeys: frAiKeys,
-  accept: {
-    metaTitle: 'Accepter l’invitation',
-    title: 'Rejoindre l’équipe',
-    subtitle: (brand: string) => `Créez votre compte ${brand}.`,
-    name: 'Votre nom',
-    nameRequired: 'Saisissez votre nom.',
-    password: 'Mot de passe',
-    confirm: 'Confirmer le mot de passe',
-    submit: 'Créer mon compte',
-    submitting: 'Création du compte…',
-    noToken: {
-      title: 'Ce lien est incomplet',
-      body: 'Ouvrez le lien d’invitation tel que vous l’avez reçu, ou demandez-en un nouveau à un administrateur.',
-    },
-    invalid: {
-      title: 'Cette invitation n’est plus utilisable',
-      body: 'Elle a expiré, a été révoquée ou a déjà servi. Demandez une nouvelle invitation à un administrateur.',
-    },
-    haveAccount: 'Vous avez déjà un compte\u00a0?',
-    signIn: 'Se connecter',
-  },
-  notFound: {
-    title: 'Page introuvable',
-    body: 'La page que vous cherchez n’existe pas ou a été déplacée.',
-    home: 'Aller au tableau de bord',
-  },
-  errors: {
-    generic: 'Une erreur est survenue. Réessayez.',
-    network: 'Impossible de joindre le serveur. Vérifiez votre connexion et réessayez.',
-    invalidFields: (fields: string) => `Certaines valeurs ne sont pas valides\u00a0: ${fields}.`,
-    codes: {
-      'auth.unauthenticated': 'Votre session a pris fin. Reconnectez-vous.',
-      'auth.forbidden': 'Votre rôle ne permet pas cette action.',
-      'auth.invalid_credentials': 'Adresse e-mail ou mot de passe incorrect.',
-      'auth.too_many_attempts': 'Trop de tentatives de connexion. Patientez avant de réessayer.',
-      'auth.https_required': 'La connexion exige une liaison sécurisée (HTTPS).',
-      'auth.busy': 'Le serveur vérifie trop de mots de passe à la fois. Réessayez dans un instant.',
-      'auth.cross_origin': 'Cette requête venait d’un autre site et a été refusée. Rechargez la page et réessayez.',
-      'auth.wrong_password': 'Le mot de passe actuel est incorrect.',
-      'api_key.not_found': 'Cette clé d’API n’existe plus.',
-      'api_key.session_required': 'Cette action demande une session ouverte.',
-      'api_key.rate_limited': 'Trop de requêtes. Ralentissez et réessayez dans un instant.',
-      'api_key.limit_reached': 'Vous détenez déjà autant de clés d’API actives que permis. Révoquez d’abord une clé dont vous n’avez plus besoin.',
-      'governance.not_found': 'Ce membre ou cette invitation n’existe plus.',
-      'governance.last_admin': 'L’équipe se retrouverait sans administrateur actif. Nommez d’abord un autre administrateur.',
-      'governance.self_target': 'Vous ne pouvez pas faire cela sur votre propre compte. Demandez à un autre administrateur.',
-      'governance.email_taken': 'Un membre ou une invitation en attente utilise déjà cette adresse e-mail.',
-      'tables.not_found': 'Cette table n’existe plus.',
-      'tables.limit_reached': 'Une limite de cette instance est atteinte (tables, colonnes, lignes ou longueur de texte).',
-      'tables.duplicate_slug': 'Une autre table utilise déjà cet identifiant.',
-      'tables.duplicate_column': 'Deux colonnes ont la même clé.',
-      'tables.page_out_of_range': 'Cette page est au-delà de la dernière ligne.',
-      'tables.column_not_found': 'Cette colonne n’existe plus.',
-      'tables.row_not_found': 'Cette ligne n’existe plus.',
-      'tables.invalid_cells': 'Certaines valeurs ne conviennent pas à leur colonne.',
-      'tables.duplicate_key': 'Une autre ligne a déjà cette clé.',
-      'tables.key_column_missing': 'Cette table n’a pas de colonne clé.',
-      'tables.cells_incompatible': 'Des cellules existantes ne conviennent pas aux nouveaux réglages de la colonne.',
-      'tables.import_rejected': 'Certaines lignes du fichier ne peuvent pas être importées.',
-      'tables.import_in_progress': 'Un autre import dans cette table est en cours. Réessayez quand il sera terminé.',
-      'tables.too_many_exports': 'Trop de vos exports sont encore en cours. Attendez que l’un d’eux se termine.',
-      'oauth.unsupported_provider': 'Ce fournisseur n’est pas pris en charge.',
-      'oauth.encryption_disabled': 'Cette instance n’a pas de clé de chiffrement : les secrets ne peuvent pas être enregistrés. Demandez à l’exploitant de définir ENCRYPTION_KEY.',
-      'oauth.invalid_client_id': 'Cet identifiant client n’a pas la forme attendue par le fournisseur.',
-      'oauth.app_not_configured': 'Un administrateur doit d’abord enregistrer l’application OAuth de ce fournisseur.',
-      'oauth.capability_not_supported': 'Ce fournisseur ne propose pas cela.',
-      'oauth.state_invalid': 'Cette tentative de connexion a expiré ou a déjà servi. Recommencez.',
-      'oauth.access_denied': 'Le fournisseur n’a pas accordé l’accès. Recommencez et acceptez la demande.',
-      'oauth.scope_missing': 'Certaines autorisations n’ont pas été accordées. Recommencez et acceptez-les toutes.',
-      'oauth.exchange_failed': 'Le fournisseur n’a pas terminé la connexion. Recommencez.',
-      'credential.in_use': 'Une boîte utilise cette connexion. Déconnectez d’abord la boîte.',
-      'credential.llm_member_keys_disabled': 'Cette instance ne permet pas aux membres d’utiliser leurs propres clés d’IA. Demandez à un administrateur.',
-      'credentials.encryption_disabled': 'Cette instance n’a pas de clé de chiffrement : les mots de passe ne peuvent pas être enregistrés. Demandez à l’exploitant de définir ENCRYPTION_KEY.',
-      'imap.host_not_found': 'Ce nom de serveur IMAP n’existe pas. Vérifiez le serveur.',
-      'imap.unreachable': 'Le serveur IMAP ne répond pas sur ce port. Vérifiez le serveur, le port et le réglage TLS.',
-      'imap.tls_failed': 'La connexion sécurisée au serveur IMAP a échoué. Vérifiez le réglage TLS et le port, ou acceptez un certificat invalide pour votre propre serveur.',
-      'imap.auth_failed': 'Le serveur IMAP a refusé l’identifiant ou le mot de passe.',
-      'smtp.host_not_found': 'Ce nom de serveur SMTP n’existe pas. Vérifiez le serveur.',
-      'smtp.unreachable': 'Le serveur SMTP ne répond pas sur ce port. Vérifiez le serveur, le port et le réglage TLS.',
-      'smtp.tls_failed': 'La connexion sécurisée au serveur SMTP a échoué. Vérifiez le réglage TLS et le port, ou acceptez un certificat invalide pour votre propre serveur.',
-      'smtp.auth_failed': 'Le serveur SMTP a refusé l’identifiant ou le mot de passe.',
-      'mailbox.not_found': 'Cette boîte n’existe plus.',
-      'mailbox.not_active': 'Cette boîte n’est pas active. Reconnectez-la d’abord.',
-      'mailbox.resync_window_invalid': 'Choisissez un début dans le passé, dans les 92 derniers jours.',
-      'credential.bad_request': 'Certaines valeurs de cette connexion ne sont pas valides.',
-      'credential.admin_required': 'Seul un administrateur peut gérer les connexions de l’organisation.',
-      'credential.encryption_disabled': 'Cette instance n’a pas de clé de chiffrement : les secrets ne peuvent pas être enregistrés. Demandez à l’exploitant de définir ENCRYPTION_KEY.',
-      'webmail.bad_request': 'Cette action sur le courrier n’est pas valide.',
-      'webmail.thread_not_found': 'Cette conversation n’existe plus.',
-      'webmail.thread_too_large': 'Cette conversation est trop longue pour cette action (1 000 messages ou plus).',
-      'webmail.message_not_found': 'Ce message n’existe plus.',
-      'webmail.unsupported_action': 'Cette action n’est pas disponible pour cette boîte.',
-      'webmail.undo_expired': 'Trop tard pour annuler : le message est déjà parti ou en train de partir.',
-      'request.not_found': 'Élément introuvable.',
-      'request.bad_request': 'Certaines valeurs ne sont pas valides.',
-      'request.payload_too_large': 'La requête est trop volumineuse.',
-      'request.rate_limited': 'Trop de requêtes. Patientez un instant avant de réessayer.',
-      'request.throttled': 'Vous avez fait cela trop souvent en peu de temps. Patientez un instant avant de réessayer.',
-      'internal.error': 'Une erreur est survenue de notre côté. Réessayez plus tard.',
-      'internal.busy': 'Le service est occupé. Réessayez dans un instant.',
-      ...frEngineErrors,
-      ...frExclusionErrors,
-      ...frSendGuardErrors,
-      ...frApprovalErrors,
-      ...frReviewErrors,
-      ...frTemplateErrors,
-      ...frEval.errors,
-    },
-  },
 };

@@ -36,8 +36,8 @@ describe('message journal filters', () => {
 describe('the journal’s words', () => {
   it('has a readable badge in English and French for every outcome the server records', async () => {
     const { journalOutcomes: serverOutcomes } = await import('@/server/domains/journal/schemas');
-    const { enJournal } = await import('@/app/i18n/en-journal');
-    const { frJournal } = await import('@/app/i18n/fr-journal');
+    const { enJournal } = await import('@/app/(app)/journal/_i18n/en-journal');
+    const { frJournal } = await import('@/app/(app)/journal/_i18n/fr-journal');
     for (const outcome of serverOutcomes) {
       expect(enJournal.outcomes[outcome], outcome).toBeTruthy();
       expect(frJournal.outcomes[outcome], outcome).toBeTruthy();

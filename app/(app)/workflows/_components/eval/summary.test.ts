@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { enEval } from '@/app/i18n/en-eval';
-import { frEval } from '@/app/i18n/fr-eval';
+import { enEval } from '@/app/(app)/workflows/_i18n/en-eval';
+import { frEval } from '@/app/(app)/workflows/_i18n/fr-eval';
 import { evalSummary, withTriggerOption } from './summary';
 
 const run = (baseline: string, changed = 5) => ({ baseline, progress: { done: 200, total: 200 }, figures: { triggered: 37, wouldSend: 12, wouldDraft: 3, errors: 3, changed } });

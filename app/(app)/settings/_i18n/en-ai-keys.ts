@@ -1,0 +1,38 @@
+/** English strings of Settings → Connections → My AI keys (a member's own keys for AI providers). */
+import { providerNames as names } from '@/app/lib/provider-names';
+import { enAiAdmin } from '../../admin/ai/_i18n/en-ai-admin';
+export const enAiKeys = {
+  title: 'My AI keys',
+  description: 'Your own keys for AI providers. Once you add one, your workflows’ AI steps run on it (the oldest first; a step naming a model uses the key whose provider offers it), your account pays, and no budget of the instance applies. Nobody else’s steps can use them. A key is stored encrypted and never shown again.',
+  add: 'Add an AI key',
+  addTitle: 'Add an AI key',
+  empty: 'No AI key yet. Your AI steps use the models your administrator set up.',
+  columns: { name: 'Label', provider: 'Provider', key: 'Key', added: 'Added', actions: 'Actions' },
+  name: 'Label',
+  nameHint: `To recognise it, for example “My ${names.ai_vendor_a} key”.`,
+  nameRequired: 'Enter a label.',
+  provider: 'Provider',
+  apiKey: 'API key',
+  apiKeyHint: 'Stored encrypted; only its last four characters are shown afterwards.',
+  apiKeyOptionalHint: 'Leave empty if your server needs no key.',
+  apiKeyRequired: 'Enter the key.',
+  baseUrl: 'Base URL',
+  baseUrlHint: 'Leave empty for the provider’s usual address.',
+  baseUrlRequiredHint: 'The address of your compatible server, for example https://models.example.com/v1.',
+  // The same refusals as the administrators' form: one wording for one rule.
+  baseUrlReasons: enAiAdmin.connections.baseUrlReasons,
+  create: 'Add key',
+  creating: 'Adding…',
+  noKey: 'No key',
+  test: 'Test',
+  testLabel: (name: string) => `Test AI key ${name}`,
+  testing: 'Testing…',
+  testOk: (models: number, ms: number) => `Works: ${models.toLocaleString('en')} model${models === 1 ? '' : 's'} listed in ${ms.toLocaleString('en')} ms.`,
+  testFailed: (message: string) => `Does not work: ${message}`,
+  delete: 'Delete',
+  deleteLabel: (name: string) => `Delete AI key ${name}`,
+  deleteTitle: (name: string) => `Delete “${name}”?`,
+  deleteBody: 'Your AI steps will use the models your administrator set up instead. The key cannot be recovered.',
+  deleteConfirm: 'Delete key',
+  deleting: 'Deleting…',
+};

@@ -1,0 +1,113 @@
+/** English strings of the shell every page shares: navigation, menus, roles, common words. */
+import { providerNames as names } from '@/app/lib/provider-names';
+import { pluralEn as plural } from './plural';
+
+export const enShell = {
+  common: {
+    cancel: 'Cancel',
+    close: 'Close',
+    done: 'Done',
+    retry: 'Try again',
+    loading: 'Loading…',
+    copy: 'Copy',
+    copied: 'Copied',
+    copyFailed: 'Could not copy. Select the text and copy it yourself.',
+    never: 'Never',
+    optional: 'optional',
+    you: 'You',
+    loadMore: 'Load more',
+    loadingMore: 'Loading more…',
+    errorTitle: 'Something went wrong',
+  },
+  language: {
+    label: 'Language',
+    en: 'English',
+    fr: 'Français',
+  },
+  theme: {
+    label: 'Theme',
+    system: 'System',
+    light: 'Light',
+    dark: 'Dark',
+  },
+  nav: {
+    label: 'Main navigation',
+    skipToContent: 'Skip to content',
+    openMenu: 'Open navigation',
+    closeMenu: 'Close navigation',
+    groups: {
+      automation: 'Automation',
+      mail: 'Mail',
+      settings: 'Settings',
+      admin: 'Admin',
+    },
+    apiKeys: 'API keys',
+    connections: 'Connections',
+    exclusions: 'Exclusions',
+    members: 'Members',
+    oauthApps: 'OAuth applications',
+    audit: 'Audit log',
+  },
+  sections: {
+    dashboard: { title: 'Dashboard', description: 'Figures for your mailboxes and workflows at a glance.' },
+    workflows: { title: 'Workflows', description: 'Build graphs of steps that run on incoming mail, webhooks or failures.' },
+    executions: { title: 'Executions', description: 'Follow every run of your workflows, step by step.' },
+    review: { title: 'Review', description: 'Drafts and sends prepared by your workflows, waiting for your review.' },
+    approvals: { title: 'Approvals', description: 'Decisions your workflows are waiting for.' },
+    mailboxes: { title: 'Mailboxes', description: 'Connect and manage the mailboxes the service mirrors.' },
+    messages: { title: 'Messages', description: 'Read the mail mirrored from your mailboxes.' },
+    journal: { title: 'Message journal', description: 'What each new mail started, or why it started nothing.' },
+    tables: { title: 'Tables', description: 'Shared tables your workflows read and write.' },
+    templates: { title: 'Templates', description: 'Ready-made workflows to install and adapt.' },
+    contacts: { title: 'Contacts', description: 'Your address book, with a shared layer and a personal one.' },
+    analyzer: { title: 'Analyzer', description: 'Analyse a mailbox to find automations worth building.' },
+    assistant: { title: 'Assistant', description: 'Ask the assistant to help you build and fix workflows.' },
+    notifications: { title: 'Notifications', description: 'Alerts about failures, approvals and incidents.' },
+  },
+  comingSoon: {
+    badge: 'Coming soon',
+    title: 'Not available yet',
+    body: (brand: string) => `This part of ${brand} is on its way. It will appear here in a coming release.`,
+  },
+  userMenu: {
+    label: (name: string) => `Account menu for ${name}`,
+    changePassword: 'Change password',
+    signOut: 'Sign out',
+    reload: 'Reload account',
+  },
+  roles: {
+    member: 'Member',
+    admin: 'Administrator',
+  },
+  memberStatus: {
+    active: 'Active',
+    suspended: 'Suspended',
+  },
+  passwords: {
+    hint: '10 to 200 characters.',
+    tooShort: 'Use at least 10 characters.',
+    tooLong: 'Use at most 200 characters.',
+    mismatch: 'The two passwords do not match.',
+  },
+  changePassword: {
+    title: 'Change password',
+    description: 'Your other sessions will be signed out. This one stays signed in.',
+    current: 'Current password',
+    next: 'New password',
+    confirm: 'Confirm new password',
+    submit: 'Change password',
+    submitting: 'Saving…',
+    success: (sessions: number) =>
+      sessions === 0 ? 'Your password was changed.' : `Your password was changed. ${plural(sessions, 'other session was', 'other sessions were')} signed out.`,
+  },
+  adminOnly: {
+    title: 'Administrators only',
+    body: 'You need the administrator role to see this page.',
+  },
+  notFound: {
+    title: 'Page not found',
+    body: 'The page you are looking for does not exist or has moved.',
+    home: 'Go to the dashboard',
+  },
+  oauthProviderNames: { oauth_provider_a: names.oauth_provider_a, oauth_provider_b: names.oauth_provider_b },
+};
