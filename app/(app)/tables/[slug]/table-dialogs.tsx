@@ -11,7 +11,7 @@ import { Alert } from '@/app/ui/alert';
 import { ConfirmDialog } from '@/app/ui/dialog';
 import { useDeleteRows, type Column, type Table } from '../_lib/api';
 import { ColumnDialog, RemoveColumnDialog } from './column-dialog';
-import { ImportDialog } from './import-dialog';
+import { ImportDialog } from './import/import-dialog';
 import { RowDialog } from './row-dialog';
 import { SettingsDialog } from './settings-dialog';
 import { StructureDialog } from './structure-dialog';
