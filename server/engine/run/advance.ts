@@ -297,11 +297,9 @@ type Next = 'continue' | boolean;
 
 async function follow(execution: ClaimedExecution, outcome: StepOutcome, runnable: RunnableGraph, nodeId?: string): Promise<Next> {
   switch (outcome.kind) {
+    // The loop's next look decides what follows (a retry due now runs, a later one or a wait parks the run).
     case 'done':
-      return 'continue';
     case 'later':
-      if (outcome.at.getTime() <= Date.now() + 50) return 'continue';
-      return 'continue';
     case 'waiting':
     case 'children':
       return 'continue';
