@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { engineComposition } from '../composition';
 import type { GraphNode } from '../contract/graph';
 import type { NodeDefinition, NodeResult } from '../contract/define-node';
-import { outputsOf } from '../contract/define-node';
+import { childKindOf, outputsOf, writesStepField } from '../contract/define-node';
 import { childRuns } from './children';
 import { effectLedger } from './effects';
 import { classifyFailure, NodeFailure, RateLimited } from '../contract/failures';
@@ -82,7 +82,7 @@ function historyOf(step: StepRow | null): AttemptHistoryEntry[] {
 /** Whether this attempt may be written only when it ends (see StepRef, step-rows.ts). */
 function deferrable(run: StepRun): boolean {
   const { definition } = run;
-  return !run.step && run.execution.leaseTakeovers === 0 && definition.effect === 'none' && definition.category !== 'flow' && definition.category !== 'approval';
+  return !run.step && run.execution.leaseTakeovers === 0 && definition.effect === 'none' && !definition.persistsStepFirst;
 }
 
 /**
@@ -202,7 +202,7 @@ async function runAttempt(run: StepRun): Promise<StepOutcome> {
         resume: run.resume,
         effect: ledger.effect,
         capabilities: engineComposition().capabilities({ actor, simulated: execution.simulated, effectKeyPrefix: `${execution.id}:${node.id}`, workflowId: execution.workflowId, stepId, callModels: execution.callModels }),
-        children: childRuns({ executionId: execution.id, stepId, nodeId: node.id, memberId: execution.memberId, simulated: execution.simulated, kind: node.type === 'flow.loop' ? 'loop_iteration' : 'sub_workflow' }),
+        children: childRuns({ executionId: execution.id, stepId, nodeId: node.id, memberId: execution.memberId, simulated: execution.simulated, kind: childKindOf(definition) }),
         now: () => new Date(),
       }),
       aborted,
@@ -249,7 +249,7 @@ async function saveResult(run: StepRun, ref: StepRef, result: NodeResult, durati
     return { kind: 'waiting', until: result.until };
   }
   const bounded = boundStepData(asStepObject(result.data));
-  const loop = run.node.type === 'flow.loop' ? (bounded.data as { loop?: unknown } | null)?.loop : undefined;
+  const loop = writesStepField(run.definition, 'loop') ? (bounded.data as { loop?: unknown } | null)?.loop : undefined;
   await writeStep(run, ref, {
     status: 'succeeded',
     output: result.output ?? 'main',
@@ -297,7 +297,7 @@ export async function recordFailure(
   const error = stepError(run, failure, attempt);
   const storedError = { code: error.code, message: error.message, nodeId: error.nodeId, kind: error.kind, attempts: error.attempts, nodeType: error.nodeType, details: error.details, at: error.at };
   const onError = run.node.onError;
-  const failedLoop = run.node.type === 'flow.loop' ? (failure.details as { loop?: unknown }).loop : undefined;
+  const failedLoop = writesStepField(run.definition, 'loop') ? (failure.details as { loop?: unknown }).loop : undefined;
   const caught = onError === 'continue' || onError === 'errorPort';
   const ports = outputsOf(run.definition, run.node.params);
   await writeStep(run, ref, {
