@@ -37,7 +37,7 @@ export { graphScopes } from './graph/required-scopes';
 export type { ScopeNeeds } from './graph/required-scopes';
 
 // Node types: the registry, their parameter help, the words of a parameter issue.
-export { latestNodeTypes } from './nodes/registry';
+export { latestNodeTypes, nodeRequirementsOf } from './nodes/registry';
 export { localizeParamsSchema } from './nodes/param-help';
 export { formatPath } from './nodes/check-params';
 export type { IssueRule } from './nodes/readable-issue';

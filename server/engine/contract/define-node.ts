@@ -25,6 +25,15 @@ export type EffectKind = 'none' | 'keyed' | 'external';
 
 export type TriggerKind = 'mail' | 'webhook' | 'workflow_failure' | 'schedule';
 
+/** What the runs a step starts are (NodeDefinition.childKind). */
+export type ChildKind = 'sub_workflow' | 'loop_iteration';
+
+/** Step fields a node's result fills (NodeDefinition.stepFields). */
+export type StepField = 'loop';
+
+/** What a graph using a node type needs of the instance (NodeDefinition.requires). */
+export type Requirement = 'mail' | 'http';
+
 export interface RetryDefaults {
   maxAttempts: number;
   delayMs: number;
@@ -127,6 +136,30 @@ export interface NodeDefinition<Schema extends z.ZodType = z.ZodType> {
   parameterScopes?: Readonly<Record<string, readonly Scope[]>>;
   /** Parameter names whose values are workflow ids the node runs (a called workflow's scopes count too). */
   workflowParams?: readonly string[];
+  /**
+   * What the runs it starts through `children` are: `loop_iteration` (a loop's items: no slot, left out
+   * of the run counts, never an error workflow's trigger) or `sub_workflow` (a called workflow). Read by
+   * the engine when it hands the step its `children` (run/run-step.ts). Default `sub_workflow`.
+   */
+  childKind?: ChildKind;
+  /**
+   * The step row is written when its attempt starts, even on a first attempt of a node with no effect
+   * outside the run (which the engine otherwise writes once, when it ends: run/step-rows.ts, StepRef).
+   * Set on nodes that suspend or hand their step to others (children, a wait, an approval): what they
+   * start must find the step. Default false.
+   */
+  persistsStepFirst?: boolean;
+  /**
+   * Step fields the engine fills from what the node returns: `loop`, the loop object of the step (from
+   * the result's `data.loop`, or a failure's `details.loop`), which the spec's step carries. Default none.
+   */
+  stepFields?: readonly StepField[];
+  /**
+   * What a graph using the type needs of the instance to run: `mail` (a mailbox of any provider),
+   * `http` (outbound HTTP). Templates derive their `requiresProviders` from it (domains/templates/derive.ts).
+   * Every type of the registry declares it (registry.test.ts); only test fixtures may leave it out.
+   */
+  requires?: readonly Requirement[];
   execute(context: NodeContext<z.output<Schema>>): Promise<NodeResult>;
 }
 
@@ -136,4 +169,14 @@ export function defineNode<Schema extends z.ZodType>(definition: NodeDefinition<
 
 export function outputsOf(definition: NodeDefinition, params: unknown): string[] {
   return typeof definition.outputs === 'function' ? definition.outputs(params as never) : [...definition.outputs];
+}
+
+/** The kind of the runs a step of this type starts (NodeDefinition.childKind). */
+export function childKindOf(definition: Pick<NodeDefinition, 'childKind'>): ChildKind {
+  return definition.childKind ?? 'sub_workflow';
+}
+
+/** Whether the type's steps carry `field` (NodeDefinition.stepFields). */
+export function writesStepField(definition: Pick<NodeDefinition, 'stepFields'>, field: StepField): boolean {
+  return definition.stepFields?.includes(field) ?? false;
 }

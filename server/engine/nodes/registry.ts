@@ -2,7 +2,7 @@
  * Every node type the instance knows, by `type` and `version`: an explicit list (each family's
  * index), so a node file that is not listed is caught by registry.test.ts, never silently missing.
  */
-import type { NodeDefinition } from '../contract/define-node';
+import type { NodeDefinition, Requirement } from '../contract/define-node';
 import { triggersNodes } from './triggers';
 import { logicNodes } from './logic';
 import { dataNodes } from './data';
@@ -54,4 +54,9 @@ export function latestNodeTypes(): NodeDefinition[] {
     if (!seen || seen.version < definition.version) latest.set(definition.type, definition);
   }
   return [...latest.values()];
+}
+
+/** What a node of this type and version needs of the instance to run (NodeDefinition.requires); none for an unknown type. */
+export function nodeRequirementsOf(type: string, version: number): readonly Requirement[] {
+  return findNodeType(type, version)?.requires ?? [];
 }

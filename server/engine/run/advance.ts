@@ -20,10 +20,10 @@ import { failExecution, succeedExecution, suspendExecution, type ExecutionError 
 import { claimExecution, currentStatus, heartbeatEveryMs, releaseLease, type ClaimedExecution } from './lease';
 import { loadGraph, type RunnableGraph } from './load-graph';
 import { planExecution, type PlanStep, type StepStatus } from './plan';
-import { recordFailure, runStep, type StepOutcome, type StepRow, type StopReason, type SuspendState } from './run-step';
+import { recordFailure, runStep, type StepOutcome, type StopReason } from './run-step';
+import { loadSteps, openUnknownTypeStep, suspensionOf, writePassThroughStep, writeSkippedSteps, type StepRow } from './step-rows';
 import { isolatedFromStreak, isolateSuspect, releaseSuspect, runCrashLoop, settleInterrupted } from './interruptions';
 import { allChildrenFinished } from './children';
-import { boundStepData } from './step-data';
 
 /** Rounds of claim → drive in one job before handing over to a fresh job (keeps one job bounded). */
 const maxRounds = 20;
@@ -112,26 +112,6 @@ function timeoutError(execution: ClaimedExecution, nodeId: string | null, nodeNa
 }
 
 
-const stepSelect = {
-  id: true,
-  nodeId: true,
-  status: true,
-  attempt: true,
-  output: true,
-  data: true,
-  state: true,
-  decision: true,
-  attempts: true,
-  effects: true,
-  attemptStartedAt: true,
-  nextAttemptAt: true,
-  startedAt: true,
-} as const;
-
-async function loadSteps(executionId: string): Promise<StepRow[]> {
-  return db().executionStep.findMany({ where: { executionId }, select: stepSelect, orderBy: { seq: 'asc' } });
-}
-
 /** Runs the execution's steps while it can; returns true when it must be looked at again at once. */
 async function drive(execution: ClaimedExecution, stop: AbortSignal, leaseStart: number): Promise<boolean> {
   const runnable = await loadGraph(execution.workflowVersionId, execution.triggerNodeId);
@@ -188,10 +168,7 @@ async function drive(execution: ClaimedExecution, stop: AbortSignal, leaseStart:
       new Map<string, PlanStep>(steps.map((step) => [step.nodeId, { status: step.status as StepStatus, output: step.output }])),
     );
     if (plan.skip.length > 0) {
-      await db().executionStep.createMany({
-        data: plan.skip.map((nodeId, index) => ({ executionId: execution.id, nodeId, nodeType: runnable.nodes.get(nodeId)?.type ?? '', status: 'skipped', seq: steps.length + index })),
-        skipDuplicates: true,
-      });
+      await writeSkippedSteps(execution.id, plan.skip.map((nodeId) => ({ nodeId, nodeType: runnable.nodes.get(nodeId)?.type ?? '' })), steps.length);
     }
     if (plan.ready.length > 0) {
       const nodeId = plan.ready[0];
@@ -210,7 +187,7 @@ async function drive(execution: ClaimedExecution, stop: AbortSignal, leaseStart:
 /** Nothing can run now: schedule the next look (a retry time, a wait's end) and let go. */
 async function parkUntilNeeded(execution: ClaimedExecution, steps: StepRow[]): Promise<boolean> {
   const retryTimes = steps.filter((step) => step.status === 'running' && step.nextAttemptAt).map((step) => step.nextAttemptAt!.getTime());
-  const waits = steps.filter((step) => step.status === 'waiting').map((step) => step.state as SuspendState | null);
+  const waits = steps.filter((step) => step.status === 'waiting').map((step) => suspensionOf(step.state));
   const timerWaits = waits.filter((state) => state?.mode === 'waiting');
   if (retryTimes.length > 0) {
     await enqueue('execution.advance', { executionId: execution.id }, { jobKey: jobKeys.execution(execution.id), runAt: new Date(Math.min(...retryTimes)) });
@@ -230,7 +207,7 @@ async function parkUntilNeeded(execution: ClaimedExecution, steps: StepRow[]): P
 async function findResumable(execution: ClaimedExecution, steps: StepRow[]): Promise<{ step: StepRow; resume: NonNullable<Parameters<typeof runStep>[0]['resume']> } | null> {
   for (const step of steps) {
     if (step.status !== 'waiting') continue;
-    const state = step.state as SuspendState | null;
+    const state = suspensionOf(step.state);
     if (step.decision !== null && step.decision !== undefined) return { step, resume: { reason: 'decision', payload: step.decision } };
     if (state?.mode === 'waiting' && state.until && Date.parse(state.until) <= Date.now()) return { step, resume: { reason: 'timer' } };
     if (state?.mode === 'children' && (await allChildrenFinished(execution.id, step.nodeId))) return { step, resume: { reason: 'children' } };
@@ -270,38 +247,25 @@ async function runNode(
   const { input, nodes } = inputsOf(runnable, nodeId, steps);
   if (!definition) {
     const failure = new NodeFailure('node_type_unknown', { message: `The node type ${node.type} version ${node.version} is not known to this instance.` });
-    const row = step ?? (await db().executionStep.create({ data: { executionId: execution.id, nodeId, nodeType: node.type, status: 'running', attempt: 1, seq: steps.length, startedAt: new Date() }, select: stepSelect }));
+    const row = step ?? (await openUnknownTypeStep(execution.id, node, steps.length));
     return recordFailure({ execution, node, definition: { retry: undefined, effect: 'none', outputs: ['main'] } as unknown as NodeDefinition, step: row }, { id: row.id, persisted: true, attempt: 1, seq: steps.length, startedAt: new Date() }, failure, {});
   }
   const pin = execution.simulated ? runnable.graph.pins?.[nodeId] : undefined;
   if (!step && (node.disabled || pin)) {
     // A disabled node passes its input on; a pinned one (test runs) answers its pinned output.
-    const bounded = boundStepData(pin ? pin.output : (input.main ?? null));
-    await db().executionStep.create({
-      data: {
-        executionId: execution.id,
-        nodeId,
-        nodeType: node.type,
-        status: 'succeeded',
-        output: pin?.port ?? outputsOf(definition, node.params)[0] ?? 'main',
-        data: bounded.data as object,
-        dataTruncated: bounded.dataTruncated,
-        pinned: Boolean(pin),
-        disabled: node.disabled,
-        seq: steps.length,
-        durationMs: 0,
-        startedAt: new Date(),
-        finishedAt: new Date(),
-      },
-    });
+    await writePassThroughStep(
+      execution.id,
+      node,
+      { output: pin?.port ?? outputsOf(definition, node.params)[0] ?? 'main', data: pin ? pin.output : (input.main ?? null), pinned: Boolean(pin) },
+      steps.length,
+    );
     return { kind: 'done' };
   }
-  const state = step?.state as SuspendState | null | undefined;
   const outcome = await runStep({
     execution,
     node,
     definition,
-    step: step ? { ...step, state: state && typeof state === 'object' && 'mode' in state ? state.node : (step.state ?? null) } : null,
+    step,
     input,
     nodes,
     stop,
@@ -333,11 +297,9 @@ type Next = 'continue' | boolean;
 
 async function follow(execution: ClaimedExecution, outcome: StepOutcome, runnable: RunnableGraph, nodeId?: string): Promise<Next> {
   switch (outcome.kind) {
+    // The loop's next look decides what follows (a retry due now runs, a later one or a wait parks the run).
     case 'done':
-      return 'continue';
     case 'later':
-      if (outcome.at.getTime() <= Date.now() + 50) return 'continue';
-      return 'continue';
     case 'waiting':
     case 'children':
       return 'continue';

@@ -10,6 +10,7 @@
  */
 import { recordActed } from './acted';
 import { kickQueued } from './admission';
+import { closeCancelledSteps } from './step-rows';
 import type { Tx } from '../../core/db';
 import { inRetriedTransaction } from '../../core/db/retry';
 import { emitToMember } from '../../core/realtime/emit';
@@ -71,11 +72,7 @@ export async function cancelExecutionsIn(tx: Tx, memberId: string, ids: readonly
   // Whether each cancelled run acted before it was stopped (acted.ts: the executions list's marker).
   await recordActed(tx, [...movedIds]);
   // Steps in progress are closed where they stand (their status stays; the run is final): no retry is due.
-  await tx.$executeRawUnsafe(
-    `UPDATE execution_steps SET finished_at = coalesce(finished_at, now()), next_attempt_at = NULL
-      WHERE execution_id = ANY($1::uuid[]) AND status IN ('queued', 'running', 'waiting')`,
-    [...movedIds],
-  );
+  await closeCancelledSteps(tx, [...movedIds]);
   // Run-end hooks (engine-adapters/run-end-hooks.ts): their pending approvals end too (expired, reason `cancelled`).
   await runHooks(engineComposition().hooks.runsCancelled, tx, [...movedIds]);
   const freedWorkflows = new Set<string>();

@@ -20,6 +20,7 @@ import { callLineage } from './call-chain';
 import { wakeExecution } from './lease';
 import { startExecution } from './start';
 import { anonymisedSummary } from './summary';
+import { failOpenSteps } from './step-rows';
 import type { ClaimedExecution } from './lease';
 
 export interface ExecutionError {
@@ -46,10 +47,7 @@ async function close(tx: Tx, execution: ClaimedExecution, status: 'succeeded' | 
   });
   if (count.count === 0) return false;
   // Steps still open when the run ends (a run timeout) are closed with it.
-  await tx.executionStep.updateMany({
-    where: { executionId: execution.id, status: { in: ['queued', 'running', 'waiting'] } },
-    data: { status: 'failed', finishedAt: new Date(), attemptStartedAt: null, nextAttemptAt: null, error: stored },
-  });
+  await failOpenSteps(tx, execution.id, stored);
   await recordActed(tx, [execution.id]);
   await emitToMember(execution.memberId, 'execution.status', { executionId: execution.id, workflowId: execution.workflowId, status }, tx);
   // Run-end hooks (engine-adapters/run-end-hooks.ts): an approval still pending (the run timed out while it

@@ -29,7 +29,8 @@ import type { GraphNode } from '../contract/graph';
 import { NodeFailure } from '../contract/failures';
 import type { ExecutionError } from './finish';
 import { endCrashStreak, type ClaimedExecution } from './lease';
-import { recordFailure, stepError, type StepOutcome, type StepRow, type SuspendState } from './run-step';
+import { recordFailure, stepError, type StepOutcome } from './run-step';
+import { nodeStateOf, type StepRow } from './step-rows';
 
 /** Take-overs in a row (no attempt of the run ending on its own between them) after which it is not tried again. */
 export const crashLoopBound = 3;
@@ -69,9 +70,7 @@ export async function settleInterrupted(execution: ClaimedExecution, node: Graph
     const failure = new NodeFailure('node_type_unknown');
     return { kind: 'failed', error: stepError({ node: node ?? ({ id: step.nodeId, name: step.nodeId, type: '' } as never) }, failure, step.attempt) };
   }
-  const suspendState = step.state as SuspendState | null;
-  const unwrapped = suspendState && typeof suspendState === 'object' && 'mode' in suspendState ? { ...step, state: suspendState.node } : step;
-  const run = { execution, node, definition, step: unwrapped };
+  const run = { execution, node, definition, step: { ...step, state: nodeStateOf(step.state) } };
   const ref = { id: step.id, persisted: true, attempt: step.attempt, seq: 0, startedAt: step.startedAt ?? new Date() };
   let failure: NodeFailure;
   if (definition.effect === 'external') {

@@ -19,6 +19,7 @@ import { inRetriedTransaction } from '../../core/db/retry';
 import { appError } from '../../core/errors/app-error';
 import { findNodeType } from '../nodes/registry';
 import { startExecution } from './start';
+import { copyReplayedSteps } from './step-rows';
 
 export type ReplayFrom = 'start' | 'failed_step';
 export type ReplayVersion = 'published' | 'original';
@@ -226,8 +227,9 @@ export async function replayIn(
     const steps = await tx.executionStep.findMany({ where: { executionId }, orderBy: [{ seq: 'asc' }, { id: 'asc' }] });
     const kept = keptSteps(steps, version.graph);
     if (kept.length > 0) {
-      await tx.executionStep.createMany({
-        data: kept.map((step) => ({
+      await copyReplayedSteps(
+        tx,
+        kept.map((step) => ({
           executionId: started.id,
           nodeId: step.nodeId,
           nodeType: step.nodeType,
@@ -251,7 +253,7 @@ export async function replayIn(
           startedAt: step.startedAt,
           finishedAt: step.finishedAt,
         })),
-      });
+      );
     }
   }
   return { ok: true, executionId: started.id, versionId: version.id };

@@ -10,13 +10,14 @@
  */
 import type { Tx } from '../../core/db';
 import { wakeExecution } from './lease';
+import { storeDecision } from './step-rows';
 
 export async function resumeWithDecision(input: { executionId: string; nodeId: string; decision: unknown }, tx: Tx): Promise<boolean> {
   const step = await tx.executionStep.findUnique({ where: { executionId_nodeId: { executionId: input.executionId, nodeId: input.nodeId } }, select: { id: true, status: true } });
   if (step?.status !== 'waiting' && step?.status !== 'running') return false;
   const execution = await tx.execution.findUnique({ where: { id: input.executionId }, select: { status: true } });
   if (!execution || !['queued', 'running', 'waiting'].includes(execution.status)) return false;
-  await tx.executionStep.update({ where: { id: step.id }, data: { decision: (input.decision ?? null) as object } });
+  await storeDecision(tx, step.id, input.decision);
   await tx.execution.updateMany({ where: { id: input.executionId, status: 'waiting' }, data: { status: 'queued', waitUntil: null } });
   await wakeExecution(input.executionId, tx);
   return true;

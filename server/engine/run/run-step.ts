@@ -7,13 +7,10 @@ import { randomUUID } from 'node:crypto';
  * scheduled, a postponement (rate limit: no attempt consumed), a suspension, or a final failure that
  * the node's `onError` turns into a run failure, a `continue`, or the error port.
  */
-import { db } from '../../core/db';
-import type { Prisma } from '../../generated/prisma/client';
-import { emitToMember } from '../../core/realtime/emit';
 import { engineComposition } from '../composition';
 import type { GraphNode } from '../contract/graph';
 import type { NodeDefinition, NodeResult } from '../contract/define-node';
-import { outputsOf } from '../contract/define-node';
+import { childKindOf, outputsOf, writesStepField } from '../contract/define-node';
 import { childRuns } from './children';
 import { effectLedger } from './effects';
 import { classifyFailure, NodeFailure, RateLimited } from '../contract/failures';
@@ -25,6 +22,7 @@ import type { ExecutionActor } from '../../core/auth/access';
 import { retryDelayMs, retrySettingsOf, shouldRetry } from './retry-policy';
 import { asStepObject, boundStepData } from './step-data';
 import { assertNodeTypeAllowed } from './allowed-node-types';
+import { nodeStateOf, wrapSuspension, writeStep, type StepRef, type StepRow } from './step-rows';
 
 export type StopReason = 'cancelled' | 'lease_lost' | 'run_timeout';
 
@@ -36,13 +34,6 @@ export type StepOutcome =
   | { kind: 'failed'; error: ExecutionError }
   | { kind: 'stopped'; reason: StopReason };
 
-/** A suspended step's `state`: how it waits (a timer, its children, a decision) and the node's own state. */
-export interface SuspendState {
-  mode: 'waiting' | 'children';
-  until: string | null;
-  node: unknown;
-}
-
 export interface AttemptHistoryEntry {
   attempt: number;
   at: string;
@@ -51,23 +42,6 @@ export interface AttemptHistoryEntry {
   kind: 'transient' | 'permanent';
   interrupted?: boolean;
   retried: boolean;
-}
-
-export interface StepRow {
-  id: string;
-  nodeId: string;
-  status: string;
-  attempt: number;
-  output: string | null;
-  data: unknown;
-  state: unknown;
-  /** A decision for the step (approvals; null when none came). */
-  decision?: unknown;
-  attempts: unknown;
-  effects: unknown;
-  attemptStartedAt: Date | null;
-  nextAttemptAt: Date | null;
-  startedAt: Date | null;
 }
 
 export interface StepRun {
@@ -105,30 +79,10 @@ function historyOf(step: StepRow | null): AttemptHistoryEntry[] {
   return Array.isArray(step?.attempts) ? (step.attempts as AttemptHistoryEntry[]) : [];
 }
 
-/**
- * The step row of an attempt. A first attempt of a node with no effect outside the run is written
- * once, when it ends (an interruption only means it runs again: a deliberate saving of one write per
- * step); every other attempt is written when it starts, before its parameters are resolved, so one
- * cut off (even by an expression or a parameter that kills the process) is found open. Once a run has
- * been interrupted (a lease take-over), it is advanced in careful mode: every attempt is written when
- * it starts, so the next crash is pinned to its step (run/interruptions.ts bounds crash loops). Each
- * write and its live event share one transaction; the masked parameters ride on the attempt's later
- * writes (`input`), so writing first costs no extra write.
- */
-export interface StepRef {
-  id: string;
-  persisted: boolean;
-  attempt: number;
-  seq: number;
-  startedAt: Date;
-  /** The step's parameters as it keeps them (secrets masked), once resolved: written with the attempt's next write. */
-  input?: Record<string, unknown>;
-}
-
-/** Whether this attempt may be written only when it ends (see StepRef). */
+/** Whether this attempt may be written only when it ends (see StepRef, step-rows.ts). */
 function deferrable(run: StepRun): boolean {
   const { definition } = run;
-  return !run.step && run.execution.leaseTakeovers === 0 && definition.effect === 'none' && definition.category !== 'flow' && definition.category !== 'approval';
+  return !run.step && run.execution.leaseTakeovers === 0 && definition.effect === 'none' && !definition.persistsStepFirst;
 }
 
 /**
@@ -157,26 +111,6 @@ async function beginAttempt(run: StepRun, consumeAttempt: boolean): Promise<Step
   return ref;
 }
 
-type StepWrite = Omit<Prisma.ExecutionStepUncheckedCreateInput, 'id' | 'executionId' | 'nodeId' | 'nodeType'>;
-
-/** Writes the step (creating it the first time) and, when its status changes, tells the browsers. */
-export async function writeStep(run: Pick<StepRun, 'execution' | 'node'>, ref: StepRef, write: StepWrite, announce = true): Promise<void> {
-  const data: StepWrite = ref.input ? { input: ref.input as object, ...write } : write;
-  await db().$transaction(async (tx) => {
-    if (ref.persisted) {
-      await tx.executionStep.update({ where: { id: ref.id }, data });
-    } else {
-      await tx.executionStep.create({
-        data: { id: ref.id, executionId: run.execution.id, nodeId: run.node.id, nodeType: run.node.type, attempt: ref.attempt, seq: ref.seq, startedAt: ref.startedAt, ...data },
-      });
-    }
-    if (announce && typeof data.status === 'string') {
-      await emitToMember(run.execution.memberId, 'execution.step', { executionId: run.execution.id, nodeId: run.node.id, status: data.status }, tx);
-    }
-  });
-  ref.persisted = true;
-}
-
 /** The error object of the spec (Execution error) for a failure of this step. */
 export function stepError(run: Pick<StepRun, 'node'>, failure: NodeFailure, attempts: number): ExecutionError {
   return {
@@ -192,9 +126,11 @@ export function stepError(run: Pick<StepRun, 'node'>, failure: NodeFailure, atte
   };
 }
 
-export async function runStep(run: StepRun): Promise<StepOutcome> {
+export async function runStep(saved: StepRun): Promise<StepOutcome> {
   // An engine nobody composed stops here, loudly, before the step is touched (composition.ts).
   engineComposition();
+  // The node sees its own state, never the engine's wrapping of a suspension (step-rows.ts).
+  const run: StepRun = saved.step ? { ...saved, step: { ...saved.step, state: nodeStateOf(saved.step.state) } } : saved;
   const outcome = await runAttempt(run);
   // An attempt that ended on its own (whatever its outcome) ends the run's crash streak.
   if (outcome.kind !== 'stopped') await endCrashStreak(run.execution);
@@ -266,7 +202,7 @@ async function runAttempt(run: StepRun): Promise<StepOutcome> {
         resume: run.resume,
         effect: ledger.effect,
         capabilities: engineComposition().capabilities({ actor, simulated: execution.simulated, effectKeyPrefix: `${execution.id}:${node.id}`, workflowId: execution.workflowId, stepId, callModels: execution.callModels }),
-        children: childRuns({ executionId: execution.id, stepId, nodeId: node.id, memberId: execution.memberId, simulated: execution.simulated, kind: node.type === 'flow.loop' ? 'loop_iteration' : 'sub_workflow' }),
+        children: childRuns({ executionId: execution.id, stepId, nodeId: node.id, memberId: execution.memberId, simulated: execution.simulated, kind: childKindOf(definition) }),
         now: () => new Date(),
       }),
       aborted,
@@ -306,15 +242,14 @@ async function saveResult(run: StepRun, ref: StepRef, result: NodeResult, durati
   if (result.kind === 'suspend') {
     // The engine's view of the suspension (mode, deadline) goes in the same write as the status: a
     // runner that dies right after it leaves a step the next advancer knows how to resume.
-    const until = result.mode === 'waiting' && result.until ? result.until.toISOString() : null;
-    const state: SuspendState = { mode: result.mode, until, node: result.state ?? run.step?.state ?? null };
+    const state = wrapSuspension(result.mode, result.until, result.state ?? run.step?.state ?? null);
     await writeStep(run, ref, { status: 'waiting', attemptStartedAt: null, state: state as object, effects: mergeEffects(previousEffects, effects) });
     // Children that all ended already are seen by the advancer's next look (it checks them).
     if (result.mode === 'children') return { kind: 'children' };
     return { kind: 'waiting', until: result.until };
   }
   const bounded = boundStepData(asStepObject(result.data));
-  const loop = run.node.type === 'flow.loop' ? (bounded.data as { loop?: unknown } | null)?.loop : undefined;
+  const loop = writesStepField(run.definition, 'loop') ? (bounded.data as { loop?: unknown } | null)?.loop : undefined;
   await writeStep(run, ref, {
     status: 'succeeded',
     output: result.output ?? 'main',
@@ -362,7 +297,7 @@ export async function recordFailure(
   const error = stepError(run, failure, attempt);
   const storedError = { code: error.code, message: error.message, nodeId: error.nodeId, kind: error.kind, attempts: error.attempts, nodeType: error.nodeType, details: error.details, at: error.at };
   const onError = run.node.onError;
-  const failedLoop = run.node.type === 'flow.loop' ? (failure.details as { loop?: unknown }).loop : undefined;
+  const failedLoop = writesStepField(run.definition, 'loop') ? (failure.details as { loop?: unknown }).loop : undefined;
   const caught = onError === 'continue' || onError === 'errorPort';
   const ports = outputsOf(run.definition, run.node.params);
   await writeStep(run, ref, {

@@ -38,6 +38,7 @@ export const aiClassifyNode = defineNode({
   params: classifyParams,
   outputs: ['main'],
   effect: 'none',
+  requires: [],
   scopes: ['messages:read'], // the triggering message's thread is its default text
   parameterScopes: { writeClassification: ['messages:write'] },
   retry: aiRetryDefaults,

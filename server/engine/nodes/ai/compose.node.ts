@@ -32,6 +32,7 @@ export const aiComposeNode = defineNode({
   params: composeParams,
   outputs: ['main'],
   effect: 'none',
+  requires: [],
   scopes: ['messages:read'], // the triggering message's thread is its default text
   retry: aiRetryDefaults,
   async execute(context) {

@@ -26,6 +26,7 @@ export const aiExtractNode = defineNode({
   params: extractParams,
   outputs: ['main'],
   effect: 'none',
+  requires: [],
   scopes: ['messages:read'], // the triggering message's thread is its default text
   retry: aiRetryDefaults,
   async execute(context) {

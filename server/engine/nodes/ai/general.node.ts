@@ -25,6 +25,7 @@ export const aiGeneralNode = defineNode({
   params: generalParams,
   outputs: ['main'],
   effect: 'none',
+  requires: [],
   scopes: [],
   retry: aiRetryDefaults,
   async execute(context) {

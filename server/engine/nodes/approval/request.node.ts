@@ -62,6 +62,8 @@ export const approvalRequestNode = defineNode({
   }),
   outputs: ['approve', 'reject'],
   effect: 'keyed',
+  requires: [],
+  persistsStepFirst: true,
   scopes: ['approvals:write'],
   mailboxParams: ['mailboxId'],
   async execute({ params, execution, node, resume, state, capabilities, now }) {

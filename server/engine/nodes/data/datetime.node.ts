@@ -67,6 +67,7 @@ export const datetimeNode = defineNode({
   }),
   outputs: ['main'],
   effect: 'none',
+  requires: [],
   scopes: [],
   async execute({ params, now }) {
     const zone = params.timeZone;

@@ -57,6 +57,7 @@ export const setNode = defineNode({
   }),
   outputs: ['main'],
   effect: 'none',
+  requires: [],
   scopes: [],
   async execute({ params, input }) {
     const base = params.keepInput ? clone(input.main) : undefined;

@@ -52,6 +52,10 @@ export const loopNode = defineNode({
   }),
   outputs: ['main'],
   effect: 'none',
+  requires: [],
+  childKind: 'loop_iteration',
+  persistsStepFirst: true,
+  stepFields: ['loop'],
   scopes: [],
   workflowParams: ['workflowId'],
   async execute({ params, execution, children, state, now }) {

@@ -28,6 +28,9 @@ export const subWorkflowNode = defineNode({
   }),
   outputs: ['main'],
   effect: 'none',
+  requires: [],
+  childKind: 'sub_workflow',
+  persistsStepFirst: true,
   scopes: [],
   workflowParams: ['workflowId'],
   async execute({ params, input, children, resume }) {

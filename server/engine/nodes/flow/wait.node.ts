@@ -31,6 +31,8 @@ export const waitNode = defineNode({
   ]),
   outputs: ['main'],
   effect: 'none',
+  requires: [],
+  persistsStepFirst: true,
   scopes: [],
   async execute({ params, input, resume, state, now }) {
     if (resume?.reason === 'timer') return { data: input.main ?? {} };

@@ -75,6 +75,7 @@ export const httpRequestNode = defineNode({
   }),
   outputs: ['main'],
   effect: 'external',
+  requires: ['http'],
   scopes: [],
   parameterScopes: { credentialId: ['connections:read'] },
   // No retry defaults of its own: the built-in ones (3 attempts, 5 s, 2 min per attempt), as the spec's

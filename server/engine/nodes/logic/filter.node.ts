@@ -41,6 +41,7 @@ export function defineFilterNode(version: 1 | 2) {
     }),
     outputs: ['main'],
     effect: 'none',
+    requires: [],
     scopes: [],
     async execute({ params }) {
       const items = params.items.filter((item) => {

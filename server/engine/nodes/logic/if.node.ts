@@ -20,6 +20,7 @@ export function defineIfNode(version: 1 | 2) {
     params: z.strictObject({ conditions: conditionsSchema, combine: combineSchema, caseSensitive: caseSensitiveSchema(version === 1) }),
     outputs: ['true', 'false'],
     effect: 'none',
+    requires: [],
     scopes: [],
     async execute({ params, input }) {
       const passed = testConditions(params.conditions, params.combine, 'params.conditions', { caseSensitive: params.caseSensitive });

@@ -27,6 +27,7 @@ export const mergeNode = defineNode({
   inputs: ['a', 'b'],
   outputs: ['main'],
   effect: 'none',
+  requires: [],
   scopes: [],
   async execute({ params, input }) {
     const a = input.a ?? null;

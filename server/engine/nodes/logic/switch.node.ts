@@ -36,6 +36,7 @@ export function defineSwitchNode(version: 1 | 2) {
     }),
     outputs: (params) => [...(Array.isArray(params?.cases) ? params.cases : []).map((entry) => entry.name), 'fallback'],
     effect: 'none',
+    requires: [],
     scopes: [],
     async execute({ params, input }) {
       const index = params.cases.findIndex((entry, at) =>

@@ -14,6 +14,7 @@ export const draftNode = defineNode({
   params: outboundParams,
   outputs: ['main'],
   effect: 'keyed',
+  requires: ['mail'],
   scopes: ['messages:read', 'review:write'], // answers, quotes and attaches the member's mail
   mailboxParams: ['mailboxId'],
   async execute(context) {

@@ -18,6 +18,7 @@ export const flagNode = defineNode({
   }),
   outputs: ['main'],
   effect: 'keyed',
+  requires: ['mail'],
   scopes: ['messages:write'],
   async execute(context) {
     const messageId = targetMessage(context, context.params.messageId);

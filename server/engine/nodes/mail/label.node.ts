@@ -27,6 +27,7 @@ export const labelNode = defineNode({
     .refine((params) => params.add.length + params.remove.length > 0, { message: 'Add or remove at least one label.', path: ['add'] }),
   outputs: ['main'],
   effect: 'keyed',
+  requires: ['mail'],
   scopes: ['messages:write'],
   async execute(context) {
     const messageId = targetMessage(context, context.params.messageId);

@@ -18,6 +18,7 @@ export const notifyOwnerNode = defineNode({
   }),
   outputs: ['main'],
   effect: 'external',
+  requires: [],
   scopes: ['notifications:write'],
   async execute({ params, capabilities, effect }) {
     const description = `Notify the owner: ${params.title}`;

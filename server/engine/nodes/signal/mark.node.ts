@@ -29,6 +29,7 @@ export const signalMarkNode = defineNode({
   }),
   outputs: ['main'],
   effect: 'keyed',
+  requires: ['mail'],
   scopes: ['messages:write'],
   async execute(context) {
     const { params, capabilities, effect } = context;

@@ -15,6 +15,7 @@ export const lookupNode = defineNode({
   params: z.strictObject({ tableId: tableIdParam, key: keyParam }),
   outputs: ['main'],
   effect: 'none',
+  requires: [],
   scopes: ['tables:read'],
   async execute({ params, capabilities }) {
     const row = await capabilities.tables.lookup({ tableId: params.tableId, key: params.key });

@@ -21,6 +21,7 @@ export const updateNode = defineNode({
   }),
   outputs: ['main'],
   effect: 'keyed',
+  requires: [],
   scopes: ['tables:write'],
   async execute({ params, capabilities, effect }) {
     const result = await effect<WriteResult | SimulatedWrite>(

@@ -20,6 +20,7 @@ export const upsertNode = defineNode({
   }),
   outputs: ['main'],
   effect: 'keyed',
+  requires: [],
   scopes: ['tables:write'],
   async execute({ params, capabilities, effect }) {
     const result = await effect<WriteResult | SimulatedWrite>(

@@ -178,6 +178,7 @@ export const mailTriggerNode = defineNode({
   output: mailTriggerData,
   outputs: ['main'],
   effect: 'none',
+  requires: ['mail'],
   scopes: ['messages:read'],
   mailboxParams: ['mailboxIds'],
   async execute({ trigger }) {

@@ -50,6 +50,7 @@ export const scheduleTriggerNode = defineNode({
   output: z.strictObject({ firedAt: z.string().describe('When the schedule fired (ISO 8601).') }),
   outputs: ['main'],
   effect: 'none',
+  requires: [],
   scopes: [],
   async execute({ trigger, now }) {
     const firedAt = typeof trigger?.firedAt === 'string' ? trigger.firedAt : now().toISOString();

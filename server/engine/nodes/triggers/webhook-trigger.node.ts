@@ -18,6 +18,7 @@ export const webhookTriggerNode = defineNode({
   params: z.strictObject({}),
   outputs: ['main'],
   effect: 'none',
+  requires: [],
   scopes: [],
   async execute({ trigger }) {
     return { data: trigger ?? {} };

@@ -18,6 +18,7 @@ export const workflowFailureTriggerNode = defineNode({
   params: z.strictObject({}),
   outputs: ['main'],
   effect: 'none',
+  requires: [],
   scopes: ['executions:read', 'messages:read'], // the failed run's report and its triggering email
   async execute({ trigger }) {
     return { data: trigger ?? {} };
