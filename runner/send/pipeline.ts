@@ -7,7 +7,7 @@
  *    mailbox is reconnected); the blast-radius guard may hold it (`held`, `hold_id`). Otherwise it
  *    becomes `running` under this runner's id with its attempt counted, and the attempt is journaled.
  * 2. Send: attachments resolved, MIME built, handed to the mailbox's transport (no transaction open).
- * 3. Record, in one transaction: `done`, or per the failure (core/mail/send/errors.ts) back to
+ * 3. Record, in one transaction: `done`, or per the failure (server/mail/send/errors.ts) back to
  *    `pending` with a later attempt (30 s doubling with jitter, 5 attempts; a rate limit waits as told
  *    and does not count), `failed`, or `unknown` when delivery cannot be confirmed.
  *
@@ -20,10 +20,10 @@ import { db } from '../../server/core/db';
 import { jobKeys } from '../../server/core/jobs/catalogue';
 import { enqueue } from '../../server/core/jobs/enqueue';
 import { log } from '../../server/core/log';
-import { resolveAttachments } from '../../server/core/mail/send/attachments';
-import { isSendError, type SendFailure } from '../../server/core/mail/send/errors';
-import { buildMime, envelopeRecipients } from '../../server/core/mail/send/mime';
-import { sendThroughMailbox, type SendResult, type TransportOptions } from '../../server/core/mail/send/transport';
+import { resolveAttachments } from '../../server/mail/send/attachments';
+import { isSendError, type SendFailure } from '../../server/mail/send/errors';
+import { buildMime, envelopeRecipients } from '../../server/mail/send/mime';
+import { sendThroughMailbox, type SendResult, type TransportOptions } from '../../server/mail/send/transport';
 import { emitToMember, realtimeNotification } from '../../server/core/realtime/emit';
 import { evaluateSendGuard } from '../../server/domains/send-guard/evaluate';
 import type { OutboundMessage } from '../../server/generated/prisma/client';

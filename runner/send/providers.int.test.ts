@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../../server/core/db';
 import { createOutbound, type OutboundInput } from '../../server/domains/outbound/create';
-import { createGmailAdapter } from '../../server/core/mail/providers/gmail/adapter';
-import { createGraphAdapter } from '../../server/core/mail/providers/graph/adapter';
+import { createGmailAdapter } from '../../server/mail/providers/gmail/adapter';
+import { createGraphAdapter } from '../../server/mail/providers/graph/adapter';
 import { createMember, type TestMember } from '../../server/testing/factories';
 import { adapterHarness } from '../../server/testing/fakes/adapter-harness';
 import { startFakeGmail, type FakeGmailServer } from '../../server/testing/fakes/gmail-server';

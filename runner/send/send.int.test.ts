@@ -9,7 +9,7 @@ import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { db } from '../../server/core/db';
-import { releaseMailboxHeldSends } from '../../server/core/mail/send/release-held';
+import { releaseMailboxHeldSends } from '../../server/mail/send/release-held';
 import { channel } from '../../server/core/realtime/disconnect';
 import { blobStore } from '../../server/core/storage/blob-store';
 import { createOutbound, type OutboundInput } from '../../server/domains/outbound/create';

@@ -5,7 +5,7 @@
  */
 import { hostname } from 'node:os';
 import { log } from '../../server/core/log';
-import { heartbeatRunner } from '../../server/core/mail/lease';
+import { heartbeatRunner } from '../../server/mail/lease';
 import { sendSweepTiming, sweepSends } from './sweeper';
 
 /** Heartbeats well inside the liveness window (leaseTiming.liveMs, 20 s). */

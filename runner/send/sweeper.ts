@@ -13,7 +13,7 @@
 import { db } from '../../server/core/db';
 import { jobKeys } from '../../server/core/jobs/catalogue';
 import { enqueue } from '../../server/core/jobs/enqueue';
-import { leaseTiming } from '../../server/core/mail/lease';
+import { leaseTiming } from '../../server/mail/lease';
 import { emitToMember } from '../../server/core/realtime/emit';
 
 export const sendSweepTiming = {
