@@ -2,7 +2,7 @@
  * The morning review (spec: Morning review and sending journal): the member's queue of drafts and
  * sends waiting for a human, and the decisions on them. A send is recorded here (the item's review
  * state flips to `sent` and its `mail.send` job is added in the same transaction), never delivered
- * here: the send pipeline (runner/send) does that, and writes the journal's attempts.
+ * here: the send pipeline (server/domains/outbound/send) does that, and writes the journal's attempts.
  *
  * Every read and write is scoped to the member: another member's item is `review.not_found`, the
  * same answer as an id that never existed.

@@ -15,18 +15,18 @@
  * claims at once, one changes the row; the other finds no `pending` row and stops), and a `running` item whose runner died is made `unknown` by the sweeper (./sweeper.ts),
  * never sent again without a member's decision. Each transaction announces `outbound.changed`.
  */
-import type { Tx } from '../../server/core/db';
-import { db } from '../../server/core/db';
-import { jobKeys } from '../../server/core/jobs/catalogue';
-import { enqueue } from '../../server/core/jobs/enqueue';
-import { log } from '../../server/core/log';
-import { resolveAttachments } from '../../server/mail/send/attachments';
-import { isSendError, type SendFailure } from '../../server/mail/send/errors';
-import { buildMime, envelopeRecipients } from '../../server/mail/send/mime';
-import { sendThroughMailbox, type SendResult, type TransportOptions } from '../../server/mail/send/transport';
-import { emitToMember, realtimeNotification } from '../../server/core/realtime/emit';
-import { evaluateSendGuard } from '../../server/domains/send-guard/evaluate';
-import type { OutboundMessage } from '../../server/generated/prisma/client';
+import type { Tx } from '../../../core/db';
+import { db } from '../../../core/db';
+import { jobKeys } from '../../../core/jobs/catalogue';
+import { enqueue } from '../../../core/jobs/enqueue';
+import { log } from '../../../core/log';
+import { resolveAttachments } from '../../../mail/send/attachments';
+import { isSendError, type SendFailure } from '../../../mail/send/errors';
+import { buildMime, envelopeRecipients } from '../../../mail/send/mime';
+import { sendThroughMailbox, type SendResult, type TransportOptions } from '../../../mail/send/transport';
+import { emitToMember, realtimeNotification } from '../../../core/realtime/emit';
+import { evaluateSendGuard } from '../../send-guard';
+import type { OutboundMessage } from '../../../generated/prisma/client';
 
 export const sendPolicy = {
   /** Attempts before a send that keeps failing without delivering is `failed`. */

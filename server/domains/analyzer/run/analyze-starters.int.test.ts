@@ -5,13 +5,13 @@
  * template itself through the route.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { db } from '../../server/core/db';
-import { reportBodySchema } from '../../server/domains/analyzer/schemas';
-import { createMember, type TestMember } from '../../server/testing/factories';
-import { createMailbox, createMessage } from '../../server/testing/mail-factories';
-import { call } from '../../server/testing/rest-client';
-import { useTestDatabase } from '../../server/testing/test-database';
-import { syncStarterTemplates } from '../templates/sync-starter';
+import { db } from '../../../core/db';
+import { reportBodySchema } from '../schemas';
+import { createMember, type TestMember } from '../../../testing/factories';
+import { createMailbox, createMessage } from '../../../testing/mail-factories';
+import { call } from '../../../testing/rest-client';
+import { useTestDatabase } from '../../../testing/test-database';
+import { syncStarterTemplates } from '../../../../runner/templates/sync-starter';
 import { runAnalysis } from './analyze';
 
 await useTestDatabase();

@@ -9,14 +9,11 @@
  * records no usage a second time.
  */
 import { z } from 'zod';
-import { callModel, isAiCallError, type AiNetOptions } from '../../server/core/ai';
-import { isAppError } from '../../server/core/errors/app-error';
-import { buildOpportunityGraph } from '../../server/domains/analyzer/graphs';
-import { analyzerBounds, opportunityKinds, type LlmOutcome, type Opportunity, type SenderGroup } from '../../server/domains/analyzer/schemas';
-import { llmNetOptions } from '../../server/domains/llm/base-url';
-import { endpointOf } from '../../server/domains/llm/repo';
-import { resolveForPurpose } from '../../server/domains/llm/routing';
-import { enforceBudget, recordUsage } from '../../server/domains/llm/usage';
+import { callModel, isAiCallError, type AiNetOptions } from '../../../core/ai';
+import { isAppError } from '../../../core/errors/app-error';
+import { buildOpportunityGraph } from '../graphs';
+import { analyzerBounds, opportunityKinds, type LlmOutcome, type Opportunity, type SenderGroup } from '../schemas';
+import { endpointOf, enforceBudget, llmNetOptions, recordUsage, resolveForPurpose } from '../../llm';
 
 export const proposalSchema = z.object({
   proposals: z

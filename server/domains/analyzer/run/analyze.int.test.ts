@@ -6,15 +6,15 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
-import { resetConfigForTests } from '../../server/core/config';
-import { db } from '../../server/core/db';
-import { realtimeNotification } from '../../server/core/realtime/emit';
-import { reportBodySchema } from '../../server/domains/analyzer/schemas';
-import { fakeNet, startFakeVendor, type FakeVendorServer } from '../../server/testing/ai-fakes';
-import { createMember, type TestMember } from '../../server/testing/factories';
-import { createMailbox, createMessage } from '../../server/testing/mail-factories';
-import { call } from '../../server/testing/rest-client';
-import { useTestDatabase } from '../../server/testing/test-database';
+import { resetConfigForTests } from '../../../core/config';
+import { db } from '../../../core/db';
+import { realtimeNotification } from '../../../core/realtime/emit';
+import { reportBodySchema } from '../schemas';
+import { fakeNet, startFakeVendor, type FakeVendorServer } from '../../../testing/ai-fakes';
+import { createMember, type TestMember } from '../../../testing/factories';
+import { createMailbox, createMessage } from '../../../testing/mail-factories';
+import { call } from '../../../testing/rest-client';
+import { useTestDatabase } from '../../../testing/test-database';
 import { runAnalysis } from './analyze';
 import { countGroupMessages } from './statistics';
 

@@ -17,9 +17,9 @@
  * - A group's `mailingListShare` counts list mail and bulk mail (`is_mailing_list OR is_bulk`): what
  *   a trigger's `includeMailingLists` lets through, so a proposal for a newsletter group includes it.
  */
-import { Prisma } from '../../server/generated/prisma/client';
-import type { Tx } from '../../server/core/db';
-import { analyzerBounds, type SenderGroup } from '../../server/domains/analyzer/schemas';
+import { Prisma } from '../../../generated/prisma/client';
+import type { Tx } from '../../../core/db';
+import { analyzerBounds, type SenderGroup } from '../schemas';
 
 type Reader = Pick<Tx, '$queryRaw'>;
 const day = 86_400_000;

@@ -3,14 +3,14 @@
  * the mirror and the journal, then the model phase; the report is written after each phase and the
  * member's browser hears `analyzer.progress` along the way.
  */
-import type { AiNetOptions } from '../../server/core/ai';
-import { db } from '../../server/core/db';
-import { emitToMember } from '../../server/core/realtime/emit';
-import type { MailboxAnalysis } from '../../server/generated/prisma/client';
-import type { ReportBody } from '../../server/domains/analyzer/schemas';
+import type { AiNetOptions } from '../../../core/ai';
+import { db } from '../../../core/db';
+import { emitToMember } from '../../../core/realtime/emit';
+import type { MailboxAnalysis } from '../../../generated/prisma/client';
+import type { ReportBody } from '../schemas';
 import { runModelPhase } from './model-phase';
 import { computeGroups, computeStatistics, countGroupMessages } from './statistics';
-import { starterProposals, starterRules } from '../../server/domains/analyzer/template-proposals';
+import { starterProposals, starterRules } from '../template-proposals';
 
 /** The enabled starter templates the no-model proposals can name. */
 const enabledStarters = () =>

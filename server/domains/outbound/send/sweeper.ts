@@ -1,5 +1,5 @@
 /**
- * The send pipeline's safety net, run every few seconds by every runner (./sweeper-loop.ts):
+ * The send pipeline's safety net, run every few seconds by every runner (runner/send/sweeper-loop.ts):
  *
  * - a `running` send whose runner is not alive (no `runner_instances` heartbeat within `liveMs`), or
  *   that started more than 10 minutes ago, is `unknown` (`uncertain`): the message may have left, so
@@ -10,11 +10,11 @@
  *
  * Several runners sweeping together: the UPDATE decides each item once (row locks), job keys dedupe.
  */
-import { db } from '../../server/core/db';
-import { jobKeys } from '../../server/core/jobs/catalogue';
-import { enqueue } from '../../server/core/jobs/enqueue';
-import { leaseTiming } from '../../server/mail/lease';
-import { emitToMember } from '../../server/core/realtime/emit';
+import { db } from '../../../core/db';
+import { jobKeys } from '../../../core/jobs/catalogue';
+import { enqueue } from '../../../core/jobs/enqueue';
+import { leaseTiming } from '../../../mail/lease';
+import { emitToMember } from '../../../core/realtime/emit';
 
 export const sendSweepTiming = {
   everyMs: 3_000,

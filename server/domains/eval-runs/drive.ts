@@ -19,18 +19,14 @@
  * reaches an AI node is still worth its answer); the run ends `failed` with that error only when
  * every case whose version ran ended with it.
  */
-import { db, type Tx } from '../../server/core/db';
-import { inRetriedTransaction } from '../../server/core/db/retry';
-import { emitToMember } from '../../server/core/realtime/emit';
-import { mailStartVerdicts, mailTriggerDataOf } from '../../server/engine/dispatch/dispatch-mail';
-import { mailStartReasonOf, type MailStartReason } from '../../server/engine/dispatch/start-reason';
-import { cancelExecutionsIn } from '../../server/engine/run/cancel';
-import { roomForSlotlessRuns } from '../../server/engine/run/slotless-runs';
-import { startExecution } from '../../server/engine/run/start';
-import { notTriggered, outcomesDiffer, type CaseOutcome } from '../../server/domains/eval-runs/compare';
-import { caseErrorOf, effectsOf } from '../../server/domains/eval-runs/present';
-import { refreshCounters } from '../../server/domains/eval-runs/repo';
-import type { EvalCase, EvalRun, WorkflowVersion } from '../../server/generated/prisma/client';
+import { db, type Tx } from '../../core/db';
+import { inRetriedTransaction } from '../../core/db/retry';
+import { emitToMember } from '../../core/realtime/emit';
+import { cancelExecutionsIn, mailStartReasonOf, mailStartVerdicts, mailTriggerDataOf, roomForSlotlessRuns, startExecution, type MailStartReason } from '../../engine';
+import { notTriggered, outcomesDiffer, type CaseOutcome } from './compare';
+import { caseErrorOf, effectsOf } from './present';
+import { refreshCounters } from './repo';
+import type { EvalCase, EvalRun, WorkflowVersion } from '../../generated/prisma/client';
 
 /** Cases whose runs may be in progress at once. */
 const casesInFlight = 8;

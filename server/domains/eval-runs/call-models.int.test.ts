@@ -6,17 +6,17 @@
  * every case that ran ended so).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { db } from '../../server/core/db';
-import type { GraphInput } from '../../server/engine/contract/graph';
-import { setCapabilityOptionsForTests } from '../../server/engine-adapters/compose';
-import { fakeNet, startFakeVendor, type FakeVendorServer } from '../../server/testing/ai-fakes';
-import { createMember, type TestMember } from '../../server/testing/factories';
-import { createFakeLlmConnection, recordPastSpend } from '../../server/testing/llm-factories';
-import { createMailbox, createMessage } from '../../server/testing/mail-factories';
-import { call } from '../../server/testing/rest-client';
-import { useTestDatabase } from '../../server/testing/test-database';
-import { createWorkflow } from '../../server/testing/workflow-factories';
-import { startEngineWorker, type EngineWorker } from '../engine/testing/engine-worker';
+import { db } from '../../core/db';
+import type { GraphInput } from '../../engine/contract/graph';
+import { setCapabilityOptionsForTests } from '../../engine-adapters/compose';
+import { fakeNet, startFakeVendor, type FakeVendorServer } from '../../testing/ai-fakes';
+import { createMember, type TestMember } from '../../testing/factories';
+import { createFakeLlmConnection, recordPastSpend } from '../../testing/llm-factories';
+import { createMailbox, createMessage } from '../../testing/mail-factories';
+import { call } from '../../testing/rest-client';
+import { useTestDatabase } from '../../testing/test-database';
+import { createWorkflow } from '../../testing/workflow-factories';
+import { startEngineWorker, type EngineWorker } from '../../../runner/engine/testing/engine-worker';
 import { driveEvalRun } from './drive';
 
 const databaseUrl = await useTestDatabase();

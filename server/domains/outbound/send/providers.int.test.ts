@@ -5,17 +5,17 @@
  * (429 with Retry-After postpones without counting an attempt, 5xx retries, 400 fails).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { db } from '../../server/core/db';
-import { createOutbound, type OutboundInput } from '../../server/domains/outbound/create';
-import { createGmailAdapter } from '../../server/mail/providers/gmail/adapter';
-import { createGraphAdapter } from '../../server/mail/providers/graph/adapter';
-import { createMember, type TestMember } from '../../server/testing/factories';
-import { adapterHarness } from '../../server/testing/fakes/adapter-harness';
-import { startFakeGmail, type FakeGmailServer } from '../../server/testing/fakes/gmail-server';
-import { startFakeGraph, type FakeGraphServer } from '../../server/testing/fakes/graph-server';
-import { createMailbox } from '../../server/testing/mail-factories';
-import { linkOAuthGrant } from '../../server/testing/mailbox-fixtures';
-import { useTestDatabase } from '../../server/testing/test-database';
+import { db } from '../../../core/db';
+import { createOutbound, type OutboundInput } from '../create';
+import { createGmailAdapter } from '../../../mail/providers/gmail/adapter';
+import { createGraphAdapter } from '../../../mail/providers/graph/adapter';
+import { createMember, type TestMember } from '../../../testing/factories';
+import { adapterHarness } from '../../../testing/fakes/adapter-harness';
+import { startFakeGmail, type FakeGmailServer } from '../../../testing/fakes/gmail-server';
+import { startFakeGraph, type FakeGraphServer } from '../../../testing/fakes/graph-server';
+import { createMailbox } from '../../../testing/mail-factories';
+import { linkOAuthGrant } from '../../../testing/mailbox-fixtures';
+import { useTestDatabase } from '../../../testing/test-database';
 import { runSend, type SendRunOptions } from './pipeline';
 
 await useTestDatabase();

@@ -5,9 +5,9 @@
  * it lets go, so a live evaluation always has a fresh job. Adding a key whose job is locked creates
  * another job; the driver's conditional updates make two drivers harmless.
  */
-import { db } from '../../server/core/db';
-import { jobKeys } from '../../server/core/jobs/catalogue';
-import { enqueue } from '../../server/core/jobs/enqueue';
+import { db } from '../../core/db';
+import { jobKeys } from '../../core/jobs/catalogue';
+import { enqueue } from '../../core/jobs/enqueue';
 
 const orphanSeconds = 90;
 
