@@ -96,6 +96,13 @@ const queriesOnlyInRepos = {
   ],
 };
 
+/**
+ * The runner is plumbing (ARCHITECTURE, "runner/"): its supervisor, loops and tasks call server code (a task is a few
+ * lines calling one server function), so server code never reaches up into it; job logic lives in server/.
+ */
+const runnerIsPlumbing =
+  'Server code imports nothing from runner/: the runner is plumbing that calls server code (a task calls one server function), never the other way round. Put the logic in server/ and let the runner call it.';
+
 const restrictPackages = (...names) => ({
   'no-restricted-imports': ['error', { patterns: [...names.map((name) => frameworkPackages[name]), inProcessExpressions] }],
 });
@@ -218,6 +225,7 @@ export default tseslint.config(
             { target: './server/core', from: './server/http', message: 'server/core imports no HTTP layer.' },
             { target: './server/core', from: './app', message: 'server/core imports nothing from app/.' },
             { target: './server/core', from: './server/mail', message: 'server/core is the kernel and imports no mail: server/mail stands on core, never the other way round.' },
+            { target: './server/core', from: './runner', message: runnerIsPlumbing },
           ],
         },
       ],
@@ -279,6 +287,7 @@ export default tseslint.config(
           zones: [
             { target: './server/domains', from: './server/trpc', message: 'Services import no tRPC: only routers do.' },
             { target: './server/domains', from: './server/http', message: 'Domains import no HTTP layer.' },
+            { target: './server/domains', from: './runner', message: runnerIsPlumbing },
             domainsUseEngineEntry,
             ...domainFaceZones,
           ],

@@ -209,3 +209,22 @@ describe('mail in its own place', { timeout: 60_000 }, () => {
     expect(await boundaryFindings(file, source)).toEqual([]);
   });
 });
+
+describe('the runner as plumbing', { timeout: 60_000 }, () => {
+  it.each([
+    ['a domain imports a runner task', 'server/domains/eval-runs/drive.ts', "import { evalRunTask } from '../../../runner/tasks/eval-run.task';"],
+    ['a nested domain file imports the runner', 'server/domains/outbound/send/pipeline.ts', "import { runnerIdentity } from '../../../../runner/runner-identity';"],
+    ['core imports the runner', 'server/core/jobs/enqueue.ts', "import { taskList } from '../../../runner/tasks';"],
+  ])('reports %s', async (_name, file, source) => {
+    const findings = await boundaryFindings(file, source);
+    expect(findings.some((finding) => /imports nothing from runner\//.test(finding)), findings.join('\n')).toBe(true);
+  });
+
+  it.each([
+    ['a runner task calls the server function it runs', 'runner/tasks/eval-run.task.ts', "import { driveEvalRun } from '../../server/domains/eval-runs/drive';"],
+    ['a runner loop calls a domain’s sweeper', 'runner/send/sweeper-loop.ts', "import { sweepSends } from '../../server/domains/outbound/send/sweeper';"],
+    ['a domain test drives a real worker with the runner’s task', 'server/domains/eval-runs/drive.int.test.ts', "import { evalRunTask } from '../../../runner/tasks/eval-run.task';"],
+  ])('allows %s', async (_name, file, source) => {
+    expect(await boundaryFindings(file, source)).toEqual([]);
+  });
+});
