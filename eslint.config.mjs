@@ -3,8 +3,8 @@
  * stringified as "[object Object]", switches that miss a case) and the import boundaries that keep
  * the layers apart. Style is left to the code review; every rule here is an error, none a warning.
  *
- * Layers (ARCHITECTURE.md): server/core is framework-free and imports no domain, tRPC, HTTP layer or
- * Next; domain code other than routers imports no tRPC; the runner imports no Next, React, tRPC or
+ * Layers (ARCHITECTURE.md): server/core is framework-free and imports no domain, tRPC, HTTP layer, mail or
+ * Next; server/mail (the mail context) stands on server/core alone; domain code other than routers imports no tRPC; the runner imports no Next, React, tRPC or
  * web server code; only server/http/web-server.ts imports Next on the server.
  */
 import path from 'node:path';
@@ -95,6 +95,13 @@ const queriesOnlyInRepos = {
     { selector: "MemberExpression[object.name='tx'][property.name!='$transaction']", message: queryOutsideRepo },
   ],
 };
+
+/**
+ * The runner is plumbing (ARCHITECTURE, "runner/"): its supervisor, loops and tasks call server code (a task is a few
+ * lines calling one server function), so server code never reaches up into it; job logic lives in server/.
+ */
+const runnerIsPlumbing =
+  'Server code imports nothing from runner/: the runner is plumbing that calls server code (a task calls one server function), never the other way round. Put the logic in server/ and let the runner call it.';
 
 const restrictPackages = (...names) => ({
   'no-restricted-imports': ['error', { patterns: [...names.map((name) => frameworkPackages[name]), inProcessExpressions] }],
@@ -217,6 +224,52 @@ export default tseslint.config(
             { target: './server/core', from: './server/trpc', message: 'server/core imports no tRPC.' },
             { target: './server/core', from: './server/http', message: 'server/core imports no HTTP layer.' },
             { target: './server/core', from: './app', message: 'server/core imports nothing from app/.' },
+            { target: './server/core', from: './server/mail', message: 'server/core is the kernel and imports no mail: server/mail stands on core, never the other way round.' },
+            { target: './server/core', from: './runner', message: runnerIsPlumbing },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Mail (server/mail): IMAP, SMTP and the providers' APIs, ingest, threads, the mirror writer, sanitising, the send
+    // transport. A bounded context of its own, used by the domains, the engine's adapters, the runner and the HTTP
+    // start-up; it stands on server/core alone (its tests on server/testing too), so it never learns about a domain,
+    // the engine, tRPC or a page, and a change in those never breaks a sync.
+    files: ['server/mail/**/*.ts'],
+    rules: {
+      ...restrictPackages('next', 'react', 'trpc'),
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: './server/mail',
+              from: './server',
+              except: ['./core', './mail', './testing', './generated'],
+              message: 'server/mail stands on server/core only (its tests on server/testing too): it imports no domain, engine, adapter, tRPC or HTTP code. Hand it what it needs as an argument, or move the shared piece into server/core.',
+            },
+            { target: './server/mail', from: './runner', message: 'server/mail imports nothing from the runner: the runner calls mail, not the other way round.' },
+            { target: './server/mail', from: './app', message: 'server/mail imports nothing from app/.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Pages, tRPC and the OpenAPI document reach mail through a domain (server/domains/mail, mailboxes, compose…):
+    // server/mail holds sockets, credentials and the database, none of which a page or a route definition may touch.
+    files: ['app/**/*.{ts,tsx}', 'server/trpc/**/*.ts', 'server/openapi/**/*.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: ['./app', './server/trpc', './server/openapi'],
+              from: './server/mail',
+              message: 'Pages, tRPC and the OpenAPI document reach mail through a domain (server/domains/mail, mailboxes, compose…), never server/mail itself.',
+            },
           ],
         },
       ],
@@ -234,6 +287,7 @@ export default tseslint.config(
           zones: [
             { target: './server/domains', from: './server/trpc', message: 'Services import no tRPC: only routers do.' },
             { target: './server/domains', from: './server/http', message: 'Domains import no HTTP layer.' },
+            { target: './server/domains', from: './runner', message: runnerIsPlumbing },
             domainsUseEngineEntry,
             ...domainFaceZones,
           ],
@@ -315,8 +369,8 @@ export default tseslint.config(
             {
               target: './server/engine/nodes',
               from: './server',
-              except: ['./engine/contract', './engine/expressions', './engine/nodes', './core', './testing'],
-              message: 'A node stands on the engine’s contract only: server/engine/contract (defineNode, failures, limits, capability types), server/engine/expressions and server/core. What it needs of the world is a capability.',
+              except: ['./engine/contract', './engine/expressions', './engine/nodes', './core', './mail/addresses.ts', './testing'],
+              message: 'A node stands on the engine’s contract only: server/engine/contract (defineNode, failures, limits, capability types), server/engine/expressions, server/core and the address grammar (server/mail/addresses.ts). What it needs of the world is a capability.',
             },
             {
               target: './server/engine/contract',

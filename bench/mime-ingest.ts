@@ -1,5 +1,5 @@
 /**
- * MIME ingest (server/core/mail/ingest) against bare mailparser on the same corpus, in this process:
+ * MIME ingest (server/mail/ingest) against bare mailparser on the same corpus, in this process:
  *
  *   floor  `simpleParser(source)` with its defaults (what any mailparser user pays)
  *   app    `ingestMessage(source, { mode: 'full' })`: parse, bounds, addresses, ids, snippet,
@@ -11,7 +11,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { simpleParser } from 'mailparser';
-import { ingestMessage } from '../server/core/mail/ingest/ingest';
+import { ingestMessage } from '../server/mail/ingest/ingest';
 import { mailCorpus } from './mail-sync-corpus';
 
 const targetRatio = 1.3;

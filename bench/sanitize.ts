@@ -32,8 +32,8 @@ const targets = { poolRatio: 1.5, loopBlockMs: 50 };
 // Every mail of the corpus may wait for a thread at once in the event-loop phase.
 process.env.SANITIZE_QUEUE ??= String(settings.mails);
 
-const { sanitizeMailHtml } = await import('../server/core/mail/sanitize/sanitize-html');
-const { closeSanitizePool, sanitizeInPool, sanitizePoolStats } = await import('../server/core/mail/sanitize/sanitize-pool');
+const { sanitizeMailHtml } = await import('../server/mail/sanitize/sanitize-html');
+const { closeSanitizePool, sanitizeInPool, sanitizePoolStats } = await import('../server/mail/sanitize/sanitize-pool');
 
 const log = (message: string) => console.log(message);
 const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '-');

@@ -1,5 +1,5 @@
 /**
- * The send pipeline (runner/send) against bare nodemailer, both sending to the same local SMTP peer
+ * The send pipeline (server/domains/outbound/send) against bare nodemailer, both sending to the same local SMTP peer
  * (server/testing/mail-servers/smtp.ts, AUTH PLAIN, no TLS), 20 at a time, one SMTP connection per
  * message on both sides:
  *
@@ -40,7 +40,7 @@ export async function runSendBench(options: { databaseUrl: string; log: (message
   const { startSmtpServer } = await import('../server/testing/mail-servers/smtp');
   const { createImapMailbox } = await import('../server/testing/imap-mailbox');
   const { createOutbound } = await import('../server/domains/outbound/create');
-  const { runSend } = await import('../runner/send/pipeline');
+  const { runSend } = await import('../server/domains/outbound/send/pipeline');
   const { run } = await import('graphile-worker');
   const { graphileLogger } = await import('../runner/graphile-logger');
 

@@ -16,7 +16,7 @@ import { housekeepingTaskNames } from '../server/core/jobs/housekeeping-jobs';
 import { disconnectDb } from '../server/core/db';
 import { loadEnvFile } from '../server/core/load-env-file';
 import { log } from '../server/core/log';
-import { setOAuthTokenSource } from '../server/core/mail/providers/token-source';
+import { setOAuthTokenSource } from '../server/mail/providers/token-source';
 import { mailTokenSource } from '../server/domains/oauth/tokens';
 import { composeEngine } from '../server/engine-adapters/compose';
 import { closeExpressionSandbox, startExpressionSandbox } from '../server/engine/expressions/sandbox';

@@ -179,3 +179,52 @@ describe('domain faces', { timeout: 60_000 }, () => {
     expect(await boundaryFindings('server/domains/templates/service.ts', source)).toEqual([]);
   });
 });
+
+describe('mail in its own place', { timeout: 60_000 }, () => {
+  it.each([
+    ['core imports mail', 'server/core/config.ts', "import { isAddress } from '../mail/addresses';", /kernel and imports no mail/],
+    ['mail imports a domain', 'server/mail/lease.ts', "import { notify } from '../domains/notifications';", /server\/mail stands on server\/core only/],
+    ['mail imports the engine', 'server/mail/mirror/writer.ts', "import { startExecution } from '../../engine';", /server\/mail stands on server\/core only/],
+    ['mail imports an engine adapter', 'server/mail/send/transport.ts', "import { composeEngine } from '../../engine-adapters/compose';", /server\/mail stands on server\/core only/],
+    ['mail imports tRPC code', 'server/mail/content.ts', "import { appRouter } from '../trpc/root';", /server\/mail stands on server\/core only/],
+    ['mail imports the tRPC package', 'server/mail/content.ts', "import { TRPCError } from '@trpc/server';", /tRPC stays/],
+    ['mail imports the runner', 'server/mail/lease.ts', "import { runnerIdentity } from '../../runner/runner-identity';", /imports nothing from the runner/],
+    ['a page imports mail', 'app/(app)/approvals/approvals-view.tsx', "import { isAddress } from '../../../server/mail/addresses';", /reach mail through a domain/],
+    ['tRPC imports mail', 'server/trpc/root.ts', "import { probeImap } from '../mail/imap/probe';", /reach mail through a domain/],
+    ['a node imports mail beyond the address grammar', 'server/engine/nodes/mail/outbound.ts', "import { buildMime } from '../../../mail/send/mime';", /stands on the engine’s contract only/],
+  ])('reports %s', async (_name, file, source, expected) => {
+    const findings = await boundaryFindings(file, source);
+    expect(findings.some((finding) => expected.test(finding)), findings.join('\n')).toBe(true);
+  });
+
+  it.each([
+    ['mail uses core', 'server/mail/lease.ts', "import { db } from '../core/db';\nimport { log } from '../core/log';"],
+    ['a mail test uses the test helpers', 'server/mail/content.int.test.ts', "import { useTestDatabase } from '../testing/test-database';"],
+    ['a domain uses mail', 'server/domains/mailboxes/connect.ts', "import { probeImap } from '../../mail/imap/probe';"],
+    ['an engine adapter uses mail', 'server/engine-adapters/send.ts', "import { buildMime } from '../mail/send/mime';"],
+    ['the runner uses mail', 'runner/mail/session.ts', "import { openAdapter } from '../../server/mail/adapters';"],
+    ['the HTTP start-up uses mail', 'server/http/main.ts', "import { setOAuthTokenSource } from '../mail/providers/token-source';"],
+    ['a node uses the address grammar', 'server/engine/nodes/mail/outbound.ts', "import { parseAddressList } from '../../../mail/addresses';"],
+  ])('allows %s', async (_name, file, source) => {
+    expect(await boundaryFindings(file, source)).toEqual([]);
+  });
+});
+
+describe('the runner as plumbing', { timeout: 60_000 }, () => {
+  it.each([
+    ['a domain imports a runner task', 'server/domains/eval-runs/drive.ts', "import { evalRunTask } from '../../../runner/tasks/eval-run.task';"],
+    ['a nested domain file imports the runner', 'server/domains/outbound/send/pipeline.ts', "import { runnerIdentity } from '../../../../runner/runner-identity';"],
+    ['core imports the runner', 'server/core/jobs/enqueue.ts', "import { taskList } from '../../../runner/tasks';"],
+  ])('reports %s', async (_name, file, source) => {
+    const findings = await boundaryFindings(file, source);
+    expect(findings.some((finding) => /imports nothing from runner\//.test(finding)), findings.join('\n')).toBe(true);
+  });
+
+  it.each([
+    ['a runner task calls the server function it runs', 'runner/tasks/eval-run.task.ts', "import { driveEvalRun } from '../../server/domains/eval-runs/drive';"],
+    ['a runner loop calls a domain’s sweeper', 'runner/send/sweeper-loop.ts', "import { sweepSends } from '../../server/domains/outbound/send/sweeper';"],
+    ['a domain test drives a real worker with the runner’s task', 'server/domains/eval-runs/drive.int.test.ts', "import { evalRunTask } from '../../../runner/tasks/eval-run.task';"],
+  ])('allows %s', async (_name, file, source) => {
+    expect(await boundaryFindings(file, source)).toEqual([]);
+  });
+});

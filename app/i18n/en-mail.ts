@@ -39,7 +39,7 @@ export const enNotifications = {
 };
 
 export const enMail = {
-  /** `lastError.kind` of a mailbox and `kind` of a mailbox.error notification (server/core/mail/sync-errors.ts). */
+  /** `lastError.kind` of a mailbox and `kind` of a mailbox.error notification (server/mail/sync-errors.ts). */
   errorKinds: {
     auth: 'The server refused the sign-in. Reconnect the mailbox with a new password or authorization.',
     unreachable: 'The mail server could not be reached. The sync retries by itself.',

@@ -1,5 +1,5 @@
 /**
- * Evidence: the hostile-HTML corpus of the sanitiser (server/core/mail/sanitize/fixtures/hostile-vectors.ts),
+ * Evidence: the hostile-HTML corpus of the sanitiser (server/mail/sanitize/fixtures/hostile-vectors.ts),
  * stored as received mail and read through the real reading pane in a real browser: the service
  * sanitises each body (`bodyHtmlSafe`) and the webmail shows it in its sandboxed frame under its own
  * policy. Nothing may execute (no dialog, no flag set by a script, in the page or in a frame) and
@@ -12,7 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { expect, test, type Frame } from '@playwright/test';
-import { hostileVectors } from '@/server/core/mail/sanitize/fixtures/hostile-vectors';
+import { hostileVectors } from '@/server/mail/sanitize/fixtures/hostile-vectors';
 import { e2eDatabase } from '../fixtures/database';
 import { startRecordingProxy } from '../fixtures/recording-proxy';
 import { e2eAdmin, e2eBaseUrl } from '../fixtures/env';

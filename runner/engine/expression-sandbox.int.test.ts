@@ -57,7 +57,7 @@ function setGraph(value: string): GraphInput {
 
 async function start(member: TestMember, value: string, options: { simulated?: boolean; evaluation?: boolean } = {}) {
   const { workflow, version } = await createWorkflow(member, { graph: setGraph(value) });
-  // An evaluation run's cases are simulated runs carrying its id (runner/eval/drive.ts).
+  // An evaluation run's cases are simulated runs carrying its id (server/domains/eval-runs/drive.ts).
   const evalRun = options.evaluation
     ? await db().evalRun.create({ data: { memberId: member.id, workflowId: workflow.id, versionId: version!.id, baseline: 'none', source: {}, status: 'running' } })
     : null;

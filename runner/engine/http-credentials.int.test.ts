@@ -18,7 +18,7 @@ import { createMailbox, createMessage } from '../../server/testing/mail-factorie
 import { call } from '../../server/testing/rest-client';
 import { useTestDatabase } from '../../server/testing/test-database';
 import { createWorkflow } from '../../server/testing/workflow-factories';
-import { driveEvalRun } from '../eval/drive';
+import { driveEvalRun } from '../../server/domains/eval-runs/drive';
 import { startEngineWorker, waitForExecution, type EngineWorker } from './testing/engine-worker';
 
 const databaseUrl = await useTestDatabase();

@@ -1,11 +1,11 @@
 /**
  * The runner's engine sweeper loop (server/engine/run/sweeper.ts): every few seconds, executions cut
  * off by a dead runner, waits that ended and queued runs without a job are queued to advance; so are
- * evaluation runs left without a live job (runner/eval/sweeper.ts).
+ * evaluation runs left without a live job (server/domains/eval-runs/sweeper.ts).
  */
 import { log } from '../../server/core/log';
 import { sweepEveryMs, sweepExecutions } from '../../server/engine/run/sweeper';
-import { sweepEvalRuns } from '../eval/sweeper';
+import { sweepEvalRuns } from '../../server/domains/eval-runs/sweeper';
 
 export function startSweeperLoop(): { stop(): void } {
   let running = false;

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { db } from '../../server/core/db';
-import { releaseLeases, takeLease } from '../../server/core/mail/lease';
+import { releaseLeases, takeLease } from '../../server/mail/lease';
 import { MailboxSession, type SessionOptions } from './session';
 import { notifyWork, type HandedWork, type MailSupervisor } from './supervisor';
 

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfigForTests } from '../../server/core/config';
 import { db } from '../../server/core/db';
-import { setOAuthTokenSource } from '../../server/core/mail/providers/token-source';
+import { setOAuthTokenSource } from '../../server/mail/providers/token-source';
 import { createMember } from '../../server/testing/factories';
 import { startFakeGmail, type FakeGmailServer } from '../../server/testing/fakes/gmail-server';
 import { startFakeGraph, type FakeGraphServer } from '../../server/testing/fakes/graph-server';

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { ImapFlow } from 'imapflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../server/core/db';
-import { sealImapPassword } from '../../server/core/mail/imap/mailbox-settings';
+import { sealImapPassword } from '../../server/mail/imap/mailbox-settings';
 import { createMember } from '../../server/testing/factories';
 import { createImapMailbox } from '../../server/testing/imap-mailbox';
 import { appendMessages, buildRawMessage, openTestImap, type AppendOptions } from '../../server/testing/mail-servers/deliver';

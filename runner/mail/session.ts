@@ -13,16 +13,16 @@
  */
 import { config } from '../../server/core/config';
 import { db } from '../../server/core/db';
-import { openAdapter, type AdapterMailbox } from '../../server/core/mail/adapters';
-import { parseImapProviderKey } from '../../server/core/mail/imap/sync/provider-key';
-import type { ImapAdapterOptions } from '../../server/core/mail/imap/sync/adapter';
-import type { BatchLimits } from '../../server/core/mail/imap/sync/fetch-batches';
-import { loadFolderStates, reconcileFolders } from '../../server/core/mail/mirror/folders';
-import { completeOperation, dropOperation, failOperation, pendingOperations } from '../../server/core/mail/mirror/operations';
-import { createMirrorSink, recountMessages, type MirrorMailbox } from '../../server/core/mail/mirror/writer';
-import type { MailProviderAdapter, SyncContext, WatchChange, WatchOptions } from '../../server/core/mail/provider';
-import { classifySyncError, type ClassifiedSyncError } from '../../server/core/mail/sync-errors';
-import { backfillAllowed } from '../../server/core/mail/sync-mode';
+import { openAdapter, type AdapterMailbox } from '../../server/mail/adapters';
+import { parseImapProviderKey } from '../../server/mail/imap/sync/provider-key';
+import type { ImapAdapterOptions } from '../../server/mail/imap/sync/adapter';
+import type { BatchLimits } from '../../server/mail/imap/sync/fetch-batches';
+import { loadFolderStates, reconcileFolders } from '../../server/mail/mirror/folders';
+import { completeOperation, dropOperation, failOperation, pendingOperations } from '../../server/mail/mirror/operations';
+import { createMirrorSink, recountMessages, type MirrorMailbox } from '../../server/mail/mirror/writer';
+import type { MailProviderAdapter, SyncContext, WatchChange, WatchOptions } from '../../server/mail/provider';
+import { classifySyncError, type ClassifiedSyncError } from '../../server/mail/sync-errors';
+import { backfillAllowed } from '../../server/mail/sync-mode';
 import { emitToMember } from '../../server/core/realtime/emit';
 import { recordFailure, recordSuccess, type SyncOperation } from './mailbox-status';
 

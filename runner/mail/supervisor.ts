@@ -26,7 +26,7 @@ import {
   renewLeases,
   takeLease,
   takeLeases,
-} from '../../server/core/mail/lease';
+} from '../../server/mail/lease';
 import type { WorkRequest } from './session';
 import { MailboxWorker, Slots, type WorkerOptions } from './worker';
 

@@ -15,8 +15,8 @@
 import { config } from '../../server/core/config';
 import { db } from '../../server/core/db';
 import { log } from '../../server/core/log';
-import type { WatchChange, WatchHandle } from '../../server/core/mail/provider';
-import { classifySyncError } from '../../server/core/mail/sync-errors';
+import type { WatchChange, WatchHandle } from '../../server/mail/provider';
+import { classifySyncError } from '../../server/mail/sync-errors';
 import { MailboxSession, type SessionOptions, type WorkRequest } from './session';
 
 /** A counting semaphore: at most `size` holders at once, the others wait in order. */

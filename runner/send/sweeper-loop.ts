@@ -1,12 +1,13 @@
 /**
- * The runner's send sweeper loop (./sweeper.ts), with this runner's heartbeat in `runner_instances`
+ * The runner's send sweeper loop (server/domains/outbound/send/sweeper.ts),
+ * with this runner's heartbeat in `runner_instances`
  * under the id its sends are claimed with (`runnerIdentity()`), so the sweepers of other runners can
  * tell a live sender from a dead one even in a process without the mail supervisor.
  */
 import { hostname } from 'node:os';
 import { log } from '../../server/core/log';
-import { heartbeatRunner } from '../../server/core/mail/lease';
-import { sendSweepTiming, sweepSends } from './sweeper';
+import { heartbeatRunner } from '../../server/mail/lease';
+import { sendSweepTiming, sweepSends } from '../../server/domains/outbound/send/sweeper';
 
 /** Heartbeats well inside the liveness window (leaseTiming.liveMs, 20 s). */
 const heartbeatEveryMs = 5_000;

@@ -1,8 +1,8 @@
 import { jobCatalogue } from '../../server/core/jobs/catalogue';
-import { runAnalysis } from '../analyzer/analyze';
+import { runAnalysis } from '../../server/domains/analyzer/run/analyze';
 import { defineTask } from './define-task';
 
-/** Analyses a mailbox (runner/analyzer/): statistics, sender groups, the model's opportunities. */
+/** Analyses a mailbox (server/domains/analyzer/run/): statistics, sender groups, the model's opportunities. */
 export const analyzerRunTask = defineTask('analyzer.run', jobCatalogue['analyzer.run'], async ({ analysisId }) => {
   await runAnalysis(analysisId);
 });

@@ -1,5 +1,5 @@
 import { jobCatalogue } from '../../server/core/jobs/catalogue';
-import { placeDraft } from '../../server/core/mail/send/drafts';
+import { placeDraft } from '../../server/mail/send/drafts';
 import { defineTask } from './define-task';
 
 /** Place a draft item waiting for review in its mailbox's Drafts folder (IMAP; others keep drafts in the app). */

@@ -1,5 +1,5 @@
 import { jobCatalogue } from '../../server/core/jobs/catalogue';
-import { removeDraft } from '../../server/core/mail/send/drafts';
+import { removeDraft } from '../../server/mail/send/drafts';
 import { defineTask } from './define-task';
 
 /** Delete the placed draft of an item sent or rejected through the review. */

@@ -1,9 +1,9 @@
 import { jobCatalogue } from '../../server/core/jobs/catalogue';
-import { runSend } from '../send/pipeline';
+import { runSend } from '../../server/domains/outbound/send/pipeline';
 import { runnerIdentity } from '../runner-identity';
 import { defineTask } from './define-task';
 
-/** Sends one outbound message through its mailbox, at most once (runner/send/pipeline.ts). */
+/** Sends one outbound message through its mailbox, at most once (server/domains/outbound/send/pipeline.ts). */
 export const mailSendTask = defineTask('mail.send', jobCatalogue['mail.send'], async ({ outboundId }) => {
   await runSend(outboundId, { runnerId: runnerIdentity() });
 });

@@ -103,7 +103,7 @@ const configSchema = z.object({
   TABLES_MAX_EXPORTS_PER_MEMBER: positiveInt(2),
   /** An export whose reader takes nothing for this long is ended and its connection freed. */
   TABLES_EXPORT_IDLE_SECONDS: positiveInt(30),
-  /** Threads sanitising mail HTML (server/core/mail/sanitize), 1-16; default: CPUs - 1, at least 1, at most 4. */
+  /** Threads sanitising mail HTML (server/mail/sanitize), 1-16; default: CPUs - 1, at least 1, at most 4. */
   SANITIZE_THREADS: z.coerce.number().int().min(1).max(16).optional(),
   /** Sanitising tasks waiting for a thread; beyond, 503 internal.busy at once. */
   SANITIZE_QUEUE: z.coerce.number().int().min(0).max(10_000).default(100),

@@ -7,7 +7,7 @@
 import { db } from '../core/db';
 import { inRetriedTransaction } from '../core/db/retry';
 import { isUniqueViolation } from '../core/db/sql-state';
-import { isAddress, uniqueAddresses } from '../core/mail/addresses';
+import { isAddress, uniqueAddresses } from '../mail/addresses';
 import { isUuid } from '../core/ids';
 import { answerContext, maxComposeAttachments, memberMailbox, memberOriginal } from '../domains/compose/engine-api';
 import { quotedValue } from '../core/quoted-value';

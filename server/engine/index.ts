@@ -25,7 +25,7 @@ export { roomForSlotlessRuns, slotlessRunLimit } from './run/slotless-runs';
 export { mailStartVerdicts, mailTriggerDataOf } from './dispatch/dispatch-mail';
 export type { MailStartVerdict } from './dispatch/dispatch-mail';
 export { mailStartReasonOf, notStartedVerdicts } from './dispatch/start-reason';
-export type { NotStartedVerdict } from './dispatch/start-reason';
+export type { MailStartReason, NotStartedVerdict } from './dispatch/start-reason';
 export { webhookSecretPurpose } from './dispatch/webhook';
 
 // Graphs: validation, trigger facts, forbidden node types, the scopes a graph needs.

@@ -6,7 +6,7 @@
 import { config } from '../core/config';
 import { disconnectDb } from '../core/db';
 import { log } from '../core/log';
-import { setOAuthTokenSource } from '../core/mail/providers/token-source';
+import { setOAuthTokenSource } from '../mail/providers/token-source';
 import { sweepInterruptedTurns, interruptTurns } from '../domains/assistant';
 import { mailTokenSource } from '../domains/oauth';
 import { composeEngine } from '../engine-adapters/compose';

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { db } from '../core/db';
-import { imapCredentialType, sealImapPassword, type ImapSettings } from '../core/mail/imap/mailbox-settings';
+import { imapCredentialType, sealImapPassword, type ImapSettings } from '../mail/imap/mailbox-settings';
 import type { TestMember } from './factories';
 import { createMailbox } from './mail-factories';
 import type { DovecotServer, MailUser } from './mail-servers/dovecot';

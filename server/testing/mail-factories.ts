@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { db } from '../core/db';
-import { recomputeThreads } from '../core/mail/threads/attach';
+import { recomputeThreads } from '../mail/threads/attach';
 import type { TestMember } from './factories';
 
 export const systemFolders = [

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { sealJson } from '../core/crypto/secret-box';
 import { db } from '../core/db';
-import { sealImapPassword } from '../core/mail/imap/mailbox-settings';
+import { sealImapPassword } from '../mail/imap/mailbox-settings';
 
 export interface QueuedJob {
   task: string;

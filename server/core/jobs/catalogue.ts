@@ -23,7 +23,7 @@ export const jobCatalogue = {
   'execution.advance': z.strictObject({ executionId: z.uuid() }),
   /** Give new mail of a mailbox (mail_dispatch_queue) its journal entry and start matching workflows. Key `mail-dispatch:<id>`. */
   'mail.dispatch': z.strictObject({ mailboxId }),
-  /** Send one outbound message through its mailbox (the send pipeline, runner/send). Key `mail-send:<id>`. */
+  /** Send one outbound message through its mailbox (the send pipeline, server/domains/outbound/send). Key `mail-send:<id>`. */
   'mail.send': z.strictObject({ outboundId: z.uuid() }),
   /** Place a draft item waiting for review in its mailbox's Drafts folder (IMAP). Key `mail-draft:<id>`. */
   'mail.place-draft': z.strictObject({ outboundId: z.uuid() }),
@@ -31,7 +31,7 @@ export const jobCatalogue = {
   'mail.remove-draft': z.strictObject({ outboundId: z.uuid() }),
   /** Drive an evaluation run: start its cases' simulated runs in small batches, record them as they end. Key `eval:<id>`. */
   'eval.run': z.strictObject({ evalRunId: z.uuid() }),
-  /** Analyse a mailbox: statistics, sender groups, the model's opportunities (runner/analyzer). Key `analyzer:<id>`. */
+  /** Analyse a mailbox: statistics, sender groups, the model's opportunities (server/domains/analyzer/run/). Key `analyzer:<id>`. */
   'analyzer.run': z.strictObject({ analysisId: z.uuid() }),
 } as const;
 

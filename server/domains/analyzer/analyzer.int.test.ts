@@ -2,7 +2,7 @@
  * The analyzer's routes without the runner: start (202, defaults, options, bounds), reuse of
  * today's report and `force`, idempotency, another member's or an unknown mailbox, the report
  * (404 before any analysis, the latest of any status, transcripts for administrators only),
- * scopes. runner/analyzer/analyze.int.test.ts runs analyses.
+ * scopes. server/domains/analyzer/run/analyze.int.test.ts runs analyses.
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 /**
  * The mailbox analyzer's routes: start an analysis (or reuse today's), read the latest report,
  * install an opportunity's draft workflow. The runner's `analyzer.run` task does the work
- * (runner/analyzer/).
+ * (server/domains/analyzer/run/).
  */
 import type { AuthenticatedActor } from '../../core/auth/access';
 import { db } from '../../core/db';

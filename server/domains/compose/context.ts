@@ -3,10 +3,10 @@
  * quoted text and, for a forward, the original's attachments. Pure: the webmail's reply-context
  * route and the workflow nodes (mail.draft, mail.send) both derive their defaults here.
  */
-import { uniqueAddresses } from '../../core/mail/addresses';
+import { uniqueAddresses } from '../../mail/addresses';
 
-// The address grammar is the mail kernel's (server/core/mail/addresses.ts); answers and the workflow nodes share it.
-export { isAddress, parseAddressList, uniqueAddresses } from '../../core/mail/addresses';
+// The address grammar is the mail kernel's (server/mail/addresses.ts); answers and the workflow nodes share it.
+export { isAddress, parseAddressList, uniqueAddresses } from '../../mail/addresses';
 
 export type AnswerMode = 'reply' | 'replyAll' | 'forward';
 

@@ -1,7 +1,7 @@
 /**
  * The evaluation runs' routes without the runner: starting (defaults, sources, baselines, every
  * refusal), reading, listing, the cases' cursor list and its bounds, cancelling, another member's
- * resources, scopes and idempotency. runner/eval/drive.int.test.ts runs evaluations through the engine.
+ * resources, scopes and idempotency. server/domains/eval-runs/drive.int.test.ts runs evaluations through the engine.
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';

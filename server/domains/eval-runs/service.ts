@@ -1,6 +1,6 @@
 /**
  * Evaluation runs: start (a snapshot of the draft or a chosen version, its cases picked at once),
- * read, list, cases, cancel. The runner's `eval.run` task drives a run (runner/eval/): simulated
+ * read, list, cases, cancel. The runner's `eval.run` task drives a run (server/domains/eval-runs/drive.ts): simulated
  * executions of the real engine, never a real effect, compared with the baseline.
  */
 import { randomUUID } from 'node:crypto';

@@ -13,7 +13,7 @@ export const addressSchema = z.object({ name: z.string().optional(), email: z.st
 
 export const messageFlagsSchema = z.object({ seen: z.boolean(), flagged: z.boolean(), draft: z.boolean(), sent: z.boolean() });
 
-/** What kind of mail a message is, computed at ingest (server/core/mail/ingest/signals.ts). */
+/** What kind of mail a message is, computed at ingest (server/mail/ingest/signals.ts). */
 export const messageSignalsSchema = z.object({
   isAutoReply: z
     .boolean()

@@ -8,7 +8,7 @@ import { resetConfigForTests } from '../../core/config';
 import { db } from '../../core/db';
 import { findFreePort } from '../../core/free-port';
 import { log } from '../../core/log';
-import { imapSettingsOf, openImapPassword } from '../../core/mail/imap/mailbox-settings';
+import { imapSettingsOf, openImapPassword } from '../../mail/imap/mailbox-settings';
 import { createApiKeyFor, createMember, type TestMember } from '../../testing/factories';
 import { startDovecot, type DovecotServer } from '../../testing/mail-servers/dovecot';
 import { startSmtpServer, type TestSmtpServer } from '../../testing/mail-servers/smtp';

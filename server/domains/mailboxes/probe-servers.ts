@@ -1,15 +1,15 @@
 /**
  * Connect's check that both servers accept the member's login, IMAP first, then SMTP (the probes of
- * server/core/mail, through the network guard). A refusal is the probe's catalogue code with
+ * server/mail, through the network guard). A refusal is the probe's catalogue code with
  * `details: {server, reason, detail}`: which server, a machine tag and a sentence safe to show (the
  * probes never put the password or a resolved address in them).
  */
 import { appError } from '../../core/errors/app-error';
 import { log } from '../../core/log';
-import type { ImapSettings } from '../../core/mail/imap/mailbox-settings';
-import { probeImap } from '../../core/mail/imap/probe';
-import type { ClassifiedFailure, ImapProbeCode, SmtpProbeCode } from '../../core/mail/probe-errors';
-import { probeSmtp } from '../../core/mail/smtp/probe';
+import type { ImapSettings } from '../../mail/imap/mailbox-settings';
+import { probeImap } from '../../mail/imap/probe';
+import type { ClassifiedFailure, ImapProbeCode, SmtpProbeCode } from '../../mail/probe-errors';
+import { probeSmtp } from '../../mail/smtp/probe';
 import { allowPrivateHosts } from '../../core/net/network-guard';
 
 export async function probeMailServers(settings: ImapSettings, password: string): Promise<void> {

@@ -11,7 +11,7 @@ import type { Tx } from '../../core/db';
 import { inRetriedTransaction } from '../../core/db/retry';
 import { jobKeys } from '../../core/jobs/catalogue';
 import { enqueue } from '../../core/jobs/enqueue';
-import { imapCredentialType } from '../../core/mail/imap/mailbox-settings';
+import { imapCredentialType } from '../../mail/imap/mailbox-settings';
 import { emitToMember } from '../../core/realtime/emit';
 import { blobStore } from '../../core/storage/blob-store';
 import { notify } from '../notifications';

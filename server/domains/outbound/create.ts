@@ -10,7 +10,7 @@ import type { Tx } from '../../core/db';
 import { enqueue } from '../../core/jobs/enqueue';
 import { jobKeys } from '../../core/jobs/catalogue';
 import { emitToMember } from '../../core/realtime/emit';
-import { enqueuePlaceDraft } from '../../core/mail/send/drafts';
+import { enqueuePlaceDraft } from '../../mail/send/drafts';
 import type { OutboundMessage } from '../../generated/prisma/client';
 
 export type OutboundMode = 'draft' | 'send';

@@ -2,7 +2,7 @@
  * The morning review (spec: Morning review and sending journal): the member's queue of drafts and
  * sends waiting for a human, and the decisions on them. A send is recorded here (the item's review
  * state flips to `sent` and its `mail.send` job is added in the same transaction), never delivered
- * here: the send pipeline (runner/send) does that, and writes the journal's attempts.
+ * here: the send pipeline (server/domains/outbound/send) does that, and writes the journal's attempts.
  *
  * Every read and write is scoped to the member: another member's item is `review.not_found`, the
  * same answer as an id that never existed.
@@ -13,11 +13,11 @@ import type { Tx } from '../../core/db';
 import { inRetriedTransaction } from '../../core/db/retry';
 import { appError } from '../../core/errors/app-error';
 import { decodeCursor, pageOf } from '../../core/http/cursor';
-import { sanitizeCached } from '../../core/mail/sanitize/sanitize-pool';
+import { sanitizeCached } from '../../mail/sanitize/sanitize-pool';
 import { emitToMember } from '../../core/realtime/emit';
 import type { OutboundMessage, Prisma } from '../../generated/prisma/client';
 import { enqueueSend } from '../outbound';
-import { enqueueRemoveDraft } from '../../core/mail/send/drafts';
+import { enqueueRemoveDraft } from '../../mail/send/drafts';
 import { presentReviewItem } from './item';
 import { attachmentsOf, countPending, findOwnItem, findQueuePage, openStatuses, sentCopiesOf, wakeSnoozed } from './repo';
 import { reviewLimits, type ListReviewInput, type ReviewSendInput } from './schemas';

@@ -9,11 +9,11 @@ import { createMailbox } from '../../testing/mail-factories';
 import { openTestImap } from '../../testing/mail-servers/deliver';
 import { startDovecot, type DovecotServer, type MailUser } from '../../testing/mail-servers/dovecot';
 import { useTestDatabase } from '../../testing/test-database';
-import { openAdapter } from '../../core/mail/adapters';
-import { reconcileFolders } from '../../core/mail/mirror/folders';
-import { createMirrorSink } from '../../core/mail/mirror/writer';
-import { parseImapProviderKey } from '../../core/mail/imap/sync/provider-key';
-import { buildDraftMime, enqueueRemoveDraft, placeDraft, removeDraft } from '../../core/mail/send/drafts';
+import { openAdapter } from '../../mail/adapters';
+import { reconcileFolders } from '../../mail/mirror/folders';
+import { createMirrorSink } from '../../mail/mirror/writer';
+import { parseImapProviderKey } from '../../mail/imap/sync/provider-key';
+import { buildDraftMime, enqueueRemoveDraft, placeDraft, removeDraft } from '../../mail/send/drafts';
 
 await useTestDatabase();
 

@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { db } from '../../core/db';
-import { createMirrorSink } from '../../core/mail/mirror/writer';
-import type { IncomingMessage } from '../../core/mail/provider';
+import { createMirrorSink } from '../../mail/mirror/writer';
+import type { IncomingMessage } from '../../mail/provider';
 import { createMember } from '../../testing/factories';
 import { corpusMailbox, corpusMessage } from '../../testing/mail-corpus';
 import { createMailbox } from '../../testing/mail-factories';

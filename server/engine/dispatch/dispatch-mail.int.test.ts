@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../core/db';
 import { jobKeys } from '../../core/jobs/catalogue';
-import { createMirrorSink, type MirrorMailbox } from '../../core/mail/mirror/writer';
-import type { IncomingMessage, IngestedVia } from '../../core/mail/provider';
+import { createMirrorSink, type MirrorMailbox } from '../../mail/mirror/writer';
+import type { IncomingMessage, IngestedVia } from '../../mail/provider';
 import { createMember, type TestMember } from '../../testing/factories';
 import { createMailbox, createMessage, type TestMessageOptions } from '../../testing/mail-factories';
 import { buildRawMessage } from '../../testing/mail-servers/deliver';

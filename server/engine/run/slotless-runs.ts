@@ -15,7 +15,7 @@
  *   make: every live run of the member waiting to start a child while none can finish. The wait is
  *   measured from a marker in the step's effect store, removed when a start passes;
  * - a test run is refused at once (409 `workflow.run_limit_reached`): a person is there to retry;
- * - an evaluation case waits in `pending` until room frees (runner/eval/drive.ts).
+ * - an evaluation case waits in `pending` until room frees (server/domains/eval-runs/drive.ts).
  */
 import { config } from '../../core/config';
 import { db, type Tx } from '../../core/db';

@@ -5,8 +5,8 @@
  * rows for assertions. Integration tests only (needs `useTestDatabase()`).
  */
 import { db } from '../../core/db';
-import { createMirrorSink, type MirrorMailbox } from '../../core/mail/mirror/writer';
-import type { MailProvider, MailProviderAdapter, ProviderFolder, SyncContext } from '../../core/mail/provider';
+import { createMirrorSink, type MirrorMailbox } from '../../mail/mirror/writer';
+import type { MailProvider, MailProviderAdapter, ProviderFolder, SyncContext } from '../../mail/provider';
 import { createMember } from '../factories';
 import { createMailbox } from '../mail-factories';
 

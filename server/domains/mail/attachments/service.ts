@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { AuthenticatedActor } from '../../../core/auth/access';
 import { db } from '../../../core/db';
 import { appError } from '../../../core/errors/app-error';
-import { fetchMessageContent } from '../../../core/mail/content';
+import { fetchMessageContent } from '../../../mail/content';
 import { log } from '../../../core/log';
 import { blobKeys, blobStore } from '../../../core/storage/blob-store';
 import { findMemberAttachment } from '../messages/repo';

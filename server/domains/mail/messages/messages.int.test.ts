@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../../core/db';
-import { closeSanitizePool } from '../../../core/mail/sanitize/sanitize-pool';
+import { closeSanitizePool } from '../../../mail/sanitize/sanitize-pool';
 import { createApiKeyFor, createMember, type TestMember } from '../../../testing/factories';
-import { createMirrorSink } from '../../../core/mail/mirror/writer';
+import { createMirrorSink } from '../../../mail/mirror/writer';
 import { corpusMailbox, corpusMessage } from '../../../testing/mail-corpus';
 import { createMailbox, createMessage } from '../../../testing/mail-factories';
 import { prototypeNames } from '../../../testing/prototype-names';

@@ -1,11 +1,11 @@
 /**
- * `bodyHtmlSafe` of a message: the stored HTML sanitised on a pool thread (server/core/mail/sanitize,
+ * `bodyHtmlSafe` of a message: the stored HTML sanitised on a pool thread (server/mail/sanitize,
  * cached per process by message and content), then its `cid:` images pointed at their attachments'
  * download paths. Never stored.
  */
 import { createHash } from 'node:crypto';
-import { rewriteCidReferences } from '../../../core/mail/sanitize/inline-images';
-import { sanitizeCached } from '../../../core/mail/sanitize/sanitize-pool';
+import { rewriteCidReferences } from '../../../mail/sanitize/inline-images';
+import { sanitizeCached } from '../../../mail/sanitize/sanitize-pool';
 import { attachmentDownloadPath } from './links';
 
 interface BodySource {

@@ -2,7 +2,7 @@
 import type { AuthenticatedActor } from '../../../core/auth/access';
 import { appError } from '../../../core/errors/app-error';
 import { decodeCursor, pageOf } from '../../../core/http/cursor';
-import { fetchMessageContent } from '../../../core/mail/content';
+import { fetchMessageContent } from '../../../mail/content';
 import { log } from '../../../core/log';
 import { addressesOf, presentMessageSummary, recordOf, type MessageSummaryRow } from '../present';
 import { mailboxesInScope, runStatement } from '../repo';
@@ -12,7 +12,7 @@ import { messageListStatement } from './list-statement';
 import { findMemberMessage, type MemberMessage } from './repo';
 import { safeBodyOf } from './safe-body';
 import { listUnsubscribeOfRow } from './unsubscribe';
-import { mailtoParts } from '../../../core/mail/ingest/unsubscribe';
+import { mailtoParts } from '../../../mail/ingest/unsubscribe';
 import type { ListMessagesInput, MessageOutput } from './schemas';
 
 export async function listMessages(actor: AuthenticatedActor, input: ListMessagesInput) {

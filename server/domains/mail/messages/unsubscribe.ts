@@ -1,7 +1,7 @@
 /**
  * One-click unsubscribe (RFC 8058): POST `List-Unsubscribe=One-Click` to the https URL a list mail's
  * `List-Unsubscribe` names, only when its `List-Unsubscribe-Post` asks for one-click (decided at ingest:
- * server/core/mail/ingest/unsubscribe.ts). Through the network guard (no private addresses unless the
+ * server/mail/ingest/unsubscribe.ts). Through the network guard (no private addresses unless the
  * instance allows them), no cookies or credentials, redirects not followed (RFC 8058: the POST is the
  * whole exchange), bounded in time, the answer's body never read. Audited with the host only: the URL's
  * path and query are the list's token for this reader and stay out of the log.
@@ -12,7 +12,7 @@ import { appError } from '../../../core/errors/app-error';
 import { guardedFetch } from '../../../core/net/guarded-fetch';
 import { allowPrivateHosts, NetworkGuardError } from '../../../core/net/network-guard';
 import { log } from '../../../core/log';
-import type { ListUnsubscribe } from '../../../core/mail/ingest/unsubscribe';
+import type { ListUnsubscribe } from '../../../mail/ingest/unsubscribe';
 import { findMemberMessage } from './repo';
 
 export const unsubscribeLimits = {

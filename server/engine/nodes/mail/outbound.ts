@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { NodeContext, NodeResult } from '../../contract/define-node';
 import type { OutboundRequest } from '../../contract/capabilities';
-import { parseAddressList } from '../../../core/mail/addresses';
+import { parseAddressList } from '../../../mail/addresses';
 import { fail } from '../../contract/failures';
 
 const recipients = (what: string) =>

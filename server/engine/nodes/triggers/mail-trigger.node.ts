@@ -4,7 +4,7 @@
  * (server/engine/dispatch) calls `mailTriggerMatches` on the published version's parameters; the
  * message summary it builds becomes the run's trigger data, which this node passes on.
  *
- * Guardrails (the kinds are server/core/mail/ingest/signals.ts's): automatic mail (auto-replies and
+ * Guardrails (the kinds are server/mail/ingest/signals.ts's): automatic mail (auto-replies and
  * delivery reports: bounces, read receipts), no-reply senders, and list or bulk mail (mailing lists,
  * newsletters) start nothing unless the trigger explicitly includes that category
  * (`includeAutoReplies`, `includeNoReply`, `includeMailingLists`); mail from the mailbox itself (the

@@ -14,7 +14,7 @@ import { enqueue } from '../../../../core/jobs/enqueue';
 import { emitToMember } from '../../../../core/realtime/emit';
 import { canDeletePermanently } from '../../providers';
 import { planThreadAction, type PlannedOperation, type ThreadAction } from './plan';
-import { recomputeThreads } from '../../../../core/mail/threads/attach';
+import { recomputeThreads } from '../../../../mail/threads/attach';
 import { lockMemberThread, operationsOfToken, originFolders, removeMessages, threadMessagesForAction, updateLabels } from './repo';
 import type { ThreadActionInput } from './schemas';
 

@@ -1,0 +1,60 @@
+/**
+ * A transaction on a plain `pg` connection of the process's pool, offered to the mirror writer in the
+ * shape of Prisma's raw-query methods (so the same thread and blob functions serve both). The sync's
+ * batch writes carry megabytes of message text as one JSON parameter; through Prisma's query layer
+ * that parameter is copied and re-encoded several times over, straight through `pg` it is sent once.
+ */
+import type pg from 'pg';
+import { pool, type Tx } from '../../core/db';
+import { isRetriedConflict } from '../../core/db/retry';
+
+export type RawSql = Pick<Tx, '$queryRawUnsafe' | '$executeRawUnsafe' | '$executeRaw'>;
+
+function rawSql(client: pg.PoolClient): RawSql {
+  const sql = {
+    $queryRawUnsafe: async (text: string, ...values: unknown[]) => (await client.query(text, values)).rows,
+    $executeRawUnsafe: async (text: string, ...values: unknown[]) => (await client.query(text, values)).rowCount ?? 0,
+    // Tagged template: the pieces joined with $1, $2, ... placeholders.
+    $executeRaw: async (strings: TemplateStringsArray, ...values: unknown[]) => {
+      const text = strings.reduce((joined, piece, index) => (index === 0 ? piece : `${joined}$${index}${piece}`), '');
+      return (await client.query(text, values)).rowCount ?? 0;
+    },
+  };
+  return sql as unknown as RawSql;
+}
+
+/**
+ * Runs `work` in one transaction; one the database aborts for a deadlock or a serialization failure
+ * (two syncs of one server's mail threading the same messages, a killed process's backend still
+ * finishing its statement) is run again from the start, up to three times in all: nothing of an
+ * aborted try was kept.
+ */
+export async function inPgTransaction<T>(work: (sql: RawSql) => Promise<T>, options: { timeoutMs: number }): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await inPgTransactionOnce(work, options);
+    } catch (error) {
+      if (attempt >= 3 || !isRetriedConflict(error)) throw error;
+    }
+  }
+}
+
+async function inPgTransactionOnce<T>(work: (sql: RawSql) => Promise<T>, options: { timeoutMs: number }): Promise<T> {
+  const client = await pool().connect();
+  let broken = false;
+  try {
+    await client.query('BEGIN');
+    // A batch that hangs (a lock, a stalled server) ends instead of holding its connection forever.
+    await client.query(`SET LOCAL statement_timeout = ${Math.trunc(options.timeoutMs)}`);
+    const result = await work(rawSql(client));
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {
+      broken = true;
+    });
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}

@@ -1,0 +1,331 @@
+/**
+ * The mirror writer: the `MirrorSink` every provider adapter hands its batches to. One batch is one
+ * transaction holding its new messages (ingested outside the transaction), their attachments and
+ * blobs, thread assignments, flag changes, removals, the folder cursors that cover them, the
+ * mailbox's message count and the live event, so a process killed at any point leaves either the
+ * whole batch or none of it, and the next run resumes from the cursor with no gap and no duplicate.
+ * The unique (mailbox_id, provider_key) with ON CONFLICT DO NOTHING is the last guard.
+ *
+ * Messages with a pending webmail operation (mail_operations) keep their mirror flags and folder: the
+ * member's action shows at once and the runner applies it to the server; the sync never undoes it.
+ */
+import { db, type Tx } from '../../core/db';
+import { emitToMember, type RealtimeEvents } from '../../core/realtime/emit';
+import { blobKeys, blobStore } from '../../core/storage/blob-store';
+import type { FlagUpdate, FolderCursor, MirrorBatch, MirrorSink } from '../provider';
+import { planMessageThreads, recomputeThreads } from '../threads/attach';
+import { markDraftsGone } from '../send/drafts';
+import { queueForDispatch } from './dispatch-queue';
+import { inPgTransaction, type RawSql } from './pg-transaction';
+import { prepareMessage, type PreparedMessage } from './rows';
+
+export interface MirrorMailbox {
+  id: string;
+  memberId: string;
+  address: string;
+  syncMode: 'full' | 'processing_only';
+}
+
+type Sql = RawSql;
+
+/** Longest a batch transaction may take (a batch of large messages with attachments). */
+const transactionTimeoutMs = 120_000;
+/** Thread ids named in one live event (the browser re-reads what changed anyway). */
+const eventThreadIds = 50;
+
+export interface CommitResult {
+  inserted: number;
+  updated: number;
+  removed: number;
+  threadIds: Set<string>;
+}
+
+export interface MirrorSinkWithTotals extends MirrorSink {
+  /** What the batches committed so far changed. */
+  totals: { inserted: number; updated: number; removed: number };
+}
+
+export function createMirrorSink(mailbox: MirrorMailbox): MirrorSinkWithTotals {
+  // Writes happen one after the other, in the order batches were handed over; a failed write stops
+  // every later one (its promise rejects with the same error).
+  let tail: Promise<unknown> = Promise.resolve();
+  const totals = { inserted: 0, updated: 0, removed: 0 };
+  return {
+    totals,
+    commit(batch) {
+      const previous = tail;
+      const written = (async () => {
+        const prepared = await prepareBatch(mailbox, batch);
+        await previous;
+        const result = await writePrepared(mailbox, batch, prepared);
+        totals.inserted += result.inserted;
+        totals.updated += result.updated;
+        totals.removed += result.removed;
+        return { inserted: result.inserted };
+      })();
+      tail = written;
+      // The caller awaits `written`; this copy only keeps an unawaited failure from being reported twice.
+      written.catch(() => {});
+      return written;
+    },
+    async resetFolder(folderKey, uidValidity) {
+      await tail.catch(() => {});
+      await resetFolder(mailbox, folderKey, uidValidity);
+    },
+    async mirroredKeys(prefix) {
+      await tail.catch(() => {});
+      const rows = await db().$queryRawUnsafe<{ provider_key: string }[]>(
+        `SELECT provider_key FROM mail_messages WHERE mailbox_id = $1::uuid AND left(provider_key, length($2)) = $2`,
+        mailbox.id,
+        prefix,
+      );
+      return rows.map((row) => row.provider_key);
+    },
+    async known(providerKeys) {
+      await tail.catch(() => {});
+      return knownProviderKeys(mailbox.id, providerKeys);
+    },
+  };
+}
+
+async function prepareBatch(mailbox: MirrorMailbox, batch: MirrorBatch): Promise<PreparedMessage[]> {
+  const unique = new Map(batch.messages.map((message) => [message.providerKey, message]));
+  const prepared: PreparedMessage[] = [];
+  for (const message of unique.values()) prepared.push(await prepareMessage(mailbox, message, batch.ingestedVia));
+  return prepared;
+}
+
+function writePrepared(mailbox: MirrorMailbox, batch: MirrorBatch, prepared: PreparedMessage[]): Promise<CommitResult> {
+  return inPgTransaction((sql) => writeBatch(sql, mailbox, batch, prepared), { timeoutMs: transactionTimeoutMs });
+}
+
+/** Ingests the batch's messages, then writes everything in one transaction. */
+export async function commitBatch(mailbox: MirrorMailbox, batch: MirrorBatch): Promise<CommitResult> {
+  return writePrepared(mailbox, batch, await prepareBatch(mailbox, batch));
+}
+
+async function writeBatch(tx: Sql, mailbox: MirrorMailbox, batch: MirrorBatch, prepared: PreparedMessage[]): Promise<CommitResult> {
+  const touched = new Set<string>();
+  let inserted = 0;
+  if (prepared.length > 0) inserted = await insertMessages(tx, mailbox, prepared, touched);
+  const updated = batch.flagUpdates.length > 0 ? await applyFlagUpdates(tx, mailbox.id, batch.flagUpdates, touched) : 0;
+  const removed = batch.removedProviderKeys.length > 0 ? await removeMessages(tx, mailbox.id, batch.removedProviderKeys, touched) : 0;
+  // A draft placed for review that left the Drafts folder: the member deleted or sent it themselves.
+  if (batch.removedProviderKeys.length > 0) await markDraftsGone(tx, mailbox.id, batch.removedProviderKeys);
+  await writeCursors(tx, mailbox.id, batch.cursors);
+  const deletedThreads = await recomputeThreads(tx, touched);
+  if (inserted !== removed) {
+    await tx.$executeRawUnsafe(`UPDATE mailboxes SET message_count = greatest(0, message_count + $2::int), updated_at = now() WHERE id = $1::uuid`, mailbox.id, inserted - removed);
+  }
+  const threadIds = [...touched, ...deletedThreads];
+  if (inserted > 0) await announce(tx, mailbox, batch.ingestedVia === 'resync' ? 'resync' : 'new', threadIds);
+  if (updated > 0) await announce(tx, mailbox, 'flags', threadIds);
+  if (removed > 0) await announce(tx, mailbox, 'expunged', threadIds);
+  return { inserted, updated, removed, threadIds: touched };
+}
+
+async function announce(tx: Sql, mailbox: MirrorMailbox, reason: RealtimeEvents['mail.changed']['reason'], threadIds: string[]): Promise<void> {
+  await emitToMember(mailbox.memberId, 'mail.changed', { mailboxId: mailbox.id, threadIds: threadIds.slice(0, eventThreadIds), reason }, tx);
+}
+
+async function insertMessages(tx: Sql, mailbox: MirrorMailbox, prepared: PreparedMessage[], touched: Set<string>): Promise<number> {
+  const existing = new Set(
+    (
+      await tx.$queryRawUnsafe<{ provider_key: string }[]>(
+        `SELECT provider_key FROM mail_messages WHERE mailbox_id = $1::uuid AND provider_key = ANY($2::text[])`,
+        mailbox.id,
+        prepared.map((message) => message.row.provider_key),
+      )
+    ).map((row) => row.provider_key),
+  );
+  const fresh = prepared.filter((message) => !existing.has(message.row.provider_key));
+  if (fresh.length === 0) return 0;
+  const { threadOf, touched: threads } = await planMessageThreads(tx, mailbox.id, fresh);
+  for (const message of fresh) message.row.thread_id = threadOf.get(message.id) ?? null;
+  const insertedRows = await tx.$queryRawUnsafe<{ id: string; ingested_via: string }[]>(
+        `INSERT INTO mail_messages (id, mailbox_id, thread_id, provider_key, folder_key, labels, uid, uid_validity, modseq,
+            message_id_header, in_reply_to, "references", subject, snippet, from_name, from_email, recipients, date_header,
+            received_at, seen, flagged, draft, sent, is_auto_reply, is_no_reply, is_mailing_list, list_id, list_unsubscribe, is_from_self,
+            is_bulk, is_delivery_report, is_calendar, has_attachments, size, body_text, body_html, body_complete, ingested_via, updated_at)
+         SELECT id, mailbox_id, thread_id, provider_key, folder_key, coalesce(labels, ARRAY[]::text[]), uid, uid_validity, modseq,
+            message_id_header, in_reply_to, coalesce("references", ARRAY[]::text[]), subject, snippet, from_name, from_email,
+            coalesce(recipients, '{}'::jsonb), date_header, received_at, seen, flagged, draft, sent, is_auto_reply, is_no_reply,
+            is_mailing_list, list_id, list_unsubscribe, is_from_self, is_bulk, is_delivery_report, is_calendar, has_attachments, size, body_text, body_html, body_complete, ingested_via, now()
+           FROM json_populate_recordset(null::mail_messages, $1::json)
+         ON CONFLICT (mailbox_id, provider_key) DO NOTHING
+         RETURNING id, ingested_via`,
+    JSON.stringify(fresh.map((message) => message.row)),
+  );
+  const insertedIds = new Set(insertedRows.map((row) => row.id));
+  // New mail (and only new mail) goes to the workflow triggers, in this same transaction.
+  await queueForDispatch(
+    tx,
+    mailbox.id,
+    insertedRows.filter((row) => row.ingested_via === 'delta').map((row) => row.id),
+  );
+  for (const threadId of threads) touched.add(threadId);
+  await insertAttachments(tx, fresh.filter((message) => insertedIds.has(message.id)));
+  return insertedIds.size;
+}
+
+async function insertAttachments(tx: Sql, messages: PreparedMessage[]): Promise<void> {
+  const rows: object[] = [];
+  const blobs: Array<{ key: string; content: Buffer }> = [];
+  for (const message of messages) {
+    for (const attachment of message.attachments) {
+      let blobKey: string | null = null;
+      if (attachment.content) {
+        blobKey = blobKeys.attachment(message.id, attachment.position);
+        blobs.push({ key: blobKey, content: attachment.content });
+      }
+      rows.push({
+        message_id: message.id,
+        position: attachment.position,
+        filename: attachment.filename,
+        mime: attachment.mime,
+        size: Math.min(attachment.size, 2_147_483_647),
+        disposition: attachment.disposition,
+        content_id: attachment.contentId,
+        part_ref: attachment.partRef,
+        blob_key: blobKey,
+      });
+    }
+  }
+  if (rows.length === 0) return;
+  await blobStore().putMany(blobs, tx);
+  await tx.$executeRawUnsafe(
+    `INSERT INTO mail_attachments (id, message_id, position, filename, mime, size, disposition, content_id, part_ref, blob_key)
+     SELECT gen_random_uuid(), message_id, position, filename, mime, size, disposition, content_id, part_ref, blob_key
+       FROM json_populate_recordset(null::mail_attachments, $1::json)
+     ON CONFLICT (message_id, position) DO NOTHING`,
+    JSON.stringify(rows),
+  );
+}
+
+async function applyFlagUpdates(tx: Sql, mailboxId: string, updates: FlagUpdate[], touched: Set<string>): Promise<number> {
+  const rows = updates.map((update) => ({
+    provider_key: update.providerKey,
+    seen: update.flags.seen,
+    flagged: update.flags.flagged,
+    draft: update.flags.draft,
+    labels: update.labels ?? null,
+    modseq: update.modseq?.toString() ?? null,
+    folder_key: update.folderKey ?? null,
+  }));
+  const changed = await tx.$queryRawUnsafe<{ thread_id: string | null }[]>(
+    `WITH pending AS (SELECT DISTINCT message_id FROM mail_operations WHERE mailbox_id = $1::uuid AND status = 'pending')
+     UPDATE mail_messages m SET
+        seen = v.seen, flagged = v.flagged, draft = v.draft,
+        labels = coalesce(v.labels, m.labels),
+        modseq = coalesce(v.modseq, m.modseq),
+        folder_key = coalesce(v.folder_key, m.folder_key),
+        updated_at = now()
+       FROM json_populate_recordset(null::mail_messages, $2::json) v
+      WHERE m.mailbox_id = $1::uuid AND m.provider_key = v.provider_key
+        AND m.id NOT IN (SELECT message_id FROM pending)
+        AND (m.seen, m.flagged, m.draft, m.labels, m.folder_key)
+            IS DISTINCT FROM (v.seen, v.flagged, v.draft, coalesce(v.labels, m.labels), coalesce(v.folder_key, m.folder_key))
+     RETURNING m.thread_id`,
+    mailboxId,
+    JSON.stringify(rows),
+  );
+  for (const row of changed) if (row.thread_id) touched.add(row.thread_id);
+  return changed.length;
+}
+
+async function removeMessages(tx: Sql, mailboxId: string, providerKeys: string[], touched: Set<string>): Promise<number> {
+  const blobs = await tx.$queryRawUnsafe<{ blob_key: string }[]>(
+    `SELECT a.blob_key FROM mail_attachments a JOIN mail_messages m ON m.id = a.message_id
+      WHERE m.mailbox_id = $1::uuid AND m.provider_key = ANY($2::text[]) AND a.blob_key IS NOT NULL`,
+    mailboxId,
+    providerKeys,
+  );
+  const removed = await tx.$queryRawUnsafe<{ thread_id: string | null }[]>(
+    `DELETE FROM mail_messages WHERE mailbox_id = $1::uuid AND provider_key = ANY($2::text[]) RETURNING thread_id`,
+    mailboxId,
+    providerKeys,
+  );
+  await blobStore().delete(
+    blobs.map((row) => row.blob_key),
+    tx,
+  );
+  for (const row of removed) if (row.thread_id) touched.add(row.thread_id);
+  return removed.length;
+}
+
+async function writeCursors(tx: Sql, mailboxId: string, cursors: FolderCursor[]): Promise<void> {
+  for (const cursor of cursors) {
+    const sets: string[] = [];
+    const values: unknown[] = [mailboxId, cursor.folderKey];
+    const put = (column: string, value: bigint | string | null | undefined, type: string) => {
+      if (value === undefined) return;
+      values.push(value === null ? null : value.toString());
+      sets.push(`${column} = $${values.length}::${type}`);
+    };
+    put('uid_validity', cursor.uidValidity, 'bigint');
+    put('uid_next', cursor.uidNext, 'bigint');
+    put('synced_uid', cursor.syncedUid, 'bigint');
+    put('oldest_uid', cursor.oldestUid, 'bigint');
+    put('highest_modseq', cursor.highestModseq, 'bigint');
+    put('delta_token', cursor.deltaToken, 'text');
+    if (sets.length === 0) continue;
+    await tx.$executeRawUnsafe(`UPDATE mail_folders SET ${sets.join(', ')}, updated_at = now() WHERE mailbox_id = $1::uuid AND key = $2`, ...values);
+  }
+}
+
+/** Which of these provider keys are mirrored (at most 10,000 asked at once). */
+export async function knownProviderKeys(mailboxId: string, providerKeys: string[]): Promise<Set<string>> {
+  const known = new Set<string>();
+  for (let start = 0; start < providerKeys.length; start += 10_000) {
+    const rows = await db().$queryRawUnsafe<{ provider_key: string }[]>(
+      `SELECT provider_key FROM mail_messages WHERE mailbox_id = $1::uuid AND provider_key = ANY($2::text[])`,
+      mailboxId,
+      providerKeys.slice(start, start + 10_000),
+    );
+    for (const row of rows) known.add(row.provider_key);
+  }
+  return known;
+}
+
+/**
+ * UIDVALIDITY changed: every mirrored message of the folder (by its server identity, providerKey) is
+ * dropped and the cursor starts over, in one transaction; the next sync reads the folder again.
+ */
+export async function resetFolder(mailbox: MirrorMailbox, folderKey: string, uidValidity: bigint | null): Promise<void> {
+  const prefix = `${folderKey}\n`;
+  await db().$transaction(
+    async (tx) => {
+      const keys = (
+        await tx.$queryRawUnsafe<{ provider_key: string }[]>(
+          `SELECT provider_key FROM mail_messages WHERE mailbox_id = $1::uuid AND left(provider_key, length($2)) = $2`,
+          mailbox.id,
+          prefix,
+        )
+      ).map((row) => row.provider_key);
+      const touched = new Set<string>();
+      const removed = keys.length > 0 ? await removeMessages(tx, mailbox.id, keys, touched) : 0;
+      await tx.$executeRawUnsafe(
+        `UPDATE mail_folders SET uid_validity = $3::bigint, uid_next = NULL, synced_uid = NULL, oldest_uid = NULL, highest_modseq = NULL, updated_at = now()
+          WHERE mailbox_id = $1::uuid AND key = $2`,
+        mailbox.id,
+        folderKey,
+        uidValidity?.toString() ?? null,
+      );
+      const deleted = await recomputeThreads(tx, touched);
+      if (removed > 0) {
+        await tx.$executeRawUnsafe(`UPDATE mailboxes SET message_count = greatest(0, message_count - $2::int), updated_at = now() WHERE id = $1::uuid`, mailbox.id, removed);
+        await announce(tx, mailbox, 'expunged', [...touched, ...deleted]);
+      }
+    },
+    { timeout: transactionTimeoutMs, maxWait: 30_000 },
+  );
+}
+
+/** Sets the mailbox's message count to the exact number of mirrored rows (after a sync run). */
+export async function recountMessages(mailboxId: string, tx: Pick<Tx, '$executeRawUnsafe'> = db()): Promise<void> {
+  await tx.$executeRawUnsafe(
+    `UPDATE mailboxes SET message_count = (SELECT count(*) FROM mail_messages WHERE mailbox_id = $1::uuid)
+      WHERE id = $1::uuid AND message_count IS DISTINCT FROM (SELECT count(*) FROM mail_messages WHERE mailbox_id = $1::uuid)`,
+    mailboxId,
+  );
+}

@@ -1,0 +1,166 @@
+/**
+ * Threads in the database: the one place that assigns messages to threads and recomputes a thread's
+ * columns from its messages (counts, flags, participants, snippet, subject, last message time,
+ * folder keys with labels). Callers run it in the transaction that changed the messages, so a thread
+ * is never seen out of step with its messages.
+ *
+ * - `planMessageThreads` (before inserting messages): looks up what the new messages link to, applies
+ *   the pure rule (./plan.ts), creates new thread rows and merges linked threads; returns the thread of
+ *   each message, for the insert to carry.
+ * - `recomputeThreads` (after any change to messages: insert, flags, move, labels, removal): rewrites
+ *   the columns of the given threads; threads left without messages are deleted.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Tx } from '../../core/db';
+import { planThreads, threadingIds, subjectWindowDays, type KnownMessage, type KnownThread, type ThreadingMessage } from './plan';
+
+type Sql = Pick<Tx, '$queryRawUnsafe' | '$executeRawUnsafe'>;
+
+export interface NewThreadedMessage extends ThreadingMessage {
+  subject: string | null;
+}
+
+/** Participants shown on a thread. */
+export const threadParticipantsShown = 3;
+
+/**
+ * Assigns each new message a thread (existing, merged or created here) and returns message id →
+ * thread id plus every thread touched (to recompute once the messages are written).
+ */
+export async function planMessageThreads(
+  tx: Sql,
+  mailboxId: string,
+  messages: readonly NewThreadedMessage[],
+): Promise<{ threadOf: Map<string, string>; touched: Set<string> }> {
+  if (messages.length === 0) return { threadOf: new Map(), touched: new Set() };
+  const ids = threadingIds(messages);
+  const known: KnownMessage[] =
+    ids.length === 0
+      ? []
+      : (
+          await tx.$queryRawUnsafe<{ thread_id: string; id: string }[]>(
+            // (thread, id) pairs only: a thread of thousands of messages sharing a root answers once.
+            `SELECT DISTINCT m.thread_id, i.id
+               FROM mail_messages m
+              CROSS JOIN LATERAL unnest(array[m.message_id_header, m.in_reply_to] || m."references") AS i(id)
+              WHERE m.mailbox_id = $1::uuid AND m.thread_id IS NOT NULL
+                AND (m.message_id_header = ANY($2::text[]) OR m.in_reply_to = ANY($2::text[]) OR m."references" && $2::text[])
+                AND i.id = ANY($2::text[])
+              LIMIT 20000`,
+            mailboxId,
+            ids,
+          )
+        ).map((row) => ({ threadId: row.thread_id, ids: [row.id] }));
+
+  const keys = [...new Set(messages.map((message) => message.subjectKey).filter((key): key is string => !!key))];
+  const times = messages.map((message) => message.receivedAt.getTime());
+  const windowMs = subjectWindowDays * 24 * 3600 * 1000;
+  const threads: KnownThread[] =
+    keys.length === 0
+      ? []
+      : (
+          await tx.$queryRawUnsafe<{ id: string; subject_key: string; last_message_at: Date }[]>(
+            `SELECT id, subject_key, last_message_at FROM mail_threads
+              WHERE mailbox_id = $1::uuid AND subject_key = ANY($2::text[])
+                AND last_message_at BETWEEN $3::timestamptz AND $4::timestamptz
+              ORDER BY last_message_at DESC LIMIT 2000`,
+            mailboxId,
+            keys,
+            new Date(Math.min(...times) - windowMs),
+            new Date(Math.max(...times) + windowMs),
+          )
+        ).map((row) => ({ threadId: row.id, subjectKey: row.subject_key, lastMessageAt: row.last_message_at }));
+
+  const plan = planThreads(messages, { messages: known, threads }, randomUUID);
+  const byId = new Map(messages.map((message) => [message.id, message]));
+  if (plan.created.length > 0) {
+    const rows = plan.created.map(({ threadId, firstMessageId }) => {
+      const first = byId.get(firstMessageId)!;
+      return { id: threadId, mailbox_id: mailboxId, subject: first.subject, subject_key: first.subjectKey, last_message_at: first.receivedAt.toISOString() };
+    });
+    await tx.$executeRawUnsafe(
+      `INSERT INTO mail_threads (id, mailbox_id, subject, subject_key, last_message_at, updated_at)
+       SELECT id, mailbox_id, subject, subject_key, last_message_at, now()
+         FROM json_populate_recordset(null::mail_threads, $1::json)`,
+      JSON.stringify(rows),
+    );
+  }
+  const touched = new Set(plan.assignments.values());
+  for (const merge of plan.merges) {
+    await tx.$executeRawUnsafe(`UPDATE mail_messages SET thread_id = $1::uuid WHERE thread_id = ANY($2::uuid[])`, merge.into, merge.from);
+    await tx.$executeRawUnsafe(`UPDATE mail_operations SET thread_id = $1::uuid WHERE thread_id = ANY($2::uuid[])`, merge.into, merge.from);
+    await tx.$executeRawUnsafe(`DELETE FROM mail_threads WHERE id = ANY($1::uuid[])`, merge.from);
+    touched.add(merge.into);
+  }
+  return { threadOf: plan.assignments, touched };
+}
+
+/**
+ * Rewrites the columns of these threads from their messages; deletes the ones left empty. Returns the
+ * ids of the threads deleted.
+ */
+export async function recomputeThreads(tx: Sql, threadIds: Iterable<string>): Promise<string[]> {
+  const ids = [...new Set(threadIds)];
+  if (ids.length === 0) return [];
+  await tx.$executeRawUnsafe(
+    `UPDATE mail_threads t SET
+        message_count = s.n,
+        unread_count = s.unread,
+        flagged = s.flagged,
+        has_attachments = s.attachments,
+        last_message_at = s.last,
+        snippet = s.snippet,
+        subject = s.subject,
+        folder_keys = s.folders,
+        participants = s.participants,
+        participant_count = s.participant_count,
+        updated_at = now()
+       FROM (
+         SELECT ids.id, a.*, f.folders, p.participants, pc.participant_count
+           FROM unnest($1::uuid[]) AS ids(id)
+           CROSS JOIN LATERAL (
+             SELECT count(*)::int AS n,
+                    count(*) FILTER (WHERE NOT m.seen)::int AS unread,
+                    coalesce(bool_or(m.flagged), false) AS flagged,
+                    coalesce(bool_or(m.has_attachments), false) AS attachments,
+                    max(m.received_at) AS last,
+                    (array_agg(m.snippet ORDER BY m.received_at DESC, m.id DESC))[1] AS snippet,
+                    (array_agg(m.subject ORDER BY m.received_at, m.id))[1] AS subject
+               FROM mail_messages m WHERE m.thread_id = ids.id
+           ) a
+           CROSS JOIN LATERAL (
+             SELECT coalesce(array_agg(DISTINCT k ORDER BY k), ARRAY[]::text[]) AS folders
+               FROM mail_messages m, unnest(array_prepend(m.folder_key, m.labels)) AS k
+              WHERE m.thread_id = ids.id
+           ) f
+           CROSS JOIN LATERAL (
+             SELECT coalesce(jsonb_agg(x.person ORDER BY x.first_at, x.email), '[]'::jsonb) AS participants
+               FROM (
+                 SELECT lower(m.from_email) AS email, min(m.received_at) AS first_at,
+                        jsonb_strip_nulls(jsonb_build_object(
+                          'name', (array_agg(m.from_name ORDER BY m.received_at, m.id))[1],
+                          'email', (array_agg(m.from_email ORDER BY m.received_at, m.id))[1])) AS person
+                   FROM mail_messages m
+                  WHERE m.thread_id = ids.id AND m.from_email IS NOT NULL
+                  GROUP BY lower(m.from_email)
+                  ORDER BY first_at, email
+                  LIMIT ${threadParticipantsShown}
+               ) x
+           ) p
+           CROSS JOIN LATERAL (
+             SELECT count(DISTINCT lower(m.from_email))::int AS participant_count
+               FROM mail_messages m WHERE m.thread_id = ids.id AND m.from_email IS NOT NULL
+           ) pc
+          WHERE a.n > 0
+       ) s
+      WHERE t.id = s.id`,
+    ids,
+  );
+  const emptied = await tx.$queryRawUnsafe<{ id: string }[]>(
+    `DELETE FROM mail_threads t WHERE t.id = ANY($1::uuid[])
+        AND NOT EXISTS (SELECT 1 FROM mail_messages m WHERE m.thread_id = t.id)
+     RETURNING t.id`,
+    ids,
+  );
+  return emptied.map((row) => row.id);
+}
