@@ -1,7 +1,7 @@
 /**
  * Approvals (spec: Approval, States: Approval, Approvals routes, the `approval.pending` notification):
  * what an approval step asks for, the list and the decision from the application, expiry and cancel.
- * Runs here are rows as the engine leaves them (a waiting step); runner/engine/approvals.int.test.ts
+ * Runs here are rows as the engine leaves them (a waiting step); server/engine/run/approvals.int.test.ts
  * runs the real engine.
  */
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -46,7 +46,7 @@ describe('node facts on the definition', () => {
 
   it('versions: the logic nodes have a real version 2; a saved graph naming version 1 still finds it, the palette offers 2', () => {
     // Runs resolve a node by its saved type AND version (run/advance.ts → findNodeType): version 1 stays registered.
-    // runner/engine/case-insensitive-conditions.int.test.ts runs both versions on the real engine.
+    // server/engine/run/case-insensitive-conditions.int.test.ts runs both versions on the real engine.
     for (const type of ['logic.if', 'logic.filter', 'logic.switch']) {
       expect(findNodeType(type, 1)?.version, type).toBe(1);
       expect(findNodeType(type, 2)?.version, type).toBe(2);

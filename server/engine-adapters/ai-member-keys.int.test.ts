@@ -6,20 +6,20 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { resetConfigForTests } from '../../server/core/config';
-import { sealJson } from '../../server/core/crypto/secret-box';
-import { db } from '../../server/core/db';
-import { llmProviderType } from '../../server/domains/connections/secret-data';
-import { checkBudget } from '../../server/domains/llm/usage';
-import type { GraphInput } from '../../server/engine/contract/graph';
-import { setCapabilityOptionsForTests } from '../../server/engine-adapters/compose';
-import { startExecution } from '../../server/engine/run/start';
-import { fakeNet, startFakeVendor, type FakeVendorServer } from '../../server/testing/ai-fakes';
-import { createMember, type TestMember } from '../../server/testing/factories';
-import { createFakeLlmConnection, recordPastSpend } from '../../server/testing/llm-factories';
-import { useTestDatabase } from '../../server/testing/test-database';
-import { createWorkflow } from '../../server/testing/workflow-factories';
-import { startEngineWorker, waitForExecution, type EngineWorker } from './testing/engine-worker';
+import { resetConfigForTests } from '../core/config';
+import { sealJson } from '../core/crypto/secret-box';
+import { db } from '../core/db';
+import { llmProviderType } from '../domains/connections/secret-data';
+import { checkBudget } from '../domains/llm/usage';
+import type { GraphInput } from '../engine/contract/graph';
+import { setCapabilityOptionsForTests } from './compose';
+import { startExecution } from '../engine/run/start';
+import { fakeNet, startFakeVendor, type FakeVendorServer } from '../testing/ai-fakes';
+import { createMember, type TestMember } from '../testing/factories';
+import { createFakeLlmConnection, recordPastSpend } from '../testing/llm-factories';
+import { useTestDatabase } from '../testing/test-database';
+import { createWorkflow } from '../testing/workflow-factories';
+import { startEngineWorker, waitForExecution, type EngineWorker } from '../../runner/engine/testing/engine-worker';
 
 const databaseUrl = await useTestDatabase();
 let worker: EngineWorker;

@@ -6,15 +6,15 @@
  * Executions here are left as a dead runner leaves them: running, the lease expired with its owner.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { db } from '../../server/core/db';
-import type { GraphInput } from '../../server/engine/contract/graph';
-import { startExecution } from '../../server/engine/run/start';
-import { createMember, type TestMember } from '../../server/testing/factories';
-import { useTestDatabase } from '../../server/testing/test-database';
-import { createWorkflow } from '../../server/testing/workflow-factories';
-import { startEngineWorker, waitForExecution, type EngineWorker } from './testing/engine-worker';
-import { attemptsSeen } from './testing/fixture-nodes';
-import { leftRunning } from './testing/left-running';
+import { db } from '../../core/db';
+import type { GraphInput } from '../contract/graph';
+import { startExecution } from './start';
+import { createMember, type TestMember } from '../../testing/factories';
+import { useTestDatabase } from '../../testing/test-database';
+import { createWorkflow } from '../../testing/workflow-factories';
+import { startEngineWorker, waitForExecution, type EngineWorker } from '../../../runner/engine/testing/engine-worker';
+import { attemptsSeen } from '../../../runner/engine/testing/fixture-nodes';
+import { leftRunning } from '../../../runner/engine/testing/left-running';
 
 const databaseUrl = await useTestDatabase();
 let worker: EngineWorker;

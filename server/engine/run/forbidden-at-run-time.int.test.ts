@@ -4,15 +4,15 @@
  * `node_type_forbidden` (permanent, `onError` applies); an administrator's runs are exempt.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetConfigForTests } from '../../server/core/config';
-import type { GraphInput } from '../../server/engine/contract/graph';
-import { replayExecution, retryFailed } from '../../server/engine/run/replay';
-import { startExecution } from '../../server/engine/run/start';
-import { createMember, type TestMember } from '../../server/testing/factories';
-import { useTestDatabase } from '../../server/testing/test-database';
-import { createWorkflow } from '../../server/testing/workflow-factories';
-import { startEngineWorker, waitForExecution, type EngineWorker } from './testing/engine-worker';
-import { attemptsSeen } from './testing/fixture-nodes';
+import { resetConfigForTests } from '../../core/config';
+import type { GraphInput } from '../contract/graph';
+import { replayExecution, retryFailed } from './replay';
+import { startExecution } from './start';
+import { createMember, type TestMember } from '../../testing/factories';
+import { useTestDatabase } from '../../testing/test-database';
+import { createWorkflow } from '../../testing/workflow-factories';
+import { startEngineWorker, waitForExecution, type EngineWorker } from '../../../runner/engine/testing/engine-worker';
+import { attemptsSeen } from '../../../runner/engine/testing/fixture-nodes';
 
 const databaseUrl = await useTestDatabase();
 const previousForbidden = process.env.FORBIDDEN_NODE_TYPES;

@@ -4,14 +4,14 @@
  * called-run-failures.int.test.ts; their call chain: recursion.int.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { db } from '../../server/core/db';
-import type { GraphInput } from '../../server/engine/contract/graph';
-import { startExecution } from '../../server/engine/run/start';
-import { createMember, type TestMember } from '../../server/testing/factories';
-import { useTestDatabase } from '../../server/testing/test-database';
-import { createWorkflow } from '../../server/testing/workflow-factories';
-import { startEngineWorker, waitForExecution, type EngineWorker } from './testing/engine-worker';
-import { attemptsSeen } from './testing/fixture-nodes';
+import { db } from '../../core/db';
+import type { GraphInput } from '../contract/graph';
+import { startExecution } from './start';
+import { createMember, type TestMember } from '../../testing/factories';
+import { useTestDatabase } from '../../testing/test-database';
+import { createWorkflow } from '../../testing/workflow-factories';
+import { startEngineWorker, waitForExecution, type EngineWorker } from '../../../runner/engine/testing/engine-worker';
+import { attemptsSeen } from '../../../runner/engine/testing/fixture-nodes';
 
 const databaseUrl = await useTestDatabase();
 let worker: EngineWorker;
@@ -74,7 +74,7 @@ describe('an attempt cut off by a restart', () => {
     const done = await waitForExecution(execution.id);
     expect(done.status).toBe('succeeded');
     const step = done.steps.find((candidate) => candidate.nodeId === 'call')!;
-    // The interruption consumed no attempt (runner/engine/interruptions.int.test.ts).
+    // The interruption consumed no attempt (server/engine/run/interruptions.int.test.ts).
     expect(step.attempt).toBe(1);
     expect(step.attempts).toMatchObject([{ attempt: 1, interrupted: true, retried: true, kind: 'transient' }]);
   }, 20_000);
@@ -205,7 +205,7 @@ describe('runs called by a step', () => {
 
 describe('a run waiting on a decision', () => {
   it('waits without a deadline, then resumes on the decided port when the decision comes', async () => {
-    const { resumeWithDecision } = await import('../../server/engine/run/resume');
+    const { resumeWithDecision } = await import('./resume');
     const { execution } = await run({
       nodes: [trigger, node('ask', 'test.decision'), node('yes', 'test.step'), node('no', 'test.step')],
       connections: [...line('start', 'ask'), { from: 'ask', output: 'approve', to: 'yes' }, { from: 'ask', output: 'reject', to: 'no' }],
@@ -219,7 +219,7 @@ describe('a run waiting on a decision', () => {
   });
 
   it('a decision that arrives while the step is still on its way to suspend is not lost (the run resumes at once, not at the deadline)', async () => {
-    const { resumeWithDecision } = await import('../../server/engine/run/resume');
+    const { resumeWithDecision } = await import('./resume');
     const { execution } = await run({
       nodes: [trigger, node('ask', 'test.slow_decision', { pauseMs: 1_500 }), node('yes', 'test.step'), node('no', 'test.step')],
       connections: [...line('start', 'ask'), { from: 'ask', output: 'approve', to: 'yes' }, { from: 'ask', output: 'reject', to: 'no' }],

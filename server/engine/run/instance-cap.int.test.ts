@@ -3,14 +3,14 @@
  * `queued`." Shown with the cap set to 2 for this file's process.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { resetConfigForTests } from '../../server/core/config';
-import { db } from '../../server/core/db';
-import { startExecution } from '../../server/engine/run/start';
-import { createMember } from '../../server/testing/factories';
-import { useTestDatabase } from '../../server/testing/test-database';
-import { createWorkflow } from '../../server/testing/workflow-factories';
-import { startEngineWorker, waitForExecution, type EngineWorker } from './testing/engine-worker';
-import './testing/fixture-nodes';
+import { resetConfigForTests } from '../../core/config';
+import { db } from '../../core/db';
+import { startExecution } from './start';
+import { createMember } from '../../testing/factories';
+import { useTestDatabase } from '../../testing/test-database';
+import { createWorkflow } from '../../testing/workflow-factories';
+import { startEngineWorker, waitForExecution, type EngineWorker } from '../../../runner/engine/testing/engine-worker';
+import '../../../runner/engine/testing/fixture-nodes';
 
 process.env.INSTANCE_MAX_CONCURRENCY = '2';
 resetConfigForTests();

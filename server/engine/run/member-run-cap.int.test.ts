@@ -6,16 +6,16 @@
  * and its node's `onError` applies. Other members are not held up.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetConfigForTests } from '../../server/core/config';
-import { db } from '../../server/core/db';
-import type { GraphInput } from '../../server/engine/contract/graph';
-import { resumeWithDecision } from '../../server/engine/run/resume';
-import { startExecution } from '../../server/engine/run/start';
-import { createMember, type TestMember } from '../../server/testing/factories';
-import { useTestDatabase } from '../../server/testing/test-database';
-import { createWorkflow } from '../../server/testing/workflow-factories';
-import { startEngineWorker, waitForExecution, type EngineWorker } from './testing/engine-worker';
-import './testing/fixture-nodes';
+import { resetConfigForTests } from '../../core/config';
+import { db } from '../../core/db';
+import type { GraphInput } from '../contract/graph';
+import { resumeWithDecision } from './resume';
+import { startExecution } from './start';
+import { createMember, type TestMember } from '../../testing/factories';
+import { useTestDatabase } from '../../testing/test-database';
+import { createWorkflow } from '../../testing/workflow-factories';
+import { startEngineWorker, waitForExecution, type EngineWorker } from '../../../runner/engine/testing/engine-worker';
+import '../../../runner/engine/testing/fixture-nodes';
 
 process.env.MEMBER_MAX_SLOTLESS_RUNS = '3';
 resetConfigForTests();

@@ -5,16 +5,16 @@
  * runs, evaluation runs and replays alike, while the runner keeps running everyone else's runs.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { db } from '../../server/core/db';
-import { closeExpressionSandbox, expressionSandboxStats } from '../../server/engine/expressions/sandbox';
-import { overrideExpressionSandboxForTests } from '../../server/engine/expressions/sandbox/pool';
-import type { GraphInput } from '../../server/engine/contract/graph';
-import { replayExecution } from '../../server/engine/run/replay';
-import { startExecution } from '../../server/engine/run/start';
-import { createMember, type TestMember } from '../../server/testing/factories';
-import { useTestDatabase } from '../../server/testing/test-database';
-import { createWorkflow } from '../../server/testing/workflow-factories';
-import { startEngineWorker, waitForExecution, type EngineWorker } from './testing/engine-worker';
+import { db } from '../../../core/db';
+import { closeExpressionSandbox, expressionSandboxStats } from '.';
+import { overrideExpressionSandboxForTests } from './pool';
+import type { GraphInput } from '../../contract/graph';
+import { replayExecution } from '../../run/replay';
+import { startExecution } from '../../run/start';
+import { createMember, type TestMember } from '../../../testing/factories';
+import { useTestDatabase } from '../../../testing/test-database';
+import { createWorkflow } from '../../../testing/workflow-factories';
+import { startEngineWorker, waitForExecution, type EngineWorker } from '../../../../runner/engine/testing/engine-worker';
 
 const databaseUrl = await useTestDatabase();
 let worker: EngineWorker;

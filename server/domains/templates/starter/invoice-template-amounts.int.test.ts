@@ -5,16 +5,16 @@
  * the ways people write it, into the table its card describes (amount as a number).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { db } from '../../server/core/db';
-import { mailTriggerDataOf } from '../../server/engine/dispatch/dispatch-mail';
-import { startExecution } from '../../server/engine/run/start';
-import { extractInvoicesIntoATable } from '../../server/domains/templates/starter/extract-invoices-into-a-table';
-import { createMember, type TestMember } from '../../server/testing/factories';
-import { createMailbox, createMessage } from '../../server/testing/mail-factories';
-import { call } from '../../server/testing/rest-client';
-import { useTestDatabase } from '../../server/testing/test-database';
-import { createWorkflow } from '../../server/testing/workflow-factories';
-import { startEngineWorker, waitForExecution, type EngineWorker } from './testing/engine-worker';
+import { db } from '../../../core/db';
+import { mailTriggerDataOf } from '../../../engine/dispatch/dispatch-mail';
+import { startExecution } from '../../../engine/run/start';
+import { extractInvoicesIntoATable } from './extract-invoices-into-a-table';
+import { createMember, type TestMember } from '../../../testing/factories';
+import { createMailbox, createMessage } from '../../../testing/mail-factories';
+import { call } from '../../../testing/rest-client';
+import { useTestDatabase } from '../../../testing/test-database';
+import { createWorkflow } from '../../../testing/workflow-factories';
+import { startEngineWorker, waitForExecution, type EngineWorker } from '../../../../runner/engine/testing/engine-worker';
 
 const databaseUrl = await useTestDatabase();
 let worker: EngineWorker;

@@ -3,12 +3,12 @@
  * as the mail trigger's filters do; graphs naming version 1 keep comparing with case. Real engine.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GraphInput } from '../../server/engine/contract/graph';
-import { startExecution } from '../../server/engine/run/start';
-import { createMember, type TestMember } from '../../server/testing/factories';
-import { useTestDatabase } from '../../server/testing/test-database';
-import { createWorkflow } from '../../server/testing/workflow-factories';
-import { startEngineWorker, waitForExecution, type EngineWorker } from './testing/engine-worker';
+import type { GraphInput } from '../contract/graph';
+import { startExecution } from './start';
+import { createMember, type TestMember } from '../../testing/factories';
+import { useTestDatabase } from '../../testing/test-database';
+import { createWorkflow } from '../../testing/workflow-factories';
+import { startEngineWorker, waitForExecution, type EngineWorker } from '../../../runner/engine/testing/engine-worker';
 
 const databaseUrl = await useTestDatabase();
 let worker: EngineWorker;

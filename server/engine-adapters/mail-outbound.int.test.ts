@@ -4,17 +4,17 @@
  * (then the `mail.send` job is enqueued), a test run writes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { db } from '../../server/core/db';
-import { jobKeys } from '../../server/core/jobs/catalogue';
-import type { GraphInput } from '../../server/engine/contract/graph';
-import { startExecution } from '../../server/engine/run/start';
-import { createMember, type TestMember } from '../../server/testing/factories';
-import { createMailbox, createMessage } from '../../server/testing/mail-factories';
-import { call } from '../../server/testing/rest-client';
-import { useTestDatabase } from '../../server/testing/test-database';
-import { createWorkflow } from '../../server/testing/workflow-factories';
-import { startEngineWorker, waitForExecution, type EngineWorker } from './testing/engine-worker';
-import { leftRunning } from './testing/left-running';
+import { db } from '../core/db';
+import { jobKeys } from '../core/jobs/catalogue';
+import type { GraphInput } from '../engine/contract/graph';
+import { startExecution } from '../engine/run/start';
+import { createMember, type TestMember } from '../testing/factories';
+import { createMailbox, createMessage } from '../testing/mail-factories';
+import { call } from '../testing/rest-client';
+import { useTestDatabase } from '../testing/test-database';
+import { createWorkflow } from '../testing/workflow-factories';
+import { startEngineWorker, waitForExecution, type EngineWorker } from '../../runner/engine/testing/engine-worker';
+import { leftRunning } from '../../runner/engine/testing/left-running';
 
 const databaseUrl = await useTestDatabase();
 let worker: EngineWorker;
@@ -106,7 +106,7 @@ describe('mail.draft', () => {
     // What the first attempt did before the runner died: claimed the effect and made the item.
     const effectKey = `${execution.id}:draft:outbound`;
     await db().executionEffect.create({ data: { effectKey, executionId: execution.id, nodeId: 'draft', kind: 'mail.draft', description: 'Draft' } });
-    const { createOutbound } = await import('../../server/domains/outbound/create');
+    const { createOutbound } = await import('../domains/outbound/create');
     const { item: first } = await createOutbound({ memberId: member.id, mailboxId: mailbox.id, mode: 'draft', origin: 'workflow', review: true, to: ['x@example.test'], subject: 'Once', dedupeKey: effectKey }, db() as never);
 
     const done = await waitForExecution(execution.id);

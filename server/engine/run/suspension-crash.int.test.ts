@@ -6,17 +6,17 @@
  * `running` with a `waiting` step nobody would ever resume.
  */
 import { afterAll, expect, it } from 'vitest';
-import { db } from '../../server/core/db';
-import { findNodeType } from '../../server/engine/nodes/registry';
-import { claimExecution } from '../../server/engine/run/lease';
-import { loadGraph } from '../../server/engine/run/load-graph';
-import { runStep } from '../../server/engine/run/run-step';
-import { createMember } from '../../server/testing/factories';
-import { useTestDatabase } from '../../server/testing/test-database';
-import { createWorkflow } from '../../server/testing/workflow-factories';
-import { startEngineWorker, waitForExecution, type EngineWorker } from './testing/engine-worker';
-import './testing/fixture-nodes';
-import { leftRunning } from './testing/left-running';
+import { db } from '../../core/db';
+import { findNodeType } from '../nodes/registry';
+import { claimExecution } from './lease';
+import { loadGraph } from './load-graph';
+import { runStep } from './run-step';
+import { createMember } from '../../testing/factories';
+import { useTestDatabase } from '../../testing/test-database';
+import { createWorkflow } from '../../testing/workflow-factories';
+import { startEngineWorker, waitForExecution, type EngineWorker } from '../../../runner/engine/testing/engine-worker';
+import '../../../runner/engine/testing/fixture-nodes';
+import { leftRunning } from '../../../runner/engine/testing/left-running';
 
 const databaseUrl = await useTestDatabase();
 let worker: EngineWorker | undefined;

@@ -5,16 +5,16 @@
  * `resolvedAt` and `resolvedByExecutionId` (the replay), and counts as acknowledged.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { db } from '../../server/core/db';
-import type { GraphInput } from '../../server/engine/contract/graph';
-import { replayExecution } from '../../server/engine/run/replay';
-import { startExecution } from '../../server/engine/run/start';
-import { createMember, type TestMember } from '../../server/testing/factories';
-import { call } from '../../server/testing/rest-client';
-import { useTestDatabase } from '../../server/testing/test-database';
-import { createWorkflow } from '../../server/testing/workflow-factories';
-import { startEngineWorker, waitForExecution, type EngineWorker } from './testing/engine-worker';
-import './testing/fixture-nodes';
+import { db } from '../../core/db';
+import type { GraphInput } from '../contract/graph';
+import { replayExecution } from './replay';
+import { startExecution } from './start';
+import { createMember, type TestMember } from '../../testing/factories';
+import { call } from '../../testing/rest-client';
+import { useTestDatabase } from '../../testing/test-database';
+import { createWorkflow } from '../../testing/workflow-factories';
+import { startEngineWorker, waitForExecution, type EngineWorker } from '../../../runner/engine/testing/engine-worker';
+import '../../../runner/engine/testing/fixture-nodes';
 
 const databaseUrl = await useTestDatabase();
 let worker: EngineWorker;

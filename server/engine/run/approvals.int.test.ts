@@ -5,17 +5,17 @@
  * a cancel ends its approval; a test run approves at once and asks nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { db } from '../../server/core/db';
-import type { GraphInput } from '../../server/engine/contract/graph';
-import { cancelExecutions } from '../../server/engine/run/cancel';
-import { wakeExecution } from '../../server/engine/run/lease';
-import { startExecution } from '../../server/engine/run/start';
-import { createMember, type TestMember } from '../../server/testing/factories';
-import { createMailbox } from '../../server/testing/mail-factories';
-import { call } from '../../server/testing/rest-client';
-import { useTestDatabase } from '../../server/testing/test-database';
-import { createWorkflow } from '../../server/testing/workflow-factories';
-import { startEngineWorker, waitForExecution, type EngineWorker } from './testing/engine-worker';
+import { db } from '../../core/db';
+import type { GraphInput } from '../contract/graph';
+import { cancelExecutions } from './cancel';
+import { wakeExecution } from './lease';
+import { startExecution } from './start';
+import { createMember, type TestMember } from '../../testing/factories';
+import { createMailbox } from '../../testing/mail-factories';
+import { call } from '../../testing/rest-client';
+import { useTestDatabase } from '../../testing/test-database';
+import { createWorkflow } from '../../testing/workflow-factories';
+import { startEngineWorker, waitForExecution, type EngineWorker } from '../../../runner/engine/testing/engine-worker';
 
 const databaseUrl = await useTestDatabase();
 let worker: EngineWorker;

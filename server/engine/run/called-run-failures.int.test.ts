@@ -9,14 +9,14 @@
  *   so an error workflow that calls the failing workflow again cannot ping-pong.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { db } from '../../server/core/db';
-import type { GraphInput } from '../../server/engine/contract/graph';
-import { startExecution } from '../../server/engine/run/start';
-import { createMember, type TestMember } from '../../server/testing/factories';
-import { useTestDatabase } from '../../server/testing/test-database';
-import { createWorkflow } from '../../server/testing/workflow-factories';
-import { startEngineWorker, waitForExecution, type EngineWorker } from './testing/engine-worker';
-import './testing/fixture-nodes';
+import { db } from '../../core/db';
+import type { GraphInput } from '../contract/graph';
+import { startExecution } from './start';
+import { createMember, type TestMember } from '../../testing/factories';
+import { useTestDatabase } from '../../testing/test-database';
+import { createWorkflow } from '../../testing/workflow-factories';
+import { startEngineWorker, waitForExecution, type EngineWorker } from '../../../runner/engine/testing/engine-worker';
+import '../../../runner/engine/testing/fixture-nodes';
 
 const databaseUrl = await useTestDatabase();
 let worker: EngineWorker;

@@ -5,13 +5,13 @@
  * other poison run; the next advancer saw nothing left to run and the run ended `succeeded`, error null.
  */
 import { afterAll, expect, it } from 'vitest';
-import { db } from '../../server/core/db';
-import { createMember } from '../../server/testing/factories';
-import { useTestDatabase } from '../../server/testing/test-database';
-import { createWorkflow } from '../../server/testing/workflow-factories';
-import { startEngineWorker, waitForExecution, type EngineWorker } from './testing/engine-worker';
-import './testing/fixture-nodes';
-import { leftRunning } from './testing/left-running';
+import { db } from '../../core/db';
+import { createMember } from '../../testing/factories';
+import { useTestDatabase } from '../../testing/test-database';
+import { createWorkflow } from '../../testing/workflow-factories';
+import { startEngineWorker, waitForExecution, type EngineWorker } from '../../../runner/engine/testing/engine-worker';
+import '../../../runner/engine/testing/fixture-nodes';
+import { leftRunning } from '../../../runner/engine/testing/left-running';
 
 const databaseUrl = await useTestDatabase();
 let worker: EngineWorker | undefined;

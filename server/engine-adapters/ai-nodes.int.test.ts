@@ -3,17 +3,17 @@
  * vendor on 127.0.0.1 stands in for the provider (opened to the capability by a test-only option).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { resetConfigForTests } from '../../server/core/config';
-import { db } from '../../server/core/db';
-import type { GraphInput } from '../../server/engine/contract/graph';
-import { setCapabilityOptionsForTests } from '../../server/engine-adapters/compose';
-import { startExecution } from '../../server/engine/run/start';
-import { fakeNet, startFakeVendor, type FakeVendorServer } from '../../server/testing/ai-fakes';
-import { createMember, type TestMember } from '../../server/testing/factories';
-import { createFakeLlmConnection, recordPastSpend } from '../../server/testing/llm-factories';
-import { useTestDatabase } from '../../server/testing/test-database';
-import { createWorkflow } from '../../server/testing/workflow-factories';
-import { startEngineWorker, waitForExecution, type EngineWorker } from './testing/engine-worker';
+import { resetConfigForTests } from '../core/config';
+import { db } from '../core/db';
+import type { GraphInput } from '../engine/contract/graph';
+import { setCapabilityOptionsForTests } from './compose';
+import { startExecution } from '../engine/run/start';
+import { fakeNet, startFakeVendor, type FakeVendorServer } from '../testing/ai-fakes';
+import { createMember, type TestMember } from '../testing/factories';
+import { createFakeLlmConnection, recordPastSpend } from '../testing/llm-factories';
+import { useTestDatabase } from '../testing/test-database';
+import { createWorkflow } from '../testing/workflow-factories';
+import { startEngineWorker, waitForExecution, type EngineWorker } from '../../runner/engine/testing/engine-worker';
 
 const databaseUrl = await useTestDatabase();
 let worker: EngineWorker;
