@@ -21,7 +21,6 @@ export interface ExecutionFilterState {
 
 export const noFilters: ExecutionFilterState = { workflowId: '', mailboxId: '', status: '', simulated: '', effects: '', q: '', loopIterations: '', from: '', to: '' };
 
-
 export function firstParam(value: string | string[] | undefined): string {
   return (Array.isArray(value) ? value[0] : value) ?? '';
 }

@@ -1,5 +1,6 @@
 /** The message journal's filters ↔ the page's query string (`/journal?outcome=…&mailboxId=…&from=…&to=…`). */
-import { firstParam, uuidPattern } from '../../executions/_lib/filters';
+import { firstParam } from '../../executions/_lib/filters';
+import { isUuid } from '@/server/core/ids';
 import { queryOfWindow, windowFromSearch } from '../../executions/_lib/time-window';
 
 /** The journal's `outcome` values (server/domains/journal/schemas.ts), in the order the filter offers them. */
@@ -22,7 +23,7 @@ export function journalFiltersFromSearch(search: Record<string, string | string[
   const mailboxId = firstParam(search.mailboxId);
   return {
     outcome: (journalOutcomes as readonly string[]).includes(outcome) ? (outcome as JournalOutcome) : '',
-    mailboxId: uuidPattern.test(mailboxId) ? mailboxId : '',
+    mailboxId: isUuid(mailboxId) ? mailboxId : '',
     ...windowFromSearch(search),
   };
 }
