@@ -82,6 +82,11 @@ const domainFaceZones = domainNames.map((name) => ({
  */
 const servicesWithoutQueries = [
   'server/domains/llm/service.ts',
+  'server/domains/review/decide.ts',
+  'server/domains/review/guards.ts',
+  'server/domains/review/journal/service.ts',
+  'server/domains/review/send.ts',
+  'server/domains/review/service.ts',
   'server/domains/send-guard/service.ts',
   'server/domains/templates/service.ts',
   'server/domains/workflows/service.ts',

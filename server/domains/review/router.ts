@@ -17,7 +17,9 @@ import {
   reviewSnoozeInput,
   sendingJournalPageOutput,
 } from './schemas';
-import { getReviewItem, listReview, rejectReviewItem, resolveReviewItem, sendReviewBatch, sendReviewItem, snoozeReviewItem } from './service';
+import { rejectReviewItem, resolveReviewItem, snoozeReviewItem } from './decide';
+import { sendReviewBatch, sendReviewItem } from './send';
+import { getReviewItem, listReview } from './service';
 import { docs } from './docs';
 
 const tag = 'Review';
