@@ -81,6 +81,7 @@ const domainFaceZones = domainNames.map((name) => ({
  * service of a domain with a repo). The selectors see `db().<model>` and `tx.<model>`, the forms the code uses.
  */
 const servicesWithoutQueries = [
+  'server/domains/llm/connection-rules.ts',
   'server/domains/llm/service.ts',
   'server/domains/review/decide.ts',
   'server/domains/review/guards.ts',
