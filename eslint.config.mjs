@@ -75,6 +75,24 @@ const domainFaceZones = domainNames.map((name) => ({
 }));
 
 /**
+ * The runner is plumbing: it reaches a domain only through its public face (index.ts, or schemas.ts /
+ * engine-api.ts), as other domains do. runner/analyzer, runner/eval and runner/send are left out while their
+ * logic moves into server/ (issue 21 §4): once they are gone the list is every runner entry.
+ */
+const runnerLeavingForServer = new Set(['analyzer', 'eval', 'send']);
+const runnerUnderFaces = fs
+  .readdirSync(new URL('./runner', import.meta.url))
+  .filter((entry) => !runnerLeavingForServer.has(entry))
+  .map((entry) => `./runner/${entry}`);
+const runnerZones = [
+  { target: './runner', from: './server/trpc', message: 'The runner imports no tRPC.' },
+  { target: './runner', from: './server/http', message: 'The runner imports no web server code.' },
+  { target: './runner', from: './app', message: 'The runner imports nothing from app/.' },
+];
+const runnerFaceMessage =
+  "The runner reaches a domain only through its public face, server/domains/<domain>/index.ts (or its schemas.ts / engine-api.ts), as other domains do: export what the task needs from that index.ts.";
+
+/**
  * One rule for Prisma (ARCHITECTURE, "Domain faces"): in a domain with a repo.ts, only the repo (and housekeeping)
  * queries the database; a service opens the transaction (`db().$transaction`) and hands its `tx` to named repo
  * functions. Enforced on the services listed here, which already follow it (the list grows until it is every
@@ -282,13 +300,20 @@ export default tseslint.config(
     files: ['runner/**/*.ts'],
     rules: {
       ...restrictPackages('next', 'react', 'trpc'),
+      'import-x/no-restricted-paths': ['error', { zones: runnerZones }],
+    },
+  },
+  {
+    // The runner's own code (its tests may still reach into what they test) reaches domains through their faces.
+    files: ['runner/**/*.ts'],
+    ignores: ['runner/**/*.test.ts'],
+    rules: {
       'import-x/no-restricted-paths': [
         'error',
         {
           zones: [
-            { target: './runner', from: './server/trpc', message: 'The runner imports no tRPC.' },
-            { target: './runner', from: './server/http', message: 'The runner imports no web server code.' },
-            { target: './runner', from: './app', message: 'The runner imports nothing from app/.' },
+            ...runnerZones,
+            { target: runnerUnderFaces, from: './server/domains', except: domainFaces.map((face) => `./${face}`), message: runnerFaceMessage },
           ],
         },
       ],

@@ -179,3 +179,35 @@ describe('domain faces', { timeout: 60_000 }, () => {
     expect(await boundaryFindings('server/domains/templates/service.ts', source)).toEqual([]);
   });
 });
+
+describe('routers lane: the runner and the Prisma rule behind the faces', { timeout: 60_000 }, () => {
+  it.each([
+    ['a runner task imports a domain’s housekeeping file', 'runner/tasks/purge-sessions.task.ts', "import { purgeEndedSessions } from '../../server/domains/auth/housekeeping';"],
+    ['runner code imports a nested domain file', 'runner/mail/watchdog.ts', "import { notify } from '../../server/domains/notifications/notify';"],
+    ['runner/main.ts imports a domain’s internals', 'runner/main.ts', "import { mailTokenSource } from '../server/domains/oauth/tokens';"],
+  ])('reports %s', async (_name, file, source) => {
+    const findings = await boundaryFindings(file, source);
+    expect(findings.some((finding) => /runner reaches a domain only through its public face/.test(finding)), findings.join('\n')).toBe(true);
+  });
+
+  it.each([
+    ['a runner task uses a domain’s face', 'runner/tasks/purge-sessions.task.ts', "import { purgeEndedSessions } from '../../server/domains/auth';"],
+    ['runner code uses a domain’s shapes', 'runner/templates/sync-starter.ts', "import { storedGraphInput } from '../../server/domains/workflows/schemas';"],
+    ['a runner test reaches into what it tests', 'runner/templates/starter.int.test.ts', "import { starterTemplates } from '../../server/domains/templates/starter';"],
+  ])('allows %s', async (_name, file, source) => {
+    expect(await boundaryFindings(file, source)).toEqual([]);
+  });
+
+  it.each([
+    ['a review use case writes through its transaction', 'server/domains/review/send.ts', "import { db } from '../../core/db';\nexport const run = () => db().$transaction((tx) => tx.outboundMessage.update({ where: { id: '' }, data: {} }));"],
+    ['the llm connection rules query', 'server/domains/llm/connection-rules.ts', "import { db } from '../../core/db';\nexport const rows = () => db().llmConnection.findMany();"],
+  ])('reports %s', async (_name, file, source) => {
+    const findings = await boundaryFindings(file, source);
+    expect(findings.some((finding) => /only the repo queries the database/.test(finding)), findings.join('\n')).toBe(true);
+  });
+
+  it('allows a review use case that hands its tx to the repo', async () => {
+    const source = "import { db } from '../../core/db';\nimport { updateItem } from './repo';\nexport const run = () => db().$transaction((tx) => updateItem(tx, '', {}));";
+    expect(await boundaryFindings('server/domains/review/send.ts', source)).toEqual([]);
+  });
+});

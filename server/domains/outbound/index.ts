@@ -4,3 +4,4 @@
  */
 export { createOutbound, enqueueSend } from './create';
 export type { OutboundAttachment } from './create';
+export { purgeOutboundContent } from './housekeeping';
