@@ -101,6 +101,7 @@ const runnerFaceMessage =
 const servicesWithoutQueries = [
   'server/domains/llm/connection-rules.ts',
   'server/domains/llm/service.ts',
+  'server/domains/outbound/create.ts',
   'server/domains/review/decide.ts',
   'server/domains/review/guards.ts',
   'server/domains/review/journal/service.ts',
