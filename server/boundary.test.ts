@@ -52,7 +52,7 @@ describe('layering boundaries (ESLint)', { timeout: 60_000 }, () => {
     ['core uses core', 'server/core/auth/access.ts', "import { hit } from '../http/rate-limit';"],
     ['a router uses tRPC', 'server/domains/tables/router.ts', "import { procedure } from '../../trpc/procedures';"],
     ['a service uses another domain’s service and core', 'server/domains/members/service.ts', "import { revokeSessions } from '../auth';\nimport { db } from '../../core/db';"],
-    ['the runner uses domain housekeeping', 'runner/main.ts', "import { purgeOldTableWriteEffects } from '../server/domains/tables/housekeeping';"],
+    ['the runner uses domain housekeeping', 'runner/main.ts', "import { purgeOldTableWriteEffects } from '../server/domains/tables';"],
     ['the web server uses Next', 'server/http/web-server.ts', "import next from 'next';"],
   ])('allows %s', async (_name, file, source) => {
     expect(await boundaryFindings(file, source)).toEqual([]);
