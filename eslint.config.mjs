@@ -99,6 +99,7 @@ const runnerFaceMessage =
  * service of a domain with a repo). The selectors see `db().<model>` and `tx.<model>`, the forms the code uses.
  */
 const servicesWithoutQueries = [
+  'server/domains/assistant/service.ts',
   'server/domains/llm/connection-rules.ts',
   'server/domains/llm/service.ts',
   'server/domains/outbound/create.ts',
