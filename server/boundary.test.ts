@@ -211,3 +211,21 @@ describe('routers lane: the runner and the Prisma rule behind the faces', { time
     expect(await boundaryFindings('server/domains/review/send.ts', source)).toEqual([]);
   });
 });
+
+describe('routers lane: the Prisma rule on every domain file but the listed ones', { timeout: 60_000 }, () => {
+  it.each([
+    ['a domain file that never queried starts to', 'server/domains/members/service.ts', "import { db } from '../../core/db';\nexport const rows = () => db().member.findMany();"],
+    ['a nested domain file runs raw SQL on its transaction', 'server/domains/tables/rows/service.ts', "import { db } from '../../core/db';\nexport const run = () => db().$transaction((tx) => tx.$executeRaw`SELECT 1`);"],
+  ])('reports %s', async (_name, file, source) => {
+    const findings = await boundaryFindings(file, source);
+    expect(findings.some((finding) => /only the repo queries the database/.test(finding)), findings.join('\n')).toBe(true);
+  });
+
+  it.each([
+    ['a repo queries', 'server/domains/members/repo.ts', "import { db } from '../../core/db';\nexport const rows = () => db().member.findMany();"],
+    ['a housekeeping file purges', 'server/domains/members/housekeeping.ts', "import { db } from '../../core/db';\nexport const purge = () => db().invitation.deleteMany({});"],
+    ['a file still listed as querying', 'server/domains/workflows/lifecycle.ts', "import { db } from '../../core/db';\nexport const rows = () => db().workflow.findMany();"],
+  ])('allows %s', async (_name, file, source) => {
+    expect(await boundaryFindings(file, source)).toEqual([]);
+  });
+});
