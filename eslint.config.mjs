@@ -140,7 +140,6 @@ const stillQuerying = [
   'server/domains/tables/rows/row-rewrite.ts',
   'server/domains/tables/rows/typed-slots-backfill.ts',
   'server/domains/tables/service.ts',
-  'server/domains/workflows/graph-scopes.ts',
   'server/domains/workflows/lifecycle.ts',
   'server/domains/workflows/links.ts',
   'server/domains/workflows/restore.ts',
