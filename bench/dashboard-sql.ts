@@ -19,9 +19,9 @@ export interface Statement {
 
 /** The routes' builders (imported by the bench once DATABASE_URL is set). */
 export interface RouteBuilders {
-  executionFiguresSql: typeof import('../server/domains/dashboard/executions').executionFiguresSql;
+  executionFiguresSql: typeof import('../server/domains/dashboard/executions-sql').executionFiguresSql;
   /** The executions statements from raw rows only, as they were before the rollups: the "before" of the plans. */
-  executionFiguresRawSql: typeof import('../server/domains/dashboard/executions').executionFiguresRawSql;
+  executionFiguresRawSql: typeof import('../server/domains/dashboard/executions-sql').executionFiguresRawSql;
   mailFiguresSql: typeof import('../server/domains/dashboard/mail-sql').mailFiguresSql;
   aiFiguresSql: typeof import('../server/domains/dashboard/ai-sql').aiFiguresSql;
   /** The raw statements the rollups replace: the plans' "before". */

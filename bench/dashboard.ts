@@ -68,8 +68,8 @@ export async function runDashboardBench(options: { databaseUrl: string; log: (me
   const { dashboardQueryInput } = await import('../server/domains/dashboard/query');
   const { reconcileDashboardRollups } = await import('../server/domains/dashboard/rollups/reconcile');
   const builders: RouteBuilders = {
-    executionFiguresSql: (await import('../server/domains/dashboard/executions')).executionFiguresSql,
-    executionFiguresRawSql: (await import('../server/domains/dashboard/executions')).executionFiguresRawSql,
+    executionFiguresSql: (await import('../server/domains/dashboard/executions-sql')).executionFiguresSql,
+    executionFiguresRawSql: (await import('../server/domains/dashboard/executions-sql')).executionFiguresRawSql,
     mailFiguresSql: (await import('../server/domains/dashboard/mail-sql')).mailFiguresSql,
     aiFiguresSql: (await import('../server/domains/dashboard/ai-sql')).aiFiguresSql,
     mailFiguresRawSql: (await import('../server/domains/dashboard/mail-sql')).mailFiguresRawSql,

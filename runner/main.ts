@@ -17,7 +17,7 @@ import { disconnectDb } from '../server/core/db';
 import { loadEnvFile } from '../server/core/load-env-file';
 import { log } from '../server/core/log';
 import { setOAuthTokenSource } from '../server/mail/providers/token-source';
-import { mailTokenSource } from '../server/domains/oauth/tokens';
+import { mailTokenSource } from '../server/domains/oauth';
 import { composeEngine } from '../server/engine-adapters/compose';
 import { closeExpressionSandbox, startExpressionSandbox } from '../server/engine/expressions/sandbox';
 import { parsedCronItems } from './crontab';

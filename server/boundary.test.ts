@@ -52,7 +52,7 @@ describe('layering boundaries (ESLint)', { timeout: 60_000 }, () => {
     ['core uses core', 'server/core/auth/access.ts', "import { hit } from '../http/rate-limit';"],
     ['a router uses tRPC', 'server/domains/tables/router.ts', "import { procedure } from '../../trpc/procedures';"],
     ['a service uses another domain’s service and core', 'server/domains/members/service.ts', "import { revokeSessions } from '../auth';\nimport { db } from '../../core/db';"],
-    ['the runner uses domain housekeeping', 'runner/main.ts', "import { purgeOldTableWriteEffects } from '../server/domains/tables/housekeeping';"],
+    ['the runner uses domain housekeeping', 'runner/main.ts', "import { purgeOldTableWriteEffects } from '../server/domains/tables';"],
     ['the web server uses Next', 'server/http/web-server.ts', "import next from 'next';"],
   ])('allows %s', async (_name, file, source) => {
     expect(await boundaryFindings(file, source)).toEqual([]);
@@ -221,9 +221,59 @@ describe('the runner as plumbing', { timeout: 60_000 }, () => {
   });
 
   it.each([
-    ['a runner task calls the server function it runs', 'runner/tasks/eval-run.task.ts', "import { driveEvalRun } from '../../server/domains/eval-runs/drive';"],
-    ['a runner loop calls a domain’s sweeper', 'runner/send/sweeper-loop.ts', "import { sweepSends } from '../../server/domains/outbound/send/sweeper';"],
+    ['a runner task calls the server function it runs', 'runner/tasks/eval-run.task.ts', "import { driveEvalRun } from '../../server/domains/eval-runs';"],
+    ['a runner loop calls a domain’s sweeper', 'runner/send/sweeper-loop.ts', "import { sweepSends } from '../../server/domains/outbound';"],
     ['a domain test drives a real worker with the runner’s task', 'server/domains/eval-runs/drive.int.test.ts', "import { evalRunTask } from '../../../runner/tasks/eval-run.task';"],
+  ])('allows %s', async (_name, file, source) => {
+    expect(await boundaryFindings(file, source)).toEqual([]);
+  });
+});
+
+describe('routers lane: the runner and the Prisma rule behind the faces', { timeout: 60_000 }, () => {
+  it.each([
+    ['a runner task imports a domain’s housekeeping file', 'runner/tasks/purge-sessions.task.ts', "import { purgeEndedSessions } from '../../server/domains/auth/housekeeping';"],
+    ['runner code imports a nested domain file', 'runner/mail/watchdog.ts', "import { notify } from '../../server/domains/notifications/notify';"],
+    ['runner/main.ts imports a domain’s internals', 'runner/main.ts', "import { mailTokenSource } from '../server/domains/oauth/tokens';"],
+  ])('reports %s', async (_name, file, source) => {
+    const findings = await boundaryFindings(file, source);
+    expect(findings.some((finding) => /runner reaches a domain only through its public face/.test(finding)), findings.join('\n')).toBe(true);
+  });
+
+  it.each([
+    ['a runner task uses a domain’s face', 'runner/tasks/purge-sessions.task.ts', "import { purgeEndedSessions } from '../../server/domains/auth';"],
+    ['runner code uses a domain’s shapes', 'runner/templates/sync-starter.ts', "import { storedGraphInput } from '../../server/domains/workflows/schemas';"],
+    ['a runner test reaches into what it tests', 'runner/templates/starter.int.test.ts', "import { starterTemplates } from '../../server/domains/templates/starter';"],
+  ])('allows %s', async (_name, file, source) => {
+    expect(await boundaryFindings(file, source)).toEqual([]);
+  });
+
+  it.each([
+    ['a review use case writes through its transaction', 'server/domains/review/send.ts', "import { db } from '../../core/db';\nexport const run = () => db().$transaction((tx) => tx.outboundMessage.update({ where: { id: '' }, data: {} }));"],
+    ['the llm connection rules query', 'server/domains/llm/connection-rules.ts', "import { db } from '../../core/db';\nexport const rows = () => db().llmConnection.findMany();"],
+  ])('reports %s', async (_name, file, source) => {
+    const findings = await boundaryFindings(file, source);
+    expect(findings.some((finding) => /only the repo queries the database/.test(finding)), findings.join('\n')).toBe(true);
+  });
+
+  it('allows a review use case that hands its tx to the repo', async () => {
+    const source = "import { db } from '../../core/db';\nimport { updateItem } from './repo';\nexport const run = () => db().$transaction((tx) => updateItem(tx, '', {}));";
+    expect(await boundaryFindings('server/domains/review/send.ts', source)).toEqual([]);
+  });
+});
+
+describe('routers lane: the Prisma rule on every domain file but the listed ones', { timeout: 60_000 }, () => {
+  it.each([
+    ['a domain file that never queried starts to', 'server/domains/members/service.ts', "import { db } from '../../core/db';\nexport const rows = () => db().member.findMany();"],
+    ['a nested domain file runs raw SQL on its transaction', 'server/domains/tables/rows/service.ts', "import { db } from '../../core/db';\nexport const run = () => db().$transaction((tx) => tx.$executeRaw`SELECT 1`);"],
+  ])('reports %s', async (_name, file, source) => {
+    const findings = await boundaryFindings(file, source);
+    expect(findings.some((finding) => /only the repo queries the database/.test(finding)), findings.join('\n')).toBe(true);
+  });
+
+  it.each([
+    ['a repo queries', 'server/domains/members/repo.ts', "import { db } from '../../core/db';\nexport const rows = () => db().member.findMany();"],
+    ['a housekeeping file purges', 'server/domains/members/housekeeping.ts', "import { db } from '../../core/db';\nexport const purge = () => db().invitation.deleteMany({});"],
+    ['a file still listed as querying', 'server/domains/workflows/lifecycle.ts', "import { db } from '../../core/db';\nexport const rows = () => db().workflow.findMany();"],
   ])('allows %s', async (_name, file, source) => {
     expect(await boundaryFindings(file, source)).toEqual([]);
   });

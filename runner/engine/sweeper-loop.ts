@@ -5,7 +5,7 @@
  */
 import { log } from '../../server/core/log';
 import { sweepEveryMs, sweepExecutions } from '../../server/engine/run/sweeper';
-import { sweepEvalRuns } from '../../server/domains/eval-runs/sweeper';
+import { sweepEvalRuns } from '../../server/domains/eval-runs';
 
 export function startSweeperLoop(): { stop(): void } {
   let running = false;

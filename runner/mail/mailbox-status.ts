@@ -9,7 +9,7 @@
 import { db } from '../../server/core/db';
 import { emitToMember } from '../../server/core/realtime/emit';
 import { backoffMs, movesToError, type ClassifiedSyncError } from '../../server/mail/sync-errors';
-import { notify } from '../../server/domains/notifications/notify';
+import { notify } from '../../server/domains/notifications';
 
 export type SyncOperation = 'sync' | 'backfill' | 'resync' | 'apply-operations' | 'connect';
 

@@ -21,7 +21,7 @@ import { config } from '../../server/core/config';
 import { db } from '../../server/core/db';
 import { log } from '../../server/core/log';
 import { emitToMember } from '../../server/core/realtime/emit';
-import { notify } from '../../server/domains/notifications/notify';
+import { notify } from '../../server/domains/notifications';
 import { dispatchMailWork } from './dispatch';
 
 export type StallReason = 'sync_overdue' | 'watch_silent' | 'dispatch_lag';

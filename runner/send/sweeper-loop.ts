@@ -7,7 +7,7 @@
 import { hostname } from 'node:os';
 import { log } from '../../server/core/log';
 import { heartbeatRunner } from '../../server/mail/lease';
-import { sendSweepTiming, sweepSends } from '../../server/domains/outbound/send/sweeper';
+import { sendSweepTiming, sweepSends } from '../../server/domains/outbound';
 
 /** Heartbeats well inside the liveness window (leaseTiming.liveMs, 20 s). */
 const heartbeatEveryMs = 5_000;

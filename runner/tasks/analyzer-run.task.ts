@@ -1,5 +1,5 @@
 import { jobCatalogue } from '../../server/core/jobs/catalogue';
-import { runAnalysis } from '../../server/domains/analyzer/run/analyze';
+import { runAnalysis } from '../../server/domains/analyzer';
 import { defineTask } from './define-task';
 
 /** Analyses a mailbox (server/domains/analyzer/run/): statistics, sender groups, the model's opportunities. */

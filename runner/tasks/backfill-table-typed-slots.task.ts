@@ -1,5 +1,5 @@
 import { housekeepingPayload, housekeepingTaskNames } from '../../server/core/jobs/housekeeping-jobs';
-import { backfillTypedSlots } from '../../server/domains/tables/rows/typed-slots-backfill';
+import { backfillTypedSlots } from '../../server/domains/tables';
 import { defineTask } from './define-task';
 
 export const backfillTableTypedSlotsTask = defineTask(housekeepingTaskNames.backfillTableTypedSlots, housekeepingPayload, async (_payload, { logger }) => {

@@ -1,5 +1,5 @@
 import { dashboardReconcilePayload, housekeepingTaskNames } from '../../server/core/jobs/housekeeping-jobs';
-import { reconcileDashboardRollups } from '../../server/domains/dashboard/rollups/reconcile';
+import { reconcileDashboardRollups } from '../../server/domains/dashboard';
 import { defineTask } from './define-task';
 
 /** The dashboard's rollups recomputed from raw rows and corrected: the last 48 hours, or (daily) the whole history. */

@@ -1,6 +1,6 @@
 import { jobCatalogue, jobKeys } from '../../server/core/jobs/catalogue';
 import { enqueue } from '../../server/core/jobs/enqueue';
-import { driveEvalRun } from '../../server/domains/eval-runs/drive';
+import { driveEvalRun } from '../../server/domains/eval-runs';
 import { defineTask } from './define-task';
 
 /** Drives an evaluation run for a while; a fresh job (same key) continues while cases remain. */

@@ -1,5 +1,5 @@
 import { jobCatalogue } from '../../server/core/jobs/catalogue';
-import { runSend } from '../../server/domains/outbound/send/pipeline';
+import { runSend } from '../../server/domains/outbound';
 import { runnerIdentity } from '../runner-identity';
 import { defineTask } from './define-task';
 

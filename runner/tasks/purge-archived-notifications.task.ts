@@ -1,5 +1,5 @@
 import { housekeepingPayload, housekeepingTaskNames } from '../../server/core/jobs/housekeeping-jobs';
-import { purgeArchivedNotifications } from '../../server/domains/notifications/housekeeping';
+import { purgeArchivedNotifications } from '../../server/domains/notifications';
 import { defineTask } from './define-task';
 
 export const purgeArchivedNotificationsTask = defineTask(housekeepingTaskNames.purgeArchivedNotifications, housekeepingPayload, async (_payload, { logger }) => {

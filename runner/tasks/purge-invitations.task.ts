@@ -1,4 +1,4 @@
-import { purgeStaleInvitations } from '../../server/domains/members/housekeeping';
+import { purgeStaleInvitations } from '../../server/domains/members';
 import { housekeepingPayload, housekeepingTaskNames } from '../../server/core/jobs/housekeeping-jobs';
 import { defineTask } from './define-task';
 

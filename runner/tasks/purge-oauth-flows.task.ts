@@ -1,5 +1,5 @@
 import { housekeepingPayload, housekeepingTaskNames } from '../../server/core/jobs/housekeeping-jobs';
-import { purgeEndedOAuthFlows } from '../../server/domains/oauth/housekeeping';
+import { purgeEndedOAuthFlows } from '../../server/domains/oauth';
 import { defineTask } from './define-task';
 
 export const purgeOAuthFlowsTask = defineTask(housekeepingTaskNames.purgeOAuthFlows, housekeepingPayload, async (_payload, { logger }) => {

@@ -1,5 +1,5 @@
 import { housekeepingPayload, housekeepingTaskNames } from '../../server/core/jobs/housekeeping-jobs';
-import { purgeOutboundContent } from '../../server/domains/outbound/housekeeping';
+import { purgeOutboundContent } from '../../server/domains/outbound';
 import { defineTask } from './define-task';
 
 /** Drops the content of finished outbound messages past their retention. */

@@ -1,4 +1,4 @@
-import { purgeEndedSessions } from '../../server/domains/auth/housekeeping';
+import { purgeEndedSessions } from '../../server/domains/auth';
 import { housekeepingPayload, housekeepingTaskNames } from '../../server/core/jobs/housekeeping-jobs';
 import { defineTask } from './define-task';
 

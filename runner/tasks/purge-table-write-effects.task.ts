@@ -1,4 +1,4 @@
-import { purgeOldTableWriteEffects } from '../../server/domains/tables/housekeeping';
+import { purgeOldTableWriteEffects } from '../../server/domains/tables';
 import { housekeepingPayload, housekeepingTaskNames } from '../../server/core/jobs/housekeeping-jobs';
 import { defineTask } from './define-task';
 

@@ -1,4 +1,4 @@
-import { purgeExpiredUploads } from '../../server/domains/mail/attachments/housekeeping';
+import { purgeExpiredUploads } from '../../server/domains/mail';
 import { housekeepingPayload, housekeepingTaskNames } from '../../server/core/jobs/housekeeping-jobs';
 import { defineTask } from './define-task';
 

@@ -1,5 +1,5 @@
 import { housekeepingPayload, housekeepingTaskNames } from '../../server/core/jobs/housekeeping-jobs';
-import { sweepInterruptedTurns } from '../../server/domains/assistant/sweep';
+import { sweepInterruptedTurns } from '../../server/domains/assistant';
 import { defineTask } from './define-task';
 
 export const sweepAssistantTurnsTask = defineTask(housekeepingTaskNames.sweepAssistantTurns, housekeepingPayload, async (_payload, { logger }) => {

@@ -9,8 +9,7 @@
 import { db } from '../../server/core/db';
 import { log } from '../../server/core/log';
 import { validateGraph } from '../../server/engine/graph/validate-graph';
-import { templateFactsOf } from '../../server/domains/templates/derive';
-import { starterTemplates, type StarterTemplate } from '../../server/domains/templates/starter';
+import { starterTemplates, templateFactsOf, type StarterTemplate } from '../../server/domains/templates';
 import { storedGraphInput } from '../../server/domains/workflows/schemas';
 
 export interface SyncOutcome {

@@ -15,6 +15,22 @@ import { enforceBudget, resolveForPurpose, isRefusal, type ModelRequest } from '
 import { isUuid } from '../../core/ids';
 import { needFor, putGraph } from '../workflows';
 import { presentConversation, presentMessage, presentProposal, storedModelOf } from './present';
+import {
+  cancelRunningTurn,
+  claimTurn,
+  decidePending,
+  findConversation,
+  findOwnWorkflowId,
+  findProposal,
+  insertConversation,
+  insertMessage,
+  lastSeqOf,
+  listConversationRows,
+  messagesOf,
+  proposalById,
+  proposalsOf,
+  retitleConversation,
+} from './repo';
 import { assistantBounds, type CreateConversationInput, type ListConversationsInput } from './schemas';
 import { abortTurn, startTurnRun } from './turn';
 
@@ -30,7 +46,7 @@ export function conversationNotFound(id: string) {
 }
 
 export async function findOwnedConversation(memberId: string, id: string, tx: Pick<Tx, 'assistantConversation'> = db()): Promise<AssistantConversation> {
-  const row = await tx.assistantConversation.findFirst({ where: { id, memberId } });
+  const row = await findConversation(memberId, id, tx);
   if (!row) throw conversationNotFound(id);
   return row;
 }
@@ -56,18 +72,15 @@ function refuseWithoutTools(provider: string) {
 }
 
 export async function listConversations(actor: AuthenticatedActor, input: ListConversationsInput) {
-  const rows = await db().assistantConversation.findMany({
-    where: { memberId: actor.member.id, ...(input.workflowId !== undefined ? { workflowId: isUuid(input.workflowId) ? input.workflowId.toLowerCase() : '00000000-0000-0000-0000-000000000000' } : {}) },
-    orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
-    take: input.limit ?? assistantBounds.listDefault,
-  });
+  const workflowId = input.workflowId !== undefined ? (isUuid(input.workflowId) ? input.workflowId.toLowerCase() : '00000000-0000-0000-0000-000000000000') : undefined;
+  const rows = await listConversationRows(actor.member.id, workflowId, input.limit ?? assistantBounds.listDefault);
   return { conversations: rows.map(presentConversation) };
 }
 
 export async function createConversation(actor: AuthenticatedActor, input: CreateConversationInput) {
   let workflowId: string | null = null;
   if (input.workflowId !== undefined) {
-    const workflow = isUuid(input.workflowId) ? await db().workflow.findFirst({ where: { id: input.workflowId.toLowerCase(), memberId: actor.member.id }, select: { id: true } }) : null;
+    const workflow = isUuid(input.workflowId) ? await findOwnWorkflowId(actor.member.id, input.workflowId.toLowerCase()) : null;
     if (!workflow) throw appError('assistant.bad_request', { details: { field: 'workflowId', reason: 'workflow_not_found' } });
     workflowId = workflow.id;
   }
@@ -79,18 +92,13 @@ export async function createConversation(actor: AuthenticatedActor, input: Creat
     const routed = await resolveForPurpose('assistant');
     if (routed && !isRefusal(routed)) refuseWithoutTools(routed.connection.provider);
   }
-  const row = await db().assistantConversation.create({
-    data: { memberId: actor.member.id, workflowId, title: input.title ?? defaultTitle, model: input.model ? { ...input.model } : undefined },
-  });
+  const row = await insertConversation({ memberId: actor.member.id, workflowId, title: input.title ?? defaultTitle, model: input.model ? { ...input.model } : undefined });
   return { conversation: presentConversation(row) };
 }
 
 export async function getConversation(actor: AuthenticatedActor, id: string) {
   const row = await findOwnedConversation(actor.member.id, id);
-  const [messages, proposals] = await Promise.all([
-    db().assistantMessage.findMany({ where: { conversationId: row.id }, orderBy: [{ seq: 'asc' }, { createdAt: 'asc' }] }),
-    db().assistantProposal.findMany({ where: { conversationId: row.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
-  ]);
+  const [messages, proposals] = await Promise.all([messagesOf(row.id), proposalsOf(row.id)]);
   return { conversation: presentConversation(row), messages: messages.map(presentMessage), proposals: proposals.map(presentProposal) };
 }
 
@@ -103,16 +111,16 @@ export async function sendTurn(actor: AuthenticatedActor, input: { id: string; c
   await enforceBudget(actor.member.id);
   const messageId = await db().$transaction(async (tx) => {
     // Only one turn at a time, whatever the number of web processes.
-    const claimed = await tx.assistantConversation.updateMany({ where: { id: conversation.id, status: { not: 'running' } }, data: { status: 'running' } });
+    const claimed = await claimTurn(tx, conversation.id);
     if (claimed.count === 0) throw appError('assistant.turn_running');
-    const last = await tx.assistantMessage.aggregate({ where: { conversationId: conversation.id }, _max: { seq: true } });
+    const last = await lastSeqOf(tx, conversation.id);
     const seq = (last._max.seq ?? 0) + 1;
     // An untitled conversation takes its first question as title.
     if (last._max.seq === null && conversation.title === defaultTitle) {
-      await tx.assistantConversation.update({ where: { id: conversation.id }, data: { title: titleOf(input.content) } });
+      await retitleConversation(tx, conversation.id, titleOf(input.content));
     }
-    await tx.assistantMessage.create({ data: { conversationId: conversation.id, seq, role: 'user', content: input.content, parts: [{ type: 'text', text: input.content }], status: 'done' } });
-    const message = await tx.assistantMessage.create({ data: { conversationId: conversation.id, seq: seq + 1, role: 'assistant', status: 'streaming' } });
+    await insertMessage(tx, { conversationId: conversation.id, seq, role: 'user', content: input.content, parts: [{ type: 'text', text: input.content }], status: 'done' });
+    const message = await insertMessage(tx, { conversationId: conversation.id, seq: seq + 1, role: 'assistant', status: 'streaming' });
     await emitToMember(actor.member.id, 'assistant.changed', { conversationId: conversation.id, status: 'running', messageId: message.id }, tx);
     return message.id;
   });
@@ -125,8 +133,7 @@ export async function cancelTurn(actor: AuthenticatedActor, id: string) {
   const conversation = await findOwnedConversation(actor.member.id, id);
   if (conversation.status === 'running') {
     await db().$transaction(async (tx) => {
-      await tx.assistantConversation.updateMany({ where: { id: conversation.id, status: 'running' }, data: { status: 'cancelled' } });
-      await tx.assistantMessage.updateMany({ where: { conversationId: conversation.id, status: 'streaming' }, data: { status: 'cancelled' } });
+      await cancelRunningTurn(tx, conversation.id);
       await emitToMember(actor.member.id, 'assistant.changed', { conversationId: conversation.id, status: 'cancelled' }, tx);
     });
     // This process's run stops at once; a run in another process sees the status at its next write.
@@ -137,15 +144,15 @@ export async function cancelTurn(actor: AuthenticatedActor, id: string) {
 
 async function ownedProposal(actor: AuthenticatedActor, input: { id: string; proposalId: string }) {
   await findOwnedConversation(actor.member.id, input.id);
-  const proposal = await db().assistantProposal.findFirst({ where: { id: input.proposalId, conversationId: input.id } });
+  const proposal = await findProposal(input.id, input.proposalId);
   if (!proposal) throw appError('assistant.not_found', { details: { kind: 'proposal', id: input.proposalId } });
   if (proposal.status !== 'pending') throw appError('assistant.proposal_decided', { details: { status: proposal.status } });
   return proposal;
 }
 
 async function decide(actor: AuthenticatedActor, proposalId: string, status: 'accepted' | 'rejected' | 'stale') {
-  const updated = await db().assistantProposal.updateMany({ where: { id: proposalId, status: 'pending' }, data: { status, decidedAt: new Date() } });
-  const row = await db().assistantProposal.findUniqueOrThrow({ where: { id: proposalId } });
+  const updated = await decidePending(proposalId, status);
+  const row = await proposalById(proposalId);
   if (updated.count === 0 && row.status !== status) throw appError('assistant.proposal_decided', { details: { status: row.status } });
   await emitToMember(actor.member.id, 'assistant.changed', { conversationId: row.conversationId, status: row.status, proposalId: row.id });
   return row;

@@ -2,6 +2,7 @@ import { route } from '../../trpc/meta';
 import { procedure, router } from '../../trpc/procedures';
 import { auditPageOutput, auditQueryInput } from './schemas';
 import { listAudit } from './service';
+import { docs } from './docs';
 
 export const auditRouter = router({
   list: procedure
@@ -11,11 +12,8 @@ export const auditRouter = router({
         path: '/api/v1/admin/audit',
         access: { kind: 'scope', scope: 'admin:read', admin: true },
         tag: 'Audit',
-        summary: { en: 'Read the audit log', fr: 'Consulter le journal d’audit' },
-        description: {
-          en: 'Entries most recent first, filtered by `action`, `actor` (member id) and `since`; cursor pagination (`limit` 1-200, default 50).',
-          fr: 'Entrées des plus récentes aux plus anciennes, filtrées par `action`, `actor` (id du membre) et `since` ; pagination par curseur (`limit` 1-200, 50 par défaut).',
-        },
+        summary: docs.list.summary,
+        description: docs.list.description,
       }),
     )
     .input(auditQueryInput)

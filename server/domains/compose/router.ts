@@ -3,6 +3,7 @@ import { route } from '../../trpc/meta';
 import { actorOf, procedure, router } from '../../trpc/procedures';
 import { replyContextInput, replyContextOutput, sendMessageInput, sendMessageOutput, undoInput, undoOutput } from './schemas';
 import { replyContext, sendMessage, undoSend } from './service';
+import { docs } from './docs';
 
 const tag = 'Mail';
 
@@ -18,11 +19,8 @@ export const composeRouter = router({
         badRequestCode: 'webmail.bad_request',
         errors: ['mailbox.not_found', 'mailbox.not_active', 'webmail.message_not_found', 'request.not_found'],
         tag,
-        summary: { en: 'Send a message', fr: 'Envoyer un message' },
-        description: {
-          en: 'Sends a new message, a reply (`inReplyTo.mode` `reply` or `replyAll`: In-Reply-To is the original’s Message-ID, References its chain) or a forward (`forward`: the original’s attachments come along unless `includeAttachments` is false) from one of your active mailboxes. `to`, `cc`, `bcc`: at most 100 valid addresses each, at least one recipient in all. `attachments` (at most 20): `{uploadId}` (an upload of yours not used by another message yet) or `{messageId, position}` (an attachment of a message of your mailboxes). The message is recorded, not delivered: it leaves after the undo window (SEND_UNDO_SECONDS, default 10 s; `undoUntil`), or waits in the review queue when `review` is true (`undoUntil` null). Answers 202 `{message: Review item, undoUntil}`. `clientToken` names the request: the same token again answers the same message and sends nothing twice. Errors: a malformed body or no recipient is 400 `webmail.bad_request` (`details.reason`); a mailbox not yours is 404 `mailbox.not_found`, one not active 409 `mailbox.not_active`; a message answered or attached that is not yours is 404 `webmail.message_not_found`; an unknown or expired upload is 404 `request.not_found`.',
-          fr: 'Envoie un nouveau message, une réponse (`inReplyTo.mode` `reply` ou `replyAll` : In-Reply-To est le Message-ID de l’original, References sa chaîne) ou un transfert (`forward` : les pièces jointes de l’original suivent sauf si `includeAttachments` vaut false) depuis une de vos boîtes actives. `to`, `cc`, `bcc` : 100 adresses valides au plus chacun, au moins un destinataire en tout. `attachments` (20 au plus) : `{uploadId}` (un fichier téléversé par vous et pas encore utilisé) ou `{messageId, position}` (une pièce jointe d’un message de vos boîtes). Le message est enregistré, pas remis : il part après le délai d’annulation (SEND_UNDO_SECONDS, 10 s par défaut ; `undoUntil`), ou attend dans la file de relecture si `review` vaut true (`undoUntil` nul). Répond 202 `{message: élément de relecture, undoUntil}`. `clientToken` nomme la requête : le même jeton répond le même message sans rien envoyer deux fois. Erreurs : un corps mal formé ou aucun destinataire donne 400 `webmail.bad_request` (`details.reason`) ; une boîte qui n’est pas à vous 404 `mailbox.not_found`, une boîte inactive 409 `mailbox.not_active` ; un message cité ou joint qui n’est pas à vous 404 `webmail.message_not_found` ; un fichier téléversé inconnu ou expiré 404 `request.not_found`.',
-        },
+        summary: docs.send.summary,
+        description: docs.send.description,
       }),
     )
     .input(sendMessageInput)
@@ -38,11 +36,8 @@ export const composeRouter = router({
         badRequestCode: 'webmail.bad_request',
         errors: ['webmail.message_not_found', 'webmail.undo_expired'],
         tag,
-        summary: { en: 'Undo a send', fr: 'Annuler un envoi' },
-        description: {
-          en: 'Cancels a message sent from the webmail while its undo window lasts (`undoUntil`) and it has not started leaving: `sendStatus` becomes `cancelled` (a `cancelled` entry in the sending journal). Undoing it again answers the same. Too late (the window is over, the send started, or the message went to the review queue) is 409 `webmail.undo_expired`; a message that is not yours is 404 `webmail.message_not_found`.',
-          fr: 'Annule un message envoyé depuis la messagerie tant que dure son délai d’annulation (`undoUntil`) et qu’il n’a pas commencé à partir : `sendStatus` devient `cancelled` (une entrée `cancelled` dans le journal d’envoi). L’annuler de nouveau répond la même chose. Trop tard (délai écoulé, envoi commencé, ou message parti en relecture) donne 409 `webmail.undo_expired` ; un message qui n’est pas à vous 404 `webmail.message_not_found`.',
-        },
+        summary: docs.undo.summary,
+        description: docs.undo.description,
       }),
     )
     .input(undoInput)
@@ -57,11 +52,8 @@ export const composeRouter = router({
         access: { kind: 'scope', scope: 'messages:read' },
         errors: ['webmail.message_not_found'],
         tag,
-        summary: { en: 'Prefill an answer', fr: 'Préremplir une réponse' },
-        description: {
-          en: 'What a reply (`mode=reply`: to the Reply-To or the sender), a reply to all (`replyAll`: also the original’s To and Cc, without the mailbox’s own address, each address once) or a forward (`forward`: no recipient, the original’s attachments) starts with: `{mailboxId, to, cc, subject, quotedText, attachments}`. A message that is not yours is 404 `webmail.message_not_found`.',
-          fr: 'Ce par quoi commence une réponse (`mode=reply` : au Reply-To ou à l’expéditeur), une réponse à tous (`replyAll` : aussi les To et Cc de l’original, sans l’adresse de la boîte, chaque adresse une fois) ou un transfert (`forward` : aucun destinataire, les pièces jointes de l’original) : `{mailboxId, to, cc, subject, quotedText, attachments}`. Un message qui n’est pas à vous donne 404 `webmail.message_not_found`.',
-        },
+        summary: docs.replyContext.summary,
+        description: docs.replyContext.description,
       }),
     )
     .input(replyContextInput)

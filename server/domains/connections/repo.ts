@@ -5,6 +5,7 @@
  */
 import { db, type Tx } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
+import type { Prisma } from '../../generated/prisma/client';
 import { oauthGrantTypes } from './secret-data';
 
 type Reader = Pick<Tx, 'credential'>;
@@ -30,4 +31,16 @@ export async function findVisibleOrThrow(memberId: string, id: string, tx: Reade
 /** A mailbox still syncing with this connection (a disconnected one no longer needs it). */
 export function findMailboxUsing(credentialId: string, tx: Pick<Tx, 'mailbox'> = db()) {
   return tx.mailbox.findFirst({ where: { credentialId, status: { not: 'disconnected' } }, select: { id: true, address: true } });
+}
+
+export function insertCredential(tx: Tx, data: Prisma.CredentialUncheckedCreateInput) {
+  return tx.credential.create({ data });
+}
+
+export function updateCredential(tx: Tx, id: string, data: Prisma.CredentialUncheckedUpdateInput) {
+  return tx.credential.update({ where: { id }, data });
+}
+
+export function deleteCredential(tx: Tx, id: string) {
+  return tx.credential.delete({ where: { id } });
 }

@@ -28,7 +28,7 @@ import { simplifyIssue } from '../../core/errors/zod-issues';
 import type { Credential } from '../../generated/prisma/client';
 import { hostsForCreate, hostsForUpdate, sentAsOf } from './hosts';
 import { presentConnection } from './present';
-import { findMailboxUsing, findVisible, findVisibleOrThrow } from './repo';
+import { deleteCredential, findMailboxUsing, findVisible, findVisibleOrThrow, insertCredential, updateCredential } from './repo';
 import type { CreateConnectionInput, UpdateConnectionInput } from './schemas';
 import { checkedLlmProviderData } from './llm-provider';
 import { dataSchemaFor, hintOf, httpGenericType, kindOf, llmProviderType, managedTypes, type LlmProviderData, type SecretData } from './secret-data';
@@ -70,9 +70,7 @@ export async function createConnection(actor: AuthenticatedActor, input: CreateC
   // The id is the secret's purpose, so it exists before the secret is sealed.
   const id = randomUUID();
   return db().$transaction(async (tx) => {
-    await tx.credential.create({
-      data: { id, memberId: actor.member.id, scope: input.scope, type: input.type, name: input.name, allowedHosts, ...sealed(id, input.type, data) },
-    });
+    await insertCredential(tx, { id, memberId: actor.member.id, scope: input.scope, type: input.type, name: input.name, allowedHosts, ...sealed(id, input.type, data) });
     await recordAudit(
       auditByOf(actor),
       { action: 'credential.created', targetKind: 'credential', targetId: id, details: { name: input.name, type: input.type, scope: input.scope, ...(allowedHosts.length > 0 ? { allowedHosts } : {}) }, ip },
@@ -118,10 +116,7 @@ export async function updateConnection(actor: AuthenticatedActor, input: UpdateC
     assertWritable(actor, row);
     const allowedHosts = hostsForUpdate(row.type, input.allowedHosts);
     if (data) requireEncryption('credential.encryption_disabled');
-    const updated = await tx.credential.update({
-      where: { id: row.id },
-      data: { name: input.name, ...(allowedHosts ? { allowedHosts } : {}), ...(data ? sealed(row.id, row.type, data) : {}) },
-    });
+    const updated = await updateCredential(tx, row.id, { name: input.name, ...(allowedHosts ? { allowedHosts } : {}), ...(data ? sealed(row.id, row.type, data) : {}) });
     await recordAudit(
       auditByOf(actor),
       {
@@ -148,7 +143,7 @@ export async function deleteConnection(actor: AuthenticatedActor, id: string, ip
         details: { mailboxId: mailbox.id, address: mailbox.address },
       });
     }
-    await tx.credential.delete({ where: { id: row.id } });
+    await deleteCredential(tx, row.id);
     await recordAudit(
       auditByOf(actor),
       { action: 'credential.deleted', targetKind: 'credential', targetId: row.id, details: { name: row.name, type: row.type, scope: row.scope }, ip },

@@ -3,17 +3,13 @@ import { route } from '../../trpc/meta';
 import { actorOf, procedure, router } from '../../trpc/procedures';
 import { createExclusionInput, exclusionListOutput, exclusionOutput } from './schemas';
 import { createExclusion, deleteExclusion, listExclusions } from './service';
+import { docs } from './docs';
 
 const tag = 'Exclusions';
 const read = { kind: 'scope', scope: 'messages:read' } as const;
 const write = { kind: 'scope', scope: 'messages:write' } as const;
 const adminRead = { kind: 'scope', scope: 'admin:read', admin: true } as const;
 const adminWrite = { kind: 'scope', scope: 'admin:write', admin: true } as const;
-
-const valueRules = {
-  en: '`kind` `address` (one sender) or `domain` (every sender of the domain and of its subdomains), `value` the address or domain (ASCII, punycode for international names; stored lower-case, a leading `@` of a domain dropped; anything else 400), optional `note` (≤ 500). The same kind and value again is 409 `exclusion.duplicate`; a list holds at most 1,000 entries (409 `exclusion.limit_reached`).',
-  fr: '`kind` `address` (un expéditeur) ou `domain` (tous les expéditeurs du domaine et de ses sous-domaines), `value` l’adresse ou le domaine (ASCII, punycode pour les noms internationaux ; enregistré en minuscules, sans le `@` initial d’un domaine ; sinon 400), `note` facultative (≤ 500). Le même type et la même valeur une seconde fois donnent 409 `exclusion.duplicate` ; une liste compte au plus 1 000 entrées (409 `exclusion.limit_reached`).',
-};
 
 export const exclusionsRouter = router({
   list: procedure
@@ -23,11 +19,8 @@ export const exclusionsRouter = router({
         path: '/api/v1/exclusions',
         access: read,
         tag,
-        summary: { en: 'List my excluded senders', fr: 'Lister mes expéditeurs exclus' },
-        description: {
-          en: 'Your own excluded senders and domains, newest first, whole (at most 1,000). Mail from them starts none of your workflows (journal outcome `excluded_member`).',
-          fr: 'Vos expéditeurs et domaines exclus, des plus récents aux plus anciens, en entier (1 000 au plus). Leur courrier ne démarre aucun de vos workflows (résultat de journal `excluded_member`).',
-        },
+        summary: docs.list.summary,
+        description: docs.list.description,
       }),
     )
     .output(exclusionListOutput)
@@ -42,8 +35,8 @@ export const exclusionsRouter = router({
         status: 201,
         errors: ['exclusion.duplicate', 'exclusion.limit_reached'],
         tag,
-        summary: { en: 'Exclude a sender or domain', fr: 'Exclure un expéditeur ou un domaine' },
-        description: { en: `Adds to your own list. ${valueRules.en}`, fr: `Ajoute à votre propre liste. ${valueRules.fr}` },
+        summary: docs.create.summary,
+        description: docs.create.description,
       }),
     )
     .input(createExclusionInput)
@@ -58,11 +51,8 @@ export const exclusionsRouter = router({
         access: write,
         errors: ['exclusion.not_found'],
         tag,
-        summary: { en: 'Remove one of my excluded senders', fr: 'Retirer un de mes expéditeurs exclus' },
-        description: {
-          en: 'Removes the entry from your list; answers it as it was. Another member’s entry, or the organisation’s, is 404 `exclusion.not_found`.',
-          fr: 'Retire l’entrée de votre liste ; la renvoie telle qu’elle était. L’entrée d’un autre membre, ou celle de l’organisation, donne 404 `exclusion.not_found`.',
-        },
+        summary: docs.delete.summary,
+        description: docs.delete.description,
       }),
     )
     .input(uuidParam)
@@ -76,11 +66,8 @@ export const exclusionsRouter = router({
         path: '/api/v1/admin/exclusions',
         access: adminRead,
         tag,
-        summary: { en: 'List the organisation’s excluded senders', fr: 'Lister les expéditeurs exclus de l’organisation' },
-        description: {
-          en: 'Administrators. The organisation’s excluded senders and domains, newest first, whole (at most 1,000). Their mail starts no workflow of any member (journal outcome `excluded_org`).',
-          fr: 'Administrateurs. Les expéditeurs et domaines exclus par l’organisation, des plus récents aux plus anciens, en entier (1 000 au plus). Leur courrier ne démarre le workflow d’aucun membre (résultat de journal `excluded_org`).',
-        },
+        summary: docs.adminList.summary,
+        description: docs.adminList.description,
       }),
     )
     .output(exclusionListOutput)
@@ -95,11 +82,8 @@ export const exclusionsRouter = router({
         status: 201,
         errors: ['exclusion.duplicate', 'exclusion.limit_reached'],
         tag,
-        summary: { en: 'Exclude a sender or domain for everyone', fr: 'Exclure un expéditeur ou un domaine pour tous' },
-        description: {
-          en: `Administrators. Adds to the organisation’s list (audited as \`exclusion.created\`). ${valueRules.en}`,
-          fr: `Administrateurs. Ajoute à la liste de l’organisation (journalisé dans l’audit comme \`exclusion.created\`). ${valueRules.fr}`,
-        },
+        summary: docs.adminCreate.summary,
+        description: docs.adminCreate.description,
       }),
     )
     .input(createExclusionInput)
@@ -114,11 +98,8 @@ export const exclusionsRouter = router({
         access: adminWrite,
         errors: ['exclusion.not_found'],
         tag,
-        summary: { en: 'Remove an organisation exclusion', fr: 'Retirer une exclusion de l’organisation' },
-        description: {
-          en: 'Administrators. Removes the entry from the organisation’s list (audited as `exclusion.deleted`); answers it as it was. A member’s own entry is 404 `exclusion.not_found`.',
-          fr: 'Administrateurs. Retire l’entrée de la liste de l’organisation (journalisé dans l’audit comme `exclusion.deleted`) ; la renvoie telle qu’elle était. L’entrée propre d’un membre donne 404 `exclusion.not_found`.',
-        },
+        summary: docs.adminDelete.summary,
+        description: docs.adminDelete.description,
       }),
     )
     .input(uuidParam)

@@ -10,7 +10,7 @@ import { auditByOf, recordAudit } from '../../core/audit';
 import { db } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
 import { iso } from '../../core/http/schemas';
-import { lockOwnerList, ownerFilter, type Owner } from './repo';
+import { countOwnerRows, deleteRow, findEntry, findOwnerRow, insertEntry, listOwnerRows, lockOwnerList, type Owner } from './repo';
 import { normaliseExclusionValue, type CreateExclusionInput } from './schemas';
 
 /** Entries per list (a member's, the organisation's). */
@@ -25,7 +25,7 @@ function present(row: Row) {
 const ownerOf = (actor: AuthenticatedActor, organisation: boolean): Owner => (organisation ? 'organisation' : { memberId: actor.member.id });
 
 export async function listExclusions(actor: AuthenticatedActor, organisation = false) {
-  const rows = await db().senderExclusion.findMany({ where: ownerFilter(ownerOf(actor, organisation)), orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+  const rows = await listOwnerRows(ownerOf(actor, organisation));
   return { exclusions: rows.map(present) };
 }
 
@@ -34,12 +34,11 @@ export async function createExclusion(actor: AuthenticatedActor, input: CreateEx
   const value = normaliseExclusionValue(input.kind, input.value);
   return db().$transaction(async (tx) => {
     await lockOwnerList(tx, owner);
-    const where = ownerFilter(owner);
-    if (await tx.senderExclusion.findFirst({ where: { ...where, kind: input.kind, value }, select: { id: true } })) {
+    if (await findEntry(tx, owner, input.kind, value)) {
       throw appError('exclusion.duplicate', { details: { kind: input.kind, value } });
     }
-    if ((await tx.senderExclusion.count({ where })) >= exclusionsPerList) throw appError('exclusion.limit_reached', { details: { limit: exclusionsPerList } });
-    const row = await tx.senderExclusion.create({ data: { ...where, kind: input.kind, value, note: input.note ?? '', createdBy: actor.member.id } });
+    if ((await countOwnerRows(tx, owner)) >= exclusionsPerList) throw appError('exclusion.limit_reached', { details: { limit: exclusionsPerList } });
+    const row = await insertEntry(tx, owner, { kind: input.kind, value, note: input.note ?? '', createdBy: actor.member.id });
     if (organisation) {
       await recordAudit(auditByOf(actor), { action: 'exclusion.created', targetKind: 'sender_exclusion', targetId: row.id, details: { kind: row.kind, value: row.value }, ip }, tx);
     }
@@ -50,9 +49,9 @@ export async function createExclusion(actor: AuthenticatedActor, input: CreateEx
 export async function deleteExclusion(actor: AuthenticatedActor, id: string, ip: string | null, organisation = false) {
   const owner = ownerOf(actor, organisation);
   return db().$transaction(async (tx) => {
-    const row = await tx.senderExclusion.findFirst({ where: { id, ...ownerFilter(owner) } });
+    const row = await findOwnerRow(tx, owner, id);
     if (!row) throw appError('exclusion.not_found');
-    await tx.senderExclusion.delete({ where: { id } });
+    await deleteRow(tx, id);
     if (organisation) {
       await recordAudit(auditByOf(actor), { action: 'exclusion.deleted', targetKind: 'sender_exclusion', targetId: row.id, details: { kind: row.kind, value: row.value }, ip }, tx);
     }

@@ -78,3 +78,16 @@ export async function clearDefault(tx: Tx): Promise<void> {
 export function routedPurposes(connectionId: string, tx: Tx): Promise<{ purpose: string }[]> {
   return tx.llmRouting.findMany({ where: { connectionId }, select: { purpose: true } });
 }
+
+export function findConnection(id: string, tx: Tx): Promise<LlmConnection | null> {
+  return tx.llmConnection.findUnique({ where: { id } });
+}
+
+/** A purpose's routing entry removed (the purpose falls back to the default). */
+export async function clearRouting(purpose: string, tx: Tx): Promise<void> {
+  await tx.llmRouting.deleteMany({ where: { purpose } });
+}
+
+export async function putRoutingRow(purpose: string, data: { connectionId: string; model: string; updatedBy: string }, tx: Tx): Promise<void> {
+  await tx.llmRouting.upsert({ where: { purpose }, create: { purpose, ...data }, update: data });
+}

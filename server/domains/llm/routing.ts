@@ -9,7 +9,7 @@ import { auditByOf, recordAudit } from '../../core/audit';
 import { db } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
 import { llmPurposes, type LlmPurpose } from './catalogue';
-import { lockConnectionWrites } from './repo';
+import { clearRouting, findConnection, lockConnectionWrites, putRoutingRow } from './repo';
 import { isModelAllowed, resolveModel, type ModelChoice, type ModelRequest, type Refusal } from './resolve';
 import type { PutRoutingInput } from './schemas';
 import { routingSnapshot } from './service';
@@ -50,16 +50,16 @@ export async function putRouting(actor: AuthenticatedActor, input: PutRoutingInp
       if (entry === undefined) continue;
       changes[purpose] = entry;
       if (entry === null) {
-        await tx.llmRouting.deleteMany({ where: { purpose } });
+        await clearRouting(purpose, tx);
         continue;
       }
-      const connection = await tx.llmConnection.findUnique({ where: { id: entry.connectionId } });
+      const connection = await findConnection(entry.connectionId, tx);
       if (!connection) throw appError('llm.connection_not_found', { details: { purpose, connectionId: entry.connectionId } });
       if (!isModelAllowed(connection, entry.model)) {
         throw appError('llm.model_not_allowed', { details: { purpose, connectionId: connection.id, model: entry.model, enabledModels: connection.enabledModels } });
       }
       const data = { connectionId: connection.id, model: entry.model, updatedBy: actor.member.id };
-      await tx.llmRouting.upsert({ where: { purpose }, create: { purpose, ...data }, update: data });
+      await putRoutingRow(purpose, data, tx);
     }
     await recordAudit(auditByOf(actor), { action: 'llm.routing_updated', targetKind: 'llm_routing', details: { changes }, ip }, tx);
     return routingView(await routingSnapshot(tx));

@@ -6,3 +6,4 @@ export { memberSchema, nameInput } from './schemas';
 export { presentMember } from './present';
 export { memberFootprint } from './footprint';
 export { admitInvitee, isInvitationUsable } from './service';
+export { purgeStaleInvitations } from './housekeeping';

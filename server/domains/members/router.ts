@@ -20,6 +20,7 @@ import {
   reactivateMember,
   revokeInvitation,
 } from './service';
+import { docs } from './docs';
 
 const tag = 'Members';
 const read = { kind: 'scope', scope: 'admin:read', admin: true } as const;
@@ -33,8 +34,8 @@ export const membersRouter = router({
         path: '/api/v1/admin/members',
         access: read,
         tag,
-        summary: { en: 'List members', fr: 'Lister les membres' },
-        description: { en: 'Every member of the team, oldest first.', fr: 'Tous les membres de l’équipe, du plus ancien au plus récent.' },
+        summary: docs.list.summary,
+        description: docs.list.description,
       }),
     )
     .output(memberListOutput)
@@ -48,11 +49,8 @@ export const membersRouter = router({
         access: write,
         errors: ['governance.not_found', 'governance.last_admin'],
         tag,
-        summary: { en: 'Change a member’s role', fr: 'Changer le rôle d’un membre' },
-        description: {
-          en: 'Sets the role to `member` or `admin`. Demoting the last active administrator is refused. Audited.',
-          fr: 'Donne le rôle `member` ou `admin`. Rétrograder le dernier administrateur actif est refusé. Journalisé.',
-        },
+        summary: docs.changeRole.summary,
+        description: docs.changeRole.description,
       }),
     )
     .input(changeRoleInput)
@@ -67,11 +65,8 @@ export const membersRouter = router({
         access: write,
         errors: ['governance.not_found', 'governance.self_target', 'governance.last_admin'],
         tag,
-        summary: { en: 'Deactivate a member', fr: 'Désactiver un membre' },
-        description: {
-          en: 'Suspends the member: sessions revoked, mailboxes paused, workflows unpublished (counts returned). Not yourself, not the last active administrator.',
-          fr: 'Suspend le membre : sessions fermées, boîtes mises en pause, workflows dépubliés (nombres renvoyés). Ni soi-même, ni le dernier administrateur actif.',
-        },
+        summary: docs.deactivate.summary,
+        description: docs.deactivate.description,
       }),
     )
     .input(uuidParam)
@@ -86,11 +81,8 @@ export const membersRouter = router({
         access: write,
         errors: ['governance.not_found'],
         tag,
-        summary: { en: 'Reactivate a member', fr: 'Réactiver un membre' },
-        description: {
-          en: 'Makes a suspended member active again; mailboxes stay disconnected and workflows unpublished.',
-          fr: 'Réactive un membre suspendu ; ses boîtes restent déconnectées et ses workflows dépubliés.',
-        },
+        summary: docs.reactivate.summary,
+        description: docs.reactivate.description,
       }),
     )
     .input(uuidParam)
@@ -104,11 +96,8 @@ export const membersRouter = router({
         path: '/api/v1/admin/members/invitations',
         access: read,
         tag,
-        summary: { en: 'List pending invitations', fr: 'Lister les invitations en attente' },
-        description: {
-          en: 'Invitations neither accepted nor revoked, newest first; expired ones show `expired: true`.',
-          fr: 'Invitations ni acceptées ni révoquées, les plus récentes d’abord ; les expirées portent `expired: true`.',
-        },
+        summary: docs.listInvitations.summary,
+        description: docs.listInvitations.description,
       }),
     )
     .output(invitationListOutput)
@@ -123,11 +112,8 @@ export const membersRouter = router({
         status: 201,
         errors: ['governance.email_taken'],
         tag,
-        summary: { en: 'Invite a member', fr: 'Inviter un membre' },
-        description: {
-          en: 'Creates an invitation (role `member` by default) and returns the accept link and token: the only time the clear token leaves the instance. Nothing is emailed. Refused when a member or a pending invitation already uses the address.',
-          fr: 'Crée une invitation (rôle `member` par défaut) et renvoie le lien d’acceptation et le jeton : la seule fois où le jeton en clair quitte l’instance. Aucun e-mail n’est envoyé. Refusé si un membre ou une invitation en attente utilise déjà l’adresse.',
-        },
+        summary: docs.invite.summary,
+        description: docs.invite.description,
       }),
     )
     .input(createInvitationInput)
@@ -142,11 +128,8 @@ export const membersRouter = router({
         access: write,
         errors: ['governance.not_found'],
         tag,
-        summary: { en: 'Revoke an invitation', fr: 'Révoquer une invitation' },
-        description: {
-          en: 'Revokes a pending invitation; its link stops working at once.',
-          fr: 'Révoque une invitation en attente ; son lien cesse aussitôt de fonctionner.',
-        },
+        summary: docs.revokeInvitation.summary,
+        description: docs.revokeInvitation.description,
       }),
     )
     .input(uuidParam)

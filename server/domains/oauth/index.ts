@@ -5,3 +5,4 @@
 export { callbackQuery, providerParam } from './schemas';
 export { completeOAuthFlow } from './callback';
 export { mailTokenSource } from './tokens';
+export { purgeEndedOAuthFlows } from './housekeeping';

@@ -12,6 +12,7 @@ import { jobKeys } from '../../core/jobs/catalogue';
 import { emitToMember } from '../../core/realtime/emit';
 import { enqueuePlaceDraft } from '../../mail/send/drafts';
 import type { OutboundMessage } from '../../generated/prisma/client';
+import { findByDedupeKey, insertOutbound, mailboxAddressOf, relatedMessageOf } from './repo';
 
 export type OutboundMode = 'draft' | 'send';
 export type OutboundOrigin = 'workflow' | 'webmail' | 'approval';
@@ -81,16 +82,11 @@ export async function enqueueSend(outboundId: string, tx: Tx, runAt?: Date | nul
  */
 export async function createOutbound(input: OutboundInput, tx: Tx): Promise<{ item: OutboundMessage; duplicate: boolean }> {
   if (input.dedupeKey) {
-    const existing = await tx.outboundMessage.findUnique({ where: { memberId_dedupeKey: { memberId: input.memberId, dedupeKey: input.dedupeKey } } });
+    const existing = await findByDedupeKey(tx, input.memberId, input.dedupeKey);
     if (existing) return { item: existing, duplicate: true };
   }
-  const mailbox = await tx.mailbox.findUniqueOrThrow({ where: { id: input.mailboxId }, select: { address: true } });
-  const original = input.related
-    ? await tx.mailMessage.findFirst({
-        where: { id: input.related.messageId, mailboxId: input.mailboxId },
-        select: { id: true, threadId: true, messageIdHeader: true, references: true, inReplyTo: true },
-      })
-    : null;
+  const mailbox = await mailboxAddressOf(tx, input.mailboxId);
+  const original = input.related ? await relatedMessageOf(tx, input.related.messageId, input.mailboxId) : null;
   const threading = original && input.related?.relation !== 'forward' ? threadingOf(original) : { inReplyTo: null, references: [] };
   const data = {
     memberId: input.memberId,
@@ -124,7 +120,7 @@ export async function createOutbound(input: OutboundInput, tx: Tx): Promise<{ it
   };
   // Two concurrent requests with one key: the second meets the unique index (dedupe_key) and its
   // transaction fails; callers retry it (core/db/retry.ts) and then find the first item above.
-  const item = await tx.outboundMessage.create({ data });
+  const item = await insertOutbound(tx, data);
   if (!input.review) await enqueueSend(item.id, tx, input.notBefore);
   // The review queue and the webmail re-read on it (a draft a workflow just prepared appears live).
   await emitToMember(item.memberId, 'outbound.changed', { outboundId: item.id, mailboxId: item.mailboxId, reviewStatus: item.reviewStatus, sendStatus: item.sendStatus }, tx);

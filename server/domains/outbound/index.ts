@@ -4,3 +4,6 @@
  */
 export { createOutbound, enqueueSend } from './create';
 export type { OutboundAttachment } from './create';
+export { purgeOutboundContent } from './housekeeping';
+export { runSend } from './send/pipeline';
+export { sendSweepTiming, sweepSends } from './send/sweeper';

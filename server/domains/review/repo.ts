@@ -1,7 +1,7 @@
 /** The review queue's and the sending journal's reads, always scoped to one member. */
 import { db, type Tx } from '../../core/db';
 import { afterCursor, type CursorPosition } from '../../core/http/cursor';
-import type { Prisma } from '../../generated/prisma/client';
+import type { OutboundMessage, Prisma } from '../../generated/prisma/client';
 import type { ListReviewInput } from './schemas';
 
 /** Review states an item can still be decided from. */
@@ -111,4 +111,26 @@ export async function attachmentsOf(memberId: string, mailboxId: string, attachm
     if (found) out.push({ filename: found.filename, mime: found.mime, size: Math.max(0, Math.trunc(found.size)) });
   }
   return out;
+}
+
+/** Locks the member's rows (one decision at a time per item), then reads them. */
+export async function lockOwnItems(tx: Tx, memberId: string, ids: string[]): Promise<Map<string, OutboundMessage>> {
+  if (ids.length === 0) return new Map();
+  await tx.$queryRaw`SELECT id FROM outbound_messages WHERE id = ANY(${ids}::uuid[]) AND member_id = ${memberId}::uuid ORDER BY id FOR UPDATE`;
+  const rows = await tx.outboundMessage.findMany({ where: { id: { in: ids }, memberId } });
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+export async function lockOwnItem(tx: Tx, memberId: string, id: string) {
+  return (await lockOwnItems(tx, memberId, [id])).get(id) ?? null;
+}
+
+/** Writes a decision on an item (locked by lockOwnItem(s) in the same transaction). */
+export function updateItem(tx: Tx, id: string, data: Prisma.OutboundMessageUpdateInput) {
+  return tx.outboundMessage.update({ where: { id }, data });
+}
+
+/** A member's decision kept in the sending journal (`rejected`, `resolved`). */
+export function journalDecision(tx: Tx, data: Prisma.SendingJournalEntryUncheckedCreateInput) {
+  return tx.sendingJournalEntry.create({ data });
 }

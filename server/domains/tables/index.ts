@@ -9,3 +9,5 @@ export type { Column } from './schemas';
 export { openTableExport } from './csv/service';
 export { findTableOrThrow } from './repo';
 export { createTable } from './service';
+export { purgeOldTableWriteEffects } from './housekeeping';
+export { backfillTypedSlots } from './rows/typed-slots-backfill';

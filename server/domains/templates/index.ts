@@ -3,3 +3,6 @@
  * (ESLint refuses their imports of any other file here). Re-exports only; the code lives in the files named.
  */
 export { installTemplate } from './service';
+export { templateFactsOf } from './derive';
+export { starterTemplates } from './starter';
+export type { StarterTemplate } from './starter';

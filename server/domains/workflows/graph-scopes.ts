@@ -14,22 +14,12 @@ import type { Scope } from '../../core/auth/scopes';
 import type { Tx } from '../../core/db';
 import { graphScopes } from '../../engine';
 import type { ScopeNeeds } from '../../engine';
+import { publishedGraphs } from './repo';
 
 type Reader = Pick<Tx, 'workflow' | 'workflowVersion'>;
 
 function needsOf(needs: ScopeNeeds, workflowId?: string): ScopeNeed[] {
   return [...needs].map(([scope, nodeTypes]) => ({ scope, nodeTypes: [...nodeTypes], ...(workflowId ? { workflowIds: [workflowId] } : {}) }));
-}
-
-/** The published graphs of the member's workflows among `ids` (every published one when `ids` is null). */
-async function publishedGraphs(memberId: string, ids: string[] | null, tx: Reader): Promise<{ workflowId: string; graph: unknown }[]> {
-  const workflows = await tx.workflow.findMany({
-    where: { memberId, archivedAt: null, publishedVersionId: { not: null }, ...(ids ? { id: { in: ids } } : {}) },
-    select: { id: true, publishedVersionId: true },
-  });
-  if (workflows.length === 0) return [];
-  const versions = await tx.workflowVersion.findMany({ where: { id: { in: workflows.map((workflow) => workflow.publishedVersionId!) } }, select: { workflowId: true, graph: true } });
-  return versions.map((version) => ({ workflowId: version.workflowId, graph: version.graph }));
 }
 
 /** Every scope a graph needs, with what asks for it: its own nodes, then the workflows it may call. */

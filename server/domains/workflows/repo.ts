@@ -70,3 +70,14 @@ export function versionTriggerType(versionId: string, tx: Tx): Promise<{ trigger
 export function memberMessageIds(memberId: string, messageIds: string[], tx: Tx = db()): Promise<{ id: string }[]> {
   return tx.mailMessage.findMany({ where: { id: { in: messageIds }, mailbox: { memberId } }, select: { id: true } });
 }
+
+/** The published graphs of the member's workflows among `ids` (every published one when `ids` is null). */
+export async function publishedGraphs(memberId: string, ids: string[] | null, tx: Pick<Tx, 'workflow' | 'workflowVersion'>): Promise<{ workflowId: string; graph: unknown }[]> {
+  const workflows = await tx.workflow.findMany({
+    where: { memberId, archivedAt: null, publishedVersionId: { not: null }, ...(ids ? { id: { in: ids } } : {}) },
+    select: { id: true, publishedVersionId: true },
+  });
+  if (workflows.length === 0) return [];
+  const versions = await tx.workflowVersion.findMany({ where: { id: { in: workflows.map((workflow) => workflow.publishedVersionId!) } }, select: { workflowId: true, graph: true } });
+  return versions.map((version) => ({ workflowId: version.workflowId, graph: version.graph }));
+}
