@@ -179,6 +179,7 @@ export async function writePassThroughStep(
 // A run's end, a decision, a replay (finish.ts, cancel.ts, resume.ts, replay.ts), in the caller's transaction.
 // ---------------------------------------------------------------------------------------------
 
+/** A step's statuses while it is not finished (failing or closing a run's steps touches only these). */
 const openStatuses = ['queued', 'running', 'waiting'];
 
 /** Steps still open when the run ends (a run timeout) fail with it, under the run's stored error. */
@@ -193,8 +194,9 @@ export async function failOpenSteps(tx: Tx, executionId: string, storedError: ob
 export async function closeCancelledSteps(tx: Tx, executionIds: string[]): Promise<void> {
   await tx.$executeRawUnsafe(
     `UPDATE execution_steps SET finished_at = coalesce(finished_at, now()), next_attempt_at = NULL
-      WHERE execution_id = ANY($1::uuid[]) AND status IN ('queued', 'running', 'waiting')`,
+      WHERE execution_id = ANY($1::uuid[]) AND status = ANY($2::text[])`,
     executionIds,
+    openStatuses,
   );
 }
 
