@@ -30,7 +30,7 @@ export async function snoozeReviewItem(actor: AuthenticatedActor, input: { id: s
   const until = new Date(input.until);
   const now = Date.now();
   if (!(until.getTime() > now)) throw badRequest('until', 'not_future', 'Snooze until a moment in the future.');
-  if (until.getTime() > now + reviewLimits.snoozeMaxDays * 86_400_000) throw badRequest('until', 'too_far', 'Snooze for 30 days at most.');
+  if (until.getTime() > now + reviewLimits.snoozeMaxDays * 86_400_000) throw badRequest('until', 'too_far', `Snooze for ${reviewLimits.snoozeMaxDays} days at most.`);
   const item = await inRetriedTransaction(async (tx) => {
     const current = await lockOwnItem(tx, memberId, input.id);
     throwBlocker(current);
