@@ -98,7 +98,6 @@ const stillQuerying = [
   'server/domains/analyzer/run/analyze.ts',
   'server/domains/analyzer/run/statistics.ts',
   'server/domains/analyzer/service.ts',
-  'server/domains/api-keys/service.ts',
   'server/domains/assistant/sweep.ts',
   'server/domains/assistant/tools.ts',
   'server/domains/assistant/turn.ts',
