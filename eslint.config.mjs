@@ -101,7 +101,6 @@ const stillQuerying = [
   'server/domains/assistant/sweep.ts',
   'server/domains/assistant/tools.ts',
   'server/domains/assistant/turn.ts',
-  'server/domains/compose/service.ts',
   'server/domains/dashboard/ai.ts',
   'server/domains/dashboard/executions.ts',
   'server/domains/dashboard/mail.ts',
