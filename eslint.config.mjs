@@ -111,7 +111,6 @@ const stillQuerying = [
   'server/domains/eval-runs/drive.ts',
   'server/domains/eval-runs/service.ts',
   'server/domains/eval-runs/sweeper.ts',
-  'server/domains/executions/service.ts',
   'server/domains/llm/member-endpoints.ts',
   'server/domains/llm/usage.ts',
   'server/domains/mail/attachments/service.ts',
