@@ -95,9 +95,6 @@ const runnerFaceMessage =
  * selectors see `db().<model>` and `tx.<model>` (raw SQL included), the forms the code uses.
  */
 const stillQuerying = [
-  'server/domains/analyzer/run/analyze.ts',
-  'server/domains/analyzer/run/statistics.ts',
-  'server/domains/analyzer/service.ts',
   'server/domains/dashboard/ai.ts',
   'server/domains/dashboard/executions.ts',
   'server/domains/dashboard/mail.ts',
