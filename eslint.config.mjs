@@ -95,13 +95,6 @@ const runnerFaceMessage =
  * selectors see `db().<model>` and `tx.<model>` (raw SQL included), the forms the code uses.
  */
 const stillQuerying = [
-  'server/domains/dashboard/ai.ts',
-  'server/domains/dashboard/executions.ts',
-  'server/domains/dashboard/mail.ts',
-  'server/domains/dashboard/rollups/durations-reconcile.ts',
-  'server/domains/dashboard/rollups/mail-ai-reconcile.ts',
-  'server/domains/dashboard/rollups/reconcile.ts',
-  'server/domains/dashboard/rollups/runs.ts',
   'server/domains/llm/member-endpoints.ts',
   'server/domains/llm/usage.ts',
   'server/domains/mail/attachments/service.ts',
