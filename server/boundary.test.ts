@@ -281,7 +281,7 @@ describe('routers lane: the Prisma rule on every domain file but the listed ones
 
 describe('repoa lane: the Prisma rule on the files that left the list', { timeout: 60_000 }, () => {
   it.each([
-    ['a decision locks its row with raw SQL on the transaction', 'server/domains/approvals/decide.ts', "import type { Tx } from '../../core/db';\nexport const lock = (tx: Tx, id: string) => tx.$queryRaw`SELECT id FROM approvals WHERE id = ${id}::uuid FOR UPDATE`;"],
+    ['a decision locks its row with raw SQL on the transaction', 'server/domains/approvals/decide.ts', "import type { Tx } from '../../core/db';\nexport const lock = (tx: Tx) => tx.$queryRaw`SELECT id FROM approvals FOR UPDATE`;"],
     ['an engine face queries', 'server/domains/approvals/engine-api.ts', "import { db } from '../../core/db';\nexport const row = () => db().approval.findFirst();"],
     ['a dashboard figure sends its statement itself', 'server/domains/dashboard/executions.ts', "import { db } from '../../core/db';\nexport const rows = (text: string) => db().$queryRawUnsafe(text);"],
     ['a rollup reconciler sends its statement itself', 'server/domains/dashboard/rollups/runs.ts', "import type { Tx } from '../../../core/db';\nexport const fix = (tx: Tx) => tx.$queryRawUnsafe('SELECT 1');"],
