@@ -6,7 +6,7 @@
  *   seeded by SQL generate_series: 100,000 messages over 400 days from 2,000 senders of 300 domains,
  *   subjects of 500 patterns, one message in 7 from one of 40 mailing lists (List-Id), and 30,000
  *   journal entries; then VACUUM ANALYZE;
- *   measured: `computeStatistics` + `computeGroups` (server/domains/analyzer/run/statistics.ts, every `body.stats`
+ *   measured: `computeStatistics` + `computeGroups` (server/domains/analyzer/run/repo-statistics.ts, every `body.stats`
  *   figure and the sender groups, window 365 days, minGroupVolume 5), best and median of N rounds;
  *   floor: a plain `SELECT count(*)` over the same rows (the mailbox's messages in the window), in the same run.
  * Target: ≤ 10 s (PASS/MISS, information only).
@@ -24,7 +24,7 @@ export async function runAnalyzerStatsBench(options: { databaseUrl: string; log:
   process.env.DATABASE_URL = options.databaseUrl;
   const { db, disconnectDb } = await import('../server/core/db');
   const { resetConfigForTests } = await import('../server/core/config');
-  const { computeGroups, computeStatistics } = await import('../server/domains/analyzer/run/statistics');
+  const { computeGroups, computeStatistics } = await import('../server/domains/analyzer/run/repo-statistics');
   resetConfigForTests();
 
   log('');

@@ -278,3 +278,35 @@ describe('routers lane: the Prisma rule on every domain file but the listed ones
     expect(await boundaryFindings(file, source)).toEqual([]);
   });
 });
+
+describe('repoa lane: the Prisma rule on the files that left the list', { timeout: 60_000 }, () => {
+  it.each([
+    ['a decision locks its row with raw SQL on the transaction', 'server/domains/approvals/decide.ts', "import type { Tx } from '../../core/db';\nexport const lock = (tx: Tx) => tx.$queryRaw`SELECT id FROM approvals FOR UPDATE`;"],
+    ['an engine face queries', 'server/domains/approvals/engine-api.ts', "import { db } from '../../core/db';\nexport const row = () => db().approval.findFirst();"],
+    ['a dashboard figure sends its statement itself', 'server/domains/dashboard/executions.ts', "import { db } from '../../core/db';\nexport const rows = (text: string) => db().$queryRawUnsafe(text);"],
+    ['a rollup reconciler sends its statement itself', 'server/domains/dashboard/rollups/runs.ts', "import type { Tx } from '../../../core/db';\nexport const fix = (tx: Tx) => tx.$queryRawUnsafe('SELECT 1');"],
+    ['the assistant’s turn writes its message', 'server/domains/assistant/turn.ts', "import { db } from '../../core/db';\nexport const write = () => db().assistantMessage.updateMany({ where: {}, data: {} });"],
+    ['the evaluation driver claims a case', 'server/domains/eval-runs/drive.ts', "import { db } from '../../core/db';\nexport const run = () => db().$transaction((tx) => tx.evalCase.updateMany({ where: {}, data: {} }));"],
+    ['the API keys’ service counts keys', 'server/domains/api-keys/service.ts', "import { db } from '../../core/db';\nexport const live = () => db().apiKey.count();"],
+  ])('reports %s', async (_name, file, source) => {
+    const findings = await boundaryFindings(file, source);
+    expect(findings.some((finding) => /only the repo queries the database/.test(finding)), findings.join('\n')).toBe(true);
+  });
+
+  it.each([
+    ['a repo-<part>.ts sends the rollups’ statements', 'server/domains/dashboard/repo-rollups.ts', "import type { Tx } from '../../core/db';\nexport const fix = (tx: Tx) => tx.$queryRawUnsafe('SELECT 1');"],
+    ['a nested repo-<part>.ts runs the analyzer’s statistics', 'server/domains/analyzer/run/repo-statistics.ts', "import type { Tx } from '../../../core/db';\nexport const count = (tx: Tx) => tx.$queryRaw`SELECT 1`;"],
+    ['the evaluation driver hands its tx to its repo', 'server/domains/eval-runs/drive.ts', "import { db } from '../../core/db';\nimport { claimPendingCase } from './repo-drive';\nexport const run = (id: string) => db().$transaction((tx) => claimPendingCase(tx, id));"],
+  ])('allows %s', async (_name, file, source) => {
+    expect(await boundaryFindings(file, source)).toEqual([]);
+  });
+
+  it('reports another domain reaching into api-keys (it has no face: nothing of it is public)', async () => {
+    const findings = await boundaryFindings('server/domains/members/service.ts', "import { listOwnKeys } from '../api-keys/service';");
+    expect(findings.some((finding) => /only through its public face/.test(finding)), findings.join('\n')).toBe(true);
+  });
+
+  it('allows the api-keys router to use its own service', async () => {
+    expect(await boundaryFindings('server/domains/api-keys/router.ts', "import { listOwnKeys } from './service';")).toEqual([]);
+  });
+});

@@ -13,12 +13,13 @@ import { isUuid } from '../../core/ids';
 import { createWorkflow } from '../workflows';
 import { installTemplate } from '../templates';
 import { presentReport, presentReportRef } from './present';
+import { findLatestAnalysis, findLiveAnalysisSince, findOwnedMailbox, insertAnalysis, lockMailboxAnalyses } from './repo';
 import { reportBodySchema, type AnalyzeInput } from './schemas';
 
 const startOfTodayUtc = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 
 async function ownedMailboxOrThrow(memberId: string, id: string) {
-  const mailbox = isUuid(id) ? await db().mailbox.findFirst({ where: { id: id.toLowerCase(), memberId }, select: { id: true } }) : null;
+  const mailbox = isUuid(id) ? await findOwnedMailbox(memberId, id.toLowerCase()) : null;
   if (!mailbox) throw appError('analyzer.mailbox_not_found');
   return mailbox;
 }
@@ -32,17 +33,12 @@ export async function analyzeMailbox(actor: AuthenticatedActor, input: AnalyzeIn
   const mailbox = await ownedMailboxOrThrow(memberId, input.id);
   return db().$transaction(async (tx) => {
     // Concurrent starts of one mailbox serialise here: two analyses never start together by accident.
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`analyzer:${mailbox.id}`}))`;
+    await lockMailboxAnalyses(tx, mailbox.id);
     if (!input.force) {
-      const today = await tx.mailboxAnalysis.findFirst({
-        where: { mailboxId: mailbox.id, createdAt: { gte: startOfTodayUtc(new Date()) }, status: { not: 'failed' } },
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      });
+      const today = await findLiveAnalysisSince(tx, mailbox.id, startOfTodayUtc(new Date()));
       if (today) return { report: { ...presentReportRef(today), reused: true } };
     }
-    const row = await tx.mailboxAnalysis.create({
-      data: { mailboxId: mailbox.id, memberId, windowDays: input.windowDays, minGroupVolume: input.minGroupVolume, progress: { phase: null, batchesDone: 0, batches: 0 } },
-    });
+    const row = await insertAnalysis(tx, { mailboxId: mailbox.id, memberId, windowDays: input.windowDays, minGroupVolume: input.minGroupVolume, progress: { phase: null, batchesDone: 0, batches: 0 } });
     await enqueue('analyzer.run', { analysisId: row.id }, { jobKey: jobKeys.analysis(row.id) }, tx);
     await emitToMember(memberId, 'analyzer.progress', { analysisId: row.id, mailboxId: mailbox.id, status: row.status, phase: null, batchesDone: 0, batches: 0 }, tx);
     return { report: { ...presentReportRef(row), reused: false } };
@@ -51,7 +47,7 @@ export async function analyzeMailbox(actor: AuthenticatedActor, input: AnalyzeIn
 
 async function latestOrThrow(memberId: string, mailboxId: string) {
   const mailbox = await ownedMailboxOrThrow(memberId, mailboxId);
-  const row = await db().mailboxAnalysis.findFirst({ where: { mailboxId: mailbox.id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+  const row = await findLatestAnalysis(mailbox.id);
   if (!row) throw appError('analyzer.report_not_found');
   return row;
 }

@@ -11,6 +11,7 @@ import { config } from '../../core/config';
 import { db, type Tx } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
 import { iso } from '../../core/http/schemas';
+import { countLiveKeys, findAllKeysWithOwners, findKey, findKeyOrThrow, findKeyOwner, findMemberKeys, insertKey, lockKeyOwner, markKeyRevoked } from './repo';
 
 export function presentKey(key: ApiKey) {
   return {
@@ -38,9 +39,9 @@ const dayMs = 24 * 3600 * 1000;
  * both take the last place.
  */
 async function assertRoomForKey(memberId: string, tx: Tx): Promise<void> {
-  await tx.$queryRaw`SELECT id FROM members WHERE id = ${memberId}::uuid FOR UPDATE`;
+  await lockKeyOwner(tx, memberId);
   const limit = config().API_KEYS_MAX_PER_MEMBER;
-  const live = await tx.apiKey.count({ where: { memberId, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] } });
+  const live = await countLiveKeys(tx, memberId);
   if (live >= limit) throw appError('api_key.limit_reached', { details: { limit } });
 }
 
@@ -48,15 +49,13 @@ export async function createKey(actor: AuthenticatedActor, input: { name: string
   const secret = newApiKeySecret();
   return db().$transaction(async (tx) => {
     await assertRoomForKey(actor.member.id, tx);
-    const key = await tx.apiKey.create({
-      data: {
-        memberId: actor.member.id,
-        name: input.name,
-        prefix: secret.slice(0, 8),
-        secretHash: tokenHash(secret),
-        scopes: normaliseScopes(input.scopes as Scope[]),
-        expiresAt: input.expiresInDays ? new Date(Date.now() + input.expiresInDays * dayMs) : null,
-      },
+    const key = await insertKey(tx, {
+      memberId: actor.member.id,
+      name: input.name,
+      prefix: secret.slice(0, 8),
+      secretHash: tokenHash(secret),
+      scopes: normaliseScopes(input.scopes as Scope[]),
+      expiresAt: input.expiresInDays ? new Date(Date.now() + input.expiresInDays * dayMs) : null,
     });
     await recordAudit(auditByOf(actor), { action: 'api_key.created', targetKind: 'api_key', targetId: key.id, details: { name: key.name, scopes: key.scopes }, ip }, tx);
     return { key: presentKey(key), secret };
@@ -64,15 +63,12 @@ export async function createKey(actor: AuthenticatedActor, input: { name: string
 }
 
 export async function listOwnKeys(actor: AuthenticatedActor) {
-  const keys = await db().apiKey.findMany({ where: { memberId: actor.member.id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+  const keys = await findMemberKeys(actor.member.id);
   return { keys: keys.map(presentKey) };
 }
 
 export async function listAllKeys() {
-  const keys = await db().apiKey.findMany({
-    include: { member: { select: { id: true, email: true, name: true } } },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-  });
+  const keys = await findAllKeysWithOwners();
   return { keys: keys.map(presentAdminKey) };
 }
 
@@ -81,11 +77,11 @@ export async function listAllKeys() {
  * `ownerId` limits the search to one member's keys (another member's key is 404, never 403).
  */
 async function revoke(actor: AuthenticatedActor, id: string, ownerId: string | null, ip: string | null, tx: Tx) {
-  const key = await tx.apiKey.findFirst({ where: { id, ...(ownerId ? { memberId: ownerId } : {}) } });
+  const key = await findKey(tx, id, ownerId);
   if (!key) throw appError('api_key.not_found');
   // Conditional update: of two concurrent revocations only one sets the date and audits.
-  const { count } = await tx.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } });
-  const revoked = await tx.apiKey.findUniqueOrThrow({ where: { id } });
+  const { count } = await markKeyRevoked(tx, id);
+  const revoked = await findKeyOrThrow(tx, id);
   if (count === 0) return revoked;
   await recordAudit(
     auditByOf(actor),
@@ -103,7 +99,7 @@ export async function revokeOwnKey(actor: AuthenticatedActor, id: string, ip: st
 export async function revokeAnyKey(actor: AuthenticatedActor, id: string, ip: string | null) {
   return db().$transaction(async (tx) => {
     const key = await revoke(actor, id, null, ip, tx);
-    const member = await tx.member.findUniqueOrThrow({ where: { id: key.memberId }, select: { id: true, email: true, name: true } });
+    const member = await findKeyOwner(tx, key.memberId);
     return { key: presentAdminKey({ ...key, member }) };
   });
 }

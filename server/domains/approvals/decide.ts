@@ -9,6 +9,7 @@ import type { Tx } from '../../core/db';
 import { recordAudit, type AuditBy } from '../../core/audit';
 import { emitToMember } from '../../core/realtime/emit';
 import { resumeWithDecision } from '../../engine';
+import { lockApprovalRow, recordDecision } from './repo';
 
 export type Decision = 'approve' | 'reject';
 
@@ -19,9 +20,7 @@ export type DecideOutcome =
 
 /** Locks the approval row; null when there is none. */
 export async function lockApproval(tx: Tx, id: string): Promise<Approval | null> {
-  const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM approvals WHERE id = ${id}::uuid FOR UPDATE`;
-  if (locked.length === 0) return null;
-  return tx.approval.findUnique({ where: { id } });
+  return lockApprovalRow(tx, id);
 }
 
 /** Whether the approval can still be decided: pending and within its deadline. */
@@ -36,10 +35,7 @@ export function isOpen(row: Approval, now = new Date()): boolean {
 export async function decideLocked(tx: Tx, row: Approval, decision: Decision, by: { via: 'app' | 'link'; decidedBy: string; auditBy: AuditBy }): Promise<DecideOutcome> {
   if (!isOpen(row)) return { kind: 'closed', row };
   const status = decision === 'approve' ? 'approved' : 'rejected';
-  const updated = await tx.approval.update({
-    where: { id: row.id },
-    data: { status, decidedBy: by.decidedBy.slice(0, 254), decidedVia: by.via, decidedAt: new Date() },
-  });
+  const updated = await recordDecision(tx, row.id, { status, decidedBy: by.decidedBy.slice(0, 254), decidedVia: by.via, decidedAt: new Date() });
   const resumed = await resumeWithDecision({ executionId: row.executionId, nodeId: row.nodeId, decision: { decision, decidedBy: updated.decidedBy, via: by.via } }, tx);
   await emitToMember(row.memberId, 'approval.changed', { approvalId: row.id, executionId: row.executionId, status }, tx);
   await recordAudit(

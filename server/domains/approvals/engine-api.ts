@@ -12,6 +12,8 @@ import { fail } from '../../engine/contract/failures';
 import { currentBranding } from '../instance';
 import { notify } from '../notifications';
 import { createOutbound } from '../outbound';
+import { findMemberMessageSubject } from '../mail';
+import { createApproval, expirePendingStepApproval, findActiveMemberMailbox, findFirstActiveMailbox, findMemberMailbox, findRequestingRun, findStepApproval, findWorkflowName } from './repo';
 import { approvalEmail } from './email';
 import { hashLinkToken, newLinkToken } from './tokens';
 import { isUuid } from '../../core/ids';
@@ -39,34 +41,31 @@ export function outcomeOf(row: Approval): ApprovalOutcome {
  */
 async function senderMailbox(memberId: string, named: string | null, runMailboxId: string | null): Promise<{ id: string }> {
   if (named) {
-    const mailbox = isUuid(named) ? await db().mailbox.findFirst({ where: { id: named, memberId }, select: { id: true, status: true } }) : null;
+    const mailbox = isUuid(named) ? await findMemberMailbox(memberId, named) : null;
     if (!mailbox) throw fail.permanent('mail.mailbox_required', { message: 'The chosen mailbox is not one of yours.', details: { path: 'params.mailboxId' } });
     if (mailbox.status !== 'active') throw fail.permanent('mail.mailbox_not_active', { details: { mailboxId: mailbox.id } });
     return mailbox;
   }
   if (runMailboxId) {
-    const mailbox = await db().mailbox.findFirst({ where: { id: runMailboxId, memberId, status: 'active' }, select: { id: true } });
+    const mailbox = await findActiveMemberMailbox(memberId, runMailboxId);
     if (mailbox) return mailbox;
   }
-  const first = await db().mailbox.findFirst({ where: { memberId, status: 'active' }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: { id: true } });
+  const first = await findFirstActiveMailbox(memberId);
   if (!first) throw fail.permanent('mail.mailbox_required', { message: 'Approvers were given but you have no connected mailbox to send the approval email from.' });
   return first;
 }
 
 export async function requestApproval(run: ApprovalRun, input: ApprovalRequest): Promise<ApprovalOutcome> {
-  const key = { executionId_nodeId: { executionId: run.executionId, nodeId: input.nodeId } };
-  const existing = await db().approval.findUnique({ where: key });
+  const key = { executionId: run.executionId, nodeId: input.nodeId };
+  const existing = await findStepApproval(key);
   if (existing) return outcomeOf(existing);
 
-  const execution = await db().execution.findUniqueOrThrow({
-    where: { id: run.executionId },
-    select: { workflowId: true, mailboxId: true, messageId: true, messageHeadline: true },
-  });
-  const workflow = await db().workflow.findUnique({ where: { id: execution.workflowId }, select: { name: true } });
+  const execution = await findRequestingRun(run.executionId);
+  const workflow = await findWorkflowName(execution.workflowId);
   const workflowName = workflow?.name ?? '';
   const mailbox = input.approverEmails.length > 0 ? await senderMailbox(run.memberId, input.mailboxId, execution.mailboxId) : null;
   const message = execution.messageId
-    ? await db().mailMessage.findFirst({ where: { id: execution.messageId, mailbox: { memberId: run.memberId } }, select: { id: true, subject: true } })
+    ? await findMemberMessageSubject(run.memberId, execution.messageId)
     : null;
   const headline = execution.messageHeadline as { subject?: string | null } | null;
   const triggerSubject = message?.subject ?? headline?.subject ?? null;
@@ -74,20 +73,18 @@ export async function requestApproval(run: ApprovalRun, input: ApprovalRequest):
 
   try {
     return await db().$transaction(async (tx) => {
-      const row = await tx.approval.create({
-        data: {
-          memberId: run.memberId,
-          executionId: run.executionId,
-          workflowId: execution.workflowId,
-          workflowName,
-          nodeId: input.nodeId,
-          title: input.title,
-          details: input.details,
-          approverEmails: input.approverEmails,
-          linkTokenHash: hashLinkToken(token),
-          triggerMessageId: message?.id ?? null,
-          expiresAt: input.expiresAt,
-        },
+      const row = await createApproval(tx, {
+        memberId: run.memberId,
+        executionId: run.executionId,
+        workflowId: execution.workflowId,
+        workflowName,
+        nodeId: input.nodeId,
+        title: input.title,
+        details: input.details,
+        approverEmails: input.approverEmails,
+        linkTokenHash: hashLinkToken(token),
+        triggerMessageId: message?.id ?? null,
+        expiresAt: input.expiresAt,
       });
       await notify(
         {
@@ -125,7 +122,7 @@ export async function requestApproval(run: ApprovalRun, input: ApprovalRequest):
   } catch (error) {
     // Another attempt of the same step won the race: its approval is the one.
     if (isUniqueViolation(error)) {
-      const row = await db().approval.findUnique({ where: key });
+      const row = await findStepApproval(key);
       if (row) return outcomeOf(row);
     }
     throw error;
@@ -135,11 +132,8 @@ export async function requestApproval(run: ApprovalRun, input: ApprovalRequest):
 /** The deadline passed: a pending approval becomes `expired` (reason `expired`); answers where it stands. */
 export async function expireApproval(run: ApprovalRun, nodeId: string): Promise<ApprovalOutcome> {
   return db().$transaction(async (tx) => {
-    const moved = await tx.approval.updateMany({
-      where: { executionId: run.executionId, nodeId, status: 'pending' },
-      data: { status: 'expired', reason: 'expired', decidedVia: 'expiry', decidedAt: new Date() },
-    });
-    const row = await tx.approval.findUnique({ where: { executionId_nodeId: { executionId: run.executionId, nodeId } } });
+    const moved = await expirePendingStepApproval(tx, { executionId: run.executionId, nodeId });
+    const row = await findStepApproval({ executionId: run.executionId, nodeId }, tx);
     if (!row) throw fail.permanent('approval_expired', { message: 'The approval of this step is missing.' });
     if (moved.count > 0) await emitToMember(row.memberId, 'approval.changed', { approvalId: row.id, executionId: row.executionId, status: 'expired' }, tx);
     return outcomeOf(row);

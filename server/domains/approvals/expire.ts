@@ -7,6 +7,7 @@
  */
 import type { Tx } from '../../core/db';
 import { emitToMember } from '../../core/realtime/emit';
+import { expirePendingOfEndedRuns, findPendingOfRuns } from './repo';
 
 export async function expireApprovalsOfCancelledRuns(executionIds: readonly string[], tx: Tx): Promise<number> {
   return expireApprovalsOfEndedRuns(executionIds, 'cancelled', tx);
@@ -14,12 +15,9 @@ export async function expireApprovalsOfCancelledRuns(executionIds: readonly stri
 
 export async function expireApprovalsOfEndedRuns(executionIds: readonly string[], reason: 'cancelled' | 'run_ended', tx: Tx): Promise<number> {
   if (executionIds.length === 0) return 0;
-  const pending = await tx.approval.findMany({ where: { executionId: { in: [...executionIds] }, status: 'pending' }, select: { id: true, memberId: true, executionId: true } });
+  const pending = await findPendingOfRuns(tx, executionIds);
   if (pending.length === 0) return 0;
-  await tx.approval.updateMany({
-    where: { id: { in: pending.map((row) => row.id) }, status: 'pending' },
-    data: { status: 'expired', reason, decidedVia: reason === 'cancelled' ? 'cancel' : 'expiry', decidedAt: new Date() },
-  });
+  await expirePendingOfEndedRuns(tx, pending.map((row) => row.id), reason);
   for (const row of pending) await emitToMember(row.memberId, 'approval.changed', { approvalId: row.id, executionId: row.executionId, status: 'expired' }, tx);
   return pending.length;
 }

@@ -9,6 +9,7 @@
 import type { Approval } from '../../generated/prisma/client';
 import { db } from '../../core/db';
 import { decideLocked, isOpen, lockApproval, type Decision } from './decide';
+import { findByLinkTokenHash } from './repo';
 import { checkPageToken, hashLinkToken, isLinkTokenShape, issuePageToken } from './tokens';
 
 export interface LinkApproval {
@@ -54,7 +55,7 @@ function decisionOf(value: string): Decision | null {
 
 async function findByToken(token: string): Promise<Approval | null> {
   if (!isLinkTokenShape(token)) return null;
-  return db().approval.findUnique({ where: { linkTokenHash: hashLinkToken(token) } });
+  return findByLinkTokenHash(hashLinkToken(token));
 }
 
 /** The GET: shows, never decides. */

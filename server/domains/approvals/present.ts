@@ -1,7 +1,8 @@
 /** Stored approvals to the API shape, with the triggering message read from the mirror (one query per page). */
 import type { Approval } from '../../generated/prisma/client';
-import { db, type Tx } from '../../core/db';
+import type { Tx } from '../../core/db';
 import { iso } from '../../core/http/schemas';
+import { findMessageHeadlines } from '../mail';
 import type { ApprovalOutput, ApprovalStatus } from './schemas';
 
 type TriggerMessage = { id: string; fromName: string | null; fromEmail: string | null; subject: string | null; receivedAt: Date };
@@ -30,14 +31,9 @@ export function presentApproval(row: Approval, message: TriggerMessage | null): 
 }
 
 /** Presents rows, reading their triggering messages (the member's own mirror only) at once. */
-export async function presentApprovals(rows: Approval[], tx: Reader = db()): Promise<ApprovalOutput[]> {
+export async function presentApprovals(rows: Approval[], tx?: Reader): Promise<ApprovalOutput[]> {
   const ids = [...new Set(rows.map((row) => row.triggerMessageId).filter((id): id is string => id !== null))];
-  const messages = ids.length
-    ? await tx.mailMessage.findMany({
-        where: { id: { in: ids }, mailbox: { memberId: { in: [...new Set(rows.map((row) => row.memberId))] } } },
-        select: { id: true, fromName: true, fromEmail: true, subject: true, receivedAt: true },
-      })
-    : [];
+  const messages = ids.length ? await findMessageHeadlines(ids, [...new Set(rows.map((row) => row.memberId))], tx) : [];
   const byId = new Map(messages.map((message) => [message.id, message]));
   return rows.map((row) => presentApproval(row, row.triggerMessageId ? (byId.get(row.triggerMessageId) ?? null) : null));
 }

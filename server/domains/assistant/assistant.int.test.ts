@@ -8,7 +8,8 @@ import { prototypeNames } from '../../testing/prototype-names';
 import { call } from '../../testing/rest-client';
 import { useTestDatabase } from '../../testing/test-database';
 import { createWorkflow, webhookGraph } from '../../testing/workflow-factories';
-import { abortTurn, assistantTestHooks, turnSettled } from './turn';
+import { assistantTestHooks } from './turn';
+import { abortTurn, turnSettled } from './turn-registry';
 
 await useTestDatabase();
 

@@ -3,4 +3,4 @@
  * (ESLint refuses their imports of any other file here). Re-exports only; the code lives in the files named.
  */
 export { sweepInterruptedTurns } from './sweep';
-export { interruptTurns } from './turn';
+export { interruptTurns } from './turn-registry';

@@ -32,7 +32,8 @@ import {
   retitleConversation,
 } from './repo';
 import { assistantBounds, type CreateConversationInput, type ListConversationsInput } from './schemas';
-import { abortTurn, startTurnRun } from './turn';
+import { startTurnRun } from './turn';
+import { abortTurn } from './turn-registry';
 
 const defaultTitle = 'New conversation';
 

@@ -10,7 +10,8 @@ import { createMember, type TestMember } from '../../testing/factories';
 import { call } from '../../testing/rest-client';
 import { useTestDatabase } from '../../testing/test-database';
 import { interruptedError, sweepInterruptedTurns, turnStaleAfterMs } from './sweep';
-import { assistantTestHooks, interruptTurns, turnSettled } from './turn';
+import { assistantTestHooks } from './turn';
+import { interruptTurns, turnSettled } from './turn-registry';
 
 await useTestDatabase();
 

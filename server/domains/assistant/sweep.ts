@@ -13,6 +13,7 @@
  */
 import { db } from '../../core/db';
 import { emitToMember } from '../../core/realtime/emit';
+import { claimInterruptedConversation, failStreamingMessages, findStaleRunningConversations } from './repo';
 
 /** How often a running turn writes its message, model silent or not. */
 export const turnHeartbeatMs = 20_000;
@@ -30,29 +31,14 @@ const batch = 200;
 /** Marks interrupted turns failed; answers how many conversations it settled. */
 export async function sweepInterruptedTurns(now = new Date(), staleAfterMs = turnStaleAfterMs): Promise<number> {
   const cutoff = new Date(now.getTime() - staleAfterMs);
-  const candidates = await db().$queryRaw<{ id: string; member_id: string }[]>`
-    SELECT c.id, c.member_id FROM assistant_conversations c
-    WHERE c.status = 'running' AND c.updated_at < ${cutoff}
-      AND NOT EXISTS (
-        SELECT 1 FROM assistant_messages m
-        WHERE m.conversation_id = c.id AND m.status = 'streaming' AND m.updated_at >= ${cutoff})
-    ORDER BY c.updated_at
-    LIMIT ${batch}`;
+  const candidates = await findStaleRunningConversations(cutoff, batch);
   let settled = 0;
   for (const candidate of candidates) {
     const done = await db().$transaction(async (tx) => {
       // Checked again on the row itself: the turn may have written (or been cancelled) since the read.
-      const claimed = await tx.$executeRaw`
-        UPDATE assistant_conversations c SET status = 'failed', updated_at = now()
-        WHERE c.id = ${candidate.id}::uuid AND c.status = 'running' AND c.updated_at < ${cutoff}
-          AND NOT EXISTS (
-            SELECT 1 FROM assistant_messages m
-            WHERE m.conversation_id = c.id AND m.status = 'streaming' AND m.updated_at >= ${cutoff})`;
+      const claimed = await claimInterruptedConversation(tx, candidate.id, cutoff);
       if (claimed === 0) return false;
-      await tx.assistantMessage.updateMany({
-        where: { conversationId: candidate.id, status: 'streaming' },
-        data: { status: 'failed', error: { ...interruptedError } },
-      });
+      await failStreamingMessages(tx, candidate.id, { ...interruptedError });
       await emitToMember(candidate.member_id, 'assistant.changed', { conversationId: candidate.id, status: 'failed' }, tx);
       return true;
     });

@@ -5,14 +5,15 @@
  * proposal gets the masked values it kept back from the draft.
  */
 import { z } from 'zod';
-import type { AiToolDefinition } from '../../core/ai/types';
-import { db } from '../../core/db';
+import type { AiToolCall, AiToolDefinition } from '../../core/ai/types';
+import { log } from '../../core/log';
 import { forbiddenNodeIssues, forbiddenNodeTypesFor, validateGraph } from '../../engine';
 import type { GraphIssue } from '../../engine';
 import { graphInput } from '../../engine/contract/graph';
 import { listNodeTypes } from '../node-types';
 import { draftOf } from '../workflows';
 import { maskForModel, maskValues, restoreMaskedValues } from './masking';
+import { findOwnWorkflow, findRecentRuns, insertProposal } from './repo';
 
 export const assistantTools: Record<string, AiToolDefinition> = {
   get_workflow: {
@@ -63,7 +64,7 @@ function errorText(value: unknown): string | null {
 }
 
 async function ownedWorkflow(context: ToolContext) {
-  return db().workflow.findFirst({ where: { id: context.workflowId, memberId: context.memberId } });
+  return findOwnWorkflow(context.memberId, context.workflowId);
 }
 
 /** Issues of a candidate graph, from the same checks as saving a draft; empty when valid. */
@@ -99,12 +100,7 @@ export async function runTool(name: string, input: unknown, context: ToolContext
     case 'recent_executions': {
       const workflow = await ownedWorkflow(context);
       const secrets = workflow ? maskForModel(draftOf(workflow)).secrets : [];
-      const executions = await db().execution.findMany({
-        where: { workflowId: context.workflowId, memberId: context.memberId },
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-        take: 10,
-        include: { steps: { where: { status: 'failed' }, select: { nodeId: true, nodeType: true, error: true }, take: 1 } },
-      });
+      const executions = await findRecentRuns(context.memberId, context.workflowId, 10);
       return maskValues(maskForModel({
         executions: executions.map((execution) => ({
           id: execution.id,
@@ -133,19 +129,27 @@ export async function runTool(name: string, input: unknown, context: ToolContext
         return maskValues({ ok: false, issues, hint: 'Fix these issues and call propose_graph again with the full graph.' }, maskForModel(draft).secrets);
       }
       const { id: _id, workflowId: _workflowId, ...storable } = graph;
-      const proposal = await db().assistantProposal.create({
-        data: {
-          conversationId: context.conversationId,
-          messageId: context.messageId,
-          workflowId: workflow.id,
-          baseDraftRevision: context.readRevision ?? workflow.draftRevision,
-          graph: JSON.parse(JSON.stringify(storable)),
-          summary: summary || 'Proposed changes',
-        },
+      const proposal = await insertProposal({
+        conversationId: context.conversationId,
+        messageId: context.messageId,
+        workflowId: workflow.id,
+        baseDraftRevision: context.readRevision ?? workflow.draftRevision,
+        graph: JSON.parse(JSON.stringify(storable)),
+        summary: summary || 'Proposed changes',
       });
       return { ok: true, proposalId: proposal.id, note: 'The member now sees the proposal and decides; do not repeat it.' };
     }
     default:
       return { error: `Unknown tool ${name}.` };
+  }
+}
+
+/** Runs a tool call of the model's; a crash is logged and answered as a failure the model reads. */
+export async function runToolSafely(call: AiToolCall, context: ToolContext): Promise<unknown> {
+  try {
+    return await runTool(call.name, call.input, context);
+  } catch (error) {
+    log.warn({ err: error, tool: call.name }, 'assistant: tool failed');
+    return { error: 'The tool failed.' };
   }
 }

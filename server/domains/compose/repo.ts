@@ -62,3 +62,30 @@ export async function memberAttachmentExists(tx: Tx, memberId: string, messageId
   const found = await tx.mailAttachment.findFirst({ where: { messageId, position, message: { mailbox: { memberId } } }, select: { id: true } });
   return found !== null;
 }
+
+/** The member's outbound item already made with this dedupe key (a repeated compose request), or null. */
+export function findByDedupeKey(tx: Tx, memberId: string, dedupeKey: string) {
+  return tx.outboundMessage.findUnique({ where: { memberId_dedupeKey: { memberId, dedupeKey } } });
+}
+
+/** Locks the member's webmail send (FOR UPDATE); false when there is none. */
+export async function lockWebmailSend(tx: Tx, memberId: string, id: string): Promise<boolean> {
+  const locked = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id FROM outbound_messages WHERE id = ${id}::uuid AND member_id = ${memberId}::uuid AND origin = 'webmail' FOR UPDATE`;
+  return locked.length > 0;
+}
+
+export function findOutboundOrThrow(tx: Tx, id: string) {
+  return tx.outboundMessage.findUniqueOrThrow({ where: { id } });
+}
+
+/**
+ * Undoes a send: the item goes `cancelled`, the sending journal says so (reason `undo`), and its send job is
+ * removed from the queue (`jobKey`). In this order, in the caller's transaction; answers the cancelled item.
+ */
+export async function cancelSendForUndo(tx: Tx, item: { id: string; memberId: string; mailboxId: string }, jobKey: string) {
+  const updated = await tx.outboundMessage.update({ where: { id: item.id }, data: { sendStatus: 'cancelled' } });
+  await tx.sendingJournalEntry.create({ data: { memberId: item.memberId, outboundId: item.id, mailboxId: item.mailboxId, event: 'cancelled', reason: 'undo' } });
+  await tx.$executeRaw`SELECT graphile_worker.remove_job(${jobKey}::text)`;
+  return updated;
+}

@@ -16,7 +16,7 @@ import { createOutbound, type OutboundAttachment } from '../outbound';
 import { presentReviewItem } from '../review';
 import { answerContext, answerSubject, uniqueAddresses, type AnswerMode } from './context';
 import { isUuid } from '../../core/ids';
-import { memberAttachmentExists, memberMailbox, memberOriginal, usableUpload } from './repo';
+import { cancelSendForUndo, findByDedupeKey, findOutboundOrThrow, lockWebmailSend, memberAttachmentExists, memberMailbox, memberOriginal, usableUpload } from './repo';
 import { maxComposeAttachments, type SendMessageInput } from './schemas';
 
 /** The compose's dedupe key: the member's client token, in its own namespace. */
@@ -63,7 +63,7 @@ async function attachmentsOf(tx: Tx, memberId: string, input: SendMessageInput, 
 async function composeIn(tx: Tx, actor: AuthenticatedActor, input: SendMessageInput, now: Date) {
   const memberId = actor.member.id;
   const dedupeKey = composeDedupeKey(input.clientToken);
-  const existing = await tx.outboundMessage.findUnique({ where: { memberId_dedupeKey: { memberId, dedupeKey } } });
+  const existing = await findByDedupeKey(tx, memberId, dedupeKey);
   if (existing) {
     if (existing.mailboxId !== input.mailboxId) {
       throw appError('webmail.bad_request', { message: 'This clientToken was already used for another request.', details: { reason: 'client_token_reused' } });
@@ -136,17 +136,13 @@ export async function undoSend(actor: AuthenticatedActor, id: string, now: Date 
   const memberId = actor.member.id;
   return inRetriedTransaction(async (tx) => {
     if (!isUuid(id)) throw appError('webmail.message_not_found');
-    const locked = await tx.$queryRaw<{ id: string }[]>`
-      SELECT id FROM outbound_messages WHERE id = ${id}::uuid AND member_id = ${memberId}::uuid AND origin = 'webmail' FOR UPDATE`;
-    if (locked.length === 0) throw appError('webmail.message_not_found');
-    const item = await tx.outboundMessage.findUniqueOrThrow({ where: { id } });
+    if (!(await lockWebmailSend(tx, memberId, id))) throw appError('webmail.message_not_found');
+    const item = await findOutboundOrThrow(tx, id);
     if (item.sendStatus === 'cancelled') return { message: presentReviewItem(item) };
     if (item.reviewStatus !== 'none' || item.sendStatus !== 'pending' || !item.notBefore || item.notBefore.getTime() <= now.getTime()) {
       throw appError('webmail.undo_expired', { details: { sendStatus: item.sendStatus } });
     }
-    const updated = await tx.outboundMessage.update({ where: { id }, data: { sendStatus: 'cancelled' } });
-    await tx.sendingJournalEntry.create({ data: { memberId, outboundId: id, mailboxId: item.mailboxId, event: 'cancelled', reason: 'undo' } });
-    await tx.$executeRaw`SELECT graphile_worker.remove_job(${jobKeys.send(id)}::text)`;
+    const updated = await cancelSendForUndo(tx, { id, memberId, mailboxId: item.mailboxId }, jobKeys.send(id));
     return { message: presentReviewItem(updated) };
   });
 }

@@ -3,6 +3,7 @@ import { db } from '../../core/db';
 import { monthOf, currentBudgets } from '../llm';
 import { AI_BREAKDOWN_LIMIT, aiFiguresSql } from './ai-sql';
 import { resolveAudience } from './audience';
+import { readFigures } from './repo';
 import type { DashboardQuery } from './query';
 import type { AiFigures } from './schemas';
 import { onBuckets, presentWindow, resolveWindow } from './window';
@@ -77,10 +78,10 @@ export async function aiFigures(actor: AuthenticatedActor, query: DashboardQuery
   const all = statements(window, audience, { month, memberId: budgetMemberId });
   const [totals, spend, breakdowns] = [all[0]!, all.at(-1)!, all.slice(1, -1)];
   const [totalRows, [spent], budgets, ...breakdownParts] = await Promise.all([
-    db().$queryRawUnsafe<TotalsRow[]>(totals.text, ...totals.values),
-    db().$queryRawUnsafe<{ instance: number; member: number }[]>(spend.text, ...spend.values),
+    readFigures<TotalsRow>(totals),
+    readFigures<{ instance: number; member: number }>(spend),
     currentBudgets(),
-    ...breakdowns.map((statement) => db().$queryRawUnsafe<BreakdownRow[]>(statement.text, ...statement.values)),
+    ...breakdowns.map((statement) => readFigures<BreakdownRow>(statement)),
   ]);
   const breakdownRows = breakdownParts.flat();
   const of = (dimension: BreakdownRow['dimension']) => breakdownRows.filter((row) => row.dimension === dimension);

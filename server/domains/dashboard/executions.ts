@@ -25,6 +25,7 @@ import { executionStatuses, type ExecutionStatus } from '../executions';
 import { resolveAudience, type DashboardAudience } from './audience';
 import { executionFiguresSql, type ExecutionFiguresSql } from './executions-sql';
 import type { DashboardQuery } from './query';
+import { readFigures } from './repo';
 import type { ExecutionsFigures } from './schemas';
 import type { SqlStatement } from './sql';
 import { presentWindow, resolveWindow, type DashboardWindow } from './window';
@@ -67,7 +68,7 @@ interface FailureRow {
 }
 
 function run<Row>(statement: SqlStatement): Promise<Row[]> {
-  return db().$queryRawUnsafe<Row[]>(statement.text, ...statement.values);
+  return readFigures<Row>(statement);
 }
 
 function totals(rows: CountRow[], median: number | null) {

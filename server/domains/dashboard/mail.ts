@@ -3,6 +3,7 @@ import { db } from '../../core/db';
 import { journalOutcomes } from '../journal';
 import { resolveAudience } from './audience';
 import { mailFiguresSql } from './mail-sql';
+import { readFigures } from './repo';
 import type { DashboardQuery } from './query';
 import type { MailFigures } from './schemas';
 import { onBuckets, presentWindow, resolveWindow } from './window';
@@ -31,8 +32,8 @@ export async function mailFigures(actor: AuthenticatedActor, query: DashboardQue
   const window = await resolveWindow(db(), query);
   const [journal, outbound] = statements(window, audience);
   const [journalRows, [counts]] = await Promise.all([
-    db().$queryRawUnsafe<JournalRow[]>(journal!.text, ...journal!.values),
-    db().$queryRawUnsafe<OutboundRow[]>(outbound!.text, ...outbound!.values),
+    readFigures<JournalRow>(journal!),
+    readFigures<OutboundRow>(outbound!),
   ]);
   const totals = (current: boolean) => {
     const rows = journalRows.filter((row) => row.current === current);

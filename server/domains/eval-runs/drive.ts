@@ -19,13 +19,33 @@
  * reaches an AI node is still worth its answer); the run ends `failed` with that error only when
  * every case whose version ran ended with it.
  */
-import { db, type Tx } from '../../core/db';
+import type { Tx } from '../../core/db';
 import { inRetriedTransaction } from '../../core/db/retry';
 import { emitToMember } from '../../core/realtime/emit';
 import { cancelExecutionsIn, mailStartReasonOf, mailStartVerdicts, mailTriggerDataOf, roomForSlotlessRuns, startExecution, type MailStartReason } from '../../engine';
 import { notTriggered, outcomesDiffer, type CaseOutcome } from './compare';
 import { caseErrorOf, effectsOf } from './present';
-import { refreshCounters } from './repo';
+import { cancelOpenCases, refreshCounters } from './repo';
+import {
+  beginQueuedRun,
+  claimPendingCase,
+  countRanAndFailedWith,
+  countRunningCases,
+  endRunningRun,
+  failOpenRun,
+  findCaseExecutions,
+  findCaseMessage,
+  findPendingCases,
+  findRanSteps,
+  findRealRunOnMessage,
+  findRun,
+  findRunningCases,
+  findRunStatus,
+  findVersionToRun,
+  finishRunningCase,
+  recordCaseStart,
+  shareRunStatus,
+} from './repo-drive';
 import type { EvalCase, EvalRun, WorkflowVersion } from '../../generated/prisma/client';
 
 /** Cases whose runs may be in progress at once. */
@@ -43,28 +63,26 @@ interface Context {
   baselineVersion: Version | null;
 }
 
-const versionSelect = { id: true, graph: true, triggerType: true, triggerNodeId: true } as const;
-
 /** Drives the run for a while. `again`: cases remain, queue the next job. */
 export async function driveEvalRun(evalRunId: string, options: { budgetMs?: number } = {}): Promise<'done' | 'again'> {
   const deadline = Date.now() + (options.budgetMs ?? budgetMs);
-  const begun = await db().evalRun.updateMany({ where: { id: evalRunId, status: 'queued' }, data: { status: 'running', startedAt: new Date() } });
-  const initial = await db().evalRun.findUnique({ where: { id: evalRunId } });
+  const begun = await beginQueuedRun(evalRunId);
+  const initial = await findRun(evalRunId);
   if (!initial || initial.status !== 'running') return 'done';
   if (begun.count > 0) await emitToMember(initial.memberId, 'eval.progress', { evalRunId, workflowId: initial.workflowId, status: 'running', done: initial.done, total: initial.total });
-  const version = await db().workflowVersion.findUnique({ where: { id: initial.versionId }, select: versionSelect });
-  const baselineVersion = initial.baselineVersionId ? await db().workflowVersion.findUnique({ where: { id: initial.baselineVersionId }, select: versionSelect }) : null;
+  const version = await findVersionToRun(initial.versionId);
+  const baselineVersion = initial.baselineVersionId ? await findVersionToRun(initial.baselineVersionId) : null;
   if (!version || (initial.baseline === 'published' && !baselineVersion)) {
     await failRun(initial, { code: 'workflow.version_not_found', message: 'The version to evaluate or compare with no longer exists.' });
     return 'done';
   }
   const context: Context = { run: initial, version, baselineVersion };
   for (;;) {
-    const status = (await db().evalRun.findUnique({ where: { id: evalRunId }, select: { status: true } }))?.status;
+    const status = (await findRunStatus(evalRunId))?.status;
     if (status !== 'running') return 'done';
     await collectFinished(context);
-    const running = await db().evalCase.count({ where: { evalRunId, status: 'running' } });
-    const pending = await db().evalCase.findMany({ where: { evalRunId, status: 'pending' }, orderBy: { index: 'asc' }, take: Math.max(0, casesInFlight - running) });
+    const running = await countRunningCases(evalRunId);
+    const pending = await findPendingCases(evalRunId, Math.max(0, casesInFlight - running));
     for (const item of pending) await startCase(context, item);
     if (running === 0 && pending.length === 0) {
       await finishRun(context.run);
@@ -77,8 +95,7 @@ export async function driveEvalRun(evalRunId: string, options: { budgetMs?: numb
 
 /** The run's row under FOR SHARE: a cancel (FOR UPDATE) waits for a starting case, and no case starts after a cancel. */
 async function stillRunning(tx: Tx, evalRunId: string): Promise<boolean> {
-  const [row] = await tx.$queryRaw<{ status: string }[]>`SELECT status FROM eval_runs WHERE id = ${evalRunId}::uuid FOR SHARE`;
-  return row?.status === 'running';
+  return (await shareRunStatus(tx, evalRunId)) === 'running';
 }
 
 async function startCase(context: Context, item: EvalCase): Promise<void> {
@@ -88,13 +105,13 @@ async function startCase(context: Context, item: EvalCase): Promise<void> {
     // Its runs hold no slot: they count under the member's cap on such runs, and the case stays
     // `pending` (the driver looks again at its next poll) until there is room for them.
     if (!(await roomForSlotlessRuns(tx, run.memberId, run.baseline === 'published' ? 2 : 1))) return;
-    const claimed = await tx.evalCase.updateMany({ where: { id: item.id, status: 'pending' }, data: { status: 'running' } });
+    const claimed = await claimPendingCase(tx, item.id);
     if (claimed.count === 0) return;
 
     let triggerData: Record<string, unknown>;
     let message: { id: string; mailboxId: string; subject: string | null; fromName: string | null; fromEmail: string | null } | null = null;
     if (item.messageId) {
-      message = await tx.mailMessage.findFirst({ where: { id: item.messageId, mailbox: { memberId: run.memberId } }, select: { id: true, mailboxId: true, subject: true, fromName: true, fromEmail: true } });
+      message = await findCaseMessage(tx, run.memberId, item.messageId);
       if (!message) {
         await finishCase(tx, run, item.id, { ...notTriggered, error: { code: 'eval.message_gone', message: 'The message is no longer in the mirror.' } }, null, null);
         return;
@@ -134,7 +151,7 @@ async function startCase(context: Context, item: EvalCase): Promise<void> {
     const baselineTriggered = run.baseline === 'published' && baselineVersion ? (await decides(baselineVersion)).triggered : false;
     const executionId = triggered ? (await start(version)).id : null;
     const baselineExecutionId = baselineTriggered && baselineVersion ? (await start(baselineVersion)).id : null;
-    await tx.evalCase.update({ where: { id: item.id }, data: { triggered, executionId, baselineExecutionId, ...(reason ? { reason: { ...reason } } : {}) } });
+    await recordCaseStart(tx, item.id, { triggered, executionId, baselineExecutionId, ...(reason ? { reason: { ...reason } } : {}) });
     // Nothing runs for this case: it is decided now.
     if (!executionId && !baselineExecutionId) await finishCase(tx, run, item.id, notTriggered, null, await journalOrNot(tx, run, item.messageId));
   });
@@ -144,22 +161,14 @@ async function startCase(context: Context, item: EvalCase): Promise<void> {
 async function journalOrNot(tx: Tx, run: EvalRun, messageId: string | null): Promise<{ outcome: CaseOutcome; executionId: string | null } | null> {
   if (run.baseline === 'published') return { outcome: notTriggered, executionId: null };
   if (run.baseline !== 'journal' || !messageId) return null;
-  const real = await tx.execution.findFirst({
-    where: { memberId: run.memberId, workflowId: run.workflowId, messageId, simulated: false, evalRunId: null, parentExecutionId: null },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    select: { id: true, error: true },
-  });
+  const real = await findRealRunOnMessage(tx, run, messageId);
   if (!real) return { outcome: notTriggered, executionId: null };
   return { outcome: await outcomeOf(tx, real), executionId: real.id };
 }
 
 /** What a run did: the nodes that ran (in order), the effects of its steps, its error. */
 async function outcomeOf(tx: Pick<Tx, 'executionStep'>, execution: { id: string; error: unknown }): Promise<CaseOutcome> {
-  const steps = await tx.executionStep.findMany({
-    where: { executionId: execution.id, status: { in: ['succeeded', 'failed', 'running', 'waiting'] } },
-    orderBy: [{ seq: 'asc' }, { startedAt: { sort: 'asc', nulls: 'last' } }, { id: 'asc' }],
-    select: { nodeId: true, effects: true },
-  });
+  const steps = await findRanSteps(tx, execution.id);
   return { triggered: true, path: steps.map((step) => step.nodeId), effects: steps.flatMap((step) => effectsOf(step.effects)), error: caseErrorOf(execution.error) };
 }
 
@@ -171,20 +180,17 @@ async function finishCase(
   executionId: string | null,
   baseline: { outcome: CaseOutcome; executionId: string | null } | null,
 ): Promise<void> {
-  const finished = await tx.evalCase.updateMany({
-    where: { id: caseId, status: 'running' },
-    data: {
-      status: 'done',
-      triggered: outcome.triggered,
-      path: outcome.path,
-      effects: outcome.effects,
-      error: outcome.error ?? undefined,
-      baseline: baseline ? (baseline.outcome as object) : undefined,
-      ...(baseline?.executionId ? { baselineExecutionId: baseline.executionId } : {}),
-      ...(executionId ? { executionId } : {}),
-      changed: outcomesDiffer(outcome, baseline?.outcome ?? null),
-      finishedAt: new Date(),
-    },
+  const finished = await finishRunningCase(tx, caseId, {
+    status: 'done',
+    triggered: outcome.triggered,
+    path: outcome.path,
+    effects: outcome.effects,
+    error: outcome.error ?? undefined,
+    baseline: baseline ? (baseline.outcome as object) : undefined,
+    ...(baseline?.executionId ? { baselineExecutionId: baseline.executionId } : {}),
+    ...(executionId ? { executionId } : {}),
+    changed: outcomesDiffer(outcome, baseline?.outcome ?? null),
+    finishedAt: new Date(),
   });
   if (finished.count === 0) return;
   const progress = await refreshCounters(tx, run.id);
@@ -194,10 +200,10 @@ async function finishCase(
 /** Cases whose runs have all ended are filled in; a run that waits is stopped where it waits. */
 async function collectFinished(context: Context): Promise<void> {
   const { run } = context;
-  const running = await db().evalCase.findMany({ where: { evalRunId: run.id, status: 'running' }, orderBy: { index: 'asc' } });
+  const running = await findRunningCases(run.id);
   if (running.length === 0) return;
   const ids = running.flatMap((item) => [item.executionId, item.baselineExecutionId]).filter((id): id is string => id !== null);
-  const executions = await db().execution.findMany({ where: { id: { in: ids } }, select: { id: true, status: true, error: true } });
+  const executions = await findCaseExecutions(ids);
   const waiting = executions.filter((execution) => execution.status === 'waiting').map((execution) => execution.id);
   if (waiting.length > 0) {
     await inRetriedTransaction((tx) => cancelExecutionsIn(tx, run.memberId, waiting));
@@ -222,9 +228,7 @@ const budgetCode = 'llm.budget_exceeded';
 /** With model calls: the budget's error when every case whose version ran ended with it (and one did). */
 async function budgetFailure(tx: Tx, run: EvalRun): Promise<{ code: string; message: string } | null> {
   if (!run.callModels) return null;
-  const [counts] = await tx.$queryRaw<{ ran: number; spent: number }[]>`
-    SELECT count(*)::int AS ran, count(*) FILTER (WHERE error->>'code' = ${budgetCode})::int AS spent
-      FROM eval_cases WHERE eval_run_id = ${run.id}::uuid AND status = 'done' AND execution_id IS NOT NULL`;
+  const counts = await countRanAndFailedWith(tx, run.id, budgetCode);
   if (!counts || counts.ran === 0 || counts.spent < counts.ran) return null;
   return { code: budgetCode, message: 'The AI budget was spent: no case could call its model.' };
 }
@@ -233,7 +237,7 @@ async function finishRun(run: EvalRun): Promise<void> {
   await inRetriedTransaction(async (tx) => {
     const error = await budgetFailure(tx, run);
     const status = error ? 'failed' : 'succeeded';
-    const moved = await tx.evalRun.updateMany({ where: { id: run.id, status: 'running' }, data: { status, finishedAt: new Date(), ...(error ? { error } : {}) } });
+    const moved = await endRunningRun(tx, run.id, status, error);
     if (moved.count === 0) return;
     const progress = await refreshCounters(tx, run.id);
     await emitToMember(run.memberId, 'eval.progress', { evalRunId: run.id, workflowId: run.workflowId, status, done: progress?.done ?? 0, total: progress?.total ?? 0 }, tx);
@@ -242,9 +246,9 @@ async function finishRun(run: EvalRun): Promise<void> {
 
 async function failRun(run: EvalRun, error: { code: string; message: string }): Promise<void> {
   await inRetriedTransaction(async (tx) => {
-    const moved = await tx.evalRun.updateMany({ where: { id: run.id, status: { in: ['queued', 'running'] } }, data: { status: 'failed', error, finishedAt: new Date() } });
+    const moved = await failOpenRun(tx, run.id, error);
     if (moved.count === 0) return;
-    await tx.evalCase.updateMany({ where: { evalRunId: run.id, status: { in: ['pending', 'running'] } }, data: { status: 'cancelled', finishedAt: new Date() } });
+    await cancelOpenCases(tx, run.id);
     await emitToMember(run.memberId, 'eval.progress', { evalRunId: run.id, workflowId: run.workflowId, status: 'failed', done: run.done, total: run.total }, tx);
   });
 }

@@ -9,6 +9,7 @@ import { appError } from '../../core/errors/app-error';
 import { isUuid } from '../../core/ids';
 import type { NotStartedVerdict } from '../../engine';
 import { reasonOf } from './present';
+import type { EvalRunStatus } from './schemas';
 
 export async function findOwnedRunOrThrow(memberId: string, id: string, tx: Pick<Tx, 'evalRun'> = db()) {
   const row = isUuid(id) ? await tx.evalRun.findFirst({ where: { id: id.toLowerCase(), memberId } }) : null;
@@ -143,4 +144,50 @@ export async function reasonCountsOf(runIds: readonly string[], perRun: number, 
     counts.set(row.evalRunId, list);
   }
   return counts;
+}
+
+/** A version of the workflow by id (an evaluation of a chosen version), or null. */
+export function findWorkflowVersion(tx: Tx, workflowId: string, versionId: string) {
+  return tx.workflowVersion.findFirst({ where: { id: versionId, workflowId } });
+}
+
+/** A number-less version: the snapshot of the draft an evaluation runs. */
+export function insertDraftSnapshot(tx: Tx, data: Prisma.WorkflowVersionUncheckedCreateInput) {
+  return tx.workflowVersion.create({ data });
+}
+
+/** The graph of the published version (the `published` baseline). */
+export function findVersionGraph(tx: Tx, versionId: string) {
+  return tx.workflowVersion.findUnique({ where: { id: versionId }, select: { graph: true } });
+}
+
+/** A new run and its cases, in that order. */
+export async function insertRunWithCases(tx: Tx, data: Prisma.EvalRunUncheckedCreateInput, cases: Omit<Prisma.EvalCaseCreateManyInput, 'evalRunId'>[]) {
+  const run = await tx.evalRun.create({ data });
+  await tx.evalCase.createMany({ data: cases.map((item) => ({ evalRunId: run.id, ...item })) });
+  return run;
+}
+
+/** Locks the run's row (FOR UPDATE) and reads its status: the runner takes it FOR SHARE before it starts a case. */
+export async function lockRunStatus(tx: Tx, evalRunId: string): Promise<{ status: EvalRunStatus } | undefined> {
+  const [locked] = await tx.$queryRaw<{ status: EvalRunStatus }[]>`SELECT status FROM eval_runs WHERE id = ${evalRunId}::uuid FOR UPDATE`;
+  return locked;
+}
+
+/** The runs the run's running cases started. */
+export function findRunningCaseRuns(tx: Tx, evalRunId: string) {
+  return tx.evalCase.findMany({ where: { evalRunId, status: 'running' }, select: { executionId: true, baselineExecutionId: true } });
+}
+
+/** The run's pending and running cases end `cancelled`. */
+export function cancelOpenCases(tx: Tx, evalRunId: string) {
+  return tx.evalCase.updateMany({ where: { evalRunId, status: { in: ['pending', 'running'] } }, data: { status: 'cancelled', finishedAt: new Date() } });
+}
+
+export function markRunCancelled(tx: Tx, evalRunId: string) {
+  return tx.evalRun.update({ where: { id: evalRunId }, data: { status: 'cancelled', finishedAt: new Date() } });
+}
+
+export function findRunOrThrow(tx: Tx, evalRunId: string) {
+  return tx.evalRun.findUniqueOrThrow({ where: { id: evalRunId } });
 }

@@ -18,23 +18,21 @@ import { enforceBudget } from '../llm';
 import type { EvalRun } from '../../generated/prisma/client';
 import { presentEvalCase, presentEvalRun } from './present';
 import * as repo from './repo';
-import { evalBounds, finishedEvalStatuses, maxReasonGroups, type Baseline, type EvalRunStatus, type ListCasesQuery, type StartEvalInput } from './schemas';
+import { evalBounds, finishedEvalStatuses, maxReasonGroups, type Baseline, type ListCasesQuery, type StartEvalInput } from './schemas';
 
 type StoredSource = { kind: 'recent'; limit: number } | { kind: 'range'; from: string; to: string; limit: number } | { kind: 'trigger_data'; count: number };
 
 /** The version evaluated: the one asked for (of this workflow), else a number-less snapshot of the draft. */
 async function versionToEvaluate(tx: Tx, actor: AuthenticatedActor, workflow: Awaited<ReturnType<typeof findOwnedOrThrow>>, versionId: string | undefined) {
   if (versionId !== undefined) {
-    const version = isUuid(versionId) ? await tx.workflowVersion.findFirst({ where: { id: versionId.toLowerCase(), workflowId: workflow.id } }) : null;
+    const version = isUuid(versionId) ? await repo.findWorkflowVersion(tx, workflow.id, versionId.toLowerCase()) : null;
     if (!version) throw appError('workflow.version_not_found');
     return version;
   }
   const draft = draftOf(workflow);
   assertValidGraph(draft, forbiddenNodeTypesFor(actor.member.role));
   const id = randomUUID();
-  return tx.workflowVersion.create({
-    data: { id, workflowId: workflow.id, number: null, graph: { ...draft, id, workflowId: workflow.id } as object, note: 'evaluation', ...triggerFactsOf(draft), createdBy: actor.member.id },
-  });
+  return repo.insertDraftSnapshot(tx, { id, workflowId: workflow.id, number: null, graph: { ...draft, id, workflowId: workflow.id } as object, note: 'evaluation', ...triggerFactsOf(draft), createdBy: actor.member.id });
 }
 
 export async function startEvalRun(actor: AuthenticatedActor, input: StartEvalInput) {
@@ -55,7 +53,7 @@ export async function startEvalRun(actor: AuthenticatedActor, input: StartEvalIn
     if (baseline === 'published' && !workflow.publishedVersionId) throw appError('workflow.not_published');
     const version = await versionToEvaluate(tx, actor, workflow, input.versionId);
     // Both versions run on the member's mail through this caller: a key needs the scopes of each.
-    const baselineVersion = baseline === 'published' ? await tx.workflowVersion.findUnique({ where: { id: workflow.publishedVersionId! }, select: { graph: true } }) : null;
+    const baselineVersion = baseline === 'published' ? await repo.findVersionGraph(tx, workflow.publishedVersionId!) : null;
     // The `journal` baseline shows the member's real runs on each message (their path, effects, errors): executions:read.
     const journal = baseline === 'journal' ? [needFor('executions:read', 'journal_baseline')] : [];
     await assertGraphsScopes(actor, [version.graph, ...(baselineVersion ? [baselineVersion.graph] : [])], tx, journal);
@@ -79,8 +77,9 @@ export async function startEvalRun(actor: AuthenticatedActor, input: StartEvalIn
       }));
     }
 
-    const run = await tx.evalRun.create({
-      data: {
+    const run = await repo.insertRunWithCases(
+      tx,
+      {
         memberId,
         workflowId: workflow.id,
         versionId: version.id,
@@ -90,8 +89,8 @@ export async function startEvalRun(actor: AuthenticatedActor, input: StartEvalIn
         total: cases.length,
         callModels: input.callModels === true,
       },
-    });
-    await tx.evalCase.createMany({ data: cases.map((item) => ({ evalRunId: run.id, ...item })) });
+      cases,
+    );
     await enqueue('eval.run', { evalRunId: run.id }, { jobKey: jobKeys.evalRun(run.id) }, tx);
     await emitToMember(memberId, 'eval.progress', { evalRunId: run.id, workflowId: workflow.id, status: run.status, done: 0, total: run.total }, tx);
     return { evalRun: presentEvalRun(run) };
@@ -139,16 +138,16 @@ export async function cancelEvalRun(actor: AuthenticatedActor, id: string) {
   return inRetriedTransaction(async (tx) => {
     const found = await repo.findOwnedRunOrThrow(memberId, id, tx);
     // The runner takes this row FOR SHARE before it starts a case: no case starts after this lock.
-    const [locked] = await tx.$queryRaw<{ status: EvalRunStatus }[]>`SELECT status FROM eval_runs WHERE id = ${found.id}::uuid FOR UPDATE`;
+    const locked = await repo.lockRunStatus(tx, found.id);
     if (!locked || finishedEvalStatuses.includes(locked.status)) throw appError('eval.not_cancellable');
-    const open = await tx.evalCase.findMany({ where: { evalRunId: found.id, status: 'running' }, select: { executionId: true, baselineExecutionId: true } });
+    const open = await repo.findRunningCaseRuns(tx, found.id);
     const executionIds = open.flatMap((item) => [item.executionId, item.baselineExecutionId]).filter((value): value is string => value !== null);
     if (executionIds.length > 0) await cancelExecutionsIn(tx, memberId, executionIds);
-    await tx.evalCase.updateMany({ where: { evalRunId: found.id, status: { in: ['pending', 'running'] } }, data: { status: 'cancelled', finishedAt: new Date() } });
-    await tx.evalRun.update({ where: { id: found.id }, data: { status: 'cancelled', finishedAt: new Date() } });
+    await repo.cancelOpenCases(tx, found.id);
+    await repo.markRunCancelled(tx, found.id);
     const progress = await repo.refreshCounters(tx, found.id);
     await emitToMember(memberId, 'eval.progress', { evalRunId: found.id, workflowId: found.workflowId, status: 'cancelled', done: progress?.done ?? 0, total: progress?.total ?? 0 }, tx);
-    const [evalRun] = await presentRuns(memberId, [await tx.evalRun.findUniqueOrThrow({ where: { id: found.id } })], tx);
+    const [evalRun] = await presentRuns(memberId, [await repo.findRunOrThrow(tx, found.id)], tx);
     return { evalRun };
   });
 }

@@ -5,19 +5,14 @@
  * it lets go, so a live evaluation always has a fresh job. Adding a key whose job is locked creates
  * another job; the driver's conditional updates make two drivers harmless.
  */
-import { db } from '../../core/db';
 import { jobKeys } from '../../core/jobs/catalogue';
 import { enqueue } from '../../core/jobs/enqueue';
+import { findOrphanedRuns } from './repo-drive';
 
 const orphanSeconds = 90;
 
 export async function sweepEvalRuns(limit = 100): Promise<number> {
-  const rows = await db().$queryRaw<{ id: string }[]>`
-    SELECT r.id FROM eval_runs r
-     WHERE r.status IN ('queued', 'running') AND r.created_at < now() - interval '30 seconds'
-       AND NOT EXISTS (SELECT 1 FROM graphile_worker.jobs j WHERE j.key = 'eval:' || r.id::text
-                         AND (j.locked_at IS NULL OR j.locked_at > now() - make_interval(secs => ${orphanSeconds})))
-     ORDER BY r.created_at LIMIT ${limit}`;
+  const rows = await findOrphanedRuns(orphanSeconds, limit);
   for (const row of rows) await enqueue('eval.run', { evalRunId: row.id }, { jobKey: jobKeys.evalRun(row.id) });
   return rows.length;
 }

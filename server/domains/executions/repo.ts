@@ -190,3 +190,23 @@ export function findIncidents(memberId: string, filter: { since?: Date; unacknow
     take,
   });
 }
+
+/** The name of the member's workflow (a run's detail shows it), or null. */
+export function findOwnedWorkflowName(memberId: string, workflowId: string) {
+  return db().workflow.findFirst({ where: { id: workflowId, memberId }, select: { name: true } });
+}
+
+/** Acknowledges the member's incident unless it is already (the first instant is kept). */
+export function markIncidentAcknowledged(memberId: string, id: string) {
+  return db().incident.updateMany({ where: { id, memberId, acknowledgedAt: null }, data: { acknowledgedAt: new Date() } });
+}
+
+/** When the member's incident was acknowledged; null when it is not one of theirs. */
+export function findIncidentAcknowledgement(memberId: string, id: string) {
+  return db().incident.findFirst({ where: { id, memberId }, select: { acknowledgedAt: true } });
+}
+
+/** The graph of a workflow version (a replay's scopes are checked on it). */
+export function findVersionGraph(versionId: string) {
+  return db().workflowVersion.findUnique({ where: { id: versionId }, select: { graph: true } });
+}

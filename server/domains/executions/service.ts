@@ -15,11 +15,15 @@ import {
   decodeWaitingCursor,
   encodeWaitingCursor,
   findExecutions,
+  findIncidentAcknowledgement,
   findIncidents,
   findOwnedExecutionOrThrow,
+  findOwnedWorkflowName,
   findOwnedWorkflowOrThrow,
   findSteps,
+  findVersionGraph,
   findWaiting,
+  markIncidentAcknowledged,
   memberOwnsMailbox,
   summaryByWorkflow,
 } from './repo';
@@ -68,7 +72,7 @@ export async function getExecution(actor: AuthenticatedActor, id: string) {
   const execution = await findOwnedExecutionOrThrow(actor.member.id, id);
   const [steps, workflow] = await Promise.all([
     findSteps(id),
-    db().workflow.findFirst({ where: { id: execution.workflowId, memberId: actor.member.id }, select: { name: true } }),
+    findOwnedWorkflowName(actor.member.id, execution.workflowId),
   ]);
   const triggerData = execution.triggerData;
   return {
@@ -123,8 +127,8 @@ export async function listIncidents(actor: AuthenticatedActor, query: ListIncide
 /** Idempotent: the first instant is kept. Another member's incident is 404 `incident.not_found`. */
 export async function acknowledgeIncident(actor: AuthenticatedActor, id: string) {
   const memberId = actor.member.id;
-  await db().incident.updateMany({ where: { id, memberId, acknowledgedAt: null }, data: { acknowledgedAt: new Date() } });
-  const row = await db().incident.findFirst({ where: { id, memberId }, select: { acknowledgedAt: true } });
+  await markIncidentAcknowledged(memberId, id);
+  const row = await findIncidentAcknowledgement(memberId, id);
   if (!row?.acknowledgedAt) throw appError('incident.not_found');
   return { acknowledgedAt: row.acknowledgedAt.toISOString() };
 }
@@ -165,7 +169,7 @@ export async function retryFailedRuns(
 ) {
   const workflow = await findOwnedWorkflowOrThrow(actor.member.id, workflowId);
   // Every replay runs the published version: refused as a whole, before any starts, when a key lacks its scopes.
-  const published = workflow.publishedVersionId ? await db().workflowVersion.findUnique({ where: { id: workflow.publishedVersionId }, select: { graph: true } }) : null;
+  const published = workflow.publishedVersionId ? await findVersionGraph(workflow.publishedVersionId) : null;
   if (published) await assertGraphScopes(actor, published.graph, db());
   const since = input.period ? new Date(Date.now() - periods[input.period]) : clampSince(input.since);
   const outcome = await retryFailed(actor.member.id, workflowId, { limit: input.limit, since, from: input.from, authorize: versionScopes(actor) });

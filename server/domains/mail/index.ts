@@ -6,3 +6,4 @@ export { addressesOf, recordOf } from './present';
 export { contentDisposition, downloadMediaType, previewHeaders, previewMediaType } from './attachments/download-headers';
 export { downloadAttachment, maxUploadBodyBytes, maxUploadBytes, uploadAttachment } from './attachments/service';
 export { purgeExpiredUploads } from './attachments/housekeeping';
+export { findMemberMessageSubject, findMessageHeadlines } from './messages/repo';

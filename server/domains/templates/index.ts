@@ -6,3 +6,4 @@ export { installTemplate } from './service';
 export { templateFactsOf } from './derive';
 export { starterTemplates } from './starter';
 export type { StarterTemplate } from './starter';
+export { findEnabledBySlugs } from './repo';

@@ -48,3 +48,8 @@ export async function deleteTemplateRow(id: string, tx: Tx): Promise<void> {
 export async function countInstall(id: string, tx: Tx): Promise<void> {
   await tx.template.update({ where: { id }, data: { installCount: { increment: 1 } } });
 }
+
+/** The enabled templates among these slugs (the analyzer's starter proposals name them). */
+export function findEnabledBySlugs(slugs: string[]) {
+  return db().template.findMany({ where: { slug: { in: slugs }, enabled: true }, select: { id: true, slug: true, name: true, graph: true } });
+}

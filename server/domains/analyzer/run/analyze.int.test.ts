@@ -16,7 +16,7 @@ import { createMailbox, createMessage } from '../../../testing/mail-factories';
 import { call } from '../../../testing/rest-client';
 import { useTestDatabase } from '../../../testing/test-database';
 import { runAnalysis } from './analyze';
-import { countGroupMessages } from './statistics';
+import { countGroupMessages } from './repo-statistics';
 
 const databaseUrl = await useTestDatabase();
 

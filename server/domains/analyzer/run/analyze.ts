@@ -9,12 +9,14 @@ import { emitToMember } from '../../../core/realtime/emit';
 import type { MailboxAnalysis } from '../../../generated/prisma/client';
 import type { ReportBody } from '../schemas';
 import { runModelPhase } from './model-phase';
-import { computeGroups, computeStatistics, countGroupMessages } from './statistics';
+import { computeGroups, computeStatistics, countGroupMessages } from './repo-statistics';
 import { starterProposals, starterRules } from '../template-proposals';
+import { findEnabledBySlugs } from '../../templates';
+import { findAnalysis, markMailboxAnalyzed, updateAnalysis } from '../repo';
 
 /** The enabled starter templates the no-model proposals can name. */
 const enabledStarters = () =>
-  db().template.findMany({ where: { slug: { in: starterRules.map((rule) => rule.slug) }, enabled: true }, select: { id: true, slug: true, name: true, graph: true } }) as Promise<
+  findEnabledBySlugs(starterRules.map((rule) => rule.slug)) as Promise<
     { id: string; slug: string; name: string; graph: unknown }[]
   >;
 
@@ -26,17 +28,17 @@ export interface AnalyzeOptions {
 
 async function progress(row: MailboxAnalysis, status: string, phase: string | null, batchesDone = 0, batches = 0, transcript?: readonly unknown[]) {
   // The transcript so far is kept with the progress: a retry after a runner's death reuses its answers.
-  await db().mailboxAnalysis.update({ where: { id: row.id }, data: { status, progress: { phase, batchesDone, batches }, ...(transcript ? { transcript: transcript as object[] } : {}) } });
+  await updateAnalysis(row.id, { status, progress: { phase, batchesDone, batches }, ...(transcript ? { transcript: transcript as object[] } : {}) });
   await emitToMember(row.memberId, 'analyzer.progress', { analysisId: row.id, mailboxId: row.mailboxId, status, phase, batchesDone, batches });
 }
 
 export async function runAnalysis(analysisId: string, options: AnalyzeOptions = {}): Promise<void> {
-  const row = await db().mailboxAnalysis.findUnique({ where: { id: analysisId } });
+  const row = await findAnalysis(analysisId);
   // Finished (or gone with its mailbox): nothing to do. A `running` one whose job was retried starts over,
   // reusing the model's answers it had kept.
   if (!row || row.status === 'done' || row.status === 'failed') return;
   const now = options.now ?? new Date();
-  await db().mailboxAnalysis.update({ where: { id: row.id }, data: { startedAt: now } });
+  await updateAnalysis(row.id, { startedAt: now });
   try {
     await progress(row, 'running', 'statistics');
     const input = { mailboxId: row.mailboxId, windowDays: row.windowDays, minGroupVolume: row.minGroupVolume, now };
@@ -44,7 +46,7 @@ export async function runAnalysis(analysisId: string, options: AnalyzeOptions = 
     await progress(row, 'running', 'groups');
     const { groups, total } = await computeGroups(db(), input);
     const body: ReportBody = { stats: { ...stats, groups: total, groupsAnalyzed: 0, llmOutcome: null }, groups, opportunities: [] };
-    await db().mailboxAnalysis.update({ where: { id: row.id }, data: { body: body as object } });
+    await updateAnalysis(row.id, { body: body as object });
     await progress(row, 'running', 'model');
 
     const result = await runModelPhase({
@@ -63,15 +65,12 @@ export async function runAnalysis(analysisId: string, options: AnalyzeOptions = 
     const final: ReportBody = { ...body, stats: { ...body.stats, groupsAnalyzed: result.groupsAnalyzed, llmOutcome: result.outcome }, opportunities: result.opportunities };
     const finishedAt = new Date();
     await db().$transaction([
-      db().mailboxAnalysis.update({
-        where: { id: row.id },
-        data: { status: 'done', body: final as object, llmOutcome: result.outcome, transcript: result.transcript as object[], finishedAt, progress: { phase: null, batchesDone: 0, batches: 0 } },
-      }),
-      db().mailbox.update({ where: { id: row.mailboxId }, data: { analyzedAt: finishedAt } }),
+      updateAnalysis(row.id, { status: 'done', body: final as object, llmOutcome: result.outcome, transcript: result.transcript as object[], finishedAt, progress: { phase: null, batchesDone: 0, batches: 0 } }),
+      markMailboxAnalyzed(row.mailboxId, finishedAt),
     ]);
     await emitToMember(row.memberId, 'analyzer.progress', { analysisId: row.id, mailboxId: row.mailboxId, status: 'done', phase: null, batchesDone: 0, batches: 0 });
   } catch (error) {
-    await db().mailboxAnalysis.update({ where: { id: row.id }, data: { status: 'failed', finishedAt: new Date(), progress: { phase: null, batchesDone: 0, batches: 0 } } });
+    await updateAnalysis(row.id, { status: 'failed', finishedAt: new Date(), progress: { phase: null, batchesDone: 0, batches: 0 } });
     await emitToMember(row.memberId, 'analyzer.progress', { analysisId: row.id, mailboxId: row.mailboxId, status: 'failed', phase: null, batchesDone: 0, batches: 0 });
     throw error;
   }

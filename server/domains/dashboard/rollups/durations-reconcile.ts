@@ -15,6 +15,7 @@
  * corrects; under REPEATABLE READ a row a writer changed meanwhile is a serialization failure (the registry retries).
  */
 import type { Tx } from '../../../core/db';
+import { executeIn, reconcileBy } from '../repo-rollups';
 
 const dayMs = 86_400_000;
 
@@ -60,9 +61,9 @@ export const durationDaysEmptyRowsSql = `DELETE FROM dashboard_duration_days WHE
 export async function reconcileDurationDays(tx: Tx, fromHour: Date, toHour: Date): Promise<number> {
   const { fromDay, toDay } = daysOf(fromHour, toHour);
   if (fromDay >= toDay) return 0;
-  const rows = await tx.$queryRawUnsafe<{ fixed: number }[]>(durationDaysReconcileSql, fromDay, toDay);
-  await tx.$executeRawUnsafe(durationDaysEmptyRowsSql, fromDay, toDay);
-  return rows[0]?.fixed ?? 0;
+  const fixed = await reconcileBy(tx, { text: durationDaysReconcileSql, values: [fromDay, toDay] });
+  await executeIn(tx, { text: durationDaysEmptyRowsSql, values: [fromDay, toDay] });
+  return fixed;
 }
 
 /** The registry entry (server/domains/dashboard/rollups/reconcile.ts lists it). */

@@ -13,6 +13,7 @@
  * One statement per pass. Rows at 0 (left by the triggers when an hour's rows are deleted or moved) are
  * removed without counting as a fix.
  */
+import { reconcileBy } from '../repo-rollups';
 import type { SqlStatement } from '../sql';
 import type { RollupReconciler } from './reconciler';
 
@@ -108,9 +109,7 @@ SELECT (SELECT count(*) FROM diff WHERE NOT empty)::int AS fixed`,
 const reconcilerOf = (shape: RollupShape): RollupReconciler => ({
   name: shape.name,
   async reconcile(tx, fromHour, toHour) {
-    const statement = reconcileSql(shape, fromHour, toHour);
-    const [row] = await tx.$queryRawUnsafe<{ fixed: number }[]>(statement.text, ...statement.values);
-    return row?.fixed ?? 0;
+    return reconcileBy(tx, reconcileSql(shape, fromHour, toHour));
   },
 });
 

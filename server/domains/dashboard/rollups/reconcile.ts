@@ -13,6 +13,7 @@
  * count that predates it.
  */
 import { inRetriedTransaction } from '../../../core/db/retry';
+import { useRepeatableRead } from '../repo-rollups';
 import { durationDaysReconciler } from './durations-reconcile';
 import { mailAiReconcilers } from './mail-ai-reconcile';
 import type { RollupReconciler } from './reconciler';
@@ -50,7 +51,7 @@ export async function reconcileDashboardRollups(
   for (const reconciler of options.reconcilers ?? rollupReconcilers) {
     fixed[reconciler.name] = await inRetriedTransaction(
       async (tx) => {
-        await tx.$executeRawUnsafe('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
+        await useRepeatableRead(tx);
         return reconciler.reconcile(tx, fromHour, toHour);
       },
       // The whole history is one statement over every run: seconds at a million runs, more on a loaded box.

@@ -5,6 +5,7 @@
  * trigger could not see (a load with triggers off, a restore, a hand edit of the rollup).
  */
 import type { Tx } from '../../../core/db';
+import { reconcileBy } from '../repo-rollups';
 
 /** The runs the dashboard counts (executions.ts's `countedRuns`, without the audience), for the alias `e`. */
 export const countedRunsSql = "e.simulated = false AND e.eval_run_id IS NULL AND e.started_by IS DISTINCT FROM 'loop_iteration'";
@@ -12,15 +13,8 @@ export const countedRunsSql = "e.simulated = false AND e.eval_run_id IS NULL AND
 export const terminalStatusesSql = "('succeeded', 'failed', 'cancelled')";
 export const liveStatusesSql = "('queued', 'running', 'waiting')";
 
-/**
- * One statement: the hours' rows as the raw runs say they are (`fresh`), upserted where missing or different,
- * and the rollup rows of those hours that no raw run backs any more deleted. Returns how many rows it fixed.
- * Run it in a REPEATABLE READ transaction (reconcile.ts does): a trigger's change committed after the snapshot
- * then aborts it (40001, tried again) instead of being overwritten by a count that predates it.
- */
-export async function reconcileRunHours(tx: Tx, fromHour: Date, toHour: Date): Promise<number> {
-  const [row] = await tx.$queryRawUnsafe<{ fixed: number }[]>(
-    `WITH fresh AS (
+/** The run hours' reconcile statement, for the hours `[$1, $2)` (reconcileRunHours below). */
+export const runHoursReconcileSql = `WITH fresh AS (
        SELECT date_trunc('hour', e.created_at, 'UTC') AS hour, e.member_id, e.workflow_id, e.mailbox_id, e.status,
               count(*)::int AS runs, max(e.created_at) AS last_created_at
          FROM executions e
@@ -42,9 +36,14 @@ export async function reconcileRunHours(tx: Tx, fromHour: Date, toHour: Date): P
                              AND f.mailbox_id IS NOT DISTINCT FROM h.mailbox_id AND f.status = h.status)
        RETURNING 1
      )
-     SELECT ((SELECT count(*) FROM upserted) + (SELECT count(*) FROM deleted))::int AS fixed`,
-    fromHour,
-    toHour,
-  );
-  return row?.fixed ?? 0;
+     SELECT ((SELECT count(*) FROM upserted) + (SELECT count(*) FROM deleted))::int AS fixed`;
+
+/**
+ * One statement: the hours' rows as the raw runs say they are (`fresh`), upserted where missing or different,
+ * and the rollup rows of those hours that no raw run backs any more deleted. Returns how many rows it fixed.
+ * Run it in a REPEATABLE READ transaction (reconcile.ts does): a trigger's change committed after the snapshot
+ * then aborts it (40001, tried again) instead of being overwritten by a count that predates it.
+ */
+export async function reconcileRunHours(tx: Tx, fromHour: Date, toHour: Date): Promise<number> {
+  return reconcileBy(tx, { text: runHoursReconcileSql, values: [fromHour, toHour] });
 }

@@ -1,5 +1,5 @@
 /** A message of the member, with its attachments. */
-import { db } from '../../../core/db';
+import { db, type Tx } from '../../../core/db';
 
 const withAttachments = { attachments: { orderBy: { position: 'asc' } } } as const;
 
@@ -15,4 +15,20 @@ export function findMemberAttachment(memberId: string, messageId: string, positi
     where: { messageId, position, message: { mailbox: { memberId } } },
     select: { id: true, filename: true, mime: true, size: true, blobKey: true },
   });
+}
+
+/**
+ * The headlines other domains show beside their rows (an approval's triggering message), read at once for a page:
+ * only messages in the given members' mailboxes. `reader` is the caller's transaction when it has one.
+ */
+export function findMessageHeadlines(ids: string[], memberIds: string[], reader: Pick<Tx, 'mailMessage'> = db()) {
+  return reader.mailMessage.findMany({
+    where: { id: { in: ids }, mailbox: { memberId: { in: memberIds } } },
+    select: { id: true, fromName: true, fromEmail: true, subject: true, receivedAt: true },
+  });
+}
+
+/** The subject of a message in one of the member's mailboxes (id and subject); null otherwise. */
+export function findMemberMessageSubject(memberId: string, messageId: string) {
+  return db().mailMessage.findFirst({ where: { id: messageId, mailbox: { memberId } }, select: { id: true, subject: true } });
 }
