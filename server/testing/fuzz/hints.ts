@@ -176,6 +176,9 @@ export function bodyHint(operation: FuzzOperation): Hint {
       if (name === 'kind') return 'contact';
       if (name === 'value') return new WorldRef('unique.email');
       if (name === 'mailboxId') return new WorldRef('mailbox.id');
+      // The member's card: the shared layer's fields beside it would be a 400 before the handler.
+      if (name === 'layer') return 'member';
+      if (name === 'displayName' || name === 'status' || name === 'orgNotes') return new WorldRef('unique.absent', () => undefined);
     }
     if (name === 'signatureId' && /\/contacts(\/defaults\/|$)/.test(path)) return new WorldRef('signature.id');
     if (name === 'kind' && /\/exclusions$/.test(path)) return 'domain';
