@@ -308,3 +308,44 @@ describe('precedence through the stored layers (the pure table is resolve.test.t
     await call('PUT', '/api/v1/contacts/defaults/organisation', { cookie: admin.cookie, body: {} });
   });
 });
+
+describe('the list’s fast path (no q, no kind) ranks as the full statement does', () => {
+  it('paging with few cards read per layer gives the full ranking, page after page, in every layer and view', async () => {
+    const { newestEntries, rankedEntries } = await import('./repo-list');
+    const { encodeCursor } = await import('../../core/http/cursor');
+    const own = await createMember();
+    const box = await createMailbox(own);
+    const base = Date.parse('2026-06-01T00:00:00.000Z');
+    // 14 entries, each with a mix of cards at times that interleave across the layers.
+    for (let index = 0; index < 14; index += 1) {
+      const entry = await db().contactEntry.create({ data: { kind: 'contact', value: `fast${index}@fastpath.example` } });
+      const at = (minutes: number) => new Date(base + minutes * 60_000);
+      if (index % 3 !== 1) await db().contactSharedCard.create({ data: { entryId: entry.id, displayName: `F${index}`, updatedAt: at((index * 7) % 23) } });
+      if (index % 2 === 0) await db().contactMemberCard.create({ data: { entryId: entry.id, memberId: own.id, tone: 'formal', updatedAt: at((index * 5) % 19) } });
+      if (index % 4 !== 3) await db().contactMailboxCard.create({ data: { entryId: entry.id, memberId: own.id, mailboxId: box.id, tone: 'casual', updatedAt: at((index * 11) % 29) } });
+    }
+    // The shared layer also holds the cards of the file's other tests: they page with the rest.
+    for (const layer of ['all', 'shared', 'member'] as const) {
+      for (const mailboxId of [null, box.id]) {
+        const filter = { memberId: own.id, layer, mailboxId, limit: 2 };
+        const full = await rankedEntries({ ...filter, after: null, limit: 100 });
+        const seen: string[] = [];
+        let after = null as null | { at: Date; id: string };
+        let fastPages = 0;
+        for (let guard = 0; guard < 100; guard += 1) {
+          const fast = await newestEntries({ ...filter, after }, 3);
+          if (fast) fastPages += 1;
+          const rows = fast ?? (await rankedEntries({ ...filter, after }));
+          const page = rows.slice(0, 2);
+          seen.push(...page.map((row) => row.id));
+          if (rows.length <= 2) break;
+          after = { at: page[1]!.at, id: page[1]!.id };
+          expect(encodeCursor(after)).toBeTypeOf('string');
+        }
+        expect(seen, `${layer} ${mailboxId ? 'mailbox' : 'none'}`).toEqual(full.map((row) => row.id).slice(0, seen.length));
+        expect(seen.length).toBe(full.length);
+        expect(fastPages).toBeGreaterThan(0);
+      }
+    }
+  });
+});
