@@ -103,6 +103,18 @@ describe('PUT /api/v1/contacts creates or replaces one card and answers the reso
   });
 });
 
+describe('concurrent writes of one value', () => {
+  it('ten PUTs at once of the same card: all 200, one entry, one card (the entry row serialises them)', async () => {
+    const own = await createMember();
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, index) => put(own, { kind: 'contact', value: index % 2 ? 'Race@Concurrent.example' : 'race@concurrent.example', tone: 'formal', personalNotes: `n${index}` })),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 10 }, () => 200));
+    expect(await db().contactEntry.count({ where: { value: 'race@concurrent.example' } })).toBe(1);
+    expect(await db().contactMemberCard.count({ where: { memberId: own.id } })).toBe(1);
+  });
+});
+
 describe('mailbox cards and the mailbox view', () => {
   it('a card for one mailbox resolves from that mailbox only; an unknown or another member’s mailbox is contacts.mailbox_not_found', async () => {
     const own = await createMember();
