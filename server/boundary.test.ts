@@ -310,3 +310,22 @@ describe('repoa lane: the Prisma rule on the files that left the list', { timeou
     expect(await boundaryFindings('server/domains/api-keys/router.ts', "import { listOwnKeys } from './service';")).toEqual([]);
   });
 });
+
+describe('contacts lane: the address book is born under the existing rules, with no exemption', { timeout: 60_000 }, () => {
+  it('reports another domain reaching inside contacts (its resolution, not the face)', async () => {
+    const findings = await boundaryFindings('server/domains/compose/service.ts', "import { resolveContact } from '../contacts/resolution';");
+    expect(findings.some((finding) => /only through its public face/.test(finding)), findings.join('\n')).toBe(true);
+  });
+
+  it('reports a contacts use case that queries instead of its repo', async () => {
+    const findings = await boundaryFindings('server/domains/contacts/list.ts', "import { db } from '../../core/db';\nexport const rows = () => db().contactEntry.findMany();");
+    expect(findings.some((finding) => /only the repo queries the database/.test(finding)), findings.join('\n')).toBe(true);
+  });
+
+  it.each([
+    ['another domain uses the contacts face', 'server/domains/compose/service.ts', "import { resolveContact } from '../contacts';"],
+    ['a repo-<part> file of contacts runs raw SQL', 'server/domains/contacts/repo-list.ts', "import { db } from '../../core/db';\nexport const rows = () => db().$queryRaw`SELECT 1`;"],
+  ])('allows %s', async (_name, file, source) => {
+    expect(await boundaryFindings(file, source)).toEqual([]);
+  });
+});

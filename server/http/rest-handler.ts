@@ -123,7 +123,8 @@ function runNodeHandler(handler: NodeHandler, req: Request): Promise<Response> {
       set statusCode(code: number) {
         statusCode = code;
       },
-      end: (body?: string) => resolve(new Response(body ?? null, { status: statusCode, headers: responseHeaders })),
+      // A 204 has no body (the Response constructor refuses one): the procedure's `undefined` answer is not sent.
+      end: (body?: string) => resolve(new Response(statusCode === 204 ? null : (body ?? null), { status: statusCode, headers: responseHeaders })),
     };
     Promise.resolve(handler(req as never, res as never)).catch(reject);
   });

@@ -27,7 +27,7 @@ function completeOperation(operation: Operation, spec: RouteSpec, lang: Lang): v
   const hasInput = Boolean(operation.requestBody) || Boolean(operation.parameters?.length);
   const success = operation.responses['200'];
   operation.responses = {
-    [String(spec.status ?? 200)]: { ...success, description: texts[lang].success },
+    [String(spec.status ?? 200)]: spec.status === 204 ? { description: texts[lang].success } : { ...success, description: texts[lang].success },
     ...(spec.alsoStatus ? { [String(spec.alsoStatus)]: { ...success, description: texts[lang].success } } : {}),
     ...errorResponses(
       [

@@ -29,8 +29,8 @@ export interface RouteSpec {
   access: Access;
   /** The spec flags the operation `Idempotency`: it accepts an `Idempotency-Key` header. */
   idempotent?: boolean;
-  /** Success status; 200 unless the spec says 201 or 202. */
-  status?: 200 | 201 | 202;
+  /** Success status; 200 unless the spec says 201, 202 or 204 (204: the answer has no body). */
+  status?: 200 | 201 | 202 | 204;
   /** A second success status the route answers when its answer says so (a replay's dry run: 200); see RequestContext.answer. */
   alsoStatus?: 200 | 201 | 202;
   /** Route-specific error codes (the common ones from access and validation are added automatically). */

@@ -6,6 +6,7 @@ import { auditRouter } from '../domains/audit/router';
 import { authRouter } from '../domains/auth/router';
 import { composeRouter } from '../domains/compose/router';
 import { connectionsRouter } from '../domains/connections/router';
+import { contactsRouter } from '../domains/contacts/router';
 import { dashboardRouter } from '../domains/dashboard/router';
 import { analyzerRouter } from '../domains/analyzer/router';
 import { evalRunsRouter } from '../domains/eval-runs/router';
@@ -56,6 +57,7 @@ export const appRouter = router({
   assistant: assistantRouter,
   onboarding: onboardingRouter,
   dashboard: dashboardRouter,
+  contacts: contactsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -172,7 +172,11 @@ export const errorCatalogue = {
     bad_request: [400, 'The dashboard request is invalid.'],
     forbidden: [403, 'You cannot see these figures.'],
   }),
-  ...area('contacts', { mailbox_not_found: [404, 'No such mailbox.'] }),
+  ...area('contacts', {
+    mailbox_not_found: [404, 'No such mailbox.'],
+    signature_not_found: [404, 'No such signature.'], // (ours)
+    signature_limit_reached: [409, 'You already have as many signatures as allowed.'], // (ours)
+  }),
   ...area('analyzer', {
     mailbox_not_found: [404, 'No such mailbox.'],
     report_not_found: [404, 'No such analysis report.'],

@@ -44,6 +44,8 @@ const pathRules: { pattern: RegExp; param: string; ref: string }[] = [
   { pattern: /^\/api\/v1\/approvals\/\{id\}/, param: 'id', ref: 'approval.id' },
   { pattern: /^\/api\/v1\/(admin\/llm\/connections|llm-connections)\/\{id\}/, param: 'id', ref: 'llmConnection.id' },
   { pattern: /^\/api\/v1\/assistant\/conversations\/\{id\}/, param: 'id', ref: 'assistantConversation.id' },
+  { pattern: /^\/api\/v1\/contacts\/signatures\/\{id\}/, param: 'id', ref: 'signature.id' },
+  { pattern: /^\/api\/v1\/contacts\/defaults\/mailboxes\/\{mailboxId\}/, param: 'mailboxId', ref: 'mailbox.id' },
 ];
 
 /** Existing ids of other kinds or owners: "another member's uuid" and cross-resource confusion. */
@@ -71,6 +73,7 @@ export const foreignIds = [
   'victimEvalRun.id',
   'llmConnection.id',
   'victimAssistantConversation.id',
+  'victimSignature.id',
 ];
 
 export function pathParamRef(operation: FuzzOperation, name: string): WorldRef | string | null {
@@ -168,6 +171,16 @@ export function bodyHint(operation: FuzzOperation): Hint {
       if (name === 'withoutApiKey') return new WorldRef('unique.absent', () => undefined);
     }
     if (name === 'connectionId' && /\/admin\/llm\/routing$/.test(path)) return new WorldRef('llmConnection.id');
+    // The address book: a card of an address that validates, the member's own mailbox and signature.
+    if (/\/contacts$/.test(path)) {
+      if (name === 'kind') return 'contact';
+      if (name === 'value') return new WorldRef('unique.email');
+      if (name === 'mailboxId') return new WorldRef('mailbox.id');
+      // The member's card: the shared layer's fields beside it would be a 400 before the handler.
+      if (name === 'layer') return 'member';
+      if (name === 'displayName' || name === 'status' || name === 'orgNotes') return new WorldRef('unique.absent', () => undefined);
+    }
+    if (name === 'signatureId' && /\/contacts(\/defaults\/|$)/.test(path)) return new WorldRef('signature.id');
     if (name === 'kind' && /\/exclusions$/.test(path)) return 'domain';
     if (name === 'value' && /\/exclusions$/.test(path)) return new WorldRef('unique.domain');
     return undefined;
@@ -187,6 +200,8 @@ export function queryHint(operation: FuzzOperation): Hint {
       ]);
     }
     if (name === 'q') return 'alpha';
+    if (name === 'kind' && /\/contacts$/.test(operation.path)) return 'contact';
+    if ((name === 'value' && /\/contacts$/.test(operation.path)) || (name === 'address' && /\/contacts\/resolve$/.test(operation.path))) return new WorldRef('unique.email');
     if (name === 'actor') return new WorldRef('admin.id');
     if (name === 'mailboxId') return new WorldRef('mail.mailboxId');
     if (name === 'workflowId' && /^\/api\/v1\/executions$/.test(operation.path)) return new WorldRef('execution.workflowId');

@@ -288,6 +288,13 @@ export class World {
         });
         return { id: row.id };
       }
+      case 'signature':
+      case 'victimSignature': {
+        // An address book signature of the member (or of another member, for the cross-owner cases).
+        const owner = (await this.piece(name === 'signature' ? 'member' : 'victim')) as unknown as TestMember;
+        const row = await db().contactSignature.create({ data: { memberId: owner.id, name: `Fuzz ${this.unique('text')}`, text: '-- fuzz', html: '<p>fuzz</p>' } });
+        return { id: row.id };
+      }
       case 'orgExclusion': {
         const row = await db().senderExclusion.create({ data: { memberId: null, kind: 'domain', value: this.unique('domain') } });
         return { id: row.id };
@@ -375,6 +382,8 @@ const dependsOn: Record<string, string> = {
   victimEvalRun: 'victim',
   exclusion: 'member',
   victimExclusion: 'victim',
+  signature: 'member',
+  victimSignature: 'victim',
   webhook: 'member',
   approval: 'member',
   victimApproval: 'victim',

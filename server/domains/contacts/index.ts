@@ -1,0 +1,8 @@
+/**
+ * The contacts domain's public face: what other domains, the engine's adapters, the runner and the HTTP
+ * layer may import from it (ESLint refuses their imports of any other file here). Re-exports only; the
+ * code lives in the files named.
+ */
+export { resolveContact } from './resolution';
+export { normaliseAddress, normaliseDomain, normaliseValue } from './normalise';
+export { contactLayers, precedence, type ContactLayer, type Resolved, type Sources } from './resolve';
