@@ -3,3 +3,4 @@
  * (ESLint refuses their imports of any other file here). Re-exports only; the code lives in the files named.
  */
 export { llmProviderData, llmProviderType } from './secret-data';
+export { findOwnOfType as findMemberConnectionsOfType } from './repo';

@@ -44,3 +44,14 @@ export function updateCredential(tx: Tx, id: string, data: Prisma.CredentialUnch
 export function deleteCredential(tx: Tx, id: string) {
   return tx.credential.delete({ where: { id } });
 }
+
+/**
+ * One member's own connections of one type (scope member), oldest first: the rows as stored, their sealed data
+ * included, for the caller that opens it (the AI capability's member endpoints); never for an answer.
+ */
+export function findOwnOfType(memberId: string, type: string) {
+  return db().credential.findMany({
+    where: { memberId, scope: 'member', type },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
+}

@@ -7,8 +7,7 @@
 import type { AiEndpoint } from '../../core/ai/types';
 import { config } from '../../core/config';
 import { openJson } from '../../core/crypto/secret-box';
-import { db } from '../../core/db';
-import { llmProviderData, llmProviderType } from '../connections';
+import { findMemberConnectionsOfType, llmProviderData, llmProviderType } from '../connections';
 import { catalogueModels, providerDefaultModel } from './catalogue';
 
 export interface MemberAiEndpoint extends AiEndpoint {
@@ -20,10 +19,7 @@ export interface MemberAiEndpoint extends AiEndpoint {
 /** The member's `llm_provider` connections, oldest first; a secret that no longer opens or parses is skipped. */
 export async function memberEndpoints(memberId: string): Promise<MemberAiEndpoint[]> {
   if (!config().LLM_MEMBER_KEYS) return [];
-  const rows = await db().credential.findMany({
-    where: { memberId, scope: 'member', type: llmProviderType },
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-  });
+  const rows = await findMemberConnectionsOfType(memberId, llmProviderType);
   const endpoints: MemberAiEndpoint[] = [];
   for (const row of rows) {
     let secret: unknown;

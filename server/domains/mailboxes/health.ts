@@ -9,37 +9,15 @@
 import type { AuthenticatedActor } from '../../core/auth/access';
 import { config } from '../../core/config';
 import { openJson } from '../../core/crypto/secret-box';
-import { db } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
 import { iso } from '../../core/http/schemas';
 import { presentLastError } from './present';
+import { healthRows, type HealthRow } from './repo-health';
 import { mailboxProviderSchema, mailboxStatusSchema } from './schemas';
 import { stallReasonSchema, watchModeSchema, type MailboxHealth } from './health-schemas';
 
 /** The most mailboxes one answer lists (an instance's whole org, oldest first). */
 export const healthListLimit = 500;
-
-interface HealthRow {
-  id: string;
-  member_id: string;
-  address: string;
-  provider: string;
-  status: string;
-  initial_sync_done_at: Date | null;
-  last_successful_sync_at: Date | null;
-  last_delta_at: Date | null;
-  last_error: unknown;
-  watch_mode: string | null;
-  watch_alive_at: Date | null;
-  stalled_since: Date | null;
-  stalled_reason: string | null;
-  credential_id: string | null;
-  credential_data: string | null;
-  credential_updated_at: Date | null;
-  pending: bigint | null;
-  oldest_enqueued_at: Date | null;
-  alive: boolean;
-}
 
 function oauthExpiry(credentialId: string | null, sealed: string | null): Date | null {
   if (!credentialId || !sealed) return null;
@@ -86,22 +64,6 @@ export async function mailboxHealth(actor: AuthenticatedActor, input: { scope: '
   if (input.scope === 'org' && actor.member.role !== 'admin') throw appError('auth.forbidden');
   const memberId = input.scope === 'org' ? null : actor.member.id;
   const watchSeconds = config().MAIL_STALL_WATCH_SECONDS;
-  const rows = await db().$queryRaw<HealthRow[]>`
-    SELECT m.id, m.member_id, m.address, m.provider, m.status, m.initial_sync_done_at, m.last_successful_sync_at,
-           m.last_delta_at, m.last_error, m.watch_mode, m.watch_alive_at, m.stalled_since, m.stalled_reason,
-           c.id AS credential_id,
-           CASE WHEN m.provider <> 'imap' THEN c.data_enc END AS credential_data,
-           CASE WHEN m.provider <> 'imap' THEN c.updated_at END AS credential_updated_at,
-           q.pending, q.oldest_enqueued_at,
-           (m.status = 'active' AND m.watch_alive_at IS NOT NULL
-             AND m.watch_alive_at >= now() - make_interval(secs => ${watchSeconds}::float8)) AS alive
-      FROM mailboxes m
-      LEFT JOIN credentials c ON c.id = m.credential_id
-      LEFT JOIN LATERAL (
-        SELECT count(*) AS pending, min(d.enqueued_at) AS oldest_enqueued_at FROM mail_dispatch_queue d WHERE d.mailbox_id = m.id
-      ) q ON true
-     WHERE (${memberId}::uuid IS NULL OR m.member_id = ${memberId}::uuid)
-     ORDER BY m.created_at, m.id
-     LIMIT ${healthListLimit}`;
+  const rows = await healthRows(memberId, watchSeconds, healthListLimit);
   return { mailboxes: rows.map(presentHealth) };
 }

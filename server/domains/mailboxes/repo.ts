@@ -105,3 +105,8 @@ export async function deleteOperations(mailboxId: string, tx: Tx): Promise<void>
 export async function deleteMailbox(id: string, tx: Tx): Promise<void> {
   await tx.mailbox.delete({ where: { id } });
 }
+
+/** Drops a waiting job by its key (graphile-worker's own function; a job already running is left to end). */
+export async function removeQueuedJob(key: string, tx: Tx): Promise<void> {
+  await tx.$executeRaw`SELECT graphile_worker.remove_job(${key}::text)`;
+}

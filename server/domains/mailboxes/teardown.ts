@@ -42,7 +42,7 @@ async function takeOffline(mailbox: Mailbox, tx: Tx): Promise<OfflineResult> {
   if (changed) {
     await repo.updateMailbox(mailbox.id, { status: 'disconnected', disconnectedAt: new Date(), leaseOwner: null, leaseUntil: null }, tx);
     for (const key of [jobKeys.sync(mailbox.id), jobKeys.resync(mailbox.id), jobKeys.backfill(mailbox.id)]) {
-      await tx.$executeRaw`SELECT graphile_worker.remove_job(${key}::text)`;
+      await repo.removeQueuedJob(key, tx);
     }
     await enqueue('mail.release', { mailboxId: mailbox.id }, {}, tx);
     await emitToMember(mailbox.memberId, 'mailbox.status', { mailboxId: mailbox.id, status: 'disconnected' }, tx);

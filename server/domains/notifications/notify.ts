@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { db, type Tx } from '../../core/db';
 import { emitToMember } from '../../core/realtime/emit';
+import { insertNotification } from './repo';
 
 export const notificationParams = {
   'execution.failed': z.strictObject({
@@ -59,10 +60,7 @@ type Writer = Pick<Tx, 'notification' | '$executeRaw'>;
 
 export async function notify<Kind extends NotificationKind>(input: NewNotification<Kind>, tx: Writer = db()): Promise<{ id: string }> {
   const params = notificationParams[input.kind].parse(input.params) as Record<string, unknown>;
-  const row = await tx.notification.create({
-    data: { memberId: input.memberId, kind: input.kind, severity: input.severity, params: params as object, link: input.link ?? null },
-    select: { id: true },
-  });
+  const row = await insertNotification(tx, { memberId: input.memberId, kind: input.kind, severity: input.severity, params: params as object, link: input.link ?? null });
   await emitToMember(input.memberId, 'notification.created', { id: row.id, kind: input.kind }, tx);
   return row;
 }

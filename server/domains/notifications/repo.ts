@@ -32,3 +32,27 @@ export async function findOwnedOrThrow(memberId: string, id: string, tx: Reader 
   if (!row) throw appError('request.not_found', { message: 'No such notification.' });
   return row;
 }
+
+/** A new notification; answers its id. */
+export function insertNotification(tx: Pick<Tx, 'notification'>, data: { memberId: string; kind: string; severity: string; params: object; link: string | null }) {
+  return tx.notification.create({ data, select: { id: true } });
+}
+
+/** Marks the member's notification read if it is unread (the first date stays); answers how many changed (0 or 1). */
+export function markReadIfUnread(tx: Tx, memberId: string, id: string) {
+  return tx.notification.updateMany({ where: { id, memberId, readAt: null }, data: { readAt: new Date() } });
+}
+
+export function findByIdOrThrow(tx: Tx, id: string) {
+  return tx.notification.findUniqueOrThrow({ where: { id } });
+}
+
+/** Marks every unread, not archived notification of the member read; answers how many changed. */
+export function markAllUnreadRead(tx: Tx, memberId: string) {
+  return tx.notification.updateMany({ where: { memberId, readAt: null, archivedAt: null }, data: { readAt: new Date() } });
+}
+
+/** Archives the member's notification if it is not yet; answers how many changed (0 or 1). */
+export function archiveIfNot(tx: Tx, memberId: string, id: string) {
+  return tx.notification.updateMany({ where: { id, memberId, archivedAt: null }, data: { archivedAt: new Date() } });
+}

@@ -8,7 +8,7 @@ import { db, type Tx } from '../../core/db';
 import { decodeCursor, pageOf } from '../../core/http/cursor';
 import { emitToMember } from '../../core/realtime/emit';
 import { presentNotification } from './present';
-import { countUnread, findFeed, findOwnedOrThrow } from './repo';
+import { archiveIfNot, countUnread, findByIdOrThrow, findFeed, findOwnedOrThrow, markAllUnreadRead, markReadIfUnread } from './repo';
 import type { ListNotificationsQuery } from './schemas';
 
 /** Newest first; an unreadable cursor gives the first page (as the audit log does). */
@@ -34,8 +34,8 @@ export async function markRead(actor: AuthenticatedActor, id: string) {
   const memberId = actor.member.id;
   return db().$transaction(async (tx) => {
     await findOwnedOrThrow(memberId, id, tx);
-    const { count } = await tx.notification.updateMany({ where: { id, memberId, readAt: null }, data: { readAt: new Date() } });
-    const row = await tx.notification.findUniqueOrThrow({ where: { id } });
+    const { count } = await markReadIfUnread(tx, memberId, id);
+    const row = await findByIdOrThrow(tx, id);
     return { notification: presentNotification(row), unreadCount: await announceUnread(memberId, count > 0, tx) };
   });
 }
@@ -44,7 +44,7 @@ export async function markRead(actor: AuthenticatedActor, id: string) {
 export async function markAllRead(actor: AuthenticatedActor) {
   const memberId = actor.member.id;
   return db().$transaction(async (tx) => {
-    const { count } = await tx.notification.updateMany({ where: { memberId, readAt: null, archivedAt: null }, data: { readAt: new Date() } });
+    const { count } = await markAllUnreadRead(tx, memberId);
     return { updated: count, unreadCount: await announceUnread(memberId, count > 0, tx) };
   });
 }
@@ -54,7 +54,7 @@ export async function archive(actor: AuthenticatedActor, id: string) {
   const memberId = actor.member.id;
   return db().$transaction(async (tx) => {
     const row = await findOwnedOrThrow(memberId, id, tx);
-    const { count } = await tx.notification.updateMany({ where: { id, memberId, archivedAt: null }, data: { archivedAt: new Date() } });
+    const { count } = await archiveIfNot(tx, memberId, id);
     // Only an unread notification leaving the feed moves the count.
     return { id, archived: true as const, unreadCount: await announceUnread(memberId, count > 0 && row.readAt === null, tx) };
   });

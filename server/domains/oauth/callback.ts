@@ -29,7 +29,7 @@ import { stateHashOf } from './pkce';
 import { redirectUriOf } from './present';
 import { accountAddress, exchangeCode, ProviderCallError } from './provider-client';
 import { capabilities, isOAuthProvider, missingScopes, providerDefinition, returnPageOf, scopesFor, type Capability, type OAuthProvider } from './providers';
-import { activeClient } from './repo';
+import { activeClient, findFlowByStateHash, markFlowUsed } from './repo';
 import type { CallbackQuery } from './schemas';
 
 export interface CallbackOutcome {
@@ -53,11 +53,11 @@ function isCapability(value: string): value is Capability {
 /** Finds the flow this state names for this member and marks it used, once; anything else is `oauth.state_invalid`. */
 async function claimFlow(memberId: string, provider: OAuthProvider, state: string | undefined): Promise<ClaimedFlow> {
   if (!state) throw appError('oauth.state_invalid');
-  const flow = await db().oAuthFlow.findUnique({ where: { stateHash: stateHashOf(state) } });
+  const flow = await findFlowByStateHash(stateHashOf(state));
   // Another member's flow is answered like an unknown one.
   if (!flow || flow.memberId !== memberId || flow.provider !== provider || !isCapability(flow.capability)) throw appError('oauth.state_invalid');
   const now = new Date();
-  const { count } = await db().oAuthFlow.updateMany({ where: { id: flow.id, usedAt: null, expiresAt: { gt: now } }, data: { usedAt: now } });
+  const { count } = await markFlowUsed(flow.id, now);
   if (count !== 1) throw appError('oauth.state_invalid');
   return { id: flow.id, provider, capability: flow.capability, codeVerifierEnc: flow.codeVerifierEnc };
 }

@@ -10,6 +10,7 @@ import { openJson, sealJson } from '../../core/crypto/secret-box';
 import type { Tx } from '../../core/db';
 import type { TokenSet } from './provider-client';
 import { providerDefinition, type Capability, type OAuthProvider } from './providers';
+import { findMemberGrant, insertGrant, lockGrant, updateGrant } from './repo';
 
 /** What a grant's sealed secret holds. */
 export const grantSecret = z.object({
@@ -61,35 +62,30 @@ export interface GrantInput {
 export async function storeGrant(tx: Tx, input: GrantInput): Promise<{ credentialId: string; created: boolean; capabilities: string[] }> {
   const type = providerDefinition(input.provider).grantType;
   // Two callbacks for the same account at once must meet on one row: serialise them.
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`oauth-grant\n${input.memberId}\n${type}\n${input.accountEmail}`}, 0))`;
+  await lockGrant(tx, input.memberId, type, input.accountEmail);
   const granted = input.tokens.scopes ?? input.requestedScopes;
-  const existing = await tx.credential.findFirst({ where: { memberId: input.memberId, type, accountEmail: input.accountEmail, scope: 'member' } });
+  const existing = await findMemberGrant(tx, input.memberId, type, input.accountEmail);
   if (existing) {
     const previous = previousRefreshToken(existing.id, existing.dataEnc);
     const capabilities = [...new Set([...existing.capabilities, input.capability])];
-    await tx.credential.update({
-      where: { id: existing.id },
-      data: {
-        capabilities,
-        oauthScopes: [...new Set([...existing.oauthScopes, ...granted])],
-        dataEnc: sealGrant(existing.id, secretOf(input.tokens, previous)),
-      },
+    await updateGrant(tx, existing.id, {
+      capabilities,
+      oauthScopes: [...new Set([...existing.oauthScopes, ...granted])],
+      dataEnc: sealGrant(existing.id, secretOf(input.tokens, previous)),
     });
     return { credentialId: existing.id, created: false, capabilities };
   }
   const id = randomUUID();
-  await tx.credential.create({
-    data: {
-      id,
-      memberId: input.memberId,
-      scope: 'member',
-      type,
-      name: input.accountEmail,
-      accountEmail: input.accountEmail,
-      capabilities: [input.capability],
-      oauthScopes: [...new Set(granted)],
-      dataEnc: sealGrant(id, secretOf(input.tokens, null)),
-    },
+  await insertGrant(tx, {
+    id,
+    memberId: input.memberId,
+    scope: 'member',
+    type,
+    name: input.accountEmail,
+    accountEmail: input.accountEmail,
+    capabilities: [input.capability],
+    oauthScopes: [...new Set(granted)],
+    dataEnc: sealGrant(id, secretOf(input.tokens, null)),
   });
   return { credentialId: id, created: true, capabilities: [input.capability] };
 }

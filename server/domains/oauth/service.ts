@@ -17,7 +17,7 @@ import { appError } from '../../core/errors/app-error';
 import { challengeOf, randomToken, stateHashOf } from './pkce';
 import { presentOAuthApp, redirectUriOf } from './present';
 import { clientIdMatches, isOAuthProvider, providerDefinition, scopesFor, supportsCapability, type Capability, type OAuthProvider } from './providers';
-import { findApp } from './repo';
+import { findApp, insertFlow, upsertApp } from './repo';
 import type { PutOAuthAppInput } from './schemas';
 
 export const flowLifetimeMs = 10 * 60 * 1000;
@@ -42,11 +42,7 @@ export async function putOAuthApp(actor: AuthenticatedActor, input: PutOAuthAppI
   return db().$transaction(async (tx) => {
     const existing = await findApp(provider, tx);
     const status = input.status ?? existing?.status ?? 'active';
-    const row = await tx.oAuthApp.upsert({
-      where: { provider },
-      create: { provider, clientId: input.clientId, ...secret, status, updatedById: actor.member.id },
-      update: { clientId: input.clientId, ...secret, status, updatedById: actor.member.id },
-    });
+    const row = await upsertApp(tx, provider, { clientId: input.clientId, ...secret, status, updatedById: actor.member.id });
     // The client id only: never the secret, nor its hint.
     await recordAudit(
       auditByOf(actor),
@@ -71,16 +67,14 @@ export async function startOAuthFlow(actor: AuthenticatedActor, input: { provide
   const state = randomToken();
   const verifier = randomToken();
   const expiresAt = new Date(Date.now() + flowLifetimeMs);
-  await db().oAuthFlow.create({
-    data: {
-      id,
-      stateHash: stateHashOf(state),
-      memberId: actor.member.id,
-      provider,
-      capability: input.capability,
-      codeVerifierEnc: seal(verifier, `oauth-flow:${id}`),
-      expiresAt,
-    },
+  await insertFlow({
+    id,
+    stateHash: stateHashOf(state),
+    memberId: actor.member.id,
+    provider,
+    capability: input.capability,
+    codeVerifierEnc: seal(verifier, `oauth-flow:${id}`),
+    expiresAt,
   });
 
   const definition = providerDefinition(provider);

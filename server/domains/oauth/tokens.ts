@@ -12,11 +12,10 @@
  * Two processes refreshing the same grant at once both get a valid token; the first to store wins
  * (a conditional update on `updatedAt`), the other's token stays valid until it expires.
  */
-import { db } from '../../core/db';
 import { openGrant, sealGrant } from './grants';
 import { ProviderCallError, refreshTokens } from './provider-client';
 import { capabilities, providerOfGrantType, scopesFor, type OAuthProvider } from './providers';
-import { activeClient } from './repo';
+import { activeClient, findGrantRow, updateGrantDataIfUnchanged } from './repo';
 
 /** A token closer than this to its expiry is refreshed first. */
 export const refreshMarginMs = 60_000;
@@ -60,7 +59,7 @@ function grantedScopes(provider: OAuthProvider, granted: readonly string[]): str
 /** An access token for a grant, refreshed when it expires within the margin, or at once with `forceRefresh` (the provider refused it). */
 export async function getAccessToken(credentialId: string, options: { now?: Date; forceRefresh?: boolean } = {}): Promise<AccessToken> {
   const now = options.now ?? new Date();
-  const row = await db().credential.findUnique({ where: { id: credentialId } });
+  const row = await findGrantRow(credentialId);
   const provider = row ? providerOfGrantType(row.type) : null;
   if (!row || !provider) throw new OAuthTokenError('config', 'not_an_oauth_grant', 'No OAuth grant has this id.');
   const secret = openGrant(row.id, row.dataEnc);
@@ -85,7 +84,7 @@ export async function getAccessToken(credentialId: string, options: { now?: Date
     expiresAt: tokens.expiresAt.toISOString(),
     tokenType: tokens.tokenType,
   };
-  await db().credential.updateMany({ where: { id: row.id, updatedAt: row.updatedAt }, data: { dataEnc: sealGrant(row.id, refreshed) } });
+  await updateGrantDataIfUnchanged(row.id, row.updatedAt, sealGrant(row.id, refreshed));
   return { accessToken: tokens.accessToken, expiresAt: tokens.expiresAt, provider };
 }
 

@@ -21,9 +21,14 @@ import {
   countAutomatedSendsTo,
   countMailboxSends,
   countWorkflowSends,
+  findOpenHoldOfScopes,
+  insertHold,
   lockScopes,
+  pauseWorkflow,
   releasedReasons,
   windowStart,
+  workflowForHold,
+  workflowSettingsOf,
 } from './repo';
 import { applicableRules, bareAddress, decideTrip, isHumanSend, scopeOf, workflowHoldReasons, workflowCap, type GuardFacts, type GuardLimits, type HoldReason, type Trip } from './rules';
 
@@ -73,11 +78,7 @@ async function joinableHold(item: OutboundMessage, released: ReadonlySet<string>
     if (reasons.length > 0) scopes.push({ workflowId: item.workflowId, reason: { in: reasons } });
   }
   if (scopes.length === 0) return null;
-  const hold = await tx.sendHold.findFirst({
-    where: { memberId: item.memberId, releasedAt: null, OR: scopes },
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    select: { id: true },
-  });
+  const hold = await findOpenHoldOfScopes(tx, item.memberId, scopes);
   return hold?.id ?? null;
 }
 
@@ -93,7 +94,7 @@ async function gatherFacts(item: OutboundMessage, rules: HoldReason[], limits: G
   if (!workflowId) return facts;
   const workflowScope = { workflowId };
   if (rules.includes('workflow_hourly_cap')) {
-    const workflow = await tx.workflow.findUnique({ where: { id: workflowId }, select: { settings: true } });
+    const workflow = await workflowSettingsOf(tx, workflowId);
     facts.workflowCap = workflowCap(workflow?.settings, limits.workflowPerHour);
     const since = await windowStart(tx, workflowScope, 'workflow_hourly_cap', hourMs, now);
     facts.workflowSends = await countWorkflowSends(tx, workflowId, item.id, since);
@@ -116,22 +117,17 @@ async function gatherFacts(item: OutboundMessage, rules: HoldReason[], limits: G
 /** Opens the hold of a trip, pauses the workflow, and tells the member. */
 async function openHold(item: OutboundMessage, trip: Trip, tx: Tx): Promise<string> {
   const scope = scopeOf(trip.reason, item.workflowId !== null);
-  const workflow = item.workflowId
-    ? await tx.workflow.findUnique({ where: { id: item.workflowId }, select: { id: true, name: true, paused: true, memberId: true } })
-    : null;
+  const workflow = item.workflowId ? await workflowForHold(tx, item.workflowId) : null;
   // Pausing is for the workflow behind the sends: a mailbox cap pauses the workflow of the item that met it.
   const pause = workflow !== null && workflow.memberId === item.memberId && !workflow.paused;
-  const hold = await tx.sendHold.create({
-    data: {
-      memberId: item.memberId,
-      mailboxId: item.mailboxId,
-      workflowId: scope === 'workflow' ? item.workflowId : null,
-      reason: trip.reason,
-      details: { ...trip.details, pausedWorkflow: pause, ...(pause ? { pausedWorkflowId: workflow.id } : {}) },
-    },
-    select: { id: true },
+  const hold = await insertHold(tx, {
+    memberId: item.memberId,
+    mailboxId: item.mailboxId,
+    workflowId: scope === 'workflow' ? item.workflowId : null,
+    reason: trip.reason,
+    details: { ...trip.details, pausedWorkflow: pause, ...(pause ? { pausedWorkflowId: workflow.id } : {}) },
   });
-  if (pause) await tx.workflow.update({ where: { id: workflow.id }, data: { paused: true } });
+  if (pause) await pauseWorkflow(tx, workflow.id);
   const workflowName = item.workflowName ?? workflow?.name;
   await notify(
     {

@@ -6,7 +6,7 @@
  */
 import type { Tx } from '../../core/db';
 import { afterCursor, decodeCursor } from '../../core/http/cursor';
-import type { OutboundMessage, SendHold } from '../../generated/prisma/client';
+import type { OutboundMessage, Prisma, SendHold } from '../../generated/prisma/client';
 import type { HoldReason } from './rules';
 import type { ListHoldsQuery } from './schemas';
 
@@ -174,4 +174,31 @@ export async function unpauseWorkflow(tx: Tx, workflowId: string, memberId: stri
 
 export function markReleased(tx: Tx, id: string, releasedBy: string, releasedAt: Date, details: Record<string, string | number | boolean>): Promise<SendHold> {
   return tx.sendHold.update({ where: { id }, data: { releasedAt, releasedBy, details } });
+}
+
+/** The member's oldest open hold of any of these scopes (each a where of mailbox, workflow and reason), or null. */
+export function findOpenHoldOfScopes(tx: Tx, memberId: string, scopes: object[]): Promise<{ id: string } | null> {
+  return tx.sendHold.findFirst({
+    where: { memberId, releasedAt: null, OR: scopes },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    select: { id: true },
+  });
+}
+
+/** A workflow's settings (its own hourly cap may be there). */
+export function workflowSettingsOf(tx: Tx, workflowId: string) {
+  return tx.workflow.findUnique({ where: { id: workflowId }, select: { settings: true } });
+}
+
+/** What opening a hold needs of the item's workflow: its name, whether it is paused, its owner. */
+export function workflowForHold(tx: Tx, workflowId: string) {
+  return tx.workflow.findUnique({ where: { id: workflowId }, select: { id: true, name: true, paused: true, memberId: true } });
+}
+
+export function insertHold(tx: Tx, data: Prisma.SendHoldUncheckedCreateInput): Promise<{ id: string }> {
+  return tx.sendHold.create({ data, select: { id: true } });
+}
+
+export async function pauseWorkflow(tx: Tx, workflowId: string): Promise<void> {
+  await tx.workflow.update({ where: { id: workflowId }, data: { paused: true } });
 }

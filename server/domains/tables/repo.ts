@@ -7,7 +7,7 @@
  * - `FOR UPDATE` on the table's row: column changes and CSV imports (row writers wait);
  * - `FOR KEY SHARE` on the table's row: row writes (rows/repo.ts; they do not block each other).
  */
-import type { DataTable } from '../../generated/prisma/client';
+import type { DataTable, Prisma } from '../../generated/prisma/client';
 import { db, type Tx } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
 import { firstFree } from './naming';
@@ -48,4 +48,40 @@ export function countTables(tx: Tx): Promise<number> {
 
 export function listAllTables(): Promise<DataTable[]> {
   return db().dataTable.findMany({ orderBy: [{ name: 'asc' }, { id: 'asc' }] });
+}
+
+export function insertTable(tx: Tx, data: Prisma.DataTableUncheckedCreateInput): Promise<DataTable> {
+  return tx.dataTable.create({ data });
+}
+
+export function updateTable(tx: Tx, id: string, data: Prisma.DataTableUncheckedUpdateInput): Promise<DataTable> {
+  return tx.dataTable.update({ where: { id }, data });
+}
+
+export async function deleteTableRow(tx: Tx, id: string): Promise<void> {
+  await tx.dataTable.delete({ where: { id } });
+}
+
+/** The table's row count moved by `inserted` new rows. */
+export async function addToRowCount(tx: Tx, id: string, inserted: number): Promise<void> {
+  await tx.dataTable.update({ where: { id }, data: { rowCount: { increment: inserted } } });
+}
+
+/** Tables whose rows were written before typed slots existed (`typed_slots` NULL), oldest first. */
+export function tablesWithoutSlots() {
+  return db().$queryRaw<{ id: string }[]>`SELECT id FROM data_tables WHERE typed_slots IS NULL ORDER BY created_at`;
+}
+
+/** The table's row under FOR UPDATE, as stored (its slots may be NULL), or undefined when it is gone. */
+export async function lockTableRowForSlots(tx: Tx, id: string) {
+  const [table] = await tx.$queryRaw<{ id: string; key_unique: boolean; columns: unknown; typed_slots: unknown }[]>`
+          SELECT id, key_unique, columns, typed_slots FROM data_tables WHERE id = ${id}::uuid FOR UPDATE`;
+  return table;
+}
+
+/** Tries the database-wide claim on the table's import, held until the transaction ends; whether it was had. */
+export async function tryClaimImport(tx: Tx, tableId: string): Promise<boolean> {
+  const [claim] = await tx.$queryRaw<{ claimed: boolean }[]>`
+    SELECT pg_try_advisory_xact_lock(hashtext('tables:import'), hashtext(${tableId})) AS claimed`;
+  return claim?.claimed === true;
 }

@@ -11,7 +11,7 @@ import { buildColumns } from './columns/build';
 import { tableLimits } from './limits';
 import { slugFromName } from './naming';
 import { presentTable } from './present';
-import { countTables, findTableOrThrow, freeSlug, isSlugTaken, listAllTables, lockStructure } from './repo';
+import { countTables, deleteTableRow, findTableOrThrow, freeSlug, insertTable, isSlugTaken, listAllTables, lockStructure, updateTable } from './repo';
 import { applyKeyUnique } from './rows/row-rewrite';
 import { assignSlots, storedTypedSlots } from './rows/typed-slots';
 import type { ColumnInput } from './schemas';
@@ -46,16 +46,14 @@ export async function createTable(actor: AuthenticatedActor, input: CreateTableI
     if (input.slug && (await isSlugTaken(tx, input.slug))) {
       throw appError('tables.duplicate_slug', { details: { slug: input.slug } });
     }
-    const table = await tx.dataTable.create({
-      data: {
-        name: input.name,
-        slug: input.slug ?? (await freeSlug(tx, slugFromName(input.name))),
-        description: input.description ?? null,
-        keyUnique: input.keyUnique,
-        columns: columns as never,
-        typedSlots: storedTypedSlots(assignSlots(columns, new Map())),
-        createdById: actor.member.id,
-      },
+    const table = await insertTable(tx, {
+      name: input.name,
+      slug: input.slug ?? (await freeSlug(tx, slugFromName(input.name))),
+      description: input.description ?? null,
+      keyUnique: input.keyUnique,
+      columns: columns as never,
+      typedSlots: storedTypedSlots(assignSlots(columns, new Map())),
+      createdById: actor.member.id,
     });
     await recordAudit(auditByOf(actor), { action: 'table.created', targetKind: 'table', targetId: table.id, details: { slug: table.slug, columns: columns.length }, ip }, tx);
     return { table: presentTable(table) };
@@ -85,7 +83,7 @@ export async function patchTable(actor: AuthenticatedActor, input: PatchTableInp
     );
     if (Object.keys(changes).length === 0) return { table: presentTable(table) };
     if (input.keyUnique !== undefined && input.keyUnique !== table.keyUnique) await applyKeyUnique(tx, table.id, input.keyUnique);
-    const updated = await tx.dataTable.update({ where: { id: table.id }, data: changes });
+    const updated = await updateTable(tx, table.id, changes);
     await recordAudit(auditByOf(actor), { action: 'table.updated', targetKind: 'table', targetId: table.id, details: { changed: Object.keys(changes) }, ip }, tx);
     return { table: presentTable(updated) };
   });
@@ -95,7 +93,7 @@ export async function deleteTable(actor: AuthenticatedActor, ref: string, ip: st
   return db().$transaction(async (tx) => {
     await lockStructure(tx);
     const table = await findTableOrThrow(ref, tx);
-    await tx.dataTable.delete({ where: { id: table.id } });
+    await deleteTableRow(tx, table.id);
     await recordAudit(auditByOf(actor), { action: 'table.deleted', targetKind: 'table', targetId: table.id, details: { slug: table.slug, rowCount: table.rowCount }, ip }, tx);
     return { table: presentTable(table) };
   });

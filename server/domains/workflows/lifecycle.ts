@@ -15,6 +15,7 @@ import { forbiddenNodeTypesFor, triggerFactsOf, triggerNodesOf } from '../../eng
 import { assertGraphScopes } from './graph-scopes';
 import { draftOf, presentVersion, readGraph } from './present';
 import * as repo from './repo';
+import { deleteSchedule, findNumberedVersion, insertVersion, listNumberedVersions, upsertSchedule } from './repo-versions';
 import { nextRunAt } from './schedule';
 import { assertValidGraph, presentOne, refuseArchived } from './service';
 
@@ -34,7 +35,7 @@ function nextRunOf(graph: WorkflowGraph, nodeId: string, now: Date): { cron: str
 }
 
 async function unschedule(workflowId: string, tx: Tx): Promise<void> {
-  await tx.workflowSchedule.deleteMany({ where: { workflowId } });
+  await deleteSchedule(workflowId, tx);
 }
 
 export async function publishWorkflow(actor: AuthenticatedActor, input: { id: string; note?: string }, ip: string | null) {
@@ -48,8 +49,8 @@ export async function publishWorkflow(actor: AuthenticatedActor, input: { id: st
     const facts = triggerFactsOf(draft);
     const versionId = randomUUID();
     const schedule = facts.triggerType === 'schedule' ? nextRunOf(draft, facts.triggerNodeId!, new Date()) : null;
-    const version = await tx.workflowVersion.create({
-      data: {
+    const version = await insertVersion(
+      {
         id: versionId,
         workflowId: workflow.id,
         number: await repo.nextVersionNumber(workflow.id, tx),
@@ -58,14 +59,11 @@ export async function publishWorkflow(actor: AuthenticatedActor, input: { id: st
         ...facts,
         createdBy: actor.member.id,
       },
-    });
-    await tx.workflow.update({ where: { id: workflow.id }, data: { publishedVersionId: version.id } });
+      tx,
+    );
+    await repo.updateWorkflowRow(workflow.id, { publishedVersionId: version.id }, tx);
     if (schedule) {
-      await tx.workflowSchedule.upsert({
-        where: { workflowId: workflow.id },
-        create: { workflowId: workflow.id, versionId: version.id, ...schedule },
-        update: { versionId: version.id, ...schedule },
-      });
+      await upsertSchedule(workflow.id, version.id, schedule, tx);
     } else {
       await unschedule(workflow.id, tx);
     }
@@ -80,7 +78,7 @@ export async function publishWorkflow(actor: AuthenticatedActor, input: { id: st
 
 /** Takes a workflow off its published version, in the caller's transaction; false when it had none. */
 export async function unpublishIn(workflowId: string, tx: Tx): Promise<boolean> {
-  const { count } = await tx.workflow.updateMany({ where: { id: workflowId, publishedVersionId: { not: null } }, data: { publishedVersionId: null } });
+  const { count } = await repo.clearPublishedVersion(workflowId, tx);
   await unschedule(workflowId, tx);
   return count > 0;
 }
@@ -90,7 +88,7 @@ async function change(actor: AuthenticatedActor, id: string, ip: string | null, 
     const workflow = await repo.lockOwnedOrThrow(actor.member.id, id, tx);
     const action = await apply(workflow, tx);
     if (action) await recordAudit(auditByOf(actor), { action, targetKind: 'workflow', targetId: workflow.id, details: { name: workflow.name }, ip }, tx);
-    const updated = await tx.workflow.findUniqueOrThrow({ where: { id: workflow.id } });
+    const updated = await repo.findByIdOrThrow(workflow.id, tx);
     return { workflow: await presentOne(updated, tx) };
   });
 }
@@ -104,7 +102,7 @@ export function pauseWorkflow(actor: AuthenticatedActor, id: string, ip: string 
     refuseArchived(workflow);
     if (!workflow.publishedVersionId) throw appError('workflow.not_published');
     if (workflow.paused) return null;
-    await tx.workflow.update({ where: { id: workflow.id }, data: { paused: true } });
+    await repo.updateWorkflowRow(workflow.id, { paused: true }, tx);
     return 'workflow.paused';
   });
 }
@@ -113,7 +111,7 @@ export function resumeWorkflow(actor: AuthenticatedActor, id: string, ip: string
   return change(actor, id, ip, async (workflow, tx) => {
     refuseArchived(workflow);
     if (!workflow.paused) return null;
-    await tx.workflow.update({ where: { id: workflow.id }, data: { paused: false } });
+    await repo.updateWorkflowRow(workflow.id, { paused: false }, tx);
     return 'workflow.resumed';
   });
 }
@@ -122,24 +120,21 @@ export function archiveWorkflow(actor: AuthenticatedActor, id: string, ip: strin
   return change(actor, id, ip, async (workflow, tx) => {
     if (workflow.archivedAt) return null;
     await unpublishIn(workflow.id, tx);
-    await tx.workflow.update({ where: { id: workflow.id }, data: { archivedAt: new Date() } });
+    await repo.updateWorkflowRow(workflow.id, { archivedAt: new Date() }, tx);
     return 'workflow.archived';
   });
 }
 
 export async function listVersions(actor: AuthenticatedActor, id: string) {
   const workflow = await repo.findOwnedOrThrow(actor.member.id, id);
-  const versions = await db().workflowVersion.findMany({
-    where: { workflowId: workflow.id, number: { not: null } },
-    orderBy: [{ number: 'desc' }],
-  });
+  const versions = await listNumberedVersions(workflow.id);
   return { versions: versions.map((version) => presentVersion(version, workflow.publishedVersionId)) };
 }
 
 export async function getVersion(actor: AuthenticatedActor, input: { id: string; versionId: string }) {
   const workflow = await repo.findOwnedOrThrow(actor.member.id, input.id);
   const version = isUuid(input.versionId)
-    ? await db().workflowVersion.findFirst({ where: { id: input.versionId.toLowerCase(), workflowId: workflow.id, number: { not: null } } })
+    ? await findNumberedVersion(workflow.id, input.versionId)
     : null;
   if (!version) throw appError('workflow.version_not_found');
   return { version: { ...presentVersion(version, workflow.publishedVersionId), graph: readGraph(version.graph, { id: version.id, workflowId: workflow.id }) } };

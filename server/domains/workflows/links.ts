@@ -6,6 +6,7 @@
  */
 import { db, type Tx } from '../../core/db';
 import { unpublishIn } from './lifecycle';
+import { countExecutionsIn, countPublishedByMember, listPublished, mailboxOwner, publishedIdsOf, versionMailboxFacts } from './repo';
 
 export interface MailboxLink {
   id: string;
@@ -17,15 +18,11 @@ const pendingStatuses = ['queued', 'running', 'waiting'];
 
 /** The member's published workflows with the facts of their published version. */
 async function publishedWithFacts(memberId: string, tx: Tx) {
-  const workflows = await tx.workflow.findMany({
-    where: { memberId, publishedVersionId: { not: null } },
-    select: { id: true, name: true, publishedVersionId: true },
-    orderBy: [{ name: 'asc' }, { id: 'asc' }],
-  });
-  const versions = await tx.workflowVersion.findMany({
-    where: { id: { in: workflows.map((workflow) => workflow.publishedVersionId!) } },
-    select: { id: true, triggerType: true, triggerMailboxIds: true, usedMailboxIds: true },
-  });
+  const workflows = await listPublished(memberId, tx);
+  const versions = await versionMailboxFacts(
+    workflows.map((workflow) => workflow.publishedVersionId!),
+    tx,
+  );
   const byId = new Map(versions.map((version) => [version.id, version]));
   return workflows.flatMap((workflow) => {
     const version = byId.get(workflow.publishedVersionId!);
@@ -34,7 +31,7 @@ async function publishedWithFacts(memberId: string, tx: Tx) {
 }
 
 export async function mailboxWorkflowFootprint(mailboxId: string, tx: Tx = db()): Promise<{ workflows: MailboxLink[]; pendingExecutions: number }> {
-  const mailbox = await tx.mailbox.findUnique({ where: { id: mailboxId }, select: { memberId: true } });
+  const mailbox = await mailboxOwner(mailboxId, tx);
   if (!mailbox) return { workflows: [], pendingExecutions: 0 };
   const linked: MailboxLink[] = [];
   for (const { id, name, version } of await publishedWithFacts(mailbox.memberId, tx)) {
@@ -43,7 +40,11 @@ export async function mailboxWorkflowFootprint(mailboxId: string, tx: Tx = db())
     else if (version.usedMailboxIds.includes(mailboxId)) linked.push({ id, name, link: 'sender' });
   }
   const pendingExecutions = linked.length
-    ? await tx.execution.count({ where: { workflowId: { in: linked.map((workflow) => workflow.id) }, status: { in: pendingStatuses } } })
+    ? await countExecutionsIn(
+        linked.map((workflow) => workflow.id),
+        pendingStatuses,
+        tx,
+      )
     : 0;
   return { workflows: linked, pendingExecutions };
 }
@@ -54,7 +55,7 @@ export async function mailboxWorkflowFootprint(mailboxId: string, tx: Tx = db())
  * among others, keeps working with the rest.
  */
 export async function disarmMailboxWorkflows(mailboxId: string, tx: Tx): Promise<{ disarmed: number; unpublished: number }> {
-  const mailbox = await tx.mailbox.findUnique({ where: { id: mailboxId }, select: { memberId: true } });
+  const mailbox = await mailboxOwner(mailboxId, tx);
   if (!mailbox) return { disarmed: 0, unpublished: 0 };
   let unpublished = 0;
   for (const { id, version } of await publishedWithFacts(mailbox.memberId, tx)) {
@@ -66,13 +67,13 @@ export async function disarmMailboxWorkflows(mailboxId: string, tx: Tx): Promise
 
 export async function publishedWorkflowCounts(memberIds: string[], tx: Tx = db()): Promise<Map<string, number>> {
   if (memberIds.length === 0) return new Map();
-  const groups = await tx.workflow.groupBy({ by: ['memberId'], where: { memberId: { in: memberIds }, publishedVersionId: { not: null } }, _count: { _all: true } });
+  const groups = await countPublishedByMember(memberIds, tx);
   return new Map(groups.map((group) => [group.memberId, group._count._all]));
 }
 
 /** Every published workflow of the member, unpublished (deactivation). Answers how many. */
 export async function unpublishMemberWorkflows(memberId: string, tx: Tx): Promise<number> {
-  const published = await tx.workflow.findMany({ where: { memberId, publishedVersionId: { not: null } }, select: { id: true } });
+  const published = await publishedIdsOf(memberId, tx);
   let count = 0;
   for (const { id } of published) if (await unpublishIn(id, tx)) count++;
   return count;

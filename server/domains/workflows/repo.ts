@@ -81,3 +81,56 @@ export async function publishedGraphs(memberId: string, ids: string[] | null, tx
   const versions = await tx.workflowVersion.findMany({ where: { id: { in: workflows.map((workflow) => workflow.publishedVersionId!) } }, select: { workflowId: true, graph: true } });
   return versions.map((version) => ({ workflowId: version.workflowId, graph: version.graph }));
 }
+
+export function findByIdOrThrow(id: string, tx: Tx): Promise<Workflow> {
+  return tx.workflow.findUniqueOrThrow({ where: { id } });
+}
+
+/** Takes the workflow off its published version; answers how many changed (0: it had none). */
+export function clearPublishedVersion(id: string, tx: Tx) {
+  return tx.workflow.updateMany({ where: { id, publishedVersionId: { not: null } }, data: { publishedVersionId: null } });
+}
+
+/** The member's mirrored message with this id, or null (another member's message does not exist for them). */
+export function findMemberMessage(memberId: string, messageId: string, tx: Tx) {
+  return tx.mailMessage.findFirst({ where: { id: messageId.toLowerCase(), mailbox: { memberId } } });
+}
+
+// ----- links (./links.ts): what other domains ask about a member's workflows ----------------------
+
+/** The member's published workflows, by name. */
+export function listPublished(memberId: string, tx: Tx) {
+  return tx.workflow.findMany({
+    where: { memberId, publishedVersionId: { not: null } },
+    select: { id: true, name: true, publishedVersionId: true },
+    orderBy: [{ name: 'asc' }, { id: 'asc' }],
+  });
+}
+
+/** The trigger facts of these versions: the trigger type and the mailboxes it watches or acts on. */
+export function versionMailboxFacts(versionIds: string[], tx: Tx) {
+  return tx.workflowVersion.findMany({
+    where: { id: { in: versionIds } },
+    select: { id: true, triggerType: true, triggerMailboxIds: true, usedMailboxIds: true },
+  });
+}
+
+/** The member a mailbox belongs to, or null when it is gone. */
+export function mailboxOwner(mailboxId: string, tx: Tx) {
+  return tx.mailbox.findUnique({ where: { id: mailboxId }, select: { memberId: true } });
+}
+
+/** Executions of these workflows in one of these statuses. */
+export function countExecutionsIn(workflowIds: string[], statuses: string[], tx: Tx): Promise<number> {
+  return tx.execution.count({ where: { workflowId: { in: workflowIds }, status: { in: statuses } } });
+}
+
+/** The published workflows of these members, counted by member. */
+export function countPublishedByMember(memberIds: string[], tx: Tx) {
+  return tx.workflow.groupBy({ by: ['memberId'], where: { memberId: { in: memberIds }, publishedVersionId: { not: null } }, _count: { _all: true } });
+}
+
+/** The ids of the member's published workflows. */
+export function publishedIdsOf(memberId: string, tx: Tx) {
+  return tx.workflow.findMany({ where: { memberId, publishedVersionId: { not: null } }, select: { id: true } });
+}

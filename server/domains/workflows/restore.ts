@@ -14,6 +14,7 @@ import { graphInput } from '../../engine/contract/graph';
 import { assertGraphScopes } from './graph-scopes';
 import { readGraph } from './present';
 import * as repo from './repo';
+import { findNumberedVersion } from './repo-versions';
 import { assertValidGraph, refuseArchived } from './service';
 
 /**
@@ -34,7 +35,7 @@ export async function restoreVersion(actor: AuthenticatedActor, input: { id: str
   return db().$transaction(async (tx) => {
     const workflow = await repo.lockOwnedOrThrow(actor.member.id, input.id, tx);
     const version = isUuid(input.versionId)
-      ? await tx.workflowVersion.findFirst({ where: { id: input.versionId.toLowerCase(), workflowId: workflow.id, number: { not: null } } })
+      ? await findNumberedVersion(workflow.id, input.versionId, tx)
       : null;
     if (!version) throw appError('workflow.version_not_found');
     refuseArchived(workflow);
@@ -44,7 +45,7 @@ export async function restoreVersion(actor: AuthenticatedActor, input: { id: str
     const graph = versionGraph(version.graph);
     assertValidGraph(graph, forbiddenNodeTypesFor(actor.member.role));
     await assertGraphScopes(actor, graph, tx);
-    const updated = await tx.workflow.update({ where: { id: workflow.id }, data: { graph: graph as object, draftRevision: { increment: 1 } } });
+    const updated = await repo.updateWorkflowRow(workflow.id, { graph: graph as object, draftRevision: { increment: 1 } }, tx);
     return {
       graph: readGraph(updated.graph, { id: updated.id, workflowId: updated.id }),
       draftRevision: updated.draftRevision,

@@ -12,6 +12,7 @@ import { forbiddenNodeTypesFor, mailTriggerDataOf, roomForSlotlessRuns, slotless
 import { assertGraphScopes, needFor } from './graph-scopes';
 import { draftOf } from './present';
 import * as repo from './repo';
+import { insertVersion } from './repo-versions';
 import { assertValidGraph } from './service';
 
 /** Spec, Limits: the trigger data of a test run. */
@@ -38,7 +39,7 @@ export async function startTestRun(actor: AuthenticatedActor, input: TestRunInpu
       throw appError('workflow.invalid_graph', { details: { issues: [{ path: 'upToNodeId', message: `No node "${input.upToNodeId}" in the draft.` }] } });
     }
     const message = input.messageId
-      ? await tx.mailMessage.findFirst({ where: { id: input.messageId.toLowerCase(), mailbox: { memberId: actor.member.id } } })
+      ? await repo.findMemberMessage(actor.member.id, input.messageId, tx)
       : null;
     if (input.messageId && !message) throw appError('workflow.test_message_not_found', { details: { messageIds: [input.messageId] } });
     // A test run on a mirrored message puts that message in the run's trigger data: messages:read, whatever the trigger.
@@ -48,8 +49,8 @@ export async function startTestRun(actor: AuthenticatedActor, input: TestRunInpu
     if (!(await roomForSlotlessRuns(tx, actor.member.id))) throw appError('workflow.run_limit_reached', { details: { limit: slotlessRunLimit() } });
     const facts = triggerFactsOf(draft);
     const versionId = randomUUID();
-    await tx.workflowVersion.create({
-      data: {
+    await insertVersion(
+      {
         id: versionId,
         workflowId: workflow.id,
         number: null,
@@ -58,7 +59,8 @@ export async function startTestRun(actor: AuthenticatedActor, input: TestRunInpu
         ...facts,
         createdBy: actor.member.id,
       },
-    });
+      tx,
+    );
     const execution = await startExecution(
       {
         memberId: actor.member.id,

@@ -39,7 +39,7 @@ export async function configureWebhook(actor: AuthenticatedActor, input: { id: s
       ...(!requireSignature && workflow.webhookSecretEnc !== null && { webhookSecretEnc: null }),
     };
     if (Object.keys(data).length) {
-      await tx.workflow.update({ where: { id: workflow.id }, data });
+      await repo.updateWorkflowRow(workflow.id, data, tx);
       await recordAudit(
         auditByOf(actor),
         { action: 'workflow.webhook_configured', targetKind: 'workflow', targetId: workflow.id, details: { tokenRotated: newToken && workflow.webhookTokenEnc !== null, requireSignature }, ip },

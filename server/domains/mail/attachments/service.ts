@@ -10,6 +10,7 @@ import { fetchMessageContent } from '../../../mail/content';
 import { log } from '../../../core/log';
 import { blobKeys, blobStore } from '../../../core/storage/blob-store';
 import { findMemberAttachment } from '../messages/repo';
+import { insertUploadedAttachment } from './repo';
 import { safeFilename } from './download-headers';
 import { refusalOf, sniffBytes } from './executable';
 import { readSingleFile } from './multipart';
@@ -69,9 +70,7 @@ export async function uploadAttachment(actor: AuthenticatedActor, body: Readable
   await db().$transaction(
     async (tx) => {
       await blobStore().put(blobKeys.upload(id), file.content, tx);
-      await tx.uploadedAttachment.create({
-        data: { id, memberId: actor.member.id, filename, mime, size: file.content.length, blobKey: blobKeys.upload(id), expiresAt },
-      });
+      await insertUploadedAttachment(tx, { id, memberId: actor.member.id, filename, mime, size: file.content.length, blobKey: blobKeys.upload(id), expiresAt });
     },
     { timeout: 60_000, maxWait: 10_000 },
   );

@@ -27,6 +27,20 @@ import { sendThroughMailbox, type SendResult, type TransportOptions } from '../.
 import { emitToMember, realtimeNotification } from '../../../core/realtime/emit';
 import { evaluateSendGuard } from '../../send-guard';
 import type { OutboundMessage } from '../../../generated/prisma/client';
+import {
+  claimPending,
+  failPurgedPending,
+  findOutbound,
+  findSendingMailbox,
+  finishJournalAttempt,
+  holdPendingByGuard,
+  holdPendingForMailbox,
+  journalHeld,
+  markDone,
+  releaseFailedAttempt,
+  setDoneWarning,
+  setJournalErrorMessage,
+} from './repo';
 
 export const sendPolicy = {
   /** Attempts before a send that keeps failing without delivering is `failed`. */
@@ -63,17 +77,14 @@ async function announce(tx: Tx, item: { id: string; memberId: string; mailboxId:
 async function claim(outboundId: string, runnerId: string): Promise<ClaimAnswer> {
   return db().$transaction(async (tx) => {
     // Every change below is conditional on `pending`: of two jobs claiming at once, one changes the row.
-    const item = await tx.outboundMessage.findUnique({ where: { id: outboundId } });
+    const item = await findOutbound(tx, outboundId);
     if (!item) return { result: 'skipped' as const };
     if (item.sendStatus !== 'pending' || (item.reviewStatus !== 'none' && item.reviewStatus !== 'sent')) return { result: 'skipped' as const };
     // A draft goes out only once a member sent it from the review.
     if (item.mode === 'draft' && item.reviewStatus !== 'sent') return { result: 'skipped' as const };
     if (item.contentPurgedAt !== null) {
       // Nothing left to send (purged by retention before it went out): never an empty message.
-      await tx.outboundMessage.updateMany({
-        where: { id: item.id, sendStatus: 'pending' },
-        data: { sendStatus: 'failed', sendErrorKind: 'internal', sendErrorMessage: 'The content of this message is no longer available.' },
-      });
+      await failPurgedPending(tx, item.id);
       await announce(tx, item, 'failed');
       return { result: 'skipped' as const };
     }
@@ -83,41 +94,25 @@ async function claim(outboundId: string, runnerId: string): Promise<ClaimAnswer>
       await enqueue('mail.send', { outboundId }, { jobKey: jobKeys.send(outboundId), runAt: dueAt }, tx);
       return { result: 'deferred' as const };
     }
-    const mailbox = await tx.mailbox.findUnique({
-      where: { id: item.mailboxId },
-      select: { id: true, provider: true, address: true, status: true, settings: true, credential: { select: { id: true, dataEnc: true } }, member: { select: { name: true } } },
-    });
+    const mailbox = await findSendingMailbox(tx, item.mailboxId);
     if (!mailbox || !sendableMailboxStatuses.has(mailbox.status)) {
-      const held = await tx.outboundMessage.updateMany({
-        where: { id: item.id, sendStatus: 'pending' },
-        data: { sendStatus: 'held', sendErrorKind: 'mailbox_not_active', sendErrorMessage: 'The mailbox is not connected; the message goes out once it is connected again.' },
-      });
+      const held = await holdPendingForMailbox(tx, item.id);
       if (held.count === 0) return { result: 'skipped' as const };
-      await tx.sendingJournalEntry.create({ data: { memberId: item.memberId, outboundId: item.id, mailboxId: item.mailboxId, event: 'held', reason: 'mailbox_not_active' } });
+      await journalHeld(tx, item, 'mailbox_not_active');
       await announce(tx, item, 'held');
       return { result: 'held' as const };
     }
     const verdict = await evaluateSendGuard(item, tx);
     if (verdict.holdId) {
-      const held = await tx.outboundMessage.updateMany({ where: { id: item.id, sendStatus: 'pending' }, data: { sendStatus: 'held', holdId: verdict.holdId, sendErrorKind: null, sendErrorMessage: null } });
+      const held = await holdPendingByGuard(tx, item.id, verdict.holdId);
       if (held.count === 0) return { result: 'skipped' as const };
-      await tx.sendingJournalEntry.create({ data: { memberId: item.memberId, outboundId: item.id, mailboxId: item.mailboxId, event: 'held', reason: 'guard' } });
+      await journalHeld(tx, item, 'guard');
       await announce(tx, item, 'held');
       return { result: 'held' as const };
     }
     // The claim, its journal row and its announcement in one statement.
     const notice = realtimeNotification(item.memberId, 'outbound.changed', { outboundId: item.id, mailboxId: item.mailboxId, sendStatus: 'running' });
-    const rows = await tx.$queryRaw<{ id: string; attempt: number }[]>`
-      WITH claimed AS (
-        UPDATE outbound_messages SET send_status = 'running', send_attempts = send_attempts + 1, send_runner_id = ${runnerId},
-               send_started_at = now(), send_error_kind = NULL, send_error_message = NULL, updated_at = now()
-         WHERE id = ${outboundId}::uuid AND send_status = 'pending' AND review_status IN ('none', 'sent')
-        RETURNING id, member_id, mailbox_id, send_attempts, send_started_at),
-      entry AS (
-        INSERT INTO sending_journal (id, member_id, outbound_id, mailbox_id, event, attempt, result, runner_id, started_at)
-        SELECT gen_random_uuid(), member_id, id, mailbox_id, 'attempt', send_attempts, 'running', ${runnerId}, send_started_at FROM claimed
-        RETURNING id, attempt)
-      SELECT entry.id, entry.attempt, pg_notify(${notice.channel}, ${notice.body}) IS NULL AS notified FROM entry`;
+    const rows = await claimPending(tx, outboundId, runnerId, notice);
     if (rows.length === 0) return { result: 'skipped' as const };
     const { status: _status, member, ...transportMailbox } = mailbox;
     void _status;
@@ -170,26 +165,15 @@ async function recordDone(claimed: Claimed, result: SendResult, runnerId: string
   const warning = textOrNull(result.warnings);
   const notice = realtimeNotification(claimed.item.memberId, 'outbound.changed', { outboundId: claimed.item.id, mailboxId: claimed.item.mailboxId, sendStatus: 'done' });
   // A sweeper that gave up on this attempt (`unknown`) is corrected: the send is known to be done.
-  await db().$queryRaw`
-    WITH item AS (
-      UPDATE outbound_messages SET send_status = 'done', provider_message_id = ${result.providerMessageId}, sent_at = now(),
-             send_error_kind = NULL, send_error_message = ${warning}, next_attempt_at = NULL, send_runner_id = NULL, updated_at = now()
-       WHERE id = ${claimed.item.id}::uuid AND send_attempts = ${claimed.attempt}
-         AND ((send_status = 'running' AND send_runner_id = ${runnerId}) OR send_status = 'unknown')
-      RETURNING id),
-    entry AS (
-      UPDATE sending_journal SET result = 'done', provider_message_id = ${result.providerMessageId}, finished_at = now(), error_kind = NULL, error_message = ${warning}
-       WHERE id = ${claimed.journalId}::uuid AND EXISTS (SELECT 1 FROM item)
-      RETURNING id)
-    SELECT pg_notify(${notice.channel}, ${notice.body}) IS NULL AS notified FROM item, entry`;
+  await markDone({ id: claimed.item.id, attempt: claimed.attempt, journalId: claimed.journalId, runnerId }, result.providerMessageId, warning, notice);
 }
 
 /** A warning found after the send was recorded (the Sent copy not saved). */
 async function recordWarning(claimed: Claimed, warnings: string[]): Promise<void> {
   const text = textOrNull(warnings);
   await db().$transaction(async (tx) => {
-    await tx.outboundMessage.updateMany({ where: { id: claimed.item.id, sendStatus: 'done' }, data: { sendErrorMessage: text } });
-    await tx.sendingJournalEntry.update({ where: { id: claimed.journalId }, data: { errorMessage: text } });
+    await setDoneWarning(tx, claimed.item.id, text);
+    await setJournalErrorMessage(tx, claimed.journalId, text);
     await announce(tx, claimed.item, 'done');
   });
 }
@@ -211,17 +195,9 @@ async function recordFailure(claimed: Claimed, failure: SendFailure, runnerId: s
       status = 'pending';
       nextAttemptAt = new Date(Date.now() + retryDelayMs(attempt));
     }
-    const rows = await tx.$queryRaw<{ id: string }[]>`
-      UPDATE outbound_messages SET send_status = ${status}, send_error_kind = ${failure.kind}, send_error_message = ${failure.message},
-             next_attempt_at = ${nextAttemptAt}, send_runner_id = NULL,
-             send_attempts = send_attempts - ${countsAttempt ? 0 : 1}, updated_at = now()
-       WHERE id = ${item.id}::uuid AND send_status = 'running' AND send_runner_id = ${runnerId} AND send_attempts = ${attempt}
-      RETURNING id`;
+    const rows = await releaseFailedAttempt(tx, { id: item.id, runnerId, attempt }, { status, kind: failure.kind, message: failure.message, nextAttemptAt, countsAttempt });
     if (rows.length === 0) return 'skipped';
-    await tx.sendingJournalEntry.update({
-      where: { id: claimed.journalId },
-      data: { result: status === 'unknown' ? 'unknown' : 'failed', errorKind: failure.kind, errorMessage: failure.message, finishedAt: new Date() },
-    });
+    await finishJournalAttempt(tx, claimed.journalId, { result: status === 'unknown' ? 'unknown' : 'failed', errorKind: failure.kind, errorMessage: failure.message });
     if (status === 'pending') await enqueue('mail.send', { outboundId: item.id }, { jobKey: jobKeys.send(item.id), runAt: nextAttemptAt ?? undefined }, tx);
     await announce(tx, item, status);
     return status === 'pending' ? 'retry' : status;

@@ -15,6 +15,7 @@ import { jobKeys } from '../../../core/jobs/catalogue';
 import { enqueue } from '../../../core/jobs/enqueue';
 import { leaseTiming } from '../../../mail/lease';
 import { emitToMember } from '../../../core/realtime/emit';
+import { findPendingWithoutJob, journalAttemptsUnknown, markStaleRunningUnknown } from './repo';
 
 export const sendSweepTiming = {
   everyMs: 3_000,
@@ -34,34 +35,22 @@ export async function sweepSends(options: { liveMs?: number; limit?: number } = 
   const liveMs = options.liveMs ?? leaseTiming.liveMs;
   const limit = options.limit ?? 500;
   const unknown = await db().$transaction(async (tx) => {
-    const rows = await tx.$queryRaw<{ id: string; member_id: string; mailbox_id: string; send_attempts: number }[]>`
-      UPDATE outbound_messages o SET send_status = 'unknown', send_error_kind = 'uncertain', send_error_message = ${uncertain}, updated_at = now()
-       WHERE o.id IN (
-         SELECT c.id FROM outbound_messages c
-          WHERE c.send_status = 'running'
-            AND (c.send_started_at IS NULL
-                 OR c.send_started_at < now() - make_interval(secs => ${sendSweepTiming.staleRunningMs / 1000})
-                 OR (c.send_started_at < now() - make_interval(secs => ${sendSweepTiming.graceMs / 1000})
-                     AND NOT EXISTS (SELECT 1 FROM runner_instances r WHERE r.id = c.send_runner_id
-                                       AND r.heartbeat_at > now() - make_interval(secs => ${liveMs / 1000}))))
-          LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-         AND o.send_status = 'running'
-      RETURNING o.id, o.member_id, o.mailbox_id, o.send_attempts`;
+    const rows = await markStaleRunningUnknown(
+      tx,
+      uncertain,
+      { staleRunningSecs: sendSweepTiming.staleRunningMs / 1000, graceSecs: sendSweepTiming.graceMs / 1000, liveSecs: liveMs / 1000 },
+      limit,
+    );
     if (rows.length === 0) return 0;
-    await tx.$executeRaw`
-      UPDATE sending_journal SET result = 'unknown', error_kind = 'uncertain', error_message = ${uncertain}, finished_at = now()
-       WHERE outbound_id = ANY(${rows.map((row) => row.id)}::uuid[]) AND event = 'attempt' AND result = 'running'`;
+    await journalAttemptsUnknown(
+      tx,
+      rows.map((row) => row.id),
+      uncertain,
+    );
     for (const row of rows) await emitToMember(row.member_id, 'outbound.changed', { outboundId: row.id, mailboxId: row.mailbox_id, sendStatus: 'unknown' }, tx);
     return rows.length;
   });
-  const lost = await db().$queryRaw<{ id: string; run_at: Date | null }[]>`
-    SELECT o.id, GREATEST(o.not_before, o.next_attempt_at) AS run_at FROM outbound_messages o
-     WHERE o.send_status = 'pending' AND o.review_status IN ('none', 'sent') AND (o.mode <> 'draft' OR o.review_status = 'sent')
-       AND o.content_purged_at IS NULL
-       AND o.updated_at < now() - make_interval(secs => ${sendSweepTiming.lostJobAfterMs / 1000})
-       AND NOT EXISTS (SELECT 1 FROM graphile_worker.jobs j WHERE j.key = 'mail-send:' || o.id::text
-                         AND (j.locked_at IS NULL OR j.locked_at > now() - make_interval(secs => ${sendSweepTiming.orphanLockMs / 1000})))
-     LIMIT ${limit}`;
+  const lost = await findPendingWithoutJob({ lostJobAfterSecs: sendSweepTiming.lostJobAfterMs / 1000, orphanLockSecs: sendSweepTiming.orphanLockMs / 1000 }, limit);
   for (const row of lost) {
     await enqueue('mail.send', { outboundId: row.id }, { jobKey: jobKeys.send(row.id), runAt: row.run_at && row.run_at.getTime() > Date.now() ? row.run_at : undefined });
   }

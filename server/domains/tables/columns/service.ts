@@ -10,7 +10,7 @@ import { appError } from '../../../core/errors/app-error';
 import { tableLimits } from '../limits';
 import { firstFree, keyFromLabel } from '../naming';
 import { presentTable } from '../present';
-import { lockTableForUpdate } from '../repo';
+import { lockTableForUpdate, updateTable } from '../repo';
 import { cellOf, convertCell, type Cells } from '../rows/cells';
 import { rewriteRows } from '../rows/row-rewrite';
 import { assignSlots, parseTypedSlots, storedTypedSlots, type TypedSlots } from '../rows/typed-slots';
@@ -48,7 +48,7 @@ async function saveColumns(
   audit: { action: string; details: Record<string, unknown> },
   ip: string | null,
 ) {
-  const updated = await tx.dataTable.update({ where: { id: tableId }, data: { columns: structure.columns as never, typedSlots: storedTypedSlots(structure.slots) } });
+  const updated = await updateTable(tx, tableId, { columns: structure.columns as never, typedSlots: storedTypedSlots(structure.slots) });
   await recordAudit(auditByOf(actor), { action: audit.action, targetKind: 'table', targetId: tableId, details: audit.details, ip }, tx);
   return { table: presentTable(updated) };
 }

@@ -9,6 +9,7 @@
  */
 import type { Tx } from '../../../core/db';
 import { appError, type AppError } from '../../../core/errors/app-error';
+import { tryClaimImport } from '../repo';
 
 const importing = new Set<string>();
 
@@ -29,7 +30,5 @@ export async function withImportSlot<T>(tableId: string, work: () => Promise<T>)
 
 /** In the import's write transaction: the database-wide claim on the table's import (released at commit or rollback). */
 export async function claimImport(tx: Tx, tableId: string): Promise<void> {
-  const [claim] = await tx.$queryRaw<{ claimed: boolean }[]>`
-    SELECT pg_try_advisory_xact_lock(hashtext('tables:import'), hashtext(${tableId})) AS claimed`;
-  if (!claim?.claimed) throw inProgress(tableId);
+  if (!(await tryClaimImport(tx, tableId))) throw inProgress(tableId);
 }

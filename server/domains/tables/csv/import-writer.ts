@@ -9,10 +9,12 @@ import { nextTurn } from '../../../core/event-loop';
 import { appError } from '../../../core/errors/app-error';
 import { mergeCells, type Cells } from '../rows/cells';
 import type { PreparedLine, RejectedLine } from './import-lines';
-import { assignRowFieldsSql, rowFieldArrays, rowFieldsOf, unnestRowFieldsSql } from '../rows/row-fields';
+import { addToRowCount } from '../repo';
+import { insertRowsInOrder, oldestRowsByKeys, updateRowsByMember } from '../rows/repo-bulk';
+import { rowFieldsOf } from '../rows/row-fields';
 import type { Column } from '../schemas';
 import { tableLimits } from '../limits';
-import { parseTypedSlots, slotColumnsSql, slotExpressionsSql } from '../rows/typed-slots';
+import { parseTypedSlots } from '../rows/typed-slots';
 
 export interface ImportPlan {
   inserts: Cells[];
@@ -26,10 +28,7 @@ export async function planImport(
 ): Promise<ImportPlan> {
   const keys = [...new Set(input.lines.flatMap((line) => (line.key === null ? [] : [line.key])))];
   const existingRows = keys.length
-    ? await tx.$queryRaw<{ id: string; key_value: string; cells: Cells }[]>`
-        SELECT DISTINCT ON (key_value) id, key_value, cells FROM table_rows
-         WHERE table_id = ${input.table.id}::uuid AND key_value = ANY(${keys}::text[])
-         ORDER BY key_value, created_at, id`
+    ? await oldestRowsByKeys(tx, input.table.id, keys)
     : [];
   const existing = new Map(existingRows.map((row) => [row.key_value, row]));
   const keyColumn = input.columns.find((column) => column.isKey)?.key ?? null;
@@ -83,27 +82,15 @@ export async function applyImportPlan(tx: Tx, input: { table: DataTable; columns
   const structure = { columns, keyUnique: table.keyUnique, slots: parseTypedSlots(table.typedSlots) };
   const derived = (cells: Cells) => rowFieldsOf(structure, cells);
   for (const batch of batchesOf(plan.inserts)) {
-    await tx.$executeRawUnsafe(
-      `INSERT INTO table_rows (id, table_id, cells, key_value, unique_key, search_text, created_by_member, updated_by_member, ${slotColumnsSql})
-       SELECT gen_random_uuid(), $1::uuid, v.cells, v.key_value, v.unique_key, v.search_text, $2::uuid, $2::uuid, ${slotExpressionsSql('v.slots')}
-         FROM (SELECT ${unnestRowFieldsSql(3)}, generate_subscripts($3::jsonb[], 1) AS position) AS v
-        ORDER BY v.position`,
-      table.id,
-      memberId,
-      ...rowFieldArrays(batch.map(derived)),
-    );
+    await insertRowsInOrder(tx, table.id, memberId, batch.map(derived));
     await nextTurn();
   }
-  if (plan.inserts.length) await tx.dataTable.update({ where: { id: table.id }, data: { rowCount: { increment: plan.inserts.length } } });
+  if (plan.inserts.length) await addToRowCount(tx, table.id, plan.inserts.length);
   for (const batch of batchesOf(plan.updates)) {
-    await tx.$executeRawUnsafe(
-      `UPDATE table_rows AS r
-          SET ${assignRowFieldsSql('v')}, updated_at = now(), updated_by_member = $1::uuid, updated_by_execution = NULL
-         FROM (SELECT unnest($2::uuid[]) AS id, ${unnestRowFieldsSql(3)}) AS v
-        WHERE r.id = v.id`,
+    await updateRowsByMember(
+      tx,
       memberId,
-      batch.map((update) => update.id),
-      ...rowFieldArrays(batch.map((update) => derived(update.cells))),
+      batch.map((update) => ({ id: update.id, ...derived(update.cells) })),
     );
     await nextTurn();
   }

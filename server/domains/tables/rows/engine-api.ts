@@ -17,7 +17,7 @@ import { invalidCells } from './operations';
 import type { Row } from './schemas';
 import type { RowOperation } from './operations';
 import { presentRow } from './present';
-import { findRowByKey, lockTableForRows } from './repo';
+import { claimWriteEffect, completeWriteEffect, findRowByKey, findWriteEffect, lockTableForRows } from './repo';
 import { inWriteTransaction, writeOneIn } from './writes';
 import type { WriteContext } from './writer';
 import { storedColumnsOf } from '../schemas';
@@ -55,7 +55,7 @@ function checkEffectKey(effectKey: string): void {
 }
 
 async function storedEffect(tx: Pick<Tx, 'tableWriteEffect'>, effectKey: string, operation: RowOperation['op']): Promise<WriteResult | null> {
-  const effect = await tx.tableWriteEffect.findUnique({ where: { effectKey } });
+  const effect = await findWriteEffect(tx, effectKey);
   if (!effect) return null;
   if (effect.operation !== operation) {
     throw new Error(`effect key ${JSON.stringify(effectKey)} was used for a table ${effect.operation}, not ${operation}`);
@@ -72,15 +72,11 @@ async function onceForEffect(tableRef: string, operation: RowOperation, writer: 
   const outcome = await inWriteTransaction(async (tx) => {
     const table = await lockTableForRows(tx, tableRef);
     // Waits while another attempt holding this key is still running; nothing claimed means it committed.
-    const claimed = await tx.$queryRaw<{ effect_key: string }[]>`
-      INSERT INTO table_write_effects (effect_key, operation, table_id, execution_id, result)
-      VALUES (${effectKey}, ${operation.op}, ${table.id}::uuid, ${writer.executionId}, 'null'::jsonb)
-      ON CONFLICT (effect_key) DO NOTHING
-      RETURNING effect_key`;
+    const claimed = await claimWriteEffect(tx, effectKey, { operation: operation.op, tableId: table.id, executionId: writer.executionId });
     if (claimed.length === 0) return null;
     const done = await writeOneIn(tx, table, operation, contextOf(writer));
     const result = { row: presentRow(done.row), ...(operation.op === 'upsert' ? { created: done.created ?? false } : {}) };
-    await tx.tableWriteEffect.update({ where: { effectKey }, data: { rowId: done.row.id, result: result as never } });
+    await completeWriteEffect(tx, effectKey, done.row.id, result);
     return result;
   });
   if (outcome === null) {

@@ -139,3 +139,26 @@ export async function lockRowCount(tx: Tx, tableId: string): Promise<number> {
 export async function moveRowCount(tx: Tx, tableId: string, net: number): Promise<void> {
   await tx.$executeRaw`UPDATE data_tables SET row_count = row_count + ${net} WHERE id = ${tableId}::uuid`;
 }
+
+// ----- write effects (engine-api.ts: a table write at most once per effect key) ---------------------
+
+export function findWriteEffect(tx: Pick<Tx, 'tableWriteEffect'>, effectKey: string) {
+  return tx.tableWriteEffect.findUnique({ where: { effectKey } });
+}
+
+/**
+ * Claims the effect key (its record inserted, result pending) or, when another attempt holds it, waits for that
+ * attempt on the record's primary key: no row answered means it was not claimed here.
+ */
+export function claimWriteEffect(tx: Tx, effectKey: string, effect: { operation: string; tableId: string; executionId: string }) {
+  return tx.$queryRaw<{ effect_key: string }[]>`
+      INSERT INTO table_write_effects (effect_key, operation, table_id, execution_id, result)
+      VALUES (${effectKey}, ${effect.operation}, ${effect.tableId}::uuid, ${effect.executionId}, 'null'::jsonb)
+      ON CONFLICT (effect_key) DO NOTHING
+      RETURNING effect_key`;
+}
+
+/** The claimed effect completed with the row written and the answer to replay. */
+export async function completeWriteEffect(tx: Tx, effectKey: string, rowId: string, result: unknown): Promise<void> {
+  await tx.tableWriteEffect.update({ where: { effectKey }, data: { rowId, result: result as never } });
+}

@@ -9,7 +9,8 @@ import type { Tx } from '../../../core/db';
 import { isUniqueViolation } from '../../../core/db/sql-state';
 import { appError } from '../../../core/errors/app-error';
 import type { CellProblem, Cells, CellValue } from './cells';
-import { assignRowFieldsSql, rowFieldArrays, rowFieldsOf, unnestRowFieldsSql, type RowFields, type RowStructure } from './row-fields';
+import { allRowCells, rewriteRowFields, setUniqueKeys } from './repo-bulk';
+import { rowFieldsOf, type RowFields, type RowStructure } from './row-fields';
 import type { Column } from '../schemas';
 import type { TypedSlots } from './typed-slots';
 
@@ -26,7 +27,7 @@ export interface TargetStructure {
 
 export async function rewriteRows(tx: Tx, table: { id: string; keyUnique: boolean }, target: TargetStructure, transform: CellTransform): Promise<void> {
   const structure: RowStructure = { ...target, keyUnique: table.keyUnique };
-  const rows = await tx.$queryRaw<{ id: string; cells: Cells }[]>`SELECT id, cells FROM table_rows WHERE table_id = ${table.id}::uuid`;
+  const rows = await allRowCells(tx, table.id);
   const misfits: { id: string; column: string; value: CellValue; reason: string }[] = [];
   const written: (RowFields & { id: string })[] = [];
   for (const row of rows) {
@@ -39,13 +40,7 @@ export async function rewriteRows(tx: Tx, table: { id: string; keyUnique: boolea
   }
   if (written.length === 0) return;
   try {
-    await tx.$executeRawUnsafe(
-      `UPDATE table_rows AS r SET ${assignRowFieldsSql('v')}
-         FROM (SELECT unnest($1::uuid[]) AS id, ${unnestRowFieldsSql(2)}) AS v
-        WHERE r.id = v.id`,
-      written.map((row) => row.id),
-      ...rowFieldArrays(written),
-    );
+    await rewriteRowFields(tx, written);
   } catch (error) {
     if (isUniqueViolation(error)) throw appError('tables.duplicate_key', { message: 'Several rows would share one key.' });
     throw error;
@@ -55,7 +50,7 @@ export async function rewriteRows(tx: Tx, table: { id: string; keyUnique: boolea
 /** Turns keyUnique on (refused while rows share a key) or off, in the database's unique index. */
 export async function applyKeyUnique(tx: Tx, tableId: string, on: boolean): Promise<void> {
   try {
-    await tx.$executeRaw`UPDATE table_rows SET unique_key = CASE WHEN ${on} THEN key_value ELSE NULL END WHERE table_id = ${tableId}::uuid`;
+    await setUniqueKeys(tx, tableId, on);
   } catch (error) {
     if (isUniqueViolation(error)) throw appError('tables.duplicate_key', { message: 'Rows share a key: remove the duplicates before making the key unique.' });
     throw error;

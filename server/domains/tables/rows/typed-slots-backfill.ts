@@ -7,6 +7,7 @@
 import type { Tx } from '../../../core/db';
 import { db } from '../../../core/db';
 import { log } from '../../../core/log';
+import { lockTableRowForSlots, tablesWithoutSlots, updateTable } from '../repo';
 import { rewriteRows } from './row-rewrite';
 import { storedColumnsOf, type Column } from '../schemas';
 import { assignSlots, storedTypedSlots, type TypedSlots } from './typed-slots';
@@ -16,19 +17,18 @@ export async function ensureTypedSlots(tx: Tx, table: { id: string; keyUnique: b
   if (current) return current;
   const slots = assignSlots(columns, new Map());
   await rewriteRows(tx, table, { columns, slots }, (cells) => ({ cells }));
-  await tx.dataTable.update({ where: { id: table.id }, data: { typedSlots: storedTypedSlots(slots) } });
+  await updateTable(tx, table.id, { typedSlots: storedTypedSlots(slots) });
   return slots;
 }
 
 /** Every table still without slots, one transaction each. Returns how many were given slots. */
 export async function backfillTypedSlots(): Promise<number> {
-  const pending = await db().$queryRaw<{ id: string }[]>`SELECT id FROM data_tables WHERE typed_slots IS NULL ORDER BY created_at`;
+  const pending = await tablesWithoutSlots();
   let done = 0;
   for (const { id } of pending) {
     const given = await db().$transaction(
       async (tx) => {
-        const [table] = await tx.$queryRaw<{ id: string; key_unique: boolean; columns: unknown; typed_slots: unknown }[]>`
-          SELECT id, key_unique, columns, typed_slots FROM data_tables WHERE id = ${id}::uuid FOR UPDATE`;
+        const table = await lockTableRowForSlots(tx, id);
         if (!table || table.typed_slots !== null) return false;
         await ensureTypedSlots(tx, { id: table.id, keyUnique: table.key_unique }, storedColumnsOf(table.columns), null);
         return true;

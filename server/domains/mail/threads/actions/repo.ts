@@ -1,5 +1,6 @@
 /** The writes of a thread action, all in the caller's transaction. */
 import type { Tx } from '../../../../core/db';
+import type { Prisma } from '../../../../generated/prisma/client';
 import { blobStore } from '../../../../core/storage/blob-store';
 
 export interface LockedThread {
@@ -63,4 +64,34 @@ export async function removeMessages(tx: Tx, mailboxId: string, messageIds: stri
   await blobStore().delete(attachments.flatMap((attachment) => (attachment.blobKey ? [attachment.blobKey] : [])), tx);
   const { count } = await tx.mailMessage.deleteMany({ where: { id: { in: messageIds } } });
   await tx.$executeRaw`UPDATE mailboxes SET message_count = greatest(0, message_count - ${count}::int) WHERE id = ${mailboxId}::uuid`;
+}
+
+/** One update per distinct change: the messages named get the same fields. */
+export function updateMessagesFields(tx: Tx, ids: string[], data: { seen?: boolean; flagged?: boolean; folderKey?: string }) {
+  return tx.mailMessage.updateMany({ where: { id: { in: ids } }, data });
+}
+
+/** The mailbox's folders (key and role), by key: what a plan moves messages between. */
+export function foldersOfMailbox(tx: Pick<Tx, 'mailFolder'>, mailboxId: string) {
+  return tx.mailFolder.findMany({ where: { mailboxId }, select: { key: true, role: true }, orderBy: { key: 'asc' } });
+}
+
+/** The operations an action records, for the provider's apply job to carry out. */
+export function insertOperations(tx: Tx, data: Prisma.MailOperationCreateManyInput[]) {
+  return tx.mailOperation.createMany({ data });
+}
+
+/** The provider and status of a message's mailbox (it exists: the message points at it). */
+export function mailboxOfMessage(tx: Pick<Tx, 'mailbox'>, mailboxId: string) {
+  return tx.mailbox.findUniqueOrThrow({ where: { id: mailboxId }, select: { provider: true, status: true } });
+}
+
+export type ActionMessage = { id: string; threadId: string | null; mailboxId: string; folderKey: string; sent: boolean; providerKey: string };
+
+/** The member's message as an action reads it, or null (another member's message does not exist for them). */
+export function memberMessageForAction(tx: Pick<Tx, 'mailMessage'>, memberId: string, messageId: string): Promise<ActionMessage | null> {
+  return tx.mailMessage.findFirst({
+    where: { id: messageId, mailbox: { memberId } },
+    select: { id: true, threadId: true, mailboxId: true, folderKey: true, sent: true, providerKey: true },
+  });
 }

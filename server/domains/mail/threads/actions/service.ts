@@ -15,7 +15,20 @@ import { emitToMember } from '../../../../core/realtime/emit';
 import { canDeletePermanently } from '../../providers';
 import { planThreadAction, type PlannedOperation, type ThreadAction } from './plan';
 import { recomputeThreads } from '../../../../mail/threads/attach';
-import { lockMemberThread, operationsOfToken, originFolders, removeMessages, threadMessagesForAction, updateLabels } from './repo';
+import {
+  foldersOfMailbox,
+  insertOperations,
+  lockMemberThread,
+  mailboxOfMessage,
+  memberMessageForAction,
+  operationsOfToken,
+  originFolders,
+  removeMessages,
+  threadMessagesForAction,
+  updateLabels,
+  updateMessagesFields,
+  type ActionMessage,
+} from './repo';
 import type { ThreadActionInput } from './schemas';
 
 /** A thread of this many messages or more is refused (spec, Limits). */
@@ -41,7 +54,7 @@ async function applyToMirror(tx: Tx, mailboxId: string, planned: PlannedOperatio
     group.ids.push(operation.messageId);
     groups.set(key, group);
   }
-  for (const { data, ids } of groups.values()) await tx.mailMessage.updateMany({ where: { id: { in: ids } }, data });
+  for (const { data, ids } of groups.values()) await updateMessagesFields(tx, ids, data);
   const kept = planned.filter((operation) => !operation.remove).map((operation) => operation.messageId);
   if (labels && (labels.add.length || labels.remove.length)) await updateLabels(tx, kept, labels.add, labels.remove);
   await removeMessages(tx, mailboxId, planned.filter((operation) => operation.remove).map((operation) => operation.messageId));
@@ -70,13 +83,14 @@ export async function actOnThread(actor: AuthenticatedActor, input: ThreadAction
     if (messages.length >= maxThreadMessages) throw appError('webmail.thread_too_large', { details: { limit: maxThreadMessages } });
     if (thread.status === 'disconnected') throw appError('webmail.unsupported_action', { details: { reason: 'mailbox_disconnected' } });
 
-    const folders = await tx.mailFolder.findMany({ where: { mailboxId: thread.mailbox_id }, select: { key: true, role: true }, orderBy: { key: 'asc' } });
+    const folders = await foldersOfMailbox(tx, thread.mailbox_id);
     const cameFrom = input.action === 'restore' || input.action === 'notSpam' ? await originFolders(tx, messages.map((message) => message.id)) : new Map<string, string>();
     const planned = planThreadAction(input, { messages, folders, canDeletePermanently: canDeletePermanently(thread.provider), cameFrom });
 
     const ops = planned.map((operation) => ({ ...operation, opId: randomUUID() }));
-    await tx.mailOperation.createMany({
-      data: ops.map((operation) => ({
+    await insertOperations(
+      tx,
+      ops.map((operation) => ({
         id: operation.opId,
         memberId,
         mailboxId: thread.mailbox_id,
@@ -86,7 +100,7 @@ export async function actOnThread(actor: AuthenticatedActor, input: ThreadAction
         params: operation.params,
         clientToken: input.clientToken,
       })),
-    });
+    );
     await applyToMirror(tx, thread.mailbox_id, planned, input.labels);
     await recomputeThreads(tx, [thread.id]);
     await enqueue('mail.apply-operations', { mailboxId: thread.mailbox_id }, { jobKey: jobKeys.operations(thread.mailbox_id) }, tx);
@@ -110,9 +124,9 @@ export interface MessageActionInput {
 /** The message an action concerns and its plan, read as the action is decided (no write). */
 async function planMessageAction(tx: Reader, input: Omit<MessageActionInput, 'clientToken'>, message: ActionMessage | null) {
   if (!message) throw appError('webmail.message_not_found');
-  const mailbox = await tx.mailbox.findUniqueOrThrow({ where: { id: message.mailboxId }, select: { provider: true, status: true } });
+  const mailbox = await mailboxOfMessage(tx, message.mailboxId);
   if (mailbox.status === 'disconnected') throw appError('webmail.unsupported_action', { details: { reason: 'mailbox_disconnected' } });
-  const folders = await tx.mailFolder.findMany({ where: { mailboxId: message.mailboxId }, select: { key: true, role: true }, orderBy: { key: 'asc' } });
+  const folders = await foldersOfMailbox(tx, message.mailboxId);
   return planThreadAction(
     { action: input.action, folder: input.folder, labels: input.labels },
     { messages: [message], folders, canDeletePermanently: canDeletePermanently(mailbox.provider), cameFrom: new Map() },
@@ -120,14 +134,6 @@ async function planMessageAction(tx: Reader, input: Omit<MessageActionInput, 'cl
 }
 
 type Reader = Pick<Tx, 'mailMessage' | 'mailbox' | 'mailFolder'>;
-type ActionMessage = { id: string; threadId: string | null; mailboxId: string; folderKey: string; sent: boolean; providerKey: string };
-
-function memberMessageForAction(tx: Reader, memberId: string, messageId: string): Promise<ActionMessage | null> {
-  return tx.mailMessage.findFirst({
-    where: { id: messageId, mailbox: { memberId } },
-    select: { id: true, threadId: true, mailboxId: true, folderKey: true, sent: true, providerKey: true },
-  });
-}
 
 /**
  * A message's action checked, not done: the reads and the plan of actOnMessage, so it throws what
@@ -159,8 +165,9 @@ export async function actOnMessage(memberId: string, input: MessageActionInput):
     const planned = await planMessageAction(tx, input, message);
     if (!message) throw appError('webmail.message_not_found');
     const operationId = randomUUID();
-    await tx.mailOperation.createMany({
-      data: planned.map((operation, index) => ({
+    await insertOperations(
+      tx,
+      planned.map((operation, index) => ({
         id: index === 0 ? operationId : randomUUID(),
         memberId,
         mailboxId: message.mailboxId,
@@ -170,7 +177,7 @@ export async function actOnMessage(memberId: string, input: MessageActionInput):
         params: operation.params,
         clientToken: input.clientToken,
       })),
-    });
+    );
     await applyToMirror(tx, message.mailboxId, planned, input.labels);
     if (message.threadId) await recomputeThreads(tx, [message.threadId]);
     await enqueue('mail.apply-operations', { mailboxId: message.mailboxId }, { jobKey: jobKeys.operations(message.mailboxId) }, tx);
