@@ -3,7 +3,7 @@
  * through the real engine, the llm domain and a fake OpenAI-style vendor: a mail from a contact the
  * member vouvoies formally, with a mailbox default signature, goes through ai.compose and mail.draft
  * (a reply) and comes out as a review item whose body carries the signature, while the model's request
- * carried the formality, tone and language. Also contacts.lookup.
+ * carried the formality, tone and language. Also the review detail's recipients and contacts.lookup.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../core/db';
@@ -15,6 +15,7 @@ import { mailboxDefaults, memberCard, sharedCard, signature } from '../testing/c
 import { createMember, type TestMember } from '../testing/factories';
 import { createFakeLlmConnection } from '../testing/llm-factories';
 import { createMailbox, createMessage } from '../testing/mail-factories';
+import { call } from '../testing/rest-client';
 import { useTestDatabase } from '../testing/test-database';
 import { createWorkflow } from '../testing/workflow-factories';
 import { startEngineWorker, waitForExecution, type EngineWorker } from '../../runner/engine/testing/engine-worker';
@@ -81,6 +82,10 @@ describe('a draft written for its recipient', () => {
     expect(item).toMatchObject({ mode: 'draft', reviewStatus: 'pending', toAddrs: ['anne@bigcorp.test'] });
     expect(item.bodyText).toBe('Madame, veuillez trouver notre devis.\n\n-- \nClaire Dupont\nSupport');
 
+    // The review pane's data: the recipient's display name and status.
+    const detail = await call('GET', `/api/v1/review/${item.id}`, { cookie: member.cookie });
+    expect(detail.status).toBe(200);
+    expect(detail.body.recipientCards).toEqual([{ address: 'anne@bigcorp.test', displayName: 'Big Corp', status: 'vip' }]);
   });
 
   it('a card’s own signature beats the mailbox’s; `signature: false` adds none; an address with no card and no default gets none', async () => {

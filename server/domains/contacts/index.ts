@@ -5,5 +5,6 @@
  */
 export { resolveContact, resolveContacts } from './resolution';
 export { appendSignature, signatureFor, type SignatureBody } from './signature-of';
+export { suggestFromAddressBook } from './suggest';
 export { normaliseAddress, normaliseDomain, normaliseValue } from './normalise';
 export { contactLayers, precedence, type ContactLayer, type Resolved, type Sources } from './resolve';
