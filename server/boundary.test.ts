@@ -348,3 +348,23 @@ describe('contacts lane: the address book is born under the existing rules, with
     expect(await boundaryFindings(file, source)).toEqual([]);
   });
 });
+
+describe('cflow lane: the product reaches the address book through its faces and the composition (no new rule)', { timeout: 60_000 }, () => {
+  it.each([
+    ['the mail dispatcher (the engine) imports the contacts domain', 'server/engine/dispatch/dispatch-mail.ts', "import { resolveContact } from '../../domains/contacts';", /imports no domain/],
+    ['the contacts.lookup node imports the contacts domain', 'server/engine/nodes/contacts/lookup.node.ts', "import { resolveContact } from '../../../domains/contacts/engine-api';", /imports no domain/],
+    ['the contacts adapter reaches inside the contacts domain', 'server/engine-adapters/contacts.ts', "import { resolveContact } from '../domains/contacts/resolution';", /through its faces only/],
+    ['compose reaches the mail mirror’s correspondents past the mail face', 'server/domains/compose/recipients.ts', "import { findFrequentCorrespondents } from '../mail/correspondents/repo';", /only through its public face/],
+  ])('reports %s', async (_name, file, source, expected) => {
+    const findings = await boundaryFindings(file, source);
+    expect(findings.some((finding) => expected.test(finding)), findings.join('\n')).toBe(true);
+  });
+
+  it.each([
+    ['the dispatcher reads the sender’s card through the composition', 'server/engine/dispatch/dispatch-mail.ts', "import { engineComposition } from '../composition';"],
+    ['the contacts adapter uses the contacts engine-api', 'server/engine-adapters/contacts.ts', "import { resolveContact } from '../domains/contacts/engine-api';"],
+    ['compose and review use the contacts and mail faces', 'server/domains/compose/recipients.ts', "import { resolveContacts } from '../contacts';\nimport { findFrequentCorrespondents } from '../mail';"],
+  ])('allows %s', async (_name, file, source) => {
+    expect(await boundaryFindings(file, source)).toEqual([]);
+  });
+});

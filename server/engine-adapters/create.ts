@@ -8,6 +8,8 @@
  * - mail.operate: the webmail's own single-message action (server/domains/mail/threads/actions),
  *   with the effect key as its client token: one MailOperation, applied to the mirror, the
  *   `mail.apply-operations` job enqueued, in one transaction; a repeat answers `duplicate: true`.
+ * - contacts: ./contacts.ts (the address book's resolution for the run's member; reads only, the same
+ *   in a test run).
  * - send: ./send.ts (mail.draft, mail.send: one outbound item through createOutbound, keyed by the
  *   effect key; in a test run `prepare` still reads and checks, `create` is never called).
  * - tables: the tables engine API (its effect store makes writes at most once per key).
@@ -32,6 +34,7 @@ import { quotedValue } from '../core/quoted-value';
 import { isUuid } from '../core/ids';
 import { fail, NodeFailure } from '../engine/contract/failures';
 import { createAiCapability } from './ai';
+import { createContactsCapability } from './contacts';
 import { createHttpCapability, type HttpCapabilityOptions } from './http';
 import { databaseCredentialSource } from './http-credential';
 import { createSendCapability } from './send';
@@ -215,6 +218,7 @@ export function createCapabilities(run: CapabilityRun, options: CapabilityOption
         }
       },
     },
+    contacts: createContactsCapability(memberId),
     send: (() => {
       const send = createSendCapability({ memberId, executionId, keyOf });
       return {

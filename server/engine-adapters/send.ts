@@ -3,6 +3,11 @@
  * from the message answered (server/domains/compose/context.ts), checked against the member's mirror,
  * then one outbound item through createOutbound, keyed by the step's effect key so that a retried
  * step finds the item its first attempt made. The run is recorded as the item's source.
+ *
+ * The signature (issue 22): `prepare` appends the address book's signature for the first recipient
+ * (To, else Cc, else Bcc), from the sending mailbox's point of view (the recipient's card, else the
+ * mailbox's default, else the member's), unless the node switched it off. Appended once: see
+ * `appendSignature` (server/domains/contacts/signature-of.ts) and engine/nodes/mail/outbound.ts.
  */
 import { db } from '../core/db';
 import { inRetriedTransaction } from '../core/db/retry';
@@ -10,6 +15,7 @@ import { isUniqueViolation } from '../core/db/sql-state';
 import { isAddress, uniqueAddresses } from '../mail/addresses';
 import { isUuid } from '../core/ids';
 import { answerContext, maxComposeAttachments, memberMailbox, memberOriginal } from '../domains/compose/engine-api';
+import { appendSignature, signatureFor } from '../domains/contacts/engine-api';
 import { quotedValue } from '../core/quoted-value';
 import { createOutbound } from '../domains/outbound/engine-api';
 import { sendsWithoutReview } from '../domains/workflows/engine-api';
@@ -74,6 +80,12 @@ export function createSendCapability(run: SendCapabilityRun): SendCapability {
       if (attachments.length > maxComposeAttachments) {
         throw fail.permanent('invalid_parameter', { message: `At most ${maxComposeAttachments} attachments.`, details: { reason: 'too_many_attachments' } });
       }
+      let bodies = { bodyText: request.bodyText, bodyHtml: request.bodyHtml };
+      const firstRecipient = to[0] ?? cc[0] ?? bcc[0];
+      if (request.signature && firstRecipient) {
+        const signature = await signatureFor({ memberId, mailboxId: mailbox.id, address: firstRecipient });
+        if (signature) bodies = appendSignature(bodies, signature);
+      }
       return {
         mailboxId: mailbox.id,
         mailboxAddress: mailbox.address,
@@ -81,8 +93,8 @@ export function createSendCapability(run: SendCapabilityRun): SendCapability {
         cc,
         bcc,
         subject: (request.subject ?? context?.subject ?? '').slice(0, 500),
-        bodyText: request.bodyText,
-        bodyHtml: request.bodyHtml,
+        bodyText: bodies.bodyText,
+        bodyHtml: bodies.bodyHtml,
         attachments,
         related: request.answer && original ? { messageId: original.id, relation: request.answer.mode } : null,
       } satisfies PreparedOutbound;

@@ -5,7 +5,7 @@ import { composeEngineWith, engineComposition, runHooks, type EngineComposition 
 describe('engine composition', () => {
   it('refuses to run uncomposed, then answers what the composition root handed it', () => {
     expect(() => engineComposition()).toThrow(/engine not composed/);
-    const composition: EngineComposition = { capabilities: () => ({}) as never, hooks: { runClosed: [], runFailed: [], runsCancelled: [] } };
+    const composition: EngineComposition = { capabilities: () => ({}) as never, hooks: { runClosed: [], runFailed: [], runsCancelled: [] }, reads: { senderContact: async () => null } };
     composeEngineWith(composition);
     expect(engineComposition()).toBe(composition);
   });

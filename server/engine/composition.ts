@@ -1,7 +1,7 @@
 /**
  * What the engine is handed at start-up instead of importing the domains (n8n's lifecycle hooks are the
- * model): the factory of the capabilities its executors receive, and the run-end hooks, what a run's end
- * triggers in other domains. The composition root (server/engine-adapters/compose.ts `composeEngine`)
+ * model): the factory of the capabilities its executors receive, the run-end hooks, what a run's end
+ * triggers in other domains, and the reads of the mail dispatcher (the sender's address book card). The composition root (server/engine-adapters/compose.ts `composeEngine`)
  * fills it in every process that runs the engine: the runner, the web process (cancels) and the tests'
  * harnesses. An engine nobody composed refuses to run a step or end a run ("engine not composed")
  * rather than silently skip an approval's expiry or a notification.
@@ -11,7 +11,7 @@
  */
 import type { ExecutionActor } from '../core/auth/access';
 import type { Tx } from '../core/db';
-import type { Capabilities } from './contract/capabilities';
+import type { Capabilities, ContactCard } from './contract/capabilities';
 
 /** The step a capability set serves. */
 export interface CapabilityRun {
@@ -48,9 +48,22 @@ export interface RunEndHooks {
   runsCancelled: ((tx: Tx, executionIds: string[]) => Promise<void>)[];
 }
 
+/**
+ * Reads the engine makes of the domains outside a step (a step reads through its capabilities): what
+ * the mail dispatcher puts in a run's trigger data besides the message.
+ */
+export interface EngineReads {
+  /**
+   * The sender's resolved address book entry for the member, from the mailbox's point of view
+   * (`trigger.contact`), read in the dispatcher's transaction; null when the message has no sender.
+   */
+  senderContact: (tx: Tx, input: { memberId: string; mailboxId: string; address: string | null }) => Promise<ContactCard | null>;
+}
+
 export interface EngineComposition {
   capabilities: CapabilityFactory;
   hooks: RunEndHooks;
+  reads: EngineReads;
 }
 
 let composed: EngineComposition | null = null;

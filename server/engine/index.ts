@@ -7,9 +7,9 @@
  * Re-exports only: the behaviour lives in the modules named.
  */
 
-// Composition: what the composition root hands the engine (capabilities, run-end hooks).
+// Composition: what the composition root hands the engine (capabilities, run-end hooks, the dispatcher's reads).
 export { composeEngineWith } from './composition';
-export type { CapabilityFactory, CapabilityRun, EngineComposition, RunEndHooks, RunFailure } from './composition';
+export type { CapabilityFactory, CapabilityRun, EngineComposition, EngineReads, RunEndHooks, RunFailure } from './composition';
 
 // Runs: start, cancel, replay, resume a waiting step, the room for runs holding no slot.
 export { startExecution } from './run/start';

@@ -5,8 +5,12 @@
  * service's reply context (recipients, subject, quoted text, the original's attachments for a
  * forward). Files go through the upload route first; the send carries one client token per dialog,
  * so a double submit is one message. "Send to review instead" puts it in the review queue.
+ *
+ * The address book (issue 22): To suggests recipients as you type (the address book, then the
+ * mailbox's frequent correspondents; a native datalist, so the keyboard works as in any field), and
+ * "Add my signature" (on by default) asks the service to append the recipient's resolved signature.
  */
-import { useRef, useState, type FormEvent } from 'react';
+import { useDeferredValue, useRef, useState, type FormEvent } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { describeError } from '@/app/lib/errors';
 import type { Mailbox, MailPrefill } from '@/app/lib/mail-types';
@@ -19,6 +23,7 @@ import { CloseIcon, PaperclipIcon } from '@/app/ui/icons';
 import { Spinner } from '@/app/ui/spinner';
 import { splitAddresses } from './_lib/addresses';
 import { useReplyContext, useSendMail } from './_lib/api';
+import { useRecipientSuggestions, type RecipientSuggestion } from './_lib/contacts-api';
 import { newClientToken } from './_lib/client-token';
 
 export type AnswerMode = 'reply' | 'replyAll' | 'forward';
@@ -88,6 +93,7 @@ export function ComposeDialog({
 function ComposeForm({ start, context, mailboxes, onSent }: { start: ComposeStart; context: ReplyContext | null; mailboxes: Mailbox[]; onSent: (result: SendResult) => void }) {
   const { t } = useI18n();
   const c = t.compose;
+  const a = t.webmail.addressBook;
   const active = mailboxes.filter((mailbox) => mailbox.status !== 'disconnected');
   const [clientToken] = useState(newClientToken);
   const preferred = context?.mailboxId ?? start.mailboxId;
@@ -100,6 +106,7 @@ function ComposeForm({ start, context, mailboxes, onSent }: { start: ComposeStar
   const [subject, setSubject] = useState(prefill?.subject ?? context?.subject ?? '');
   const [body, setBody] = useState(prefill?.body ?? context?.quotedText ?? '');
   const [review, setReview] = useState(false);
+  const [signature, setSignature] = useState(true);
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [originals, setOriginals] = useState(context?.attachments ?? []);
   const [uploading, setUploading] = useState(0);
@@ -142,6 +149,7 @@ function ComposeForm({ start, context, mailboxes, onSent }: { start: ComposeStar
       attachments: [...uploads.map((upload) => ({ uploadId: upload.id })), ...originals.map((original) => ({ messageId: original.messageId, position: original.position }))],
       inReplyTo: start.mode === 'new' ? undefined : { messageId: start.messageId, mode: start.mode, includeAttachments: false },
       review,
+      signature,
       clientToken,
     });
   }
@@ -164,7 +172,16 @@ function ComposeForm({ start, context, mailboxes, onSent }: { start: ComposeStar
         </SelectField>
         <div className="flex items-end gap-2">
           <div className="min-w-0 flex-1">
-            <TextField label={c.to} value={to} onChange={(event) => setTo(event.target.value)} autoComplete="off" data-testid="compose-to" autoFocus={start.mode === 'new' || start.mode === 'forward'} />
+            <TextField
+              label={c.to}
+              value={to}
+              onChange={(event) => setTo(event.target.value)}
+              autoComplete="off"
+              list="compose-to-suggestions"
+              data-testid="compose-to"
+              autoFocus={start.mode === 'new' || start.mode === 'forward'}
+            />
+            <RecipientSuggestions id="compose-to-suggestions" mailboxId={mailboxId} text={to} />
           </div>
           {showCc ? null : (
             <Button size="sm" variant="ghost" onClick={() => setShowCc(true)}>
@@ -210,8 +227,31 @@ function ComposeForm({ start, context, mailboxes, onSent }: { start: ComposeStar
           ) : null}
         </div>
         <CheckboxField label={c.review} hint={c.reviewHint} checked={review} onChange={(event) => setReview(event.target.checked)} data-testid="compose-review" />
+        <CheckboxField label={a.signature} hint={a.signatureHint} checked={signature} onChange={(event) => setSignature(event.target.checked)} data-testid="compose-signature" />
       </DialogBody>
       <FormDialogFooter pending={send.isPending} submitLabel={c.send} pendingLabel={c.sending} />
     </DialogForm>
+  );
+}
+
+/**
+ * The suggestions for the address being typed (the text after the last comma): each option's value is
+ * the whole field with that address completed, so choosing one keeps the addresses before it.
+ */
+function RecipientSuggestions({ id, mailboxId, text }: { id: string; mailboxId: string; text: string }) {
+  const { t } = useI18n();
+  const a = t.webmail.addressBook;
+  const cut = text.lastIndexOf(',');
+  const typed = useDeferredValue(text.slice(cut + 1).trim());
+  const suggestions = useRecipientSuggestions(mailboxId, typed);
+  const before = cut >= 0 ? `${text.slice(0, cut + 1).trimEnd()} ` : '';
+  const label = (item: RecipientSuggestion) =>
+    [item.displayName ?? item.name, item.status ? (a.statuses[item.status] ?? item.status) : null, item.source === 'address_book' ? a.suggestionFromBook : a.suggestionFrequent(item.messages)].filter(Boolean).join(' · ');
+  return (
+    <datalist id={id} data-testid="compose-to-suggestions">
+      {(suggestions.data?.items ?? []).map((item) => (
+        <option key={item.address} value={`${before}${item.address}`} label={label(item)} />
+      ))}
+    </datalist>
   );
 }

@@ -11,6 +11,7 @@ import { Avatar } from '../_shell/user-menu';
 import type { AnswerMode } from './compose-dialog';
 import { AutomationPanel } from './automation-panel';
 import { MessageBody } from './message-body';
+import { SenderCard } from './sender-card';
 import { Button } from '@/app/ui/button';
 
 function personText(person: Person | null | undefined, fallback: string): string {
@@ -81,6 +82,7 @@ export function MessageItem({
             </ul>
           ) : null}
           <MessageBody summary={message} onWrite={onWrite} />
+          {message.flags.sent ? null : <SenderCard address={message.from?.email ?? null} mailboxId={message.mailboxId} />}
           <AutomationPanel messageId={message.id} />
           {onAnswer ? (
             <div className="mt-3 flex flex-wrap gap-2" data-testid="message-answers">

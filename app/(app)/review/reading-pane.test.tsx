@@ -38,7 +38,7 @@ const item: ReviewItem = {
 };
 
 function detail(relatedMessage: { id: string; relation: 'reply' | 'replyAll' | 'forward' } | null) {
-  return { message: item, cc: [], bcc: [], bodyText: 'Your parcel left yesterday.', hasRemoteImages: false, attachments: [], relatedMessage };
+  return { message: item, cc: [], bcc: [], recipientCards: [{ address: 'customer@example.test', displayName: 'Casey Customer', status: 'vip' }], bodyText: 'Your parcel left yesterday.', hasRemoteImages: false, attachments: [], relatedMessage };
 }
 
 const original = {
@@ -110,6 +110,13 @@ describe('ReadingPane', () => {
 
     const draft = screen.getByRole('region', { name: texts.draft });
     expect(within(draft).getByTitle(en.review.frameTitle(item.subject)).getAttribute('srcdoc')).toContain('Your parcel left yesterday.');
+  });
+
+  it('shows the recipients as the address book names them, with their status (issue 22)', async () => {
+    renderPane({ 'review.detail': () => detail(null) });
+    const cards = await screen.findByTestId('review-recipient-cards');
+    expect(within(cards).getByText('Casey Customer').getAttribute('title')).toBe('customer@example.test');
+    expect(within(cards).getByText(en.webmail.addressBook.statuses.vip)).toBeTruthy();
   });
 
   it('names a forward as the message it forwards', async () => {

@@ -203,6 +203,7 @@ export function ReadingPane({
         {r.fields.to}: {item.recipients.length ? item.recipients.join(', ') : r.noRecipient}
         {data?.bcc.length ? ` · ${r.fields.bcc}: ${data.bcc.join(', ')}` : null}
       </p>
+      <RecipientCards cards={data?.recipientCards ?? []} />
       <div className="flex flex-wrap gap-1.5">
         <Badge>{r.modes[item.mode]}</Badge>
         <StatusBadge tone={reviewTone[item.reviewStatus]}>
@@ -339,5 +340,25 @@ export function ReadingPane({
       {content}
       {detail.isError && !gone && data ? <p className="mt-2 text-sm text-red-700">{describeError(detail.error, t)}</p> : null}
     </article>
+  );
+}
+
+const contactStatusTone: Record<string, BadgeTone> = { vip: 'brand', blocked: 'danger', customer: 'success', partner: 'success', supplier: 'neutral', prospect: 'warning' };
+
+/** Who the draft goes to as the address book says (issue 22): names and statuses, for the recipients that have some. */
+function RecipientCards({ cards }: { cards: ReviewDetail['recipientCards'] }) {
+  const { t } = useI18n();
+  const a = t.webmail.addressBook;
+  const named = cards.filter((card) => card.displayName || card.status);
+  if (named.length === 0) return null;
+  return (
+    <ul className="flex flex-wrap gap-1.5 text-xs" aria-label={a.card} data-testid="review-recipient-cards">
+      {named.map((card) => (
+        <li key={card.address} className="flex items-center gap-1">
+          <span title={card.address}>{card.displayName ?? card.address}</span>
+          {card.status ? <Badge tone={contactStatusTone[card.status] ?? 'neutral'}>{a.statuses[card.status] ?? card.status}</Badge> : null}
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -25,4 +25,11 @@ export const docs = {
       fr: 'Ce par quoi commence une réponse (`mode=reply` : au Reply-To ou à l’expéditeur), une réponse à tous (`replyAll` : aussi les To et Cc de l’original, sans l’adresse de la boîte, chaque adresse une fois) ou un transfert (`forward` : aucun destinataire, les pièces jointes de l’original) : `{mailboxId, to, cc, subject, quotedText, attachments}`. Un message qui n’est pas à vous donne 404 `webmail.message_not_found`.',
     },
   },
+  recipientSuggestions: {
+    summary: { en: 'Suggest recipients', fr: 'Suggérer des destinataires' },
+    description: {
+      en: 'Recipients for compose’s autocompletion, from one of your mailboxes’ point of view: first the address book entries you see (a shared card, your own or one of your mailbox cards) whose address or display name contains `q`, then the mailbox’s frequent correspondents (senders of the mail it received and recipients of the mail it sent, among its latest 2,000 messages) whose address or name contains it, most frequent first; each address once, at most `limit` (1-20, default 10). Each suggestion carries its resolved `displayName` and `status`. Another member’s cards never show. A mailbox that is not yours is 404 `mailbox.not_found`; a malformed query 400 `webmail.bad_request`. Needs `messages:read` only: the address book is read as you see it.',
+      fr: 'Des destinataires pour l’autocomplétion de la rédaction, du point de vue d’une de vos boîtes : d’abord les fiches du carnet d’adresses que vous voyez (une carte partagée, la vôtre ou une carte d’une de vos boîtes) dont l’adresse ou le nom affiché contient `q`, puis les correspondants fréquents de la boîte (expéditeurs du courrier reçu et destinataires du courrier envoyé, parmi ses 2 000 derniers messages) dont l’adresse ou le nom le contient, les plus fréquents d’abord ; chaque adresse une fois, `limit` au plus (1 à 20, 10 par défaut). Chaque suggestion porte son `displayName` et son `status` résolus. Les cartes d’un autre membre n’apparaissent jamais. Une boîte qui n’est pas à vous donne 404 `mailbox.not_found` ; une requête mal formée 400 `webmail.bad_request`. Ne demande que `messages:read` : le carnet est lu tel que vous le voyez.',
+    },
+  },
 };

@@ -1,12 +1,12 @@
 /** Compose's reads: the member's mailbox, a message with what an answer needs, uploads and attachments. */
-import type { Tx } from '../../core/db';
+import type { db, Tx } from '../../core/db';
 import { addressesOf, recordOf } from '../mail';
 import type { OriginalMessage } from './context';
 import { isUuid } from '../../core/ids';
 
 /** Kept for the engine's capabilities, which read it here (their imports are the engine's to move). */
 
-export async function memberMailbox(tx: Tx, memberId: string, mailboxId: string) {
+export async function memberMailbox(tx: Tx | ReturnType<typeof db>, memberId: string, mailboxId: string) {
   if (!isUuid(mailboxId)) return null;
   return tx.mailbox.findFirst({ where: { id: mailboxId, memberId }, select: { id: true, address: true, status: true } });
 }

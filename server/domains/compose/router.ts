@@ -1,8 +1,12 @@
-/** POST /api/v1/messages/send, POST /api/v1/messages/send/{id}/undo, GET /api/v1/messages/{id}/reply-context (ours). */
+/**
+ * POST /api/v1/messages/send, POST /api/v1/messages/send/{id}/undo, GET /api/v1/messages/{id}/reply-context,
+ * GET /api/v1/mailboxes/{id}/recipient-suggestions (ours).
+ */
 import { route } from '../../trpc/meta';
 import { actorOf, procedure, router } from '../../trpc/procedures';
-import { replyContextInput, replyContextOutput, sendMessageInput, sendMessageOutput, undoInput, undoOutput } from './schemas';
+import { recipientSuggestionsInput, recipientSuggestionsOutput, replyContextInput, replyContextOutput, sendMessageInput, sendMessageOutput, undoInput, undoOutput } from './schemas';
 import { replyContext, sendMessage, undoSend } from './service';
+import { suggestRecipients } from './recipients';
 import { docs } from './docs';
 
 const tag = 'Mail';
@@ -59,4 +63,21 @@ export const composeRouter = router({
     .input(replyContextInput)
     .output(replyContextOutput)
     .query(({ ctx, input }) => replyContext(actorOf(ctx), input)),
+
+  recipientSuggestions: procedure
+    .meta(
+      route({
+        method: 'GET',
+        path: '/api/v1/mailboxes/{id}/recipient-suggestions',
+        access: { kind: 'scope', scope: 'messages:read' },
+        badRequestCode: 'webmail.bad_request',
+        errors: ['mailbox.not_found'],
+        tag,
+        summary: docs.recipientSuggestions.summary,
+        description: docs.recipientSuggestions.description,
+      }),
+    )
+    .input(recipientSuggestionsInput)
+    .output(recipientSuggestionsOutput)
+    .query(({ ctx, input }) => suggestRecipients(actorOf(ctx), input)),
 });

@@ -50,6 +50,10 @@ export const sendMessageInput = z.strictObject({
     .optional()
     .describe('Answers or forwards a message of the mailbox.'),
   review: z.boolean().default(false).describe('true: the message waits in the review queue (origin `webmail`) instead of leaving.'),
+  signature: z
+    .boolean()
+    .default(false)
+    .describe('true: add your signature for the first recipient (the address book’s: their card’s, else the mailbox’s default, else yours) under the text and HTML bodies, unless a body already carries it.'),
   clientToken: clientTokenSchema,
 });
 
@@ -62,6 +66,26 @@ export const sendMessageOutput = z.object({
 
 export const undoInput = z.object({ id: z.string().min(1).max(200) });
 export const undoOutput = z.object({ message: reviewItemSchema });
+
+export const recipientSuggestionsInput = z.object({
+  id: z.string().max(100).describe('The mailbox the message is written from (one of yours).'),
+  q: z.string().trim().max(200).default('').describe('What was typed: part of an address or a name, case-blind (empty: the most frequent correspondents only).'),
+  limit: z.coerce.number().int().min(1).max(20).default(10).describe('At most this many suggestions (1-20, default 10).'),
+});
+export type RecipientSuggestionsInput = z.infer<typeof recipientSuggestionsInput>;
+
+export const recipientSuggestionsOutput = z.object({
+  items: z.array(
+    z.object({
+      address: z.string().describe('The address, lower case.'),
+      name: z.string().nullable().describe('The name to show: the address book’s display name, else the latest name the mirror saw.'),
+      source: z.enum(['address_book', 'correspondent']).describe('`address_book`: a card you see matched; `correspondent`: a frequent correspondent of the mailbox.'),
+      messages: z.number().int().min(0).describe('Messages with this address among the mailbox’s latest 2,000.'),
+      displayName: z.string().nullable().describe('The resolved display name (the organisation’s card), or null.'),
+      status: z.string().nullable().describe('The resolved status (`vip`, `blocked`…), or null.'),
+    }),
+  ),
+});
 
 export const replyContextInput = z.object({
   id: z.uuid(),

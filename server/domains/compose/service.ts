@@ -12,6 +12,7 @@ import { isUniqueViolation } from '../../core/db/sql-state';
 import { appError } from '../../core/errors/app-error';
 import { jobKeys } from '../../core/jobs/catalogue';
 import type { OutboundMessage } from '../../generated/prisma/client';
+import { appendSignature, signatureFor } from '../contacts';
 import { createOutbound, type OutboundAttachment } from '../outbound';
 import { presentReviewItem } from '../review';
 import { answerContext, answerSubject, uniqueAddresses, type AnswerMode } from './context';
@@ -95,6 +96,13 @@ async function composeIn(tx: Tx, actor: AuthenticatedActor, input: SendMessageIn
     }
   }
   const attachments = await attachmentsOf(tx, memberId, input, forwarded, now);
+  // The address book's signature (issue 22), asked for by the webmail's compose. Once: a repeated
+  // request answers the item made first (above), and a body already carrying it is left as it is.
+  let bodies = { bodyText: input.bodyText ?? null, bodyHtml: input.bodyHtml ?? null };
+  if (input.signature) {
+    const signature = await signatureFor({ memberId, mailboxId: mailbox.id, address: (to[0] ?? cc[0] ?? bcc[0])! }, tx);
+    if (signature) bodies = appendSignature(bodies, signature);
+  }
   const window = config().SEND_UNDO_SECONDS;
   const notBefore = !input.review && window > 0 ? new Date(now.getTime() + window * 1000) : null;
   const { item } = await createOutbound(
@@ -108,8 +116,8 @@ async function composeIn(tx: Tx, actor: AuthenticatedActor, input: SendMessageIn
       cc,
       bcc,
       subject: subject ?? '',
-      bodyText: input.bodyText ?? null,
-      bodyHtml: input.bodyHtml ?? null,
+      bodyText: bodies.bodyText,
+      bodyHtml: bodies.bodyHtml,
       attachments,
       related: input.inReplyTo ? { messageId: input.inReplyTo.messageId, relation: input.inReplyTo.mode } : null,
       notBefore,

@@ -3,6 +3,8 @@
  * layer may import from it (ESLint refuses their imports of any other file here). Re-exports only; the
  * code lives in the files named.
  */
-export { resolveContact } from './resolution';
+export { resolveContact, resolveContacts } from './resolution';
+export { appendSignature, signatureFor, type SignatureBody } from './signature-of';
+export { suggestFromAddressBook } from './suggest';
 export { normaliseAddress, normaliseDomain, normaliseValue } from './normalise';
 export { contactLayers, precedence, type ContactLayer, type Resolved, type Sources } from './resolve';

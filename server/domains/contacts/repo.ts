@@ -9,6 +9,9 @@ import type { ContactKind } from './normalise';
 
 type Db = Tx | ReturnType<typeof db>;
 
+/** The pool's client (the one `db()` answers), not a transaction's. */
+export const isPool = (client: Db): client is ReturnType<typeof db> => client === db();
+
 /** The member's own mailbox, by a client's id (anything else: null). */
 export function findOwnedMailbox(memberId: string, id: string, client: Db = db()) {
   if (!isUuid(id)) return Promise.resolve(null);
@@ -104,14 +107,19 @@ export function findEntriesById(ids: string[], client: Db = db()) {
  */
 export async function findCardsOf(entryIds: string[], memberId: string, mailboxId: string | null, client: Db = db()) {
   if (entryIds.length === 0) return { shared: [], member: [], mailbox: [] };
-  const [shared, member, mailbox] = await Promise.all([
-    client.contactSharedCard.findMany({ where: { entryId: { in: entryIds } } }),
-    client.contactMemberCard.findMany({ where: { entryId: { in: entryIds }, memberId } }),
-    client.contactMailboxCard.findMany({
-      where: { entryId: { in: entryIds }, memberId, ...(mailboxId ? { mailboxId } : {}) },
-      orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
-    }),
-  ]);
+  const reads = [
+    () => client.contactSharedCard.findMany({ where: { entryId: { in: entryIds } } }),
+    () => client.contactMemberCard.findMany({ where: { entryId: { in: entryIds }, memberId } }),
+    () =>
+      client.contactMailboxCard.findMany({
+        where: { entryId: { in: entryIds }, memberId, ...(mailboxId ? { mailboxId } : {}) },
+        orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
+      }),
+  ] as const;
+  // A transaction is one connection: its reads go one after the other (pg refuses overlapping queries
+  // on one client from pg@9); the pool's run side by side.
+  if (!isPool(client)) return { shared: await reads[0](), member: await reads[1](), mailbox: await reads[2]() };
+  const [shared, member, mailbox] = await Promise.all([reads[0](), reads[1](), reads[2]()]);
   return { shared, member, mailbox };
 }
 

@@ -4,10 +4,11 @@
  * `ai.compose`, `mail.draft`'s signature, the webmail): the resolved card of an address for a member,
  * from one of their mailboxes' point of view or none.
  */
+import type { db, Tx } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
 import { domainChain, domainOfAddress, normaliseAddress, type ContactKind } from './normalise';
 import { defaultsLayer, memberLayer, sharedLayer } from './present';
-import { findCardsOf, findEntries, findOwnedMailbox, type CardsOf } from './repo';
+import { findCardsOf, findEntries, findOwnedMailbox, isPool, type CardsOf } from './repo';
 import { findMailboxDefaults, findMemberDefaults, findOrgDefaults, findSignatureTexts } from './repo-settings';
 import { resolveLayers, type LayerStack, type LayerValues } from './resolve';
 
@@ -28,6 +29,9 @@ export interface Loaded {
 
 const keyOf = (kind: ContactKind, value: string) => `${kind}:${value}`;
 
+/** Where the reads run: the caller's transaction (the mail dispatcher's), else the pool. */
+type Client = Tx | ReturnType<typeof db>;
+
 /** The domains whose cards apply to a target, nearest first. */
 function domainsOf(target: Target): string[] {
   return domainChain(target.kind === 'domain' ? target.value : domainOfAddress(target.value));
@@ -38,24 +42,28 @@ function domainsOf(target: Target): string[] {
  * mailbox card of the member when `mailboxId` is null: the list shows them), the three defaults and
  * the texts of the signatures they name.
  */
-export async function loadLayers(memberId: string, mailboxId: string | null, targets: Target[]): Promise<Loaded> {
+export async function loadLayers(memberId: string, mailboxId: string | null, targets: Target[], client?: Client): Promise<Loaded> {
   const wanted = targets.flatMap((target) => [target, ...domainsOf(target).map((value) => ({ kind: 'domain' as const, value }))]);
-  const [entries, org, member, mailbox] = await Promise.all([
-    findEntries(wanted),
-    findOrgDefaults(),
-    findMemberDefaults(memberId),
-    mailboxId ? findMailboxDefaults(mailboxId) : Promise.resolve(null),
-  ]);
+  const reads = [
+    () => findEntries(wanted, client),
+    () => findOrgDefaults(client),
+    () => findMemberDefaults(memberId, client),
+    () => (mailboxId ? findMailboxDefaults(mailboxId, client) : Promise.resolve(null)),
+  ] as const;
+  // In the caller's transaction (one connection) one after the other; on the pool side by side.
+  const [entries, org, member, mailbox] =
+    client && !isPool(client) ? [await reads[0](), await reads[1](), await reads[2](), await reads[3]()] : await Promise.all([reads[0](), reads[1](), reads[2](), reads[3]()]);
   const entryIdOf = new Map(entries.map((entry) => [keyOf(entry.kind as ContactKind, entry.value), entry.id]));
   const cards = await findCardsOf(
     entries.map((entry) => entry.id),
     memberId,
     mailboxId,
+    client,
   );
   const signatureIds = [...cards.member, ...cards.mailbox, ...(member ? [member] : []), ...(mailbox ? [mailbox] : [])]
     .map((row) => row.signatureId)
     .filter((id): id is string => Boolean(id));
-  const texts = await findSignatureTexts(memberId, [...new Set(signatureIds)]);
+  const texts = await findSignatureTexts(memberId, [...new Set(signatureIds)], client);
   return { entryIdOf, cards, org, member, mailbox, signatureTexts: new Map(texts.map((row) => [row.id, row.text])) };
 }
 
@@ -94,18 +102,19 @@ export function stackOf(loaded: Loaded, target: Target, mailboxId: string | null
 /**
  * The resolved card of an address for a member, from a mailbox's point of view when given (it must be
  * the member's: `contacts.mailbox_not_found` otherwise). An address that is not one resolves from the
- * defaults alone. For the later parts of issue 22: the trigger's data, `contacts.lookup`, compose.
+ * defaults alone. Used by the trigger's data, `contacts.lookup`, compose and the signatures of drafts;
+ * `client` is the caller's transaction when it has one (the mail dispatcher reads in its own).
  */
-export async function resolveContact(input: { memberId: string; mailboxId?: string | null; address: string }) {
+export async function resolveContact(input: { memberId: string; mailboxId?: string | null; address: string }, client?: Client) {
   let mailboxId: string | null = null;
   if (input.mailboxId) {
-    const mailbox = await findOwnedMailbox(input.memberId, input.mailboxId);
+    const mailbox = await findOwnedMailbox(input.memberId, input.mailboxId, client);
     if (!mailbox) throw appError('contacts.mailbox_not_found');
     mailboxId = mailbox.id;
   }
   const address = normaliseAddress(input.address);
   const targets: Target[] = address ? [{ kind: 'contact', value: address }] : [];
-  const loaded = await loadLayers(input.memberId, mailboxId, targets);
+  const loaded = await loadLayers(input.memberId, mailboxId, targets, client);
   const stack = address ? stackOf(loaded, targets[0]!, mailboxId) : defaultsOnly(loaded, mailboxId);
   return { address: address ?? input.address.trim().toLowerCase(), ...resolveLayers(stack) };
 }
@@ -116,4 +125,18 @@ function defaultsOnly(loaded: Loaded, mailboxId: string | null): LayerStack {
     member_default: defaultsLayer(loaded.member, loaded.signatureTexts),
     member_mailbox_default: mailboxId ? defaultsLayer(loaded.mailbox, loaded.signatureTexts) : null,
   };
+}
+
+/**
+ * The resolved cards of several addresses at once, in the same fixed number of queries as one (the
+ * layers of every target load together): the review pane's recipients, the webmail's suggestions.
+ * The mailbox is trusted here (the caller read it as the member's); addresses that are not one are
+ * left out. In the order given, each address once.
+ */
+export async function resolveContacts(input: { memberId: string; mailboxId: string | null; addresses: readonly string[] }, client?: Client) {
+  const addresses = [...new Set(input.addresses.map((address) => normaliseAddress(address)).filter((address): address is string => Boolean(address)))];
+  if (addresses.length === 0) return [];
+  const targets: Target[] = addresses.map((value) => ({ kind: 'contact', value }));
+  const loaded = await loadLayers(input.memberId, input.mailboxId, targets, client);
+  return targets.map((target) => ({ address: target.value, ...resolveLayers(stackOf(loaded, target, input.mailboxId)) }));
 }

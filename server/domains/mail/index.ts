@@ -7,3 +7,4 @@ export { contentDisposition, downloadMediaType, previewHeaders, previewMediaType
 export { downloadAttachment, maxUploadBodyBytes, maxUploadBytes, uploadAttachment } from './attachments/service';
 export { purgeExpiredUploads } from './attachments/housekeeping';
 export { findMemberMessageSubject, findMessageHeadlines } from './messages/repo';
+export { findFrequentCorrespondents, type Correspondent } from './correspondents/repo';

@@ -62,6 +62,15 @@ export const reviewDetailOutput = z.object({
   message: reviewItemSchema,
   cc: z.array(z.string()),
   bcc: z.array(z.string()),
+  recipientCards: z
+    .array(
+      z.object({
+        address: z.string().describe('The recipient, normalised (lower case).'),
+        displayName: z.string().nullable().describe('The name the address book gives (the organisation’s card), or null.'),
+        status: z.string().nullable().describe('`customer`, `prospect`, `supplier`, `partner`, `vip` or `blocked`, or null.'),
+      }),
+    )
+    .describe('To, Cc and Bcc as the address book resolves them from the sending mailbox’s point of view (the first 50).'),
   bodyText: z.string().optional(),
   bodyHtml: z.string().optional().describe('The draft’s HTML, sanitised on every read (scripts, handlers, forms, frames and active URLs removed; remote images blocked unless `allowRemoteImages=true`).'),
   hasRemoteImages: z.boolean(),

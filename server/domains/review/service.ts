@@ -12,6 +12,7 @@ import type { AuthenticatedActor } from '../../core/auth/access';
 import { decodeCursor, pageOf } from '../../core/http/cursor';
 import { sanitizeCached } from '../../mail/sanitize/sanitize-pool';
 import type { OutboundMessage } from '../../generated/prisma/client';
+import { resolveContacts } from '../contacts';
 import { contentGone, notFound, presentOne } from './guards';
 import { presentReviewItem } from './item';
 import { attachmentsOf, countPending, findOwnItem, findQueuePage, sentCopiesOf, wakeSnoozed } from './repo';
@@ -40,17 +41,31 @@ export async function getReviewItem(actor: AuthenticatedActor, input: { id: stri
     bodyHtml = sanitized.html;
     hasRemoteImages = sanitized.hasRemoteImages;
   }
-  const [message, attachments] = await Promise.all([presentOne(item), attachmentsOf(memberId, item.mailboxId, item.attachments)]);
+  const [message, attachments, recipientCards] = await Promise.all([presentOne(item), attachmentsOf(memberId, item.mailboxId, item.attachments), recipientCardsOf(memberId, item)]);
   return {
     message,
     cc: item.ccAddrs,
     bcc: item.bccAddrs,
+    recipientCards,
     ...(item.bodyText != null ? { bodyText: item.bodyText } : {}),
     ...(bodyHtml != null ? { bodyHtml } : {}),
     hasRemoteImages,
     attachments,
     relatedMessage: relatedMessageOf(item),
   };
+}
+
+/** Recipients whose card the detail shows (To, Cc, then Bcc): the reviewer reads names, not 300 cards. */
+const maxRecipientCards = 50;
+
+/**
+ * Who the draft goes to as the address book says (issue 22): each recipient's display name and
+ * status from the sending mailbox's point of view, in one fixed set of queries whatever the count.
+ */
+async function recipientCardsOf(memberId: string, item: OutboundMessage) {
+  const addresses = [...item.toAddrs, ...item.ccAddrs, ...item.bccAddrs].slice(0, maxRecipientCards);
+  const cards = await resolveContacts({ memberId, mailboxId: item.mailboxId, addresses });
+  return cards.map((card) => ({ address: card.address, displayName: card.resolved.displayName, status: card.resolved.status }));
 }
 
 const relations = new Set(['reply', 'replyAll', 'forward'] as const);

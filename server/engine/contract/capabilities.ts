@@ -214,6 +214,13 @@ export interface OutboundRequest {
   bodyHtml: string | null;
   /** Attachments of messages of the member's mirror; `position` null: all of that message's. */
   attachments: { messageId: string; position: number | null }[];
+  /**
+   * Append the resolved signature of the first recipient (from the sending mailbox's point of view: a
+   * card's signature, else the mailbox's or the member's default) to each body: its text to the text
+   * body, its sanitised HTML to the HTML body. Never twice: a body that already carries it is left as
+   * it is. Absent: false.
+   */
+  signature?: boolean;
 }
 
 /** The request with its defaults applied and checked against the mirror: what will be written. */
@@ -295,8 +302,58 @@ export interface AiCapability {
   call(input: AiCallInput): Promise<AiCallOutcome>;
 }
 
+/** The layers of the address book, as the contacts domain names them (issue 22). */
+export type ContactLayerName =
+  | 'org_default'
+  | 'shared_domain'
+  | 'shared_contact'
+  | 'member_default'
+  | 'member_mailbox_default'
+  | 'member_domain'
+  | 'member_contact'
+  | 'member_mailbox_domain'
+  | 'member_mailbox_contact';
+
+/**
+ * An address's resolved address book entry as a run sees it: the run member's point of view, and the
+ * mailbox's when one is given. Every field is null (notes empty) for an address nobody has a card for
+ * and no default covers. `sources` names the layer that gave each value (notes: every layer that has some).
+ */
+export interface ContactCard {
+  /** The address, normalised (lower-cased, the domain in punycode). */
+  address: string;
+  /** Whether some card (shared, the member's, the mailbox's; an address's or its domain's) covers it. */
+  known: boolean;
+  displayName: string | null;
+  /** `customer`, `prospect`, `supplier`, `partner`, `vip`, `blocked`, or null. */
+  status: string | null;
+  language: string | null;
+  formality: 'tu' | 'vous' | null;
+  tone: 'formal' | 'neutral' | 'casual' | null;
+  notes: string[];
+  sources: {
+    displayName: ContactLayerName | null;
+    status: ContactLayerName | null;
+    language: ContactLayerName | null;
+    formality: ContactLayerName | null;
+    tone: ContactLayerName | null;
+    notes: ContactLayerName[];
+  };
+}
+
+export interface ContactsCapability {
+  /**
+   * The resolved entry of an address for the run's member, from `mailboxId`'s point of view when given
+   * (one of the member's mailboxes; another's is NodeFailure `contacts.mailbox_not_found`). Reads only:
+   * the same in a test run.
+   */
+  lookup(input: { address: string; mailboxId?: string | null }): Promise<ContactCard>;
+}
+
 export interface Capabilities {
   mail: MailCapability;
+  /** The address book (reads only). */
+  contacts: ContactsCapability;
   /** Outbound mail (drafts and sends) of the workflow mail nodes. */
   send: SendCapability;
   tables: TablesCapability;

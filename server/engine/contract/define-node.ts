@@ -14,7 +14,7 @@ import type { Capabilities, EffectRecord, KeyedEffect } from './capabilities';
 
 export type Localized = { en: string; fr: string };
 
-export type NodeCategory = 'trigger' | 'logic' | 'data' | 'flow' | 'http' | 'mail' | 'tables' | 'notify' | 'signal' | 'ai' | 'approval';
+export type NodeCategory = 'trigger' | 'logic' | 'data' | 'flow' | 'http' | 'mail' | 'tables' | 'notify' | 'signal' | 'ai' | 'approval' | 'contacts';
 
 /**
  * `none`: no effect outside the run (retried freely, even after an interruption);

@@ -24,6 +24,7 @@ export const runErrorCatalogue = {
   'mail.mailbox_required': ['permanent', 'The node needs a mailbox: none was chosen and the run has no triggering message.'],
   'mail.mailbox_not_active': ['permanent', 'The mailbox is not connected.'],
   'mail.message_not_found': ['permanent', 'The message is not in the mirror any more.'],
+  'contacts.mailbox_not_found': ['permanent', 'The mailbox whose point of view the address book was asked for is not one of yours.'],
   'tables.not_found': ['permanent', 'The table does not exist.'],
   'tables.write_refused': ['permanent', 'The table refused the row.'],
   sub_workflow_not_found: ['permanent', 'The workflow to run does not exist or is not yours.'],

@@ -4,6 +4,7 @@ import { jobKeys } from '../../core/jobs/catalogue';
 import { createMirrorSink, type MirrorMailbox } from '../../mail/mirror/writer';
 import type { IncomingMessage, IngestedVia } from '../../mail/provider';
 import { createMember, type TestMember } from '../../testing/factories';
+import { mailboxCard, memberCard, sharedCard } from '../../testing/contact-cards';
 import { createMailbox, createMessage, type TestMessageOptions } from '../../testing/mail-factories';
 import { buildRawMessage } from '../../testing/mail-servers/deliver';
 import { useTestDatabase } from '../../testing/test-database';
@@ -103,6 +104,18 @@ describe('mail dispatch: journal outcomes', () => {
       isDeliveryReport: false,
       isCalendar: false,
       signals: [],
+      // Nobody has a card for the sender: the entry is there, empty, so `trigger.contact.status` never fails.
+      contact: {
+        address: 'billing@shop.test',
+        known: false,
+        displayName: null,
+        status: null,
+        language: null,
+        formality: null,
+        tone: null,
+        notes: [],
+        sources: { displayName: null, status: null, language: null, formality: null, tone: null, notes: [] },
+      },
     });
     // Each run's first advance is queued with it.
     const jobs = await db().$queryRaw<{ key: string }[]>`SELECT key FROM graphile_worker.jobs WHERE task_identifier = 'execution.advance'`;
@@ -304,5 +317,62 @@ describe('mirror writer: only new mail is queued for dispatch', () => {
     const old = await db().mailMessage.findMany({ where: { mailboxId: row.id, providerKey: { startsWith: 'k-' }, ingestedVia: { not: 'delta' } } });
     expect(old).toHaveLength(3);
     for (const message of old) expect(await journalOf(message.id)).toBeNull();
+  });
+});
+
+describe('mail dispatch: the sender’s address book entry in the trigger data (issue 22)', () => {
+  it('carries the resolved entry from the mailbox’s point of view, with the layer of each value, so a workflow can branch on status', async () => {
+    const own = await createMember();
+    const box = await createMailbox(own);
+    const graph: GraphInput = {
+      nodes: [
+        { id: 'mail', type: 'trigger.mail', version: 1, name: 'Mail', params: {}, position: { x: 0, y: 0 } },
+        { id: 'vip', type: 'logic.if', version: 2, name: 'VIP?', params: { conditions: [{ left: '{{ trigger.contact.status }}', operator: 'equals', right: 'vip' }] }, position: { x: 1, y: 0 } },
+      ],
+      connections: [{ from: 'mail', output: 'main', to: 'vip' }],
+    };
+    await createWorkflow(own, { graph });
+    await sharedCard('domain', 'bigcorp.test', { displayName: 'Big Corp', status: 'vip', language: 'fr', orgNotes: 'Key account' });
+    await memberCard(own.id, 'contact', 'anne@bigcorp.test', { formality: 'vous', tone: 'formal', personalNotes: 'Prefers mornings' });
+    await mailboxCard(own.id, box.id, 'domain', 'bigcorp.test', { tone: 'neutral' });
+    // Another member's card never shows in this member's runs.
+    await memberCard(member.id, 'contact', 'anne@bigcorp.test', { formality: 'tu', personalNotes: 'Not yours' });
+
+    const message = await newMail(box, { subject: 'Order', fromEmail: 'Anne@BigCorp.test', fromName: 'Anne' });
+    expect(await dispatchNewMail(box.id)).toBe(1);
+    const [run] = await executionsOf(message.id);
+    expect((run!.triggerData as { contact: unknown }).contact).toEqual({
+      address: 'anne@bigcorp.test',
+      known: true,
+      displayName: 'Big Corp',
+      status: 'vip',
+      language: 'fr',
+      formality: 'vous',
+      tone: 'formal',
+      notes: ['Prefers mornings', 'Key account'],
+      sources: { displayName: 'shared_domain', status: 'shared_domain', language: 'shared_domain', formality: 'member_contact', tone: 'member_contact', notes: ['member_contact', 'shared_domain'] },
+    });
+  });
+
+  it('a blocked supplier’s domain card reaches every address of it and its subdomains', async () => {
+    const own = await createMember();
+    const box = await createMailbox(own);
+    await createWorkflow(own, { graph: mailGraph() });
+    await sharedCard('domain', 'badparts.test', { status: 'blocked', displayName: 'Bad Parts' });
+    const message = await newMail(box, { fromEmail: 'sales@eu.badparts.test' });
+    await dispatchNewMail(box.id);
+    const [run] = await executionsOf(message.id);
+    expect(run!.triggerData).toMatchObject({ contact: { address: 'sales@eu.badparts.test', known: true, status: 'blocked', displayName: 'Bad Parts', sources: { status: 'shared_domain' } } });
+  });
+
+  it('a message with no sender address carries a null entry', async () => {
+    const own = await createMember();
+    const box = await createMailbox(own);
+    await createWorkflow(own, { graph: mailGraph() });
+    const message = await newMail(box);
+    await db().mailMessage.update({ where: { id: message.id }, data: { fromEmail: null } });
+    await dispatchNewMail(box.id);
+    const [run] = await executionsOf(message.id);
+    expect(run!.triggerData).toMatchObject({ contact: null });
   });
 });

@@ -22,6 +22,7 @@ import { db, type Tx } from '../../core/db';
 import { jobKeys } from '../../core/jobs/catalogue';
 import { enqueue } from '../../core/jobs/enqueue';
 import { mailGuardrailOf, mailTriggerFilterMiss, mailTriggerParams, type MailGuardrail, type MailTriggerData, type MailTriggerFilter, type MatchableMessage } from '../nodes/triggers/mail-trigger.node.ts';
+import { engineComposition } from '../composition';
 import { startExecution } from '../run/start';
 
 export type JournalOutcome = 'excluded_org' | 'excluded_member' | 'guardrail' | 'unmatched' | 'dispatched';
@@ -315,9 +316,16 @@ function addressesOf(value: unknown): { name: string | null; email: string }[] {
     .map((item) => ({ name: item.name ?? null, email: item.email }));
 }
 
-/** The message summary a mail-triggered run receives as its trigger data. */
+/**
+ * The message summary a mail-triggered run receives as its trigger data, with the sender's address
+ * book entry (`contact`, from the mailbox's point of view; the composition's read, so the engine imports
+ * no domain). Built once per message whatever the number of workflows it starts, and only for a message
+ * that starts one: a fixed set of small indexed reads (the contacts domain's `resolveContact`), the same
+ * for a sender nobody has a card for.
+ */
 async function summaryOf(tx: Tx, message: QueuedMessage): Promise<MailTriggerData> {
   const recipients = (message.recipients ?? {}) as { to?: unknown; cc?: unknown };
+  const contact = await engineComposition().reads.senderContact(tx, { memberId: message.memberId, mailboxId: message.mailboxId, address: message.fromEmail });
   return {
     id: message.id,
     mailboxId: message.mailboxId,
@@ -339,5 +347,6 @@ async function summaryOf(tx: Tx, message: QueuedMessage): Promise<MailTriggerDat
     isDeliveryReport: message.isDeliveryReport,
     isCalendar: message.isCalendar,
     signals: await signalsOf(tx, message),
+    contact,
   };
 }

@@ -34,6 +34,7 @@ const expected: Record<string, [string[], Record<string, string[]>?, string[]?]>
   'tables.insert': [['tables:write']],
   'tables.update': [['tables:write']],
   'tables.upsert': [['tables:write']],
+  'contacts.lookup': [['contacts:read']],
   'notify.owner': [['notifications:write']],
   'signal.mark': [['messages:write']],
   'approval.request': [['approvals:write']],

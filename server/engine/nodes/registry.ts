@@ -10,6 +10,7 @@ import { flowNodes } from './flow';
 import { httpNodes } from './http';
 import { mailNodes } from './mail';
 import { tablesNodes } from './tables';
+import { contactsNodes } from './contacts';
 import { notifyNodes } from './notify';
 import { signalNodes } from './signal';
 import { approvalNodes } from './approval';
@@ -23,6 +24,7 @@ export const nodeDefinitions: readonly NodeDefinition[] = [
   ...httpNodes,
   ...mailNodes,
   ...tablesNodes,
+  ...contactsNodes,
   ...notifyNodes,
   ...signalNodes,
   ...approvalNodes,

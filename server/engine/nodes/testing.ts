@@ -4,10 +4,25 @@
  */
 import { vi } from 'vitest';
 import { simulatedOutcome } from '../contract/ai-outcomes';
-import type { Capabilities, OutboundRequest, SendCapability } from '../contract/capabilities';
+import type { Capabilities, ContactCard, OutboundRequest, SendCapability } from '../contract/capabilities';
 import type { ChildRuns, NodeContext, NodeDefinition, NodeResult } from '../contract/define-node';
 
 type ChildRow = Awaited<ReturnType<ChildRuns['list']>>[number];
+
+/** The address book entry of an address nobody has a card for (what the fake `contacts.lookup` answers). */
+export function unknownContact(address: string): ContactCard {
+  return {
+    address: address.trim().toLowerCase(),
+    known: false,
+    displayName: null,
+    status: null,
+    language: null,
+    formality: null,
+    tone: null,
+    notes: [],
+    sources: { displayName: null, status: null, language: null, formality: null, tone: null, notes: [] },
+  };
+}
 
 export function fakeCapabilities(overrides: Partial<{ [K in keyof Capabilities]: Partial<Capabilities[K]> }> = {}): Capabilities {
   return {
@@ -19,6 +34,7 @@ export function fakeCapabilities(overrides: Partial<{ [K in keyof Capabilities]:
       classify: vi.fn(async () => true),
       ...overrides.mail,
     },
+    contacts: { lookup: vi.fn(async (input: { address: string }) => unknownContact(input.address)), ...overrides.contacts },
     send: {
       prepare: vi.fn(async (request: OutboundRequest) => ({
         mailboxId: request.mailboxId ?? 'mb-1',

@@ -1,7 +1,9 @@
 /** English strings of the webmail (Messages). */
 import { pluralEn as plural } from '../../../i18n/plural';
+import { enWebmailAddressBook } from './en-address-book';
 
 export const enWebmail = {
+  addressBook: enWebmailAddressBook,
   metaTitle: 'Messages',
   roles: { inbox: 'Inbox', starred: 'Starred', sent: 'Sent', drafts: 'Drafts', archive: 'Archive', all: 'All mail', spam: 'Spam', trash: 'Trash' },
   mailbox: 'Mailbox',

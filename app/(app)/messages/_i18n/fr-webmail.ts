@@ -1,8 +1,10 @@
 /** French strings of the webmail (Messages). */
 import type { enWebmail } from './en-webmail';
 import { pluralFr as plural } from '../../../i18n/plural';
+import { frWebmailAddressBook } from './fr-address-book';
 
 export const frWebmail: typeof enWebmail = {
+  addressBook: frWebmailAddressBook,
   metaTitle: 'Messages',
   roles: { inbox: 'Boîte de réception', starred: 'Suivis', sent: 'Envoyés', drafts: 'Brouillons', archive: 'Archives', all: 'Tous les messages', spam: 'Indésirables', trash: 'Corbeille' },
   mailbox: 'Boîte',

@@ -32,6 +32,7 @@ export const enBuilder = {
     data: 'Data',
     flow: 'Flow',
     tables: 'Tables',
+    contacts: 'Address book',
     approval: 'Approvals',
     notify: 'Notifications',
     signal: 'Signals',

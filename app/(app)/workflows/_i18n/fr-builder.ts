@@ -33,6 +33,7 @@ export const frBuilder: typeof enBuilder = {
     data: 'Données',
     flow: 'Flux',
     tables: 'Tables',
+    contacts: 'Carnet d’adresses',
     approval: 'Approbations',
     notify: 'Notifications',
     signal: 'Signaux',

@@ -2,8 +2,17 @@
  * AI compose: a reply written from your instructions and the triggering message's thread, as
  * `{subject, bodyText}` for a following mail.draft or mail.send (`{{ $node["…"].bodyText }}`).
  * It writes nothing itself.
+ *
+ * Written for its recipient (issue 22): the recipient (`recipient`, default the triggering message's
+ * sender) is looked up in the address book from the run's mailbox's point of view, and its resolved
+ * formality (`tu`/`vous`), tone and language go into the prompt; the node's own `language` wins over
+ * the entry's. The step's data says what was used (`recipient`, with the layer of each value). An
+ * address nobody has a card for and no default covers changes nothing in the prompt, so graphs written
+ * before the address book behave as they did (no new version).
  */
 import { z } from 'zod';
+import { isAddress } from '../../../mail/addresses';
+import type { Capabilities, ContactCard } from '../../contract/capabilities';
 import { defineNode } from '../../contract/define-node';
 import { aiRetryDefaults, callEffect, messageContext, modelParam, resultData, textParam } from './shared';
 
@@ -11,9 +20,39 @@ export const composeParams = z.strictObject({
   instructions: z.string().trim().min(1).max(4_000).describe('What the message should say (tone, content, signature).'),
   text: textParam,
   threadMessages: z.number().int().min(1).max(20).default(5).describe('How many messages of the thread the model reads (the latest ones).'),
-  language: z.string().trim().max(40).default('').describe('The language to write in; empty: the thread’s.'),
+  language: z.string().trim().max(40).default('').describe('The language to write in; empty: the recipient’s in the address book, else the thread’s.'),
+  recipient: z
+    .string()
+    .trim()
+    .max(320)
+    .default('')
+    .describe('The address the message is written to (an expression may give it); empty: the sender of the triggering message. Its address book entry gives the formality, tone and language.'),
+  addressBook: z.boolean().default(true).describe('Write as the address book says for the recipient (formality, tone, language).'),
   model: modelParam,
 });
+
+/** What the prompt says of the recipient, from their address book entry (English: the model's instructions). */
+export function recipientLines(card: Pick<ContactCard, 'formality' | 'tone'> | null): string[] {
+  const lines: string[] = [];
+  if (card?.formality === 'vous') lines.push('Address the recipient formally (formality: vous; in French use « vous », in other languages their formal form of address).');
+  if (card?.formality === 'tu') lines.push('Address the recipient informally (formality: tu; in French use « tu », in other languages their familiar form of address).');
+  if (card?.tone) lines.push(`Tone: ${card.tone}.`);
+  return lines;
+}
+
+/** The recipient's entry, or null (no address, not an address, the address book switched off). */
+async function recipientCard(
+  params: { recipient: string; addressBook: boolean },
+  trigger: Record<string, unknown> | null,
+  mailboxId: string | null,
+  contacts: Capabilities['contacts'],
+): Promise<ContactCard | null> {
+  if (!params.addressBook) return null;
+  const from = trigger?.from as { email?: unknown } | undefined;
+  const address = params.recipient !== '' ? params.recipient : typeof from?.email === 'string' ? from.email : '';
+  if (address === '' || !isAddress(address)) return null;
+  return contacts.lookup({ address, mailboxId });
+}
 
 const output = z.strictObject({
   subject: z.string().max(300).describe('The subject line.'),
@@ -38,9 +77,12 @@ export const aiComposeNode = defineNode({
   async execute(context) {
     const { params, capabilities } = context;
     const thread = await messageContext(context as never, params.text, params.threadMessages);
+    const card = await recipientCard(params, context.trigger, context.execution.mailboxId, capabilities.contacts);
+    const language = params.language || card?.language || '';
     const system = [
       'You write an email on behalf of the user, answering the conversation below. Answer with a subject line and a plain-text body; no placeholders.',
-      params.language ? `Write in ${params.language}.` : 'Write in the language of the conversation.',
+      language ? `Write in ${language}.` : 'Write in the language of the conversation.',
+      ...recipientLines(card),
       `Instructions: ${params.instructions}`,
     ].join('\n');
     const call = { purpose: 'compose' as const, model: params.model, system, messages: [{ role: 'user' as const, content: thread }] };
@@ -55,6 +97,15 @@ export const aiComposeNode = defineNode({
       simulate: () => ({ text: '', object: { subject: subjectOf(), bodyText: `[Simulated draft] ${params.instructions}`.slice(0, 20_000) } }),
     });
     const answer = output.parse(outcome.object);
-    return { data: resultData({ subject: answer.subject, bodyText: answer.bodyText }, call, outcome), effects: [callEffect('compose', outcome)] };
+    const recipient = card
+      ? {
+          address: card.address,
+          formality: card.formality,
+          tone: card.tone,
+          language: params.language ? null : card.language,
+          sources: { formality: card.sources.formality, tone: card.sources.tone, language: params.language ? null : card.sources.language },
+        }
+      : null;
+    return { data: resultData({ subject: answer.subject, bodyText: answer.bodyText, recipient }, call, outcome), effects: [callEffect('compose', outcome)] };
   },
 });

@@ -20,6 +20,7 @@ export async function checkOutboundNode(definition: NodeDefinition, mode: 'draft
     bodyText: 'Thanks',
     bodyHtml: null,
     attachments: [],
+    signature: true,
   });
   expect(capabilities.send.create).toHaveBeenCalledWith(expect.objectContaining({ effectKey: 'outbound', mode, node: { id: 'n1', type: definition.type } }));
   expect(effects).toEqual([{ key: 'outbound', kind: definition.type }]);
@@ -50,6 +51,11 @@ export async function checkOutboundNode(definition: NodeDefinition, mode: 'draft
   const chosen = fakeCapabilities();
   await runNode(definition, { params: { replyTo: { messageId: 'msg-2', mode: 'replyAll' } }, messageId: 'msg-1', capabilities: chosen });
   expect(chosen.send.prepare).toHaveBeenCalledWith(expect.objectContaining({ mailboxId: null, answer: { messageId: 'msg-2', mode: 'replyAll' } }));
+
+  // The signature is asked for by default and can be switched off (the capability appends it: engine-adapters/send.ts).
+  const unsigned = fakeCapabilities();
+  await runNode(definition, { params: { replyTo: {}, bodyText: 'Thanks', signature: false }, messageId: 'msg-1', capabilities: unsigned });
+  expect(unsigned.send.prepare).toHaveBeenCalledWith(expect.objectContaining({ bodyText: 'Thanks', signature: false }));
 
   // No mailbox and nothing answered: mail.mailbox_required; an invalid address: invalid_parameter.
   await expect(runNode(definition, { params: { to: 'bob@example.test' }, capabilities: fakeCapabilities() })).rejects.toMatchObject({ code: 'mail.mailbox_required', kind: 'permanent' });

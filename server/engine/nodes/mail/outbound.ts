@@ -1,7 +1,14 @@
 /**
  * What mail.draft and mail.send share: their parameters (mailbox, the message answered, recipients,
- * subject, bodies, attachments) and their execution (defaults checked against the mirror, then one
- * outbound item under the step's effect key; in a test run a simulated item). Not a node module.
+ * subject, bodies, attachments, the signature) and their execution (defaults checked against the
+ * mirror, then one outbound item under the step's effect key; in a test run a simulated item). Not a
+ * node module.
+ *
+ * The signature (issue 22) is the address book's for the first recipient, appended by the `send`
+ * capability's `prepare` (engine-adapters/send.ts). Never twice: the item is made once per effect key
+ * (a retried step finds the item its first attempt made, whatever `prepare` computes again), a body
+ * that already carries the signature is left as it is, and a draft edited in review is stored as the
+ * reviewer left it (nothing appends on send).
  */
 import { z } from 'zod';
 import type { NodeContext, NodeResult } from '../../contract/define-node';
@@ -53,6 +60,10 @@ export const outboundParams = z.strictObject({
     .max(20)
     .default([])
     .describe('Attachments to add (at most 20 in all).'),
+  signature: z
+    .boolean()
+    .default(true)
+    .describe('Add your signature for the first recipient (the address book’s: their card’s, else the mailbox’s default, else yours), once, under the text and the HTML.'),
 });
 
 export type OutboundParams = z.output<typeof outboundParams>;
@@ -97,6 +108,7 @@ export function outboundRequest(context: Pick<NodeContext<OutboundParams>, 'para
     bodyText: params.bodyText ?? null,
     bodyHtml: params.bodyHtml ?? null,
     attachments,
+    signature: params.signature,
   };
 }
 

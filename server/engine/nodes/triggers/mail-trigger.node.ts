@@ -42,11 +42,42 @@ export const mailTriggerParams = z.strictObject({
 
 export type MailTriggerParams = z.output<typeof mailTriggerParams>;
 
+const layer = z.string().nullable();
+
+/**
+ * The sender's address book entry in the trigger data (`trigger.contact`): the contacts domain's
+ * resolution for the workflow's member from the mailbox's point of view (ContactCard of the contract).
+ */
+export const triggerContact = z
+  .strictObject({
+    address: z.string().describe('The sender’s address, normalised (lower case).'),
+    known: z.boolean().describe('Whether a card of the address book (not a default) covers the sender: the address’s or its domain’s.'),
+    displayName: z.string().nullable().describe('The name the organisation’s card gives.'),
+    status: z.string().nullable().describe('`customer`, `prospect`, `supplier`, `partner`, `vip` or `blocked` (the organisation’s card), or null.'),
+    language: z.string().nullable().describe('The language to write in (BCP 47), or null.'),
+    formality: z.enum(['tu', 'vous']).nullable().describe('`tu` or `vous`, or null.'),
+    tone: z.enum(['formal', 'neutral', 'casual']).nullable().describe('`formal`, `neutral` or `casual`, or null.'),
+    notes: z.array(z.string()).describe('The notes of every card and default that has some, most specific first.'),
+    sources: z
+      .strictObject({
+        displayName: layer,
+        status: layer,
+        language: layer,
+        formality: layer,
+        tone: layer,
+        notes: z.array(z.string()),
+      })
+      .describe('The layer that gave each value (`member_contact`, `shared_domain`, `org_default`…).'),
+  })
+  .nullable()
+  .describe('The sender’s address book entry (null: no sender address).');
+
 const address = z.strictObject({ name: z.string().nullable().describe('The display name, if any.'), email: z.string().describe('The address.') });
 
 /**
  * The trigger data of a mail run: the message summary dispatch builds (dispatch-mail.ts `summaryOf`,
- * typed by it, so the two cannot drift), also what a test run on a mirrored message receives.
+ * typed by it, so the two cannot drift), also what a test run on a mirrored message receives. `contact`
+ * is the sender's address book entry, so a workflow can branch on `trigger.contact.status = "vip"`.
  */
 export const mailTriggerData = z.strictObject({
   id: z.string().describe('The message id (to act on it: move, label, reply).'),
@@ -68,6 +99,7 @@ export const mailTriggerData = z.strictObject({
   isDeliveryReport: z.boolean().describe('A delivery report (bounce, read receipt).'),
   isCalendar: z.boolean().describe('A calendar invitation or answer.'),
   signals: z.array(z.string()).describe('Signals on the message or its thread.'),
+  contact: triggerContact,
 });
 
 export type MailTriggerData = z.output<typeof mailTriggerData>;

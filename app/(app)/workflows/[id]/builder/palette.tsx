@@ -11,7 +11,7 @@ import { cn } from '@/app/ui/cn';
 import type { NodeType } from './api';
 import { paletteDragType } from './canvas/builder-canvas';
 
-const categoryOrder = ['trigger', 'mail', 'logic', 'data', 'flow', 'tables', 'approval', 'notify', 'signal', 'http', 'ai'];
+const categoryOrder = ['trigger', 'mail', 'logic', 'data', 'flow', 'tables', 'contacts', 'approval', 'notify', 'signal', 'http', 'ai'];
 
 export function matchesSearch(type: NodeType, query: string): boolean {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);

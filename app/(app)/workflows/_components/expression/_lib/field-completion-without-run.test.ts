@@ -31,6 +31,11 @@ describe('field completion without a test run', () => {
     expect(subject.detail).toContain('The subject');
   });
 
+  it('walks into the sender’s address book entry (`trigger.contact.`, issue 22), so a condition can name `status`', () => {
+    expect(labels('{{ trigger.contact.', noRun)).toEqual(expect.arrayContaining(['status', 'displayName', 'formality', 'tone', 'language', 'notes', 'known', 'sources']));
+    expect(labels('{{ trigger.contact.sources.', noRun)).toEqual(expect.arrayContaining(['status', 'formality']));
+  });
+
   it('offers the input’s fields when the previous node is the mail trigger, and a node’s by its id', () => {
     expect(labels('{{ input.fr', noRun)).toEqual(['from']);
     expect(labels('{{ nodes.mail.from.', noRun)).toEqual(['name', 'email']);

@@ -1,0 +1,36 @@
+/** French strings of the webmail's use of the address book (see en-address-book.ts). */
+import type { enWebmailAddressBook } from './en-address-book';
+
+export const frWebmailAddressBook: typeof enWebmailAddressBook = {
+  card: 'Carnet d’adresses',
+  loading: 'Lecture du carnet d’adresses…',
+  unknown: 'Absent de votre carnet d’adresses.',
+  add: 'Ajouter au carnet d’adresses',
+  edit: 'Modifier ma carte',
+  save: 'Enregistrer',
+  saving: 'Enregistrement…',
+  cancel: 'Annuler',
+  fields: { displayName: 'Nom', status: 'Statut', language: 'Langue', formality: 'Tutoiement / vouvoiement', tone: 'Ton', notes: 'Notes' },
+  statuses: { customer: 'Client', prospect: 'Prospect', supplier: 'Fournisseur', partner: 'Partenaire', vip: 'VIP', blocked: 'Bloqué' },
+  formalities: { tu: 'tu (tutoiement)', vous: 'vous (vouvoiement)' },
+  tones: { formal: 'Soutenu', neutral: 'Neutre', casual: 'Familier' },
+  unset: '—',
+  why: 'Pourquoi',
+  whyHint: 'La carte d’où vient chaque valeur : la carte la plus précise l’emporte.',
+  layers: {
+    org_default: 'défaut de l’organisation',
+    shared_domain: 'carte partagée du domaine',
+    shared_contact: 'carte partagée',
+    member_default: 'votre défaut',
+    member_mailbox_default: 'défaut de cette boîte',
+    member_domain: 'votre carte du domaine',
+    member_contact: 'votre carte',
+    member_mailbox_domain: 'votre carte du domaine pour cette boîte',
+    member_mailbox_contact: 'votre carte pour cette boîte',
+  },
+  personalNotes: 'Mes notes',
+  suggestionFromBook: 'carnet d’adresses',
+  suggestionFrequent: (count: number) => (count === 1 ? '1 message' : `${count} messages`),
+  signature: 'Ajouter ma signature',
+  signatureHint: 'La signature du carnet d’adresses pour le premier destinataire (celle de sa carte, sinon celle par défaut de la boîte, sinon la vôtre), ajoutée une fois sous le message.',
+};
