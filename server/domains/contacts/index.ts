@@ -6,3 +6,7 @@
 export { resolveContact } from './resolution';
 export { normaliseAddress, normaliseDomain, normaliseValue } from './normalise';
 export { contactLayers, precedence, type ContactLayer, type Resolved, type Sources } from './resolve';
+// The export download (server/http/contacts-export-route.ts): its query, its prose, the stream.
+export { openContactsExport } from './import-export/export';
+export { contactsExportQuery } from './import-export/schemas';
+export { importExportDocs } from './import-export/docs';
