@@ -105,7 +105,12 @@ async function entriesShownBefore(filter: ListFilter, after: CursorPosition, ids
 }
 
 /** The full statement: every visible (and, with `q`, matching) entry ranked. */
-export async function rankedEntries(filter: ListFilter): Promise<{ id: string; at: Date }[]> {
+export function rankedEntries(filter: ListFilter): Promise<{ id: string; at: Date }[]> {
+  return db().$queryRaw<{ id: string; at: Date }[]>(rankedEntriesSql(filter));
+}
+
+/** The full statement's text and values (bench/contacts.ts runs the same on bare pg: `.text`, `.values`). */
+export function rankedEntriesSql(filter: ListFilter): Prisma.Sql {
   const shared = filter.layer !== 'member';
   const member = filter.layer !== 'shared';
   const mailboxCondition = filter.mailboxId ? Prisma.sql`AND c.mailbox_id = ${filter.mailboxId}::uuid` : Prisma.empty;
@@ -132,7 +137,7 @@ export async function rankedEntries(filter: ListFilter): Promise<{ id: string; a
   const kindCondition = filter.kind ? Prisma.sql`AND e.kind = ${filter.kind}` : Prisma.empty;
   const cursorCondition = filter.after ? Prisma.sql`AND (r.at, r.entry_id) < (${filter.after.at}::timestamptz, ${filter.after.id}::uuid)` : Prisma.empty;
 
-  return db().$queryRaw<{ id: string; at: Date }[]>`
+  return Prisma.sql`
     WITH ${matched} visible AS (${Prisma.join(branches, ' UNION ALL ')}),
     ranked AS (SELECT entry_id, max(at) AS at FROM visible GROUP BY entry_id)
     SELECT e.id, r.at FROM ranked r JOIN contact_entries e ON e.id = r.entry_id
