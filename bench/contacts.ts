@@ -11,8 +11,8 @@
  *
  * each through the in-process REST handler (`handleRestRequest`, API key: authentication, rate limit, scope, zod,
  * the service, the envelope; no socket) and, as the floor, the same SQL on bare `pg`: every statement the route runs
- * (the key lookup, the mailbox's ownership, the page statement from repo-list.ts's own builder, `.text` and
- * `.values`, then the page's entries, their domains' entries, the three defaults, the cards and the signatures,
+ * (the key lookup, the mailbox's ownership, the page from repo-list.ts's own `listEntryPage` handed a bare-pg
+ * runner, so the very statements and fast-path decisions of the route, then the page's entries, their domains' entries, the three defaults, the cards and the signatures,
  * in the same parallel groups over a pool of the same size).
  * Targets: route p95 < 100 ms, route / floor ≤ 1.5 (PASS/MISS, information only).
  */
@@ -41,7 +41,8 @@ export async function runContactsBench(options: { databaseUrl: string; log: (mes
   const { apiKeyLookupSql } = await import('../server/core/auth/authenticate');
   const { tokenHash } = await import('../server/core/auth/tokens');
   const { createKey } = await import('../server/domains/api-keys/service');
-  const { rankedEntriesSql } = await import('../server/domains/contacts/repo-list');
+  const { listEntryPage, matchCountSql, manyMatches, rankedEntriesSql } = await import('../server/domains/contacts/repo-list');
+  type RunSql = import('../server/domains/contacts/repo-list').RunSql;
   const { domainChain, domainOfAddress } = await import('../server/domains/contacts/normalise');
   const { handleRestRequest } = await import('../server/http/rest-handler');
   resetConfigForTests();
@@ -143,21 +144,19 @@ export async function runContactsBench(options: { databaseUrl: string; log: (mes
       return (body.items as { kind: string; value: string }[]).map((item) => `${item.kind}:${item.value}`);
     }
 
+    const onBarePg: RunSql = async <T>(statement: { text: string; values: unknown[] }) => (await client.query(statement.text, statement.values)).rows as T[];
+
     /** The floor: every statement the route runs (list.ts, repo-list.ts, resolution.ts), on bare pg. */
     async function floor(shape: Shape): Promise<string[]> {
       const { rows: keys } = await client.query(apiKeyLookupSql, [tokenHash(floorKey), Math.floor(Date.now() / 1000)]);
       if (keys.length === 0) throw new Error('floor: key lookup failed');
       const { rows: owned } = await client.query('SELECT id FROM mailboxes WHERE id = $1::uuid AND member_id = $2::uuid LIMIT 1', [shape.query.mailboxId, member.id]);
       const box = owned[0]!.id as string;
-      const statement = rankedEntriesSql({
-        memberId: member.id,
-        q: shape.query.q!.trim().toLowerCase(),
-        layer: (shape.query.layer ?? 'all') as 'all',
-        mailboxId: box,
-        after: null,
-        limit: pageLimit,
-      });
-      const { rows: page } = await client.query<{ id: string; at: Date }>(statement.text, statement.values);
+      // The page: repo-list.ts's own statements and decisions (fast path, then the full statement), run on bare pg.
+      const page = await listEntryPage(
+        { memberId: member.id, q: shape.query.q!.trim().toLowerCase(), layer: (shape.query.layer ?? 'all') as 'all', mailboxId: box, after: null, limit: pageLimit },
+        onBarePg,
+      );
       const ids = page.slice(0, pageLimit).map((row) => row.id);
       const { rows: entries } = await client.query<{ id: string; kind: string; value: string }>('SELECT id, kind, value FROM contact_entries WHERE id = ANY($1::uuid[])', [ids]);
       const byId = new Map(entries.map((entry) => [entry.id, entry]));
@@ -204,6 +203,9 @@ export async function runContactsBench(options: { databaseUrl: string; log: (mes
         const statement = rankedEntriesSql({ memberId: member.id, q: shape.query.q!.toLowerCase(), layer: (shape.query.layer ?? 'all') as 'all', mailboxId, after: null, limit: pageLimit });
         const { rows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${statement.text}`, statement.values);
         log(`EXPLAIN ${shape.name}:\n${rows.map((row) => row['QUERY PLAN']).join('\n')}`);
+        const count = matchCountSql(shape.query.q!.toLowerCase(), member.id, manyMatches);
+        const { rows: counted } = await client.query(`EXPLAIN (ANALYZE) ${count.text}`, count.values);
+        log(`EXPLAIN match count ${shape.name}:\n${counted.map((row) => row['QUERY PLAN']).join('\n')}`);
       }
     }
 
