@@ -13,7 +13,9 @@
  * worker pool vs bare DOMPurify, and the event loop meanwhile); BENCH_MAIL=0 skips them. Last, bench/engine.ts: the
  * workflow engine (runs per second vs graphile-worker alone, per-step overhead, webhook-to-first-step latency, the
  * executions list and detail at 1,000,000 executions); BENCH_ENGINE=0 skips it. Then bench/review-list.ts: the morning
- * review queue at 100,000 outbound messages vs the same SQL on bare pg; BENCH_REVIEW=0 skips it. Then bench/send.ts: the
+ * review queue at 100,000 outbound messages vs the same SQL on bare pg; BENCH_REVIEW=0 skips it. Then bench/contacts.ts: the
+ * address book's list with q and a mailbox view at 100,000 entries vs the same SQL on bare pg; BENCH_CONTACTS=0 skips it.
+ * Then bench/send.ts: the
  * send pipeline's sends per second vs bare nodemailer to the same local SMTP peer; BENCH_SEND=0 skips it. Then
  * bench/ai-overhead.ts: an ai.classify step's overhead over the bare AI SDK call; BENCH_AI=0 skips it. Last,
  * bench/dashboard.ts: the dashboard's three routes at 1,000,000 executions, 500,000 journal entries and 200,000 AI usage
@@ -484,6 +486,12 @@ async function main(): Promise<void> {
     await stopAll();
     const { runReviewListBench } = await import('./review-list');
     await runReviewListBench({ databaseUrl: database.url, log });
+  }
+  // The address book's list with q and a mailbox view at 100,000 entries (bench/contacts.ts); BENCH_CONTACTS=0 skips it.
+  if (process.env.BENCH_CONTACTS !== '0') {
+    await stopAll();
+    const { runContactsBench } = await import('./contacts');
+    await runContactsBench({ databaseUrl: database.url, log });
   }
   // The send pipeline (bench/send.ts): sends per second through outbound rows, jobs and the mail.send task vs bare
   // nodemailer, to the same local SMTP peer; BENCH_SEND=0 skips it.

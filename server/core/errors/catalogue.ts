@@ -176,6 +176,7 @@ export const errorCatalogue = {
     mailbox_not_found: [404, 'No such mailbox.'],
     signature_not_found: [404, 'No such signature.'], // (ours)
     signature_limit_reached: [409, 'You already have as many signatures as allowed.'], // (ours)
+    import_rejected: [422, 'Some lines of the file cannot be imported.'], // (ours) details.count, details.rejected
   }),
   ...area('analyzer', {
     mailbox_not_found: [404, 'No such mailbox.'],

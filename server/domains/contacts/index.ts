@@ -8,3 +8,7 @@ export { appendSignature, signatureFor, type SignatureBody } from './signature-o
 export { suggestFromAddressBook } from './suggest';
 export { normaliseAddress, normaliseDomain, normaliseValue } from './normalise';
 export { contactLayers, precedence, type ContactLayer, type Resolved, type Sources } from './resolve';
+// The export download (server/http/contacts-export-route.ts): its query, its prose, the stream.
+export { openContactsExport } from './import-export/export';
+export { contactsExportQuery } from './import-export/schemas';
+export { importExportDocs } from './import-export/docs';

@@ -7,11 +7,12 @@
  * notes), and only those are ranked; without `q`, the member's cards come by `member_id` and the
  * shared cards whole. The ranking is a group by entry over the visible cards, then a top-N sort.
  *
- * Without `q` and `kind` that group would take every visible card (every shared card): the fast path
- * (`newestEntries`) reads instead the newest cards below the cursor of each layer from its
- * `updated_at` index, `fastCards` of each, and ranks those. An entry's rank is its newest visible card,
- * so every entry whose newest card is newer than the oldest card read from a layer that had more is
- * ranked exactly; when fewer than a page of such entries come out, the full statement runs.
+ * That group would take every visible card (every shared card) without `q` and `kind`, and every matching
+ * one with a `q` that many entries match: the fast path (`newestEntries`) reads instead the newest cards
+ * below the cursor of each layer from its `updated_at` index, `fastCards` of each (more with `q` or
+ * `kind`, whose rule it then applies to the entries read), and ranks those. An entry's rank is its newest
+ * visible card, so every entry whose newest card is newer than the oldest card read from a layer that had
+ * more is ranked exactly; when fewer than a page of such entries come out, the full statement runs.
  */
 import { Prisma } from '../../generated/prisma/client';
 import { db } from '../../core/db';
@@ -37,19 +38,50 @@ export function likePattern(q: string): string {
 
 /** Cards read per layer by the fast path: a page's worth several times over (an entry has up to three visible cards). */
 export const fastCardsPerPage = 4;
+/**
+ * With `q` or `kind` the fast path reads more (20 pages' worth per layer), then keeps the entries that match: a `q`
+ * that matches at least ~5 % of the newest entries fills a page from them (a common word, a company's domain: the
+ * full statement would rank every matching entry, 100,000 for `company`, ~1 s); a rarer one falls back to the full
+ * statement, whose trigram indexes are fast precisely when few entries match. A `q` with fewer than `manyMatches`
+ * matches goes there at once (one capped count first).
+ */
+export const fastCardsPerFilteredPage = 20;
 
-export async function listEntryPage(filter: ListFilter): Promise<{ id: string; at: Date }[]> {
-  if (!filter.q && !filter.kind) {
-    const fast = await newestEntries(filter, (filter.limit + 1) * fastCardsPerPage);
+/** Runs one statement: Prisma by default; the bench runs the very same statements on bare pg. */
+export type RunSql = <T>(statement: Prisma.Sql) => Promise<T[]>;
+const viaPrisma: RunSql = <T>(statement: Prisma.Sql) => db().$queryRaw<T[]>(statement);
+
+/** A `q` with fewer matches than this (values, shared names and notes, own notes, counted with repeats) goes to the full statement at once. */
+export const manyMatches = 2_000;
+
+export async function listEntryPage(filter: ListFilter, run: RunSql = viaPrisma): Promise<{ id: string; at: Date }[]> {
+  const filtered = Boolean(filter.q || filter.kind);
+  // A rare `q` is the trigram indexes' case: the fast path would read its cards for nothing (~40 ms here).
+  const tryFast = !filter.q || (await run<{ n: number }>(matchCountSql(filter.q, filter.memberId, manyMatches)))[0]!.n >= manyMatches;
+  if (tryFast) {
+    const fast = await newestEntries(filter, (filter.limit + 1) * (filtered ? fastCardsPerFilteredPage : fastCardsPerPage), run);
     if (fast) return fast;
   }
-  return rankedEntries(filter);
+  return run<{ id: string; at: Date }>(rankedEntriesSql(filter));
+}
+
+/** How many values, shared names or notes and own notes match `q`, counted up to `cap` per source (each source stops there). */
+export function matchCountSql(q: string, memberId: string, cap: number): Prisma.Sql {
+  const pattern = likePattern(q);
+  return Prisma.sql`SELECT count(*)::int AS n FROM (
+      (SELECT id FROM contact_entries WHERE value ILIKE ${pattern} LIMIT ${cap})
+      UNION ALL (SELECT entry_id FROM contact_shared_cards WHERE display_name ILIKE ${pattern} OR org_notes ILIKE ${pattern} LIMIT ${cap})
+      UNION ALL (SELECT entry_id FROM contact_member_cards WHERE member_id = ${memberId}::uuid AND personal_notes ILIKE ${pattern} LIMIT ${cap})
+    ) AS found`;
 }
 
 type Card = { entry_id: string; at: Date; layer: number };
 
-/** The fast path: null when the cards read cannot decide a whole page. */
-export async function newestEntries(filter: ListFilter, perLayer: number): Promise<{ id: string; at: Date }[] | null> {
+/**
+ * The fast path: null when the cards read cannot decide a whole page. With `q` or `kind`, the entries ranked from
+ * the cards read are kept when they match (`matchingEntriesSql`, the full statement's rule on those entries only).
+ */
+export async function newestEntries(filter: ListFilter, perLayer: number, run: RunSql = viaPrisma): Promise<{ id: string; at: Date }[] | null> {
   const after = filter.after;
   const below = (table: string) => (after ? Prisma.sql`AND (${Prisma.raw(table)}.updated_at, ${Prisma.raw(table)}.entry_id) < (${after.at}::timestamptz, ${after.id}::uuid)` : Prisma.empty);
   const mailboxCondition = filter.mailboxId ? Prisma.sql`AND c.mailbox_id = ${filter.mailboxId}::uuid` : Prisma.empty;
@@ -63,7 +95,7 @@ export async function newestEntries(filter: ListFilter, perLayer: number): Promi
       Prisma.sql`(SELECT c.entry_id, c.updated_at AS at, 2 AS layer FROM contact_mailbox_cards c WHERE c.member_id = ${filter.memberId}::uuid ${mailboxCondition} ${below('c')} ORDER BY c.updated_at DESC, c.entry_id DESC LIMIT ${perLayer})`,
     );
   }
-  const cards = await db().$queryRaw<Card[]>`${Prisma.join(branches, ' UNION ALL ')}`;
+  const cards = await run<Card>(Prisma.sql`${Prisma.join(branches, ' UNION ALL ')}`);
   // The cards newer than `cutoff` are all read: beyond it a layer that filled its quota may hold more.
   let cutoff = -Infinity;
   for (const layer of [0, 1, 2]) {
@@ -75,19 +107,23 @@ export async function newestEntries(filter: ListFilter, perLayer: number): Promi
     const seen = newest.get(card.entry_id);
     if (!seen || seen < card.at) newest.set(card.entry_id, card.at);
   }
-  const ranked = [...newest.entries()]
+  let ranked = [...newest.entries()]
     .map(([id, at]) => ({ id, at }))
     .filter((entry) => entry.at.getTime() > cutoff)
     .sort((a, b) => b.at.getTime() - a.at.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  if ((filter.q || filter.kind) && ranked.length > 0) {
+    const matching = new Set((await run<{ id: string }>(matchingEntriesSql(filter, ranked.map((entry) => entry.id)))).map((row) => row.id));
+    ranked = ranked.filter((entry) => matching.has(entry.id));
+  }
   // An entry with a visible card at or above the cursor was on an earlier page.
-  const shown = after ? await entriesShownBefore(filter, after, ranked.map((entry) => entry.id)) : new Set<string>();
+  const shown = after ? await entriesShownBefore(filter, after, ranked.map((entry) => entry.id), run) : new Set<string>();
   const page = ranked.filter((entry) => !shown.has(entry.id)).slice(0, filter.limit + 1);
   const complete = cutoff === -Infinity || page.length === filter.limit + 1;
   return complete ? page : null;
 }
 
 /** Of these entries, those with a visible card at or above the cursor's position. */
-async function entriesShownBefore(filter: ListFilter, after: CursorPosition, ids: string[]): Promise<Set<string>> {
+async function entriesShownBefore(filter: ListFilter, after: CursorPosition, ids: string[], run: RunSql): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const list = Prisma.join(ids.map((id) => Prisma.sql`${id}::uuid`));
   const atOrAbove = (table: string) => Prisma.sql`(${Prisma.raw(table)}.updated_at, ${Prisma.raw(table)}.entry_id) >= (${after.at}::timestamptz, ${after.id}::uuid)`;
@@ -100,12 +136,35 @@ async function entriesShownBefore(filter: ListFilter, after: CursorPosition, ids
       Prisma.sql`SELECT c.entry_id FROM contact_mailbox_cards c WHERE c.member_id = ${filter.memberId}::uuid ${mailboxCondition} AND c.entry_id IN (${list}) AND ${atOrAbove('c')}`,
     );
   }
-  const rows = await db().$queryRaw<{ entry_id: string }[]>`${Prisma.join(branches, ' UNION ')}`;
+  const rows = await run<{ entry_id: string }>(Prisma.sql`${Prisma.join(branches, ' UNION ')}`);
   return new Set(rows.map((row) => row.entry_id));
 }
 
+/**
+ * Of these entries, those of the filter's `kind` that match its `q` as the full statement's `matched` does: the
+ * value, the shared display name or notes, the member's own notes, their mailbox cards' notes (of the mailbox
+ * viewed, with `mailboxId`).
+ */
+export function matchingEntriesSql(filter: ListFilter, ids: string[]): Prisma.Sql {
+  const pattern = filter.q ? likePattern(filter.q) : null;
+  const kindCondition = filter.kind ? Prisma.sql`AND e.kind = ${filter.kind}` : Prisma.empty;
+  const mailboxCondition = filter.mailboxId ? Prisma.sql`AND c.mailbox_id = ${filter.mailboxId}::uuid` : Prisma.empty;
+  const matchCondition = pattern
+    ? Prisma.sql`AND (e.value ILIKE ${pattern}
+        OR EXISTS (SELECT 1 FROM contact_shared_cards s WHERE s.entry_id = e.id AND (s.display_name ILIKE ${pattern} OR s.org_notes ILIKE ${pattern}))
+        OR EXISTS (SELECT 1 FROM contact_member_cards m WHERE m.entry_id = e.id AND m.member_id = ${filter.memberId}::uuid AND m.personal_notes ILIKE ${pattern})
+        OR EXISTS (SELECT 1 FROM contact_mailbox_cards c WHERE c.entry_id = e.id AND c.member_id = ${filter.memberId}::uuid ${mailboxCondition} AND c.personal_notes ILIKE ${pattern}))`
+    : Prisma.empty;
+  return Prisma.sql`SELECT e.id FROM contact_entries e WHERE e.id = ANY(${ids}::uuid[]) ${kindCondition} ${matchCondition}`;
+}
+
 /** The full statement: every visible (and, with `q`, matching) entry ranked. */
-export async function rankedEntries(filter: ListFilter): Promise<{ id: string; at: Date }[]> {
+export function rankedEntries(filter: ListFilter): Promise<{ id: string; at: Date }[]> {
+  return db().$queryRaw<{ id: string; at: Date }[]>(rankedEntriesSql(filter));
+}
+
+/** The full statement's text and values (bench/contacts.ts runs the same on bare pg: `.text`, `.values`). */
+export function rankedEntriesSql(filter: ListFilter): Prisma.Sql {
   const shared = filter.layer !== 'member';
   const member = filter.layer !== 'shared';
   const mailboxCondition = filter.mailboxId ? Prisma.sql`AND c.mailbox_id = ${filter.mailboxId}::uuid` : Prisma.empty;
@@ -132,7 +191,7 @@ export async function rankedEntries(filter: ListFilter): Promise<{ id: string; a
   const kindCondition = filter.kind ? Prisma.sql`AND e.kind = ${filter.kind}` : Prisma.empty;
   const cursorCondition = filter.after ? Prisma.sql`AND (r.at, r.entry_id) < (${filter.after.at}::timestamptz, ${filter.after.id}::uuid)` : Prisma.empty;
 
-  return db().$queryRaw<{ id: string; at: Date }[]>`
+  return Prisma.sql`
     WITH ${matched} visible AS (${Prisma.join(branches, ' UNION ALL ')}),
     ranked AS (SELECT entry_id, max(at) AS at FROM visible GROUP BY entry_id)
     SELECT e.id, r.at FROM ranked r JOIN contact_entries e ON e.id = r.entry_id

@@ -4,6 +4,7 @@ import { actorOf, procedure, router } from '../../trpc/procedures';
 import { deleteContact, putContact } from './cards';
 import { getDefaults, putMailboxDefaults, putMemberDefaults, putOrgDefaults } from './defaults';
 import { docs } from './docs';
+import { importRouter } from './import-export/router';
 import { listContacts } from './list';
 import { resolveContact } from './resolution';
 import * as s from './schemas';
@@ -132,4 +133,5 @@ export const contactsRouter = router({
 
   defaults: defaultsRouter,
   signatures: signaturesRouter,
+  import: importRouter,
 });

@@ -7,6 +7,9 @@ export { listRowsInput } from './rows/schemas';
 export { columnTypes, storedColumnsOf } from './schemas';
 export type { Column } from './schemas';
 export { openTableExport } from './csv/service';
+// The CSV reader and the formula guard, for other domains' CSV files (the address book's import and export).
+export { readCsv, TooManyLinesError, type CsvFile } from './csv/read-csv';
+export { neutraliseFormula } from './csv/formula';
 export { findTableOrThrow } from './repo';
 export { createTable } from './service';
 export { purgeOldTableWriteEffects } from './housekeeping';

@@ -9,12 +9,15 @@ import { healthzRoute, readyzRoute } from '../health-routes';
 import { oauthCallbackRoute } from '../oauth-callback-route';
 import { openApiRoute } from '../openapi-route';
 import { tableExportRoute } from '../table-export-route';
+import { contactsCsvExportRoute, contactsVcardExportRoute } from '../contacts-export-route';
 import { webhookRoute } from '../webhook-route';
 import type { PlainRoute } from './plain-route';
 import { createPlainRouter } from './plain-router';
 
 export const plainRoutes: readonly PlainRoute[] = [
   tableExportRoute,
+  contactsVcardExportRoute,
+  contactsCsvExportRoute,
   openApiRoute((lang) => openApiDocument(lang)),
   healthzRoute,
   readyzRoute,

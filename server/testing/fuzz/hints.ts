@@ -181,6 +181,13 @@ export function bodyHint(operation: FuzzOperation): Hint {
       if (name === 'displayName' || name === 'status' || name === 'orgNotes') return new WorldRef('unique.absent', () => undefined);
     }
     if (name === 'signatureId' && /\/contacts(\/defaults\/|$)/.test(path)) return new WorldRef('signature.id');
+    // The address book's import: a one-card vCard of a fresh address into the member's own layer.
+    if (/\/contacts\/import(\/preview)?$/.test(path)) {
+      if (name === 'format') return 'vcard';
+      if (name === 'layer') return 'member';
+      if (name === 'mailboxId') return new WorldRef('mailbox.id');
+      if (name === 'file') return new WorldRef('unique.email', (email) => `BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Fuzz\r\nEMAIL:${String(email)}\r\nEND:VCARD\r\n`);
+    }
     if (name === 'kind' && /\/exclusions$/.test(path)) return 'domain';
     if (name === 'value' && /\/exclusions$/.test(path)) return new WorldRef('unique.domain');
     return undefined;
@@ -201,6 +208,10 @@ export function queryHint(operation: FuzzOperation): Hint {
     }
     if (name === 'q') return 'alpha';
     if (name === 'kind' && /\/contacts$/.test(operation.path)) return 'contact';
+    if (/\/contacts\/export\.(vcf|csv)$/.test(operation.path)) {
+      if (name === 'layer') return 'member';
+      if (name === 'mailboxId') return new WorldRef('mailbox.id');
+    }
     if ((name === 'value' && /\/contacts$/.test(operation.path)) || (name === 'address' && /\/contacts\/resolve$/.test(operation.path))) return new WorldRef('unique.email');
     if (name === 'actor') return new WorldRef('admin.id');
     if (name === 'mailboxId') return new WorldRef('mail.mailboxId');
