@@ -2,7 +2,8 @@
 /**
  * The Contacts page in jsdom over a tRPC client answering from a table of handlers (no server): the two
  * empty states, the point of view reaching the list's query, the entry's trace in words, the shared
- * card's editor for administrators only, and the member's card saved as a whole PUT body.
+ * card's editor for administrators only, and the member's card saved as a whole PUT body (the page's list
+ * read again after it).
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
@@ -135,8 +136,12 @@ describe('ContactsView', () => {
     const form = await screen.findByTestId('card-mine-form');
     fireEvent.change(within(form).getByLabelText(en.contacts.cards.tone), { target: { value: 'formal' } });
     fireEvent.change(within(form).getByLabelText(/My notes/), { target: { value: '' } });
+    const pageReads = () => calls.list.filter((input) => (input as { q?: string }).q === undefined).length;
+    const before = pageReads();
     fireEvent.click(within(form).getByTestId('card-mine-save'));
     await waitFor(() => expect(calls.put).toHaveLength(1));
+    // The page's list (an infinite query, no q) is read again, not only the dialog's entry.
+    await waitFor(() => expect(pageReads()).toBeGreaterThan(before));
     expect(calls.put[0]).toEqual({ kind: 'contact', value: entry.value, layer: 'member', formality: 'tu', tone: 'formal', language: null, signatureId: null, personalNotes: null });
     expect(await within(form).findByText(en.contacts.cards.saved)).toBeTruthy();
   });

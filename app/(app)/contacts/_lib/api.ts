@@ -58,6 +58,8 @@ export function useRefreshContacts() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   return () => {
+    // The page's list is an infinite query, an entry's dialog reads the same route as a plain one: both go.
+    void queryClient.invalidateQueries(trpc.contacts.list.infiniteQueryFilter());
     void queryClient.invalidateQueries(trpc.contacts.list.queryFilter());
     void queryClient.invalidateQueries(trpc.contacts.resolve.queryFilter());
   };
