@@ -7,6 +7,7 @@ import { enApprovalErrors } from '../(app)/approvals/_i18n/en-approvals';
 import { enReviewErrors } from '../(app)/review/_i18n/en-review';
 import { enTemplateErrors } from '../(app)/templates/_i18n/en-templates';
 import { enEval } from '../(app)/workflows/_i18n/en-eval';
+import { enContactErrors } from '../(app)/contacts/_i18n/en-contacts';
 
 export const enErrors = {
   errors: {
@@ -90,6 +91,7 @@ export const enErrors = {
       ...enReviewErrors,
       ...enTemplateErrors,
       ...enEval.errors,
+      ...enContactErrors,
     } satisfies Partial<Record<ErrorCode, string>>,
   },
 };

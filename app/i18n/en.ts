@@ -28,6 +28,7 @@ import { enAiAdmin } from '../(app)/admin/ai/_i18n/en-ai-admin';
 import { enAiKeys } from '../(app)/settings/_i18n/en-ai-keys';
 import { enOnboarding } from '../(app)/_onboarding/_i18n/en-onboarding';
 import { enDashboard } from '../(app)/_dashboard/_i18n/en-dashboard';
+import { enContacts } from '../(app)/contacts/_i18n/en-contacts';
 import { enShell } from './en-shell';
 import { enAuth } from '../(auth)/_i18n/en-auth';
 import { enApiKeys } from '../(app)/settings/api-keys/_i18n/en-api-keys';
@@ -70,6 +71,7 @@ export const en = {
   assistant: enAssistant,
   aiAdmin: enAiAdmin,
   aiKeys: enAiKeys,
+  contacts: enContacts,
 };
 
 export type Dictionary = typeof en;

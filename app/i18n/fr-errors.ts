@@ -7,6 +7,7 @@ import { frApprovalErrors } from '../(app)/approvals/_i18n/fr-approvals';
 import { frReviewErrors } from '../(app)/review/_i18n/fr-review';
 import { frTemplateErrors } from '../(app)/templates/_i18n/fr-templates';
 import { frEval } from '../(app)/workflows/_i18n/fr-eval';
+import { frContactErrors } from '../(app)/contacts/_i18n/fr-contacts';
 
 export const frErrors: Pick<Dictionary, 'errors'> = {
   errors: {
@@ -90,6 +91,7 @@ export const frErrors: Pick<Dictionary, 'errors'> = {
       ...frReviewErrors,
       ...frTemplateErrors,
       ...frEval.errors,
+      ...frContactErrors,
     },
   },
 };

@@ -27,6 +27,7 @@ import { frAiAdmin } from '../(app)/admin/ai/_i18n/fr-ai-admin';
 import { frAiKeys } from '../(app)/settings/_i18n/fr-ai-keys';
 import { frOnboarding } from '../(app)/_onboarding/_i18n/fr-onboarding';
 import { frDashboard } from '../(app)/_dashboard/_i18n/fr-dashboard';
+import { frContacts } from '../(app)/contacts/_i18n/fr-contacts';
 import { frShell } from './fr-shell';
 import { frAuth } from '../(auth)/_i18n/fr-auth';
 import { frApiKeys } from '../(app)/settings/api-keys/_i18n/fr-api-keys';
@@ -69,4 +70,5 @@ export const fr: Dictionary = {
   assistant: frAssistant,
   aiAdmin: frAiAdmin,
   aiKeys: frAiKeys,
+  contacts: frContacts,
 };

@@ -13,6 +13,7 @@ import { Card } from '@/app/ui/card';
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '@/app/ui/dropdown-menu';
 import { ArchiveIcon, ClockIcon, InboxIcon, LinkIcon, MoreIcon, RefreshIcon, TrashIcon } from '@/app/ui/icons';
 import { mailErrorKindText } from '../../_shell/notifications/notification-text';
+import { MailboxDefaultsButton } from '../../contacts/_components/mailbox-defaults-dialog';
 import { MailboxProgress } from './mailbox-progress';
 import { useMailboxActions } from './_lib/api';
 
@@ -129,6 +130,7 @@ export function MailboxCard({ mailbox, onOpen }: { mailbox: Mailbox; onOpen: (di
             {m.actions.reconnect}
           </Button>
         ) : null}
+        <MailboxDefaultsButton mailbox={mailbox} />
         <div className="ml-auto">
           <DropdownMenu>
             <DropdownMenuTrigger asChild>

@@ -1,0 +1,153 @@
+'use client';
+
+/**
+ * The editor of one defaults layer: the organisation's (Admin → Writing defaults), the member's
+ * (Settings → Signatures) or a mailbox's (its writing defaults on the Mailboxes page). Formality, tone,
+ * language and notes; the member's and a mailbox's also name a signature (a mailbox's is its default
+ * signature). Saving sends every field (the route replaces the row).
+ */
+import { useState, type FormEvent } from 'react';
+import { useI18n } from '@/app/i18n/client';
+import { describeError } from '@/app/lib/errors';
+import { formatDateTime } from '@/app/lib/format';
+import { Alert } from '@/app/ui/alert';
+import { Button } from '@/app/ui/button';
+import { SelectField, TextareaField, TextField } from '@/app/ui/field';
+import { useFieldErrors } from '@/app/ui/field-errors';
+import { ErrorState, LoadingState } from '@/app/ui/states';
+import { formalities, tones, type Formality, type Tone } from '@/server/domains/contacts/resolve';
+import { contactBounds } from '@/server/domains/contacts/schemas';
+import { useContactDefaults, useDefaultsActions, useSignatures, type ContactDefaults } from '../_lib/api';
+import { languageOk } from '../_lib/card-draft';
+
+export type DefaultsScope = { scope: 'organisation' } | { scope: 'member' } | { scope: 'mailbox'; mailboxId: string };
+
+interface Draft {
+  formality: Formality | '';
+  tone: Tone | '';
+  language: string;
+  notes: string;
+  signatureId: string;
+}
+
+type Row = ContactDefaults['member'] | ContactDefaults['organisation'];
+
+function draftOf(row: Row | null): Draft {
+  return {
+    formality: row?.formality ?? '',
+    tone: row?.tone ?? '',
+    language: row?.language ?? '',
+    notes: row?.notes ?? '',
+    signatureId: row && 'signatureId' in row ? (row.signatureId ?? '') : '',
+  };
+}
+
+const orNull = (text: string) => (text.trim() === '' ? null : text.trim());
+
+function rowOf(data: ContactDefaults, which: DefaultsScope): Row | null {
+  if (which.scope === 'organisation') return data.organisation;
+  if (which.scope === 'member') return data.member;
+  return data.mailbox;
+}
+
+function DefaultsFields({ which, row, testId }: { which: DefaultsScope; row: Row | null; testId: string }) {
+  const { t, locale } = useI18n();
+  const c = t.contacts;
+  const d = c.defaults;
+  const actions = useDefaultsActions();
+  const withSignature = which.scope !== 'organisation';
+  const signatures = useSignatures(withSignature);
+  const [draft, setDraft] = useState<Draft>(() => draftOf(row));
+  const { errors, setErrors, clearError } = useFieldErrors<{ language?: string }>();
+  const [saved, setSaved] = useState(false);
+  const mutation = which.scope === 'organisation' ? actions.organisation : which.scope === 'member' ? actions.member : actions.mailbox;
+  const change = (patch: Partial<Draft>) => {
+    setDraft((current) => ({ ...current, ...patch }));
+    setSaved(false);
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!languageOk(draft.language)) {
+      setErrors({ language: c.cards.invalidLanguage });
+      return;
+    }
+    const common = { formality: draft.formality || null, tone: draft.tone || null, language: orNull(draft.language), notes: orNull(draft.notes) };
+    const signatureId = draft.signatureId || null;
+    const onSuccess = () => setSaved(true);
+    if (which.scope === 'organisation') actions.organisation.mutate(common, { onSuccess });
+    else if (which.scope === 'member') actions.member.mutate({ ...common, signatureId }, { onSuccess });
+    else actions.mailbox.mutate({ ...common, signatureId, mailboxId: which.mailboxId }, { onSuccess });
+  };
+
+  return (
+    <form onSubmit={submit} noValidate data-testid={testId}>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <SelectField label={d.formality} value={draft.formality} onChange={(event) => change({ formality: event.target.value as Formality | '' })}>
+          <option value="">{c.notSet}</option>
+          {formalities.map((formality) => (
+            <option key={formality} value={formality}>
+              {c.formalities[formality]}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label={d.tone} value={draft.tone} onChange={(event) => change({ tone: event.target.value as Tone | '' })}>
+          <option value="">{c.notSet}</option>
+          {tones.map((tone) => (
+            <option key={tone} value={tone}>
+              {c.tones[tone]}
+            </option>
+          ))}
+        </SelectField>
+        <TextField
+          label={d.language}
+          optional={t.common.optional}
+          hint={c.cards.languageHint}
+          error={errors.language}
+          value={draft.language}
+          maxLength={contactBounds.language}
+          spellCheck={false}
+          autoComplete="off"
+          onChange={(event) => {
+            change({ language: event.target.value });
+            clearError('language');
+          }}
+        />
+        {withSignature ? (
+          <SelectField label={d.signature} value={draft.signatureId} onChange={(event) => change({ signatureId: event.target.value })}>
+            <option value="">{d.noSignature}</option>
+            {(signatures.data ?? []).map((signature) => (
+              <option key={signature.id} value={signature.id}>
+                {signature.name}
+              </option>
+            ))}
+          </SelectField>
+        ) : null}
+      </div>
+      <div className="mt-4">
+        <TextareaField label={d.notes} optional={t.common.optional} value={draft.notes} maxLength={contactBounds.notes} onChange={(event) => change({ notes: event.target.value })} />
+      </div>
+      {mutation.isError ? (
+        <Alert tone="danger" testId={`${testId}-error`} className="mt-4">
+          {describeError(mutation.error, t)}
+        </Alert>
+      ) : null}
+      <div className="mt-4 flex flex-wrap items-center gap-3">
+        <Button type="submit" variant="primary" loading={mutation.isPending}>
+          {mutation.isPending ? d.saving : d.save}
+        </Button>
+        <p role="status" className="text-sm text-muted">
+          {saved ? d.saved : row?.updatedAt ? d.updated(formatDateTime(row.updatedAt, locale)) : d.neverSet}
+        </p>
+      </div>
+    </form>
+  );
+}
+
+export function DefaultsForm({ which, testId }: { which: DefaultsScope; testId: string }) {
+  const defaults = useContactDefaults(which.scope === 'mailbox' ? which.mailboxId : undefined);
+  if (defaults.isPending) return <LoadingState rows={2} />;
+  if (defaults.isError) return <ErrorState error={defaults.error} onRetry={() => defaults.refetch()} testId={`${testId}-load-error`} />;
+  const row = rowOf(defaults.data, which);
+  return <DefaultsFields which={which} row={row} testId={testId} />;
+}
