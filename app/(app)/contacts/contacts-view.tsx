@@ -5,7 +5,7 @@
  * their mailbox cards), newest change first, read by cursor. Search, kind and layer filters and the
  * point of view (one of the member's mailboxes: its cards count, and the resolution is the one mail
  * written from it gets). A row opens the entry: its resolution with the trace and a card editor per
- * layer. The toolbar keeps a slot for import and export (`transfer-slot.tsx`). "/" focuses the search.
+ * layer. The toolbar holds import and export (`_components/import-export/`). "/" focuses the search.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useI18n } from '@/app/i18n/client';
@@ -21,11 +21,11 @@ import { Table, TBody, TD, TH, THead, TR } from '@/app/ui/table';
 import type { ContactStatus } from '@/server/domains/contacts/resolve';
 import { useMe } from '../_shell/_lib/api';
 import { useMailboxes } from '../settings/mailboxes/_lib/api';
-import { useContactPages, useRefreshContacts, type ContactEntry } from './_lib/api';
+import { useContactPages, type ContactEntry } from './_lib/api';
 import { isContactListFiltered, noContactFilters, queryOfContactFilters, type ContactFilters } from './_lib/filters';
 import { EntryDialog, type EntryOpening } from './entry-dialog';
 import { NewCardDialog } from './new-card-dialog';
-import { ContactsTransferSlot } from './transfer-slot';
+import { ContactsImportExport } from './_components/import-export/contacts-import-export';
 
 const statusTones: Record<ContactStatus, BadgeTone> = { customer: 'success', prospect: 'neutral', supplier: 'neutral', partner: 'brand', vip: 'warning', blocked: 'danger' };
 
@@ -173,7 +173,6 @@ export function ContactsView() {
   const mailboxId = filters.mailboxId && mailboxes.data && !mailboxList.some((mailbox) => mailbox.id === filters.mailboxId) ? '' : filters.mailboxId;
   const effective = { ...filters, mailboxId };
   const pages = useContactPages(queryOfContactFilters(effective));
-  const refresh = useRefreshContacts();
   const [opening, setOpening] = useState<EntryOpening | null>(null);
   const [creating, setCreating] = useState(false);
   const entries = pages.data?.pages.flatMap((page) => page.items) ?? [];
@@ -186,7 +185,7 @@ export function ContactsView() {
         description={c.description}
         actions={
           <div className="flex flex-wrap items-center gap-2">
-            <ContactsTransferSlot isAdmin={isAdmin} layer={filters.layer} mailboxId={mailboxId} onImported={refresh} />
+            <ContactsImportExport canWriteShared={isAdmin} />
             <Button variant="primary" onClick={() => setCreating(true)} data-testid="contacts-new">
               <PlusIcon />
               {c.add}
