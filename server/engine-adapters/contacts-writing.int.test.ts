@@ -48,7 +48,7 @@ async function runOn(message: { id: string }, nodes: Record<string, unknown>[]) 
   const ids = nodes.map((node) => node.id as string);
   const graph = { nodes: [trigger, ...nodes], connections: ['start', ...ids].slice(0, -1).map((from, index) => ({ from, output: 'main', to: ids[index]! })) } as GraphInput;
   const { workflow, version } = await createWorkflow(member, { graph, name: 'Answer customers' });
-  const data = (await mailTriggerDataOf(db() as never, message.id))!;
+  const data = (await mailTriggerDataOf(db() as never, message.id, { graph, triggerNodeId: 'start' }))!;
   const execution = await startExecution({ memberId: member.id, workflowId: workflow.id, workflowVersionId: version!.id, trigger: { type: 'mail', nodeId: 'start', mailboxId: mailbox.id, messageId: message.id, data } });
   return waitForExecution(execution.id);
 }

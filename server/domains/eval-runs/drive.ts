@@ -108,7 +108,8 @@ async function startCase(context: Context, item: EvalCase): Promise<void> {
     const claimed = await claimPendingCase(tx, item.id);
     if (claimed.count === 0) return;
 
-    let triggerData: Record<string, unknown>;
+    // Each version reads the message as its own trigger would (its `senderCard` says whether the sender's card is in it).
+    let triggerData: (subject: Version) => Promise<Record<string, unknown>>;
     let message: { id: string; mailboxId: string; subject: string | null; fromName: string | null; fromEmail: string | null } | null = null;
     if (item.messageId) {
       message = await findCaseMessage(tx, run.memberId, item.messageId);
@@ -116,9 +117,11 @@ async function startCase(context: Context, item: EvalCase): Promise<void> {
         await finishCase(tx, run, item.id, { ...notTriggered, error: { code: 'eval.message_gone', message: 'The message is no longer in the mirror.' } }, null, null);
         return;
       }
-      triggerData = (await mailTriggerDataOf(tx, message.id)) ?? {};
+      const messageId = message.id;
+      triggerData = async (subject) => (await mailTriggerDataOf(tx, messageId, { graph: subject.graph, triggerNodeId: subject.triggerNodeId })) ?? {};
     } else {
-      triggerData = (item.triggerData ?? {}) as Record<string, unknown>;
+      const given = (item.triggerData ?? {}) as Record<string, unknown>;
+      triggerData = async () => given;
     }
     // Given trigger data, or a version with another trigger: nothing to decide, it runs.
     const decides = async (subject: Version): Promise<{ triggered: boolean; reason: MailStartReason | null }> => {
@@ -127,7 +130,7 @@ async function startCase(context: Context, item: EvalCase): Promise<void> {
       const reason = verdict ? mailStartReasonOf(verdict) : null;
       return { triggered: verdict?.kind === 'match', reason };
     };
-    const start = (subject: Version) =>
+    const start = async (subject: Version) =>
       startExecution(
         {
           memberId: run.memberId,
@@ -139,7 +142,7 @@ async function startCase(context: Context, item: EvalCase): Promise<void> {
           trigger: {
             type: subject.triggerType,
             nodeId: subject.triggerNodeId,
-            data: triggerData,
+            data: await triggerData(subject),
             mailboxId: message?.mailboxId ?? null,
             messageId: message?.id ?? null,
             headline: message ? { subject: message.subject, fromName: message.fromName, fromEmail: message.fromEmail } : null,

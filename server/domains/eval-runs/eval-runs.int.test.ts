@@ -206,12 +206,16 @@ describe('POST /api/v1/workflows/{id}/eval-runs', () => {
     expect(await db().evalRun.count({ where: { workflowId: id } })).toBe(1);
   });
 
-  it('needs workflows:write for a key (and messages:read for a mail trigger’s graph); workflows:read reads', async () => {
+  it('needs workflows:write for a key (and messages:read and contacts:read for a mail trigger’s graph, which reads the sender’s card); workflows:read reads', async () => {
     const id = await mailWorkflow();
     const { secret: readKey } = await createApiKeyFor(owner, ['workflows:read']);
     const refused = await call('POST', `/api/v1/workflows/${id}/eval-runs`, { key: readKey, body: {} });
     expect(refused.status).toBe(403);
-    const { secret: writeKey } = await createApiKeyFor(owner, ['workflows:write', 'workflows:read', 'messages:read']);
+    const { secret: withoutCards } = await createApiKeyFor(owner, ['workflows:write', 'workflows:read', 'messages:read']);
+    const noCards = await call('POST', `/api/v1/workflows/${id}/eval-runs`, { key: withoutCards, body: {} });
+    expect(noCards.status).toBe(403);
+    expect(noCards.body.error).toMatchObject({ code: 'api_key.scope_missing', details: { required: 'contacts:read' } });
+    const { secret: writeKey } = await createApiKeyFor(owner, ['workflows:write', 'workflows:read', 'messages:read', 'contacts:read']);
     const started = await call('POST', `/api/v1/workflows/${id}/eval-runs`, { key: writeKey, body: {} });
     expect(started.status, JSON.stringify(started.body)).toBe(202);
     const read = await call('GET', `/api/v1/eval-runs/${started.body.evalRun.id}`, { key: readKey });

@@ -27,11 +27,13 @@ beforeAll(async () => {
 
 type Node = NonNullable<GraphInput['nodes']>[number];
 const node = (id: string, type: string, params: Record<string, unknown> = {}): Node => ({ id, type, version: 1, name: id, params, position: { x: 0, y: 0 } });
+/** A mail trigger without the sender's card (`senderCard`, which implies `contacts:read`): these graphs need `messages:read` for it and nothing more. */
+const mailTrigger = () => node('mail', 'trigger.mail', { senderCard: false });
 const chain = (...nodes: Node[]): GraphInput => ({
   nodes,
   connections: nodes.slice(1).map((next, index) => ({ from: nodes[index].id, output: 'main', to: next.id })),
 });
-const mailToHttp = () => chain(node('mail', 'trigger.mail'), node('ship', 'http.request', { method: 'POST', url: 'https://collector.example.test/in' }));
+const mailToHttp = () => chain(mailTrigger(), node('ship', 'http.request', { method: 'POST', url: 'https://collector.example.test/in' }));
 
 const keyFor = async (scopes: Scope[]) => (await createApiKeyFor(owner, scopes)).secret;
 
@@ -68,10 +70,11 @@ describe('the analyzer’s “create this workflow” through a key', () => {
     };
     await db().mailboxAnalysis.create({ data: { mailboxId: mailbox.id, memberId: owner.id, windowDays: 90, minGroupVolume: 5, status: 'done', body: { stats, groups: [group], opportunities: [opportunity] } as object } });
     const path = `/api/v1/mailboxes/${mailbox.id}/analyzer/opportunities/o1/create`;
-    const refused = await call('POST', path, { key: await keyFor(['workflows:write', 'messages:read']), body: {} });
+    // The opportunity's mail trigger keeps the sender's card (its default): contacts:read is part of what it needs.
+    const refused = await call('POST', path, { key: await keyFor(['workflows:write', 'messages:read', 'contacts:read']), body: {} });
     expectScopeMissing(refused, 'messages:write');
     expect(refused.body.error.details.nodeTypes).toEqual(['mail.label', 'mail.mark_read', 'mail.move']);
-    expect((await call('POST', path, { key: await keyFor(['workflows:write', 'messages:write']), body: {} })).status).toBe(201);
+    expect((await call('POST', path, { key: await keyFor(['workflows:write', 'messages:write', 'contacts:read']), body: {} })).status).toBe(201);
   });
 });
 
@@ -93,8 +96,8 @@ describe('accepting an assistant’s proposal through a key', () => {
 
 describe('an evaluation run through a key', () => {
   it('needs the scopes of the evaluated version and of the published baseline', async () => {
-    const mailOnly = chain(node('mail', 'trigger.mail'));
-    const { workflow } = await createWorkflow(owner, { graph: chain(node('mail', 'trigger.mail'), node('move', 'mail.move', { folder: 'archive' })) });
+    const mailOnly = chain(mailTrigger());
+    const { workflow } = await createWorkflow(owner, { graph: chain(mailTrigger(), node('move', 'mail.move', { folder: 'archive' })) });
     await db().workflow.update({ where: { id: workflow.id }, data: { graph: mailOnly as object } });
     const path = `/api/v1/workflows/${workflow.id}/eval-runs`;
     expectScopeMissing(await call('POST', path, { key: await keyFor(['workflows:write']), body: { baseline: 'none' } }), 'messages:read');
@@ -107,7 +110,7 @@ describe('an evaluation run through a key', () => {
   });
 
   it('the journal baseline shows the member’s real runs: it needs executions:read', async () => {
-    const { workflow } = await createWorkflow(owner, { graph: chain(node('mail', 'trigger.mail')), publish: false });
+    const { workflow } = await createWorkflow(owner, { graph: chain(mailTrigger()), publish: false });
     const path = `/api/v1/workflows/${workflow.id}/eval-runs`;
     const refused = await call('POST', path, { key: await keyFor(['workflows:write', 'messages:read']), body: { baseline: 'journal' } });
     expectScopeMissing(refused, 'executions:read');
@@ -149,7 +152,7 @@ describe('GET /api/v1/node-types shows the scopes each type implies', () => {
     const response = await call('GET', '/api/v1/node-types', { key: await keyFor(['workflows:read']) });
     expect(response.status).toBe(200);
     const byType = new Map((response.body.nodeTypes as { type: string }[]).map((entry) => [entry.type, entry]));
-    expect(byType.get('trigger.mail')).toMatchObject({ scopes: ['messages:read'], parameterScopes: [], workflowParams: [] });
+    expect(byType.get('trigger.mail')).toMatchObject({ scopes: ['messages:read'], parameterScopes: [{ parameter: 'senderCard', scopes: ['contacts:read'] }], workflowParams: [] });
     expect(byType.get('mail.send')).toMatchObject({ scopes: ['review:write', 'messages:read'] });
     expect(byType.get('http.request')).toMatchObject({ scopes: [], parameterScopes: [{ parameter: 'credentialId', scopes: ['connections:read'] }] });
     expect(byType.get('flow.sub_workflow')).toMatchObject({ scopes: [], workflowParams: ['workflowId'] });

@@ -27,13 +27,15 @@ beforeAll(async () => {
 
 type Node = NonNullable<GraphInput['nodes']>[number];
 const node = (id: string, type: string, params: Record<string, unknown> = {}): Node => ({ id, type, version: 1, name: id, params, position: { x: 0, y: 0 } });
+/** A mail trigger without the sender's card (`senderCard`, which implies `contacts:read`): these graphs need `messages:read` for it and nothing more. */
+const mailTrigger = () => node('mail', 'trigger.mail', { senderCard: false });
 const chain = (...nodes: Node[]): GraphInput => ({
   nodes,
   connections: nodes.slice(1).map((next, index) => ({ from: nodes[index].id, output: 'main', to: next.id })),
 });
 
 /** The graph of the issue: every incoming mail shipped to a host of the caller's choosing. */
-const mailToHttp = () => chain(node('mail', 'trigger.mail'), node('ship', 'http.request', { method: 'POST', url: 'https://collector.example.test/in', body: { type: 'json', json: '{{ $trigger }}' } }));
+const mailToHttp = () => chain(mailTrigger(), node('ship', 'http.request', { method: 'POST', url: 'https://collector.example.test/in', body: { type: 'json', json: '{{ $trigger }}' } }));
 const webhookOnly = () => chain(node('start', 'trigger.webhook'), node('set', 'data.set', { fields: [] }));
 
 async function keyFor(member: TestMember, scopes: Scope[]) {
@@ -113,7 +115,7 @@ describe('a graph written through an API key needs the scopes its node types imp
 
   it('names every scope to add and the node types that need them, a write scope standing for its read', async () => {
     const graph = chain(
-      node('mail', 'trigger.mail'),
+      mailTrigger(),
       node('look', 'tables.lookup', { tableId: randomUUID(), key: 'k' }),
       node('move', 'mail.move', { folder: 'archive' }),
       node('ship', 'http.request', { url: 'https://collector.example.test', credentialId: randomUUID() }),
@@ -126,6 +128,20 @@ describe('a graph written through an API key needs the scopes its node types imp
       missing: ['connections:read', 'messages:write', 'notifications:write'],
       nodeTypes: ['http.request', 'mail.move', 'notify.owner', 'trigger.mail'],
     });
+  });
+});
+
+describe('the mail trigger’s sender card is address book data', () => {
+  it('on by default, it needs contacts:read through a key; a key without it may write the trigger with the card off', async () => {
+    const withCard = chain(node('mail', 'trigger.mail'), node('tell', 'notify.owner', { title: '{{ $trigger.contact.notes }}' }));
+    const narrow = await call('POST', '/api/v1/workflows', { key: await keyFor(owner, ['workflows:write', 'messages:read', 'notifications:write']), body: { name: 'Card', graph: withCard } });
+    expectScopeMissing(narrow, 'contacts:read', ['trigger.mail']);
+    expect(narrow.body.error.details.missing).toEqual(['contacts:read']);
+    const wide = await call('POST', '/api/v1/workflows', { key: await keyFor(owner, ['workflows:write', 'messages:read', 'notifications:write', 'contacts:read']), body: { name: 'Card', graph: withCard } });
+    expect(wide.status, JSON.stringify(wide.body)).toBe(201);
+    const cardless = chain(mailTrigger(), node('tell', 'notify.owner', { title: 'New mail' }));
+    const allowed = await call('POST', '/api/v1/workflows', { key: await keyFor(owner, ['workflows:write', 'messages:read', 'notifications:write']), body: { name: 'No card', graph: cardless } });
+    expect(allowed.status, JSON.stringify(allowed.body)).toBe(201);
   });
 });
 

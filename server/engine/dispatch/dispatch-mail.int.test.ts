@@ -365,6 +365,21 @@ describe('mail dispatch: the sender’s address book entry in the trigger data (
     expect(run!.triggerData).toMatchObject({ contact: { address: 'sales@eu.badparts.test', known: true, status: 'blocked', displayName: 'Bad Parts', sources: { status: 'shared_domain' } } });
   });
 
+  it('a trigger with the card off (`senderCard: false`) gets a null entry, while another workflow on the same mail gets the card', async () => {
+    const own = await createMember();
+    const box = await createMailbox(own);
+    const { workflow: withCard } = await createWorkflow(own, { graph: mailGraph() });
+    const { workflow: cardless } = await createWorkflow(own, { graph: mailGraph({ senderCard: false }) });
+    await sharedCard('contact', 'olga@client.test', { status: 'customer', orgNotes: 'Pays late' });
+    const message = await newMail(box, { fromEmail: 'olga@client.test' });
+    await dispatchNewMail(box.id);
+    const runs = await executionsOf(message.id);
+    const dataOf = (workflowId: string) => runs.find((run) => run.workflowId === workflowId)!.triggerData as { contact: unknown; subject: unknown };
+    expect(dataOf(withCard.id).contact).toMatchObject({ status: 'customer', notes: ['Pays late'] });
+    expect(dataOf(cardless.id).contact).toBeNull();
+    expect(dataOf(cardless.id).subject).toBe(dataOf(withCard.id).subject);
+  });
+
   it('a message with no sender address carries a null entry', async () => {
     const own = await createMember();
     const box = await createMailbox(own);

@@ -37,6 +37,8 @@ interface LiveMailWorkflow {
   id: string;
   versionId: string;
   triggerNodeId: string | null;
+  /** Whether its trigger puts the sender's card in the trigger data (`senderCard`). */
+  senderCard: boolean;
 }
 
 interface QueuedMessage {
@@ -125,7 +127,7 @@ async function dispatchOne(tx: Tx, mailboxId: string): Promise<boolean> {
   // Already journaled (queued again after a crash, or by a concurrent dispatcher): it started its runs then.
   if (inserted.length === 0) return true;
   if (decision.outcome === 'dispatched') {
-    const summary = await summaryOf(tx, message);
+    const summary = await summaryOf(tx, message, decision.workflows.some((workflow) => workflow.senderCard));
     for (const workflow of decision.workflows) {
       await startExecution(
         {
@@ -135,7 +137,7 @@ async function dispatchOne(tx: Tx, mailboxId: string): Promise<boolean> {
           trigger: {
             type: 'mail',
             nodeId: workflow.triggerNodeId,
-            data: summary,
+            data: workflow.senderCard ? summary : { ...summary, contact: null },
             mailboxId: message.mailboxId,
             messageId: message.id,
             headline: { subject: message.subject, fromName: message.fromName, fromEmail: message.fromEmail },
@@ -150,11 +152,23 @@ async function dispatchOne(tx: Tx, mailboxId: string): Promise<boolean> {
 
 /**
  * The trigger data a mail run receives for a message of the mirror (null when there is none): real
- * dispatch and a test run on a pinned message hand workflows the same shape.
+ * dispatch and a test run on a pinned message hand workflows the same shape, the sender's card
+ * included when the graph's trigger asks for it.
  */
-export async function mailTriggerDataOf(tx: Tx, messageId: string): Promise<Record<string, unknown> | null> {
+export async function mailTriggerDataOf(tx: Tx, messageId: string, trigger: { graph: unknown; triggerNodeId: string | null }): Promise<Record<string, unknown> | null> {
   const message = await loadMessage(tx, messageId);
-  return message ? summaryOf(tx, message) : null;
+  return message ? summaryOf(tx, message, wantsSenderCard(trigger.graph, trigger.triggerNodeId)) : null;
+}
+
+/** A mail trigger's `senderCard` (true by default, and for a graph whose trigger is not a mail trigger's shape). */
+function wantsSenderCard(graph: unknown, triggerNodeId: string | null): boolean {
+  const parsed = mailTriggerParams.safeParse(triggerParamsOf(graph, triggerNodeId));
+  return parsed.success ? parsed.data.senderCard : true;
+}
+
+function triggerParamsOf(graph: unknown, triggerNodeId: string | null): unknown {
+  const nodes = (graph as { nodes?: { id?: unknown; params?: unknown }[] } | null)?.nodes ?? [];
+  return nodes.find((candidate) => candidate.id === triggerNodeId)?.params ?? {};
 }
 
 async function loadMessage(tx: Tx, messageId: string): Promise<QueuedMessage | null> {
@@ -244,9 +258,7 @@ type TriggerVerdict =
   | { kind: 'invalid_trigger' };
 
 function triggerVerdict(graph: unknown, triggerNodeId: string | null, message: QueuedMessage, signals: string[]): TriggerVerdict {
-  const nodes = (graph as { nodes?: { id?: unknown; params?: unknown }[] } | null)?.nodes ?? [];
-  const node = nodes.find((candidate) => candidate.id === triggerNodeId);
-  const parsed = mailTriggerParams.safeParse(node?.params ?? {});
+  const parsed = mailTriggerParams.safeParse(triggerParamsOf(graph, triggerNodeId));
   if (!parsed.success) return { kind: 'invalid_trigger' };
   if (parsed.data.mailboxIds.length > 0 && !parsed.data.mailboxIds.includes(message.mailboxId)) return { kind: 'other_mailbox' };
   const matchable = matchableOf(message);
@@ -295,7 +307,7 @@ export async function decide(tx: Tx, message: QueuedMessage): Promise<DispatchDe
   const candidates = (await liveMailWorkflows(tx, message)).flatMap((row) => {
     const verdict = triggerVerdict(row.graph, row.triggerNodeId, message, signals);
     if (verdict.kind === 'other_mailbox' || verdict.kind === 'invalid_trigger') return [];
-    return [{ workflow: { id: row.id, versionId: row.versionId, triggerNodeId: row.triggerNodeId }, verdict }];
+    return [{ workflow: { id: row.id, versionId: row.versionId, triggerNodeId: row.triggerNodeId, senderCard: wantsSenderCard(row.graph, row.triggerNodeId) }, verdict }];
   });
   const workflows = candidates.filter((candidate) => candidate.verdict.kind === 'match').map((candidate) => candidate.workflow);
   if (workflows.length > 0) return { outcome: 'dispatched', ruleRef: null, workflows };
@@ -320,12 +332,12 @@ function addressesOf(value: unknown): { name: string | null; email: string }[] {
  * The message summary a mail-triggered run receives as its trigger data, with the sender's address
  * book entry (`contact`, from the mailbox's point of view; the composition's read, so the engine imports
  * no domain). Built once per message whatever the number of workflows it starts, and only for a message
- * that starts one: a fixed set of small indexed reads (the contacts domain's `resolveContact`), the same
- * for a sender nobody has a card for.
+ * that starts one, and only when a trigger asks for it (`senderCard`): a fixed set of small indexed
+ * reads (the contacts domain's `resolveContact`), the same for a sender nobody has a card for.
  */
-async function summaryOf(tx: Tx, message: QueuedMessage): Promise<MailTriggerData> {
+async function summaryOf(tx: Tx, message: QueuedMessage, withSenderCard: boolean): Promise<MailTriggerData> {
   const recipients = (message.recipients ?? {}) as { to?: unknown; cc?: unknown };
-  const contact = await engineComposition().reads.senderContact(tx, { memberId: message.memberId, mailboxId: message.mailboxId, address: message.fromEmail });
+  const contact = withSenderCard ? await engineComposition().reads.senderContact(tx, { memberId: message.memberId, mailboxId: message.mailboxId, address: message.fromEmail }) : null;
   return {
     id: message.id,
     mailboxId: message.mailboxId,

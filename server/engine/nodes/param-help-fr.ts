@@ -28,6 +28,8 @@ export const paramHelpFr: ReadonlyMap<string, string> = new Map([
     'Signaux que le message doit porter (tous).'],
   ['Signals the message must not carry.',
     'Signaux que le message ne doit pas porter.'],
+  ['Put the sender’s address book entry in the trigger data (`contact`). Through an API key it needs `contacts:read`; off, `contact` is null.',
+    'Mettre la fiche de l’expéditeur dans le carnet d’adresses dans les données du déclencheur (`contact`). Avec une clé d’API, il faut `contacts:read` ; désactivé, `contact` vaut null.'],
   ['The value to test, usually an expression such as `{{ trigger.subject }}`.',
     'La valeur à tester, en général une expression comme `{{ trigger.subject }}`.'],
   ['How to compare `left` with `right`.',

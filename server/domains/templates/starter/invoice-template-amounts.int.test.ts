@@ -56,7 +56,7 @@ async function runOn(snippet: string, invoice: string, simulated: boolean) {
     workflowId: workflow.id,
     workflowVersionId: version!.id,
     simulated,
-    trigger: { type: 'mail', nodeId: 'invoice', mailboxId: mailbox.id, messageId: message.id, data: (await mailTriggerDataOf(db() as never, message.id))! },
+    trigger: { type: 'mail', nodeId: 'invoice', mailboxId: mailbox.id, messageId: message.id, data: (await mailTriggerDataOf(db() as never, message.id, { graph: extractInvoicesIntoATable.graph, triggerNodeId: 'invoice' }))! },
   });
   return waitForExecution(execution.id);
 }

@@ -38,6 +38,10 @@ export const mailTriggerParams = z.strictObject({
     .describe('Only bulk mail: newsletters and marketing mail, recognised by their headers whoever sends them (discussion lists are not bulk). Lets it past the list guardrail.'),
   requireSignals: z.array(signalName).max(20).default([]).describe('Signals the message must carry (all of them).'),
   excludeSignals: z.array(signalName).max(20).default([]).describe('Signals the message must not carry.'),
+  senderCard: z
+    .boolean()
+    .default(true)
+    .describe('Put the sender’s address book entry in the trigger data (`contact`). Through an API key it needs `contacts:read`; off, `contact` is null.'),
 });
 
 export type MailTriggerParams = z.output<typeof mailTriggerParams>;
@@ -212,6 +216,9 @@ export const mailTriggerNode = defineNode({
   effect: 'none',
   requires: ['mail'],
   scopes: ['messages:read'],
+  // The sender's card is address book data: a key that may not read the address book may not have a
+  // graph read it for it (keys only narrow), so the card is a parameter the key's scopes answer for.
+  parameterScopes: { senderCard: ['contacts:read'] },
   mailboxParams: ['mailboxIds'],
   async execute({ trigger }) {
     return { data: trigger ?? {} };

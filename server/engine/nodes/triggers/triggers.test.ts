@@ -39,6 +39,7 @@ describe('trigger.mail parameters', () => {
       includeMailingLists: false,
       requireSignals: [],
       excludeSignals: [],
+      senderCard: true,
     });
     expect(mailTriggerNode.mailboxParams).toEqual(['mailboxIds']);
   });
