@@ -2,19 +2,38 @@
  * Journey of the address book (issue 22, the Contacts page's part): an administrator adds the
  * organisation's VIP card for a domain; a member creates a signature, makes it a mailbox's default
  * signature, and adds a personal `tu`/casual card for one address of that domain; the entry's
- * resolution, seen from the mailbox, shows each field with the card or default that gave it. (The
- * workflow's draft carrying the signature and the vCard import belong to the other lanes of the issue.)
- * The member's mailbox is seeded in the database, as the review journey does: connecting one is
- * mail.spec.ts's subject.
+ * resolution, seen from the mailbox, shows each field with the card or default that gave it; a draft a
+ * workflow prepares for that address carries the mailbox's signature and the review names its
+ * recipient. A second journey imports a small vCard address book with one bad line.
+ * The member's mailbox is a real one (Dovecot and SMTP), connected through the API: connecting one
+ * in the UI is mail.spec.ts's subject.
  */
-import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
-import { e2eDatabase } from '../fixtures/database';
+import { startDovecot, type DovecotServer, type MailUser } from '@/server/testing/mail-servers/dovecot';
+import { startSmtpServer, type TestSmtpServer } from '@/server/testing/mail-servers/smtp';
 import { e2eAdmin } from '../fixtures/env';
+import { connectTestMailbox, waitForFirstSync } from '../fixtures/mail';
 import { signedInMember } from '../fixtures/members';
 import { signIn } from '../fixtures/session';
 
+const account: MailUser = { user: 'contacts-sales@example.test', password: 'contacts-sales-imap-password' };
+
+let dovecot: DovecotServer;
+let smtp: TestSmtpServer;
+
+test.beforeAll(async () => {
+  dovecot = await startDovecot({ users: [account] });
+  smtp = await startSmtpServer({ users: [account], tls: 'none' });
+});
+
+test.afterAll(async () => {
+  await smtp?.stop();
+  await dovecot?.stop();
+});
+
 test('an administrator adds a shared VIP domain card; a member adds a tu/casual card and a mailbox signature; the trace shows every source', async ({ page, browser }) => {
+  test.setTimeout(300_000);
   const stamp = Date.now();
   const domain = `vip-corp-${stamp}.example`;
   const address = `jo@${domain}`;
@@ -60,14 +79,10 @@ test('an administrator adds a shared VIP domain card; a member adds a tu/casual 
   const context = await signedInMember(browser, page.request, { email: `contacts-${stamp}@e2e.test`, name: 'Sam Member', password: 'contacts-password-42' });
   const member = await context.newPage();
   const memberId = ((await (await context.request.get('/api/v1/auth/me')).json()) as { member: { id: string } }).member.id;
-  const mailboxAddress = `sales-${stamp}@e2e.test`;
-  const mailboxId = randomUUID();
-  const db = await e2eDatabase();
-  try {
-    await db.query(`INSERT INTO mailboxes (id, member_id, provider, address, status, updated_at) VALUES ($1, $2, 'imap', $3, 'active', now())`, [mailboxId, memberId, mailboxAddress]);
-  } finally {
-    await db.end();
-  }
+  // A real mailbox (Dovecot and SMTP): the workflow's draft needs a connected one.
+  const mailboxAddress = account.user;
+  const mailboxId = await connectTestMailbox(context.request, { dovecot, smtp }, account);
+  await waitForFirstSync(context.request, mailboxId);
 
   await test.step('the member creates a signature in Settings → Signatures', async () => {
     await member.goto('/');
@@ -140,6 +155,120 @@ test('an administrator adds a shared VIP domain card; a member adds a tu/casual 
     const entry = member.getByRole('dialog', { name: `Cards of ${address}` });
     await entry.getByTestId('entry-mailbox').selectOption('');
     await expect(entry.getByTestId('trace-signatureText')).toContainText('no card or default sets it');
+    await member.keyboard.press('Escape');
+  });
+
+  await test.step('a draft a workflow prepares for that address carries the mailbox’s signature; the review names the recipient', async () => {
+    const subject = `Your order ${stamp}`;
+    const graph = {
+      nodes: [
+        { id: 'hook', type: 'trigger.webhook', version: 1, name: 'Order placed', params: {}, position: { x: 0, y: 0 } },
+        { id: 'draft', type: 'mail.draft', version: 1, name: 'Thank the buyer', params: { mailboxId, to: [address], subject, bodyText: 'Merci pour ta commande !' }, position: { x: 260, y: 0 } },
+      ],
+      connections: [{ from: 'hook', output: 'main', to: 'draft' }],
+    };
+    const created = await context.request.post('/api/v1/workflows', { data: { name: `Thank VIP buyers ${stamp}`, graph } });
+    expect(created.status(), await created.text()).toBe(201);
+    const workflowId = ((await created.json()) as { workflow: { id: string } }).workflow.id;
+    const published = await context.request.post(`/api/v1/workflows/${workflowId}/publish`, { data: { note: 'Contacts journey' } });
+    expect(published.ok(), await published.text()).toBe(true);
+    const hook = await context.request.post(`/api/v1/workflows/${workflowId}/webhook`);
+    const { url } = (await hook.json()) as { url: string };
+    const fired = await context.request.post(url, { data: { order: 42 } });
+    expect(fired.status(), await fired.text()).toBe(202);
+    const { executionId } = (await fired.json()) as { executionId: string };
+    // The run ends with its draft made (what it answers if not says why, rather than an empty review).
+    await expect
+      .poll(
+        async () => {
+          const run = (await (await context.request.get(`/api/v1/executions/${executionId}`)).json()) as { status: string; error: unknown };
+          return run.status === 'running' || run.status === 'queued' ? 'running' : JSON.stringify({ status: run.status, error: run.error ?? null });
+        },
+        { timeout: 60_000 },
+      )
+      .toBe(JSON.stringify({ status: 'succeeded', error: null }));
+
+    await member.goto('/review');
+    const row = member.getByTestId('review-row').filter({ hasText: subject });
+    await expect(row).toBeVisible({ timeout: 60_000 });
+    await row.getByRole('button').first().click();
+    await expect(member.getByTestId('review-subject')).toHaveText(subject);
+    const cards = member.getByTestId('review-recipient-cards');
+    await expect(cards).toContainText('VIP Corp');
+    await expect(cards).toContainText('VIP');
+    const body = member.frameLocator('[data-testid="message-frame"]');
+    await expect(body.getByText('Merci pour ta commande !')).toBeVisible();
+    await expect(body.getByText('Sales team')).toBeVisible();
+  });
+  await context.close();
+});
+
+test('a member imports a small vCard address book with one bad line: the preview names it, the valid cards are imported, the export has them', async ({ page, browser }) => {
+  test.setTimeout(180_000);
+  const stamp = Date.now();
+  await signIn(page, e2eAdmin.email, e2eAdmin.password);
+  const context = await signedInMember(browser, page.request, { email: `contacts-import-${stamp}@e2e.test`, name: 'Ivo Importer', password: 'contacts-import-42' });
+  const member = await context.newPage();
+  // As a phone or another mail client exports it: 3.0 and 4.0 cards, folded lines, one broken line.
+  const book = [
+    'BEGIN:VCARD',
+    'VERSION:3.0',
+    'FN:Léa Martin',
+    'N:Martin;Léa;;;',
+    `EMAIL;TYPE=INTERNET,WORK:lea.martin@atelier-${stamp}.example`,
+    'NOTE:Met at the Lyon trade fair\\, prefers calls in the',
+    '  morning',
+    'END:VCARD',
+    'BEGIN:VCARD',
+    'VERSION:4.0',
+    'FN:Tom Baker',
+    'this line lost its colon when the file was edited by hand',
+    `EMAIL:tom@baker-${stamp}.example`,
+    'END:VCARD',
+    'BEGIN:VCARD',
+    'VERSION:4.0',
+    'FN:Ana Silva',
+    `EMAIL;PREF=1:Ana.Silva@Porto-${stamp}.Example`,
+    'NOTE:Orders cork every quarter',
+    'END:VCARD',
+    '',
+  ].join('\r\n');
+
+  await test.step('the preview shows each card with what will happen, and the bad line with its reason', async () => {
+    await member.goto('/contacts');
+    await member.getByTestId('contacts-import').click();
+    const dialog = member.getByRole('dialog', { name: 'Import contacts' });
+    await dialog.getByTestId('import-file').setInputFiles({ name: 'phone-export.vcf', mimeType: 'text/vcard', buffer: Buffer.from(book, 'utf8') });
+    const lines = dialog.getByTestId('import-line');
+    await expect(lines).toHaveCount(3);
+    await expect(lines.nth(0)).toHaveAttribute('data-action', 'create');
+    await expect(lines.nth(1)).toHaveAttribute('data-action', 'error');
+    await expect(lines.nth(1).getByTestId('import-line-problems')).toContainText('not a vCard content line');
+    await expect(lines.nth(2)).toHaveAttribute('data-action', 'create');
+    await expect(dialog.getByTestId('import-errors-note')).toBeVisible();
+  });
+
+  await test.step('importing writes the two valid cards only', async () => {
+    const dialog = member.getByRole('dialog', { name: 'Import contacts' });
+    await dialog.getByTestId('import-submit').click();
+    await expect(dialog.getByTestId('import-result')).toBeVisible();
+    await dialog.getByRole('button', { name: 'Close' }).last().click();
+    // A member's card keeps the note (a display name is the organisation's card's, not imported into mine).
+    await expect(member.locator(`[data-testid="contact-row"][data-value="lea.martin@atelier-${stamp}.example"]`)).toBeVisible();
+    await expect(member.locator(`[data-testid="contact-row"][data-value="ana.silva@porto-${stamp}.example"]`)).toBeVisible();
+    await expect(member.locator(`[data-testid="contact-row"][data-value="tom@baker-${stamp}.example"]`)).toHaveCount(0);
+  });
+
+  await test.step('the export as vCard has the imported cards', async () => {
+    await member.getByTestId('contacts-export').click();
+    const dialog = member.getByRole('dialog', { name: 'Export contacts' });
+    const [download] = await Promise.all([member.waitForEvent('download'), dialog.getByTestId('export-download').click()]);
+    const exported = await readFile((await download.path())!, 'utf8');
+    expect(exported).toContain('BEGIN:VCARD');
+    expect(exported).toContain(`lea.martin@atelier-${stamp}.example`);
+    expect(exported).toContain(`ana.silva@porto-${stamp}.example`);
+    expect(exported).toContain('Orders cork every quarter');
+    expect(exported).not.toContain(`tom@baker-${stamp}.example`);
   });
   await context.close();
 });

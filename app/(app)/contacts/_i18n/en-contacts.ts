@@ -165,4 +165,5 @@ export const enContactErrors = {
   'contacts.mailbox_not_found': 'This mailbox is not one of yours, or it no longer exists.',
   'contacts.signature_not_found': 'This signature no longer exists. Choose another one.',
   'contacts.signature_limit_reached': 'You already have as many signatures as allowed. Delete one you no longer use first.',
+  'contacts.import_rejected': 'Some lines of the file cannot be imported. Nothing was written: import the valid lines only, or correct the file.',
 };

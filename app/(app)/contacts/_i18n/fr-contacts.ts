@@ -159,4 +159,5 @@ export const frContactErrors: typeof enContactErrors = {
   'contacts.mailbox_not_found': 'Cette boîte n’est pas l’une des vôtres, ou elle n’existe plus.',
   'contacts.signature_not_found': 'Cette signature n’existe plus. Choisissez-en une autre.',
   'contacts.signature_limit_reached': 'Vous avez déjà autant de signatures que permis. Supprimez d’abord celle dont vous ne vous servez plus.',
+  'contacts.import_rejected': 'Certaines lignes du fichier ne peuvent pas être importées. Rien n’a été écrit : importez seulement les lignes valides, ou corrigez le fichier.',
 };
