@@ -78,7 +78,6 @@ test('an administrator adds a shared VIP domain card; a member adds a tu/casual 
 
   const context = await signedInMember(browser, page.request, { email: `contacts-${stamp}@e2e.test`, name: 'Sam Member', password: 'contacts-password-42' });
   const member = await context.newPage();
-  const memberId = ((await (await context.request.get('/api/v1/auth/me')).json()) as { member: { id: string } }).member.id;
   // A real mailbox (Dovecot and SMTP): the workflow's draft needs a connected one.
   const mailboxAddress = account.user;
   const mailboxId = await connectTestMailbox(context.request, { dovecot, smtp }, account);
