@@ -60,6 +60,7 @@ const oursOwnBadRequest: Record<string, string> = {
   'POST /api/v1/messages/send': 'webmail.bad_request',
   'POST /api/v1/messages/send/{id}/undo': 'webmail.bad_request',
   'POST /api/v1/messages/{id}/unsubscribe': 'webmail.bad_request',
+  'GET /api/v1/mailboxes/{id}/recipient-suggestions': 'webmail.bad_request',
   'POST /api/v1/assistant/conversations/{id}/turns': 'assistant.bad_request',
 };
 

@@ -10,7 +10,7 @@ import { graphScopes, nodeScopes, parameterFields, parameterInUse } from './requ
 
 /** type → [scopes its use implies, parameter → scopes it implies in use, workflow parameters]. */
 const expected: Record<string, [string[], Record<string, string[]>?, string[]?]> = {
-  'trigger.mail': [['messages:read']],
+  'trigger.mail': [['messages:read'], { senderCard: ['contacts:read'] }],
   'trigger.webhook': [[]],
   'trigger.schedule': [[]],
   'trigger.workflow_failure': [['executions:read', 'messages:read']],
@@ -82,8 +82,12 @@ describe('the scopes a graph implies', () => {
     const { needs } = graphScopes({ nodes: [node('trigger.mail'), node('http.request', { url: 'https://x.test' }), node('mail.move', { folder: 'archive' }), node('ai.extract')] });
     expect(Object.fromEntries([...needs].map(([scope, types]) => [scope, [...types]]))).toEqual({
       'messages:read': ['trigger.mail', 'ai.extract'],
+      // The sender's card is on by default: the trigger reads the address book.
+      'contacts:read': ['trigger.mail'],
       'messages:write': ['mail.move'],
     });
+    const cardless = graphScopes({ nodes: [node('trigger.mail', { senderCard: false })] });
+    expect([...cardless.needs.keys()]).toEqual(['messages:read']);
   });
 
   it('counts a parameter by its default when absent: a classification is written unless `writeClassification` is false', () => {

@@ -27,7 +27,8 @@ const uuid = '1b4e28ba-2fa1-41d2-883f-0016d3cca427';
 
 /** Params for the types the starter templates do not use, and other shapes of those they do. */
 const fixtures: Record<string, Record<string, unknown>[]> = {
-  'trigger.mail': [{ mailboxIds: [uuid], folders: ['inbox', 'archive'], hasAttachments: true, includeNoReply: true, requireSignals: ['vip'] }],
+  'trigger.mail': [{ mailboxIds: [uuid], folders: ['inbox', 'archive'], hasAttachments: true, includeNoReply: true, requireSignals: ['vip'], senderCard: false }],
+  'contacts.lookup': [{ address: '{{ trigger.to[0].email }}', mailboxId: 'none' }],
   'logic.if': [{ conditions: [{ left: 5, operator: 'gt', right: 3 }, { left: '{{ trigger.subject }}', operator: 'is_empty' }], combine: 'any' }],
   'logic.switch': [
     {
