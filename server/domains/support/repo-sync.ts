@@ -36,7 +36,7 @@ export function findDueOutbox(now: Date, limit: number, tx: Writer = db()): Prom
   return tx.$queryRaw<OutboxRow[]>`
     WITH pending AS (
       SELECT m.id, m.thread_id, m.seq, m.opens_thread, m.author_name, m.author_member_id, m.body, m.created_at, m.attempts,
-             bool_and(m.next_attempt_at IS NULL OR m.next_attempt_at <= ${now}) OVER (PARTITION BY m.thread_id ORDER BY m.seq) AS due
+             bool_and(m.next_attempt_at IS NULL OR m.next_attempt_at <= ${now}::timestamptz) OVER (PARTITION BY m.thread_id ORDER BY m.seq) AS due
         FROM support_messages m
        WHERE m.delivered_at IS NULL AND m.direction = 'member'
     )
@@ -44,7 +44,7 @@ export function findDueOutbox(now: Date, limit: number, tx: Writer = db()): Prom
       FROM pending p JOIN support_threads t ON t.id = p.thread_id
      WHERE p.due
      ORDER BY p.seq
-     LIMIT ${limit}`;
+     LIMIT ${limit}::int`;
 }
 
 export interface ChangedThread {
@@ -59,7 +59,7 @@ export interface ChangedThread {
 export async function markMessageDelivered(tx: Writer, messageId: string, at: Date, threadId: string | null = null): Promise<ChangedThread | null> {
   const rows = await tx.$queryRaw<{ id: string; author_member_id: string | null }[]>`
     WITH delivered AS (
-      UPDATE support_messages SET delivered_at = ${at}, next_attempt_at = NULL
+      UPDATE support_messages SET delivered_at = ${at}::timestamptz, next_attempt_at = NULL
        WHERE id = ${messageId}::uuid AND direction = 'member' AND delivered_at IS NULL
          AND (${threadId}::uuid IS NULL OR thread_id = ${threadId}::uuid)
       RETURNING thread_id)
@@ -72,7 +72,7 @@ export async function markMessageDelivered(tx: Writer, messageId: string, at: Da
 export async function recordDeliveryFailure(messageId: string, failure: { error: string; nextAttemptAt: Date }, tx: Writer = db()): Promise<void> {
   await tx.$executeRaw`
     UPDATE support_messages
-       SET attempts = attempts + 1, last_error = ${failure.error}, next_attempt_at = ${failure.nextAttemptAt}
+       SET attempts = attempts + 1, last_error = ${failure.error}, next_attempt_at = ${failure.nextAttemptAt}::timestamptz
      WHERE id = ${messageId}::uuid AND direction = 'member' AND delivered_at IS NULL`;
 }
 
@@ -89,7 +89,7 @@ export async function insertTeamMessage(
   const rows = await tx.$queryRaw<{ id: string; author_member_id: string | null; subject: string }[]>`
     WITH inserted AS (
       INSERT INTO support_messages (id, thread_id, direction, author_name, body, created_at, operator_message_id, delivered_at)
-      SELECT gen_random_uuid(), t.id, 'team', ${message.authorName}, ${message.body}, ${message.createdAt}, ${message.operatorMessageId}, ${at}
+      SELECT gen_random_uuid(), t.id, 'team', ${message.authorName}::text, ${message.body}::text, ${message.createdAt}::timestamptz, ${message.operatorMessageId}::text, ${at}::timestamptz
         FROM support_threads t WHERE t.id = ${message.threadId}::uuid
       ON CONFLICT (operator_message_id) DO NOTHING
       RETURNING thread_id, seq, created_at)
@@ -97,7 +97,7 @@ export async function insertTeamMessage(
        SET message_count = t.message_count + 1,
            last_team_seq = greatest(coalesce(t.last_team_seq, 0), i.seq),
            last_message_at = greatest(t.last_message_at, i.created_at),
-           updated_at = greatest(t.updated_at, ${at})
+           updated_at = greatest(t.updated_at, ${at}::timestamptz)
       FROM inserted i
      WHERE t.id = i.thread_id
     RETURNING t.id, t.author_member_id, t.subject`;
@@ -109,9 +109,9 @@ export async function insertTeamMessage(
 export async function applyStatus(tx: Writer, change: { threadId: string; kind: string; status: string; seq: bigint }, at: Date): Promise<ChangedThread | null> {
   const rows = await tx.$queryRaw<{ id: string; author_member_id: string | null }[]>`
     UPDATE support_threads
-       SET status = ${change.status}, status_seq = ${change.seq}, updated_at = greatest(updated_at, ${at})
+       SET status = ${change.status}, status_seq = ${change.seq}::bigint, updated_at = greatest(updated_at, ${at}::timestamptz)
      WHERE id = ${change.threadId}::uuid AND kind = ${change.kind}
-       AND (status_seq IS NULL OR status_seq < ${change.seq})
+       AND (status_seq IS NULL OR status_seq < ${change.seq}::bigint)
     RETURNING id, author_member_id`;
   const row = rows[0];
   return row ? { id: row.id, authorMemberId: row.author_member_id } : null;
@@ -121,9 +121,9 @@ export async function applyStatus(tx: Writer, change: { threadId: string; kind: 
 export async function applyAssignee(tx: Writer, change: { threadId: string; assigneeName: string | null; seq: bigint }, at: Date): Promise<ChangedThread | null> {
   const rows = await tx.$queryRaw<{ id: string; author_member_id: string | null }[]>`
     UPDATE support_threads
-       SET assignee_name = ${change.assigneeName}, assignee_seq = ${change.seq}, updated_at = greatest(updated_at, ${at})
+       SET assignee_name = ${change.assigneeName}, assignee_seq = ${change.seq}::bigint, updated_at = greatest(updated_at, ${at}::timestamptz)
      WHERE id = ${change.threadId}::uuid
-       AND (assignee_seq IS NULL OR assignee_seq < ${change.seq})
+       AND (assignee_seq IS NULL OR assignee_seq < ${change.seq}::bigint)
     RETURNING id, author_member_id`;
   const row = rows[0];
   return row ? { id: row.id, authorMemberId: row.author_member_id } : null;
@@ -138,13 +138,13 @@ export async function lockLink(tx: Writer): Promise<void> {
 /** The pull's position moves (a null cursor keeps the current one) and the exchange succeeded at `at`. */
 export async function moveCursor(tx: Writer, cursor: string | null, at: Date): Promise<void> {
   await tx.$executeRaw`
-    INSERT INTO support_link (id, cursor, synced_at) VALUES (${linkId}, ${cursor}, ${at})
+    INSERT INTO support_link (id, cursor, synced_at) VALUES (${linkId}, ${cursor}, ${at}::timestamptz)
     ON CONFLICT (id) DO UPDATE SET cursor = coalesce(excluded.cursor, support_link.cursor), synced_at = excluded.synced_at`;
 }
 
 export async function recordSynced(at: Date, tx: Writer = db()): Promise<void> {
   await tx.$executeRaw`
-    INSERT INTO support_link (id, synced_at) VALUES (${linkId}, ${at})
+    INSERT INTO support_link (id, synced_at) VALUES (${linkId}, ${at}::timestamptz)
     ON CONFLICT (id) DO UPDATE SET synced_at = excluded.synced_at`;
 }
 
@@ -156,6 +156,6 @@ export async function readLink(tx: Pick<Tx, 'supportLink'> = db()) {
 export async function storeBranding(branding: object | null, at: Date, tx: Writer = db()): Promise<void> {
   const json = branding === null ? null : JSON.stringify(branding);
   await tx.$executeRaw`
-    INSERT INTO support_link (id, branding, branding_fetched_at) VALUES (${linkId}, ${json}::jsonb, ${at})
+    INSERT INTO support_link (id, branding, branding_fetched_at) VALUES (${linkId}, ${json}::jsonb, ${at}::timestamptz)
     ON CONFLICT (id) DO UPDATE SET branding = excluded.branding, branding_fetched_at = excluded.branding_fetched_at`;
 }

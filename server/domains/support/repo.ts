@@ -156,7 +156,7 @@ export async function appendMemberMessage(tx: Tx, threadId: string, message: { i
 export async function markThreadReadBy(tx: Pick<Tx, '$executeRaw'>, threadId: string, memberId: string, at: Date): Promise<void> {
   await tx.$executeRaw`
     INSERT INTO support_reads (thread_id, member_id, last_read_seq, last_read_at)
-    SELECT ${threadId}::uuid, ${memberId}::uuid, coalesce(max(seq), 0), ${at}
+    SELECT ${threadId}::uuid, ${memberId}::uuid, coalesce(max(seq), 0), ${at}::timestamptz
       FROM support_messages WHERE thread_id = ${threadId}::uuid
     ON CONFLICT (thread_id, member_id) DO UPDATE
       SET last_read_seq = greatest(support_reads.last_read_seq, excluded.last_read_seq), last_read_at = excluded.last_read_at`;
