@@ -108,7 +108,7 @@ describe('support.bad_request for every input error', () => {
     expect((await openConversation(member, { subject: ` ${title160} `, body: ` ${need5000} ` })).status).toBe(201);
     const thread = (await openConversation(member, { subject: 'Bounds', body: 'x' })).body;
     expect((await postMessage(member, thread.id, { body: need5000 })).status).toBe(201);
-    const refused: [string, () => ReturnType<typeof call>][] = [
+    const refused: [string, () => Promise<{ status: number; body: any }>][] = [
       ['empty title', () => openRequest(member, { title: '', need: 'x' })],
       ['blank title', () => openRequest(member, { title: '   ', need: 'x' })],
       ['title of 161', () => openRequest(member, { title: `${title160}t`, need: 'x' })],
@@ -331,7 +331,7 @@ describe('outsider attacks', () => {
   });
 
   it('a cookie-authenticated write from another site is refused (403 auth.cross_origin)', async () => {
-    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }]) {
+    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }] as Record<string, string>[]) {
       const response = await call('POST', '/api/v1/support/threads', { cookie: member.cookie, body: { subject: 'Forged', body: 'x' }, headers });
       expect(response.status).toBe(403);
       expect(response.body.error.code).toBe('auth.cross_origin');
