@@ -1,0 +1,8 @@
+/**
+ * The support domain's public face: what other domains, the runner and the HTTP layer may import from it
+ * (ESLint refuses their imports of any other file here). Re-exports only; the code lives in the files named.
+ */
+// The sync with the operator's control plane (server/domains/support/sync/, the runner's task) reads and
+// writes the database through this store.
+export { supportSyncStore } from './sync-store';
+export { isLinked } from './service';
