@@ -18,6 +18,15 @@ export const SUPPORT_SYNC_JOB_KEY = jobKeys.supportSync();
 export const SUPPORT_SYNC_QUEUE = 'support-sync';
 const interval = 60_000;
 
+/** One client per link and process: its guarded connection pool is reused from one exchange to the next. */
+let linkClient: { key: string; client: ControlPlaneClient } | null = null;
+
+function clientFor(link: ControlPlaneLink): ControlPlaneClient {
+  const key = JSON.stringify([link.url, link.instanceId, link.secret]);
+  if (linkClient?.key !== key) linkClient = { key, client: createControlPlaneClient(link) };
+  return linkClient.client;
+}
+
 export type SyncSupportOptions = {
   store?: SupportSyncStore | null;
   link?: ControlPlaneLink | null;
@@ -37,7 +46,7 @@ export async function syncSupport(options: SyncSupportOptions = {}): Promise<Syn
     return null;
   }
   const now = options.now ?? (() => new Date());
-  const outcome = await runSupportSync({ store, client: options.client ?? createControlPlaneClient(link), now, log });
+  const outcome = await runSupportSync({ store, client: options.client ?? clientFor(link), now, log });
   if (outcome.delivered > 0 || outcome.failed > 0 || outcome.applied > 0) {
     log.info({ delivered: outcome.delivered, failed: outcome.failed, applied: outcome.applied, synced: outcome.synced }, 'support sync: exchange done');
   }
