@@ -55,7 +55,7 @@ export function operatorBrandingReader(
 ): OperatorBrandingReader {
   const memoMs = options.memoMs ?? 15_000;
   const readTimeoutMs = options.readTimeoutMs ?? 500;
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (() => Date.now());
   let last: { value: OperatorBranding | null; at: number } | null = null;
   let inFlight: Promise<OperatorBranding | null> | null = null;
 
