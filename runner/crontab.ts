@@ -5,7 +5,6 @@
  */
 import { parseCronItems, type CronItem } from 'graphile-worker';
 import { housekeepingTaskNames as tasks } from '../server/core/jobs/housekeeping-jobs';
-import { SUPPORT_SYNC_QUEUE } from '../server/domains/support';
 
 export const cronItems: CronItem[] = [
   // Written on every request, so the table grows fastest.
@@ -27,9 +26,8 @@ export const cronItems: CronItem[] = [
   // the whole history once a day (a restore, a load with triggers off). Two entries of one task: distinct identifiers.
   { task: tasks.dashboardReconcile, match: '*/10 * * * *' },
   { task: tasks.dashboardReconcile, identifier: 'dashboard-reconcile-history', match: '43 2 * * *', payload: { history: true } },
-].map((item): CronItem => ({ ...item, options: { backfillPeriod: 0, maxAttempts: 3 } }))
-  // The support sync's interval (a no-op when the instance is not linked), in the queue of the jobs a member's
-  // write queues, so two exchanges never overlap; one attempt: the next minute is the retry.
-  .concat([{ task: tasks.supportSyncInterval, match: '* * * * *', options: { backfillPeriod: 0, maxAttempts: 1, queueName: SUPPORT_SYNC_QUEUE } }]);
+  // The support sync's interval, a no-op when the instance is not linked (server/domains/support/sync/job.ts).
+  { task: tasks.supportSyncInterval, match: '* * * * *' },
+].map((item) => ({ ...item, options: { backfillPeriod: 0, maxAttempts: 3 } }));
 
 export const parsedCronItems = parseCronItems(cronItems);

@@ -3,5 +3,5 @@
  * runner's imports of any other file here).
  */
 // The wire to the operator's control plane (sync/, lane sup-sync).
-export { syncSupport, SUPPORT_SYNC_JOB_KEY, SUPPORT_SYNC_QUEUE } from './sync/job';
+export { syncSupport, SUPPORT_SYNC_JOB_KEY } from './sync/job';
 export { operatorBranding, withOperatorBranding } from './sync/branding';

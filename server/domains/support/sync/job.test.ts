@@ -3,7 +3,7 @@ import { cronItems } from '../../../../runner/crontab';
 import { taskList } from '../../../../runner/tasks';
 import { MemorySupportStore } from '../../../testing/control-plane/memory-store';
 import type { ControlPlaneClient } from './client';
-import { SUPPORT_SYNC_QUEUE, syncSupport } from './job';
+import { syncSupport } from './job';
 
 const link = { url: 'https://control.example.test', instanceId: 'i-1', secret: 'secret-secret-secret' };
 const refusingClient: ControlPlaneClient = {
@@ -33,8 +33,8 @@ describe('the runner support sync job', () => {
     expect(await store.linkState()).toEqual({ cursor: 'c0', syncedAt: at });
   });
 
-  it('is registered as support.sync (a write) and support-sync-interval (every minute, one queue)', () => {
+  it('is registered as support.sync (a write) and support-sync-interval (every minute)', () => {
     expect(Object.keys(taskList)).toEqual(expect.arrayContaining(['support.sync', 'support-sync-interval']));
-    expect(cronItems).toContainEqual(expect.objectContaining({ task: 'support-sync-interval', match: '* * * * *', options: expect.objectContaining({ queueName: SUPPORT_SYNC_QUEUE }) }));
+    expect(cronItems).toContainEqual(expect.objectContaining({ task: 'support-sync-interval', match: '* * * * *' }));
   });
 });

@@ -3,6 +3,11 @@
  * minute): one exchange with the control plane when the instance is linked, a no-op otherwise. What the exchange
  * leaves to do is queued at once (more items than one batch) or at the earliest retry when it comes before the
  * next interval; the job key `support-sync` keeps that to one pending job for the whole instance.
+ *
+ * No named graphile queue serialises the exchanges: a runner killed mid-exchange keeps its queue locked for hours
+ * (graphile frees a dead worker's locks only after 4 hours), which would stop the support sync of the whole
+ * instance. Two exchanges at once are safe instead: deliveries are idempotent by id, changes by operator id and
+ * sequence, and a cursor moved back by a slower exchange only makes the next pull reread what is ignored.
  */
 import { jobKeys } from '../../../core/jobs/catalogue';
 import { enqueue } from '../../../core/jobs/enqueue';
@@ -14,8 +19,6 @@ import { runSupportSync, type SyncOutcome } from './run';
 import type { SupportSyncStore } from './store';
 
 export const SUPPORT_SYNC_JOB_KEY = jobKeys.supportSync();
-/** Jobs of one queue run one at a time: two exchanges of one instance never overlap (they would be safe, only wasteful). */
-export const SUPPORT_SYNC_QUEUE = 'support-sync';
 const interval = 60_000;
 
 /** One client per link and process: its guarded connection pool is reused from one exchange to the next. */
@@ -53,10 +56,10 @@ export async function syncSupport(options: SyncSupportOptions = {}): Promise<Syn
   if (options.followUp !== false) {
     const soon = now().getTime() + interval;
     if (outcome.more) {
-      await enqueue('support.sync', {}, { jobKey: SUPPORT_SYNC_JOB_KEY, queueName: SUPPORT_SYNC_QUEUE });
+      await enqueue('support.sync', {}, { jobKey: SUPPORT_SYNC_JOB_KEY });
     } else if (outcome.retryAt && outcome.retryAt.getTime() < soon) {
       // preserve_run_at: a member's write queued for now stays now.
-      await enqueue('support.sync', {}, { jobKey: SUPPORT_SYNC_JOB_KEY, jobKeyMode: 'preserve_run_at', queueName: SUPPORT_SYNC_QUEUE, runAt: outcome.retryAt });
+      await enqueue('support.sync', {}, { jobKey: SUPPORT_SYNC_JOB_KEY, jobKeyMode: 'preserve_run_at', runAt: outcome.retryAt });
     }
   }
   return outcome;
