@@ -96,8 +96,4 @@ describe('a sync process killed mid-delivery', () => {
     ]);
     expect(local.messages.every((message) => !message.pending)).toBe(true);
   });
-
-  it.todo(
-    'the same with a real runner process (runner/main.ts, task support.sync) over the database store: needs sup-core\'s supportSyncStore bound in sync/default-store.ts at the merge; the scenario above is its template',
-  );
 });

@@ -8,6 +8,13 @@
  */
 import type { SupportSyncStore } from './store';
 
+let boundForTests: SupportSyncStore | null = null;
+
 export function defaultSupportSyncStore(): SupportSyncStore | null {
-  return null;
+  return boundForTests;
+}
+
+/** A real runner process in a test binds its store here (server/testing/control-plane/runner-store.ts). */
+export function bindSupportSyncStoreForTests(store: SupportSyncStore | null): void {
+  boundForTests = store;
 }
