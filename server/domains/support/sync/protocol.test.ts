@@ -3,6 +3,7 @@
  * (protocol.ts) accept and send: same routes, same fields, same bounds, same statuses.
  */
 import { readFileSync } from 'node:fs';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { protocolPaths, putMessageBody, putThreadBody, wireLimits } from './protocol';
 import { SUPPORT_CONVERSATION_STATUSES, SUPPORT_REQUEST_STATUSES } from './store';
@@ -16,6 +17,12 @@ const document = JSON.parse(readFileSync(new URL('../../../../docs/control-plane
 const schemas = document.components.schemas;
 
 describe('the control plane OpenAPI description', () => {
+  it('validates as OpenAPI 3.1', async () => {
+    const result = await new Validator().validate(structuredClone(document) as never);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
   it('is OpenAPI 3.1 with exactly the protocol routes, versioned under /v1/', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.paths).sort()).toEqual(
