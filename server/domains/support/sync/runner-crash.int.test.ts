@@ -72,7 +72,9 @@ describe('a runner killed mid-delivery of the support outbox', () => {
 
     const remote = operator.threads.get(threadId)!;
     expect(remote.messages.filter((message) => message.direction === 'member').map((message) => message.id)).toEqual(written);
-    expect(remote.messages.find((message) => message.id === written[1])!.puts).toBe(2);
+    expect(new Set(remote.messages.map((message) => message.id)).size).toBe(remote.messages.length);
+    // Sent again after the kill (the runner's every-minute exchange may have sent it once more, harmlessly).
+    expect(remote.messages.find((message) => message.id === written[1])!.puts).toBeGreaterThanOrEqual(2);
     expect(members.thread(threadId).messages.map((message) => [message.direction, message.body])).toEqual([
       ['member', 'First'],
       ['member', 'Second'],
