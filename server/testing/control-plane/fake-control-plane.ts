@@ -65,9 +65,11 @@ export type Faults = {
   loseAcks: number;
   /** Answers to the next N requests declare another protocol version. */
   wrongVersion: number;
+  /** The next N answers are 200 with a 2 MB body (past the instance's bound). */
+  oversized: number;
 };
 
-const noFaults = (): Faults => ({ down: false, serverErrors: 0, slowMs: 0, garbage: 0, duplicateChanges: false, reverseChanges: false, loseAcks: 0, wrongVersion: 0 });
+const noFaults = (): Faults => ({ down: false, serverErrors: 0, slowMs: 0, garbage: 0, duplicateChanges: false, reverseChanges: false, loseAcks: 0, wrongVersion: 0, oversized: 0 });
 
 export type RequestRecord = { method: string; path: string; status: number | 'reset' };
 
@@ -298,6 +300,13 @@ export class FakeControlPlane {
       this.requests.push({ method, path, status: 200 });
       response.writeHead(200, { 'content-type': 'application/json', [protocolHeaders.version]: PROTOCOL_VERSION });
       response.end('{"changes": [ {"type": "status", "seq": "not a number"');
+      return;
+    }
+    if (this.faults.oversized > 0 && status < 400) {
+      this.faults.oversized -= 1;
+      this.requests.push({ method, path, status: 200 });
+      response.writeHead(200, { 'content-type': 'application/json', [protocolHeaders.version]: PROTOCOL_VERSION });
+      response.end(`{"pad": "${'x'.repeat(2 * 1_048_576)}"}`);
       return;
     }
     this.requests.push({ method, path, status });

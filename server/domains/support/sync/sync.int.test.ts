@@ -167,6 +167,15 @@ describe('delivery of the outbox', () => {
     expectConverged(threadId);
   });
 
+  it('an answer past the size bound is refused unread and retried', async () => {
+    const { threadId } = store.createThread({ kind: 'request', subject: 'Huge', body: 'Need', author: alice });
+    operator.faults.oversized = 1;
+    expect(await exchange()).toMatchObject({ delivered: 0, failed: 1 });
+    expect(store.outboxRow(store.thread(threadId).messages[0].id)!.lastError).toBe('control plane: too_large');
+    await settle();
+    expectConverged(threadId);
+  });
+
   it('an answer of another protocol version is not trusted', async () => {
     const { threadId } = store.createThread({ kind: 'request', subject: 'Version', body: 'Need', author: alice });
     operator.faults.wrongVersion = 1;
