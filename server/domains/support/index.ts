@@ -6,3 +6,6 @@
 // writes the database through this store.
 export { supportSyncStore } from './sync-store';
 export { isLinked } from './service';
+// The wire to the operator's control plane (sync/): the runner's job and the operator's branding.
+export { syncSupport, SUPPORT_SYNC_JOB_KEY } from './sync/job';
+export { operatorBranding, withOperatorBranding } from './sync/branding';
