@@ -17,10 +17,11 @@ import { SelectField, TextareaField, TextField } from '@/app/ui/field';
 import { useFieldErrors } from '@/app/ui/field-errors';
 import { TrashIcon } from '@/app/ui/icons';
 import type { ContactKind } from '@/server/domains/contacts/normalise';
-import { contactStatuses, formalities, tones, type ContactStatus, type Formality, type Tone } from '@/server/domains/contacts/resolve';
+import { contactStatuses, type ContactStatus } from '@/server/domains/contacts/resolve';
 import { contactBounds } from '@/server/domains/contacts/schemas';
 import { useContactActions, useSignatures, type ContactEntry } from '../_lib/api';
 import { emptyMemberDraft, emptySharedDraft, languageOk, memberBody, memberDraftOf, sharedBody, sharedDraftOf, type MemberDraft, type SharedDraft } from '../_lib/card-draft';
+import { FormalityField, LanguageField, ToneField } from './writing-fields';
 
 interface Target {
   kind: ContactKind;
@@ -132,17 +133,12 @@ export function SharedCardForm({ target, card }: { target: Target; card: Contact
             </option>
           ))}
         </SelectField>
-        <TextField
+        <LanguageField
           label={c.cards.language}
-          optional={t.common.optional}
-          hint={c.cards.languageHint}
-          error={errors.language}
           value={draft.language}
-          maxLength={contactBounds.language}
-          spellCheck={false}
-          autoComplete="off"
-          onChange={(event) => {
-            change({ language: event.target.value });
+          error={errors.language}
+          onChange={(language) => {
+            change({ language });
             clearError('language');
           }}
         />
@@ -206,33 +202,14 @@ export function MemberCardForm({
     <form onSubmit={submit} noValidate aria-label={mailbox ? c.entry.tabs.mailbox(mailbox.address) : c.entry.tabs.mine} data-testid={`${testId}-form`}>
       <p className="mb-4 text-sm text-muted">{card ? help : `${help} ${c.cards.none}`}</p>
       <div className="grid gap-4 sm:grid-cols-2">
-        <SelectField label={c.cards.formality} value={draft.formality} onChange={(event) => change({ formality: event.target.value as Formality | '' })}>
-          <option value="">{c.notSet}</option>
-          {formalities.map((formality) => (
-            <option key={formality} value={formality}>
-              {c.formalities[formality]}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField label={c.cards.tone} value={draft.tone} onChange={(event) => change({ tone: event.target.value as Tone | '' })}>
-          <option value="">{c.notSet}</option>
-          {tones.map((tone) => (
-            <option key={tone} value={tone}>
-              {c.tones[tone]}
-            </option>
-          ))}
-        </SelectField>
-        <TextField
+        <FormalityField label={c.cards.formality} value={draft.formality} onChange={(formality) => change({ formality })} />
+        <ToneField label={c.cards.tone} value={draft.tone} onChange={(tone) => change({ tone })} />
+        <LanguageField
           label={c.cards.language}
-          optional={t.common.optional}
-          hint={c.cards.languageHint}
-          error={errors.language}
           value={draft.language}
-          maxLength={contactBounds.language}
-          spellCheck={false}
-          autoComplete="off"
-          onChange={(event) => {
-            change({ language: event.target.value });
+          error={errors.language}
+          onChange={(language) => {
+            change({ language });
             clearError('language');
           }}
         />

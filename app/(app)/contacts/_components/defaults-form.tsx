@@ -12,13 +12,14 @@ import { describeError } from '@/app/lib/errors';
 import { formatDateTime } from '@/app/lib/format';
 import { Alert } from '@/app/ui/alert';
 import { Button } from '@/app/ui/button';
-import { SelectField, TextareaField, TextField } from '@/app/ui/field';
+import { SelectField, TextareaField } from '@/app/ui/field';
 import { useFieldErrors } from '@/app/ui/field-errors';
 import { ErrorState, LoadingState } from '@/app/ui/states';
-import { formalities, tones, type Formality, type Tone } from '@/server/domains/contacts/resolve';
+import type { Formality, Tone } from '@/server/domains/contacts/resolve';
 import { contactBounds } from '@/server/domains/contacts/schemas';
 import { useContactDefaults, useDefaultsActions, useSignatures, type ContactDefaults } from '../_lib/api';
 import { languageOk } from '../_lib/card-draft';
+import { FormalityField, LanguageField, ToneField } from './writing-fields';
 
 export type DefaultsScope = { scope: 'organisation' } | { scope: 'member' } | { scope: 'mailbox'; mailboxId: string };
 
@@ -83,33 +84,14 @@ function DefaultsFields({ which, row, testId }: { which: DefaultsScope; row: Row
   return (
     <form onSubmit={submit} noValidate data-testid={testId}>
       <div className="grid gap-4 sm:grid-cols-2">
-        <SelectField label={d.formality} value={draft.formality} onChange={(event) => change({ formality: event.target.value as Formality | '' })}>
-          <option value="">{c.notSet}</option>
-          {formalities.map((formality) => (
-            <option key={formality} value={formality}>
-              {c.formalities[formality]}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField label={d.tone} value={draft.tone} onChange={(event) => change({ tone: event.target.value as Tone | '' })}>
-          <option value="">{c.notSet}</option>
-          {tones.map((tone) => (
-            <option key={tone} value={tone}>
-              {c.tones[tone]}
-            </option>
-          ))}
-        </SelectField>
-        <TextField
+        <FormalityField label={d.formality} value={draft.formality} onChange={(formality) => change({ formality })} />
+        <ToneField label={d.tone} value={draft.tone} onChange={(tone) => change({ tone })} />
+        <LanguageField
           label={d.language}
-          optional={t.common.optional}
-          hint={c.cards.languageHint}
-          error={errors.language}
           value={draft.language}
-          maxLength={contactBounds.language}
-          spellCheck={false}
-          autoComplete="off"
-          onChange={(event) => {
-            change({ language: event.target.value });
+          error={errors.language}
+          onChange={(language) => {
+            change({ language });
             clearError('language');
           }}
         />
