@@ -14,14 +14,13 @@ import { Alert } from '@/app/ui/alert';
 import { Button } from '@/app/ui/button';
 import { ConfirmDialog } from '@/app/ui/dialog';
 import { SelectField, TextareaField, TextField } from '@/app/ui/field';
-import { useFieldErrors } from '@/app/ui/field-errors';
 import { TrashIcon } from '@/app/ui/icons';
 import type { ContactKind } from '@/server/domains/contacts/normalise';
 import { contactStatuses, type ContactStatus } from '@/server/domains/contacts/resolve';
 import { contactBounds } from '@/server/domains/contacts/schemas';
 import { useContactActions, useSignatures, type ContactEntry } from '../_lib/api';
-import { emptyMemberDraft, emptySharedDraft, languageOk, memberBody, memberDraftOf, sharedBody, sharedDraftOf, type MemberDraft, type SharedDraft } from '../_lib/card-draft';
-import { FormalityField, LanguageField, ToneField } from './writing-fields';
+import { emptyMemberDraft, emptySharedDraft, memberBody, memberDraftOf, sharedBody, sharedDraftOf, type MemberDraft, type SharedDraft } from '../_lib/card-draft';
+import { FormalityField, LanguageField, ToneField, useWritingDraft } from './writing-fields';
 
 interface Target {
   kind: ContactKind;
@@ -102,22 +101,13 @@ export function SharedCardForm({ target, card }: { target: Target; card: Contact
   const { t } = useI18n();
   const c = t.contacts;
   const { save } = useContactActions();
-  const [draft, setDraft] = useState<SharedDraft>(() => sharedDraftOf(card));
-  const { errors, setErrors, clearError } = useFieldErrors<{ language?: string }>();
-  const [saved, setSaved] = useState(false);
+  const { draft, change, saved, markSaved, reset, languageError, changeLanguage, languageAccepted } = useWritingDraft<SharedDraft>(() => sharedDraftOf(card));
   const [deleting, setDeleting] = useState(false);
-  const change = (patch: Partial<SharedDraft>) => {
-    setDraft((current) => ({ ...current, ...patch }));
-    setSaved(false);
-  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!languageOk(draft.language)) {
-      setErrors({ language: c.cards.invalidLanguage });
-      return;
-    }
-    save.mutate(sharedBody(target.kind, target.value, draft), { onSuccess: () => setSaved(true) });
+    if (!languageAccepted()) return;
+    save.mutate(sharedBody(target.kind, target.value, draft), { onSuccess: markSaved });
   };
 
   return (
@@ -136,11 +126,8 @@ export function SharedCardForm({ target, card }: { target: Target; card: Contact
         <LanguageField
           label={c.cards.language}
           value={draft.language}
-          error={errors.language}
-          onChange={(language) => {
-            change({ language });
-            clearError('language');
-          }}
+          error={languageError}
+          onChange={changeLanguage}
         />
       </div>
       <div className="mt-4">
@@ -154,8 +141,7 @@ export function SharedCardForm({ target, card }: { target: Target; card: Contact
       <FormFooter pending={save.isPending} saved={saved} canDelete={card !== null} onDelete={() => setDeleting(true)} testId="card-shared" />
       <DeleteCardDialog open={deleting} onClose={() => setDeleting(false)} target={target} body={c.cards.deleteBody.shared} input={{ layer: 'shared' }}
         onDeleted={() => {
-          setDraft(emptySharedDraft);
-          setSaved(false);
+          reset(emptySharedDraft);
         }}
       />
     </form>
@@ -176,26 +162,17 @@ export function MemberCardForm({
   const c = t.contacts;
   const { save } = useContactActions();
   const signatures = useSignatures();
-  const [draft, setDraft] = useState<MemberDraft>(() => memberDraftOf(card));
-  const { errors, setErrors, clearError } = useFieldErrors<{ language?: string }>();
-  const [saved, setSaved] = useState(false);
+  const { draft, change, saved, markSaved, reset, languageError, changeLanguage, languageAccepted } = useWritingDraft<MemberDraft>(() => memberDraftOf(card));
   const [deleting, setDeleting] = useState(false);
   const testId = mailbox ? 'card-mailbox' : 'card-mine';
-  const change = (patch: Partial<MemberDraft>) => {
-    setDraft((current) => ({ ...current, ...patch }));
-    setSaved(false);
-  };
   const help = mailbox ? c.cards.mailboxHelp(mailbox.address) : c.cards.mineHelp;
   // A signature named by the card but not in the list (deleted meanwhile) still shows as chosen.
   const knownSignature = draft.signatureId === '' || (signatures.data ?? []).some((signature) => signature.id === draft.signatureId);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!languageOk(draft.language)) {
-      setErrors({ language: c.cards.invalidLanguage });
-      return;
-    }
-    save.mutate(memberBody(target.kind, target.value, draft, mailbox?.id), { onSuccess: () => setSaved(true) });
+    if (!languageAccepted()) return;
+    save.mutate(memberBody(target.kind, target.value, draft, mailbox?.id), { onSuccess: markSaved });
   };
 
   return (
@@ -207,11 +184,8 @@ export function MemberCardForm({
         <LanguageField
           label={c.cards.language}
           value={draft.language}
-          error={errors.language}
-          onChange={(language) => {
-            change({ language });
-            clearError('language');
-          }}
+          error={languageError}
+          onChange={changeLanguage}
         />
         <SelectField label={c.cards.signature} value={draft.signatureId} onChange={(event) => change({ signatureId: event.target.value })}>
           <option value="">{c.cards.noSignature}</option>
@@ -239,8 +213,7 @@ export function MemberCardForm({
         body={mailbox ? c.cards.deleteBody.mailbox(mailbox.address) : c.cards.deleteBody.member}
         input={mailbox ? { layer: 'member', mailboxId: mailbox.id } : { layer: 'member' }}
         onDeleted={() => {
-          setDraft(emptyMemberDraft);
-          setSaved(false);
+          reset(emptyMemberDraft);
         }}
       />
     </form>
