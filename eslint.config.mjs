@@ -192,7 +192,7 @@ export default tseslint.config(
     // second `*-api.ts` beside it) owns every tRPC call as a named hook, so components depend on hooks and
     // types only, and a route's cache keys and refreshes are written once.
     files: ['app/**/*.{ts,tsx}'],
-    ignores: ['app/**/api.ts', 'app/**/*-api.ts', 'app/lib/trpc.ts', 'app/**/*.test.{ts,tsx}'],
+    ignores: ['app/**/api.ts', 'app/**/*-api.ts', 'app/lib/trpc.ts', 'app/**/*.test.{ts,tsx}', 'app/testing/**'],
     rules: {
       'no-restricted-imports': [
         'error',

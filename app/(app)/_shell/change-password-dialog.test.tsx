@@ -5,16 +5,12 @@
  * Cancel, Escape does nothing) until the password is changed. The server side (the flag, cleared by
  * a change) is server/domains/auth/generated-password.int.test.ts.
  */
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { createTRPCClient, TRPCClientError, type TRPCLink } from '@trpc/client';
-import { observable } from '@trpc/server/observable';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { en } from '@/app/i18n/en';
-import { I18nProvider } from '@/app/i18n/client';
-import { TRPCProvider, type Member } from '@/app/lib/trpc';
-import type { AppRouter } from '@/server/trpc/root';
+import type { Member } from '@/app/lib/trpc';
 import { RequiredPasswordChange } from './change-password-dialog';
+import { renderWithTrpc, type TrpcHandler } from '@/app/testing/render-with-trpc';
 
 vi.mock('next/navigation', () => ({ useRouter: () => ({ refresh() {}, replace() {} }) }));
 
@@ -31,31 +27,8 @@ const admin: Member = {
   createdAt: '2026-12-02T08:00:00.000Z',
 };
 
-function renderWith(handlers: Record<string, (input: unknown) => unknown>) {
-  const link: TRPCLink<AppRouter> = () => ({ op }) =>
-    observable((observer) => {
-      const handler = handlers[op.path];
-      Promise.resolve()
-        .then(() => (handler ? handler(op.input) : Promise.reject(new Error(`No handler for ${op.path}`))))
-        .then(
-          (data) => {
-            observer.next({ result: { type: 'data', data } });
-            observer.complete();
-          },
-          (error: unknown) => observer.error(error instanceof TRPCClientError ? error : TRPCClientError.from(error as Error)),
-        );
-    });
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  const trpcClient = createTRPCClient<AppRouter>({ links: [link] });
-  render(
-    <I18nProvider initialLocale="en">
-      <QueryClientProvider client={queryClient}>
-        <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
-          <RequiredPasswordChange />
-        </TRPCProvider>
-      </QueryClientProvider>
-    </I18nProvider>,
-  );
+function renderWith(handlers: Record<string, TrpcHandler>) {
+  renderWithTrpc(<RequiredPasswordChange />, handlers);
 }
 
 describe('RequiredPasswordChange', () => {

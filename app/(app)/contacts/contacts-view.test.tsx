@@ -5,49 +5,19 @@
  * card's editor for administrators only, and the member's card saved as a whole PUT body (the page's list
  * read again after it).
  */
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { createTRPCClient, TRPCClientError, type TRPCLink } from '@trpc/client';
-import { observable } from '@trpc/server/observable';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { en } from '@/app/i18n/en';
-import { I18nProvider } from '@/app/i18n/client';
-import { TRPCProvider } from '@/app/lib/trpc';
-import type { AppRouter } from '@/server/trpc/root';
 import { ContactsView } from './contacts-view';
 import type { ContactEntry } from './_lib/api';
+import { renderWithTrpc, type TrpcHandler } from '@/app/testing/render-with-trpc';
 
 vi.mock('next/navigation', () => ({ useRouter: () => ({ refresh() {}, replace() {} }), usePathname: () => '/contacts' }));
 
 afterEach(cleanup);
 
-type Handler = (input: unknown) => unknown;
-
-function renderView(handlers: Record<string, Handler>) {
-  const link: TRPCLink<AppRouter> = () => ({ op }) =>
-    observable((observer) => {
-      const handler = handlers[op.path];
-      Promise.resolve()
-        .then(() => (handler ? handler(op.input) : Promise.reject(new Error(`No handler for ${op.path}`))))
-        .then(
-          (data) => {
-            observer.next({ result: { type: 'data', data } });
-            observer.complete();
-          },
-          (error: unknown) => observer.error(error instanceof TRPCClientError ? error : TRPCClientError.from(error as Error)),
-        );
-    });
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  const trpcClient = createTRPCClient<AppRouter>({ links: [link] });
-  render(
-    <I18nProvider initialLocale="en">
-      <QueryClientProvider client={queryClient}>
-        <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
-          <ContactsView />
-        </TRPCProvider>
-      </QueryClientProvider>
-    </I18nProvider>,
-  );
+function renderView(handlers: Record<string, TrpcHandler>) {
+  renderWithTrpc(<ContactsView />, handlers);
 }
 
 const me = (role: 'admin' | 'member') => ({ member: { id: '00000000-0000-4000-8000-000000000001', email: 'sam@example.com', name: 'Sam', role, status: 'active' } });
@@ -72,7 +42,7 @@ const entry: ContactEntry = {
   },
 };
 
-function handlers(role: 'admin' | 'member', items: ContactEntry[], calls: { list: unknown[]; put: unknown[] }): Record<string, Handler> {
+function handlers(role: 'admin' | 'member', items: ContactEntry[], calls: { list: unknown[]; put: unknown[] }): Record<string, TrpcHandler> {
   return {
     'auth.me': () => me(role),
     'mailboxes.list': () => ({ mailboxes: [mailbox] }),

@@ -157,18 +157,20 @@ async function dispatchOne(tx: Tx, mailboxId: string): Promise<boolean> {
  */
 export async function mailTriggerDataOf(tx: Tx, messageId: string, trigger: { graph: unknown; triggerNodeId: string | null }): Promise<Record<string, unknown> | null> {
   const message = await loadMessage(tx, messageId);
-  return message ? summaryOf(tx, message, wantsSenderCard(trigger.graph, trigger.triggerNodeId)) : null;
+  return message ? summaryOf(tx, message, wantsSenderCard(parseTrigger(trigger.graph, trigger.triggerNodeId))) : null;
 }
+
+/** A graph's mail trigger parameters, parsed once for both the verdict and the sender's card. */
+function parseTrigger(graph: unknown, triggerNodeId: string | null) {
+  const nodes = (graph as { nodes?: { id?: unknown; params?: unknown }[] } | null)?.nodes ?? [];
+  return mailTriggerParams.safeParse(nodes.find((candidate) => candidate.id === triggerNodeId)?.params ?? {});
+}
+
+type ParsedTrigger = ReturnType<typeof parseTrigger>;
 
 /** A mail trigger's `senderCard` (true by default, and for a graph whose trigger is not a mail trigger's shape). */
-function wantsSenderCard(graph: unknown, triggerNodeId: string | null): boolean {
-  const parsed = mailTriggerParams.safeParse(triggerParamsOf(graph, triggerNodeId));
+function wantsSenderCard(parsed: ParsedTrigger): boolean {
   return parsed.success ? parsed.data.senderCard : true;
-}
-
-function triggerParamsOf(graph: unknown, triggerNodeId: string | null): unknown {
-  const nodes = (graph as { nodes?: { id?: unknown; params?: unknown }[] } | null)?.nodes ?? [];
-  return nodes.find((candidate) => candidate.id === triggerNodeId)?.params ?? {};
 }
 
 async function loadMessage(tx: Tx, messageId: string): Promise<QueuedMessage | null> {
@@ -257,8 +259,7 @@ type TriggerVerdict =
   | { kind: 'other_mailbox' }
   | { kind: 'invalid_trigger' };
 
-function triggerVerdict(graph: unknown, triggerNodeId: string | null, message: QueuedMessage, signals: string[]): TriggerVerdict {
-  const parsed = mailTriggerParams.safeParse(triggerParamsOf(graph, triggerNodeId));
+function triggerVerdict(parsed: ParsedTrigger, message: QueuedMessage, signals: string[]): TriggerVerdict {
   if (!parsed.success) return { kind: 'invalid_trigger' };
   if (parsed.data.mailboxIds.length > 0 && !parsed.data.mailboxIds.includes(message.mailboxId)) return { kind: 'other_mailbox' };
   const matchable = matchableOf(message);
@@ -287,7 +288,7 @@ export async function mailStartVerdicts(tx: Tx, messageId: string, triggers: Rea
   if (exclusion) return triggers.map(() => ({ kind: 'excluded' as const, ruleRef: `exclusion:${exclusion.id}` }));
   if (message.isFromSelf) return triggers.map(() => ({ kind: 'guardrail' as const, guardrail: 'from_self' as const }));
   const signals = await signalsOf(tx, message);
-  return triggers.map((trigger) => triggerVerdict(trigger.graph, trigger.triggerNodeId, message, signals));
+  return triggers.map((trigger) => triggerVerdict(parseTrigger(trigger.graph, trigger.triggerNodeId), message, signals));
 }
 
 /**
@@ -305,9 +306,10 @@ export async function decide(tx: Tx, message: QueuedMessage): Promise<DispatchDe
   if (message.isFromSelf) return { outcome: 'guardrail', ruleRef: 'guardrail:from_self', workflows: [] };
   const signals = await signalsOf(tx, message);
   const candidates = (await liveMailWorkflows(tx, message)).flatMap((row) => {
-    const verdict = triggerVerdict(row.graph, row.triggerNodeId, message, signals);
+    const parsed = parseTrigger(row.graph, row.triggerNodeId);
+    const verdict = triggerVerdict(parsed, message, signals);
     if (verdict.kind === 'other_mailbox' || verdict.kind === 'invalid_trigger') return [];
-    return [{ workflow: { id: row.id, versionId: row.versionId, triggerNodeId: row.triggerNodeId, senderCard: wantsSenderCard(row.graph, row.triggerNodeId) }, verdict }];
+    return [{ workflow: { id: row.id, versionId: row.versionId, triggerNodeId: row.triggerNodeId, senderCard: wantsSenderCard(parsed) }, verdict }];
   });
   const workflows = candidates.filter((candidate) => candidate.verdict.kind === 'match').map((candidate) => candidate.workflow);
   if (workflows.length > 0) return { outcome: 'dispatched', ruleRef: null, workflows };

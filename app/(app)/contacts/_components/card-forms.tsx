@@ -14,13 +14,13 @@ import { Alert } from '@/app/ui/alert';
 import { Button } from '@/app/ui/button';
 import { ConfirmDialog } from '@/app/ui/dialog';
 import { SelectField, TextareaField, TextField } from '@/app/ui/field';
-import { useFieldErrors } from '@/app/ui/field-errors';
 import { TrashIcon } from '@/app/ui/icons';
 import type { ContactKind } from '@/server/domains/contacts/normalise';
-import { contactStatuses, formalities, tones, type ContactStatus, type Formality, type Tone } from '@/server/domains/contacts/resolve';
+import { contactStatuses, type ContactStatus } from '@/server/domains/contacts/resolve';
 import { contactBounds } from '@/server/domains/contacts/schemas';
 import { useContactActions, useSignatures, type ContactEntry } from '../_lib/api';
-import { emptyMemberDraft, emptySharedDraft, languageOk, memberBody, memberDraftOf, sharedBody, sharedDraftOf, type MemberDraft, type SharedDraft } from '../_lib/card-draft';
+import { emptyMemberDraft, emptySharedDraft, memberBody, memberDraftOf, sharedBody, sharedDraftOf, type MemberDraft, type SharedDraft } from '../_lib/card-draft';
+import { FormalityField, LanguageField, ToneField, useWritingDraft } from './writing-fields';
 
 interface Target {
   kind: ContactKind;
@@ -101,22 +101,13 @@ export function SharedCardForm({ target, card }: { target: Target; card: Contact
   const { t } = useI18n();
   const c = t.contacts;
   const { save } = useContactActions();
-  const [draft, setDraft] = useState<SharedDraft>(() => sharedDraftOf(card));
-  const { errors, setErrors, clearError } = useFieldErrors<{ language?: string }>();
-  const [saved, setSaved] = useState(false);
+  const { draft, change, saved, markSaved, reset, languageError, changeLanguage, languageAccepted } = useWritingDraft<SharedDraft>(() => sharedDraftOf(card));
   const [deleting, setDeleting] = useState(false);
-  const change = (patch: Partial<SharedDraft>) => {
-    setDraft((current) => ({ ...current, ...patch }));
-    setSaved(false);
-  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!languageOk(draft.language)) {
-      setErrors({ language: c.cards.invalidLanguage });
-      return;
-    }
-    save.mutate(sharedBody(target.kind, target.value, draft), { onSuccess: () => setSaved(true) });
+    if (!languageAccepted()) return;
+    save.mutate(sharedBody(target.kind, target.value, draft), { onSuccess: markSaved });
   };
 
   return (
@@ -132,19 +123,11 @@ export function SharedCardForm({ target, card }: { target: Target; card: Contact
             </option>
           ))}
         </SelectField>
-        <TextField
+        <LanguageField
           label={c.cards.language}
-          optional={t.common.optional}
-          hint={c.cards.languageHint}
-          error={errors.language}
           value={draft.language}
-          maxLength={contactBounds.language}
-          spellCheck={false}
-          autoComplete="off"
-          onChange={(event) => {
-            change({ language: event.target.value });
-            clearError('language');
-          }}
+          error={languageError}
+          onChange={changeLanguage}
         />
       </div>
       <div className="mt-4">
@@ -158,8 +141,7 @@ export function SharedCardForm({ target, card }: { target: Target; card: Contact
       <FormFooter pending={save.isPending} saved={saved} canDelete={card !== null} onDelete={() => setDeleting(true)} testId="card-shared" />
       <DeleteCardDialog open={deleting} onClose={() => setDeleting(false)} target={target} body={c.cards.deleteBody.shared} input={{ layer: 'shared' }}
         onDeleted={() => {
-          setDraft(emptySharedDraft);
-          setSaved(false);
+          reset(emptySharedDraft);
         }}
       />
     </form>
@@ -180,61 +162,30 @@ export function MemberCardForm({
   const c = t.contacts;
   const { save } = useContactActions();
   const signatures = useSignatures();
-  const [draft, setDraft] = useState<MemberDraft>(() => memberDraftOf(card));
-  const { errors, setErrors, clearError } = useFieldErrors<{ language?: string }>();
-  const [saved, setSaved] = useState(false);
+  const { draft, change, saved, markSaved, reset, languageError, changeLanguage, languageAccepted } = useWritingDraft<MemberDraft>(() => memberDraftOf(card));
   const [deleting, setDeleting] = useState(false);
   const testId = mailbox ? 'card-mailbox' : 'card-mine';
-  const change = (patch: Partial<MemberDraft>) => {
-    setDraft((current) => ({ ...current, ...patch }));
-    setSaved(false);
-  };
   const help = mailbox ? c.cards.mailboxHelp(mailbox.address) : c.cards.mineHelp;
   // A signature named by the card but not in the list (deleted meanwhile) still shows as chosen.
   const knownSignature = draft.signatureId === '' || (signatures.data ?? []).some((signature) => signature.id === draft.signatureId);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!languageOk(draft.language)) {
-      setErrors({ language: c.cards.invalidLanguage });
-      return;
-    }
-    save.mutate(memberBody(target.kind, target.value, draft, mailbox?.id), { onSuccess: () => setSaved(true) });
+    if (!languageAccepted()) return;
+    save.mutate(memberBody(target.kind, target.value, draft, mailbox?.id), { onSuccess: markSaved });
   };
 
   return (
     <form onSubmit={submit} noValidate aria-label={mailbox ? c.entry.tabs.mailbox(mailbox.address) : c.entry.tabs.mine} data-testid={`${testId}-form`}>
       <p className="mb-4 text-sm text-muted">{card ? help : `${help} ${c.cards.none}`}</p>
       <div className="grid gap-4 sm:grid-cols-2">
-        <SelectField label={c.cards.formality} value={draft.formality} onChange={(event) => change({ formality: event.target.value as Formality | '' })}>
-          <option value="">{c.notSet}</option>
-          {formalities.map((formality) => (
-            <option key={formality} value={formality}>
-              {c.formalities[formality]}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField label={c.cards.tone} value={draft.tone} onChange={(event) => change({ tone: event.target.value as Tone | '' })}>
-          <option value="">{c.notSet}</option>
-          {tones.map((tone) => (
-            <option key={tone} value={tone}>
-              {c.tones[tone]}
-            </option>
-          ))}
-        </SelectField>
-        <TextField
+        <FormalityField label={c.cards.formality} value={draft.formality} onChange={(formality) => change({ formality })} />
+        <ToneField label={c.cards.tone} value={draft.tone} onChange={(tone) => change({ tone })} />
+        <LanguageField
           label={c.cards.language}
-          optional={t.common.optional}
-          hint={c.cards.languageHint}
-          error={errors.language}
           value={draft.language}
-          maxLength={contactBounds.language}
-          spellCheck={false}
-          autoComplete="off"
-          onChange={(event) => {
-            change({ language: event.target.value });
-            clearError('language');
-          }}
+          error={languageError}
+          onChange={changeLanguage}
         />
         <SelectField label={c.cards.signature} value={draft.signatureId} onChange={(event) => change({ signatureId: event.target.value })}>
           <option value="">{c.cards.noSignature}</option>
@@ -262,8 +213,7 @@ export function MemberCardForm({
         body={mailbox ? c.cards.deleteBody.mailbox(mailbox.address) : c.cards.deleteBody.member}
         input={mailbox ? { layer: 'member', mailboxId: mailbox.id } : { layer: 'member' }}
         onDeleted={() => {
-          setDraft(emptyMemberDraft);
-          setSaved(false);
+          reset(emptyMemberDraft);
         }}
       />
     </form>

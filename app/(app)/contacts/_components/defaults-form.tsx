@@ -6,19 +6,18 @@
  * language and notes; the member's and a mailbox's also name a signature (a mailbox's is its default
  * signature). Saving sends every field (the route replaces the row).
  */
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import { describeError } from '@/app/lib/errors';
 import { formatDateTime } from '@/app/lib/format';
 import { Alert } from '@/app/ui/alert';
 import { Button } from '@/app/ui/button';
-import { SelectField, TextareaField, TextField } from '@/app/ui/field';
-import { useFieldErrors } from '@/app/ui/field-errors';
+import { SelectField, TextareaField } from '@/app/ui/field';
 import { ErrorState, LoadingState } from '@/app/ui/states';
-import { formalities, tones, type Formality, type Tone } from '@/server/domains/contacts/resolve';
+import type { Formality, Tone } from '@/server/domains/contacts/resolve';
 import { contactBounds } from '@/server/domains/contacts/schemas';
 import { useContactDefaults, useDefaultsActions, useSignatures, type ContactDefaults } from '../_lib/api';
-import { languageOk } from '../_lib/card-draft';
+import { FormalityField, LanguageField, ToneField, useWritingDraft } from './writing-fields';
 
 export type DefaultsScope = { scope: 'organisation' } | { scope: 'member' } | { scope: 'mailbox'; mailboxId: string };
 
@@ -57,24 +56,15 @@ function DefaultsFields({ which, row, testId }: { which: DefaultsScope; row: Row
   const actions = useDefaultsActions();
   const withSignature = which.scope !== 'organisation';
   const signatures = useSignatures(withSignature);
-  const [draft, setDraft] = useState<Draft>(() => draftOf(row));
-  const { errors, setErrors, clearError } = useFieldErrors<{ language?: string }>();
-  const [saved, setSaved] = useState(false);
+  const { draft, change, saved, markSaved, languageError, changeLanguage, languageAccepted } = useWritingDraft<Draft>(() => draftOf(row));
   const mutation = which.scope === 'organisation' ? actions.organisation : which.scope === 'member' ? actions.member : actions.mailbox;
-  const change = (patch: Partial<Draft>) => {
-    setDraft((current) => ({ ...current, ...patch }));
-    setSaved(false);
-  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!languageOk(draft.language)) {
-      setErrors({ language: c.cards.invalidLanguage });
-      return;
-    }
+    if (!languageAccepted()) return;
     const common = { formality: draft.formality || null, tone: draft.tone || null, language: orNull(draft.language), notes: orNull(draft.notes) };
     const signatureId = draft.signatureId || null;
-    const onSuccess = () => setSaved(true);
+    const onSuccess = markSaved;
     if (which.scope === 'organisation') actions.organisation.mutate(common, { onSuccess });
     else if (which.scope === 'member') actions.member.mutate({ ...common, signatureId }, { onSuccess });
     else actions.mailbox.mutate({ ...common, signatureId, mailboxId: which.mailboxId }, { onSuccess });
@@ -83,35 +73,13 @@ function DefaultsFields({ which, row, testId }: { which: DefaultsScope; row: Row
   return (
     <form onSubmit={submit} noValidate data-testid={testId}>
       <div className="grid gap-4 sm:grid-cols-2">
-        <SelectField label={d.formality} value={draft.formality} onChange={(event) => change({ formality: event.target.value as Formality | '' })}>
-          <option value="">{c.notSet}</option>
-          {formalities.map((formality) => (
-            <option key={formality} value={formality}>
-              {c.formalities[formality]}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField label={d.tone} value={draft.tone} onChange={(event) => change({ tone: event.target.value as Tone | '' })}>
-          <option value="">{c.notSet}</option>
-          {tones.map((tone) => (
-            <option key={tone} value={tone}>
-              {c.tones[tone]}
-            </option>
-          ))}
-        </SelectField>
-        <TextField
+        <FormalityField label={d.formality} value={draft.formality} onChange={(formality) => change({ formality })} />
+        <ToneField label={d.tone} value={draft.tone} onChange={(tone) => change({ tone })} />
+        <LanguageField
           label={d.language}
-          optional={t.common.optional}
-          hint={c.cards.languageHint}
-          error={errors.language}
           value={draft.language}
-          maxLength={contactBounds.language}
-          spellCheck={false}
-          autoComplete="off"
-          onChange={(event) => {
-            change({ language: event.target.value });
-            clearError('language');
-          }}
+          error={languageError}
+          onChange={changeLanguage}
         />
         {withSignature ? (
           <SelectField label={d.signature} value={draft.signatureId} onChange={(event) => change({ signatureId: event.target.value })}>

@@ -4,52 +4,20 @@
  * (an empty HTML sent as null), edited, and a refusal of the server (the limit) is said in the
  * interface's words; deletion asks first.
  */
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { createTRPCClient, TRPCClientError, type TRPCLink } from '@trpc/client';
-import { observable } from '@trpc/server/observable';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { en } from '@/app/i18n/en';
-import { I18nProvider } from '@/app/i18n/client';
-import { TRPCProvider } from '@/app/lib/trpc';
-import type { AppRouter } from '@/server/trpc/root';
 import { SignaturesEditor } from './signatures-editor';
+import { renderWithTrpc, trpcAppError, type TrpcHandler } from '@/app/testing/render-with-trpc';
 
 vi.mock('next/navigation', () => ({ useRouter: () => ({ refresh() {}, replace() {} }) }));
 
 afterEach(cleanup);
 
-type Handler = (input: unknown) => unknown;
+const appError = trpcAppError;
 
-function appError(code: string) {
-  return new TRPCClientError(code, { result: { error: { message: code, code: -32600, data: { appError: { code, message: code, details: {} } } } } } as never);
-}
-
-function renderEditor(handlers: Record<string, Handler>) {
-  const link: TRPCLink<AppRouter> = () => ({ op }) =>
-    observable((observer) => {
-      const handler = handlers[op.path];
-      Promise.resolve()
-        .then(() => (handler ? handler(op.input) : Promise.reject(new Error(`No handler for ${op.path}`))))
-        .then(
-          (data) => {
-            observer.next({ result: { type: 'data', data } });
-            observer.complete();
-          },
-          (error: unknown) => observer.error(error instanceof TRPCClientError ? error : TRPCClientError.from(error as Error)),
-        );
-    });
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  const trpcClient = createTRPCClient<AppRouter>({ links: [link] });
-  render(
-    <I18nProvider initialLocale="en">
-      <QueryClientProvider client={queryClient}>
-        <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
-          <SignaturesEditor />
-        </TRPCProvider>
-      </QueryClientProvider>
-    </I18nProvider>,
-  );
+function renderEditor(handlers: Record<string, TrpcHandler>) {
+  renderWithTrpc(<SignaturesEditor />, handlers);
 }
 
 const at = '2026-12-01T10:00:00.000Z';

@@ -5,16 +5,11 @@
  * key's hint only, adding with the fields the provider needs and server refusals at their field,
  * testing and deleting.
  */
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { createTRPCClient, TRPCClientError, type TRPCLink } from '@trpc/client';
-import { observable } from '@trpc/server/observable';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { I18nProvider } from '@/app/i18n/client';
-import { TRPCProvider } from '@/app/lib/trpc';
-import type { AppRouter } from '@/server/trpc/root';
 import { AiKeysSection } from './ai-keys-section';
 import type { AiKey, MemberKeysSettings } from './_lib/api';
+import { renderWithTrpc, trpcAppError, type TrpcHandler } from '@/app/testing/render-with-trpc';
 
 vi.mock('next/navigation', () => ({ useRouter: () => ({ refresh() {} }) }));
 
@@ -40,41 +35,10 @@ const key: AiKey = {
   updatedAt: '2026-11-24T10:00:00.000Z',
 };
 
-type Handler = (input: unknown) => unknown;
+const appError = trpcAppError;
 
-/** An app error as the client sees the service's envelope. */
-function appError(code: string, details: Record<string, unknown> = {}) {
-  return new TRPCClientError(code, { result: { error: { message: code, code: -32600, data: { appError: { code, message: code, details } } } } } as never);
-}
-
-function renderSection(handlers: Record<string, Handler>, options: { settings?: MemberKeysSettings; locale?: 'en' | 'fr' } = {}) {
-  const calls: { path: string; input: unknown }[] = [];
-  const link: TRPCLink<AppRouter> = () => ({ op }) =>
-    observable((observer) => {
-      calls.push({ path: op.path, input: op.input });
-      const handler = handlers[op.path];
-      Promise.resolve()
-        .then(() => (handler ? handler(op.input) : Promise.reject(new Error(`No handler for ${op.path}`))))
-        .then(
-          (data) => {
-            observer.next({ result: { type: 'data', data } });
-            observer.complete();
-          },
-          (error: unknown) => observer.error(error instanceof TRPCClientError ? error : TRPCClientError.from(error as Error)),
-        );
-    });
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  const trpcClient = createTRPCClient<AppRouter>({ links: [link] });
-  render(
-    <I18nProvider initialLocale={options.locale ?? 'en'}>
-      <QueryClientProvider client={queryClient}>
-        <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
-          <AiKeysSection settings={options.settings ?? settings} />
-        </TRPCProvider>
-      </QueryClientProvider>
-    </I18nProvider>,
-  );
-  return calls;
+function renderSection(handlers: Record<string, TrpcHandler>, options: { settings?: MemberKeysSettings; locale?: 'en' | 'fr' } = {}) {
+  return renderWithTrpc(<AiKeysSection settings={options.settings ?? settings} />, handlers, { locale: options.locale ?? 'en' });
 }
 
 describe('AiKeysSection', () => {

@@ -4,16 +4,11 @@
  * A refused OAuth start ("an administrator must register…") is about that attempt only: once a mailbox
  * is connected over IMAP the page no longer says it (issue 19 §7).
  */
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { createTRPCClient, TRPCClientError, type TRPCLink } from '@trpc/client';
-import { observable } from '@trpc/server/observable';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { en } from '@/app/i18n/en';
-import { I18nProvider } from '@/app/i18n/client';
-import { TRPCProvider } from '@/app/lib/trpc';
-import type { AppRouter } from '@/server/trpc/root';
 import { MailboxesView } from './mailboxes-view';
+import { renderWithTrpc, trpcAppError, type TrpcHandler } from '@/app/testing/render-with-trpc';
 
 vi.mock('next/navigation', () => ({
   useRouter: () => ({ refresh() {}, replace() {} }),
@@ -23,37 +18,10 @@ vi.mock('next/navigation', () => ({
 
 afterEach(cleanup);
 
-type Handler = (input: unknown) => unknown;
+const appError = trpcAppError;
 
-function appError(code: string) {
-  return new TRPCClientError(code, { result: { error: { message: code, code: -32600, data: { appError: { code, message: code, details: {} } } } } } as never);
-}
-
-function renderView(handlers: Record<string, Handler>) {
-  const link: TRPCLink<AppRouter> = () => ({ op }) =>
-    observable((observer) => {
-      const handler = handlers[op.path];
-      Promise.resolve()
-        .then(() => (handler ? handler(op.input) : Promise.reject(new Error(`No handler for ${op.path}`))))
-        .then(
-          (data) => {
-            observer.next({ result: { type: 'data', data } });
-            observer.complete();
-          },
-          (error: unknown) => observer.error(error instanceof TRPCClientError ? error : TRPCClientError.from(error as Error)),
-        );
-    });
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  const trpcClient = createTRPCClient<AppRouter>({ links: [link] });
-  render(
-    <I18nProvider initialLocale="en">
-      <QueryClientProvider client={queryClient}>
-        <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
-          <MailboxesView />
-        </TRPCProvider>
-      </QueryClientProvider>
-    </I18nProvider>,
-  );
+function renderView(handlers: Record<string, TrpcHandler>) {
+  renderWithTrpc(<MailboxesView />, handlers);
 }
 
 const notConfigured = en.errors.codes['oauth.app_not_configured'];

@@ -5,16 +5,11 @@
  * administrator) or to use an existing table, sends the choice, and puts a `templates.table_mismatch`
  * refusal in the member's words, naming the column.
  */
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { createTRPCClient, TRPCClientError, type TRPCLink } from '@trpc/client';
-import { observable } from '@trpc/server/observable';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { I18nProvider } from '@/app/i18n/client';
-import { TRPCProvider } from '@/app/lib/trpc';
-import type { AppRouter } from '@/server/trpc/root';
 import type { Template } from '../_lib/api';
 import { InstallTemplateDialog } from './install-dialog';
+import { renderWithTrpc, trpcAppError } from '@/app/testing/render-with-trpc';
 
 const push = vi.fn();
 vi.mock('next/navigation', () => ({ useRouter: () => ({ push, refresh() {} }) }));
@@ -48,38 +43,10 @@ const template: Template = {
 
 const table = (id: string, slug: string, name: string) => ({ id, slug, name, description: null, columns: [], keyUnique: true, rowCount: 0, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' });
 
-function refusal(code: string, details: Record<string, unknown>) {
-  return new TRPCClientError(code, { result: { error: { message: code, code: -32600, data: { appError: { code, message: code, details } } } } } as never);
-}
+const refusal = trpcAppError;
 
 function renderDialog(handlers: Record<string, (input: unknown) => unknown>, options: { isAdmin: boolean; locale?: 'en' | 'fr' }) {
-  const calls: { path: string; input: unknown }[] = [];
-  const link: TRPCLink<AppRouter> = () => ({ op }) =>
-    observable((observer) => {
-      calls.push({ path: op.path, input: op.input });
-      const handler = handlers[op.path];
-      Promise.resolve()
-        .then(() => (handler ? handler(op.input) : Promise.reject(new Error(`No handler for ${op.path}`))))
-        .then(
-          (data) => {
-            observer.next({ result: { type: 'data', data } });
-            observer.complete();
-          },
-          (error: unknown) => observer.error(error instanceof TRPCClientError ? error : TRPCClientError.from(error as Error)),
-        );
-    });
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  const trpcClient = createTRPCClient<AppRouter>({ links: [link] });
-  render(
-    <I18nProvider initialLocale={options.locale ?? 'en'}>
-      <QueryClientProvider client={queryClient}>
-        <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
-          <InstallTemplateDialog template={template} isAdmin={options.isAdmin} onOpenChange={() => {}} />
-        </TRPCProvider>
-      </QueryClientProvider>
-    </I18nProvider>,
-  );
-  return calls;
+  return renderWithTrpc(<InstallTemplateDialog template={template} isAdmin={options.isAdmin} onOpenChange={() => {}} />, handlers, { locale: options.locale ?? 'en' });
 }
 
 const installs = (calls: { path: string; input: unknown }[]) => calls.filter((call) => call.path === 'templates.install').map((call) => call.input);

@@ -5,17 +5,12 @@
  * says why in the interface language, a 422 lists its lines, administrators alone get the shared layer as a target,
  * and the export's link carries the choices. The service's rules: server/domains/contacts/import-export/.
  */
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { createTRPCClient, TRPCClientError, type TRPCLink } from '@trpc/client';
-import { observable } from '@trpc/server/observable';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { I18nProvider } from '@/app/i18n/client';
-import { TRPCProvider } from '@/app/lib/trpc';
-import type { AppRouter } from '@/server/trpc/root';
 import { enImportExport } from './_i18n/en-import-export';
 import { frImportExport } from './_i18n/fr-import-export';
 import { ContactsImportExport } from './contacts-import-export';
+import { renderWithTrpc, trpcAppError, type TrpcHandler } from '@/app/testing/render-with-trpc';
 
 vi.mock('next/navigation', () => ({ useRouter: () => ({ refresh() {}, replace() {} }) }));
 
@@ -23,9 +18,7 @@ afterEach(cleanup);
 
 const mailboxId = '00000000-0000-4000-8000-0000000000b1';
 
-function appError(code: string, details: Record<string, unknown> = {}) {
-  return new TRPCClientError(code, { result: { error: { message: code, code: -32600, data: { appError: { code, message: code, details } } } } } as never);
-}
+const appError = trpcAppError;
 
 const previewAnswer = {
   format: 'vcard',
@@ -46,37 +39,9 @@ const previewAnswer = {
   ],
 };
 
-type Handler = (input: unknown) => unknown;
-
-function renderDialogs(handlers: Record<string, Handler>, options: { canWriteShared?: boolean; locale?: 'en' | 'fr' } = {}) {
-  const calls: { path: string; input: unknown }[] = [];
-  const all: Record<string, Handler> = { 'mailboxes.list': () => ({ mailboxes: [{ id: mailboxId, address: 'sales@example.com' }] }), ...handlers };
-  const link: TRPCLink<AppRouter> = () => ({ op }) =>
-    observable((observer) => {
-      calls.push({ path: op.path, input: op.input });
-      const handler = all[op.path];
-      Promise.resolve()
-        .then(() => (handler ? handler(op.input) : Promise.reject(new Error(`No handler for ${op.path}`))))
-        .then(
-          (data) => {
-            observer.next({ result: { type: 'data', data } });
-            observer.complete();
-          },
-          (error: unknown) => observer.error(error instanceof TRPCClientError ? error : TRPCClientError.from(error as Error)),
-        );
-    });
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  const trpcClient = createTRPCClient<AppRouter>({ links: [link] });
-  render(
-    <I18nProvider initialLocale={options.locale ?? 'en'}>
-      <QueryClientProvider client={queryClient}>
-        <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
-          <ContactsImportExport canWriteShared={options.canWriteShared ?? false} />
-        </TRPCProvider>
-      </QueryClientProvider>
-    </I18nProvider>,
-  );
-  return calls;
+function renderDialogs(handlers: Record<string, TrpcHandler>, options: { canWriteShared?: boolean; locale?: 'en' | 'fr' } = {}) {
+  const all: Record<string, TrpcHandler> = { 'mailboxes.list': () => ({ mailboxes: [{ id: mailboxId, address: 'sales@example.com' }] }), ...handlers };
+  return renderWithTrpc(<ContactsImportExport canWriteShared={options.canWriteShared ?? false} />, all, { locale: options.locale });
 }
 
 const vcf = 'BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Ada\r\nEMAIL:ada@example.com\r\nEND:VCARD\r\n';
