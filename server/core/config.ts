@@ -241,6 +241,9 @@ const environmentSchema = z.object({
   CONTROL_PLANE_URL: optionalText,
   CONTROL_PLANE_INSTANCE_ID: optionalText,
   CONTROL_PLANE_SECRET: optionalText,
+  // How often a linked runner pulls the team's replies: the crontab's minute by default; shorter chains each
+  // exchange to the next (server/domains/support/sync/job.ts).
+  SUPPORT_SYNC_INTERVAL_SECONDS: z.coerce.number().int().min(2).max(60).default(60),
 });
 
 const configSchema = environmentSchema

@@ -32,13 +32,15 @@ describe('the control-plane link: all three variables or none', () => {
   });
 });
 
-describe('CONTROL_PLANE_URL: https, except a loopback host in development or any host in tests', () => {
+describe('CONTROL_PLANE_URL: https, except a loopback host or any host in tests', () => {
   it.each([
     ['production, http', 'production', 'http://control.example.com', false],
     ['development, http to another host', 'development', 'http://control.example.com', false],
     ['development, http to 127.0.0.1', 'development', 'http://127.0.0.1:4010', true],
     ['development, http to localhost', 'development', 'http://localhost:4010', true],
     ['development, http to [::1]', 'development', 'http://[::1]:4010', true],
+    ['production, http to 127.0.0.1 (traffic never leaves the machine)', 'production', 'http://127.0.0.1:4010', true],
+    ['production, http to a private address', 'production', 'http://10.0.0.5:4010', false],
     ['test, http to any host', 'test', 'http://10.0.0.5:4010', true],
     ['production, https', 'production', 'https://control.example.com', true],
   ] as const)('%s', (_label, nodeEnv, url, accepted) => {

@@ -61,8 +61,10 @@ function urlProblems(text: string, nodeEnv: ControlPlaneEnv['NODE_ENV']): string
   const problems: string[] = [];
   if (url.username || url.password) problems.push('CONTROL_PLANE_URL must not carry a user name or password (the credential is CONTROL_PLANE_SECRET)');
   if (url.search || url.hash || text.includes('?') || text.includes('#')) problems.push('CONTROL_PLANE_URL must not have a query or fragment');
-  if (url.protocol === 'http:' && !(nodeEnv === 'test' || (nodeEnv === 'development' && isLoopbackHost(url.hostname)))) {
-    problems.push(`CONTROL_PLANE_URL must use https (http only for a loopback host in development, or in tests) (${example})`);
+  // Plain http is accepted where nothing travels on a network: a loopback host (an operator's local tunnel or
+  // sidecar, whatever NODE_ENV says), and any host in tests.
+  if (url.protocol === 'http:' && !(nodeEnv === 'test' || isLoopbackHost(url.hostname))) {
+    problems.push(`CONTROL_PLANE_URL must use https (http only for a loopback host, or in tests) (${example})`);
   }
   return problems;
 }

@@ -98,7 +98,8 @@ export class FakeControlPlane {
     return this.baseUrl;
   }
 
-  async start(): Promise<this> {
+  /** Listens on 127.0.0.1: a free port by default, a fixed one for a process others must find (the e2e suite). */
+  async start(port = 0): Promise<this> {
     const server = http.createServer((request, response) => {
       this.handle(request, response).catch(() => {
         if (!response.headersSent) this.answer(response, 500, { error: { code: 'internal', message: 'fake control plane failure' } });
@@ -108,7 +109,10 @@ export class FakeControlPlane {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', resolve);
+    });
     this.server = server;
     this.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     return this;

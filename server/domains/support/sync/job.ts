@@ -9,6 +9,7 @@
  * instance. Two exchanges at once are safe instead: deliveries are idempotent by id, changes by operator id and
  * sequence, and a cursor moved back by a slower exchange only makes the next pull reread what is ignored.
  */
+import { config } from '../../../core/config';
 import { jobKeys } from '../../../core/jobs/catalogue';
 import { enqueue } from '../../../core/jobs/enqueue';
 import { log } from '../../../core/log';
@@ -19,7 +20,8 @@ import { runSupportSync, type SyncOutcome } from './run';
 import type { SupportSyncStore } from './store';
 
 export const SUPPORT_SYNC_JOB_KEY = jobKeys.supportSync();
-const interval = 60_000;
+/** The crontab's period: an exchange is due at least this often without any chaining. */
+const cronPeriodMs = 60_000;
 
 /** One client per link and process: its guarded connection pool is reused from one exchange to the next. */
 let linkClient: { key: string; client: ControlPlaneClient } | null = null;
@@ -37,6 +39,8 @@ export type SyncSupportOptions = {
   now?: () => Date;
   /** False: nothing is queued after the exchange (tests drive the exchanges themselves). */
   followUp?: boolean;
+  /** The pull interval (default `SUPPORT_SYNC_INTERVAL_SECONDS`); below the crontab's minute, exchanges chain. */
+  intervalMs?: number;
 };
 
 /** One exchange; null when the instance is not linked (or has no store). */
@@ -54,13 +58,22 @@ export async function syncSupport(options: SyncSupportOptions = {}): Promise<Syn
     log.info({ delivered: outcome.delivered, failed: outcome.failed, applied: outcome.applied, synced: outcome.synced }, 'support sync: exchange done');
   }
   if (options.followUp !== false) {
-    const soon = now().getTime() + interval;
-    if (outcome.more) {
-      await enqueue('support.sync', {}, { jobKey: SUPPORT_SYNC_JOB_KEY });
-    } else if (outcome.retryAt && outcome.retryAt.getTime() < soon) {
-      // preserve_run_at: a member's write queued for now stays now.
-      await enqueue('support.sync', {}, { jobKey: SUPPORT_SYNC_JOB_KEY, jobKeyMode: 'preserve_run_at', runAt: outcome.retryAt });
-    }
+    const runAt = outcome.more ? null : followUpAt(outcome.retryAt, now(), options.intervalMs ?? config().SUPPORT_SYNC_INTERVAL_SECONDS * 1000);
+    if (outcome.more) await enqueue('support.sync', {}, { jobKey: SUPPORT_SYNC_JOB_KEY });
+    // preserve_run_at: a member's write queued for now stays now.
+    else if (runAt) await enqueue('support.sync', {}, { jobKey: SUPPORT_SYNC_JOB_KEY, jobKeyMode: 'preserve_run_at', runAt });
   }
   return outcome;
+}
+
+/**
+ * When the next exchange should run, if before the crontab's next minute would run one: the earliest retry when it
+ * comes sooner; the next pull when the interval is shorter than the crontab's minute (a chain the minute's tick
+ * restarts if a runner dies holding it). Null: the crontab's minute is soon enough.
+ */
+export function followUpAt(retryAt: Date | null, now: Date, intervalMs: number): Date | null {
+  const nextPull = intervalMs < cronPeriodMs ? new Date(now.getTime() + intervalMs) : null;
+  const retry = retryAt && retryAt.getTime() < now.getTime() + cronPeriodMs ? retryAt : null;
+  if (retry && nextPull) return retry < nextPull ? retry : nextPull;
+  return retry ?? nextPull;
 }
