@@ -161,7 +161,9 @@ export function SupportThreadView({ id }: { id: string }) {
   const overview = useSupportOverview();
   const thread = useSupportThread(id);
   useReadWhileOpen(id, thread.data?.unread);
-  const linked = overview.data?.linked;
+  // The composer shows once the instance is known to be linked (or when the overview cannot be read: the
+  // server then says `support.not_linked` itself if it is not).
+  const linked = overview.data ? overview.data.linked : overview.isError ? true : undefined;
 
   // The newest message in view when the thread opens and when one arrives.
   const end = useRef<HTMLDivElement>(null);
@@ -236,7 +238,7 @@ export function SupportThreadView({ id }: { id: string }) {
         <div ref={end} />
       </section>
 
-      {linked === true ? <Composer thread={data} /> : linked === false ? <SupportUnlinkedNotice isAdmin={isAdmin} /> : null}
+      {linked === true ? <Composer thread={data} /> : linked === false ? <SupportUnlinkedNotice isAdmin={isAdmin} where="thread" /> : null}
     </div>
   );
 }

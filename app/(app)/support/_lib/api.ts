@@ -35,7 +35,7 @@ export function useSupportUnreadCount(): number {
 
 export function useSupportThread(id: string) {
   const trpc = useTRPC();
-  return useQuery({ ...trpc.support.get.queryOptions({ id }), retry: false });
+  return useQuery(trpc.support.get.queryOptions({ id }));
 }
 
 /** Keeps an answered thread as `support.get` would answer it, and reads the overview (list, badge) again. */
