@@ -86,7 +86,7 @@ test('a member opens a request and a conversation; the team answers live; the ba
   });
 
   await test.step('reading the request clears its unread mark, the badge and the title’s count', async () => {
-    await memberPage.locator(`[data-testid="support-thread-row"][data-thread-id="${requestId}"]`).getByRole('link').first().click();
+    await memberPage.locator(`[data-testid="support-thread-row"][data-thread-id="${requestId}"]`).click();
     await expect(memberPage.getByRole('heading', { level: 1, name: requestTitle })).toBeVisible();
     await expect(memberPage.locator('[data-testid="support-message"][data-direction="team"]')).toContainText('the quote is attached');
     await expect(memberPage.getByTestId('support-status')).toHaveText('Quoted');
@@ -97,9 +97,11 @@ test('a member opens a request and a conversation; the team answers live; the ba
   await test.step('the administrator sees the member’s threads with their author, still unread for the administrator alone', async () => {
     await page.goto('/support');
     const row = page.locator(`[data-testid="support-thread-row"][data-thread-id="${requestId}"]`);
-    await expect(row.getByTestId('support-author')).toHaveText(name);
-    await expect(page.locator(`[data-testid="support-thread-row"][data-thread-id="${conversationId}"]`).getByTestId('support-author')).toHaveText(name);
-    await row.getByRole('link').first().click();
+    await expect(row.getByTestId('support-author')).toContainText(name);
+    await expect(page.locator(`[data-testid="support-thread-row"][data-thread-id="${conversationId}"]`).getByTestId('support-author')).toContainText(name);
+    // The member's reading was theirs: the administrator has not read the team's reply yet.
+    await expect(row.getByTestId('support-unread')).toBeVisible();
+    await row.click();
     await expect(page.getByRole('heading', { level: 1, name: requestTitle })).toBeVisible();
   });
   await context.close();
@@ -131,7 +133,7 @@ test('an instance without a control plane explains itself instead of offering fo
     await expect(page.getByTestId('support-new-conversation')).toHaveCount(0);
     // The threads already here stay readable, without a composer.
     const row = page.getByTestId('support-thread-row').first();
-    await row.getByRole('link').first().click();
+    await row.click();
     await expect(page.getByTestId('support-message').first()).toBeVisible();
     await expect(page.getByLabel('Reply')).toHaveCount(0);
     await context.close();
