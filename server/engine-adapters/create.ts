@@ -5,6 +5,9 @@
  * effectful ones do nothing and answer plausible placeholders; reads (messages, rows) still read,
  * but no connection's secret is ever opened.
  *
+ * - mail.attachmentTexts: the attachments' text for the AI nodes (server/domains/mail/attachments/
+ *   attachment-text.ts: the download path, PDFs read on the PDF pool's thread); a read, so the same
+ *   in a test run.
  * - mail.operate: the webmail's own single-message action (server/domains/mail/threads/actions),
  *   with the effect key as its client token: one MailOperation, applied to the mirror, the
  *   `mail.apply-operations` job enqueued, in one transaction; a repeat answers `duplicate: true`.
@@ -27,6 +30,7 @@ import { db } from '../core/db';
 import { isUniqueViolation } from '../core/db/sql-state';
 import { AppError, appError } from '../core/errors/app-error';
 import { expireApproval, requestApproval } from '../domains/approvals/engine-api';
+import { attachmentTextsOf } from '../domains/mail/attachments/engine-api';
 import { actOnMessage, checkMessageAction, type ThreadAction } from '../domains/mail/threads/engine-api';
 import { notify } from '../domains/notifications/engine-api';
 import { checkRowWrite, insertRow, lookupByKey, updateRow, upsertRow, type ExecutionWriter } from '../domains/tables/rows/engine-api';
@@ -196,6 +200,10 @@ export function createCapabilities(run: CapabilityRun, options: CapabilityOption
           )
           SELECT (SELECT count(*) FROM classified)::int AS messages, (SELECT count(*) FROM threads)::int AS threads`;
         return (row?.messages ?? 0) > 0;
+      },
+      async attachmentTexts(input) {
+        if (!isUuid(input.messageId)) return null;
+        return attachmentTextsOf(run.actor, input.messageId, input.bounds);
       },
       check: checkMail,
       async operate(input) {

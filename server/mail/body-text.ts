@@ -27,6 +27,11 @@ const htmlToText = compile({
 // eslint-disable-next-line no-control-regex -- the point: C0 controls and DEL but tab, LF and CR.
 const controls = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 
+/** Text fit to read and store: control characters but tab and line breaks dropped, lone surrogates replaced. */
+export function readableText(value: string): string {
+  return value.replace(controls, '').toWellFormed();
+}
+
 /** The longest start of `text` whose UTF-8 form fits in `maxBytes`, never splitting a character. */
 export function utf8Prefix(text: string, maxBytes: number): { text: string; cut: boolean } {
   // Every UTF-16 unit is at most 3 UTF-8 bytes (a pair 4 for 2 units): short texts need no count.
@@ -66,7 +71,6 @@ export function bodyTextOf(body: { text: string | null; html: string | null; tex
   } else {
     return null;
   }
-  const clean = source.replace(controls, '').toWellFormed();
-  const bounded = utf8Prefix(clean, maxBytes);
+  const bounded = utf8Prefix(readableText(source), maxBytes);
   return { text: bounded.text, truncated: bounded.cut || cut };
 }
