@@ -75,7 +75,8 @@ export interface MailCapability {
   check(input: Omit<Parameters<MailCapability['operate']>[0], 'effectKey'>): Promise<void>;
   /**
    * The message's thread as context for an AI node: at most `limit` messages up to this one,
-   * oldest first, each text clipped to `maxChars` (the mirrored body, else the snippet). [] when
+   * oldest first, each text clipped to `maxChars` (the mirrored text body, else the HTML body reduced to
+   * text, else the snippet). [] when
    * the message is not the member's.
    */
   threadContext(input: { messageId: string; limit: number; maxChars: number }): Promise<ThreadContextMessage[]>;
