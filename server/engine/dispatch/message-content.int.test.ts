@@ -16,6 +16,7 @@ import { call } from '../../testing/rest-client';
 import { useTestDatabase } from '../../testing/test-database';
 import { createWorkflow } from '../../testing/workflow-factories';
 import type { GraphInput } from '../contract/graph';
+import { stepDataMaxBytes } from '../run/step-data';
 import { dispatchNewMail } from './dispatch-mail';
 
 await useTestDatabase();
@@ -109,6 +110,14 @@ describe('the mail trigger data carries the whole message', () => {
     expect(Buffer.byteLength(text)).toBeGreaterThan(64 * 1024 - 4);
     expect(body.startsWith(text)).toBe(true);
     expect(text.isWellFormed()).toBe(true);
+  });
+
+  it('stays within the stored step data bound at its worst: 64 KB of characters JSON escapes, control characters dropped, 50 attachments', async () => {
+    const attachments = Array.from({ length: 51 }, (_, index) => ({ filename: `${'"'.repeat(100)}-${index}.txt`, content: Buffer.from('x'), contentType: 'text/plain' }));
+    const { data } = await deliver({ subject: 'Worst', text: '"\\\u0001'.repeat(30_000), attachments });
+    expect(data.textTruncated).toBe(true);
+    expect(data.text).not.toContain('\u0001');
+    expect(Buffer.byteLength(JSON.stringify(data))).toBeLessThan(stepDataMaxBytes);
   });
 
   it('more than 50 attachments: the first 50, flagged', async () => {
