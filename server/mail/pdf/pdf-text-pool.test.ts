@@ -71,6 +71,12 @@ describe('pdfTextInPool: a document that misbehaves in its thread', () => {
     await expect(pdfTextInPool(bytesOf('next'), limits)).resolves.toMatchObject({ ok: true });
   });
 
+  it('a thread that fails for another reason (a bug) still answers a note', async () => {
+    overridePdfPoolForTests({ workerFile: misbehaving });
+    await expect(pdfTextInPool(bytesOf('throw'), limits)).resolves.toEqual({ ok: false, reason: 'unreadable', message: 'the PDF reader stopped' });
+    await expect(pdfTextInPool(bytesOf('next'), limits)).resolves.toMatchObject({ ok: true });
+  });
+
   it('reads one document at a time and refuses beyond the waiting line', async () => {
     overridePdfPoolForTests({ workerFile: misbehaving, queue: 2 });
     const outcomes = await Promise.all(Array.from({ length: 5 }, (_, index) => pdfTextInPool(bytesOf(`doc ${index}`), limits)));

@@ -14,8 +14,8 @@
  * - admission: one document at a time (PDFs are rare; the runner's cores are for runs), at most
  *   `queue` (8) waiting, beyond which a document is not read (`busy`).
  *
- * Never rejects because of the document: every outcome is `{ ok: false, reason, message }` with a
- * sentence the AI node shows as "could not read: …".
+ * Never rejects: every outcome is `{ ok: false, reason, message }` with a sentence the AI node shows
+ * as "could not read: …" (a thread that fails for another reason too, logged as an error).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -139,7 +139,10 @@ export async function pdfTextInPool(bytes: Uint8Array, limits: PdfTextLimits): P
       log.warn({ bytes: bytes.byteLength, reason: kind }, 'PDF text could not be read; its thread was replaced');
       return failure(kind);
     }
-    throw error;
+    // The thread itself failed (its entry threw, it exited): a bug to see in the log, but still one
+    // document's note, never a failed run.
+    log.error({ bytes: bytes.byteLength, err: error instanceof Error ? error.message : String(error) }, 'the PDF text thread failed');
+    return { ok: false, reason: 'unreadable', message: 'the PDF reader stopped' };
   }
 }
 
