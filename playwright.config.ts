@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
-import { e2eAdmin, e2eBaseUrl, e2eDataDir, e2ePgPort, e2ePort } from './e2e/fixtures/env';
+import { e2eAdmin, e2eBaseUrl, e2eControlPlane, e2eDataDir, e2ePgPort, e2ePort } from './e2e/fixtures/env';
 
 const systemChromium = '/usr/bin/chromium';
 
@@ -57,42 +57,58 @@ export default defineConfig({
         }
       : {},
   },
-  webServer: {
-    // A fresh instance: its own data directory (embedded PostgreSQL), the production build, web + runner.
-    command: `rm -rf ${e2eDataDir} && exec npm start`,
-    url: `${e2eBaseUrl}/readyz`,
-    timeout: 300_000,
-    reuseExistingServer: false,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    env: {
-      DATA_DIR: e2eDataDir,
-      EMBEDDED_PG_PORT: String(e2ePgPort),
-      PORT: String(e2ePort),
-      HOST: '127.0.0.1',
-      ADMIN_EMAIL: e2eAdmin.email,
-      ADMIN_PASSWORD: e2eAdmin.password,
-      LOGIN_MAX_ATTEMPTS: '1000',
-      // Every journey signs in members of its own, all from 127.0.0.1 (the per-IP limit is tested in vitest).
-      INVITATION_ACCEPT_MAX_ATTEMPTS: '1000',
-      // The journeys share the administrator across specs and click far faster than a person: the
-      // per-member limits are raised here (server/http/member-limits.int.test.ts proves the defaults trip).
-      SESSION_RATE_LIMIT: '100000',
-      THROTTLE_CONNECTION_CHECKS: '10000',
-      THROTTLE_FORCED_ANALYSES: '10000',
-      THROTTLE_TEST_RUNS: '10000',
-      THROTTLE_EVAL_RUNS: '10000',
-      THROTTLE_UPLOADS: '10000',
-      THROTTLE_ASSISTANT_TURNS: '10000',
-      LOG_LEVEL: 'warn',
-      // The test Dovecot and SMTP servers listen on 127.0.0.1 (server/core/net/network-guard.ts).
-      MAIL_ALLOW_PRIVATE_HOSTS: '1',
-      // The HTTP step of e2e/ui/workflows.spec.ts calls a sink the test starts on 127.0.0.1.
-      HTTP_NODE_ALLOW_HOSTS: '127.0.0.1',
-      // e2e/ui/ai-admin.spec.ts points an AI connection at a fake vendor it starts on 127.0.0.1.
-      LLM_ALLOW_HOSTS: '127.0.0.1',
-      // e2e/ui/ai-keys.spec.ts: members may store their own AI keys.
-      LLM_MEMBER_KEYS: '1',
+  webServer: [
+    {
+      // The operator's control plane the instance is linked to, and its console (e2e/fixtures/operator-process.ts).
+      command: 'exec npx tsx e2e/fixtures/operator-process.ts',
+      url: `http://127.0.0.1:${e2eControlPlane.consolePort}/health`,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+      stderr: 'pipe',
     },
-  },
+    {
+      // A fresh instance: its own data directory (embedded PostgreSQL), the production build, web + runner.
+      command: `rm -rf ${e2eDataDir} && exec npm start`,
+      url: `${e2eBaseUrl}/readyz`,
+      timeout: 300_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+      stderr: 'pipe',
+      env: {
+        DATA_DIR: e2eDataDir,
+        EMBEDDED_PG_PORT: String(e2ePgPort),
+        PORT: String(e2ePort),
+        HOST: '127.0.0.1',
+        ADMIN_EMAIL: e2eAdmin.email,
+        ADMIN_PASSWORD: e2eAdmin.password,
+        LOGIN_MAX_ATTEMPTS: '1000',
+        // Every journey signs in members of its own, all from 127.0.0.1 (the per-IP limit is tested in vitest).
+        INVITATION_ACCEPT_MAX_ATTEMPTS: '1000',
+        // The journeys share the administrator across specs and click far faster than a person: the
+        // per-member limits are raised here (server/http/member-limits.int.test.ts proves the defaults trip).
+        SESSION_RATE_LIMIT: '100000',
+        THROTTLE_CONNECTION_CHECKS: '10000',
+        THROTTLE_FORCED_ANALYSES: '10000',
+        THROTTLE_TEST_RUNS: '10000',
+        THROTTLE_EVAL_RUNS: '10000',
+        THROTTLE_UPLOADS: '10000',
+        THROTTLE_ASSISTANT_TURNS: '10000',
+        LOG_LEVEL: 'warn',
+        // The test Dovecot and SMTP servers listen on 127.0.0.1 (server/core/net/network-guard.ts).
+        MAIL_ALLOW_PRIVATE_HOSTS: '1',
+        // The HTTP step of e2e/ui/workflows.spec.ts calls a sink the test starts on 127.0.0.1.
+        HTTP_NODE_ALLOW_HOSTS: '127.0.0.1',
+        // e2e/ui/ai-admin.spec.ts points an AI connection at a fake vendor it starts on 127.0.0.1.
+        LLM_ALLOW_HOSTS: '127.0.0.1',
+        // e2e/ui/ai-keys.spec.ts: members may store their own AI keys.
+        LLM_MEMBER_KEYS: '1',
+        // Linked to the fake operator above (e2e/ui/support.spec.ts); replies are pulled every 2 s, not every minute.
+        CONTROL_PLANE_URL: `http://127.0.0.1:${e2eControlPlane.port}`,
+        CONTROL_PLANE_INSTANCE_ID: e2eControlPlane.instanceId,
+        CONTROL_PLANE_SECRET: e2eControlPlane.secret,
+        SUPPORT_SYNC_INTERVAL_SECONDS: '2',
+      },
+    },
+  ],
 });

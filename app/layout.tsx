@@ -8,8 +8,8 @@ import { Providers } from '@/app/lib/providers';
 import { isTheme, themeAttribute, themeCookie } from '@/app/lib/theme';
 import './globals.css';
 
-export function generateMetadata(): Metadata {
-  const brand = getBranding();
+export async function generateMetadata(): Promise<Metadata> {
+  const brand = await getBranding();
   return {
     title: { default: brand.name, template: `%s · ${brand.name}` },
     icons: { icon: brand.favicon ?? '/favicon.svg' },
@@ -26,7 +26,7 @@ export const viewport: Viewport = {
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const locale = await getLocale();
-  const brand = getBranding();
+  const brand = await getBranding();
   const storedTheme = (await cookies()).get(themeCookie)?.value;
   return (
     <html lang={locale} data-theme={isTheme(storedTheme) ? themeAttribute(storedTheme) : undefined} style={brandStyle(brand.colors.primary, brand.colors.onPrimary) as CSSProperties}>

@@ -16,6 +16,7 @@ import { housekeepingTaskNames } from '../server/core/jobs/housekeeping-jobs';
 import { disconnectDb } from '../server/core/db';
 import { loadEnvFile } from '../server/core/load-env-file';
 import { log } from '../server/core/log';
+import { closePdfPool } from '../server/mail/pdf/pdf-text-pool';
 import { setOAuthTokenSource } from '../server/mail/providers/token-source';
 import { mailTokenSource } from '../server/domains/oauth';
 import { composeEngine } from '../server/engine-adapters/compose';
@@ -94,6 +95,7 @@ try {
   setMailSupervisor(null);
   await mail.stop().catch((error: unknown) => log.error({ err: error }, 'mail supervisor stop failed'));
   await closeExpressionSandbox().catch((error: unknown) => log.error({ err: error }, 'expression sandbox close failed'));
+  await closePdfPool().catch((error: unknown) => log.error({ err: error }, 'PDF pool close failed'));
   await disconnectDb();
 }
 if (!stopping) {

@@ -10,6 +10,6 @@ import { AppShell } from './_shell/app-shell';
  */
 export default async function AppLayout({ children }: { children: ReactNode }) {
   if (!(await cookies()).get('session')?.value) redirect('/login');
-  const brand = getBranding();
+  const brand = await getBranding();
   return <AppShell brand={{ name: brand.name, logoLight: brand.logo.light, logoDark: brand.logo.dark }}>{children}</AppShell>;
 }

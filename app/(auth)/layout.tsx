@@ -6,7 +6,7 @@ import { BrandMark } from '@/app/ui/brand-mark';
 import { LanguageSelect } from '@/app/ui/language-select';
 
 export default async function AuthLayout({ children }: { children: ReactNode }) {
-  const brand = getBranding();
+  const brand = await getBranding();
   const t = await getDictionary();
   return (
     <div className="flex min-h-dvh">

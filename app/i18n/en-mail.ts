@@ -34,6 +34,7 @@ export const enNotifications = {
     approvalPending: (workflow: string) => `“${workflow}” is waiting for your approval`,
     approvalSubject: (subject: string) => `About: ${subject}`,
     workflowNotice: (workflow: string, title: string) => (workflow ? `${workflow}: ${title}` : title),
+    supportReply: (authorName: string, subject: string) => `New reply from ${authorName || 'the team'} on “${subject}”`,
     other: 'New notification',
   },
 };

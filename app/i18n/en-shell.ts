@@ -63,6 +63,7 @@ export const enShell = {
     analyzer: { title: 'Analyzer', description: 'Analyse a mailbox to find automations worth building.' },
     assistant: { title: 'Assistant', description: 'Ask the assistant to help you build and fix workflows.' },
     notifications: { title: 'Notifications', description: 'Alerts about failures, approvals and incidents.' },
+    support: { title: 'Support', description: 'Requests and conversations with the team operating this service.' },
   },
   comingSoon: {
     badge: 'Coming soon',

@@ -29,6 +29,7 @@ import { enAiKeys } from '../(app)/settings/_i18n/en-ai-keys';
 import { enOnboarding } from '../(app)/_onboarding/_i18n/en-onboarding';
 import { enDashboard } from '../(app)/_dashboard/_i18n/en-dashboard';
 import { enContacts } from '../(app)/contacts/_i18n/en-contacts';
+import { enSupport } from '../(app)/support/_i18n/en-support';
 import { enShell } from './en-shell';
 import { enAuth } from '../(auth)/_i18n/en-auth';
 import { enApiKeys } from '../(app)/settings/api-keys/_i18n/en-api-keys';
@@ -72,6 +73,7 @@ export const en = {
   aiAdmin: enAiAdmin,
   aiKeys: enAiKeys,
   contacts: enContacts,
+  support: enSupport,
 };
 
 export type Dictionary = typeof en;

@@ -34,6 +34,7 @@ export const frNotifications: typeof enNotifications = {
     approvalPending: (workflow: string) => `«\u00a0${workflow}\u00a0» attend votre approbation`,
     approvalSubject: (subject: string) => `Objet\u00a0: ${subject}`,
     workflowNotice: (workflow: string, title: string) => (workflow ? `${workflow}\u00a0: ${title}` : title),
+    supportReply: (authorName: string, subject: string) => `Nouvelle réponse de ${authorName || 'l’équipe'} sur «\u00a0${subject}\u00a0»`,
     other: 'Nouvelle notification',
   },
 };

@@ -64,6 +64,7 @@ export const frShell: Pick<Dictionary, 'common' | 'language' | 'theme' | 'nav' |
     analyzer: { title: 'Analyseur', description: 'Analysez une boîte pour repérer les automatisations utiles.' },
     assistant: { title: 'Assistant', description: 'Demandez à l’assistant de vous aider à construire et corriger vos workflows.' },
     notifications: { title: 'Notifications', description: 'Alertes sur les échecs, les approbations et les incidents.' },
+    support: { title: 'Assistance', description: 'Demandes et conversations avec l’équipe qui exploite ce service.' },
   },
   comingSoon: {
     badge: 'Bientôt disponible',

@@ -28,6 +28,7 @@ import { frAiKeys } from '../(app)/settings/_i18n/fr-ai-keys';
 import { frOnboarding } from '../(app)/_onboarding/_i18n/fr-onboarding';
 import { frDashboard } from '../(app)/_dashboard/_i18n/fr-dashboard';
 import { frContacts } from '../(app)/contacts/_i18n/fr-contacts';
+import { frSupport } from '../(app)/support/_i18n/fr-support';
 import { frShell } from './fr-shell';
 import { frAuth } from '../(auth)/_i18n/fr-auth';
 import { frApiKeys } from '../(app)/settings/api-keys/_i18n/fr-api-keys';
@@ -71,4 +72,5 @@ export const fr: Dictionary = {
   aiAdmin: frAiAdmin,
   aiKeys: frAiKeys,
   contacts: frContacts,
+  support: frSupport,
 };

@@ -1,9 +1,13 @@
-/** The instance's brand for server components (same data as the public `instance.branding` route). */
+/**
+ * The instance's brand for server components (same data as the public `instance.branding` route): the operator's
+ * when the instance is linked and the sync kept one, the environment's otherwise. Read from the database copy,
+ * never from the operator, so a slow operator never holds the sign-in page.
+ */
 import type { Branding } from '@/server/domains/instance/schemas';
-import { currentBranding } from '@/server/domains/instance/service';
+import { brandingAnswer } from '@/server/domains/instance/service';
 
 export type { Branding };
 
-export function getBranding(): Branding {
-  return currentBranding();
+export async function getBranding(): Promise<Branding> {
+  return brandingAnswer();
 }

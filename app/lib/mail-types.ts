@@ -148,7 +148,7 @@ export type ThreadAction =
   | 'deletePermanently'
   | 'move';
 
-export type NotificationKind = 'mailbox.error' | 'mailbox.recovered' | 'mailbox.stalled' | 'mailbox.removed' | 'execution.failed' | 'approval.pending' | 'workflow.notice' | 'send.held';
+export type NotificationKind = 'mailbox.error' | 'mailbox.recovered' | 'mailbox.stalled' | 'mailbox.removed' | 'execution.failed' | 'approval.pending' | 'workflow.notice' | 'send.held' | 'support.reply';
 
 export interface AppNotification {
   id: string;

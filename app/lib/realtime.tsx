@@ -44,6 +44,11 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
   return <RealtimeContext.Provider value={value}>{children}</RealtimeContext.Provider>;
 }
 
+/** Component tests: the live channel over a socket of the test's own (anything with `on` and `off`). */
+export function RealtimeTestProvider({ socket, children }: { socket: Pick<Socket, 'on' | 'off'>; children: ReactNode }) {
+  return <RealtimeContext.Provider value={{ socket: socket as Socket, connected: true }}>{children}</RealtimeContext.Provider>;
+}
+
 export function useRealtimeStatus(): boolean {
   return useContext(RealtimeContext).connected;
 }

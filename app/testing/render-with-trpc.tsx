@@ -1,11 +1,14 @@
 /**
  * Component tests over a tRPC client that answers from a table of handlers (no server): each procedure path maps
  * to a function of its input; a missing one rejects, so a test names every call the component makes. The calls
- * are recorded in order, so a test can assert what was sent.
+ * are recorded in order, so a test can assert what was sent. With `router`, the tree runs inside an app router
+ * context of the test's own (`useRouter` answers it), so the file needs no `vi.mock('next/navigation')` and
+ * stays in the shared-modules project.
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { createTRPCClient, TRPCClientError, type TRPCLink } from '@trpc/client';
+import { AppRouterContext, type AppRouterInstance } from 'next/dist/shared/lib/app-router-context.shared-runtime';
 import { observable } from '@trpc/server/observable';
 import type { ReactElement } from 'react';
 import { I18nProvider } from '@/app/i18n/client';
@@ -19,7 +22,7 @@ export function trpcAppError(code: string, details: Record<string, unknown> = {}
   return new TRPCClientError(code, { result: { error: { message: code, code: -32600, data: { appError: { code, message: code, details } } } } } as never);
 }
 
-export function renderWithTrpc(ui: ReactElement, handlers: Record<string, TrpcHandler>, options: { locale?: 'en' | 'fr' } = {}) {
+export function renderWithTrpc(ui: ReactElement, handlers: Record<string, TrpcHandler>, options: { locale?: 'en' | 'fr'; router?: AppRouterInstance } = {}) {
   const calls: { path: string; input: unknown }[] = [];
   const link: TRPCLink<AppRouter> = () => ({ op }) =>
     observable((observer) => {
@@ -37,14 +40,15 @@ export function renderWithTrpc(ui: ReactElement, handlers: Record<string, TrpcHa
     });
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   const trpcClient = createTRPCClient<AppRouter>({ links: [link] });
-  render(
+  const tree = (
     <I18nProvider initialLocale={options.locale ?? 'en'}>
       <QueryClientProvider client={queryClient}>
         <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
           {ui}
         </TRPCProvider>
       </QueryClientProvider>
-    </I18nProvider>,
+    </I18nProvider>
   );
+  render(options.router ? <AppRouterContext.Provider value={options.router}>{tree}</AppRouterContext.Provider> : tree);
   return calls;
 }

@@ -98,6 +98,14 @@ export const BellIcon = icon(
     <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
   </>,
 );
+/** A life buoy: Support (help from the team operating the instance). */
+export const LifeBuoyIcon = icon(
+  <>
+    <circle cx="12" cy="12" r="9" />
+    <circle cx="12" cy="12" r="4" />
+    <path d="m4.93 4.93 4.24 4.24M14.83 14.83l4.24 4.24M14.83 9.17l4.24-4.24M4.93 19.07l4.24-4.24" />
+  </>,
+);
 export const KeyIcon = icon(
   <>
     <circle cx="7.5" cy="15.5" r="5.5" />

@@ -39,7 +39,7 @@ test('a member finds, previews and installs a template; an administrator enables
 
   await test.step('the member opens the gallery and narrows it by category and search', async () => {
     await member.goto('/');
-    await member.getByRole('link', { name: 'Templates' }).click();
+    await member.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Templates', exact: true }).click();
     await expect(member).toHaveURL(/\/templates$/);
     await expect(member.getByRole('heading', { name: 'Templates', exact: true })).toBeVisible();
     await member.getByRole('group', { name: 'Filter by category' }).getByRole('button', { name: 'Digests' }).click();

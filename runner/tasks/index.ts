@@ -32,6 +32,7 @@ import { analyzerRunTask } from './analyzer-run.task';
 import { sweepAssistantTurnsTask } from './sweep-assistant-turns.task';
 import { mailWatchdogTask } from './mail-watchdog.task';
 import { dashboardReconcileTask } from './dashboard-reconcile.task';
+import { supportSyncIntervalTask, supportSyncTask } from './support-sync.task';
 
 export const taskDefinitions: readonly TaskDefinition[] = [
   purgeIdempotencyRecordsTask,
@@ -62,6 +63,8 @@ export const taskDefinitions: readonly TaskDefinition[] = [
   sweepAssistantTurnsTask,
   mailWatchdogTask,
   dashboardReconcileTask,
+  supportSyncTask,
+  supportSyncIntervalTask,
 ];
 
 export const taskList: TaskList = Object.fromEntries(taskDefinitions.map((definition) => [definition.name, definition.task]));

@@ -3,6 +3,7 @@
  * meaning in `.env.example`; keep the two in step.
  */
 import { z } from 'zod';
+import { controlPlaneLinkOf, controlPlaneProblems } from './control-plane-config';
 import { parseNetworks } from './http/ip-address';
 
 const flag = z
@@ -52,7 +53,7 @@ const apiUrl = (fallback: string, name: string) =>
     .transform((value) => (value ?? fallback).replace(/\/+$/, ''))
     .refine((value) => /^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i.test(value), { message: `${name} must be an http(s) URL without query or fragment` });
 
-const configSchema = z.object({
+const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   DATABASE_URL: optionalText,
   HOST: z.string().default('127.0.0.1'),
@@ -233,9 +234,26 @@ const configSchema = z.object({
    * their own AI nodes. Off by default: such connections are refused (403 `credential.llm_member_keys_disabled`).
    */
   LLM_MEMBER_KEYS: flag,
+  /**
+   * The operator's control plane (support threads, branding; server/core/control-plane-config.ts): its
+   * https API root and this instance's credential. All three or none; none: the instance is not linked.
+   */
+  CONTROL_PLANE_URL: optionalText,
+  CONTROL_PLANE_INSTANCE_ID: optionalText,
+  CONTROL_PLANE_SECRET: optionalText,
+  // How often a linked runner pulls the team's replies: the crontab's minute by default; shorter chains each
+  // exchange to the next (server/domains/support/sync/job.ts).
+  SUPPORT_SYNC_INTERVAL_SECONDS: z.coerce.number().int().min(2).max(60).default(60),
 });
 
-export type Config = z.infer<typeof configSchema>;
+const configSchema = environmentSchema
+  .superRefine((env, context) => {
+    for (const message of controlPlaneProblems(env)) context.addIssue({ code: 'custom', message, path: [message.split(' ')[0]!] });
+  })
+  // `controlPlane`: the link when the instance is linked to its operator's control plane, else null.
+  .transform((env) => ({ ...env, controlPlane: controlPlaneLinkOf(env) }));
+
+export type Config = z.output<typeof configSchema>;
 
 let cached: Config | null = null;
 

@@ -5,6 +5,9 @@
  * effectful ones do nothing and answer plausible placeholders; reads (messages, rows) still read,
  * but no connection's secret is ever opened.
  *
+ * - mail.attachmentTexts: the attachments' text for the AI nodes (server/domains/mail/attachments/
+ *   attachment-text.ts: the download path, PDFs read on the PDF pool's thread); a read, so the same
+ *   in a test run.
  * - mail.operate: the webmail's own single-message action (server/domains/mail/threads/actions),
  *   with the effect key as its client token: one MailOperation, applied to the mirror, the
  *   `mail.apply-operations` job enqueued, in one transaction; a repeat answers `duplicate: true`.
@@ -27,10 +30,12 @@ import { db } from '../core/db';
 import { isUniqueViolation } from '../core/db/sql-state';
 import { AppError, appError } from '../core/errors/app-error';
 import { expireApproval, requestApproval } from '../domains/approvals/engine-api';
+import { attachmentTextsOf } from '../domains/mail/attachments/engine-api';
 import { actOnMessage, checkMessageAction, type ThreadAction } from '../domains/mail/threads/engine-api';
 import { notify } from '../domains/notifications/engine-api';
 import { checkRowWrite, insertRow, lookupByKey, updateRow, upsertRow, type ExecutionWriter } from '../domains/tables/rows/engine-api';
 import { quotedValue } from '../core/quoted-value';
+import { bodyTextOf } from '../mail/body-text';
 import { isUuid } from '../core/ids';
 import { fail, NodeFailure } from '../engine/contract/failures';
 import { createAiCapability } from './ai';
@@ -122,6 +127,20 @@ function requiredRowId(rowId: string | undefined): string {
   return rowId;
 }
 
+/** HTML characters read of a message with no text body, to reduce to the AI's context (it keeps at most a few thousand). */
+const contextHtmlChars = 256 * 1024;
+
+/**
+ * The start of the HTML body of these messages (those with no plain-text body, such as an HTML message
+ * with an attachment: mailparser gives it no text), by id; the AI context reduces it to text.
+ */
+async function htmlOnlyBodies(ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db().$queryRaw<{ id: string; html: string | null }[]>`
+    SELECT id, left(body_html, ${contextHtmlChars}::int) AS html FROM mail_messages WHERE id = ANY(${ids}::uuid[]) AND body_html IS NOT NULL`;
+  return new Map(rows.flatMap((row) => (row.html === null ? [] : [[row.id, row.html] as const])));
+}
+
 async function memberMessage(memberId: string, messageId: string) {
   return db().mailMessage.findFirst({
     where: { id: messageId, mailbox: { memberId } },
@@ -169,14 +188,15 @@ export function createCapabilities(run: CapabilityRun, options: CapabilityOption
           where: message.threadId ? { threadId: message.threadId, mailboxId: message.mailboxId, receivedAt: { lte: message.receivedAt } } : { id: message.id },
           orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }],
           take: Math.max(1, Math.min(input.limit, 20)),
-          select: { fromName: true, fromEmail: true, subject: true, receivedAt: true, bodyText: true, snippet: true },
+          select: { id: true, fromName: true, fromEmail: true, subject: true, receivedAt: true, bodyText: true, snippet: true },
         });
+        const htmlOf = await htmlOnlyBodies(rows.filter((row) => row.bodyText === null || row.bodyText.trim() === '').map((row) => row.id));
         return rows.reverse().map((row) => ({
           fromName: row.fromName,
           fromEmail: row.fromEmail,
           subject: row.subject,
           receivedAt: row.receivedAt.toISOString(),
-          text: (row.bodyText ?? row.snippet ?? '').slice(0, input.maxChars),
+          text: (bodyTextOf({ text: row.bodyText, html: htmlOf.get(row.id) ?? null }, input.maxChars * 4)?.text ?? row.snippet ?? '').slice(0, input.maxChars),
         }));
       },
       async classify(input) {
@@ -196,6 +216,10 @@ export function createCapabilities(run: CapabilityRun, options: CapabilityOption
           )
           SELECT (SELECT count(*) FROM classified)::int AS messages, (SELECT count(*) FROM threads)::int AS threads`;
         return (row?.messages ?? 0) > 0;
+      },
+      async attachmentTexts(input) {
+        if (!isUuid(input.messageId)) return null;
+        return attachmentTextsOf(run.actor, input.messageId, input.bounds);
       },
       check: checkMail,
       async operate(input) {

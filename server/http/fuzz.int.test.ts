@@ -10,6 +10,7 @@
  * below>; scale it with FUZZ_BUDGET (1 by default, e.g. FUZZ_BUDGET=10 for a long local run).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resetConfigForTests } from '../core/config';
 import { db } from '../core/db';
 import { openApiDocument } from './plain/routes';
 import { planCases } from '../testing/fuzz/cases';
@@ -27,6 +28,10 @@ import { fixtureFigures, World } from '../testing/fuzz/world';
 import { useTestDatabase } from '../testing/test-database';
 
 await useTestDatabase();
+
+// A linked instance, so the support routes' writes reach their handlers (nothing delivers here: no runner).
+Object.assign(process.env, { CONTROL_PLANE_URL: 'http://127.0.0.1:9', CONTROL_PLANE_INSTANCE_ID: 'fuzz-instance', CONTROL_PLANE_SECRET: 'fuzz-control-plane-secret' });
+resetConfigForTests();
 
 const seed = seedFromEnv();
 const budget = budgetFromEnv();

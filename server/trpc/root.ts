@@ -23,6 +23,7 @@ import { notificationsRouter } from '../domains/notifications/router';
 import { oauthRouter } from '../domains/oauth/router';
 import { onboardingRouter } from '../domains/onboarding/router';
 import { sendGuardRouter } from '../domains/send-guard/router';
+import { supportRouter } from '../domains/support/router';
 import { reviewRouter } from '../domains/review/router';
 import { tablesRouter } from '../domains/tables/router';
 import { templatesRouter } from '../domains/templates/router';
@@ -58,6 +59,7 @@ export const appRouter = router({
   onboarding: onboardingRouter,
   dashboard: dashboardRouter,
   contacts: contactsRouter,
+  support: supportRouter,
 });
 
 export type AppRouter = typeof appRouter;

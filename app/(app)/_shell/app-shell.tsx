@@ -18,6 +18,8 @@ import { SideNav } from './nav';
 import { NotificationBell } from './notifications/notification-bell';
 import { useLiveUpdates } from './_lib/live-api';
 import { useMe } from './_lib/api';
+import { useUnreadTitle } from './unread-title';
+import { useSupportUnreadCount } from '../support/_lib/api';
 import { UserMenu } from './user-menu';
 
 export interface ShellBrand {
@@ -61,10 +63,17 @@ function LiveUpdates() {
   return null;
 }
 
+/** "(2) …" in the document title while support replies are unread (the navigation shows the same count). */
+function UnreadTitle() {
+  useUnreadTitle(useSupportUnreadCount());
+  return null;
+}
+
 export function AppShell({ brand, children }: { brand: ShellBrand; children: ReactNode }) {
   return (
     <RealtimeProvider>
       <LiveUpdates />
+      <UnreadTitle />
       <RequiredPasswordChange />
       <Shell brand={brand}>{children}</Shell>
     </RealtimeProvider>

@@ -19,7 +19,7 @@ export async function ComingSoon({ section }: { section: SectionKey }) {
         </div>
         <Badge tone="brand">{t.comingSoon.badge}</Badge>
         <h2 className="mt-3 text-base font-semibold">{t.comingSoon.title}</h2>
-        <p className="mt-1 max-w-md text-sm text-muted">{t.comingSoon.body(getBranding().name)}</p>
+        <p className="mt-1 max-w-md text-sm text-muted">{t.comingSoon.body((await getBranding()).name)}</p>
       </Card>
     </>
   );

@@ -7,6 +7,7 @@ import type { ComponentType } from 'react';
 import { useI18n } from '@/app/i18n/client';
 import type { Dictionary } from '@/app/i18n';
 import { cn } from '@/app/ui/cn';
+import { useSupportUnreadCount } from '../support/_lib/api';
 import {
   ActivityIcon,
   ApprovalIcon,
@@ -17,6 +18,7 @@ import {
   DashboardIcon,
   InboxIcon,
   KeyIcon,
+  LifeBuoyIcon,
   ListIcon,
   MailIcon,
   MailOpenIcon,
@@ -37,6 +39,8 @@ interface NavItem {
   href: string;
   label: (t: Dictionary) => string;
   icon: Icon;
+  /** A count shown after the label (absent at 0). */
+  badge?: 'supportUnread';
 }
 
 interface NavGroup {
@@ -54,7 +58,11 @@ const section = (key: keyof Dictionary['sections'], href: string, icon: Icon): N
 const groups: NavGroup[] = [
   {
     title: null,
-    items: [section('dashboard', '/', DashboardIcon), section('notifications', '/notifications', BellIcon)],
+    items: [
+      section('dashboard', '/', DashboardIcon),
+      section('notifications', '/notifications', BellIcon),
+      { ...section('support', '/support', LifeBuoyIcon), badge: 'supportUnread' },
+    ],
   },
   {
     title: (t) => t.nav.groups.automation,
@@ -104,9 +112,28 @@ function isActive(pathname: string, href: string): boolean {
   return href === '/' ? pathname === '/' : pathname === href || pathname.startsWith(`${href}/`);
 }
 
+/** The reader's unread support threads after the "Support" label (`nav-support-unread`), read out with the label. */
+function SupportUnreadBadge({ count }: { count: number }) {
+  const { t } = useI18n();
+  if (count <= 0) return null;
+  return (
+    <>
+      <span
+        aria-hidden="true"
+        data-testid="nav-support-unread"
+        className="ml-auto flex h-4.5 min-w-4.5 shrink-0 items-center justify-center rounded-full bg-brand px-1.5 text-[10px] leading-none font-semibold text-on-brand"
+      >
+        {count > 99 ? '99+' : count}
+      </span>
+      <span className="sr-only">, {t.support.navUnread(count)}</span>
+    </>
+  );
+}
+
 export function SideNav({ isAdmin, onNavigate }: { isAdmin: boolean; onNavigate?: () => void }) {
   const { t } = useI18n();
   const pathname = usePathname();
+  const supportUnread = useSupportUnreadCount();
   return (
     <nav aria-label={t.nav.label} className="flex flex-col gap-5 px-3 py-4">
       {groups
@@ -137,6 +164,7 @@ export function SideNav({ isAdmin, onNavigate }: { isAdmin: boolean; onNavigate?
                       >
                         <Icon className="shrink-0" />
                         <span className="truncate">{item.label(t)}</span>
+                        {item.badge === 'supportUnread' ? <SupportUnreadBadge count={supportUnread} /> : null}
                       </Link>
                     </li>
                   );

@@ -8,7 +8,7 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function LoginPage() {
-  const brand = getBranding();
+  const brand = await getBranding();
   const locale = await getLocale();
   return <LoginForm brandName={brand.name} welcome={brand.login.welcome?.[locale] ?? null} suspended={brand.instance.suspended} />;
 }

@@ -126,7 +126,7 @@ export const errorCatalogue = {
   ...area('support', {
     bad_request: [400, 'The support request is invalid.'],
     not_found: [404, 'No such support thread.'],
-    not_linked: [409, 'The support thread is not linked.'],
+    not_linked: [409, 'This instance is not linked to the control plane of the team operating it: support requests cannot be sent.'],
   }),
   ...area('llm', {
     connection_not_found: [404, 'No such AI connection.'],

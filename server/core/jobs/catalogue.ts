@@ -33,6 +33,8 @@ export const jobCatalogue = {
   'eval.run': z.strictObject({ evalRunId: z.uuid() }),
   /** Analyse a mailbox: statistics, sender groups, the model's opportunities (server/domains/analyzer/run/). Key `analyzer:<id>`. */
   'analyzer.run': z.strictObject({ analysisId: z.uuid() }),
+  /** Exchange with the operator's control plane now (push the support outbox, pull changes): queued by a member's write. Key `support-sync`. */
+  'support.sync': z.strictObject({}),
 } as const;
 
 export type JobName = keyof typeof jobCatalogue;
@@ -49,4 +51,6 @@ export const jobKeys = {
   draft: (outboundId: string) => `mail-draft:${outboundId}`,
   evalRun: (evalRunId: string) => `eval:${evalRunId}`,
   analysis: (analysisId: string) => `analyzer:${analysisId}`,
+  /** One pending exchange for the whole instance: a burst of writes makes one job. */
+  supportSync: () => 'support-sync',
 } as const;

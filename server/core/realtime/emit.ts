@@ -41,6 +41,8 @@ export interface RealtimeEvents {
   'assistant.delta': { conversationId: string; messageId: string; offset: number; delta: string };
   /** A conversation changed: a turn started or ended (status), a proposal was made or decided. */
   'assistant.changed': { conversationId: string; status: string; messageId?: string; proposalId?: string };
+  /** A support thread changed (a message, delivered, a status or assignee, read): the UI re-reads it and the list. */
+  'support.thread': { threadId: string };
 }
 
 export async function emitToMember<Event extends keyof RealtimeEvents>(

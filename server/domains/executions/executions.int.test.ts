@@ -208,6 +208,17 @@ describe('GET /api/v1/executions/{id}', () => {
     expect(response.body.steps[1]).toMatchObject({ status: 'failed', data: null, effects: [{ kind: 'external', description: 'POST https://sink.test' }], error: { code: 'http_status', kind: 'permanent' } });
   });
 
+  it('leaves out the triggering message’s attachments that the trigger data lists and steps pass on: the run did not produce them', async () => {
+    const incoming = { id: '5b0f9a52-0000-4000-8000-000000000001', position: 1, filename: 'invoice.pdf', contentType: 'application/pdf', size: 900, disposition: 'attachment' };
+    const execution = await run({ triggerData: { subject: 'Invoice', attachments: [incoming] } });
+    await createStep(execution.id, { nodeId: 'start', nodeType: 'trigger.mail@1', seq: 1, data: { subject: 'Invoice', attachments: [incoming] } });
+    await createStep(execution.id, { nodeId: 'if', nodeType: 'logic.if@2', seq: 2, data: { subject: 'Invoice', attachments: [incoming] } });
+    await createStep(execution.id, { nodeId: 'make', nodeType: 'http.request@1', seq: 3, data: { attachments: [{ filename: 'report.csv', size: 12 }] } });
+    const response = await call('GET', `/api/v1/executions/${execution.id}`, { cookie: member.cookie });
+    expect(response.status).toBe(200);
+    expect(response.body.attachments).toEqual([{ filename: 'report.csv', size: 12 }]);
+  });
+
   it('gives workflowName empty when the workflow was deleted', async () => {
     const gone = await createWorkflow(member, { name: 'Gone' });
     const execution = await createExecution(member, { workflowId: gone.workflow.id, workflowVersionId: gone.version!.id });

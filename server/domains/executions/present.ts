@@ -162,12 +162,21 @@ export function presentStep(row: ExecutionStep): StepOutput {
   });
 }
 
-/** Files steps reported under `data.attachments` (an array of objects), in step order. */
-export function attachmentsOf(steps: ExecutionStep[]): Record<string, unknown>[] {
+/**
+ * Files steps reported under `data.attachments` (an array of objects), in step order. A mail run's
+ * trigger data lists the triggering message's attachments under the same key (issue 24 §2), and the
+ * trigger step, and every step that passes its input on (`logic.if`, `flow.wait`, `data.set`), carries
+ * them: they came in with the message, the run did not produce them, so items naming one of them by
+ * `id` are left out.
+ */
+export function attachmentsOf(steps: ExecutionStep[], triggerData: Json = null): Record<string, unknown>[] {
+  const incoming = new Set<unknown>();
+  const listed = isObject(triggerData) ? triggerData.attachments : undefined;
+  if (Array.isArray(listed)) for (const item of listed) if (isObject(item) && typeof item.id === 'string') incoming.add(item.id);
   const found: Record<string, unknown>[] = [];
   for (const step of steps) {
     const list = isObject(step.data) ? step.data.attachments : undefined;
-    if (Array.isArray(list)) for (const item of list) if (isObject(item)) found.push(item);
+    if (Array.isArray(list)) for (const item of list) if (isObject(item) && !(typeof item.id === 'string' && incoming.has(item.id))) found.push(item);
   }
   return found;
 }

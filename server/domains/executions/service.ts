@@ -80,7 +80,7 @@ export async function getExecution(actor: AuthenticatedActor, id: string) {
     workflowName: workflow?.name ?? '',
     triggerData: typeof triggerData === 'object' && triggerData !== null && !Array.isArray(triggerData) ? (triggerData as Record<string, unknown>) : null,
     steps: steps.map(presentStep),
-    attachments: attachmentsOf(steps),
+    attachments: attachmentsOf(steps, triggerData),
   };
 }
 

@@ -2,4 +2,4 @@
  * The instance domain's public face: what other domains, the HTTP layer and the runner may import from it
  * (ESLint refuses their imports of any other file here). Re-exports only; the code lives in the files named.
  */
-export { currentBranding } from './service';
+export { brandingAnswer, currentBranding } from './service';

@@ -1,7 +1,7 @@
 import { route } from '../../trpc/meta';
 import { procedure, router } from '../../trpc/procedures';
 import { brandingSchema } from './schemas';
-import { currentBranding } from './service';
+import { brandingAnswer } from './service';
 import { docs } from './docs';
 
 export const instanceRouter = router({
@@ -17,5 +17,5 @@ export const instanceRouter = router({
       }),
     )
     .output(brandingSchema)
-    .query(() => currentBranding()),
+    .query(() => brandingAnswer()),
 });

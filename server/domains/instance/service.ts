@@ -1,5 +1,10 @@
-/** The instance's brand, from its environment variables. Also read by server components (app/lib/branding.ts). */
+/**
+ * The instance's brand: its environment variables (`currentBranding`: the name in e-mails and link pages), and
+ * the operator's brand over them when the instance is linked to a control plane and the sync kept one
+ * (`brandingAnswer`: `GET /api/v1/branding` and server components, app/lib/branding.ts).
+ */
 import { config } from '../../core/config';
+import { operatorBranding, withOperatorBranding } from '../support';
 import type { Branding } from './schemas';
 
 function colorOrNull(value: string | null): string | null {
@@ -28,4 +33,9 @@ export function currentBranding(): Branding {
     },
     instance: { suspended: c.INSTANCE_SUSPENDED },
   };
+}
+
+/** The brand answered to the public route and pages: `source: control_plane` when the operator's applies. */
+export async function brandingAnswer(): Promise<Branding> {
+  return withOperatorBranding(currentBranding(), await operatorBranding.read());
 }

@@ -7,3 +7,4 @@ export { presentMember } from './present';
 export { memberFootprint } from './footprint';
 export { admitInvitee, isInvitationUsable } from './service';
 export { purgeStaleInvitations } from './housekeeping';
+export { findActiveAdminIds } from './repo';

@@ -40,6 +40,12 @@ export function setMemberStatus(id: string, status: 'active' | 'suspended', tx: 
   return tx.member.update({ where: { id }, data: { status } });
 }
 
+/** The active administrators' ids (no lock): who follows the organisation's support threads live. */
+export async function findActiveAdminIds(tx: Pick<Tx, 'member'> = db()): Promise<string[]> {
+  const rows = await tx.member.findMany({ where: { role: 'admin', status: 'active' }, select: { id: true } });
+  return rows.map((row) => row.id);
+}
+
 /**
  * Locks every active administrator row (FOR UPDATE) and returns their ids, so two administrators
  * demoting each other at the same moment cannot both succeed.

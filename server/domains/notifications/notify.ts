@@ -42,6 +42,8 @@ export const notificationParams = {
     workflowName: z.string().optional(),
     heldCount: z.number().int().min(0),
   }),
+  /** The team operating the instance replied in a support thread of the member (server/domains/support). */
+  'support.reply': z.strictObject({ threadId: z.string(), subject: z.string().max(120), authorName: z.string().max(200) }),
 } as const;
 
 export type NotificationKind = keyof typeof notificationParams;

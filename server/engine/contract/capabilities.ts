@@ -75,7 +75,8 @@ export interface MailCapability {
   check(input: Omit<Parameters<MailCapability['operate']>[0], 'effectKey'>): Promise<void>;
   /**
    * The message's thread as context for an AI node: at most `limit` messages up to this one,
-   * oldest first, each text clipped to `maxChars` (the mirrored body, else the snippet). [] when
+   * oldest first, each text clipped to `maxChars` (the mirrored text body, else the HTML body reduced to
+   * text, else the snippet). [] when
    * the message is not the member's.
    */
   threadContext(input: { messageId: string; limit: number; maxChars: number }): Promise<ThreadContextMessage[]>;
@@ -84,6 +85,42 @@ export interface MailCapability {
    * Nothing in a test run. False when the message is not the member's.
    */
   classify(input: { messageId: string; key: string; value: Record<string, unknown> }): Promise<boolean>;
+  /**
+   * The text of the message's PDF and plain-text attachments, for an AI node: the first
+   * `bounds.attachments` of them in MIME order, each read within `bounds` (a PDF's size and pages, the
+   * text's bytes); one that cannot be read carries a `note` instead of text, never a failure. Content
+   * comes through the webmail's download path (the mirror's blob, or the provider on demand). The same
+   * in a test run (a read). `null` when the message is not the member's.
+   */
+  attachmentTexts(input: { messageId: string; bounds: AttachmentTextBounds }): Promise<AttachmentTexts | null>;
+}
+
+export interface AttachmentTextBounds {
+  /** Attachments read at most (PDF and plain text ones, in MIME order). */
+  attachments: number;
+  /** A PDF larger than this is not read. */
+  pdfBytes: number;
+  /** Pages of a PDF read from its start. */
+  pdfPages: number;
+  /** UTF-8 bytes of text kept per attachment. */
+  textBytes: number;
+}
+
+export interface AttachmentText {
+  filename: string;
+  contentType: string;
+  /** Null when it could not be read (`note` says why). */
+  text: string | null;
+  /** Whether text was left out (pages or bytes beyond the bounds). */
+  truncated: boolean;
+  /** Why there is no text ("protected by a password"…), or what was left out; null when read whole. */
+  note: string | null;
+}
+
+export interface AttachmentTexts {
+  read: AttachmentText[];
+  /** Readable attachments beyond `bounds.attachments`, not read. */
+  left: number;
 }
 
 export interface ThreadContextMessage {

@@ -18,6 +18,13 @@ export const engineBounds = {
   waitMs: { max: 30 * 24 * 3_600_000 },
 } as const;
 
+/**
+ * What an AI node reads of the triggering message's attachments (`attachments: pdf_and_text`): three
+ * attachments, a PDF of at most 2 MB and its first 20 pages, 32 KB of text each (96 KB in all, so the
+ * prompt the step keeps stays well within its 256 KB of data).
+ */
+export const attachmentTextBounds = { attachments: 3, pdfBytes: 2 * 1024 * 1024, pdfPages: 20, textBytes: 32 * 1024 } as const;
+
 /** Built-in retry defaults (spec: 3 attempts, 5 s delay, 2 min per attempt). */
 export const builtInRetry = { maxAttempts: 3, delayMs: 5_000, timeoutMs: 120_000 } as const;
 

@@ -24,6 +24,7 @@ import { enqueue } from '../../core/jobs/enqueue';
 import { mailGuardrailOf, mailTriggerFilterMiss, mailTriggerParams, type MailGuardrail, type MailTriggerData, type MailTriggerFilter, type MatchableMessage } from '../nodes/triggers/mail-trigger.node.ts';
 import { engineComposition } from '../composition';
 import { startExecution } from '../run/start';
+import { messageContentOf } from './message-content';
 
 export type JournalOutcome = 'excluded_org' | 'excluded_member' | 'guardrail' | 'unmatched' | 'dispatched';
 
@@ -335,11 +336,13 @@ function addressesOf(value: unknown): { name: string | null; email: string }[] {
  * book entry (`contact`, from the mailbox's point of view; the composition's read, so the engine imports
  * no domain). Built once per message whatever the number of workflows it starts, and only for a message
  * that starts one, and only when a trigger asks for it (`senderCard`): a fixed set of small indexed
- * reads (the contacts domain's `resolveContact`), the same for a sender nobody has a card for.
+ * reads (the contacts domain's `resolveContact`), the same for a sender nobody has a card for. The body
+ * as text and the attachments' metadata come from `messageContentOf` (bounded: 64 KB, 50 rows).
  */
 async function summaryOf(tx: Tx, message: QueuedMessage, withSenderCard: boolean): Promise<MailTriggerData> {
   const recipients = (message.recipients ?? {}) as { to?: unknown; cc?: unknown };
   const contact = withSenderCard ? await engineComposition().reads.senderContact(tx, { memberId: message.memberId, mailboxId: message.mailboxId, address: message.fromEmail }) : null;
+  const content = await messageContentOf(tx, message.id);
   return {
     id: message.id,
     mailboxId: message.mailboxId,
@@ -350,6 +353,10 @@ async function summaryOf(tx: Tx, message: QueuedMessage, withSenderCard: boolean
     cc: addressesOf(recipients.cc),
     receivedAt: message.receivedAt.toISOString(),
     snippet: message.snippet,
+    text: content.text,
+    textTruncated: content.textTruncated,
+    attachments: content.attachments,
+    attachmentsTruncated: content.attachmentsTruncated,
     labels: message.labels,
     folder: message.folderRole ?? message.folderKey,
     hasAttachments: message.hasAttachments,

@@ -99,6 +99,17 @@ describe('the scopes a graph implies', () => {
     expect(nodeScopes(classify, { writeClassification: '{{ false }}' }).sort()).toEqual(['messages:read', 'messages:write']);
   });
 
+  it('reading the triggering message’s attachments (`attachments: pdf_and_text`) needs what reading the message needs: messages:read', () => {
+    // The attachments are the member's mail, read through the same download a key with messages:read may make.
+    for (const type of ['ai.extract', 'ai.classify']) {
+      const definition = nodeDefinitions.find((candidate) => candidate.type === type)!;
+      const off = nodeScopes(definition, { writeClassification: false });
+      const on = nodeScopes(definition, { writeClassification: false, attachments: 'pdf_and_text' });
+      expect(on).toEqual(off);
+      expect(on).toContain('messages:read');
+    }
+  });
+
   it('counts disabled nodes too, and leaves unknown node types to validation', () => {
     const { needs } = graphScopes({ nodes: [{ ...node('tables.insert'), disabled: true }, node('nope.nope')] });
     expect([...needs.keys()]).toEqual(['tables:write']);

@@ -28,6 +28,8 @@ export const paramHelpFr: ReadonlyMap<string, string> = new Map([
     'Signaux que le message doit porter (tous).'],
   ['Signals the message must not carry.',
     'Signaux que le message ne doit pas porter.'],
+  ['`pdf_and_text`: the model also reads the text of the triggering message’s PDF and plain-text attachments, with their names (the first 3; a PDF up to 2 MB, its first 20 pages; 32 KB of text each). `none`: the message or text only.',
+    '`pdf_and_text` : le modèle lit aussi le texte des pièces jointes PDF et texte du message déclencheur, avec leurs noms (les 3 premières ; un PDF jusqu’à 2 Mo, ses 20 premières pages ; 32 Ko de texte chacune). `none` : le message ou le texte seulement.'],
   ['Put the sender’s address book entry in the trigger data (`contact`). Through an API key it needs `contacts:read`; off, `contact` is null.',
     'Mettre la fiche de l’expéditeur dans le carnet d’adresses dans les données du déclencheur (`contact`). Avec une clé d’API, il faut `contacts:read` ; désactivé, `contact` vaut null.'],
   ['The value to test, usually an expression such as `{{ trigger.subject }}`.',

@@ -32,6 +32,7 @@ export function fakeCapabilities(overrides: Partial<{ [K in keyof Capabilities]:
       check: vi.fn(async () => undefined),
       threadContext: vi.fn(async () => []),
       classify: vi.fn(async () => true),
+      attachmentTexts: vi.fn(async () => ({ read: [], left: 0 })),
       ...overrides.mail,
     },
     contacts: { lookup: vi.fn(async (input: { address: string }) => unknownContact(input.address)), ...overrides.contacts },

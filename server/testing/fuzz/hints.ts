@@ -46,6 +46,7 @@ const pathRules: { pattern: RegExp; param: string; ref: string }[] = [
   { pattern: /^\/api\/v1\/assistant\/conversations\/\{id\}/, param: 'id', ref: 'assistantConversation.id' },
   { pattern: /^\/api\/v1\/contacts\/signatures\/\{id\}/, param: 'id', ref: 'signature.id' },
   { pattern: /^\/api\/v1\/contacts\/defaults\/mailboxes\/\{mailboxId\}/, param: 'mailboxId', ref: 'mailbox.id' },
+  { pattern: /^\/api\/v1\/support\/threads\/\{id\}/, param: 'id', ref: 'supportThread.id' },
 ];
 
 /** Existing ids of other kinds or owners: "another member's uuid" and cross-resource confusion. */
@@ -74,6 +75,7 @@ export const foreignIds = [
   'llmConnection.id',
   'victimAssistantConversation.id',
   'victimSignature.id',
+  'victimSupportThread.id',
 ];
 
 export function pathParamRef(operation: FuzzOperation, name: string): WorldRef | string | null {

@@ -322,6 +322,23 @@ export class World {
         const row = await db().assistantConversation.create({ data: { memberId: owner.id, title: `Fuzz ${this.unique('text')}` } });
         return { id: row.id };
       }
+      case 'supportThread':
+      case 'victimSupportThread': {
+        // A support conversation of the member (or of another member, for the cross-owner cases), with its first message.
+        const owner = (await this.piece(name === 'supportThread' ? 'member' : 'victim')) as unknown as TestMember;
+        const row = await db().supportThread.create({
+          data: {
+            kind: 'conversation',
+            subject: `Fuzz ${this.unique('text')}`,
+            status: 'open',
+            authorMemberId: owner.id,
+            authorName: 'Fuzz',
+            messageCount: 1,
+            messages: { create: { direction: 'member', opensThread: true, authorName: 'Fuzz', authorMemberId: owner.id, body: 'Hello' } },
+          },
+        });
+        return { id: row.id };
+      }
       case 'invitation': {
         const admin = (await this.piece('admin')) as unknown as TestMember;
         const answer = await this.fixtureCall('POST', '/api/v1/admin/members/invitations', admin.cookie, { email: this.unique('email'), role: 'member' });
@@ -391,6 +408,8 @@ const dependsOn: Record<string, string> = {
   victimReview: 'victim',
   assistantConversation: 'member',
   victimAssistantConversation: 'victim',
+  supportThread: 'member',
+  victimSupportThread: 'victim',
 };
 
 /** A pending approval of a run waiting at its step, with its email link token (the token is stored only as its hash). */

@@ -5,7 +5,8 @@
  * notifications refresh the bell; mail changes refresh the thread lists, the folder counts and the
  * open threads they name; mailbox status changes patch the mailbox list at once (progress bars),
  * then refresh it. Execution events refresh the runs lists, the open run (its steps) and, when a run
- * fails, the incidents. After a reconnection everything live is re-read (events may have been missed).
+ * fails, the incidents. A support thread's change refreshes the Support overview (list, badge) and that
+ * thread. After a reconnection everything live is re-read (events may have been missed).
  */
 import { useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
@@ -112,6 +113,14 @@ export function useLiveUpdates() {
     else afterBurst('execution:*', () => void queryClient.invalidateQueries(trpc.executions.detail.queryFilter(), keep));
   });
 
+  // A support thread changed (a message, a delivery, a status or assignee, a read in another tab): the list
+  // and the badge (the overview) and that thread are read again.
+  const refreshSupport = (threadId?: string) => {
+    void queryClient.invalidateQueries(trpc.support.overview.queryFilter());
+    void queryClient.invalidateQueries(threadId ? trpc.support.get.queryFilter({ id: threadId }) : trpc.support.get.queryFilter());
+  };
+  useRealtimeEvent('support.thread', (payload) => refreshSupport(typeof payload.threadId === 'string' ? payload.threadId : undefined));
+
   useRealtimeReconnect(() => {
     refreshNotifications();
     refreshMail();
@@ -120,5 +129,6 @@ export function useLiveUpdates() {
     void queryClient.invalidateQueries(trpc.executions.detail.queryFilter());
     refreshIncidents();
     refreshApprovals();
+    refreshSupport();
   });
 }

@@ -29,6 +29,15 @@ describe('notification texts', () => {
     expect(notificationText({ ...base, kind: 'something.new' }, en)).toMatchObject({ title: 'New notification', href: null });
   });
 
+  it('says a support reply with its author and subject, and leads to the thread', () => {
+    const reply = { ...base, kind: 'support.reply', severity: 'info' as const, params: { threadId: 't 1', subject: 'Import our invoices', authorName: 'Dana' }, link: '/support/t1' };
+    expect(notificationText(reply, en)).toEqual({ title: 'New reply from Dana on “Import our invoices”', body: null, href: '/support/t1' });
+    expect(notificationText(reply, fr).title).toBe('Nouvelle réponse de Dana sur «\u00a0Import our invoices\u00a0»');
+    // Without its own link, the thread's page from the params.
+    expect(notificationText({ ...reply, link: null }, en).href).toBe('/support/t%201');
+    expect(notificationText({ ...reply, link: null, params: { subject: 'x', authorName: 'Dana' } }, en).href).toBe('/support');
+  });
+
   it('follows only links inside the application', () => {
     expect(inAppPath('/settings/mailboxes')).toBe('/settings/mailboxes');
     expect(inAppPath('https://evil.example/')).toBeNull();

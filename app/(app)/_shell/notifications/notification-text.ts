@@ -75,6 +75,14 @@ export function notificationText(notification: AppNotification, t: Dictionary): 
         href: own ?? '/review',
       };
     }
+    case 'support.reply': {
+      const threadId = text(p, 'threadId');
+      return {
+        title: n.supportReply(text(p, 'authorName'), text(p, 'subject')),
+        body: null,
+        href: own ?? (threadId ? `/support/${encodeURIComponent(threadId)}` : '/support'),
+      };
+    }
     default:
       return { title: n.other, body: null, href: own };
   }

@@ -8,6 +8,6 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 /** Reached from `/invitations/accept#token=…`: the token stays in the fragment, never sent to a server log. */
-export default function AcceptInvitationPage() {
-  return <AcceptInvitationForm brandName={getBranding().name} />;
+export default async function AcceptInvitationPage() {
+  return <AcceptInvitationForm brandName={(await getBranding()).name} />;
 }

@@ -10,6 +10,15 @@ export function findMemberMessage(memberId: string, messageId: string) {
 
 export type MemberMessage = NonNullable<Awaited<ReturnType<typeof findMemberMessage>>>;
 
+/** A member's message's attachment rows (metadata) in MIME order; null when the message is not the member's. */
+export async function findMemberAttachmentRows(memberId: string, messageId: string) {
+  const message = await db().mailMessage.findFirst({
+    where: { id: messageId, mailbox: { memberId } },
+    select: { attachments: { orderBy: { position: 'asc' }, take: 1_000, select: { position: true, filename: true, mime: true, size: true } } },
+  });
+  return message?.attachments ?? null;
+}
+
 export function findMemberAttachment(memberId: string, messageId: string, position: number) {
   return db().mailAttachment.findFirst({
     where: { messageId, position, message: { mailbox: { memberId } } },

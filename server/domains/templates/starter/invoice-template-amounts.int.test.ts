@@ -2,7 +2,9 @@
  * The invoice starter template on invoices as they are written (issue 19 §2): it passed its test run,
  * then failed on the first real invoice because it wrote "EUR 87.40" into a number column. Its own
  * graph, unchanged, runs live and as a test run on mirrored invoices whose preview gives the amount
- * the ways people write it, into the table its card describes (amount as a number).
+ * the ways people write it, into the table its card describes (amount as a number). No AI provider is
+ * set up here: its AI step ("Read the invoice") is passed over and the fields come from the subject and
+ * the text (invoice-template-pdf.int.test.ts shows the AI path on a real PDF).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../../core/db';
@@ -75,6 +77,7 @@ describe('the invoice template stores amounts as people write them in a number c
     const live = await runOn(snippet, invoice, false);
     expect(live.error).toBeNull();
     expect(live.status).toBe('succeeded');
+    expect(live.steps.find((step) => step.nodeId === 'read')).toMatchObject({ status: 'succeeded', llmSkipped: true });
     const row = await db().tableRow.findFirstOrThrow({ where: { tableId, keyValue: invoice } });
     expect(row.cells).toMatchObject({ invoice, sender: 'billing@supplier.test', amount });
   });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startFakeVendor, type FakeVendorServer } from '../../../testing/ai-fakes';
 import { NodeFailure, RateLimited } from '../../contract/failures';
 import { fakeCapabilities, runNodeWithEffects } from '../testing';
@@ -46,6 +46,20 @@ describe('ai.classify', () => {
     expect(result).toMatchObject({ data: { label: 'other' } });
     expect(JSON.stringify(vendor.lastRequest?.body)).toContain('See you at noon');
     expect(capabilities.mail.classify).not.toHaveBeenCalled();
+  });
+
+  it('reads the message’s attachments only when asked (`attachments: pdf_and_text`; default none)', async () => {
+    const texts = { read: [{ filename: 'order.txt', contentType: 'text/plain', text: 'Purchase order PO-9', truncated: false, note: null }], left: 0 };
+    vendor.reply({ kind: 'json', value: { label: 'invoice', confidence: 0.7 } });
+    const off = fakeCapabilities({ ai: vendorAi(vendor), mail: { attachmentTexts: vi.fn(async () => texts) } });
+    await runNodeWithEffects(aiClassifyNode, { params: { labels, text: 'New order', writeClassification: false }, capabilities: off, messageId });
+    expect(off.mail.attachmentTexts).not.toHaveBeenCalled();
+    expect(JSON.stringify(vendor.lastRequest?.body)).not.toContain('PO-9');
+    vendor.reply({ kind: 'json', value: { label: 'invoice', confidence: 0.7 } });
+    const on = fakeCapabilities({ ai: vendorAi(vendor), mail: { attachmentTexts: vi.fn(async () => texts) } });
+    await runNodeWithEffects(aiClassifyNode, { params: { labels, text: 'New order', writeClassification: false, attachments: 'pdf_and_text' }, capabilities: on, messageId });
+    expect(on.mail.attachmentTexts).toHaveBeenCalledWith(expect.objectContaining({ messageId }));
+    expect(JSON.stringify(vendor.lastRequest?.body)).toContain('=== Attachment 1 of 1: order.txt (text/plain) ===\\nPurchase order PO-9');
   });
 
   it('fails temporarily when the model answers a label that is not listed', async () => {

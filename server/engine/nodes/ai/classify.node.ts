@@ -2,11 +2,12 @@
  * AI classify: puts the text (default: the triggering message) in one of the given labels, with a
  * confidence. One `main` output carrying `label`, so an `if` or `switch` routes on it. With a
  * triggering message and `writeClassification`, the label also lands in the mirror message's
- * `classification` (under `ai`), shown by the webmail.
+ * `classification` (under `ai`), shown by the webmail. With `attachments: pdf_and_text` the model also
+ * reads the text of the message's PDF and plain-text attachments (shared.ts `attachmentsContext`).
  */
 import { z } from 'zod';
 import { defineNode } from '../../contract/define-node';
-import { aiRetryDefaults, callEffect, messageContext, modelParam, resultData, textParam } from './shared';
+import { aiRetryDefaults, attachmentsParam, callEffect, modelInput, modelParam, resultData, textParam } from './shared';
 
 const label = z.strictObject({
   name: z.string().trim().min(1).max(64).describe('The label (what `data.label` answers).'),
@@ -22,6 +23,7 @@ export const classifyParams = z.strictObject({
     .describe('The labels to choose from (2-50, unique names).'),
   instructions: z.string().max(4_000).default('').describe('Extra guidance for the model.'),
   text: textParam,
+  attachments: attachmentsParam,
   model: modelParam,
   writeClassification: z.boolean().default(true).describe('Also record the label on the triggering message (its `classification`).'),
 });
@@ -32,8 +34,8 @@ export const aiClassifyNode = defineNode({
   category: 'ai',
   label: { en: 'Classify with AI', fr: 'Classer avec l’IA' },
   description: {
-    en: 'Chooses one of your labels for the message (or a text), with a confidence; route on `label` with an If or Switch.',
-    fr: 'Choisit l’une de vos étiquettes pour le message (ou un texte), avec une confiance ; aiguillez sur `label` avec un Si ou un Aiguillage.',
+    en: 'Chooses one of your labels for the message (or a text), with a confidence; route on `label` with an If or Switch. It can also read the message’s PDF and plain-text attachments (`attachments`).',
+    fr: 'Choisit l’une de vos étiquettes pour le message (ou un texte), avec une confiance ; aiguillez sur `label` avec un Si ou un Aiguillage. Il peut aussi lire les pièces jointes PDF et texte du message (`attachments`).',
   },
   params: classifyParams,
   outputs: ['main'],
@@ -49,7 +51,7 @@ export const aiClassifyNode = defineNode({
       label: z.enum(names).describe('The chosen label, exactly as listed.'),
       confidence: z.number().min(0).max(1).describe('How sure, from 0 to 1.'),
     });
-    const text = await messageContext(context as never, params.text);
+    const text = await modelInput(context as never, params);
     const system = [
       'You classify a text into exactly one of the labels below. Answer with the label name exactly as written and a confidence from 0 to 1.',
       'Labels:',

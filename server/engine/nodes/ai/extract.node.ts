@@ -1,16 +1,18 @@
 /**
  * AI extract: the fields you list (name, type, description, required), read from the text (default:
  * the triggering message) as one object validated against a schema built from the list. Optional
- * fields not found are null.
+ * fields not found are null. With `attachments: pdf_and_text` the model also reads the text of the
+ * message's PDF and plain-text attachments (an invoice's PDF), bounded (shared.ts `attachmentsContext`).
  */
 import { z } from 'zod';
 import { defineNode } from '../../contract/define-node';
-import { aiRetryDefaults, callEffect, fieldList, messageContext, modelParam, placeholderOf, resultData, schemaOfFields, textParam } from './shared';
+import { aiRetryDefaults, attachmentsParam, callEffect, fieldList, modelInput, modelParam, placeholderOf, resultData, schemaOfFields, textParam } from './shared';
 
 export const extractParams = z.strictObject({
   fields: fieldList.describe('The fields to extract (1-50): name, type, description, required.'),
   instructions: z.string().max(4_000).default('').describe('Extra guidance for the model.'),
   text: textParam,
+  attachments: attachmentsParam,
   model: modelParam,
 });
 
@@ -20,8 +22,8 @@ export const aiExtractNode = defineNode({
   category: 'ai',
   label: { en: 'Extract with AI', fr: 'Extraire avec l’IA' },
   description: {
-    en: 'Reads the fields you list from the message (or a text) into `fields`, checked against their types.',
-    fr: 'Lit les champs que vous listez dans le message (ou un texte) vers `fields`, vérifiés selon leur type.',
+    en: 'Reads the fields you list from the message (or a text) into `fields`, checked against their types. It can also read the message’s PDF and plain-text attachments (`attachments`).',
+    fr: 'Lit les champs que vous listez dans le message (ou un texte) vers `fields`, vérifiés selon leur type. Il peut aussi lire les pièces jointes PDF et texte du message (`attachments`).',
   },
   params: extractParams,
   outputs: ['main'],
@@ -32,7 +34,7 @@ export const aiExtractNode = defineNode({
   async execute(context) {
     const { params, capabilities } = context;
     const output = schemaOfFields(params.fields);
-    const text = await messageContext(context as never, params.text);
+    const text = await modelInput(context as never, params);
     const system = [
       'You extract structured data from a text. Answer with an object holding exactly the fields below; use null for an optional field the text does not give. Never invent values.',
       'Fields:',

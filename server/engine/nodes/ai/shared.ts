@@ -1,7 +1,8 @@
 /**
  * What the AI node types share (not a node module): their retry defaults and effect kind, the
- * optional model parameter, the triggering message as context, the stored record of the call, and
- * the field list that becomes a zod schema (ai.extract, ai.general).
+ * optional model parameter, the triggering message as context (and its attachments' text, for
+ * ai.extract and ai.classify), the stored record of the call, and the field list that becomes a zod
+ * schema (ai.extract, ai.general).
  *
  * Effect kind `none`: the spec's effects table says an AI model call is "repeatable, cost only": it
  * changes nothing outside the run (the cost is recorded as usage), so an attempt cut off mid-call is
@@ -9,9 +10,10 @@
  * a replay from the failed step keeps the step's output (the engine's rule for succeeded steps).
  */
 import { z } from 'zod';
-import type { AiCallInput, AiCallOutcome, EffectRecord } from '../../contract/capabilities';
+import type { AiCallInput, AiCallOutcome, AttachmentTexts, EffectRecord } from '../../contract/capabilities';
 import { maskSecrets } from '../../expressions';
 import type { NodeContext, RetryDefaults } from '../../contract/define-node';
+import { attachmentTextBounds } from '../../contract/limits';
 
 /** Spec, Run failure handling: node type (AI nodes): 3 attempts, 10 s delay, 5 min per attempt. */
 export const aiRetryDefaults: RetryDefaults = { maxAttempts: 3, delayMs: 10_000, timeoutMs: 300_000 };
@@ -30,13 +32,64 @@ export const textParam = z
   .default('')
   .describe('The text to work on (expressions allowed); empty: the triggering message (subject, sender and body).');
 
+export const attachmentsParam = z
+  .enum(['none', 'pdf_and_text'])
+  .default('none')
+  .describe(
+    '`pdf_and_text`: the model also reads the text of the triggering message’s PDF and plain-text attachments, with their names (the first 3; a PDF up to 2 MB, its first 20 pages; 32 KB of text each). `none`: the message or text only.',
+  );
+
+export type AttachmentsMode = z.output<typeof attachmentsParam>;
+
 const maxContextChars = 8_000;
+
+/** The triggering message: the run's, else the trigger data's `id` (a webhook may name one). */
+function triggeringMessageId(context: NodeContext<unknown>): string | null {
+  const trigger = context.trigger ?? {};
+  return context.execution.messageId ?? (typeof trigger.id === 'string' ? trigger.id : null);
+}
+
+/**
+ * What the model reads: the text (`messageContext`), then, with `attachments: pdf_and_text`, the text
+ * of the triggering message's readable attachments (`attachmentsContext`). With `none` (the default,
+ * and what graphs saved before the parameter mean) nothing is read and the request is unchanged.
+ */
+export async function modelInput(context: NodeContext<unknown>, params: { text: string; attachments: AttachmentsMode }): Promise<string> {
+  const text = await messageContext(context, params.text);
+  const attachments = params.attachments === 'pdf_and_text' ? await attachmentsContext(context) : '';
+  return attachments === '' ? text : `${text}\n\n${attachments}`;
+}
+
+/**
+ * The triggering message's PDF and plain-text attachments as text for the model, each under a line
+ * naming it; one that could not be read says why, and attachments beyond the bound are counted.
+ * Empty when there is no triggering message or it has no readable attachment.
+ */
+export async function attachmentsContext(context: NodeContext<unknown>): Promise<string> {
+  const messageId = triggeringMessageId(context);
+  if (!messageId) return '';
+  const found = await context.capabilities.mail.attachmentTexts({ messageId, bounds: attachmentTextBounds });
+  return found ? attachmentsText(found) : '';
+}
+
+/** Pure: the attachments' block of the model's input. */
+export function attachmentsText(found: AttachmentTexts): string {
+  if (found.read.length === 0) return '';
+  const total = found.read.length + found.left;
+  const parts = found.read.map((attachment, index) => {
+    const head = `=== Attachment ${index + 1} of ${total}: ${attachment.filename} (${attachment.contentType}) ===`;
+    const note = attachment.note ? `[${attachment.note}]` : '';
+    return [head, attachment.text ?? '', note].filter((line) => line !== '').join('\n');
+  });
+  if (found.left > 0) parts.push(`[${found.left} more attachment${found.left === 1 ? '' : 's'} not read]`);
+  return parts.join('\n\n');
+}
 
 /** The text a node works on: its `text` parameter, else the triggering message (and thread, up to `threadMessages`). */
 export async function messageContext(context: NodeContext<unknown>, text: string, threadMessages = 1): Promise<string> {
   if (text.trim() !== '') return text.slice(0, 20_000);
   const trigger = context.trigger ?? {};
-  const messageId = context.execution.messageId ?? (typeof trigger.id === 'string' ? trigger.id : null);
+  const messageId = triggeringMessageId(context);
   const thread = messageId ? await context.capabilities.mail.threadContext({ messageId, limit: threadMessages, maxChars: maxContextChars }) : [];
   if (thread.length > 0) {
     return thread

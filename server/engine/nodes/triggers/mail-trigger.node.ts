@@ -76,12 +76,24 @@ export const triggerContact = z
   .nullable()
   .describe('The sender’s address book entry (null: no sender address).');
 
+/** An attachment's metadata in the trigger data (its content is read by the nodes that need it). */
+export const triggerAttachment = z.strictObject({
+  id: z.string().describe('The attachment’s id.'),
+  position: z.number().int().describe('Its MIME position (what the attachment download takes).'),
+  filename: z.string().describe('Its file name.'),
+  contentType: z.string().describe('Its media type (`application/pdf`…).'),
+  size: z.number().int().describe('Its size in bytes.'),
+  disposition: z.string().describe('`attachment`, or `inline` (an image shown in the body).'),
+});
+
 const address = z.strictObject({ name: z.string().nullable().describe('The display name, if any.'), email: z.string().describe('The address.') });
 
 /**
  * The trigger data of a mail run: the message summary dispatch builds (dispatch-mail.ts `summaryOf`,
  * typed by it, so the two cannot drift), also what a test run on a mirrored message receives. `contact`
- * is the sender's address book entry, so a workflow can branch on `trigger.contact.status = "vip"`.
+ * is the sender's address book entry, so a workflow can branch on `trigger.contact.status = "vip"`;
+ * `text` and `attachments` are the whole message (dispatch/message-content.ts), so a workflow reads the
+ * body, not only its preview.
  */
 export const mailTriggerData = z.strictObject({
   id: z.string().describe('The message id (to act on it: move, label, reply).'),
@@ -93,6 +105,13 @@ export const mailTriggerData = z.strictObject({
   cc: z.array(address).describe('The copied recipients.'),
   receivedAt: z.string().describe('When it arrived (ISO 8601).'),
   snippet: z.string().nullable().describe('The start of the text.'),
+  text: z
+    .string()
+    .nullable()
+    .describe('The body as plain text (an HTML-only body reduced to text), at most 64 KB; null when the mirror does not keep the body (a mailbox synced in processing-only mode).'),
+  textTruncated: z.boolean().describe('Whether `text` was cut (a body over 64 KB).'),
+  attachments: z.array(triggerAttachment).describe('The attachments’ metadata (no content), the first 50 in MIME order.'),
+  attachmentsTruncated: z.boolean().describe('Whether the message has more than 50 attachments.'),
   labels: z.array(z.string()).describe('Its labels.'),
   folder: z.string().describe('The folder’s role (`inbox`…) or key.'),
   hasAttachments: z.boolean().describe('Whether it has attachments.'),
@@ -207,8 +226,8 @@ export const mailTriggerNode = defineNode({
   trigger: 'mail',
   label: { en: 'Incoming mail', fr: 'Courriel entrant' },
   description: {
-    en: 'Starts the workflow for each new message of the chosen mailboxes and folders that matches the sender, subject, attachment and signal filters. Automatic mail (auto-replies, bounces, read receipts), no-reply senders and list mail (mailing lists, newsletters) are left out unless included; mail sent by the mailbox itself never starts it.',
-    fr: 'Démarre le workflow pour chaque nouveau message des boîtes et dossiers choisis qui correspond aux filtres d’expéditeur, d’objet, de pièces jointes et de signaux. Le courrier automatique (réponses automatiques, avis de non-remise, accusés de lecture), les expéditeurs « no-reply » et le courrier de liste (listes de diffusion, lettres d’information) sont ignorés sauf s’ils sont inclus ; le courrier envoyé par la boîte elle-même ne le démarre jamais.',
+    en: 'Starts the workflow for each new message of the chosen mailboxes and folders that matches the sender, subject, attachment and signal filters. Automatic mail (auto-replies, bounces, read receipts), no-reply senders and list mail (mailing lists, newsletters) are left out unless included; mail sent by the mailbox itself never starts it. The run receives the whole message: sender, recipients, subject, the body as text (`text`, up to 64 KB) and the attachments’ names, types and sizes (`attachments`).',
+    fr: 'Démarre le workflow pour chaque nouveau message des boîtes et dossiers choisis qui correspond aux filtres d’expéditeur, d’objet, de pièces jointes et de signaux. Le courrier automatique (réponses automatiques, avis de non-remise, accusés de lecture), les expéditeurs « no-reply » et le courrier de liste (listes de diffusion, lettres d’information) sont ignorés sauf s’ils sont inclus ; le courrier envoyé par la boîte elle-même ne le démarre jamais. L’exécution reçoit le message entier : expéditeur, destinataires, objet, le corps en texte (`text`, jusqu’à 64 Ko) et les noms, types et tailles des pièces jointes (`attachments`).',
   },
   params: mailTriggerParams,
   output: mailTriggerData,
