@@ -4,8 +4,38 @@
  */
 import { randomUUID } from 'node:crypto';
 import { db } from '../core/db';
+import { createMirrorSink } from '../mail/mirror/writer';
 import { recomputeThreads } from '../mail/threads/attach';
 import type { TestMember } from './factories';
+
+let deliveredUid = 0;
+
+/**
+ * A raw MIME message arriving as new mail in the mailbox's INBOX through the mirror's real writer (parsing,
+ * bodies, attachments, signals), as the sync would commit it; `dispatchNewMail` then starts its runs.
+ */
+export async function mirrorRawMessage(
+  mailbox: { id: string; memberId: string; address: string },
+  source: Buffer,
+  options: { syncMode?: 'full' | 'processing_only' } = {},
+): Promise<void> {
+  deliveredUid += 1;
+  const message = {
+    providerKey: `INBOX\n1\n${deliveredUid}`,
+    folderKey: 'INBOX',
+    labels: [],
+    uid: BigInt(deliveredUid),
+    uidValidity: 1n,
+    modseq: null,
+    flags: { seen: false, flagged: false, draft: false, sent: false },
+    internalDate: new Date(),
+    size: source.length,
+    source,
+    sourceComplete: true,
+  };
+  const sink = createMirrorSink({ id: mailbox.id, memberId: mailbox.memberId, address: mailbox.address, syncMode: options.syncMode ?? 'full' });
+  await sink.commit({ ingestedVia: 'delta', messages: [message], flagUpdates: [], removedProviderKeys: [], cursors: [] });
+}
 
 export const systemFolders = [
   { key: 'INBOX', role: 'inbox' },

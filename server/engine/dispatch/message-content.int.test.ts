@@ -6,10 +6,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../core/db';
-import { createMirrorSink } from '../../mail/mirror/writer';
-import type { IncomingMessage } from '../../mail/provider';
 import { createMember, type TestMember } from '../../testing/factories';
-import { createMailbox } from '../../testing/mail-factories';
+import { createMailbox, mirrorRawMessage } from '../../testing/mail-factories';
 import { buildRawMessage, type RawMessageFields } from '../../testing/mail-servers/deliver';
 import { invoicePdfLines, minimalPdf } from '../../testing/pdf-fixtures';
 import { call } from '../../testing/rest-client';
@@ -28,7 +26,6 @@ const graph: GraphInput = {
 
 let member: TestMember;
 let workflowId: string;
-let uid = 0;
 
 beforeAll(async () => {
   member = await createMember();
@@ -40,21 +37,7 @@ async function deliver(fields: Omit<RawMessageFields, 'from' | 'to'>, syncMode: 
   const mailbox = await createMailbox(member);
   if (syncMode !== 'full') await db().mailbox.update({ where: { id: mailbox.id }, data: { syncMode } });
   const source = await buildRawMessage({ from: 'Billing <billing@supplier.test>', to: mailbox.address, ...fields });
-  uid += 1;
-  const message: IncomingMessage = {
-    providerKey: `INBOX\n1\n${uid}`,
-    folderKey: 'INBOX',
-    labels: [],
-    uid: BigInt(uid),
-    uidValidity: 1n,
-    modseq: null,
-    flags: { seen: false, flagged: false, draft: false, sent: false },
-    internalDate: new Date(),
-    size: source.length,
-    source,
-    sourceComplete: true,
-  };
-  await createMirrorSink({ id: mailbox.id, memberId: member.id, address: mailbox.address, syncMode }).commit({ ingestedVia: 'delta', messages: [message], flagUpdates: [], removedProviderKeys: [], cursors: [] });
+  await mirrorRawMessage(mailbox, source, { syncMode });
   expect(await dispatchNewMail(mailbox.id)).toBe(1);
   const row = await db().mailMessage.findFirstOrThrow({ where: { mailboxId: mailbox.id }, select: { id: true } });
   const run = await db().execution.findFirstOrThrow({ where: { messageId: row.id, workflowId }, select: { triggerData: true } });

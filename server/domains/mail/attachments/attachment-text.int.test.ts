@@ -6,11 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExecutionActor } from '../../../core/auth/access';
 import { db } from '../../../core/db';
-import { createMirrorSink } from '../../../mail/mirror/writer';
 import { closePdfPool } from '../../../mail/pdf/pdf-text-pool';
-import type { IncomingMessage } from '../../../mail/provider';
 import { createMember, type TestMember } from '../../../testing/factories';
-import { createMailbox } from '../../../testing/mail-factories';
+import { createMailbox, mirrorRawMessage } from '../../../testing/mail-factories';
 import { buildRawMessage, type RawMessageFields } from '../../../testing/mail-servers/deliver';
 import { invoicePdfLines, minimalPdf } from '../../../testing/pdf-fixtures';
 import { useTestDatabase } from '../../../testing/test-database';
@@ -21,7 +19,6 @@ await useTestDatabase();
 const bounds = { attachments: 3, pdfBytes: 2 * 1024 * 1024, pdfPages: 20, textBytes: 32 * 1024 };
 let member: TestMember;
 let other: TestMember;
-let uid = 0;
 
 beforeAll(async () => {
   member = await createMember();
@@ -36,21 +33,7 @@ const actorOf = (who: TestMember): ExecutionActor => ({ kind: 'execution', membe
 async function mirrored(attachments: NonNullable<RawMessageFields['attachments']>, syncMode: 'full' | 'processing_only' = 'full') {
   const mailbox = await createMailbox(member);
   const source = await buildRawMessage({ from: 'billing@supplier.test', to: mailbox.address, subject: 'Documents', text: 'See attached.', attachments });
-  uid += 1;
-  const message: IncomingMessage = {
-    providerKey: `INBOX\n1\n${uid}`,
-    folderKey: 'INBOX',
-    labels: [],
-    uid: BigInt(uid),
-    uidValidity: 1n,
-    modseq: null,
-    flags: { seen: false, flagged: false, draft: false, sent: false },
-    internalDate: new Date(),
-    size: source.length,
-    source,
-    sourceComplete: true,
-  };
-  await createMirrorSink({ id: mailbox.id, memberId: member.id, address: mailbox.address, syncMode }).commit({ ingestedVia: 'delta', messages: [message], flagUpdates: [], removedProviderKeys: [], cursors: [] });
+  await mirrorRawMessage(mailbox, source, { syncMode });
   return { mailbox, messageId: (await db().mailMessage.findFirstOrThrow({ where: { mailboxId: mailbox.id }, select: { id: true } })).id };
 }
 

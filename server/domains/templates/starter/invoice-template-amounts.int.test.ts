@@ -13,10 +13,10 @@ import { startExecution } from '../../../engine/run/start';
 import { extractInvoicesIntoATable } from './extract-invoices-into-a-table';
 import { createMember, type TestMember } from '../../../testing/factories';
 import { createMailbox, createMessage } from '../../../testing/mail-factories';
-import { call } from '../../../testing/rest-client';
 import { useTestDatabase } from '../../../testing/test-database';
 import { createWorkflow } from '../../../testing/workflow-factories';
 import { startEngineWorker, waitForExecution, type EngineWorker } from '../../../../runner/engine/testing/engine-worker';
+import { createInvoicesTable } from '../../../testing/invoice-table';
 
 const databaseUrl = await useTestDatabase();
 let worker: EngineWorker;
@@ -29,22 +29,7 @@ beforeAll(async () => {
   const admin = await createMember({ role: 'admin' });
   member = await createMember();
   mailbox = await createMailbox(member, { address: 'accounts@example.test' });
-  const created = await call('POST', '/api/v1/tables', {
-    cookie: admin.cookie,
-    body: {
-      name: 'Invoices',
-      slug: 'invoices',
-      columns: [
-        { label: 'Invoice', key: 'invoice', isKey: true },
-        { label: 'Sender', key: 'sender', type: 'email' },
-        { label: 'Subject', key: 'subject' },
-        { label: 'Received at', key: 'received_at', type: 'datetime' },
-        { label: 'Amount', key: 'amount', type: 'number' },
-      ],
-    },
-  });
-  expect(created.status).toBe(201);
-  tableId = created.body.table.id;
+  tableId = await createInvoicesTable(admin);
 });
 afterAll(async () => {
   await worker?.stop();

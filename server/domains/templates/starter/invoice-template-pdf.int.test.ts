@@ -11,18 +11,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../../core/db';
 import { dispatchNewMail } from '../../../engine/dispatch/dispatch-mail';
 import { setCapabilityOptionsForTests } from '../../../engine-adapters/compose';
-import { createMirrorSink } from '../../../mail/mirror/writer';
 import { closePdfPool, pdfTextInPool } from '../../../mail/pdf/pdf-text-pool';
 import { fakeNet, startFakeVendor, type FakeVendorServer } from '../../../testing/ai-fakes';
 import { createMember, type TestMember } from '../../../testing/factories';
 import { createFakeLlmConnection } from '../../../testing/llm-factories';
-import { createMailbox } from '../../../testing/mail-factories';
+import { createMailbox, mirrorRawMessage } from '../../../testing/mail-factories';
 import { buildRawMessage } from '../../../testing/mail-servers/deliver';
-import { call } from '../../../testing/rest-client';
 import { useTestDatabase } from '../../../testing/test-database';
 import { createWorkflow } from '../../../testing/workflow-factories';
 import { startEngineWorker, waitForExecution, type EngineWorker } from '../../../../runner/engine/testing/engine-worker';
 import { extractInvoicesIntoATable } from './extract-invoices-into-a-table';
+import { createInvoicesTable } from '../../../testing/invoice-table';
 
 const databaseUrl = await useTestDatabase();
 const invoicePdf = readFileSync(new URL('./fixtures/invoice-inv-2024-0042.pdf', import.meta.url));
@@ -39,22 +38,7 @@ beforeAll(async () => {
   await createFakeLlmConnection(vendor);
   const admin = await createMember({ role: 'admin' });
   member = await createMember();
-  const created = await call('POST', '/api/v1/tables', {
-    cookie: admin.cookie,
-    body: {
-      name: 'Invoices',
-      slug: 'invoices',
-      columns: [
-        { label: 'Invoice', key: 'invoice', isKey: true },
-        { label: 'Sender', key: 'sender', type: 'email' },
-        { label: 'Subject', key: 'subject' },
-        { label: 'Received at', key: 'received_at', type: 'datetime' },
-        { label: 'Amount', key: 'amount', type: 'number' },
-      ],
-    },
-  });
-  expect(created.status).toBe(201);
-  tableId = created.body.table.id;
+  tableId = await createInvoicesTable(admin);
 });
 afterAll(async () => {
   await worker?.stop();
@@ -84,27 +68,7 @@ describe('the invoice template fills its table from the invoice PDF', () => {
       html: '<p>Hello,</p><p>please find your invoice attached. Thank you for your business.</p>',
       attachments: [{ filename: 'INV-2024-0042.pdf', content: invoicePdf, contentType: 'application/pdf' }],
     });
-    await createMirrorSink({ id: mailbox.id, memberId: member.id, address: mailbox.address, syncMode: 'full' }).commit({
-      ingestedVia: 'delta',
-      messages: [
-        {
-          providerKey: 'INBOX\n1\n1',
-          folderKey: 'INBOX',
-          labels: [],
-          uid: 1n,
-          uidValidity: 1n,
-          modseq: null,
-          flags: { seen: false, flagged: false, draft: false, sent: false },
-          internalDate: new Date(),
-          size: source.length,
-          source,
-          sourceComplete: true,
-        },
-      ],
-      flagUpdates: [],
-      removedProviderKeys: [],
-      cursors: [],
-    });
+    await mirrorRawMessage(mailbox, source);
     vendor.reply({ kind: 'json', value: { invoiceNumber: 'INV-2024-0042', total: 1234.5 }, usage: { input: 300, output: 20 } });
     expect(await dispatchNewMail(mailbox.id)).toBe(1);
     const started = await db().execution.findFirstOrThrow({ where: { workflowId: workflow.id }, select: { id: true, triggerData: true } });
