@@ -52,3 +52,21 @@ export function renderWithTrpc(ui: ReactElement, handlers: Record<string, TrpcHa
   render(options.router ? <AppRouterContext.Provider value={options.router}>{tree}</AppRouterContext.Provider> : tree);
   return calls;
 }
+
+/** A router for `renderWithTrpc(…, { router })` that records where the view sent the browser (push and replace). */
+export function fakeRouter(): AppRouterInstance & { pushed: string[] } {
+  const pushed: string[] = [];
+  return {
+    pushed,
+    back() {},
+    forward() {},
+    refresh() {},
+    push(href: string) {
+      pushed.push(href);
+    },
+    replace(href: string) {
+      pushed.push(href);
+    },
+    prefetch() {},
+  } as unknown as AppRouterInstance & { pushed: string[] };
+}

@@ -5,19 +5,14 @@
  * an administrator's step; the list can be hidden, and once complete it says so and can be dismissed.
  * The facts themselves: server/domains/onboarding/onboarding.int.test.ts.
  */
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { createTRPCClient, TRPCClientError, type TRPCLink } from '@trpc/client';
-import { observable } from '@trpc/server/observable';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fakeRouter, renderWithTrpc, type TrpcHandler } from '@/app/testing/render-with-trpc';
 import { en } from '@/app/i18n/en';
 import { fr } from '@/app/i18n/fr';
-import { I18nProvider } from '@/app/i18n/client';
-import { TRPCProvider, type Member } from '@/app/lib/trpc';
-import type { AppRouter } from '@/server/trpc/root';
+import { type Member } from '@/app/lib/trpc';
 import { GetStarted } from './get-started';
 
-vi.mock('next/navigation', () => ({ useRouter: () => ({ refresh() {}, replace() {} }) }));
 
 afterEach(cleanup);
 beforeEach(() => window.localStorage.clear());
@@ -44,31 +39,8 @@ interface Facts {
 }
 
 function renderList(who: Member, facts: Facts, locale: 'en' | 'fr' = 'en') {
-  const handlers: Record<string, () => unknown> = { 'auth.me': () => ({ member: who, mustChangePassword: false }), 'onboarding.status': () => facts };
-  const link: TRPCLink<AppRouter> = () => ({ op }) =>
-    observable((observer) => {
-      const handler = handlers[op.path];
-      Promise.resolve()
-        .then(() => (handler ? handler() : Promise.reject(new Error(`No handler for ${op.path}`))))
-        .then(
-          (data) => {
-            observer.next({ result: { type: 'data', data } });
-            observer.complete();
-          },
-          (error: unknown) => observer.error(error instanceof TRPCClientError ? error : TRPCClientError.from(error as Error)),
-        );
-    });
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  const trpcClient = createTRPCClient<AppRouter>({ links: [link] });
-  render(
-    <I18nProvider initialLocale={locale}>
-      <QueryClientProvider client={queryClient}>
-        <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
-          <GetStarted />
-        </TRPCProvider>
-      </QueryClientProvider>
-    </I18nProvider>,
-  );
+  const handlers: Record<string, TrpcHandler> = { 'auth.me': () => ({ member: who, mustChangePassword: false }), 'onboarding.status': () => facts };
+  renderWithTrpc(<GetStarted />, handlers, { locale, router: fakeRouter() });
 }
 
 const texts = en.onboarding.getStarted;

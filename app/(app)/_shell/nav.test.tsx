@@ -6,8 +6,8 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { PathnameContext } from 'next/dist/shared/lib/hooks-client-context.shared-runtime';
 import { afterEach, describe, expect, it } from 'vitest';
-import { renderWithTrpc } from '@/app/testing/render-with-trpc';
-import { fakeRouter, overview, summary } from '../support/_testing/fixtures';
+import { fakeRouter, renderWithTrpc } from '@/app/testing/render-with-trpc';
+import { overview, summary } from '../support/_testing/fixtures';
 import { SideNav } from './nav';
 
 afterEach(cleanup);

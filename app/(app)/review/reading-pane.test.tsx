@@ -5,20 +5,14 @@
  * the draft; a new message shows the draft alone, and an original the mailbox lost says so. The
  * server side (`relatedMessage` of GET /api/v1/review/{id}): server/domains/review/review.int.test.ts.
  */
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, within } from '@testing-library/react';
-import { createTRPCClient, TRPCClientError, type TRPCLink } from '@trpc/client';
-import { observable } from '@trpc/server/observable';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fakeRouter, renderWithTrpc, trpcAppError, type TrpcHandler } from '@/app/testing/render-with-trpc';
 import { en } from '@/app/i18n/en';
-import { I18nProvider } from '@/app/i18n/client';
-import { TRPCProvider } from '@/app/lib/trpc';
-import type { AppRouter } from '@/server/trpc/root';
 import { frameSandbox } from '../messages/_lib/srcdoc';
 import type { ReviewItem } from './_lib/api';
 import { ReadingPane } from './reading-pane';
 
-vi.mock('next/navigation', () => ({ useRouter: () => ({ refresh() {}, replace() {} }) }));
 
 afterEach(cleanup);
 
@@ -61,39 +55,11 @@ const original = {
   classification: {},
 };
 
-function renderPane(handlers: Record<string, () => unknown>) {
-  const link: TRPCLink<AppRouter> = () => ({ op }) =>
-    observable((observer) => {
-      const handler = handlers[op.path];
-      Promise.resolve()
-        .then(() => (handler ? handler() : Promise.reject(new Error(`No handler for ${op.path}`))))
-        .then(
-          (data) => {
-            observer.next({ result: { type: 'data', data } });
-            observer.complete();
-          },
-          (error: unknown) => observer.error(error instanceof TRPCClientError ? error : TRPCClientError.from(error as Error)),
-        );
-    });
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  const trpcClient = createTRPCClient<AppRouter>({ links: [link] });
-  render(
-    <I18nProvider initialLocale="en">
-      <QueryClientProvider client={queryClient}>
-        <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
-          <ReadingPane item={item} busy={false} onSend={() => {}} onReject={() => {}} onSnooze={() => {}} onResolve={() => {}} />
-        </TRPCProvider>
-      </QueryClientProvider>
-    </I18nProvider>,
-  );
+function renderPane(handlers: Record<string, TrpcHandler>) {
+  renderWithTrpc(<ReadingPane item={item} busy={false} onSend={() => {}} onReject={() => {}} onSnooze={() => {}} onResolve={() => {}} />, handlers, { router: fakeRouter() });
 }
 
 const texts = en.review.original;
-
-/** A service error as the tRPC client carries it (the catalogue envelope in `data.appError`). */
-function appError(code: string) {
-  return new TRPCClientError(code, { result: { error: { message: code, code: -32600, data: { appError: { code, message: code, details: {} } } } } } as never);
-}
 
 describe('ReadingPane', () => {
   it('shows the mail a draft answers beside the draft, in the sandboxed message frame', async () => {
@@ -133,7 +99,7 @@ describe('ReadingPane', () => {
   it('an original the mailbox no longer has says so, and the draft still shows', async () => {
     renderPane({
       'review.detail': () => detail({ id: originalId, relation: 'reply' }),
-      'mail.messages.get': () => Promise.reject(appError('request.not_found')),
+      'mail.messages.get': () => Promise.reject(trpcAppError('request.not_found')),
     });
     expect(await screen.findByText(texts.gone)).toBeTruthy();
     expect(screen.getByTitle(en.review.frameTitle(item.subject))).toBeTruthy();

@@ -7,9 +7,9 @@
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RealtimeTestProvider } from '@/app/lib/realtime';
-import { renderWithTrpc } from '@/app/testing/render-with-trpc';
+import { fakeRouter, renderWithTrpc } from '@/app/testing/render-with-trpc';
 import { useLiveUpdates } from '../_shell/_lib/live-api';
-import { fakeRouter, me, message, overview, summary, thread } from './_testing/fixtures';
+import { me, message, overview, summary, thread } from './_testing/fixtures';
 import { SupportThreadView } from './[id]/thread-view';
 import { SupportView } from './support-view';
 import type { SupportOverview, SupportThread } from './_lib/api';

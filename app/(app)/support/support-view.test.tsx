@@ -8,8 +8,8 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, describe, expect, it } from 'vitest';
 import { en } from '@/app/i18n/en';
 import { fr } from '@/app/i18n/fr';
-import { renderWithTrpc, trpcAppError, type TrpcHandler } from '@/app/testing/render-with-trpc';
-import { fakeRouter, me, overview, summary, thread } from './_testing/fixtures';
+import { fakeRouter, renderWithTrpc, trpcAppError, type TrpcHandler } from '@/app/testing/render-with-trpc';
+import { me, overview, summary, thread } from './_testing/fixtures';
 import { SupportView } from './support-view';
 import type { SupportOverview } from './_lib/api';
 

@@ -4,18 +4,13 @@
  * Deactivate is not offered on one's own account (the service refuses it with 409
  * governance.self_target: server/domains/members/members.int.test.ts); other active members keep it.
  */
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen } from '@testing-library/react';
-import { createTRPCClient, TRPCClientError, type TRPCLink } from '@trpc/client';
-import { observable } from '@trpc/server/observable';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fakeRouter, renderWithTrpc, type TrpcHandler } from '@/app/testing/render-with-trpc';
 import { en } from '@/app/i18n/en';
-import { I18nProvider } from '@/app/i18n/client';
-import { TRPCProvider, type Member } from '@/app/lib/trpc';
-import type { AppRouter } from '@/server/trpc/root';
+import { type Member } from '@/app/lib/trpc';
 import { MembersSection } from './members-section';
 
-vi.mock('next/navigation', () => ({ useRouter: () => ({ refresh() {}, replace() {} }) }));
 
 afterEach(cleanup);
 
@@ -35,31 +30,8 @@ function member(id: string, name: string, role: Member['role']): Member {
 const ada = member('00000000-0000-4000-8000-000000000001', 'Ada', 'admin');
 const grace = member('00000000-0000-4000-8000-000000000002', 'Grace', 'member');
 
-function renderSection(handlers: Record<string, () => unknown>) {
-  const link: TRPCLink<AppRouter> = () => ({ op }) =>
-    observable((observer) => {
-      const handler = handlers[op.path];
-      Promise.resolve()
-        .then(() => (handler ? handler() : Promise.reject(new Error(`No handler for ${op.path}`))))
-        .then(
-          (data) => {
-            observer.next({ result: { type: 'data', data } });
-            observer.complete();
-          },
-          (error: unknown) => observer.error(error instanceof TRPCClientError ? error : TRPCClientError.from(error as Error)),
-        );
-    });
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  const trpcClient = createTRPCClient<AppRouter>({ links: [link] });
-  render(
-    <I18nProvider initialLocale="en">
-      <QueryClientProvider client={queryClient}>
-        <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
-          <MembersSection />
-        </TRPCProvider>
-      </QueryClientProvider>
-    </I18nProvider>,
-  );
+function renderSection(handlers: Record<string, TrpcHandler>) {
+  renderWithTrpc(<MembersSection />, handlers, { router: fakeRouter() });
 }
 
 describe('MembersSection', () => {

@@ -4,51 +4,18 @@
  * link answers from a table of handlers (no server): required for the organisation's connections,
  * checked with the service's rules at the field in English and French, sent normalised by the service.
  */
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { createTRPCClient, TRPCClientError, type TRPCLink } from '@trpc/client';
-import { observable } from '@trpc/server/observable';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { I18nProvider } from '@/app/i18n/client';
+import { fakeRouter, renderWithTrpc, type TrpcHandler } from '@/app/testing/render-with-trpc';
 import type { Connection } from '@/app/lib/mail-types';
-import { TRPCProvider } from '@/app/lib/trpc';
-import type { AppRouter } from '@/server/trpc/root';
 import { ConnectionDialog } from './connection-dialog';
 
-vi.mock('next/navigation', () => ({ useRouter: () => ({ refresh() {} }) }));
 
 afterEach(cleanup);
 
-type Handler = (input: unknown) => unknown;
-
-function renderDialog(handlers: Record<string, Handler>, options: { existing?: Connection | null; isAdmin?: boolean; locale?: 'en' | 'fr' } = {}) {
-  const calls: { path: string; input: unknown }[] = [];
-  const link: TRPCLink<AppRouter> = () => ({ op }) =>
-    observable((observer) => {
-      calls.push({ path: op.path, input: op.input });
-      const handler = handlers[op.path];
-      Promise.resolve()
-        .then(() => (handler ? handler(op.input) : Promise.reject(new Error(`No handler for ${op.path}`))))
-        .then(
-          (data) => {
-            observer.next({ result: { type: 'data', data } });
-            observer.complete();
-          },
-          (error: unknown) => observer.error(error instanceof TRPCClientError ? error : TRPCClientError.from(error as Error)),
-        );
-    });
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  const trpcClient = createTRPCClient<AppRouter>({ links: [link] });
+function renderDialog(handlers: Record<string, TrpcHandler>, options: { existing?: Connection | null; isAdmin?: boolean; locale?: 'en' | 'fr' } = {}) {
   const onOpenChange = vi.fn();
-  render(
-    <I18nProvider initialLocale={options.locale ?? 'en'}>
-      <QueryClientProvider client={queryClient}>
-        <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
-          <ConnectionDialog open existing={options.existing ?? null} isAdmin={options.isAdmin ?? false} onOpenChange={onOpenChange} />
-        </TRPCProvider>
-      </QueryClientProvider>
-    </I18nProvider>,
-  );
+  const calls = renderWithTrpc(<ConnectionDialog open existing={options.existing ?? null} isAdmin={options.isAdmin ?? false} onOpenChange={onOpenChange} />, handlers, { locale: options.locale, router: fakeRouter() });
   return { calls, onOpenChange };
 }
 

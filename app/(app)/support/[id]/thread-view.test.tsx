@@ -8,8 +8,8 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { en } from '@/app/i18n/en';
-import { renderWithTrpc, trpcAppError, type TrpcHandler } from '@/app/testing/render-with-trpc';
-import { fakeRouter, me, message, overview, thread } from '../_testing/fixtures';
+import { fakeRouter, renderWithTrpc, trpcAppError, type TrpcHandler } from '@/app/testing/render-with-trpc';
+import { me, message, overview, thread } from '../_testing/fixtures';
 import type { SupportThread } from '../_lib/api';
 import { SupportThreadView } from './thread-view';
 

@@ -1,9 +1,7 @@
 /**
- * What the Support section's component tests share: threads and messages as the server answers them, the
- * signed-in member, and a router to hand to the harness (`renderWithTrpc(…, { router })`: no `vi.mock`, so the
- * test files stay in the shared-modules project).
+ * What the Support section's component tests share: threads and messages as the server answers them, and the
+ * signed-in member. (The router they hand to the harness is `fakeRouter` from app/testing/render-with-trpc.tsx.)
  */
-import type { AppRouterInstance } from 'next/dist/shared/lib/app-router-context.shared-runtime';
 import type { SupportMessage, SupportOverview, SupportThread, SupportThreadSummary } from '../_lib/api';
 
 export const memberId = '00000000-0000-4000-8000-000000000001';
@@ -48,21 +46,4 @@ export function thread(fields: Partial<SupportThread> = {}): SupportThread {
 
 export function overview(threads: SupportThreadSummary[], fields: Partial<SupportOverview> = {}): SupportOverview {
   return { linked: true, threads, unreadCount: threads.filter((item) => item.unread).length, syncedAt: at, ...fields };
-}
-
-export function fakeRouter(): AppRouterInstance & { pushed: string[] } {
-  const pushed: string[] = [];
-  return {
-    pushed,
-    back() {},
-    forward() {},
-    refresh() {},
-    push(href: string) {
-      pushed.push(href);
-    },
-    replace(href: string) {
-      pushed.push(href);
-    },
-    prefetch() {},
-  } as unknown as AppRouterInstance & { pushed: string[] };
 }
