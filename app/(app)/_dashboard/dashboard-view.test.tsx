@@ -6,24 +6,21 @@
  * table view; a failure is acknowledged in place, optimistically, and comes back if refused.
  * The figures themselves: server/domains/dashboard/*.int.test.ts.
  */
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { createTRPCClient, TRPCClientError, type TRPCLink } from '@trpc/client';
-import { observable } from '@trpc/server/observable';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeRouter, renderWithTrpc, type TrpcHandler } from '@/app/testing/render-with-trpc';
 import { en } from '@/app/i18n/en';
-import { I18nProvider } from '@/app/i18n/client';
-import { TRPCProvider, type Member, type RouterOutputs } from '@/app/lib/trpc';
-import type { AppRouter } from '@/server/trpc/root';
+import { type Member, type RouterOutputs } from '@/app/lib/trpc';
 import { DashboardView, ORG_REFRESH_MS } from './dashboard-view';
 import { defaultView, type DashboardView as View } from './search';
 
 const replace = vi.fn();
-vi.mock('next/navigation', () => ({ useRouter: () => ({ refresh() {}, replace, push() {} }) }));
+const push = vi.fn();
 
 afterEach(() => {
   cleanup();
   replace.mockReset();
+  push.mockReset();
 });
 
 const texts = en.dashboard;
@@ -79,11 +76,9 @@ function aiAnswer(): RouterOutputs['dashboard']['ai'] {
   };
 }
 
-type Handler = (input: unknown) => unknown;
 
-function renderView(who: Member, handlers: Record<string, Handler>, initialView: View = defaultView) {
-  const calls: { path: string; input: unknown }[] = [];
-  const all: Record<string, Handler> = {
+function renderView(who: Member, handlers: Record<string, TrpcHandler>, initialView: View = defaultView) {
+  const all: Record<string, TrpcHandler> = {
     'auth.me': () => ({ member: who, mustChangePassword: false }),
     'onboarding.status': () => ({ mailboxConnected: true, templateTried: true, workflowPublished: true, teamInvited: null, complete: true }),
     'workflows.list': () => ({ workflows: [] }),
@@ -91,32 +86,7 @@ function renderView(who: Member, handlers: Record<string, Handler>, initialView:
     'members.list': () => ({ members: [] }),
     ...handlers,
   };
-  const link: TRPCLink<AppRouter> = () => ({ op }) =>
-    observable((observer) => {
-      calls.push({ path: op.path, input: op.input });
-      const handler = all[op.path];
-      Promise.resolve()
-        .then(() => (handler ? handler(op.input) : Promise.reject(new Error(`No handler for ${op.path}`))))
-        .then(
-          (data) => {
-            observer.next({ result: { type: 'data', data } });
-            observer.complete();
-          },
-          (error: unknown) => observer.error(error instanceof TRPCClientError ? error : TRPCClientError.from(error as Error)),
-        );
-    });
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  const trpcClient = createTRPCClient<AppRouter>({ links: [link] });
-  render(
-    <I18nProvider initialLocale="en">
-      <QueryClientProvider client={queryClient}>
-        <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
-          <DashboardView initialView={initialView} healthPanel={<div data-testid="health-slot" />} />
-        </TRPCProvider>
-      </QueryClientProvider>
-    </I18nProvider>,
-  );
-  return calls;
+  return renderWithTrpc(<DashboardView initialView={initialView} healthPanel={<div data-testid="health-slot" />} />, all, { router: { ...fakeRouter(), replace, push } });
 }
 
 const withFigures = { 'dashboard.executions': () => executionsAnswer(), 'dashboard.mail': () => mailAnswer(3), 'dashboard.ai': () => aiAnswer() };
@@ -185,6 +155,7 @@ describe('DashboardView', () => {
     const scope = (await screen.findByTestId('dashboard-scope')) as HTMLSelectElement;
     fireEvent.change(scope, { target: { value: 'org' } });
     expect(replace).toHaveBeenCalledWith('/?scope=org', { scroll: false });
+    expect(push).not.toHaveBeenCalled();
     await waitFor(() => expect(calls.some((call) => call.path === 'dashboard.executions' && (call.input as { scope: string }).scope === 'org')).toBe(true));
     expect(await screen.findByTestId('dashboard-member')).toBeTruthy();
   });
