@@ -290,6 +290,34 @@ describe('sync against Dovecot', () => {
     expect((await db().mailbox.findUniqueOrThrow({ where: { id: mailbox.id } })).messageCount).toBe(2);
   });
 
+  it('applies a move then a label of one message in one batch: the label finds the message under its new identity', async () => {
+    const { user, member, mailbox, session, run } = await setup();
+    await deliver(user, [{ raw: await message('Moved then labelled', { messageId: '<move-label@x>' }) }]);
+    await run();
+    const [moved] = await messagesOf(mailbox.id);
+    // As an undo (or a workflow moving, then labelling) leaves them: two operations on one message, read in one batch.
+    await db().mailMessage.update({ where: { id: moved!.id }, data: { folderKey: 'Archive', labels: ['Done'] } });
+    await db().mailOperation.createMany({
+      data: [
+        { memberId: member.id, mailboxId: mailbox.id, messageId: moved!.id, action: 'move', params: { fromFolderKey: 'INBOX', toFolderKey: 'Archive' } },
+        { memberId: member.id, mailboxId: mailbox.id, messageId: moved!.id, action: 'labels', params: { labelsAdd: ['Done'] } },
+      ],
+    });
+    await run({ operations: true, delta: true });
+    await session.close();
+
+    const archive = await withImap(user, async (client) => {
+      await client.mailboxOpen('Archive');
+      return client.fetchAll('1:*', { uid: true, flags: true, envelope: true });
+    });
+    // Keywords only (`\\Recent` depends on which session saw the message first).
+    expect(archive.map((entry) => [entry.envelope?.subject, [...(entry.flags ?? [])].filter((flag) => !flag.startsWith('\\'))])).toEqual([['Moved then labelled', ['Done']]]);
+    // The same mirror row, under the message's new identity (before, the label's stale identity removed it).
+    const rows = await messagesOf(mailbox.id);
+    expect(rows.map((row) => [row.id, row.folderKey, row.labels])).toEqual([[moved!.id, 'Archive', ['Done']]]);
+    expect(await db().mailOperation.count({ where: { mailboxId: mailbox.id, status: 'done' } })).toBe(2);
+  });
+
   it('moves to error with one notification on an authentication failure, and back to active with mailbox.recovered', async () => {
     const { user, member, mailbox, session } = await setup();
     const credential = await db().credential.findUniqueOrThrow({ where: { id: mailbox.credentialId! } });

@@ -20,7 +20,7 @@ import type { BatchLimits } from '../../server/mail/imap/sync/fetch-batches';
 import { loadFolderStates, reconcileFolders } from '../../server/mail/mirror/folders';
 import { completeOperation, dropOperation, failOperation, pendingOperations } from '../../server/mail/mirror/operations';
 import { createMirrorSink, recountMessages, type MirrorMailbox } from '../../server/mail/mirror/writer';
-import type { MailProviderAdapter, SyncContext, WatchChange, WatchOptions } from '../../server/mail/provider';
+import type { MailProviderAdapter, MessageLocator, SyncContext, WatchChange, WatchOptions } from '../../server/mail/provider';
 import { classifySyncError, type ClassifiedSyncError } from '../../server/mail/sync-errors';
 import { backfillAllowed } from '../../server/mail/sync-mode';
 import { emitToMember } from '../../server/core/realtime/emit';
@@ -173,17 +173,24 @@ export class MailboxSession {
   private async applyOperations(adapter: MailProviderAdapter, mailbox: LoadedMailbox, context: SyncContext): Promise<boolean> {
     const batch = 200;
     const pending = await pendingOperations(mailbox.id, batch);
-    for (const operation of pending) {
+    // The batch read every message's identity first: one moved by an earlier operation of the batch is
+    // found under its new identity (a label after a move, as an undo makes, would otherwise look gone).
+    const movedInBatch = new Map<string, MessageLocator>();
+    for (const read of pending) {
       if (context.signal.aborted) return true;
-      if (!operation.message) {
-        await dropOperation(operation.id);
+      if (!read.message) {
+        await dropOperation(read.id);
         continue;
       }
+      const moved = movedInBatch.get(read.messageId);
+      const message = moved ? { ...read.message, ...moved, messageIdHeader: moved.messageIdHeader ?? read.message.messageIdHeader } : read.message;
+      const operation = { ...read, message };
       try {
         const result = await adapter.applyOperation(
           { action: operation.action, params: operation.params as never, message: operation.message },
           context.folders,
         );
+        if (result.moved) movedInBatch.set(operation.messageId, result.moved);
         await completeOperation(operation, result);
       } catch (error) {
         const failure = classifySyncError(error, { hide: this.secrets });
