@@ -56,6 +56,36 @@ export interface MailMessageRef {
   receivedAt: string;
 }
 
+/** A message's state as an undo compares it: where it is and what the run may have changed on it. */
+export interface MailMessageState {
+  folderKey: string;
+  seen: boolean;
+  flagged: boolean;
+  labels: string[];
+}
+
+/**
+ * What a mail action recorded for its undo (issue 24 §4), kept in the effect's result: the message
+ * before and after the operation as the mirror saw them when it was decided. Version 1; a record without
+ * it (older runs, or a repeat that found the operation already made) cannot be undone.
+ */
+export interface MailUndoRecord {
+  v: 1;
+  messageId: string;
+  mailboxId: string;
+  /** To find the message again when another mail client moved it (IMAP gives it a new identity). */
+  messageIdHeader: string | null;
+  before: MailMessageState;
+  after: MailMessageState;
+}
+
+export interface MailOperationOutcome {
+  operationId: string;
+  duplicate: boolean;
+  /** Absent in a test run and on a repeat (`duplicate`): the state before is no longer known. */
+  undo?: MailUndoRecord;
+}
+
 export interface MailCapability {
   /** A message of the member's mirror, or null (not theirs, or gone). */
   findMessage(messageId: string): Promise<MailMessageRef | null>;
@@ -66,7 +96,7 @@ export interface MailCapability {
     action: 'markRead' | 'markUnread' | 'flag' | 'unflag' | 'archive' | 'trash' | 'move' | 'label';
     folder?: string;
     labels?: { add: string[]; remove: string[] };
-  }): Promise<{ operationId: string; duplicate: boolean }>;
+  }): Promise<MailOperationOutcome>;
   /**
    * A test run's operation: the same reads and plan as `operate`, nothing done. Throws what
    * `operate` would (`mail.message_not_found`, `mail.mailbox_not_active`, `invalid_parameter`
