@@ -21,6 +21,8 @@ import type { GraphInput } from '../contract/graph';
 import { deadlineAfter } from '../nodes/flow/business-time';
 import { waitForReplyNode } from '../nodes/flow/wait-for-reply.node';
 import { cancelExecutions } from '../run/cancel';
+import { replayExecution } from '../run/replay';
+import { call } from '../../testing/rest-client';
 import { dispatchNewMail } from './dispatch-mail';
 
 const databaseUrl = await useTestDatabase();
@@ -37,26 +39,39 @@ afterAll(async () => {
 
 const anne = 'Anne Client <anne@client.test>';
 
-function graph(mailboxId: string, wait: Record<string, unknown> = { amount: 3, unit: 'days' }): GraphInput {
+function graph(mailboxId: string, wait: Record<string, unknown> = { amount: 3, unit: 'days' }, failingBranch = false): GraphInput {
+  const failing: NonNullable<GraphInput['nodes']> = failingBranch
+    ? [
+        { id: 'pause', type: 'flow.wait', version: 1, name: 'Pause', params: { mode: 'duration', amount: 3, unit: 'seconds' } },
+        { id: 'broken', type: 'data.set', version: 1, name: 'Broken', params: { fields: [{ name: 'x', value: '{{ $notAFunction() }}' }] } },
+      ]
+    : [];
   return {
     nodes: [
       { id: 'mail', type: 'trigger.mail', version: 1, name: 'A client writes', params: { mailboxIds: [mailboxId] } },
       { id: 'wait', type: 'flow.wait_for_reply', version: 1, name: 'Wait for a reply', params: wait },
       { id: 'answered', type: 'data.set', version: 1, name: 'Answered', params: { fields: [{ name: 'from', value: '{{ nodes.wait.reply.from.email }}' }] } },
       { id: 'silent', type: 'data.set', version: 1, name: 'Silent', params: { fields: [{ name: 'branch', value: 'timeout' }] } },
+      ...failing,
     ],
     connections: [
       { from: 'mail', output: 'main', to: 'wait' },
       { from: 'wait', output: 'replied', to: 'answered' },
       { from: 'wait', output: 'timeout', to: 'silent' },
+      ...(failingBranch
+        ? [
+            { from: 'mail', output: 'main', to: 'pause' },
+            { from: 'pause', output: 'main', to: 'broken' },
+          ]
+        : []),
     ],
   };
 }
 
 /** A mailbox with its own workflow (trigger → wait for a reply), and a way to deliver mail into its mirror as new mail. */
-async function setUp(wait?: Record<string, unknown>) {
+async function setUp(wait?: Record<string, unknown>, options: { failingBranch?: boolean } = {}) {
   const mailbox = await createMailbox(member, { address: `sales-${randomUUID().slice(0, 6)}@shop.test` });
-  const { workflow } = await createWorkflow(member, { name: 'Follow-up', graph: graph(mailbox.id, wait) });
+  const { workflow } = await createWorkflow(member, { name: 'Follow-up', graph: graph(mailbox.id, wait, options.failingBranch) });
   const sink = createMirrorSink({ id: mailbox.id, memberId: member.id, address: mailbox.address, syncMode: 'full' });
   let uid = 0n;
   async function deliver(fields: Omit<RawMessageFields, 'to'> & { to?: string }, folder: 'INBOX' | 'Sent' = 'INBOX') {
@@ -242,5 +257,50 @@ describe('flow.wait_for_reply in a run', () => {
     await context.deliver({ from: anne, subject: 'Re: Quote for 40 chairs', text: 'Hello?', inReplyTo: first.messageId, references: first.messageId });
     expect(await dispatchNewMail(context.mailbox.id)).toBe(1);
     expect((await db().execution.findUniqueOrThrow({ where: { id: run.id } })).status).toBe('cancelled');
+  });
+
+  it('a run that fails on another branch while it waits leaves nothing registered', async () => {
+    const context = await setUp(undefined, { failingBranch: true });
+    const { run } = await context.firstMessage();
+    // Both branches wait: the reply's registered, the other branch's pause runs for 3 s, then its next step fails.
+    await waiting(run.id);
+    expect(await waitsOf(run.id)).toHaveLength(1);
+    const failed = await waitForExecution(run.id);
+    expect(failed.status).toBe('failed');
+    expect(failed.steps.find((step) => step.nodeId === 'broken')?.status).toBe('failed');
+    expect(await waitsOf(run.id)).toEqual([]);
+  });
+
+  it('a replay of a cancelled waiting run waits again under its own registration, and the reply wakes the replay', async () => {
+    const context = await setUp();
+    const { first, run } = await context.firstMessage();
+    await waiting(run.id);
+    await cancelExecutions(member.id, [run.id]);
+    const replay = await replayExecution(member.id, run.id, { from: 'start', version: 'original' });
+    await waiting(replay.executionId);
+    expect(await waitsOf(replay.executionId)).toEqual([expect.objectContaining({ nodeId: 'wait', threadId: first.threadId, anchorMessageId: first.id })]);
+    const reply = await context.deliver({ from: anne, subject: 'Re: Quote for 40 chairs', text: 'Yes.', inReplyTo: first.messageId, references: first.messageId });
+    expect(await dispatchNewMail(context.mailbox.id)).toBe(1);
+    const done = await waitForExecution(replay.executionId);
+    expect(done.steps.find((step) => step.nodeId === 'wait')).toMatchObject({ output: 'replied', data: { reply: { id: reply.id } } });
+    expect((await db().execution.findUniqueOrThrow({ where: { id: run.id } })).status).toBe('cancelled');
+  });
+
+  it('a mailbox disconnected while the run waits keeps the wait; mail mirrored once it is connected again wakes it', async () => {
+    const context = await setUp();
+    const { first, run } = await context.firstMessage();
+    await waiting(run.id);
+    const disconnected = await call('POST', `/api/v1/mailboxes/${context.mailbox.id}/disconnect`, { cookie: member.cookie, body: {} });
+    expect(disconnected.status, JSON.stringify(disconnected.body)).toBe(200);
+    expect((await db().mailbox.findUniqueOrThrow({ where: { id: context.mailbox.id } })).status).toBe('disconnected');
+    expect((await db().execution.findUniqueOrThrow({ where: { id: run.id } })).status).toBe('waiting');
+    expect(await waitsOf(run.id)).toHaveLength(1);
+    // Connected again (connect updates a known address in place: the same mailbox, its mirror kept); the
+    // reply that arrived meanwhile is mirrored as new mail.
+    await db().mailbox.update({ where: { id: context.mailbox.id }, data: { status: 'active', disconnectedAt: null } });
+    const reply = await context.deliver({ from: anne, subject: 'Re: Quote for 40 chairs', text: 'Back from holidays: yes.', inReplyTo: first.messageId, references: first.messageId });
+    expect(await dispatchNewMail(context.mailbox.id)).toBe(1);
+    const done = await waitForExecution(run.id);
+    expect(done.steps.find((step) => step.nodeId === 'wait')).toMatchObject({ output: 'replied', data: { reply: { id: reply.id } } });
   });
 });
