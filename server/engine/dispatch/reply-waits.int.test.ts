@@ -303,4 +303,20 @@ describe('flow.wait_for_reply in a run', () => {
     const done = await waitForExecution(run.id);
     expect(done.steps.find((step) => step.nodeId === 'wait')).toMatchObject({ output: 'replied', data: { reply: { id: reply.id } } });
   });
+
+  it('the thread merged into another while the run waits: the wait follows the message waited on (its Message-ID)', async () => {
+    const context = await setUp();
+    const { first, run } = await context.firstMessage();
+    await waiting(run.id);
+    // What a merge does (mail/threads/attach.ts): the message moves to the surviving thread, its old thread is deleted.
+    const survivor = await db().mailThread.create({ data: { mailboxId: context.mailbox.id, subject: 'Quote for 40 chairs', lastMessageAt: new Date() } });
+    await db().mailMessage.update({ where: { id: first.id }, data: { threadId: survivor.id } });
+    await db().mailThread.delete({ where: { id: first.threadId! } });
+    expect(await waitsOf(run.id)).toEqual([expect.objectContaining({ threadId: first.threadId })]);
+    const reply = await context.deliver({ from: anne, subject: 'Re: Quote for 40 chairs', text: 'Merged, still yes.', inReplyTo: first.messageId, references: first.messageId });
+    expect(reply.threadId).toBe(survivor.id);
+    expect(await dispatchNewMail(context.mailbox.id)).toBe(1);
+    const done = await waitForExecution(run.id);
+    expect(done.steps.find((step) => step.nodeId === 'wait')).toMatchObject({ output: 'replied', data: { reply: { id: reply.id } } });
+  });
 });

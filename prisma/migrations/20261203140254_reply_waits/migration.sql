@@ -13,7 +13,10 @@ CREATE TABLE "execution_reply_waits" (
 );
 
 -- CreateIndex
-CREATE INDEX "execution_reply_waits_mailbox_id_idx" ON "execution_reply_waits"("mailbox_id");
+CREATE INDEX "execution_reply_waits_mailbox_id_thread_id_idx" ON "execution_reply_waits"("mailbox_id", "thread_id");
+
+-- CreateIndex
+CREATE INDEX "execution_reply_waits_mailbox_id_anchor_header_idx" ON "execution_reply_waits"("mailbox_id", "anchor_header");
 
 -- AddForeignKey
 ALTER TABLE "execution_reply_waits" ADD CONSTRAINT "execution_reply_waits_execution_id_fkey" FOREIGN KEY ("execution_id") REFERENCES "executions"("id") ON DELETE CASCADE ON UPDATE CASCADE;
