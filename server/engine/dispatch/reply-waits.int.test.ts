@@ -22,6 +22,8 @@ import { deadlineAfter } from '../nodes/flow/business-time';
 import { waitForReplyNode } from '../nodes/flow/wait-for-reply.node';
 import { cancelExecutions } from '../run/cancel';
 import { replayExecution } from '../run/replay';
+import { startExecution } from '../run/start';
+import { mailTriggerDataOf } from './dispatch-mail';
 import { call } from '../../testing/rest-client';
 import { dispatchNewMail } from './dispatch-mail';
 
@@ -318,5 +320,30 @@ describe('flow.wait_for_reply in a run', () => {
     expect(await dispatchNewMail(context.mailbox.id)).toBe(1);
     const done = await waitForExecution(run.id);
     expect(done.steps.find((step) => step.nodeId === 'wait')).toMatchObject({ output: 'replied', data: { reply: { id: reply.id } } });
+  });
+
+  it('a test run waits the same way (a read acts on nothing): registered, woken by the reply', async () => {
+    const context = await setUp();
+    const { first, run } = await context.firstMessage();
+    await waiting(run.id);
+    const version = await db().workflowVersion.findUniqueOrThrow({ where: { id: run.workflowVersionId } });
+    const data = await db().$transaction((tx) => mailTriggerDataOf(tx, first.id, { graph: version.graph, triggerNodeId: 'mail' }));
+    const test = await startExecution({
+      memberId: member.id,
+      workflowId: run.workflowId,
+      workflowVersionId: run.workflowVersionId,
+      simulated: true,
+      trigger: { type: 'mail', nodeId: 'mail', data, mailboxId: context.mailbox.id, messageId: first.id },
+    });
+    const held = await waiting(test.id);
+    expect(held.holdsSlot).toBe(false);
+    expect(await waitsOf(test.id)).toHaveLength(1);
+    const reply = await context.deliver({ from: anne, subject: 'Re: Quote for 40 chairs', text: 'Both of you: yes.', inReplyTo: first.messageId, references: first.messageId });
+    expect(await dispatchNewMail(context.mailbox.id)).toBe(1);
+    // One reply ends every wait on the thread: the live run's and the test run's.
+    for (const id of [run.id, test.id]) {
+      const done = await waitForExecution(id);
+      expect(done.steps.find((step) => step.nodeId === 'wait'), id).toMatchObject({ output: 'replied', data: { reply: { id: reply.id } } });
+    }
   });
 });
