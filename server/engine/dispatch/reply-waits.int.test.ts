@@ -239,14 +239,21 @@ describe('flow.wait_for_reply in a run', () => {
     expect(await waitsOf(run.id)).toEqual([]);
   });
 
-  it('counts business hours: the run’s deadline is the business-time deadline of Europe/Paris', async () => {
-    const context = await setUp({ amount: 3, unit: 'days', businessHours: { timeZone: 'Europe/Paris' } });
+  it('counts business hours across a weekend: the run waits 6 business days of Europe/Paris, its deadline the business-time one', async () => {
+    // Six business days never fit between two weekends (a week has five), so this run crosses one whatever the day it runs.
+    const context = await setUp({ amount: 6, unit: 'days', businessHours: { timeZone: 'Europe/Paris' } });
     const { run } = await context.firstMessage();
     const held = await waiting(run.id);
     const state = (held.steps.find((step) => step.nodeId === 'wait')!.state as { node: { waitedFrom: string; deadline: string } }).node;
-    const expected = deadlineAfter(new Date(state.waitedFrom), 3, 'days', { timeZone: 'Europe/Paris', days: ['mon', 'tue', 'wed', 'thu', 'fri'], start: '09:00', end: '18:00' });
-    expect(state.deadline).toBe(expected!.toISOString());
+    const from = new Date(state.waitedFrom);
+    const expected = deadlineAfter(from, 6, 'days', { timeZone: 'Europe/Paris', days: ['mon', 'tue', 'wed', 'thu', 'fri'], start: '09:00', end: '18:00' })!;
+    expect(state.deadline).toBe(expected.toISOString());
     expect(held.waitUntil?.toISOString()).toBe(state.deadline);
+    // 54 business hours, never less than a calendar week: the Saturday and Sunday between are skipped.
+    expect(expected.getTime() - from.getTime()).toBeGreaterThanOrEqual(7 * 86_400_000);
+    const parisDays = new Set<string>();
+    for (let at = from.getTime(); at <= expected.getTime(); at += 3_600_000) parisDays.add(new Intl.DateTimeFormat('en', { timeZone: 'Europe/Paris', weekday: 'short' }).format(at));
+    expect([...parisDays]).toEqual(expect.arrayContaining(['Sat', 'Sun']));
     await cancelExecutions(member.id, [run.id]);
   });
 
