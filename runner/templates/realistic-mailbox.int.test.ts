@@ -284,17 +284,20 @@ describe('starter templates on a realistic mailbox', () => {
     expect(journal).toMatchObject({ outcome: 'guardrail', ruleRef: 'guardrail:auto_reply' });
   });
 
-  it('follow-up-after-three-days: the contact’s message waits three days, then a threaded follow-up waits in Review', async () => {
+  it('follow-up-after-three-days: the contact’s message waits three business days for them to write again; unanswered by you, it reminds you and drafts nothing', async () => {
     const [execution] = await runsOf('follow-up-after-three-days', 'personal-mail');
     expect(execution?.status).toBe('waiting');
+    expect(await db().executionReplyWait.count({ where: { executionId: execution!.id } })).toBe(1);
     const past = new Date(Date.now() - 1_000);
     const step = await db().executionStep.findUniqueOrThrow({ where: { executionId_nodeId: { executionId: execution!.id, nodeId: 'wait' } } });
     await db().executionStep.update({ where: { id: step.id }, data: { state: { ...(step.state as object), until: past.toISOString() } } });
     await db().execution.update({ where: { id: execution!.id }, data: { waitUntil: past } });
     await wakeExecution(execution!.id);
-    expect((await waitForExecution(execution!.id)).status).toBe('succeeded');
-    const item = await db().outboundMessage.findFirstOrThrow({ where: { executionId: execution!.id } });
-    expect(item).toMatchObject({ mode: 'draft', reviewStatus: 'pending', toAddrs: ['amaia.diallo@gmail.com'], relation: 'reply', relatedMessageId: messages['personal-mail'] });
+    const done = await waitForExecution(execution!.id);
+    expect(done.status).toBe('succeeded');
+    expect(stepsOf(done.steps)).toMatchObject({ wait: 'succeeded', thread: 'succeeded', answered: 'succeeded', remind: 'succeeded', draft: 'skipped' });
+    expect(await db().outboundMessage.count({ where: { executionId: execution!.id } })).toBe(0);
+    // The drafted follow-up (your answer is the last message) and the reply that ends the wait: starter/follow-up-template.int.test.ts.
   });
 
   it('flag-important-senders: the museum’s invitation is flagged on the server and notified', async () => {

@@ -113,23 +113,26 @@ describe('starter templates, installed and run', () => {
     expect(await db().execution.count({ where: { messageId: discussion.id } })).toBe(0);
   });
 
-  it('follow-up-after-three-days: waits three days after the contact’s message, then drafts a threaded follow-up for review', async () => {
+  it('follow-up-after-three-days: waits three business days for the contact to write again; nobody answered them, so it reminds the member instead of drafting', async () => {
     const { member, mailbox } = await newMemberWithMailbox('desk-follow@example.test');
-    const workflow = await install(member, 'follow-up-after-three-days', { message: { from: ['@client.test'] } });
+    const businessHours = { timeZone: 'Europe/Paris', days: ['mon', 'tue', 'wed', 'thu', 'fri'], start: '09:00', end: '18:00' };
+    const workflow = await install(member, 'follow-up-after-three-days', { message: { from: ['@client.test'] }, wait: { businessHours } });
     const message = await deliver(mailbox, { fromEmail: 'bob@client.test', fromName: 'Bob', subject: 'Quote for the new site', receivedAt: new Date('2026-11-20T09:00:00Z') });
     const run = await runOf(workflow.id, { messageId: message.id });
     const waiting = await waitForExecution(run.id, { statuses: ['waiting', 'failed', 'succeeded'] });
     expect(waiting.status).toBe('waiting');
-    expect(waiting.waitUntil!.getTime() - Date.now()).toBeGreaterThan(3 * 86_400_000 - 120_000);
+    // Three business days of nine hours: never less than two calendar days away, whatever the hour of the test.
+    expect(waiting.waitUntil!.getTime() - Date.now()).toBeGreaterThan(2 * 86_400_000);
     expect(await db().outboundMessage.count({ where: { executionId: run.id } })).toBe(0);
 
     await passWait(run.id, 'wait');
     const done = await waitForExecution(run.id);
     expect(done.error).toBeNull();
-    const item = await db().outboundMessage.findFirstOrThrow({ where: { executionId: run.id } });
-    expect(item).toMatchObject({ mode: 'draft', reviewStatus: 'pending', toAddrs: ['bob@client.test'], subject: 'Re: Quote for the new site', relation: 'reply', relatedMessageId: message.id });
-    expect(item.bodyText).toContain('Hello Bob,');
-    expect(item.bodyText).toContain('“Quote for the new site” of 2026-11-20');
+    // The member never answered Bob: a reminder, not a follow-up (server/domains/templates/starter/follow-up-template.int.test.ts
+    // covers the follow-up drafted after the member's own answer).
+    expect(await db().outboundMessage.count({ where: { executionId: run.id } })).toBe(0);
+    const notice = await db().notification.findFirstOrThrow({ where: { memberId: member.id, kind: 'workflow.notice', params: { path: ['executionId'], equals: run.id } } });
+    expect(notice.params).toMatchObject({ title: 'Still unanswered: Quote for the new site' });
   });
 
   it('extract-invoices-into-a-table: an invoice becomes a row of the invoices table (found by its slug) and is labelled', async () => {

@@ -5,6 +5,9 @@
  * effectful ones do nothing and answer plausible placeholders; reads (messages, rows) still read,
  * but no connection's secret is ever opened.
  *
+ * - mail.thread: a thread read as a conversation (server/domains/mail/threads/conversation.ts: directions
+ *   by the mailbox's own address, the last inbound and outbound messages, awaiting a reply); a read, so the
+ *   same in a test run.
  * - mail.attachmentTexts: the attachments' text for the AI nodes (server/domains/mail/attachments/
  *   attachment-text.ts: the download path, PDFs read on the PDF pool's thread); a read, so the same
  *   in a test run.
@@ -31,7 +34,7 @@ import { isUniqueViolation } from '../core/db/sql-state';
 import { AppError, appError } from '../core/errors/app-error';
 import { expireApproval, requestApproval } from '../domains/approvals/engine-api';
 import { attachmentTextsOf } from '../domains/mail/attachments/engine-api';
-import { actOnMessage, checkMessageAction, type ThreadAction } from '../domains/mail/threads/engine-api';
+import { actOnMessage, checkMessageAction, conversationOf, type ThreadAction } from '../domains/mail/threads/engine-api';
 import { notify } from '../domains/notifications/engine-api';
 import { checkRowWrite, insertRow, lookupByKey, updateRow, upsertRow, type ExecutionWriter } from '../domains/tables/rows/engine-api';
 import { quotedValue } from '../core/quoted-value';
@@ -220,6 +223,10 @@ export function createCapabilities(run: CapabilityRun, options: CapabilityOption
       async attachmentTexts(input) {
         if (!isUuid(input.messageId)) return null;
         return attachmentTextsOf(run.actor, input.messageId, input.bounds);
+      },
+      async thread(input) {
+        if (!isUuid(input.messageId)) return null;
+        return conversationOf(memberId, input.messageId, input.limit);
       },
       check: checkMail,
       async operate(input) {

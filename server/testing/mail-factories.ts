@@ -80,6 +80,10 @@ export interface TestMessageOptions {
   bodyHtml?: string | null;
   hasAttachments?: boolean;
   messageIdHeader?: string;
+  recipients?: { to?: { name?: string; email: string }[]; cc?: { name?: string; email: string }[] };
+  draft?: boolean;
+  /** Ingest signals (all false by default). */
+  signals?: Partial<Record<'isAutoReply' | 'isNoReply' | 'isMailingList' | 'isFromSelf' | 'isBulk' | 'isDeliveryReport' | 'isCalendar', boolean>>;
 }
 
 /** A message in its own thread (or the given one); the thread's columns are recomputed as the sync does. */
@@ -108,6 +112,9 @@ export async function createMessage(mailbox: { id: string }, options: TestMessag
       hasAttachments: options.hasAttachments ?? false,
       messageIdHeader: options.messageIdHeader ?? `<${randomUUID()}@example.test>`,
       ingestedVia: 'delta',
+      recipients: options.recipients ?? {},
+      draft: options.draft ?? false,
+      ...options.signals,
     },
   });
   await recomputeThreads(db(), [threadId]);

@@ -202,6 +202,9 @@ export const errorCatalogue = {
     not_found: [404, 'No such execution.'], // (ours)
     not_replayable: [409, 'This execution cannot be replayed.'], // (ours) details.reason
     not_cancellable: [409, 'This execution has already finished.'], // (ours)
+    // (ours) issue 24 §4; details.reason: not_finished, test_run, called_run (details.parentExecutionId), too_many_effects (details.limit)
+    not_undoable: [409, 'This execution’s mailbox changes cannot be undone.'],
+    undo_in_progress: [409, 'This execution is being undone by another request. Try again in a moment.'], // (ours) details.retryAfterSeconds
   }),
   ...area('eval', {
     not_found: [404, 'No such evaluation run.'], // (ours)

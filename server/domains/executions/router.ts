@@ -37,6 +37,7 @@ import {
   summary,
 } from './service';
 import { docs } from './docs';
+import { undoRouter } from './undo/router';
 
 const tag = 'Executions';
 const read = { kind: 'scope', scope: 'executions:read' } as const;
@@ -214,6 +215,8 @@ export const executionsRouter = router({
     .input(cancelWorkflowInput)
     .output(cancelWorkflowOutput)
     .mutation(({ ctx, input }) => cancelWorkflow(actorOf(ctx), input.id, input.limit)),
+
+  undo: undoRouter,
 
   retryFailed: procedure
     .meta(

@@ -8,3 +8,6 @@ export { downloadAttachment, maxUploadBodyBytes, maxUploadBytes, uploadAttachmen
 export { purgeExpiredUploads } from './attachments/housekeeping';
 export { findMemberMessageSubject, findMessageHeadlines } from './messages/repo';
 export { findFrequentCorrespondents, type Correspondent } from './correspondents/repo';
+export { actOnMessage } from './threads/actions/service';
+export type { MessageActionAnswer, MessageState } from './threads/actions/service';
+export { findFolderKeysOfMailboxes, findFoldersByMessageIdHeader, findMessageStates, findUsedClientTokens } from './threads/actions/repo';

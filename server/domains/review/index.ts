@@ -3,3 +3,5 @@
  * (ESLint refuses their imports of any other file here). Re-exports only; the code lives in the files named.
  */
 export { presentReviewItem, reviewItemSchema } from './item';
+export { rejectReviewItem } from './decide';
+export { findItemStates } from './repo';

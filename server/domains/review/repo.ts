@@ -134,3 +134,12 @@ export function updateItem(tx: Tx, id: string, data: Prisma.OutboundMessageUpdat
 export function journalDecision(tx: Tx, data: Prisma.SendingJournalEntryUncheckedCreateInput) {
   return tx.sendingJournalEntry.create({ data });
 }
+
+/** Where the member's items stand (an undo of a run's drafts decides from it); another member's are absent. */
+export function findItemStates(memberId: string, ids: string[], tx: Pick<Tx, 'outboundMessage'> = db()) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return tx.outboundMessage.findMany({
+    where: { memberId, id: { in: ids } },
+    select: { id: true, reviewStatus: true, sendStatus: true, toAddrs: true, subject: true },
+  });
+}

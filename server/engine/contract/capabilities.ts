@@ -56,6 +56,36 @@ export interface MailMessageRef {
   receivedAt: string;
 }
 
+/** A message's state as an undo compares it: where it is and what the run may have changed on it. */
+export interface MailMessageState {
+  folderKey: string;
+  seen: boolean;
+  flagged: boolean;
+  labels: string[];
+}
+
+/**
+ * What a mail action recorded for its undo (issue 24 §4), kept in the effect's result: the message
+ * before and after the operation as the mirror saw them when it was decided. Version 1; a record without
+ * it (older runs, or a repeat that found the operation already made) cannot be undone.
+ */
+export interface MailUndoRecord {
+  v: 1;
+  messageId: string;
+  mailboxId: string;
+  /** To find the message again when another mail client moved it (IMAP gives it a new identity). */
+  messageIdHeader: string | null;
+  before: MailMessageState;
+  after: MailMessageState;
+}
+
+export interface MailOperationOutcome {
+  operationId: string;
+  duplicate: boolean;
+  /** Absent in a test run and on a repeat (`duplicate`): the state before is no longer known. */
+  undo?: MailUndoRecord;
+}
+
 export interface MailCapability {
   /** A message of the member's mirror, or null (not theirs, or gone). */
   findMessage(messageId: string): Promise<MailMessageRef | null>;
@@ -66,7 +96,7 @@ export interface MailCapability {
     action: 'markRead' | 'markUnread' | 'flag' | 'unflag' | 'archive' | 'trash' | 'move' | 'label';
     folder?: string;
     labels?: { add: string[]; remove: string[] };
-  }): Promise<{ operationId: string; duplicate: boolean }>;
+  }): Promise<MailOperationOutcome>;
   /**
    * A test run's operation: the same reads and plan as `operate`, nothing done. Throws what
    * `operate` would (`mail.message_not_found`, `mail.mailbox_not_active`, `invalid_parameter`
@@ -93,6 +123,65 @@ export interface MailCapability {
    * in a test run (a read). `null` when the message is not the member's.
    */
   attachmentTexts(input: { messageId: string; bounds: AttachmentTextBounds }): Promise<AttachmentTexts | null>;
+  /**
+   * The conversation of a message of the member's mirror, for mail.read_thread: the thread's latest
+   * `limit` messages (oldest first; drafts left out; a message mirrored in several folders counted
+   * once), each with its direction (outbound when it is from the mailbox's own address), the
+   * participants, the last inbound message from a person and the last outbound one, and whether the
+   * mailbox is awaiting a reply. A read: the same in a test run. `null` when the message is not the
+   * member's.
+   */
+  thread(input: { messageId: string; limit: number }): Promise<ThreadRead | null>;
+}
+
+/** An address as a message's headers give it. */
+export interface ThreadAddress {
+  name: string | null;
+  email: string;
+}
+
+/** One message of a thread as mail.read_thread answers it: the summary fields and its direction. */
+export interface ThreadMessage {
+  id: string;
+  /** `outbound`: from the mailbox's own address; `inbound` otherwise. */
+  direction: 'inbound' | 'outbound';
+  from: { name: string | null; email: string | null };
+  /** The first 10 recipients (To and Cc each). */
+  to: ThreadAddress[];
+  cc: ThreadAddress[];
+  subject: string | null;
+  snippet: string | null;
+  receivedAt: string;
+  /** Its folder's role (`inbox`, `sent`…), else the folder's key. */
+  folder: string;
+  hasAttachments: boolean;
+  /** Mail no person wrote: an auto-reply, a delivery report, bulk mail or a no-reply sender (the ingest signals). */
+  automatic: boolean;
+  signals: { isAutoReply: boolean; isNoReply: boolean; isMailingList: boolean; isBulk: boolean; isDeliveryReport: boolean; isCalendar: boolean };
+}
+
+export interface ThreadRead {
+  /** Null for a message the mirror put in no thread (then the thread is that message alone). */
+  threadId: string | null;
+  mailboxId: string;
+  /** The mailbox's own address: what decides each message's direction. */
+  mailboxAddress: string;
+  /** The subject of the thread's first message read. */
+  subject: string | null;
+  /** Messages in the thread (drafts left out, copies counted once). */
+  messageCount: number;
+  /** The latest messages, oldest first. */
+  messages: ThreadMessage[];
+  /** True when older messages were left out of `messages`. */
+  truncated: boolean;
+  /** Everyone in From, To and Cc of the messages read, the mailbox's own address left out, in order of appearance (at most 50). */
+  participants: ThreadAddress[];
+  /** The last message from someone else that a person wrote (automatic mail left out), in the whole thread. */
+  lastInbound: ThreadMessage | null;
+  /** The mailbox's own last message in the whole thread. */
+  lastOutbound: ThreadMessage | null;
+  /** The mailbox wrote last: its last message has no later inbound message from a person. */
+  awaitingReply: boolean;
 }
 
 export interface AttachmentTextBounds {

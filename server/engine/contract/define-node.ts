@@ -92,7 +92,20 @@ export type NodeResult =
    * `until` (null: until something resumes it: a decision). `children`: the execution stays running
    * and the step resumes when every child started through `children` has ended.
    */
-  | { kind: 'suspend'; mode: 'waiting' | 'children'; until: Date | null; state?: unknown };
+  | {
+      kind: 'suspend';
+      mode: 'waiting' | 'children';
+      until: Date | null;
+      state?: unknown;
+      /**
+       * `waiting` only: the wait also ends when a person other than the mailbox replies in the thread of
+       * this message of the member's mirror (flow.wait_for_reply). The engine registers it with the
+       * suspension, in one transaction; the mail dispatcher resumes the step in the transaction that
+       * journals the reply (`resume: {reason: 'decision', payload: {kind: 'reply', reply}}`, `reply` shaped
+       * as a mail trigger's message); a reply already mirrored resumes it at once. Deadline: `until`.
+       */
+      watchReplies?: { messageId: string };
+    };
 
 export interface NodeDefinition<Schema extends z.ZodType = z.ZodType> {
   type: string;

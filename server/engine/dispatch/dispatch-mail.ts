@@ -17,14 +17,19 @@
  * `guardrail:delivery_report` (bounce, read receipt), `…:auto_reply`, `…:no_reply`,
  * `…:mailing_list`, `…:bulk` (`includeAutoReplies` lets the first two through, `includeMailingLists`
  * the last two; mail-trigger.node.ts `mailGuardrailOf`); anything else `unmatched`.
+ *
+ * In the same transaction, a message that is a reply in a thread some run waits on (flow.wait_for_reply)
+ * resumes that run (./reply-waits.ts), whatever the outcome but an exclusion.
  */
 import { db, type Tx } from '../../core/db';
 import { jobKeys } from '../../core/jobs/catalogue';
 import { enqueue } from '../../core/jobs/enqueue';
-import { mailGuardrailOf, mailTriggerFilterMiss, mailTriggerParams, type MailGuardrail, type MailTriggerData, type MailTriggerFilter, type MatchableMessage } from '../nodes/triggers/mail-trigger.node.ts';
-import { engineComposition } from '../composition';
+import { mailGuardrailOf, mailTriggerFilterMiss, mailTriggerParams, type MailGuardrail, type MailTriggerFilter, type MatchableMessage } from '../nodes/triggers/mail-trigger.node.ts';
 import { startExecution } from '../run/start';
-import { messageContentOf } from './message-content';
+import { loadMessage, senderExclusionOf, signalsOf, summaryOf, type QueuedMessage } from './mail-message';
+import { wakeReplyWaits } from './reply-waits';
+
+export { domainsOf, senderExclusionOf } from './mail-message';
 
 export type JournalOutcome = 'excluded_org' | 'excluded_member' | 'guardrail' | 'unmatched' | 'dispatched';
 
@@ -42,30 +47,6 @@ interface LiveMailWorkflow {
   senderCard: boolean;
 }
 
-interface QueuedMessage {
-  id: string;
-  mailboxId: string;
-  memberId: string;
-  threadId: string | null;
-  subject: string | null;
-  snippet: string | null;
-  fromName: string | null;
-  fromEmail: string | null;
-  recipients: unknown;
-  receivedAt: Date;
-  labels: string[];
-  folderKey: string;
-  folderRole: string | null;
-  hasAttachments: boolean;
-  isAutoReply: boolean;
-  isNoReply: boolean;
-  isMailingList: boolean;
-  isFromSelf: boolean;
-  isBulk: boolean;
-  isDeliveryReport: boolean;
-  isCalendar: boolean;
-}
-
 /**
  * Mail sent by machines, as the dashboard counts it (`automatedEmails`): the kinds the guardrails
  * hold back by default, the loop guard apart (mail from the mailbox itself is the member's own).
@@ -77,18 +58,6 @@ export function isAutomatedMail(message: Pick<QueuedMessage, 'isDeliveryReport' 
 
 /** Messages handled per call before the job ends (a fresh job picks up the rest). */
 const maxPerRun = 500;
-
-/** The domain of an address and every parent domain (`a.b.example.com` → itself, `b.example.com`, `example.com`, `com`). */
-export function domainsOf(email: string): string[] {
-  const at = email.lastIndexOf('@');
-  if (at < 0) return [];
-  const labels = email
-    .slice(at + 1)
-    .toLowerCase()
-    .split('.')
-    .filter((label) => label.length > 0);
-  return labels.map((_, index) => labels.slice(index).join('.'));
-}
 
 /** Journals and dispatches the queued new mail of one mailbox. Returns how many messages it handled. */
 export async function dispatchNewMail(mailboxId: string): Promise<number> {
@@ -127,6 +96,9 @@ async function dispatchOne(tx: Tx, mailboxId: string): Promise<boolean> {
     RETURNING id`;
   // Already journaled (queued again after a crash, or by a concurrent dispatcher): it started its runs then.
   if (inserted.length === 0) return true;
+  // A reply in a thread that runs wait on wakes them, journaled and woken together (./reply-waits.ts). An
+  // excluded sender's mail is out of the member's workflows' scope: it wakes nothing.
+  if (decision.outcome !== 'excluded_org' && decision.outcome !== 'excluded_member') await wakeReplyWaits(tx, message);
   if (decision.outcome === 'dispatched') {
     const summary = await summaryOf(tx, message, decision.workflows.some((workflow) => workflow.senderCard));
     for (const workflow of decision.workflows) {
@@ -172,49 +144,6 @@ type ParsedTrigger = ReturnType<typeof parseTrigger>;
 /** A mail trigger's `senderCard` (true by default, and for a graph whose trigger is not a mail trigger's shape). */
 function wantsSenderCard(parsed: ParsedTrigger): boolean {
   return parsed.success ? parsed.data.senderCard : true;
-}
-
-async function loadMessage(tx: Tx, messageId: string): Promise<QueuedMessage | null> {
-  const rows = await tx.$queryRaw<QueuedMessage[]>`
-    SELECT m.id, m.mailbox_id AS "mailboxId", b.member_id AS "memberId", m.thread_id AS "threadId", m.subject, m.snippet,
-           m.from_name AS "fromName", m.from_email AS "fromEmail", m.recipients, m.received_at AS "receivedAt", m.labels,
-           m.folder_key AS "folderKey", f.role AS "folderRole", m.has_attachments AS "hasAttachments",
-           m.is_auto_reply AS "isAutoReply", m.is_no_reply AS "isNoReply", m.is_mailing_list AS "isMailingList",
-           m.is_from_self AS "isFromSelf", m.is_bulk AS "isBulk", m.is_delivery_report AS "isDeliveryReport",
-           m.is_calendar AS "isCalendar"
-      FROM mail_messages m
-      JOIN mailboxes b ON b.id = m.mailbox_id
-      LEFT JOIN mail_folders f ON f.mailbox_id = m.mailbox_id AND f.key = m.folder_key
-     WHERE m.id = ${messageId}::uuid`;
-  return rows[0] ?? null;
-}
-
-async function signalsOf(tx: Tx, message: QueuedMessage): Promise<string[]> {
-  const rows = await tx.messageSignal.findMany({
-    where: { OR: [{ messageId: message.id }, ...(message.threadId ? [{ threadId: message.threadId }] : [])] },
-    select: { name: true },
-  });
-  return [...new Set(rows.map((row) => row.name))];
-}
-
-/**
- * The exclusion that decides for mail from `fromEmail` to this member, or null: the organisation's
- * first, then the member's; addresses before domains (a domain covers its subdomains). Also what a
- * replay checks ("the email sender is now excluded from the member's scope").
- */
-export async function senderExclusionOf(tx: Pick<Tx, 'senderExclusion'>, memberId: string, fromEmail: string | null) {
-  const email = fromEmail?.trim().toLowerCase();
-  if (!email) return null;
-  const rows = await tx.senderExclusion.findMany({
-    where: {
-      OR: [{ memberId: null }, { memberId }],
-      AND: [{ OR: [{ kind: 'address', value: email }, { kind: 'domain', value: { in: domainsOf(email) } }] }],
-    },
-    select: { id: true, memberId: true, kind: true },
-  });
-  const rank = (row: { memberId: string | null; kind: string }) => (row.memberId === null ? 0 : 2) + (row.kind === 'address' ? 0 : 1);
-  const decided = rows.sort((a, b) => rank(a) - rank(b) || a.id.localeCompare(b.id))[0];
-  return decided ? { id: decided.id, outcome: decided.memberId === null ? ('excluded_org' as const) : ('excluded_member' as const) } : null;
 }
 
 /** The member's published, running mail workflows watching the message's mailbox, oldest first. */
@@ -320,54 +249,4 @@ export async function decide(tx: Tx, message: QueuedMessage): Promise<DispatchDe
   const guardrail = held?.kind === 'guardrail' ? held.guardrail : mailGuardrailOf(matchableOf(message));
   if (guardrail) return { outcome: 'guardrail', ruleRef: `guardrail:${guardrail}`, workflows: [] };
   return { outcome: 'unmatched', ruleRef: null, workflows: [] };
-}
-
-type Address = { name?: string | null; email: string };
-
-function addressesOf(value: unknown): { name: string | null; email: string }[] {
-  if (!Array.isArray(value)) return [];
-  return value
-    .filter((item): item is Address => typeof item === 'object' && item !== null && typeof (item as Address).email === 'string')
-    .map((item) => ({ name: item.name ?? null, email: item.email }));
-}
-
-/**
- * The message summary a mail-triggered run receives as its trigger data, with the sender's address
- * book entry (`contact`, from the mailbox's point of view; the composition's read, so the engine imports
- * no domain). Built once per message whatever the number of workflows it starts, and only for a message
- * that starts one, and only when a trigger asks for it (`senderCard`): a fixed set of small indexed
- * reads (the contacts domain's `resolveContact`), the same for a sender nobody has a card for. The body
- * as text and the attachments' metadata come from `messageContentOf` (bounded: 64 KB, 50 rows).
- */
-async function summaryOf(tx: Tx, message: QueuedMessage, withSenderCard: boolean): Promise<MailTriggerData> {
-  const recipients = (message.recipients ?? {}) as { to?: unknown; cc?: unknown };
-  const contact = withSenderCard ? await engineComposition().reads.senderContact(tx, { memberId: message.memberId, mailboxId: message.mailboxId, address: message.fromEmail }) : null;
-  const content = await messageContentOf(tx, message.id);
-  return {
-    id: message.id,
-    mailboxId: message.mailboxId,
-    threadId: message.threadId,
-    subject: message.subject,
-    from: { name: message.fromName, email: message.fromEmail },
-    to: addressesOf(recipients.to),
-    cc: addressesOf(recipients.cc),
-    receivedAt: message.receivedAt.toISOString(),
-    snippet: message.snippet,
-    text: content.text,
-    textTruncated: content.textTruncated,
-    attachments: content.attachments,
-    attachmentsTruncated: content.attachmentsTruncated,
-    labels: message.labels,
-    folder: message.folderRole ?? message.folderKey,
-    hasAttachments: message.hasAttachments,
-    // What ingest found, so a workflow that admits lists or auto-replies can still tell them apart.
-    isMailingList: message.isMailingList,
-    isAutoReply: message.isAutoReply,
-    isNoReply: message.isNoReply,
-    isBulk: message.isBulk,
-    isDeliveryReport: message.isDeliveryReport,
-    isCalendar: message.isCalendar,
-    signals: await signalsOf(tx, message),
-    contact,
-  };
 }

@@ -17,8 +17,10 @@ describe('node facts on the definition', () => {
     expect(Array.isArray(definition.requires)).toBe(true);
   });
 
-  it('requires: a mailbox for the mail trigger, mail and signal nodes; outbound HTTP for the HTTP request', () => {
-    const expectedMail = byType((definition) => definition.type === 'trigger.mail' || definition.type.startsWith('mail.') || definition.type.startsWith('signal.'));
+  it('requires: a mailbox for the mail trigger, mail and signal nodes and the wait for a reply; outbound HTTP for the HTTP request', () => {
+    const expectedMail = byType(
+      (definition) => definition.type === 'trigger.mail' || definition.type === 'flow.wait_for_reply' || definition.type.startsWith('mail.') || definition.type.startsWith('signal.'),
+    );
     expect(byType((definition) => definition.requires?.includes('mail') ?? false)).toEqual(expectedMail);
     expect(byType((definition) => definition.requires?.includes('http') ?? false)).toEqual(['http.request']);
     expect(nodeRequirementsOf('mail.send', 1)).toEqual(['mail']);
@@ -35,7 +37,7 @@ describe('node facts on the definition', () => {
 
   it('persists its step first: the nodes that suspend or hand their step to others (flow, approval)', () => {
     expect(byType((definition) => definition.persistsStepFirst === true)).toEqual(byType((definition) => definition.category === 'flow' || definition.category === 'approval'));
-    expect(byType((definition) => definition.persistsStepFirst === true)).toEqual(['approval.request', 'flow.loop', 'flow.sub_workflow', 'flow.wait']);
+    expect(byType((definition) => definition.persistsStepFirst === true)).toEqual(['approval.request', 'flow.loop', 'flow.sub_workflow', 'flow.wait', 'flow.wait_for_reply']);
   });
 
   it('extra step fields: only the loop writes the step’s `loop`', () => {

@@ -33,6 +33,7 @@ export function fakeCapabilities(overrides: Partial<{ [K in keyof Capabilities]:
       threadContext: vi.fn(async () => []),
       classify: vi.fn(async () => true),
       attachmentTexts: vi.fn(async () => ({ read: [], left: 0 })),
+      thread: vi.fn(async () => null),
       ...overrides.mail,
     },
     contacts: { lookup: vi.fn(async (input: { address: string }) => unknownContact(input.address)), ...overrides.contacts },

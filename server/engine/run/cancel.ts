@@ -11,6 +11,7 @@
 import { recordActed } from './acted';
 import { kickQueued } from './admission';
 import { closeCancelledSteps } from './step-rows';
+import { dropReplyWaitsOfRuns } from '../dispatch/reply-waits';
 import type { Tx } from '../../core/db';
 import { inRetriedTransaction } from '../../core/db/retry';
 import { emitToMember } from '../../core/realtime/emit';
@@ -73,6 +74,8 @@ export async function cancelExecutionsIn(tx: Tx, memberId: string, ids: readonly
   await recordActed(tx, [...movedIds]);
   // Steps in progress are closed where they stand (their status stays; the run is final): no retry is due.
   await closeCancelledSteps(tx, [...movedIds]);
+  // Their waits for a reply end too (../dispatch/reply-waits.ts).
+  await dropReplyWaitsOfRuns(tx, [...movedIds]);
   // Run-end hooks (engine-adapters/run-end-hooks.ts): their pending approvals end too (expired, reason `cancelled`).
   await runHooks(engineComposition().hooks.runsCancelled, tx, [...movedIds]);
   const freedWorkflows = new Set<string>();

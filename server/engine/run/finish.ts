@@ -21,6 +21,7 @@ import { wakeExecution } from './lease';
 import { startExecution } from './start';
 import { anonymisedSummary } from './summary';
 import { failOpenSteps } from './step-rows';
+import { dropReplyWaitsOfRuns } from '../dispatch/reply-waits';
 import type { ClaimedExecution } from './lease';
 
 export interface ExecutionError {
@@ -48,6 +49,8 @@ async function close(tx: Tx, execution: ClaimedExecution, status: 'succeeded' | 
   if (count.count === 0) return false;
   // Steps still open when the run ends (a run timeout) are closed with it.
   await failOpenSteps(tx, execution.id, stored);
+  // A wait for a reply in another branch of a failed run ends with it (../dispatch/reply-waits.ts).
+  if (status === 'failed') await dropReplyWaitsOfRuns(tx, [execution.id]);
   await recordActed(tx, [execution.id]);
   await emitToMember(execution.memberId, 'execution.status', { executionId: execution.id, workflowId: execution.workflowId, status }, tx);
   // Run-end hooks (engine-adapters/run-end-hooks.ts): an approval still pending (the run timed out while it

@@ -23,6 +23,8 @@ import { retryDelayMs, retrySettingsOf, shouldRetry } from './retry-policy';
 import { asStepObject, boundStepData } from './step-data';
 import { assertNodeTypeAllowed } from './allowed-node-types';
 import { nodeStateOf, wrapSuspension, writeStep, type StepRef, type StepRow } from './step-rows';
+import type { Tx } from '../../core/db';
+import { dropReplyWait, registerReplyWait } from '../dispatch/reply-waits';
 
 export type StopReason = 'cancelled' | 'lease_lost' | 'run_timeout';
 
@@ -243,7 +245,12 @@ async function saveResult(run: StepRun, ref: StepRef, result: NodeResult, durati
     // The engine's view of the suspension (mode, deadline) goes in the same write as the status: a
     // runner that dies right after it leaves a step the next advancer knows how to resume.
     const state = wrapSuspension(result.mode, result.until, result.state ?? run.step?.state ?? null);
-    await writeStep(run, ref, { status: 'waiting', attemptStartedAt: null, state: state as object, effects: mergeEffects(previousEffects, effects) });
+    // A wait for a reply is registered in the same transaction (../dispatch/reply-waits.ts).
+    const watch = result.mode === 'waiting' ? result.watchReplies : undefined;
+    const register = watch
+      ? (tx: Tx) => registerReplyWait(tx, { executionId: run.execution.id, memberId: run.execution.memberId, nodeId: run.node.id, stepId: ref.id, messageId: watch.messageId })
+      : undefined;
+    await writeStep(run, ref, { status: 'waiting', attemptStartedAt: null, state: state as object, effects: mergeEffects(previousEffects, effects) }, true, register);
     // Children that all ended already are seen by the advancer's next look (it checks them).
     if (result.mode === 'children') return { kind: 'children' };
     return { kind: 'waiting', until: result.until };
@@ -262,8 +269,13 @@ async function saveResult(run: StepRun, ref: StepRef, result: NodeResult, durati
     attemptStartedAt: null,
     nextAttemptAt: null,
     finishedAt: new Date(),
-  });
+  }, true, endOfResumedStep(run));
   return { kind: 'done' };
+}
+
+/** A resumed step that ends leaves no wait for a reply registered (its timer ended it, or a decision). */
+function endOfResumedStep(run: Pick<StepRun, 'execution' | 'node'> & { resume?: StepRun['resume'] }): ((tx: Tx) => Promise<void>) | undefined {
+  return run.resume ? (tx) => dropReplyWait(tx, run.execution.id, run.node.id) : undefined;
 }
 
 /**
@@ -274,7 +286,7 @@ async function saveResult(run: StepRun, ref: StepRef, result: NodeResult, durati
  * step's interruptions (the crash-loop bound, not the attempts, ends those).
  */
 export async function recordFailure(
-  run: Pick<StepRun, 'execution' | 'node' | 'definition' | 'step'>,
+  run: Pick<StepRun, 'execution' | 'node' | 'definition' | 'step'> & { resume?: StepRun['resume'] },
   ref: StepRef,
   failure: NodeFailure,
   extra: { durationMs?: number; effects?: object[]; interrupted?: boolean; keptAttempt?: { interruptions: number } },
@@ -315,6 +327,6 @@ export async function recordFailure(
       attemptStartedAt: null,
       nextAttemptAt: null,
       finishedAt: new Date(),
-  });
+  }, true, endOfResumedStep(run));
   return caught ? { kind: 'done' } : { kind: 'failed', error };
 }

@@ -25,7 +25,7 @@ export interface StepRow {
   output: string | null;
   data: unknown;
   state: unknown;
-  /** A decision for the step (approvals; null when none came). */
+  /** A decision for the step (an approval's, a reply that ended a wait; null when none came). */
   decision?: unknown;
   attempts: unknown;
   effects: unknown;
@@ -113,8 +113,12 @@ export interface StepOwner {
   node: Pick<GraphNode, 'id' | 'type'>;
 }
 
-/** Writes the step (creating it the first time) and, when its status changes, tells the browsers. */
-export async function writeStep(run: StepOwner, ref: StepRef, write: StepWrite, announce = true): Promise<void> {
+/**
+ * Writes the step (creating it the first time) and, when its status changes, tells the browsers. `also`
+ * runs in the same transaction, after the write: what must commit with it (a wait for a reply registered
+ * with the suspension, or dropped with the step's end: dispatch/reply-waits.ts).
+ */
+export async function writeStep(run: StepOwner, ref: StepRef, write: StepWrite, announce = true, also?: (tx: Tx) => Promise<void>): Promise<void> {
   const data: StepWrite = ref.input ? { input: ref.input as object, ...write } : write;
   await db().$transaction(async (tx) => {
     if (ref.persisted) {
@@ -127,6 +131,7 @@ export async function writeStep(run: StepOwner, ref: StepRef, write: StepWrite, 
     if (announce && typeof data.status === 'string') {
       await emitToMember(run.execution.memberId, 'execution.step', { executionId: run.execution.id, nodeId: run.node.id, status: data.status }, tx);
     }
+    if (also) await also(tx);
   });
   ref.persisted = true;
 }
@@ -200,7 +205,7 @@ export async function closeCancelledSteps(tx: Tx, executionIds: string[]): Promi
   );
 }
 
-/** A decision for a waiting step (an approval): kept on the step until its advancer hands it to the node. */
+/** A decision for a waiting step (an approval's, a reply): kept on the step until its advancer hands it to the node. */
 export async function storeDecision(tx: Tx, stepId: string, decision: unknown): Promise<void> {
   await tx.executionStep.update({ where: { id: stepId }, data: { decision: (decision ?? null) as object } });
 }

@@ -129,6 +129,9 @@ export function bodyHint(operation: FuzzOperation): Hint {
     if (name === 'address' && /\/mailboxes\/imap$/.test(path)) return new WorldRef('unique.email');
     // Resync and backfill windows that reach the handler: one day ago (the document's example is years old).
     if (name === 'since' && /\/mailboxes\/\{id\}\/(resync|backfill)$/.test(path)) return new Date(Date.now() - 24 * 3600 * 1000).toISOString();
+    // A bulk undo's window that reaches the handler: the last day, up to now (the document's example is years old).
+    if (name === 'from' && /\/workflows\/\{id\}\/executions\/undo$/.test(path)) return new Date(Date.now() - 24 * 3600 * 1000).toISOString();
+    if (name === 'to' && /\/workflows\/\{id\}\/executions\/undo$/.test(path)) return new WorldRef('unique.absent', () => undefined);
     if (name === 'type' && /\/credentials$/.test(path)) return 'http_generic';
     if (name === 'data' && /\/credentials(\/\{id\})?$/.test(path)) return { kind: 'bearer', token: 'fuzz-token-value' };
     if (name === 'clientId' && /\/oauth-apps\//.test(path)) return '123456789012-fuzz.apps.googleusercontent.com';

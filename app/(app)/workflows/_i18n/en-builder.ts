@@ -15,6 +15,8 @@ export const enBuilder = {
     fallback: 'otherwise',
     approve: 'approved',
     reject: 'rejected',
+    replied: 'replied',
+    timeout: 'no reply',
   } as Record<string, string>,
   note: { placeholder: 'Empty note: select it to write' },
   palette: {

@@ -343,5 +343,7 @@ export const enEngineErrors = {
   'execution.not_found': 'This execution no longer exists.',
   'execution.not_replayable': 'This run cannot be replayed.',
   'execution.not_cancellable': 'This run has already finished.',
+  'execution.not_undoable': 'This run’s mailbox changes cannot be undone.',
+  'execution.undo_in_progress': 'This run is being undone already. Try again in a moment.',
   'incident.not_found': 'This incident no longer exists.',
 };

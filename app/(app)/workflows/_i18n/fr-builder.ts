@@ -16,6 +16,8 @@ export const frBuilder: typeof enBuilder = {
     fallback: 'sinon',
     approve: 'approuvé',
     reject: 'refusé',
+    replied: 'réponse',
+    timeout: 'sans réponse',
   },
   note: { placeholder: 'Note vide : sélectionnez-la pour écrire' },
   palette: {

@@ -345,5 +345,7 @@ export const frEngineErrors: Record<keyof typeof enEngineErrors, string> = {
   'execution.not_found': 'Cette exécution n’existe plus.',
   'execution.not_replayable': 'Cette exécution ne peut pas être rejouée.',
   'execution.not_cancellable': 'Cette exécution est déjà terminée.',
+  'execution.not_undoable': 'Les changements de cette exécution dans la boîte ne peuvent pas être annulés.',
+  'execution.undo_in_progress': 'Cette exécution est déjà en cours d’annulation. Réessayez dans un instant.',
   'incident.not_found': 'Cet incident n’existe plus.',
 };

@@ -35,7 +35,8 @@ export async function operate(
     },
   );
   return {
-    data: { messageId: input.messageId, action: input.action, ...outcome },
+    // The effect's result keeps the undo record (issue 24 §4); the step's data stays what it was.
+    data: { messageId: input.messageId, action: input.action, operationId: outcome.operationId, duplicate: outcome.duplicate },
     effects: [{ kind: `mail.${input.action}`, description, ...(context.execution.simulated ? { simulated: true } : {}) }],
   };
 }

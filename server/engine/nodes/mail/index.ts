@@ -6,5 +6,6 @@ import { markReadNode } from './mark-read.node.ts';
 import { labelNode } from './label.node.ts';
 import { draftNode } from './draft.node.ts';
 import { sendNode } from './send.node.ts';
+import { readThreadNode } from './read-thread.node.ts';
 
-export const mailNodes: NodeDefinition[] = [moveNode, flagNode, markReadNode, labelNode, draftNode, sendNode];
+export const mailNodes: NodeDefinition[] = [moveNode, flagNode, markReadNode, labelNode, draftNode, sendNode, readThreadNode];

@@ -49,6 +49,7 @@ const fixtures: Record<string, Record<string, unknown>[]> = {
     { mode: 'duration', amount: 2, unit: 'days' },
     { mode: 'until', until: '{{ $now() }}' },
   ],
+  'flow.wait_for_reply': [{ messageId: '{{ nodes.find.id }}', amount: 4, unit: 'hours' }],
   'flow.loop': [{ items: '{{ input.items }}', workflowId: uuid, concurrency: 3, failOnItemError: false }],
   'flow.sub_workflow': [{ workflowId: uuid, data: { customer: '{{ trigger.from.email }}', n: 2 } }, { workflowId: uuid }],
   'http.request': [
@@ -75,6 +76,7 @@ const fixtures: Record<string, Record<string, unknown>[]> = {
     },
   ],
   'mail.draft': [{ to: 'ann@example.com, bob@example.com', bcc: [], bodyHtml: '<p>Hi</p>' }],
+  'mail.read_thread': [{ messageId: '{{ trigger.id }}', limit: 10 }],
   'mail.label': [{ add: ['done'], remove: ['todo', 'later'] }],
   'ai.classify': [{ labels: [{ name: 'invoice', description: 'A bill to pay' }, { name: 'other' }], instructions: 'Be strict', writeClassification: false }],
   'ai.extract': [{ fields: [{ name: 'amount', type: 'number', description: 'The total', required: true }, { name: 'due', type: 'date' }], text: '{{ trigger.snippet }}' }],

@@ -7,6 +7,7 @@ import { createApiKeyFor, createMember, type TestMember } from '../../../../test
 import { createMailbox, createMessage } from '../../../../testing/mail-factories';
 import { call } from '../../../../testing/rest-client';
 import { useTestDatabase } from '../../../../testing/test-database';
+import { actOnMessage } from './service';
 
 await useTestDatabase();
 
@@ -275,5 +276,28 @@ describe('POST /api/v1/threads/{id}/actions', () => {
     const response = await act(id, { action: 'markRead' }, { key: secret });
     expect(response.status).toBe(403);
     expect(response.body.error).toMatchObject({ code: 'api_key.scope_missing', details: { required: 'messages:write' } });
+  });
+});
+
+describe('actOnMessage: the undo record (issue 24 §4)', () => {
+  it('answers the message before and after, as the mirror wrote it; a repeat answers no record', async () => {
+    const message = await createMessage(mailbox, { folderKey: 'INBOX', seen: true, messageIdHeader: '<undo-record@example.test>' });
+    await db().mailMessage.update({ where: { id: message.id }, data: { labels: ['keep', 'old'] } });
+    const clientToken = token();
+    const moved = await actOnMessage(member.id, { messageId: message.id, action: 'move', folder: 'Projects', labels: { add: ['new', 'keep'], remove: ['old'] }, clientToken });
+    expect(moved.undo).toEqual({
+      v: 1,
+      messageId: message.id,
+      mailboxId: mailbox.id,
+      messageIdHeader: '<undo-record@example.test>',
+      before: { folderKey: 'INBOX', seen: true, flagged: false, labels: ['keep', 'old'] },
+      after: { folderKey: 'Projects', seen: true, flagged: false, labels: ['keep', 'new'] },
+    });
+    const row = await db().mailMessage.findUniqueOrThrow({ where: { id: message.id } });
+    expect({ folderKey: row.folderKey, seen: row.seen, flagged: row.flagged, labels: row.labels }).toEqual(moved.undo!.after);
+    const flagged = await actOnMessage(member.id, { messageId: message.id, action: 'flag', clientToken: token() });
+    expect([flagged.undo!.before.flagged, flagged.undo!.after.flagged, flagged.undo!.after.folderKey]).toEqual([false, true, 'Projects']);
+    const repeat = await actOnMessage(member.id, { messageId: message.id, action: 'move', folder: 'Projects', labels: { add: ['new', 'keep'], remove: ['old'] }, clientToken });
+    expect(repeat).toEqual({ operationId: moved.operationId, duplicate: true });
   });
 });

@@ -1,5 +1,5 @@
-/** The writes of a thread action, all in the caller's transaction. */
-import type { Tx } from '../../../../core/db';
+/** The reads and writes of a thread action (its writes all in the caller's transaction), and what an undo of a run's actions reads. */
+import { db, type Tx } from '../../../../core/db';
 import type { Prisma } from '../../../../generated/prisma/client';
 import { blobStore } from '../../../../core/storage/blob-store';
 
@@ -86,12 +86,64 @@ export function mailboxOfMessage(tx: Pick<Tx, 'mailbox'>, mailboxId: string) {
   return tx.mailbox.findUniqueOrThrow({ where: { id: mailboxId }, select: { provider: true, status: true } });
 }
 
-export type ActionMessage = { id: string; threadId: string | null; mailboxId: string; folderKey: string; sent: boolean; providerKey: string };
+export type ActionMessage = {
+  id: string;
+  threadId: string | null;
+  mailboxId: string;
+  folderKey: string;
+  sent: boolean;
+  providerKey: string;
+  seen: boolean;
+  flagged: boolean;
+  labels: string[];
+  messageIdHeader: string | null;
+};
 
 /** The member's message as an action reads it, or null (another member's message does not exist for them). */
 export function memberMessageForAction(tx: Pick<Tx, 'mailMessage'>, memberId: string, messageId: string): Promise<ActionMessage | null> {
   return tx.mailMessage.findFirst({
     where: { id: messageId, mailbox: { memberId } },
-    select: { id: true, threadId: true, mailboxId: true, folderKey: true, sent: true, providerKey: true },
+    select: { id: true, threadId: true, mailboxId: true, folderKey: true, sent: true, providerKey: true, seen: true, flagged: true, labels: true, messageIdHeader: true },
   });
+}
+
+/** The member's messages as an undo compares them (where they are, read, flagged, labels); others' are absent. */
+export function findMessageStates(memberId: string, ids: string[], tx: Pick<Tx, 'mailMessage'> = db()) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return tx.mailMessage.findMany({
+    where: { id: { in: ids }, mailbox: { memberId } },
+    select: { id: true, mailboxId: true, folderKey: true, seen: true, flagged: true, labels: true },
+  });
+}
+
+/** The folder keys of the member's mailboxes, by mailbox. */
+export async function findFolderKeysOfMailboxes(memberId: string, mailboxIds: string[], tx: Pick<Tx, 'mailFolder'> = db()): Promise<Map<string, Set<string>>> {
+  const byMailbox = new Map<string, Set<string>>();
+  if (mailboxIds.length === 0) return byMailbox;
+  const rows = await tx.mailFolder.findMany({ where: { mailboxId: { in: mailboxIds }, mailbox: { memberId } }, select: { mailboxId: true, key: true } });
+  for (const row of rows) {
+    const keys = byMailbox.get(row.mailboxId) ?? new Set<string>();
+    keys.add(row.key);
+    byMailbox.set(row.mailboxId, keys);
+  }
+  return byMailbox;
+}
+
+/**
+ * Where the member's messages with these Message-IDs are now, by mailbox: a message moved by another
+ * mail client has a new row (IMAP gives it a new identity), found again by its Message-ID.
+ */
+export async function findFoldersByMessageIdHeader(memberId: string, wanted: { mailboxId: string; messageIdHeader: string }[], tx: Pick<Tx, 'mailMessage'> = db()) {
+  if (wanted.length === 0) return [];
+  return tx.mailMessage.findMany({
+    where: { mailbox: { memberId }, OR: wanted.map((one) => ({ mailboxId: one.mailboxId, messageIdHeader: one.messageIdHeader })) },
+    select: { mailboxId: true, messageIdHeader: true, folderKey: true },
+  });
+}
+
+/** Which of these client tokens the member's operations already carry (an action made before a crash). */
+export async function findUsedClientTokens(memberId: string, tokens: string[], tx: Pick<Tx, 'mailOperation'> = db()): Promise<Set<string>> {
+  if (tokens.length === 0) return new Set();
+  const rows = await tx.mailOperation.findMany({ where: { memberId, clientToken: { in: tokens } }, select: { clientToken: true }, distinct: ['clientToken'] });
+  return new Set(rows.flatMap((row) => (row.clientToken ? [row.clientToken] : [])));
 }

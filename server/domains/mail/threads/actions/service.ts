@@ -121,6 +121,44 @@ export interface MessageActionInput {
   clientToken: string;
 }
 
+/** A message's state as an undo compares it (the fields a message action changes). */
+export interface MessageState {
+  folderKey: string;
+  seen: boolean;
+  flagged: boolean;
+  labels: string[];
+}
+
+/** What a single-message action answers; `undo` is its record for undoing it (absent on a repeat). */
+export interface MessageActionAnswer {
+  operationId: string;
+  duplicate: boolean;
+  undo?: { v: 1; messageId: string; mailboxId: string; messageIdHeader: string | null; before: MessageState; after: MessageState };
+}
+
+/** The labels after adding and removing, in the mirror's order (existing first, then the added ones; ./repo.ts updateLabels). */
+function labelsAfter(labels: string[], add: string[], remove: string[]): string[] {
+  return [...new Set([...labels, ...add])].filter((label) => !remove.includes(label));
+}
+
+/**
+ * The message before and after its action, as the mirror writes it (issue 24 §4: a run's mailbox
+ * changes are undone from these records). A removal (permanent deletion) records no `after`: nothing
+ * can be put back.
+ */
+function undoRecordOf(message: ActionMessage, planned: PlannedOperation[], labels: { add: string[]; remove: string[] } | undefined): MessageActionAnswer['undo'] {
+  const operation = planned.find((candidate) => candidate.messageId === message.id);
+  if (!operation || operation.remove) return undefined;
+  const before: MessageState = { folderKey: message.folderKey, seen: message.seen, flagged: message.flagged, labels: [...message.labels] };
+  const after: MessageState = {
+    folderKey: operation.toFolderKey ?? before.folderKey,
+    seen: operation.seen ?? before.seen,
+    flagged: operation.flagged ?? before.flagged,
+    labels: labels ? labelsAfter(before.labels, labels.add, labels.remove) : [...before.labels],
+  };
+  return { v: 1, messageId: message.id, mailboxId: message.mailboxId, messageIdHeader: message.messageIdHeader, before, after };
+}
+
 /** The message an action concerns and its plan, read as the action is decided (no write). */
 async function planMessageAction(tx: Reader, input: Omit<MessageActionInput, 'clientToken'>, message: ActionMessage | null) {
   if (!message) throw appError('webmail.message_not_found');
@@ -150,7 +188,7 @@ export async function checkMessageAction(memberId: string, input: Omit<MessageAc
  * in one transaction. Errors are the thread action's (`webmail.message_not_found`,
  * `webmail.unsupported_action`, …).
  */
-export async function actOnMessage(memberId: string, input: MessageActionInput): Promise<{ operationId: string; duplicate: boolean }> {
+export async function actOnMessage(memberId: string, input: MessageActionInput): Promise<MessageActionAnswer> {
   const actionName = input.action ?? 'labels';
   return db().$transaction(async (tx) => {
     const message = await memberMessageForAction(tx, memberId, input.messageId);
@@ -179,10 +217,11 @@ export async function actOnMessage(memberId: string, input: MessageActionInput):
       })),
     );
     await applyToMirror(tx, message.mailboxId, planned, input.labels);
+    const undo = undoRecordOf(message, planned, input.labels);
     if (message.threadId) await recomputeThreads(tx, [message.threadId]);
     await enqueue('mail.apply-operations', { mailboxId: message.mailboxId }, { jobKey: jobKeys.operations(message.mailboxId) }, tx);
     const moved = planned.some((operation) => operation.toFolderKey !== undefined || operation.remove);
     await emitToMember(memberId, 'mail.changed', { mailboxId: message.mailboxId, threadIds: message.threadId ? [message.threadId] : [], reason: moved ? 'moved' : 'flags' }, tx);
-    return { operationId, duplicate: false };
+    return { operationId, duplicate: false, undo };
   });
 }
