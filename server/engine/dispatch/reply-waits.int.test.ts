@@ -23,9 +23,8 @@ import { waitForReplyNode } from '../nodes/flow/wait-for-reply.node';
 import { cancelExecutions } from '../run/cancel';
 import { replayExecution } from '../run/replay';
 import { startExecution } from '../run/start';
-import { mailTriggerDataOf } from './dispatch-mail';
+import { dispatchNewMail, mailTriggerDataOf } from './dispatch-mail';
 import { call } from '../../testing/rest-client';
-import { dispatchNewMail } from './dispatch-mail';
 
 const databaseUrl = await useTestDatabase();
 let worker: EngineWorker;
