@@ -87,7 +87,7 @@ async function dispatchOne(tx: Tx, mailboxId: string): Promise<boolean> {
      WHERE message_id = (
        SELECT message_id FROM mail_dispatch_queue
         WHERE mailbox_id = ${mailboxId}::uuid
-        ORDER BY enqueued_at, message_id
+        ORDER BY enqueued_at, position
         LIMIT 1
         FOR UPDATE SKIP LOCKED)
     RETURNING message_id`;
