@@ -114,7 +114,7 @@ it('under two runners and SIGKILLs, runs of one conversation or one sender never
   const finished = (workflowId: string, count: number) =>
     waitFor(`${count} runs ended`, async () => (await db().execution.count({ where: { workflowId, status: { in: ['succeeded', 'failed', 'cancelled'] } } })) >= count);
 
-  let first = runners.start();
+  const first = runners.start();
   const second = runners.start();
   await waitFor('the first sync', async () => (await db().mailbox.findUniqueOrThrow({ where: { id: mailbox.id } })).initialSyncDoneAt !== null);
 
@@ -125,7 +125,7 @@ it('under two runners and SIGKILLs, runs of one conversation or one sender never
   await runners.kill(first); // kill 1, runs in flight
   await wave(1);
   await allJournaled(8);
-  first = runners.start();
+  runners.start(); // a fresh runner beside the second
   await wave(2);
   await allJournaled(12);
   await runners.kill(second); // kill 2
