@@ -130,12 +130,12 @@ function checkLimits(settings: SettingsInput): void {
  * required and must be an inline expression (dispatch/serial-key.ts says why); 400 otherwise.
  */
 function checkedOneRunAtATime(input: NonNullable<SettingsInput['oneRunAtATime']>): OneRunAtATime {
-  const refuse = (message: string) => appError('request.bad_request', { message, details: { field: 'settings.oneRunAtATime.expression' } });
+  const refuse = (reason: string, message: string) => appError('request.bad_request', { message, details: { field: 'settings.oneRunAtATime.expression', reason } });
   if (input.by !== 'expression') return { by: input.by, expression: null, coalesceSeconds: input.coalesceSeconds ?? 0 };
   const expression = input.expression?.trim() ?? '';
-  if (expression === '') throw refuse('A key expression is required when runs are kept one at a time by expression.');
+  if (expression === '') throw refuse('required', 'A key expression is required when runs are kept one at a time by expression.');
   const problem = serialKeyExpressionProblem(expression);
-  if (problem) throw refuse(problem);
+  if (problem) throw refuse(problem.reason, problem.message);
   return { by: 'expression', expression, coalesceSeconds: input.coalesceSeconds ?? 0 };
 }
 

@@ -252,17 +252,17 @@ describe('PATCH /api/v1/workflows/{id}: oneRunAtATime (issue 24 §3)', () => {
   });
 
   it.each([
-    ['no expression', { by: 'expression' }, /required/],
-    ['a blank expression', { by: 'expression', expression: '   ' }, /required/],
-    ['text without {{ }}', { by: 'expression', expression: 'trigger.orderId' }, /between \{\{ and \}\}/],
-    ['an expression that does not compile', { by: 'expression', expression: '{{ trigger.( }}' }, /./],
-    ['a function call', { by: 'expression', expression: '{{ $lowercase(trigger.from.email) }}' }, /no function calls/],
-    ['a filter', { by: 'expression', expression: '{{ trigger.items[price > 10].sku }}' }, /no function calls/],
-  ])('refuses a key expression with %s (400, the reason in words, naming the field)', async (_, value, reason) => {
+    ['no expression', { by: 'expression' }, 'required', /required/],
+    ['a blank expression', { by: 'expression', expression: '   ' }, 'required', /required/],
+    ['text without {{ }}', { by: 'expression', expression: 'trigger.orderId' }, 'no_expression', /between \{\{ and \}\}/],
+    ['an expression that does not compile', { by: 'expression', expression: '{{ trigger.( }}' }, 'invalid', /./],
+    ['a function call', { by: 'expression', expression: '{{ $lowercase(trigger.from.email) }}' }, 'not_inline', /no function calls/],
+    ['a filter', { by: 'expression', expression: '{{ trigger.items[price > 10].sku }}' }, 'not_inline', /no function calls/],
+  ])('refuses a key expression with %s (400, the reason as a code and in words, naming the field)', async (_, value, code, reason) => {
     const workflow = await create(owner);
     const response = await patch(workflow.id, value);
     expect(response.status, JSON.stringify(response.body)).toBe(400);
-    expect(response.body.error).toMatchObject({ code: 'request.bad_request', details: { field: 'settings.oneRunAtATime.expression' } });
+    expect(response.body.error).toMatchObject({ code: 'request.bad_request', details: { field: 'settings.oneRunAtATime.expression', reason: code } });
     expect(response.body.error.message).toMatch(reason);
   });
 

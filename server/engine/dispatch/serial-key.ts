@@ -14,16 +14,16 @@ import { compileError, expressionPieces } from '../expressions';
 import { isInlineText, resolveInlineText } from '../expressions/sandbox';
 import { oneRunAtATimeBounds, type OneRunAtATime } from '../contract/one-run-at-a-time';
 
-/** Why a key expression cannot be used, in a sentence, or null when it can. */
-export function serialKeyExpressionProblem(text: string): string | null {
+/** Why a key expression cannot be used (`reason` for a client to word it, `message` in English), or null when it can. */
+export function serialKeyExpressionProblem(text: string): { reason: 'no_expression' | 'invalid' | 'not_inline'; message: string } | null {
   const pieces = expressionPieces(text);
-  if (pieces.length === 0) return 'Write the key as an expression between {{ and }}, for example {{ trigger.orderId }}.';
+  if (pieces.length === 0) return { reason: 'no_expression', message: 'Write the key as an expression between {{ and }}, for example {{ trigger.orderId }}.' };
   for (const piece of pieces) {
     const problem = compileError(piece.source);
-    if (problem) return problem;
+    if (problem) return { reason: 'invalid', message: problem };
   }
   if (!isInlineText(text)) {
-    return 'A key expression may only read fields of the trigger and combine them (&, comparisons, ? :): no function calls, filters or loops.';
+    return { reason: 'not_inline', message: 'A key expression may only read fields of the trigger and combine them (&, comparisons, ? :): no function calls, filters or loops.' };
   }
   return null;
 }
