@@ -124,6 +124,28 @@ export const frWorkflows: Dictionary['workflows'] = {
       `Actuellement ${effective}. De ${minimum} à ${ceiling} de temps de travail (l’attente ne compte pas)\u00a0; laissez vide pour la valeur par défaut.`,
     waitLimit: (max: string) => `Une étape d’attente peut durer jusqu’à ${max}.`,
     invalidNumber: 'Saisissez un nombre entier.',
+    oneRunAtATime: 'Une exécution à la fois',
+    oneRunAtATimeHint:
+      'Les exécutions qui partagent une clé s’exécutent l’une après l’autre, dans l’ordre d’arrivée de leurs mails, pendant que les autres clés avancent en parallèle. Une exécution qui attend (une réponse, une approbation) garde son tour jusqu’à sa fin.',
+    oneRunAtATimeOptions: {
+      off: 'Désactivé : chaque exécution est indépendante',
+      thread: 'Par conversation',
+      sender: 'Par expéditeur',
+      expression: 'Par valeur d’une expression',
+    },
+    keyExpression: 'Expression de la clé',
+    keyExpressionHint:
+      'Lisez des champs du déclencheur et combinez-les avec &, par exemple {{ trigger.orderId }} pour un webhook ou {{ trigger.from.email & trigger.subject }} pour un mail. Pas d’appel de fonction. Une exécution dont la clé est vide n’est pas retenue.',
+    coalesce: 'Regrouper une rafale de mails (secondes)',
+    coalesceHint:
+      'Les mails de même clé arrivés dans ce délai après le premier démarrent une seule exécution qui les porte tous (trigger.batch, 20 messages au plus). Laissez vide ou 0 pour une exécution par mail. 3600 au plus.',
+    invalidCoalesce: 'Saisissez un nombre entier de secondes entre 0 et 3600.',
+    keyExpressionProblems: {
+      required: 'Saisissez l’expression de la clé.',
+      no_expression: 'Écrivez la clé entre {{ et }}, par exemple {{ trigger.orderId }}.',
+      not_inline: 'Une expression de clé ne peut que lire des champs du déclencheur et les combiner (&, comparaisons, ? :)\u00a0: pas d’appel de fonction, de filtre ni de boucle.',
+      invalid: (detail: string) => `Cette expression est illisible\u00a0: ${detail}`,
+    },
     save: 'Enregistrer les réglages',
     saving: 'Enregistrement…',
     saved: 'Réglages enregistrés.',
