@@ -58,8 +58,8 @@ export const docs = {
   detail: {
     summary: { en: 'Read an execution', fr: 'Lire une exécution' },
     description: {
-      en: 'The detail form: the list fields plus `workflowName` (empty when the workflow was deleted), `triggerData`, `steps` (in order, every step field) and `attachments` produced by the run. Another member’s execution is 404 `execution.not_found`.',
-      fr: 'La forme détaillée : les champs de la liste plus `workflowName` (vide si le workflow a été supprimé), `triggerData`, `steps` (dans l’ordre, tous les champs d’étape) et les `attachments` produits par l’exécution. L’exécution d’un autre membre donne 404 `execution.not_found`.',
+      en: 'The detail form: the list fields plus `workflowName` (empty when the workflow was deleted), `triggerData`, `steps` (in order, every step field) and `attachments` produced by the run. Each step carries its `nodeType`; a waiting step carries `waitUntil`, when its wait ends if nothing ends it first (a wait for a reply’s deadline, a Wait’s end, an approval’s expiry). Another member’s execution is 404 `execution.not_found`.',
+      fr: 'La forme détaillée : les champs de la liste plus `workflowName` (vide si le workflow a été supprimé), `triggerData`, `steps` (dans l’ordre, tous les champs d’étape) et les `attachments` produits par l’exécution. Chaque étape porte son `nodeType` ; une étape en attente porte `waitUntil`, la fin de son attente si rien ne la termine avant (l’échéance d’une attente de réponse, la fin d’une attente, l’expiration d’une approbation). L’exécution d’un autre membre donne 404 `execution.not_found`.',
     },
   },
   cancel: {

@@ -94,6 +94,7 @@ export const stepSchema = z
   .object({
     id: z.uuid(),
     nodeId: z.string(),
+    nodeType: z.string().describe('The node’s type (`flow.wait_for_reply`), as the step was run.'),
     status: z.enum(stepStatuses),
     attempt: z.number().int().min(0),
     output: z.string().nullable().describe('The output port the step took.'),
@@ -110,6 +111,11 @@ export const stepSchema = z
     disabled: z.boolean(),
     loop: loopSchema.optional(),
     error: executionErrorSchema.nullable(),
+    waitUntil: isoDateTime
+      .optional()
+      .describe(
+        'A waiting step: when its wait ends if nothing ends it first (a Wait’s end, a wait for a reply’s deadline, an approval’s expiry). Absent on other steps and on a wait with no deadline.',
+      ),
   })
   .meta({ id: 'ExecutionStep' });
 

@@ -29,6 +29,7 @@ import { colourClasses, durationMs, executionStatusTone, formatDuration, isInPro
 import { JsonBlock } from './json-block';
 import { ReplayDialog } from './replay-dialog';
 import { StepDetail } from './step-detail';
+import { WaitingNote } from './wait-notes';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -170,6 +171,18 @@ function ExecutionBody({ execution }: { execution: ExecutionDetail }) {
         </Alert>
       ) : null}
 
+      {execution.status === 'waiting'
+        ? execution.steps.map((step) => (
+            <WaitingNote
+              key={step.id}
+              step={step}
+              stepName={names.get(step.nodeId) ?? step.nodeId}
+              triggerData={execution.triggerData}
+              testId="execution-waiting"
+            />
+          ))
+        : null}
+
       <Card className="mb-5 p-4">
         <dl className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-6">
           <Fact label={d.facts.workflow}>
@@ -216,7 +229,10 @@ function ExecutionBody({ execution }: { execution: ExecutionDetail }) {
           <StepTimeline steps={execution.steps} names={names} selected={selected} onSelect={setChosen} />
         </Card>
         <Card className="min-w-0 p-4">
-          {selectedStep ? <StepDetail step={selectedStep} nodeName={names.get(selectedStep.nodeId) ?? selectedStep.nodeId} /> : <p className="text-sm text-muted">{d.selectStep}</p>}
+          {selectedStep ? (
+            <StepDetail step={selectedStep} nodeName={names.get(selectedStep.nodeId) ?? selectedStep.nodeId} triggerData={execution.triggerData} />
+          ) : (<p className="text-sm text-muted">{d.selectStep}</p>
+          )}
         </Card>
       </div>
 

@@ -303,6 +303,22 @@ export const enExecutions = {
     loopSimulated: (n: number) => `Test runs stop after ${plural(n, 'iteration', 'iterations')}.`,
     llmSkipped: 'The AI step was skipped.',
   },
+  /** A run's waits (issue 24 §1): what a waiting step waits for, and how a wait for a reply ended. */
+  wait: {
+    forReply: (deadline: string) => `Waiting for a reply in this conversation until ${deadline}.`,
+    forDecision: (deadline: string) => `Waiting for a decision until ${deadline}.`,
+    until: (deadline: string) => `Waiting until ${deadline}.`,
+    atStep: (step: string) => `Step “${step}”.`,
+    openConversation: 'Open the conversation',
+    repliedTitle: 'Ended by a reply',
+    repliedBy: (who: string, date: string) => `${who} replied on ${date}.`,
+    repliedSomeone: 'Someone replied.',
+    subject: (subject: string) => `Subject: ${subject}`,
+    openReply: 'Open the reply',
+    timedOutTitle: 'No reply in time',
+    timedOut: (deadline: string) => `Nobody replied before ${deadline}: the run went on by the “no reply” output.`,
+    timedOutUndated: 'Nobody replied in time: the run went on by the “no reply” output.',
+  },
   replayDialog: {
     title: 'Replay this run',
     description: 'A new run starts; this one stays as it was.',
