@@ -58,8 +58,8 @@ export const docs = {
   detail: {
     summary: { en: 'Read an execution', fr: 'Lire une exécution' },
     description: {
-      en: 'The detail form: the list fields plus `workflowName` (empty when the workflow was deleted), `triggerData`, `steps` (in order, every step field) and `attachments` produced by the run. Another member’s execution is 404 `execution.not_found`.',
-      fr: 'La forme détaillée : les champs de la liste plus `workflowName` (vide si le workflow a été supprimé), `triggerData`, `steps` (dans l’ordre, tous les champs d’étape) et les `attachments` produits par l’exécution. L’exécution d’un autre membre donne 404 `execution.not_found`.',
+      en: 'The detail form: the list fields plus `workflowName` (empty when the workflow was deleted), `triggerData`, `steps` (in order, every step field), `attachments` produced by the run, and `undo`: null when the run’s mailbox changes were never undone, else the undo’s `status` (`running`, `interrupted`: it stopped before the end and undoing again finishes it, `done`), `undoneAt`, `by` (the member, and the API key when one was used) and `counts` (`undone`, `skipped`, `failed`, `sent`; so far while not done). Another member’s execution is 404 `execution.not_found`.',
+      fr: 'La forme détaillée : les champs de la liste plus `workflowName` (vide si le workflow a été supprimé), `triggerData`, `steps` (dans l’ordre, tous les champs d’étape), les `attachments` produits par l’exécution, et `undo` : null si les changements de l’exécution dans la boîte n’ont jamais été défaits, sinon le `status` de l’annulation (`running`, `interrupted` : elle s’est arrêtée avant la fin et une nouvelle annulation la termine, `done`), `undoneAt`, `by` (le membre, et la clé d’API quand une clé a servi) et `counts` (`undone`, `skipped`, `failed`, `sent` ; jusque-là tant qu’elle n’est pas terminée). L’exécution d’un autre membre donne 404 `execution.not_found`.',
     },
   },
   cancel: {

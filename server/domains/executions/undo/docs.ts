@@ -13,8 +13,8 @@ export const undoDocs = {
   preview: {
     summary: { en: 'Preview undoing a run’s mailbox changes', fr: 'Prévisualiser l’annulation des changements d’une exécution' },
     description: {
-      en: `What undoing the run would do now, changing nothing: \`items\` (each effect record with its inverse \`action\` and \`status\` \`will_undo\` or \`skip\` with its \`reason\`), \`sent\`, \`others\` (effects that are not mailbox changes: never undone), \`counts\`, and \`undoneAt\` when the run was undone already. ${rulesEn} An API key needs \`messages:read\` besides \`executions:read\`.`,
-      fr: `Ce que l’annulation ferait maintenant, sans rien changer : \`items\` (chaque enregistrement d’effet avec son action inverse \`action\` et \`status\` \`will_undo\` ou \`skip\` avec sa raison \`reason\`), \`sent\`, \`others\` (effets qui ne sont pas des changements de boîte : jamais défaits), \`counts\`, et \`undoneAt\` si l’exécution a déjà été défaite. ${rulesFr} Une clé d’API a besoin de \`messages:read\` en plus de \`executions:read\`.`,
+      en: `What undoing the run would do now, changing nothing: \`items\` (each effect record with the \`subject\` of the message or draft it is about, its inverse \`action\` and \`status\` \`will_undo\` or \`skip\` with its \`reason\`), \`sent\`, \`others\` (effects that are not mailbox changes: never undone), \`counts\`, and \`undoneAt\` when the run was undone already. ${rulesEn} An API key needs \`messages:read\` besides \`executions:read\`.`,
+      fr: `Ce que l’annulation ferait maintenant, sans rien changer : \`items\` (chaque enregistrement d’effet avec l’objet \`subject\` du message ou du brouillon concerné, son action inverse \`action\` et \`status\` \`will_undo\` ou \`skip\` avec sa raison \`reason\`), \`sent\`, \`others\` (effets qui ne sont pas des changements de boîte : jamais défaits), \`counts\`, et \`undoneAt\` si l’exécution a déjà été défaite. ${rulesFr} Une clé d’API a besoin de \`messages:read\` en plus de \`executions:read\`.`,
     },
   },
   undo: {
