@@ -85,14 +85,21 @@ export function finishUndo(tx: Pick<Tx, 'executionUndo'>, executionId: string, a
   });
 }
 
+export interface RunToUndo {
+  id: string;
+  createdAt: Date;
+  /** The stored headline of the triggering email (`{subject, fromName, fromEmail}`), when there was one. */
+  messageHeadline: unknown;
+}
+
 /**
  * The workflow's finished live top-level runs that acted, created in `[from, to)` and not undone yet,
- * newest first (the order a bulk undo takes them in): at most `take` ids. Served by the index on
+ * newest first (the order a bulk undo takes them in): at most `take`. Served by the index on
  * (workflow_id, created_at desc, id desc).
  */
-export async function findRunsToUndo(memberId: string, workflowId: string, window: { from: Date; to: Date }, take: number, tx: Pick<Tx, '$queryRaw'> = db()): Promise<string[]> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`
-    SELECT e.id FROM executions e
+export async function findRunsToUndo(memberId: string, workflowId: string, window: { from: Date; to: Date }, take: number, tx: Pick<Tx, '$queryRaw'> = db()): Promise<RunToUndo[]> {
+  const rows = await tx.$queryRaw<{ id: string; created_at: Date; message_headline: unknown }[]>`
+    SELECT e.id, e.created_at, e.message_headline FROM executions e
      WHERE e.workflow_id = ${workflowId}::uuid AND e.member_id = ${memberId}::uuid
        AND e.created_at >= ${window.from} AND e.created_at < ${window.to}
        AND e.simulated = false AND e.eval_run_id IS NULL AND e.parent_execution_id IS NULL AND e.acted = true
@@ -100,5 +107,5 @@ export async function findRunsToUndo(memberId: string, workflowId: string, windo
        AND NOT EXISTS (SELECT 1 FROM execution_undos u WHERE u.execution_id = e.id AND u.status = 'done')
      ORDER BY e.created_at DESC, e.id DESC
      LIMIT ${take}::int`;
-  return rows.map((row) => row.id);
+  return rows.map((row) => ({ id: row.id, createdAt: row.created_at, messageHeadline: row.message_headline }));
 }

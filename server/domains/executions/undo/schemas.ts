@@ -106,6 +106,8 @@ export const bulkUndoOutput = z.object({
   runs: z.array(
     z.object({
       executionId: z.uuid(),
+      createdAt: isoDateTime.describe('When the run was created.'),
+      subject: z.string().nullable().describe('The subject of the email that started it; null for a run no email started.'),
       outcome: z.enum(['undone', 'already_undone', 'preview', 'refused']),
       counts: runCounts.nullable().describe('Null when refused.'),
       error: z.object({ code: z.string(), reason: z.string().nullable() }).nullable().describe('Why the run was refused (`execution.undo_in_progress`…).'),

@@ -27,7 +27,7 @@ import { isUuid } from '../../../core/ids';
 import { actOnMessage, findFolderKeysOfMailboxes, findFoldersByMessageIdHeader, findMessageHeadlines, findMessageStates, findUsedClientTokens } from '../../mail';
 import { findItemStates, rejectReviewItem } from '../../review';
 import { findOwnedExecutionOrThrow, findOwnedWorkflowOrThrow } from '../repo';
-import { appendUndoItem, claimUndo, findRunsToUndo, findRunTreeEffects, findUndo, finishUndo, undoClaimLeaseSeconds, type UndoRow } from '../repo-undo';
+import { appendUndoItem, claimUndo, findRunsToUndo, findRunTreeEffects, findUndo, finishUndo, undoClaimLeaseSeconds, type RunToUndo, type UndoRow } from '../repo-undo';
 import { namedByRecords, planUndo, type SentItem, type UndoItem, type UndoPlan } from './plan';
 import { presentHeadline } from '../present';
 import type { BulkUndoInput } from './schemas';
@@ -215,19 +215,22 @@ export async function undoRun(actor: AuthenticatedActor, id: string, ip?: string
   return presentUndo(id, items, plan.sent, finished.finishedAt ?? new Date(), false);
 }
 
-async function bulkOne(actor: AuthenticatedActor, executionId: string, dryRun: boolean, ip: string | null | undefined) {
+async function bulkOne(actor: AuthenticatedActor, run: RunToUndo, dryRun: boolean, ip: string | null | undefined) {
+  // What the member recognises the run by, in the per-run list.
+  const executionId = run.id;
+  const known = { executionId, createdAt: iso(run.createdAt), subject: presentHeadline(run.messageHeadline)?.subject ?? null };
   try {
     if (dryRun) {
       const preview = await previewUndo(actor, executionId);
-      return { executionId, outcome: 'preview' as const, counts: { undone: preview.counts.willUndo, skipped: preview.counts.skip, failed: 0, sent: preview.counts.sent }, error: null };
+      return { ...known, outcome: 'preview' as const, counts: { undone: preview.counts.willUndo, skipped: preview.counts.skip, failed: 0, sent: preview.counts.sent }, error: null };
     }
     const answer = await undoRun(actor, executionId, ip);
-    return { executionId, outcome: answer.replayed ? ('already_undone' as const) : ('undone' as const), counts: answer.counts, error: null };
+    return { ...known, outcome: answer.replayed ? ('already_undone' as const) : ('undone' as const), counts: answer.counts, error: null };
   } catch (error) {
     // A key's missing scope refuses the whole call, not one run.
     if (!(error instanceof AppError) || error.code === 'api_key.scope_missing') throw error;
     const reason = typeof error.details.reason === 'string' ? error.details.reason : null;
-    return { executionId, outcome: 'refused' as const, counts: null, error: { code: error.code, reason } };
+    return { ...known, outcome: 'refused' as const, counts: null, error: { code: error.code, reason } };
   }
 }
 
@@ -241,13 +244,13 @@ export async function undoWorkflowRuns(actor: AuthenticatedActor, workflowId: st
   if (!isUuid(workflowId)) throw appError('workflow.not_found');
   await findOwnedWorkflowOrThrow(actor.member.id, workflowId);
   const window = { from: new Date(input.from), to: input.to ? new Date(input.to) : new Date() };
-  const ids = await findRunsToUndo(actor.member.id, workflowId, window, input.limit + 1);
+  const found = await findRunsToUndo(actor.member.id, workflowId, window, input.limit + 1);
   const runs: Awaited<ReturnType<typeof bulkOne>>[] = [];
-  for (const executionId of ids.slice(0, input.limit)) runs.push(await bulkOne(actor, executionId, input.dryRun, ip));
+  for (const run of found.slice(0, input.limit)) runs.push(await bulkOne(actor, run, input.dryRun, ip));
   const total = (key: 'undone' | 'skipped' | 'failed' | 'sent') => runs.reduce((sum, run) => sum + (run.counts?.[key] ?? 0), 0);
   return {
     count: runs.length,
-    hasMore: ids.length > input.limit,
+    hasMore: found.length > input.limit,
     dryRun: input.dryRun,
     runs,
     totals: { undone: total('undone'), skipped: total('skipped'), failed: total('failed'), sent: total('sent') },

@@ -253,6 +253,8 @@ describe('POST /api/v1/workflows/{id}/executions/undo', () => {
     const third = await sortingRun(ids[1]!, { workflowId: first.workflowId });
     const from = new Date(Date.now() - 3_600_000).toISOString();
     const path = `/api/v1/workflows/${first.workflowId}/executions/undo`;
+    // As if an email had started the second run: its headline names it.
+    await db().execution.update({ where: { id: second.execution.id }, data: { messageHeadline: { subject: 'Bulk B arrived', fromName: 'Ann', fromEmail: 'ann@example.test' } } });
 
     const dry = await call('POST', path, { cookie: member.cookie, body: { from, dryRun: true } });
     expect(dry.status).toBe(200);
@@ -262,6 +264,9 @@ describe('POST /api/v1/workflows/{id}/executions/undo', () => {
       [second.execution.id, 'preview'],
       [first.execution.id, 'preview'],
     ]);
+    // Each run as the member recognises it: when, and the email that started it (none: a webhook run).
+    expect(dry.body.runs[0]).toMatchObject({ createdAt: third.execution.createdAt.toISOString(), subject: null });
+    expect(dry.body.runs[1]).toMatchObject({ createdAt: second.execution.createdAt.toISOString(), subject: 'Bulk B arrived' });
 
     const page = await call('POST', path, { cookie: member.cookie, body: { from, limit: 2 } });
     expect(page.body).toMatchObject({ count: 2, hasMore: true, dryRun: false, totals: { undone: 6 } });
