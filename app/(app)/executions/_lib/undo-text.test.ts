@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { dictionaries } from '@/app/i18n';
-import { failureText, skipReasonText, undoActionText, undoAvailability } from './undo-text';
+import { failureText, runRefusalText, skipReasonText, undoActionText, undoAvailability } from './undo-text';
 
 const en = dictionaries.en;
 const fr = dictionaries.fr;
@@ -50,6 +50,15 @@ describe('reasons in words', () => {
     expect(failureText('unknown_folder', fr)).toBe('Le dossier n’existe plus dans la boîte.');
     expect(failureText('execution.not_found', en)).toBe('This execution no longer exists.');
     expect(failureText('imap_busy', en)).toBe('The mailbox refused it (imap_busy).');
+  });
+});
+
+describe('runRefusalText (a run the bulk undo refused)', () => {
+  it('the refusal’s reason, another undo in progress, or the code’s sentence', () => {
+    expect(runRefusalText({ code: 'execution.not_undoable', reason: 'not_finished' }, en)).toBe('This run is still in progress: wait until it finishes.');
+    expect(runRefusalText({ code: 'execution.undo_in_progress', reason: null }, fr)).toBe('Cette exécution est en cours d’annulation. Réessayez dans un instant.');
+    expect(runRefusalText({ code: 'execution.not_found', reason: null }, en)).toBe('This execution no longer exists.');
+    expect(runRefusalText({ code: 'brand.new_code', reason: null }, en)).toBe('brand.new_code');
   });
 });
 

@@ -93,3 +93,11 @@ export function undoAvailability(execution: {
   if (execution.simulated || !finished || execution.parentExecutionId || execution.acted === false) return 'none';
   return 'offer';
 }
+
+/** Why the bulk undo refused one run (its `error`: the code and the refusal's reason), in words. */
+export function runRefusalText(error: { code: string; reason: string | null } | null, t: Dictionary): string {
+  if (!error) return '';
+  if (error.code === 'execution.not_undoable' && error.reason && Object.hasOwn(t.undo.refusals, error.reason)) return t.undo.refusals[error.reason]!;
+  if (error.code === 'execution.undo_in_progress') return t.undo.inProgress;
+  return (t.errors.codes as Record<string, string | undefined>)[error.code] ?? error.code;
+}
