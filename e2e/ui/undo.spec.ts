@@ -4,7 +4,8 @@
  * run succeeds (the mailbox shows it filed). On the run's page the member previews the undo (each
  * change named with the mail's subject), undoes it, and reads the result in place; the mail is back in
  * the inbox, unlabelled and unflagged, on the server itself; after a reload the run page still says it
- * was undone, and no longer offers to undo it.
+ * was undone, and no longer offers to undo it. A second mail is filed; the workflow's "Undo runs…"
+ * previews the window (only that run is left) and undoes it.
  */
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import type { ImapFlow } from 'imapflow';
@@ -69,8 +70,8 @@ async function onServer(messageId: string): Promise<string> {
   }
 }
 
-/** The workflow's one run, once finished: its id and status. */
-async function finishedRun(request: APIRequestContext, workflowId: string): Promise<string> {
+/** Once the workflow has `count` runs, all succeeded: the newest one's id. */
+async function finishedRun(request: APIRequestContext, workflowId: string, count: number): Promise<string> {
   let id = '';
   await expect
     .poll(
@@ -82,7 +83,7 @@ async function finishedRun(request: APIRequestContext, workflowId: string): Prom
       },
       { timeout: 90_000, message: 'the new mail starts the workflow and the run finishes' },
     )
-    .toBe('succeeded');
+    .toBe(Array.from({ length: count }, () => 'succeeded').join(','));
   return id;
 }
 
@@ -116,7 +117,7 @@ test('a member undoes a run’s mailbox changes from the run page; the mail is b
     const raw = await buildRawMessage({ from: 'Supplier <billing@supplier.example.test>', to: account.user, subject, text: 'Please find the invoice attached.', messageId });
     await appendMessage({ server: dovecot, ...account, raw });
     await waitForMirrored(context.request, mailboxId, subject);
-    const runId = await finishedRun(context.request, workflowId);
+    const runId = await finishedRun(context.request, workflowId, 1);
 
     await test.step('the run filed the mail in Archive, labelled and flagged, on the server itself', async () => {
       await expect.poll(() => onServer(messageId), { timeout: 60_000, message: 'the runner applies the run to the mailbox' }).toBe(`Archive ${processed} flagged`);
@@ -163,6 +164,33 @@ test('a member undoes a run’s mailbox changes from the run page; the mail is b
       await expect(member.getByTestId('execution-detail-status')).toHaveText('Succeeded', { timeout: 30_000 });
       await expect(member.getByTestId('execution-undo-summary')).toContainText(/Undone on .+: 3 restored, 0 skipped/);
       await expect(member.getByRole('button', { name: 'Undo mailbox changes' })).toHaveCount(0);
+    });
+
+    await test.step('a second mail filed; “Undo runs…” on the workflow previews, then undoes the runs of the last 24 hours not undone yet', async () => {
+      const second = `Invoice ${stamp}-2`;
+      const secondId = `<undo-${stamp}-2@supplier.example.test>`;
+      await appendMessage({ server: dovecot, ...account, raw: await buildRawMessage({ from: 'Supplier <billing@supplier.example.test>', to: account.user, subject: second, text: 'Another one.', messageId: secondId }) });
+      await waitForMirrored(context.request, mailboxId, second);
+      await finishedRun(context.request, workflowId, 2);
+      await expect.poll(() => onServer(secondId), { timeout: 60_000, message: 'the runner applies the second run' }).toBe(`Archive ${processed} flagged`);
+
+      await member.goto(`/workflows/${workflowId}`);
+      await member.getByRole('button', { name: 'More actions' }).click();
+      await member.getByRole('menuitem', { name: 'Undo runs…' }).click();
+      const dialog = member.getByRole('dialog', { name: 'Undo this workflow’s runs' });
+      await expect(dialog.getByTestId('bulk-undo-submit')).toBeDisabled();
+      await dialog.getByRole('button', { name: 'Preview' }).click();
+      // The first run is undone already: only the second is left in the window.
+      await expect(dialog.getByTestId('bulk-undo-title')).toHaveText('1 run to undo', { timeout: 30_000 });
+      await expect(dialog.getByTestId('bulk-undo-totals')).toHaveText('3 to undo, 0 to leave');
+      await expect(dialog.getByTestId('bulk-undo-run')).toHaveCount(1);
+      await expect(dialog.getByTestId('bulk-undo-run').getByRole('link')).toHaveText(`“${second}”`);
+      await dialog.getByTestId('bulk-undo-submit').click();
+      await expect(dialog.getByTestId('bulk-undo-title')).toHaveText('1 run handled', { timeout: 30_000 });
+      await expect(dialog.getByTestId('bulk-undo-totals')).toHaveText('3 restored, 0 skipped');
+      await expect(dialog.getByTestId('bulk-undo-run')).toHaveAttribute('data-outcome', 'undone');
+      await expect.poll(() => onServer(secondId), { timeout: 60_000, message: 'the runner applies the bulk undo' }).toBe('INBOX - unflagged');
+      await expect.poll(() => onServer(messageId)).toBe('INBOX - unflagged');
     });
   } finally {
     await context.close();
