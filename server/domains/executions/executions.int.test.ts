@@ -181,6 +181,8 @@ describe('GET /api/v1/executions/{id}', () => {
     const response = await call('GET', `/api/v1/executions/${execution.id}`, { cookie: member.cookie });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ id: execution.id, workflowName: 'Invoices', triggerData: { order: 7 }, attachments: [{ filename: 'a.pdf', size: 3 }] });
+    // Never undone (undo/undo.int.test.ts shows a run undone).
+    expect(response.body.undo).toBeNull();
     expect(response.body.steps.map((step: { id: string }) => step.id)).toEqual([first.id, second.id]);
     expect(response.body.steps[0]).toEqual({
       id: first.id,

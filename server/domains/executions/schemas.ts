@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { limitParam } from '../../core/http/cursor';
 import { isoDateTime, isoDateTimeInput } from '../../core/http/schemas';
+import { executionUndoSummarySchema } from './undo/schemas';
 
 export const executionStatuses = ['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled'] as const;
 export type ExecutionStatus = (typeof executionStatuses)[number];
@@ -129,6 +130,9 @@ export const executionDetailSchema = executionSchema
     triggerData: z.record(z.string(), z.unknown()).nullable(),
     steps: z.array(stepSchema).describe('Ordered by start.'),
     attachments: z.array(attachmentSchema),
+    undo: executionUndoSummarySchema
+      .nullable()
+      .describe('The undo of the run’s mailbox changes (POST /api/v1/executions/{id}/undo): null when the run was never undone.'),
   })
   .meta({ id: 'ExecutionDetail' });
 
