@@ -148,11 +148,18 @@ async function startMailRun(tx: Tx, message: QueuedMessage, workflow: LiveMailWo
 /**
  * The trigger data a mail run receives for a message of the mirror (null when there is none): real
  * dispatch and a test run on a pinned message hand workflows the same shape, the sender's card
- * included when the graph's trigger asks for it.
+ * included when the graph's trigger asks for it, and `batch` (the message alone) when the workflow
+ * coalesces bursts (`workflowSettings`), as a burst's run of one message has it.
  */
-export async function mailTriggerDataOf(tx: Tx, messageId: string, trigger: { graph: unknown; triggerNodeId: string | null }): Promise<Record<string, unknown> | null> {
+export async function mailTriggerDataOf(
+  tx: Tx,
+  messageId: string,
+  trigger: { graph: unknown; triggerNodeId: string | null; workflowSettings?: unknown },
+): Promise<Record<string, unknown> | null> {
   const message = await loadMessage(tx, messageId);
-  return message ? summaryOf(tx, message, wantsSenderCard(parseTrigger(trigger.graph, trigger.triggerNodeId))) : null;
+  if (!message) return null;
+  const data = await summaryOf(tx, message, wantsSenderCard(parseTrigger(trigger.graph, trigger.triggerNodeId)));
+  return (oneRunAtATimeOf(trigger.workflowSettings)?.coalesceSeconds ?? 0) > 0 ? openingTriggerData(data) : data;
 }
 
 /** A graph's mail trigger parameters, parsed once for both the verdict and the sender's card. */
