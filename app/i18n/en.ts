@@ -23,6 +23,7 @@ import { enAnalyzer } from '../(app)/analyzer/_i18n/en-analyzer';
 import { enAssistant } from '../(app)/assistant/_i18n/en-assistant';
 import { enEval } from '../(app)/workflows/_i18n/en-eval';
 import { enWhy } from '../(app)/workflows/_i18n/en-why';
+import { enUndo } from '../(app)/executions/_i18n/en-undo';
 import { enJournal, enListWindow } from '../(app)/journal/_i18n/en-journal';
 import { enAiAdmin } from '../(app)/admin/ai/_i18n/en-ai-admin';
 import { enAiKeys } from '../(app)/settings/_i18n/en-ai-keys';
@@ -66,6 +67,7 @@ export const en = {
   params: enParams,
   eval: enEval,
   why: enWhy,
+  undo: enUndo,
   journal: enJournal,
   listWindow: enListWindow,
   analyzer: enAnalyzer,

@@ -22,6 +22,7 @@ import { frAnalyzer } from '../(app)/analyzer/_i18n/fr-analyzer';
 import { frAssistant } from '../(app)/assistant/_i18n/fr-assistant';
 import { frEval } from '../(app)/workflows/_i18n/fr-eval';
 import { frWhy } from '../(app)/workflows/_i18n/fr-why';
+import { frUndo } from '../(app)/executions/_i18n/fr-undo';
 import { frJournal, frListWindow } from '../(app)/journal/_i18n/fr-journal';
 import { frAiAdmin } from '../(app)/admin/ai/_i18n/fr-ai-admin';
 import { frAiKeys } from '../(app)/settings/_i18n/fr-ai-keys';
@@ -65,6 +66,7 @@ export const fr: Dictionary = {
   params: frParams,
   eval: frEval,
   why: frWhy,
+  undo: frUndo,
   journal: frJournal,
   listWindow: frListWindow,
   analyzer: frAnalyzer,

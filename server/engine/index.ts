@@ -27,6 +27,7 @@ export type { MailStartVerdict } from './dispatch/dispatch-mail';
 export { mailStartReasonOf, notStartedVerdicts } from './dispatch/start-reason';
 export type { MailStartReason, NotStartedVerdict } from './dispatch/start-reason';
 export { webhookSecretPurpose } from './dispatch/webhook';
+export { serialKeyExpressionProblem } from './dispatch/serial-key';
 
 // Graphs: validation, trigger facts, forbidden node types, the scopes a graph needs.
 export { validateGraph } from './graph/validate-graph';

@@ -21,6 +21,7 @@ import { Table, TBody, TD, TH, THead, TR } from '@/app/ui/table';
 import { LoadMoreFooter } from '@/app/ui/load-more';
 import { WindowChip } from '../executions/_components/window-chip';
 import { noWindow } from '../executions/_lib/time-window';
+import { conversationHref } from '../messages/_lib/links';
 import { useMailboxes } from '../settings/mailboxes/_lib/api';
 import { useJournalEntries, type JournalEntry } from './_lib/api';
 import {
@@ -50,10 +51,6 @@ function RuleText({ ruleRef }: { ruleRef: string | null }) {
   return <span title={ruleRef ?? undefined}>{t.journal.rules[rule.key] ?? t.journal.otherRule}</span>;
 }
 
-/** The entry's message, opened in its conversation in the webmail (use-webmail-route.ts keeps the same keys). */
-export function messageHref(mailboxId: string, threadId: string): string {
-  return `/messages?${new URLSearchParams({ mailbox: mailboxId, thread: threadId }).toString()}`;
-}
 
 function EntryRow({ entry, mailbox }: { entry: JournalEntry; mailbox: string | null }) {
   const { t, locale } = useI18n();
@@ -73,7 +70,7 @@ function EntryRow({ entry, mailbox }: { entry: JournalEntry; mailbox: string | n
         ) : (
           <span className="block min-w-0">
             {entry.threadId ? (
-              <Link href={messageHref(entry.mailboxId, entry.threadId)} className="block truncate font-medium hover:underline" data-testid="journal-message-link">
+              <Link href={conversationHref(entry.mailboxId, entry.threadId)} className="block truncate font-medium hover:underline" data-testid="journal-message-link">
                 {entry.subject || j.noSubject}
               </Link>
             ) : (

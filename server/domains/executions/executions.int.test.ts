@@ -181,10 +181,13 @@ describe('GET /api/v1/executions/{id}', () => {
     const response = await call('GET', `/api/v1/executions/${execution.id}`, { cookie: member.cookie });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ id: execution.id, workflowName: 'Invoices', triggerData: { order: 7 }, attachments: [{ filename: 'a.pdf', size: 3 }] });
+    // Never undone (undo/undo.int.test.ts shows a run undone).
+    expect(response.body.undo).toBeNull();
     expect(response.body.steps.map((step: { id: string }) => step.id)).toEqual([first.id, second.id]);
     expect(response.body.steps[0]).toEqual({
       id: first.id,
       nodeId: 'start',
+      nodeType: 'trigger.webhook@1',
       status: 'succeeded',
       attempt: 1,
       output: 'main',
@@ -217,6 +220,26 @@ describe('GET /api/v1/executions/{id}', () => {
     const response = await call('GET', `/api/v1/executions/${execution.id}`, { cookie: member.cookie });
     expect(response.status).toBe(200);
     expect(response.body.attachments).toEqual([{ filename: 'report.csv', size: 12 }]);
+  });
+
+  it('says until when a waiting step waits, from its saved suspension, and nothing once it ended', async () => {
+    const execution = await run({ status: 'waiting' });
+    const deadline = new Date(Date.now() + 2 * 86_400_000);
+    const waiting = await createStep(execution.id, { nodeId: 'wait', nodeType: 'flow.wait_for_reply', status: 'waiting', seq: 1, data: null, output: null });
+    const suspension = { mode: 'waiting', until: deadline.toISOString(), node: { messageId: 'm-1', waitedFrom: new Date().toISOString(), deadline: deadline.toISOString() } };
+    await db().executionStep.update({ where: { id: waiting.id }, data: { state: suspension } });
+    // An approval with no expiry waits with no deadline; a step that ended keeps its old state, not a deadline.
+    const undecided = await createStep(execution.id, { nodeId: 'approve', nodeType: 'approval.request', status: 'waiting', seq: 2, data: null, output: null });
+    await db().executionStep.update({ where: { id: undecided.id }, data: { state: { mode: 'waiting', until: null, node: {} } } });
+    const ended = await createStep(execution.id, { nodeId: 'pause', nodeType: 'flow.wait', seq: 3 });
+    await db().executionStep.update({ where: { id: ended.id }, data: { state: { mode: 'waiting', until: deadline.toISOString(), node: {} } } });
+
+    const response = await call('GET', `/api/v1/executions/${execution.id}`, { cookie: member.cookie });
+    expect(response.status).toBe(200);
+    const byNode = Object.fromEntries(response.body.steps.map((step: { nodeId: string }) => [step.nodeId, step]));
+    expect(byNode.wait).toMatchObject({ nodeType: 'flow.wait_for_reply', status: 'waiting', waitUntil: deadline.toISOString() });
+    expect(byNode.approve).not.toHaveProperty('waitUntil');
+    expect(byNode.pause).not.toHaveProperty('waitUntil');
   });
 
   it('gives workflowName empty when the workflow was deleted', async () => {

@@ -139,10 +139,21 @@ function presentLoop(value: Json): StepOutput['loop'] {
   });
 }
 
+/**
+ * A waiting step's deadline, from its saved suspension (`{mode: 'waiting', until, node}`, written by
+ * the engine's run/step-rows.ts `wrapSuspension`): what the run page says the run waits until.
+ */
+function waitUntilOf(row: Pick<ExecutionStep, 'status' | 'state'>): string | undefined {
+  if (row.status !== 'waiting' || !isObject(row.state) || row.state.mode !== 'waiting') return undefined;
+  const until = str(row.state.until);
+  return until !== undefined && !Number.isNaN(Date.parse(until)) ? new Date(until).toISOString() : undefined;
+}
+
 export function presentStep(row: ExecutionStep): StepOutput {
   return compact({
     id: row.id,
     nodeId: row.nodeId,
+    nodeType: row.nodeType,
     status: (stepStatuses as readonly string[]).includes(row.status) ? (row.status as StepOutput['status']) : 'queued',
     attempt: row.attempt,
     output: row.output,
@@ -159,6 +170,7 @@ export function presentStep(row: ExecutionStep): StepOutput {
     disabled: row.disabled,
     loop: presentLoop(row.loop),
     error: presentError(row.error),
+    waitUntil: waitUntilOf(row),
   });
 }
 

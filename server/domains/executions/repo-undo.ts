@@ -33,6 +33,8 @@ export async function findRunTreeEffects(executionId: string, limit: number, tx:
 }
 
 export interface UndoRow {
+  memberId: string;
+  apiKeyId: string | null;
   status: string;
   items: unknown;
   sent: unknown;
@@ -46,20 +48,25 @@ export const undoClaimLeaseSeconds = 120;
 /**
  * Claims the run's undo: a new row, or a `running` one whose holder stopped renewing it. Answers the
  * row as claimed (its `items` are what a previous holder already made), or null when another call
- * holds it or it is done (read it with findUndo).
+ * holds it or it is done (read it with findUndo). `apiKeyId`: the key the caller acts with (null in
+ * the app), kept so the run's page can say how it was undone.
  */
-export async function claimUndo(memberId: string, executionId: string, tx: Pick<Tx, '$queryRaw'> = db()): Promise<UndoRow | null> {
-  const rows = await tx.$queryRaw<{ status: string; items: unknown; sent: unknown; claimed_at: Date; finished_at: Date | null }[]>`
-    INSERT INTO execution_undos (execution_id, member_id) VALUES (${executionId}::uuid, ${memberId}::uuid)
-    ON CONFLICT (execution_id) DO UPDATE SET claimed_at = now()
+export async function claimUndo(memberId: string, executionId: string, apiKeyId: string | null, tx: Pick<Tx, '$queryRaw'> = db()): Promise<UndoRow | null> {
+  const rows = await tx.$queryRaw<{ member_id: string; api_key_id: string | null; status: string; items: unknown; sent: unknown; claimed_at: Date; finished_at: Date | null }[]>`
+    INSERT INTO execution_undos (execution_id, member_id, api_key_id) VALUES (${executionId}::uuid, ${memberId}::uuid, ${apiKeyId}::uuid)
+    ON CONFLICT (execution_id) DO UPDATE SET claimed_at = now(), api_key_id = EXCLUDED.api_key_id
      WHERE execution_undos.status = 'running' AND execution_undos.claimed_at < now() - make_interval(secs => ${undoClaimLeaseSeconds}::int)
-    RETURNING status, items, sent, claimed_at, finished_at`;
+    RETURNING member_id, api_key_id, status, items, sent, claimed_at, finished_at`;
   const row = rows[0];
-  return row ? { status: row.status, items: row.items, sent: row.sent, claimedAt: row.claimed_at, finishedAt: row.finished_at } : null;
+  return row
+    ? { memberId: row.member_id, apiKeyId: row.api_key_id, status: row.status, items: row.items, sent: row.sent, claimedAt: row.claimed_at, finishedAt: row.finished_at }
+    : null;
 }
 
+const undoRowSelect = { memberId: true, apiKeyId: true, status: true, items: true, sent: true, claimedAt: true, finishedAt: true } as const;
+
 export function findUndo(memberId: string, executionId: string, tx: Pick<Tx, 'executionUndo'> = db()): Promise<UndoRow | null> {
-  return tx.executionUndo.findFirst({ where: { executionId, memberId }, select: { status: true, items: true, sent: true, claimedAt: true, finishedAt: true } });
+  return tx.executionUndo.findFirst({ where: { executionId, memberId }, select: undoRowSelect });
 }
 
 /** One more item made: appended to the progress, and the claim renewed (its heartbeat). */
@@ -78,14 +85,21 @@ export function finishUndo(tx: Pick<Tx, 'executionUndo'>, executionId: string, a
   });
 }
 
+export interface RunToUndo {
+  id: string;
+  createdAt: Date;
+  /** The stored headline of the triggering email (`{subject, fromName, fromEmail}`), when there was one. */
+  messageHeadline: unknown;
+}
+
 /**
  * The workflow's finished live top-level runs that acted, created in `[from, to)` and not undone yet,
- * newest first (the order a bulk undo takes them in): at most `take` ids. Served by the index on
+ * newest first (the order a bulk undo takes them in): at most `take`. Served by the index on
  * (workflow_id, created_at desc, id desc).
  */
-export async function findRunsToUndo(memberId: string, workflowId: string, window: { from: Date; to: Date }, take: number, tx: Pick<Tx, '$queryRaw'> = db()): Promise<string[]> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`
-    SELECT e.id FROM executions e
+export async function findRunsToUndo(memberId: string, workflowId: string, window: { from: Date; to: Date }, take: number, tx: Pick<Tx, '$queryRaw'> = db()): Promise<RunToUndo[]> {
+  const rows = await tx.$queryRaw<{ id: string; created_at: Date; message_headline: unknown }[]>`
+    SELECT e.id, e.created_at, e.message_headline FROM executions e
      WHERE e.workflow_id = ${workflowId}::uuid AND e.member_id = ${memberId}::uuid
        AND e.created_at >= ${window.from} AND e.created_at < ${window.to}
        AND e.simulated = false AND e.eval_run_id IS NULL AND e.parent_execution_id IS NULL AND e.acted = true
@@ -93,5 +107,5 @@ export async function findRunsToUndo(memberId: string, workflowId: string, windo
        AND NOT EXISTS (SELECT 1 FROM execution_undos u WHERE u.execution_id = e.id AND u.status = 'done')
      ORDER BY e.created_at DESC, e.id DESC
      LIMIT ${take}::int`;
-  return rows.map((row) => row.id);
+  return rows.map((row) => ({ id: row.id, createdAt: row.created_at, messageHeadline: row.message_headline }));
 }

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { limitParam } from '../../core/http/cursor';
 import { isoDateTime, isoDateTimeInput } from '../../core/http/schemas';
+import { executionUndoSummarySchema } from './undo/schemas';
 
 export const executionStatuses = ['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled'] as const;
 export type ExecutionStatus = (typeof executionStatuses)[number];
@@ -94,6 +95,7 @@ export const stepSchema = z
   .object({
     id: z.uuid(),
     nodeId: z.string(),
+    nodeType: z.string().describe('The node’s type (`flow.wait_for_reply`), as the step was run.'),
     status: z.enum(stepStatuses),
     attempt: z.number().int().min(0),
     output: z.string().nullable().describe('The output port the step took.'),
@@ -110,6 +112,11 @@ export const stepSchema = z
     disabled: z.boolean(),
     loop: loopSchema.optional(),
     error: executionErrorSchema.nullable(),
+    waitUntil: isoDateTime
+      .optional()
+      .describe(
+        'A waiting step: when its wait ends if nothing ends it first (a Wait’s end, a wait for a reply’s deadline, an approval’s expiry). Absent on other steps and on a wait with no deadline.',
+      ),
   })
   .meta({ id: 'ExecutionStep' });
 
@@ -123,6 +130,9 @@ export const executionDetailSchema = executionSchema
     triggerData: z.record(z.string(), z.unknown()).nullable(),
     steps: z.array(stepSchema).describe('Ordered by start.'),
     attachments: z.array(attachmentSchema),
+    undo: executionUndoSummarySchema
+      .nullable()
+      .describe('The undo of the run’s mailbox changes (POST /api/v1/executions/{id}/undo): null when the run was never undone.'),
   })
   .meta({ id: 'ExecutionDetail' });
 

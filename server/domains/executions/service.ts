@@ -27,6 +27,7 @@ import {
   memberOwnsMailbox,
   summaryByWorkflow,
 } from './repo';
+import { findUndoSummary } from './undo/summary';
 import type { ListExecutionsQuery, ListIncidentsQuery, ListWaitingQuery, ReplayRequest } from './schemas';
 
 const hourMs = 3_600_000;
@@ -70,9 +71,10 @@ export async function listExecutions(actor: AuthenticatedActor, query: ListExecu
 
 export async function getExecution(actor: AuthenticatedActor, id: string) {
   const execution = await findOwnedExecutionOrThrow(actor.member.id, id);
-  const [steps, workflow] = await Promise.all([
+  const [steps, workflow, undo] = await Promise.all([
     findSteps(id),
     findOwnedWorkflowName(actor.member.id, execution.workflowId),
+    findUndoSummary(actor.member.id, id),
   ]);
   const triggerData = execution.triggerData;
   return {
@@ -81,6 +83,7 @@ export async function getExecution(actor: AuthenticatedActor, id: string) {
     triggerData: typeof triggerData === 'object' && triggerData !== null && !Array.isArray(triggerData) ? (triggerData as Record<string, unknown>) : null,
     steps: steps.map(presentStep),
     attachments: attachmentsOf(steps, triggerData),
+    undo,
   };
 }
 

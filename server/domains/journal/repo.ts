@@ -11,10 +11,10 @@ export function findEntryOfMessage(memberId: string, messageId: string) {
   return db().mailJournalEntry.findFirst({ where: { messageId, memberId } });
 }
 
-/** Runs started for the message, newest first. */
+/** Runs started for the message, or that carry it in a burst (`execution_batch_messages`), newest first. */
 export function findExecutionsOfMessage(memberId: string, messageId: string, take: number) {
   return db().execution.findMany({
-    where: { messageId, memberId, evalRunId: null },
+    where: { memberId, evalRunId: null, OR: [{ messageId }, { batchMessages: { some: { messageId } } }] },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take,
     select: { id: true, workflowId: true, status: true, simulated: true, createdAt: true, finishedAt: true },

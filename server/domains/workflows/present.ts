@@ -4,6 +4,7 @@ import { iso } from '../../core/http/schemas';
 import { graphInput, type WorkflowGraph } from '../../engine/contract/graph';
 import { triggerFactsOf } from '../../engine';
 import { executionLimitsOf } from '../../engine/contract/limits';
+import { oneRunAtATimeOf } from '../../engine/contract/one-run-at-a-time';
 import type { PublishedVersionFacts } from './repo';
 
 export type WorkflowStatus = 'draft' | 'published' | 'paused' | 'archived';
@@ -47,6 +48,7 @@ export function presentWorkflow(workflow: Workflow, published: PublishedVersionF
     maxConcurrency: workflow.maxConcurrency,
     executionTimeoutMs: workflow.executionTimeoutMs,
     sendWithoutReview: sendsWithoutReview(workflow.settings),
+    oneRunAtATime: oneRunAtATimeOf(workflow.settings),
     createdAt: iso(workflow.createdAt),
     updatedAt: iso(workflow.updatedAt),
   };

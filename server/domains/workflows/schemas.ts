@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { isoDateTime } from '../../core/http/schemas';
 import { graphInput } from '../../engine/contract/graph';
+import { oneRunAtATimeInput, serialKeyKinds } from '../../engine/contract/one-run-at-a-time';
 
 /** Any text: an id that names no workflow of the caller (malformed included) is one 404. */
 export const workflowIdInput = z.object({ id: z.string().min(1).max(200) });
@@ -60,6 +61,10 @@ export const workflowSchema = z
     maxConcurrency: z.number().int().nullable().describe('Null: the instance default.'),
     executionTimeoutMs: z.number().int().nullable().describe('Null: the instance default (one hour).'),
     sendWithoutReview: z.boolean().describe('Whether the workflow’s mail.send steps send without review (default false: they wait in the review queue).'),
+    oneRunAtATime: z
+      .object({ by: z.enum(serialKeyKinds), expression: z.string().nullable(), coalesceSeconds: z.number().int() })
+      .nullable()
+      .describe('Runs that share a key (`by`: the conversation, the sender, or the value of `expression`) run one at a time, in arrival order; `coalesceSeconds` > 0: mail of one key arriving within that window joins one run. Null: runs are independent.'),
     createdAt: isoDateTime,
     updatedAt: isoDateTime,
   })
@@ -125,6 +130,7 @@ export const patchWorkflowInput = workflowIdInput.extend({
       maxConcurrency: z.number().int().nullable().optional().describe('1 to the instance ceiling; null: the instance default.'),
       executionTimeoutMs: z.number().int().nullable().optional().describe('60000 (one minute) to 86400000 (24 hours); null: the default.'),
       sendWithoutReview: z.boolean().optional().describe('true: the workflow’s mail.send steps send without review; false (default): they wait in the review queue.'),
+      oneRunAtATime: oneRunAtATimeInput.nullable().optional().describe('Runs one at a time per key, optionally coalescing bursts of mail; null: runs are independent.'),
     })
     .optional(),
 });

@@ -11,9 +11,10 @@ import { db, type Tx } from '../../core/db';
 import { appError } from '../../core/errors/app-error';
 import type { GraphInput, WorkflowGraph } from '../../engine/contract/graph';
 import { graphInput } from '../../engine/contract/graph';
-import { forbiddenNodeIssues, forbiddenNodeTypesFor, triggerFactsOf, validateGraph } from '../../engine';
+import { forbiddenNodeIssues, forbiddenNodeTypesFor, serialKeyExpressionProblem, triggerFactsOf, validateGraph } from '../../engine';
 import type { IssueRule } from '../../engine';
 import { engineBounds, instanceCeilings } from '../../engine/contract/limits';
+import type { OneRunAtATime, SerialKeyKind } from '../../engine/contract/one-run-at-a-time';
 import { assertGraphScopes, needFor } from './graph-scopes';
 import { draftOf, presentWorkflow, presentWorkflowDetail, readGraph } from './present';
 import * as repo from './repo';
@@ -102,6 +103,7 @@ interface SettingsInput {
   maxConcurrency?: number | null;
   executionTimeoutMs?: number | null;
   sendWithoutReview?: boolean;
+  oneRunAtATime?: { by: SerialKeyKind; expression?: string | null; coalesceSeconds?: number } | null;
 }
 
 function settingsObject(value: unknown): Record<string, unknown> {
@@ -121,6 +123,30 @@ function checkLimits(settings: SettingsInput): void {
     const { minimum, ceiling } = bounds[field];
     if (value < minimum || value > ceiling) throw appError('workflow.execution_limit_invalid', { details: { field, value, minimum, ceiling } });
   }
+}
+
+/**
+ * The "one run at a time" setting as stored: an expression only with `by: expression`, where it is
+ * required and must be an inline expression (dispatch/serial-key.ts says why); 400 otherwise.
+ */
+function checkedOneRunAtATime(input: NonNullable<SettingsInput['oneRunAtATime']>): OneRunAtATime {
+  const refuse = (reason: string, message: string) => appError('request.bad_request', { message, details: { field: 'settings.oneRunAtATime.expression', reason } });
+  if (input.by !== 'expression') return { by: input.by, expression: null, coalesceSeconds: input.coalesceSeconds ?? 0 };
+  const expression = input.expression?.trim() ?? '';
+  if (expression === '') throw refuse('required', 'A key expression is required when runs are kept one at a time by expression.');
+  const problem = serialKeyExpressionProblem(expression);
+  if (problem) throw refuse(problem.reason, problem.message);
+  return { by: 'expression', expression, coalesceSeconds: input.coalesceSeconds ?? 0 };
+}
+
+/** The workflow's `settings` JSON with the PATCH's changes to it, or undefined when it has none. */
+function nextSettingsJson(stored: unknown, settings: SettingsInput): Record<string, unknown> | undefined {
+  if (settings.sendWithoutReview === undefined && settings.oneRunAtATime === undefined) return undefined;
+  const next = settingsObject(stored);
+  if (settings.sendWithoutReview !== undefined) next.sendWithoutReview = settings.sendWithoutReview;
+  if (settings.oneRunAtATime === null) delete next.oneRunAtATime;
+  else if (settings.oneRunAtATime !== undefined) next.oneRunAtATime = checkedOneRunAtATime(settings.oneRunAtATime);
+  return next;
 }
 
 /**
@@ -162,9 +188,7 @@ export async function patchWorkflow(
         errorWorkflowId,
         maxConcurrency: settings.maxConcurrency,
         executionTimeoutMs: settings.executionTimeoutMs,
-        ...(settings.sendWithoutReview === undefined
-          ? {}
-          : { settings: { ...settingsObject(workflow.settings), sendWithoutReview: settings.sendWithoutReview } }),
+        settings: nextSettingsJson(workflow.settings, settings) as object | undefined,
       },
       tx,
     );

@@ -64,6 +64,21 @@ describe('POST /api/v1/workflows/{id}/test-runs', () => {
     expect(snapshot.graph).toMatchObject({ runUntil: 'start' });
   });
 
+  it('on a workflow that gathers bursts of mail, the pinned message comes as a burst of one (trigger.batch), as a live run of one message has it', async () => {
+    const id = await draft();
+    await call('PATCH', `/api/v1/workflows/${id}`, { cookie: owner.cookie, body: { settings: { oneRunAtATime: { by: 'sender', coalesceSeconds: 60 } } } });
+    const mailbox = await createMailbox(owner);
+    const message = await createMessage(mailbox, { subject: 'Order 12', fromEmail: 'ana@client.test' });
+    const response = await testRun(id, { messageId: message.id, upToNodeId: 'start' });
+    expect(response.status).toBe(202);
+    const execution = await db().execution.findUniqueOrThrow({ where: { id: response.body.executionId } });
+    const trigger = execution.triggerData as { subject: string; batch: { id: string; subject: string }[] };
+    expect(trigger.subject).toBe('Order 12');
+    expect(trigger.batch).toEqual([expect.objectContaining({ id: message.id, subject: 'Order 12' })]);
+    // A test run is never held by a key nor a window.
+    expect(execution).toMatchObject({ serialKey: null, coalesceUntil: null });
+  });
+
   it('refuses another member’s or an unknown message (400 workflow.test_message_not_found), an unknown upToNodeId and an invalid draft (400 workflow.invalid_graph)', async () => {
     const id = await draft();
     const theirs = await createMessage(await createMailbox(other));

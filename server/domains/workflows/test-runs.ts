@@ -71,7 +71,7 @@ export async function startTestRun(actor: AuthenticatedActor, input: TestRunInpu
         trigger: {
           type: facts.triggerType,
           nodeId: facts.triggerNodeId,
-          data: input.triggerData ?? (message ? ((await mailTriggerDataOf(tx, message.id, { graph: draft, triggerNodeId: facts.triggerNodeId })) ?? {}) : {}),
+          data: input.triggerData ?? (message ? ((await mailTriggerDataOf(tx, message.id, { graph: draft, triggerNodeId: facts.triggerNodeId, workflowSettings: workflow.settings })) ?? {}) : {}),
           mailboxId: message?.mailboxId ?? null,
           messageId: message?.id ?? null,
           headline: message ? { subject: message.subject, fromName: message.fromName, fromEmail: message.fromEmail } : null,

@@ -57,6 +57,7 @@ describe('POST /api/v1/workflows', () => {
       maxConcurrency: null,
       executionTimeoutMs: null,
       sendWithoutReview: false,
+      oneRunAtATime: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
@@ -212,6 +213,73 @@ describe('PATCH /api/v1/workflows/{id}', () => {
       expect(response.body.workflow.errorWorkflowId).toBe(handler.id);
     },
   );
+});
+
+describe('PATCH /api/v1/workflows/{id}: oneRunAtATime (issue 24 §3)', () => {
+  const patch = (id: string, oneRunAtATime: unknown, member: TestMember = owner) => call('PATCH', `/api/v1/workflows/${id}`, { cookie: member.cookie, body: { settings: { oneRunAtATime } } });
+
+  it('sets a key (with defaults), shows it on the record and the detail, audits it, and null makes runs independent again', async () => {
+    const workflow = await create(owner);
+    const set = await patch(workflow.id, { by: 'thread', coalesceSeconds: 120 });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    expect(set.body.workflow.oneRunAtATime).toEqual({ by: 'thread', expression: null, coalesceSeconds: 120 });
+    const detail = await call('GET', `/api/v1/workflows/${workflow.id}`, { cookie: owner.cookie });
+    expect(detail.body.workflow.oneRunAtATime).toEqual({ by: 'thread', expression: null, coalesceSeconds: 120 });
+    // An expression given with another key is not kept.
+    expect((await patch(workflow.id, { by: 'sender', expression: '{{ trigger.subject }}' })).body.workflow.oneRunAtATime).toEqual({ by: 'sender', expression: null, coalesceSeconds: 0 });
+    const audit = await db().auditEntry.findFirstOrThrow({ where: { action: 'workflow.updated', targetId: workflow.id }, orderBy: { at: 'desc' } });
+    expect(audit.details).toMatchObject({ fields: ['oneRunAtATime'] });
+    expect((await patch(workflow.id, null)).body.workflow.oneRunAtATime).toBeNull();
+    // Other settings survive each change.
+    await call('PATCH', `/api/v1/workflows/${workflow.id}`, { cookie: owner.cookie, body: { settings: { sendWithoutReview: true } } });
+    const both = await patch(workflow.id, { by: 'expression', expression: '{{ trigger.order.id & "-" & trigger.customer }}' });
+    expect(both.body.workflow).toMatchObject({ sendWithoutReview: true, oneRunAtATime: { by: 'expression', expression: '{{ trigger.order.id & "-" & trigger.customer }}', coalesceSeconds: 0 } });
+  });
+
+  it.each([
+    ['an unknown key', { by: 'subject' }],
+    ['a window over an hour', { by: 'sender', coalesceSeconds: 3_601 }],
+    ['a negative window', { by: 'sender', coalesceSeconds: -1 }],
+    ['a fractional window', { by: 'sender', coalesceSeconds: 1.5 }],
+    ['an expression over 500 characters', { by: 'expression', expression: `{{ trigger.${'a'.repeat(500)} }}` }],
+    ['a string instead of an object', 'thread'],
+  ])('refuses %s with 400 request.bad_request', async (_, value) => {
+    const workflow = await create(owner);
+    const response = await patch(workflow.id, value);
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe('request.bad_request');
+    expect((await call('GET', `/api/v1/workflows/${workflow.id}`, { cookie: owner.cookie })).body.workflow.oneRunAtATime).toBeNull();
+  });
+
+  it.each([
+    ['no expression', { by: 'expression' }, 'required', /required/],
+    ['a blank expression', { by: 'expression', expression: '   ' }, 'required', /required/],
+    ['text without {{ }}', { by: 'expression', expression: 'trigger.orderId' }, 'no_expression', /between \{\{ and \}\}/],
+    ['an expression that does not compile', { by: 'expression', expression: '{{ trigger.( }}' }, 'invalid', /./],
+    ['a function call', { by: 'expression', expression: '{{ $lowercase(trigger.from.email) }}' }, 'not_inline', /no function calls/],
+    ['a filter', { by: 'expression', expression: '{{ trigger.items[price > 10].sku }}' }, 'not_inline', /no function calls/],
+  ])('refuses a key expression with %s (400, the reason as a code and in words, naming the field)', async (_, value, code, reason) => {
+    const workflow = await create(owner);
+    const response = await patch(workflow.id, value);
+    expect(response.status, JSON.stringify(response.body)).toBe(400);
+    expect(response.body.error).toMatchObject({ code: 'request.bad_request', details: { field: 'settings.oneRunAtATime.expression', reason: code } });
+    expect(response.body.error.message).toMatch(reason);
+  });
+
+  it('another member’s workflow is 404; a prototype-named key inside the setting is not stored', async () => {
+    const workflow = await create(owner);
+    expect((await patch(workflow.id, { by: 'thread' }, other)).status).toBe(404);
+    const response = await call('PATCH', `/api/v1/workflows/${workflow.id}`, {
+      cookie: owner.cookie,
+      rawBody: '{"settings":{"oneRunAtATime":{"by":"thread","__proto__":{"polluted":true},"constructor":{"x":1}}}}',
+      headers: { 'content-type': 'application/json' },
+    });
+    // Unknown keys are dropped by the schema: the setting is stored as declared, nothing else.
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    const stored = await db().workflow.findUniqueOrThrow({ where: { id: workflow.id } });
+    expect(stored.settings).toEqual({ oneRunAtATime: { by: 'thread', expression: null, coalesceSeconds: 0 } });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
 });
 
 describe('PUT /api/v1/workflows/{id}/graph', () => {

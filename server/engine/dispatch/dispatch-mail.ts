@@ -20,14 +20,20 @@
  *
  * In the same transaction, a message that is a reply in a thread some run waits on (flow.wait_for_reply)
  * resumes that run (./reply-waits.ts), whatever the outcome but an exclusion.
+ *
+ * A workflow that runs one at a time per key starts its run under the message's key (./serial-key.ts);
+ * with a burst window the message may join the key's run that has not started yet (./bursts.ts).
  */
 import { db, type Tx } from '../../core/db';
 import { jobKeys } from '../../core/jobs/catalogue';
 import { enqueue } from '../../core/jobs/enqueue';
 import { mailGuardrailOf, mailTriggerFilterMiss, mailTriggerParams, type MailGuardrail, type MailTriggerFilter, type MatchableMessage } from '../nodes/triggers/mail-trigger.node.ts';
+import { oneRunAtATimeOf, type OneRunAtATime } from '../contract/one-run-at-a-time';
 import { startExecution } from '../run/start';
+import { joinOpenBurst, openingTriggerData, recordOpeningMessage } from './bursts';
 import { loadMessage, senderExclusionOf, signalsOf, summaryOf, type QueuedMessage } from './mail-message';
 import { wakeReplyWaits } from './reply-waits';
+import { serialKeyOf } from './serial-key';
 
 export { domainsOf, senderExclusionOf } from './mail-message';
 
@@ -45,6 +51,8 @@ interface LiveMailWorkflow {
   triggerNodeId: string | null;
   /** Whether its trigger puts the sender's card in the trigger data (`senderCard`). */
   senderCard: boolean;
+  /** Its runs one at a time per key, and its burst window (contract/one-run-at-a-time.ts). */
+  oneRunAtATime: OneRunAtATime | null;
 }
 
 /**
@@ -79,7 +87,7 @@ async function dispatchOne(tx: Tx, mailboxId: string): Promise<boolean> {
      WHERE message_id = (
        SELECT message_id FROM mail_dispatch_queue
         WHERE mailbox_id = ${mailboxId}::uuid
-        ORDER BY enqueued_at, message_id
+        ORDER BY enqueued_at, position
         LIMIT 1
         FOR UPDATE SKIP LOCKED)
     RETURNING message_id`;
@@ -102,35 +110,56 @@ async function dispatchOne(tx: Tx, mailboxId: string): Promise<boolean> {
   if (decision.outcome === 'dispatched') {
     const summary = await summaryOf(tx, message, decision.workflows.some((workflow) => workflow.senderCard));
     for (const workflow of decision.workflows) {
-      await startExecution(
-        {
-          memberId: message.memberId,
-          workflowId: workflow.id,
-          workflowVersionId: workflow.versionId,
-          trigger: {
-            type: 'mail',
-            nodeId: workflow.triggerNodeId,
-            data: workflow.senderCard ? summary : { ...summary, contact: null },
-            mailboxId: message.mailboxId,
-            messageId: message.id,
-            headline: { subject: message.subject, fromName: message.fromName, fromEmail: message.fromEmail },
-          },
-        },
-        tx,
-      );
+      await startMailRun(tx, message, workflow, workflow.senderCard ? summary : { ...summary, contact: null });
     }
   }
   return true;
 }
 
 /**
+ * One workflow's run for the message, under its "one run at a time" key when it has one; with a burst
+ * window, the message joins the key's open burst instead when there is one (./bursts.ts).
+ */
+async function startMailRun(tx: Tx, message: QueuedMessage, workflow: LiveMailWorkflow, data: Record<string, unknown>): Promise<void> {
+  const serialKey = await serialKeyOf(workflow.oneRunAtATime, data, message);
+  const coalesceSeconds = serialKey ? (workflow.oneRunAtATime?.coalesceSeconds ?? 0) : 0;
+  if (serialKey && coalesceSeconds > 0 && (await joinOpenBurst(tx, { workflowId: workflow.id, serialKey, messageId: message.id, data }))) return;
+  const run = await startExecution(
+    {
+      memberId: message.memberId,
+      workflowId: workflow.id,
+      workflowVersionId: workflow.versionId,
+      trigger: {
+        type: 'mail',
+        nodeId: workflow.triggerNodeId,
+        data: coalesceSeconds > 0 ? openingTriggerData(data) : data,
+        mailboxId: message.mailboxId,
+        messageId: message.id,
+        headline: { subject: message.subject, fromName: message.fromName, fromEmail: message.fromEmail },
+      },
+      serialKey,
+      coalesceSeconds,
+    },
+    tx,
+  );
+  if (coalesceSeconds > 0) await recordOpeningMessage(tx, run.id, message.id);
+}
+
+/**
  * The trigger data a mail run receives for a message of the mirror (null when there is none): real
  * dispatch and a test run on a pinned message hand workflows the same shape, the sender's card
- * included when the graph's trigger asks for it.
+ * included when the graph's trigger asks for it, and `batch` (the message alone) when the workflow
+ * coalesces bursts (`workflowSettings`), as a burst's run of one message has it.
  */
-export async function mailTriggerDataOf(tx: Tx, messageId: string, trigger: { graph: unknown; triggerNodeId: string | null }): Promise<Record<string, unknown> | null> {
+export async function mailTriggerDataOf(
+  tx: Tx,
+  messageId: string,
+  trigger: { graph: unknown; triggerNodeId: string | null; workflowSettings?: unknown },
+): Promise<Record<string, unknown> | null> {
   const message = await loadMessage(tx, messageId);
-  return message ? summaryOf(tx, message, wantsSenderCard(parseTrigger(trigger.graph, trigger.triggerNodeId))) : null;
+  if (!message) return null;
+  const data = await summaryOf(tx, message, wantsSenderCard(parseTrigger(trigger.graph, trigger.triggerNodeId)));
+  return (oneRunAtATimeOf(trigger.workflowSettings)?.coalesceSeconds ?? 0) > 0 ? openingTriggerData(data) : data;
 }
 
 /** A graph's mail trigger parameters, parsed once for both the verdict and the sender's card. */
@@ -148,8 +177,8 @@ function wantsSenderCard(parsed: ParsedTrigger): boolean {
 
 /** The member's published, running mail workflows watching the message's mailbox, oldest first. */
 async function liveMailWorkflows(tx: Tx, message: QueuedMessage) {
-  return tx.$queryRaw<{ id: string; versionId: string; triggerNodeId: string | null; graph: unknown }[]>`
-    SELECT w.id, v.id AS "versionId", v.trigger_node_id AS "triggerNodeId", v.graph
+  return tx.$queryRaw<{ id: string; versionId: string; triggerNodeId: string | null; graph: unknown; settings: unknown }[]>`
+    SELECT w.id, v.id AS "versionId", v.trigger_node_id AS "triggerNodeId", v.graph, w.settings
       FROM workflows w
       JOIN workflow_versions v ON v.id = w.published_version_id
      WHERE w.member_id = ${message.memberId}::uuid
@@ -239,7 +268,8 @@ export async function decide(tx: Tx, message: QueuedMessage): Promise<DispatchDe
     const parsed = parseTrigger(row.graph, row.triggerNodeId);
     const verdict = triggerVerdict(parsed, message, signals);
     if (verdict.kind === 'other_mailbox' || verdict.kind === 'invalid_trigger') return [];
-    return [{ workflow: { id: row.id, versionId: row.versionId, triggerNodeId: row.triggerNodeId, senderCard: wantsSenderCard(parsed) }, verdict }];
+    const workflow: LiveMailWorkflow = { id: row.id, versionId: row.versionId, triggerNodeId: row.triggerNodeId, senderCard: wantsSenderCard(parsed), oneRunAtATime: oneRunAtATimeOf(row.settings) };
+    return [{ workflow, verdict }];
   });
   const workflows = candidates.filter((candidate) => candidate.verdict.kind === 'match').map((candidate) => candidate.workflow);
   if (workflows.length > 0) return { outcome: 'dispatched', ruleRef: null, workflows };

@@ -20,7 +20,9 @@ import { isUniqueViolation } from '../../core/db/sql-state';
 import { appError } from '../../core/errors/app-error';
 import { assertStorableText } from '../../core/http/storable-text';
 import { log } from '../../core/log';
+import { oneRunAtATimeOf } from '../contract/one-run-at-a-time';
 import { startExecution } from '../run/start';
+import { serialKeyOf } from './serial-key';
 
 /** Body bound of the webhook entry (spec, Limits: webhook trigger body). */
 export const webhookBodyBytes = 256 * 1024;
@@ -79,7 +81,7 @@ function bodyObjectOf(rawBody: Buffer): Record<string, unknown> {
 async function startableWorkflow(token: string) {
   const workflow = await db().workflow.findUnique({
     where: { webhookTokenHash: webhookTokenHashOf(token) },
-    select: { id: true, memberId: true, paused: true, archivedAt: true, publishedVersionId: true, webhookSecretEnc: true },
+    select: { id: true, memberId: true, paused: true, archivedAt: true, publishedVersionId: true, webhookSecretEnc: true, settings: true },
   });
   if (!workflow || workflow.paused || workflow.archivedAt || !workflow.publishedVersionId) throw appError('webhook.not_found');
   const version = await db().workflowVersion.findUnique({ where: { id: workflow.publishedVersionId }, select: { id: true, triggerType: true, triggerNodeId: true } });
@@ -107,6 +109,8 @@ export async function receiveWebhook(call: WebhookCall): Promise<{ executionId: 
   const secret = secretOf(workflow);
   if (secret !== null) verifySignature(secret, call, now);
   const data = bodyObjectOf(call.rawBody);
+  // Runs one at a time per key: only an expression key applies to a webhook (no conversation, no sender).
+  const serialKey = await serialKeyOf(oneRunAtATimeOf(workflow.settings), data);
   const cutoff = new Date(now.getTime() - webhookDeliveryTtlMs);
 
   const start = () =>
@@ -123,6 +127,7 @@ export async function receiveWebhook(call: WebhookCall): Promise<{ executionId: 
           workflowId: workflow.id,
           workflowVersionId: version.id,
           trigger: { type: 'webhook', nodeId: version.triggerNodeId, data },
+          serialKey,
         },
         tx,
       );

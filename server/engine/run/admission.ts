@@ -8,7 +8,15 @@
  * runners never both take the last slot): whoever admits, admits the oldest queued runs up to the free
  * slots, not itself first. Each admitted run is woken (see lease.ts: its advance, wherever it is, goes
  * on), and given a job only when it has none, so a burst of arrivals does not churn jobs.
+ *
+ * One run at a time per key (issue 24 §3, contract/one-run-at-a-time.ts): a run with a `serial_key` is
+ * admitted only when it is the oldest unfinished run of its workflow and key (queued, running or
+ * waiting), so the runs of one key go one after the other in arrival order, the key held through a
+ * wait (a waiting run gives its slot back, not its key), while other keys take the free slots. A run
+ * whose burst window is open (`coalesce_until`) is not admitted before it closes. Both are read under
+ * the admission lock, so two runners never admit two runs of one key.
  */
+import { Prisma } from '../../generated/prisma/client';
 import { db, type Tx } from '../../core/db';
 import { enqueue } from '../../core/jobs/enqueue';
 import { jobKeys } from '../../core/jobs/catalogue';
@@ -16,6 +24,18 @@ import { emitToMember } from '../../core/realtime/emit';
 import { effectiveLimits, instanceCeilings } from '../contract/limits';
 
 const admissionLock = 80_417_001;
+
+/** Whether an earlier unfinished run of the same workflow holds the key of the run aliased `e`. */
+export const keyHeldByEarlierRun = Prisma.sql`(e.serial_key IS NOT NULL AND EXISTS (
+    SELECT 1 FROM executions k
+     WHERE k.workflow_id = e.workflow_id AND k.serial_key = e.serial_key
+       AND k.seq < e.seq AND k.status IN ('queued', 'running', 'waiting')))`;
+
+/**
+ * Whether the queued run aliased `e` may be admitted now as far as its key and burst window go (slots
+ * aside). The sweeper leaves out runs whose key is held: the run ahead of them admits them as it ends.
+ */
+const admissibleByKey = Prisma.sql`(e.coalesce_until IS NULL OR e.coalesce_until <= clock_timestamp()) AND NOT ${keyHeldByEarlierRun}`;
 
 type AdmissionTx = Pick<Tx, '$queryRaw' | '$executeRaw' | 'workflow'>;
 
@@ -55,15 +75,17 @@ export async function admitQueued(workflowId: string, tx: AdmissionTx, self?: st
   if (free > 0) {
     admitted.push(
       ...(await tx.$queryRaw<{ id: string; member_id: string; workflow_id: string }[]>`
-        SELECT id, member_id, workflow_id FROM executions
-        WHERE workflow_id = ${workflowId}::uuid AND status = 'queued' AND holds_slot ORDER BY seq LIMIT ${free}`),
+        SELECT e.id, e.member_id, e.workflow_id FROM executions e
+        WHERE e.workflow_id = ${workflowId}::uuid AND e.status = 'queued' AND e.holds_slot AND ${admissibleByKey}
+        ORDER BY e.seq LIMIT ${free}`),
     );
   }
   if (instanceFree - admitted.length > 0) {
     // The oldest run of another workflow may have waited for the instance cap rather than its own slots.
     const [other] = await tx.$queryRaw<{ id: string; member_id: string; workflow_id: string }[]>`
-      SELECT id, member_id, workflow_id FROM executions
-      WHERE status = 'queued' AND holds_slot AND workflow_id <> ${workflowId}::uuid ORDER BY seq LIMIT 1`;
+      SELECT e.id, e.member_id, e.workflow_id FROM executions e
+      WHERE e.status = 'queued' AND e.holds_slot AND e.workflow_id <> ${workflowId}::uuid AND ${admissibleByKey}
+      ORDER BY e.seq LIMIT 1`;
     if (other) await nudge(tx, [other.id]);
   }
   const running = await markRunning(tx, admitted);
@@ -73,13 +95,18 @@ export async function admitQueued(workflowId: string, tx: AdmissionTx, self?: st
 
 /**
  * Queued → running. Conditional on `queued`: a cancel that committed after the caller read the run
- * (admit reads without a lock) keeps it cancelled. Answers the runs it moved.
+ * (admit reads without a lock) keeps it cancelled. Conditional on a closed burst window too: a mail
+ * joining the run holds its row (dispatch/bursts.ts), and this waits for it and reads the window again.
+ * `started_at` is the instant of the move (not the transaction's start, which may have waited for the
+ * admission lock): a run admitted by the finish of the run ahead of it on its key starts after that finish.
+ * Answers the runs it moved.
  */
 async function markRunning(tx: Pick<Tx, '$queryRaw' | '$executeRaw'>, runs: { id: string; member_id: string; workflow_id: string }[]): Promise<typeof runs> {
   if (runs.length === 0) return [];
   const moved = await tx.$queryRaw<{ id: string }[]>`
-    UPDATE executions SET status = 'running', started_at = coalesce(started_at, now()), updated_at = now()
+    UPDATE executions SET status = 'running', started_at = coalesce(started_at, clock_timestamp()), updated_at = now()
     WHERE id = ANY(${runs.map((run) => run.id)}::uuid[]) AND status = 'queued'
+      AND (coalesce_until IS NULL OR coalesce_until <= clock_timestamp())
     RETURNING id`;
   const movedIds = new Set(moved.map((row) => row.id));
   const running = runs.filter((run) => movedIds.has(run.id));

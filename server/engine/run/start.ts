@@ -37,9 +37,16 @@ export interface StartExecutionInput {
   evalRunId?: string;
   /** A simulated run that asks for real AI model calls (test runs' `callModels`). */
   callModels?: boolean;
+  /**
+   * Its workflow's "one run at a time" key (dispatch/serial-key.ts), for a top-level live run: admission
+   * runs the workflow's runs of one key one at a time, in arrival order.
+   */
+  serialKey?: string | null;
+  /** Opens a burst window of this many seconds (mail of the same key joins the run, dispatch/bursts.ts): admitted after it. */
+  coalesceSeconds?: number;
 }
 
-type Writer = Pick<Tx, 'execution' | 'workflow' | '$executeRaw'>;
+type Writer = Pick<Tx, 'execution' | 'workflow' | '$executeRaw' | '$queryRaw'>;
 
 /** Creates the execution and queues its first advance. Returns its id. */
 export async function startExecution(input: StartExecutionInput, tx: Writer = db()): Promise<{ id: string }> {
@@ -74,9 +81,19 @@ export async function startExecution(input: StartExecutionInput, tx: Writer = db
       timeoutMs,
       evalRunId: input.evalRunId ?? null,
       callModels: simulated && input.callModels === true,
+      serialKey: holdsSlot && !input.startedBy ? (input.serialKey ?? null) : null,
     },
     select: { id: true },
   });
+  const coalesceSeconds = holdsSlot && input.serialKey ? (input.coalesceSeconds ?? 0) : 0;
+  if (coalesceSeconds > 0) {
+    // The window by the database's clock, which admission and the burst's joiners read too.
+    const [window] = await tx.$queryRaw<{ until: Date }[]>`
+      UPDATE executions SET coalesce_until = clock_timestamp() + make_interval(secs => ${coalesceSeconds})
+       WHERE id = ${row.id}::uuid RETURNING coalesce_until AS until`;
+    await enqueue('execution.advance', { executionId: row.id }, { jobKey: jobKeys.execution(row.id), runAt: window.until }, tx);
+    return row;
+  }
   await enqueue('execution.advance', { executionId: row.id }, { jobKey: jobKeys.execution(row.id) }, tx);
   return row;
 }

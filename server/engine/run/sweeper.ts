@@ -4,10 +4,13 @@
  * held by a runner that died before taking their lease, are queued to advance again; and, as the last
  * net, a running execution nobody holds, with no job and nothing to wait for (no waiting step, no
  * retry due later), is looked at again. Job keys dedupe, so several runners sweeping together queue each execution once.
+ * A queued run held back by an earlier run of its key (one run at a time, admission.ts) is left alone:
+ * it may wait days behind a run waiting for a reply, and that run's end admits it.
  */
 import { db } from '../../core/db';
 import { enqueue } from '../../core/jobs/enqueue';
 import { jobKeys } from '../../core/jobs/catalogue';
+import { keyHeldByEarlierRun } from './admission';
 
 export const sweepEveryMs = 3_000;
 /**
@@ -25,6 +28,7 @@ export async function sweepExecutions(limit = 500): Promise<number> {
     UNION
     (SELECT e.id FROM executions e WHERE e.status = 'queued' AND e.lease_owner IS NULL
        AND e.created_at < now() - interval '10 seconds'
+       AND NOT ${keyHeldByEarlierRun}
        AND NOT EXISTS (SELECT 1 FROM graphile_worker.jobs j WHERE j.key = 'execution:' || e.id::text
                          AND (j.locked_at IS NULL OR j.locked_at > now() - make_interval(secs => ${orphanLockSeconds})))
      ORDER BY e.seq LIMIT ${limit})

@@ -12,7 +12,10 @@ import type { RawSql } from './pg-transaction';
 export async function queueForDispatch(tx: RawSql, mailboxId: string, messageIds: string[]): Promise<void> {
   if (messageIds.length === 0) return;
   await tx.$executeRawUnsafe(
-    `INSERT INTO mail_dispatch_queue (message_id, mailbox_id) SELECT unnest($2::uuid[]), $1::uuid ON CONFLICT (message_id) DO NOTHING`,
+    // WITH ORDINALITY: `position` (a sequence) follows the array's order, the mail's arrival order.
+    `INSERT INTO mail_dispatch_queue (message_id, mailbox_id)
+     SELECT queued.id, $1::uuid FROM unnest($2::uuid[]) WITH ORDINALITY AS queued(id, arrival) ORDER BY queued.arrival
+     ON CONFLICT (message_id) DO NOTHING`,
     mailboxId,
     messageIds,
   );

@@ -157,11 +157,13 @@ async function insertMessages(tx: Sql, mailbox: MirrorMailbox, prepared: Prepare
     JSON.stringify(fresh.map((message) => message.row)),
   );
   const insertedIds = new Set(insertedRows.map((row) => row.id));
-  // New mail (and only new mail) goes to the workflow triggers, in this same transaction.
+  const newMail = new Set(insertedRows.filter((row) => row.ingested_via === 'delta').map((row) => row.id));
+  // New mail (and only new mail) goes to the workflow triggers, in this same transaction, in the
+  // order the batch lists it (the provider's arrival order), not RETURNING's.
   await queueForDispatch(
     tx,
     mailbox.id,
-    insertedRows.filter((row) => row.ingested_via === 'delta').map((row) => row.id),
+    fresh.map((message) => message.id).filter((id) => newMail.has(id)),
   );
   for (const threadId of threads) touched.add(threadId);
   await insertAttachments(tx, fresh.filter((message) => insertedIds.has(message.id)));

@@ -3,7 +3,8 @@
 /**
  * One run: its status and facts, the error that ended it, the graph it followed with each node in its
  * step's status colour, the steps in order and the chosen step's detail; cancel while it runs, replay
- * once it failed. Live events (execution.status / execution.step) refresh it from the shell.
+ * once it failed, undo its mailbox changes once it finished (and what that undo did). Live events
+ * (execution.status / execution.step) refresh it from the shell.
  */
 import { useMutation } from '@tanstack/react-query';
 import Link from 'next/link';
@@ -29,6 +30,10 @@ import { colourClasses, durationMs, executionStatusTone, formatDuration, isInPro
 import { JsonBlock } from './json-block';
 import { ReplayDialog } from './replay-dialog';
 import { StepDetail } from './step-detail';
+import { UndoButton, UndoDialog } from './undo-dialog';
+import { UndoSummaryNotice } from './undo-summary';
+import { undoAvailability } from '../_lib/undo-text';
+import { WaitingNote } from './wait-notes';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -84,10 +89,13 @@ function ExecutionActions({ execution }: { execution: ExecutionDetail }) {
   const mutations = useExecutionMutations();
   const [cancelOpen, setCancelOpen] = useState(false);
   const [replayOpen, setReplayOpen] = useState(false);
+  const [undoOpen, setUndoOpen] = useState(false);
   const cancel = useMutation({ ...mutations.cancel, onSuccess: () => setCancelOpen(false) });
   const replayable = !execution.simulated && (execution.status === 'failed' || execution.status === 'cancelled');
+  const undo = undoAvailability(execution);
   return (
-    <div className="flex shrink-0 gap-2">
+    <div className="flex shrink-0 flex-wrap gap-2">
+      {undo === 'offer' || undo === 'finish' ? <UndoButton finish={undo === 'finish'} onClick={() => setUndoOpen(true)} /> : null}
       {isInProgress(execution.status) ? (
         <Button variant="dangerGhost" onClick={() => setCancelOpen(true)}>
           {t.executions.detail.cancel}
@@ -119,6 +127,8 @@ function ExecutionActions({ execution }: { execution: ExecutionDetail }) {
         onConfirm={() => cancel.mutate({ id: execution.id })}
       />
       {replayable ? <ReplayDialog execution={execution} open={replayOpen} onOpenChange={setReplayOpen} /> : null}
+      {/* Mounted whatever the run's state: once undone, the run no longer offers it, and the result stays on screen. */}
+      <UndoDialog executionId={execution.id} open={undoOpen} onOpenChange={setUndoOpen} />
     </div>
   );
 }
@@ -163,12 +173,25 @@ function ExecutionBody({ execution }: { execution: ExecutionDetail }) {
           {d.simulated}
         </Alert>
       ) : null}
+      {execution.undo ? <UndoSummaryNotice undo={execution.undo} className="mb-4" /> : null}
       {execution.error ? (
         <Alert tone="danger" testId="execution-error" className="mb-4" live="none" title={d.errorTitle(execution.error.code)}>
           <p>{runErrorText(execution.error, t)}</p>
           {errorNode ? <p className="text-xs">{d.errorAtNode(errorNode)}</p> : null}
         </Alert>
       ) : null}
+
+      {execution.status === 'waiting'
+        ? execution.steps.map((step) => (
+            <WaitingNote
+              key={step.id}
+              step={step}
+              stepName={names.get(step.nodeId) ?? step.nodeId}
+              triggerData={execution.triggerData}
+              testId="execution-waiting"
+            />
+          ))
+        : null}
 
       <Card className="mb-5 p-4">
         <dl className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-6">
@@ -216,7 +239,10 @@ function ExecutionBody({ execution }: { execution: ExecutionDetail }) {
           <StepTimeline steps={execution.steps} names={names} selected={selected} onSelect={setChosen} />
         </Card>
         <Card className="min-w-0 p-4">
-          {selectedStep ? <StepDetail step={selectedStep} nodeName={names.get(selectedStep.nodeId) ?? selectedStep.nodeId} /> : <p className="text-sm text-muted">{d.selectStep}</p>}
+          {selectedStep ? (
+            <StepDetail step={selectedStep} nodeName={names.get(selectedStep.nodeId) ?? selectedStep.nodeId} triggerData={execution.triggerData} />
+          ) : (<p className="text-sm text-muted">{d.selectStep}</p>
+          )}
         </Card>
       </div>
 

@@ -2,7 +2,8 @@
 
 /**
  * One step of a run: its input, the output port it took, its data, attempts, effects, warnings and error;
- * for an AI step, its model call (model, tokens, cost) first.
+ * for an AI step, its model call (model, tokens, cost) first; for a wait, until when it waits, and for a
+ * wait for a reply that ended, what ended it.
  */
 import { runErrorText } from '@/app/lib/run-error-text';
 import type { ReactNode } from 'react';
@@ -15,6 +16,7 @@ import { aiCallOf, formatUsd, type AiCallSummary } from '../_lib/ai-call';
 import type { Step } from '../_lib/api';
 import { executionStatusTone, formatDuration } from '../_lib/status';
 import { JsonBlock } from './json-block';
+import { ReplyWaitEnd, WaitingNote } from './wait-notes';
 
 /** An attempt's instant: the time to the second (the date is in the tooltip). */
 function attemptTime(iso: string, locale: string): string {
@@ -51,7 +53,7 @@ function AiCall({ call }: { call: AiCallSummary }) {
   );
 }
 
-export function StepDetail({ step, nodeName }: { step: Step; nodeName: string }) {
+export function StepDetail({ step, nodeName, triggerData = null }: { step: Step; nodeName: string; triggerData?: Record<string, unknown> | null }) {
   const { t, locale } = useI18n();
   const s = t.executions.step;
   const aiCall = aiCallOf(step.data);
@@ -66,6 +68,8 @@ export function StepDetail({ step, nodeName }: { step: Step; nodeName: string })
         {step.disabled ? <Badge>{s.disabledNode}</Badge> : null}
       </div>
       <p className="font-mono text-xs text-muted">{step.nodeId}</p>
+      <WaitingNote step={step} triggerData={triggerData} testId="step-waiting" />
+      <ReplyWaitEnd step={step} />
       {step.copiedFrom ? (
         <Alert tone="info" testId="step-copied" live="none">
           {s.copiedFrom}

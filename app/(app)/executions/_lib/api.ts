@@ -15,6 +15,13 @@ export type Step = ExecutionDetail['steps'][number];
 export type Attempt = Step['attempts'][number];
 export type Incident = RouterOutputs['executions']['incidents']['list']['items'][number];
 export type ReplayAnswer = RouterOutputs['executions']['replay'];
+export type UndoSummary = NonNullable<ExecutionDetail['undo']>;
+export type UndoPreview = RouterOutputs['executions']['undo']['preview'];
+export type UndoPreviewItem = UndoPreview['items'][number];
+export type UndoResult = RouterOutputs['executions']['undo']['run'];
+export type UndoResultItem = UndoResult['items'][number];
+export type UndoSentItem = UndoPreview['sent'][number];
+export type BulkUndoAnswer = RouterOutputs['executions']['undo']['workflow'];
 
 export const executionPageSize = 50;
 
@@ -43,13 +50,18 @@ export function useExecutionPages(filters: ExecutionFilters) {
 
 /**
  * One run with its steps. Live events refresh it; while it is in progress and the live channel is
- * down, it is also re-read every few seconds.
+ * down, it is also re-read every few seconds, and while its mailbox changes are being undone (no live
+ * event tells when an undo ends).
  */
 export function useExecution(id: string, live: boolean) {
   const trpc = useTRPC();
   return useQuery({
     ...trpc.executions.detail.queryOptions({ id }),
-    refetchInterval: (query) => (!live && query.state.data && isInProgress(query.state.data.status) ? 5_000 : false),
+    refetchInterval: (query) => {
+      const data = query.state.data;
+      if (!data) return false;
+      return (!live && isInProgress(data.status)) || data.undo?.status === 'running' ? 5_000 : false;
+    },
   });
 }
 
@@ -102,5 +114,24 @@ export function useExecutionMutations() {
     cancel: trpc.executions.cancel.mutationOptions(),
     replay: trpc.executions.replay.mutationOptions(),
     acknowledge: trpc.executions.incidents.acknowledge.mutationOptions(),
+  };
+}
+
+/**
+ * Undoing runs' mailbox changes: the preview and the undo of one run (its page), the bulk undo of a
+ * workflow's runs in a window. An undo re-reads the run (its detail carries the undo summary) and the
+ * lists; the mailbox views follow through the live events the webmail's actions emit.
+ */
+export function useUndoMutations() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const refresh = () => {
+    void queryClient.invalidateQueries(trpc.executions.detail.pathFilter());
+    void queryClient.invalidateQueries(trpc.executions.list.pathFilter());
+  };
+  return {
+    preview: trpc.executions.undo.preview.mutationOptions(),
+    undo: trpc.executions.undo.run.mutationOptions({ onSettled: refresh }),
+    bulk: trpc.executions.undo.workflow.mutationOptions({ onSettled: (answer) => (answer && !answer.dryRun ? refresh() : undefined) }),
   };
 }

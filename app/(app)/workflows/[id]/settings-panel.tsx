@@ -2,7 +2,8 @@
 
 /**
  * Run settings: the error workflow (another of the member's workflows starting with the
- * workflow-failure trigger), concurrency and run timeout, with the instance's limits shown.
+ * workflow-failure trigger), concurrency and run timeout, with the instance's limits shown, sending
+ * without review, and one run at a time per key.
  */
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
@@ -13,6 +14,7 @@ import { Button } from '@/app/ui/button';
 import { CheckboxField, SelectField, TextField } from '@/app/ui/field';
 import { formatDuration } from '../../executions/_lib/status';
 import { useWorkflowList, useWorkflowMutations, useWorkflowsCache, type WorkflowDetail } from '../_lib/api';
+import { keyExpressionError, OneRunAtATimeFields, oneRunAtATimeFormOf, oneRunAtATimeOf } from './one-run-at-a-time-fields';
 
 const minute = 60_000;
 
@@ -32,7 +34,8 @@ export function SettingsPanel({ workflow }: { workflow: WorkflowDetail }) {
   const [concurrency, setConcurrency] = useState(workflow.maxConcurrency === null ? '' : String(workflow.maxConcurrency));
   const [timeout, setTimeoutText] = useState(workflow.executionTimeoutMs === null ? '' : String(Math.round(workflow.executionTimeoutMs / minute)));
   const [sendWithoutReview, setSendWithoutReview] = useState(workflow.sendWithoutReview);
-  const [fieldErrors, setFieldErrors] = useState<{ concurrency?: string; timeout?: string }>({});
+  const [serial, setSerial] = useState(() => oneRunAtATimeFormOf(workflow));
+  const [fieldErrors, setFieldErrors] = useState<{ concurrency?: string; timeout?: string; coalesce?: string }>({});
   const [saved, setSaved] = useState(false);
 
   const patch = useMutation({
@@ -50,13 +53,15 @@ export function SettingsPanel({ workflow }: { workflow: WorkflowDetail }) {
     event.preventDefault();
     const nextConcurrency = wholeNumber(concurrency);
     const nextTimeout = wholeNumber(timeout);
+    const nextSerial = oneRunAtATimeOf(serial);
     const errors = {
       concurrency: nextConcurrency === 'invalid' ? t.workflows.settings.invalidNumber : undefined,
       timeout: nextTimeout === 'invalid' ? t.workflows.settings.invalidNumber : undefined,
+      coalesce: 'invalid' in nextSerial ? t.workflows.settings.invalidCoalesce : undefined,
     };
     setFieldErrors(errors);
     setSaved(false);
-    if (nextConcurrency === 'invalid' || nextTimeout === 'invalid') return;
+    if (nextConcurrency === 'invalid' || nextTimeout === 'invalid' || 'invalid' in nextSerial) return;
     patch.mutate({
       id: workflow.id,
       settings: {
@@ -64,6 +69,7 @@ export function SettingsPanel({ workflow }: { workflow: WorkflowDetail }) {
         maxConcurrency: nextConcurrency,
         executionTimeoutMs: nextTimeout === null ? null : nextTimeout * minute,
         sendWithoutReview,
+        oneRunAtATime: nextSerial.value,
       },
     });
   }
@@ -132,6 +138,12 @@ export function SettingsPanel({ workflow }: { workflow: WorkflowDetail }) {
         disabled={readOnly}
         onChange={(event) => setSendWithoutReview(event.target.checked)}
         data-testid="settings-send-without-review"
+      />
+      <OneRunAtATimeFields
+        form={serial}
+        onChange={setSerial}
+        disabled={readOnly}
+        errors={{ coalesce: fieldErrors.coalesce, expression: keyExpressionError(patch.error, t) }}
       />
       <p className="text-xs text-muted">{t.workflows.settings.waitLimit(formatDuration(limits.waitMs.ceiling, locale))}</p>
       {!readOnly ? (

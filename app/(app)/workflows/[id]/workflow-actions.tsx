@@ -2,7 +2,8 @@
 
 /**
  * The header's actions on one workflow: test run, publish (with a note), pause / resume, and in a menu
- * unpublish, archive and delete, each confirmed. Errors of an action show under the header.
+ * unpublish, undo its runs' mailbox changes in a window, archive and delete, each confirmed. Errors of
+ * an action show under the header.
  */
 import { useMutation } from '@tanstack/react-query';
 import Link from 'next/link';
@@ -15,7 +16,8 @@ import { Button, buttonClasses } from '@/app/ui/button';
 import { ConfirmDialog, Dialog, DialogBody, DialogContent, DialogForm, FormDialogFooter } from '@/app/ui/dialog';
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '@/app/ui/dropdown-menu';
 import { TextareaField, TextField } from '@/app/ui/field';
-import { ActivityIcon, ArchiveIcon, MoreIcon, SendIcon, TrashIcon } from '@/app/ui/icons';
+import { ActivityIcon, ArchiveIcon, MoreIcon, SendIcon, TrashIcon, UndoIcon } from '@/app/ui/icons';
+import { BulkUndoDialog } from '../../executions/_components/bulk-undo-dialog';
 import { useWorkflowMutations, useWorkflowsCache, type WorkflowDetail } from '../_lib/api';
 import { GraphIssueList } from '../_components/graph-issue-list';
 import { DraftVsPublished } from '../_components/versions/draft-vs-published';
@@ -167,6 +169,7 @@ export function WorkflowActions({ workflow }: { workflow: WorkflowDetail }) {
   const [testOpen, setTestOpen] = useState(false);
   const [confirm, setConfirm] = useState<Confirm>(null);
   const [templateOpen, setTemplateOpen] = useState(false);
+  const [undoRunsOpen, setUndoRunsOpen] = useState(false);
   const me = useMe();
 
   const settle = { onSuccess: () => void cache.refresh() };
@@ -228,6 +231,10 @@ export function WorkflowActions({ workflow }: { workflow: WorkflowDetail }) {
           <DropdownMenuContent align="end">
             {live ? <DropdownMenuItem onSelect={() => setConfirm('unpublish')}>{t.workflows.actions.unpublish}</DropdownMenuItem> : null}
             {me.data?.role === 'admin' ? <DropdownMenuItem onSelect={() => setTemplateOpen(true)}>{t.versions.saveAsTemplate.open}</DropdownMenuItem> : null}
+            <DropdownMenuItem onSelect={() => setUndoRunsOpen(true)}>
+              <UndoIcon />
+              {t.undo.bulk.open}
+            </DropdownMenuItem>
             {!archived ? (
               <DropdownMenuItem onSelect={() => setConfirm('archive')}>
                 <ArchiveIcon />
@@ -249,6 +256,7 @@ export function WorkflowActions({ workflow }: { workflow: WorkflowDetail }) {
       <PublishDialog workflow={workflow} open={publishOpen} onOpenChange={setPublishOpen} />
       <TestRunDialog workflow={workflow} open={testOpen} onOpenChange={setTestOpen} />
       {templateOpen ? <SaveAsTemplateDialog workflow={workflow} open={templateOpen} onOpenChange={setTemplateOpen} /> : null}
+      <BulkUndoDialog workflowId={workflow.id} open={undoRunsOpen} onOpenChange={setUndoRunsOpen} />
       <ConfirmDialog
         open={confirm !== null}
         onOpenChange={(open) => {

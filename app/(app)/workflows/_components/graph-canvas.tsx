@@ -102,10 +102,11 @@ export function GraphCanvas({
         id: edge.id,
         source: edge.source,
         target: edge.target,
-        label: edge.label ?? undefined,
+        // The port in the builder's words ("no reply" for a wait's `timeout`); a switch's case by its name.
+        label: edge.label ? (t.builder.ports[edge.label] ?? edge.label) : undefined,
         animated: statusByNode?.[edge.target] === 'running',
       })),
-    [model, statusByNode],
+    [model, statusByNode, t],
   );
 
   if (model.nodes.length === 0 && emptyText) {

@@ -122,6 +122,28 @@ export const enWorkflows = {
       `Now ${effective}. From ${minimum} to ${ceiling} of working time (waiting does not count); leave empty for the default.`,
     waitLimit: (max: string) => `A wait step may last up to ${max}.`,
     invalidNumber: 'Enter a whole number.',
+    oneRunAtATime: 'One run at a time',
+    oneRunAtATimeHint:
+      'Runs that share a key run one after the other, in the order their mail arrived, while other keys run side by side. A run that waits (for a reply, an approval) keeps its turn until it ends.',
+    oneRunAtATimeOptions: {
+      off: 'Off: every run is independent',
+      thread: 'Per conversation',
+      sender: 'Per sender',
+      expression: 'Per value of an expression',
+    },
+    keyExpression: 'Key expression',
+    keyExpressionHint:
+      'Read fields of the trigger and combine them with &, for example {{ trigger.orderId }} for a webhook or {{ trigger.from.email & trigger.subject }} for mail. No function calls. A run whose key comes out empty is not held back.',
+    coalesce: 'Gather a burst of mail (seconds)',
+    coalesceHint:
+      'Mail with the same key arriving within this many seconds of the first starts one run that carries all of it (trigger.batch, up to 20 messages). Leave empty or 0 to start a run for each mail. At most 3600.',
+    invalidCoalesce: 'Enter a whole number of seconds from 0 to 3600.',
+    keyExpressionProblems: {
+      required: 'Enter the key expression.',
+      no_expression: 'Write the key between {{ and }}, for example {{ trigger.orderId }}.',
+      not_inline: 'A key expression may only read fields of the trigger and combine them (&, comparisons, ? :): no function calls, filters or loops.',
+      invalid: (detail: string) => `This expression cannot be read: ${detail}`,
+    },
     save: 'Save settings',
     saving: 'Saving…',
     saved: 'Settings saved.',
@@ -280,6 +302,22 @@ export const enExecutions = {
     loop: (done: number, total: number, failed: number) => `Loop: ${done} of ${total} done, ${failed} failed`,
     loopSimulated: (n: number) => `Test runs stop after ${plural(n, 'iteration', 'iterations')}.`,
     llmSkipped: 'The AI step was skipped.',
+  },
+  /** A run's waits (issue 24 §1): what a waiting step waits for, and how a wait for a reply ended. */
+  wait: {
+    forReply: (deadline: string) => `Waiting for a reply in this conversation until ${deadline}.`,
+    forDecision: (deadline: string) => `Waiting for a decision until ${deadline}.`,
+    until: (deadline: string) => `Waiting until ${deadline}.`,
+    atStep: (step: string) => `Step “${step}”.`,
+    openConversation: 'Open the conversation',
+    repliedTitle: 'Ended by a reply',
+    repliedBy: (who: string, date: string) => `${who} replied on ${date}.`,
+    repliedSomeone: 'Someone replied.',
+    subject: (subject: string) => `Subject: ${subject}`,
+    openReply: 'Open the reply',
+    timedOutTitle: 'No reply in time',
+    timedOut: (deadline: string) => `Nobody replied before ${deadline}: the run went on by the “no reply” output.`,
+    timedOutUndated: 'Nobody replied in time: the run went on by the “no reply” output.',
   },
   replayDialog: {
     title: 'Replay this run',

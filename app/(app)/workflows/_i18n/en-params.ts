@@ -38,6 +38,9 @@ export const enParams = {
     minimum: (n: number) => `min ${n}`,
     maximum: (n: number) => `max ${n}`,
     otherIssues: 'Other problems with the parameters',
+    timeZoneHere: (zone: string) => `${zone} (this browser’s time zone)`,
+    timeZonesAll: 'All time zones',
+    choicesNone: 'None chosen.',
   },
   issues: {
     where: (list: string, n: number) => `${list}, item ${n}`,
@@ -72,6 +75,15 @@ export const enParams = {
     is_not_empty: 'is not empty',
     matches_regex: 'matches the pattern',
   } as Record<string, string>,
+  /**
+   * Options of the node types' lists as words, by parameter name (selects and checkbox lists); an option
+   * not here shows as the engine writes it. A list's order here is the order its checkboxes show.
+   */
+  options: {
+    unit: { seconds: 'seconds', minutes: 'minutes', hours: 'hours', days: 'days', weeks: 'weeks', months: 'months', years: 'years' },
+    attachments: { none: 'The message or text only', pdf_and_text: 'Also the PDF and text attachments' },
+    days: { mon: 'Monday', tue: 'Tuesday', wed: 'Wednesday', thu: 'Thursday', fri: 'Friday', sat: 'Saturday', sun: 'Sunday' },
+  } as Record<string, Record<string, string>>,
   pickers: {
     mailboxDefault: 'Default mailbox',
     allMailboxes: 'No mailbox chosen: every mailbox.',

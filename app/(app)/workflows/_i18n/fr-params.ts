@@ -39,6 +39,9 @@ export const frParams: typeof enParams = {
     minimum: (n: number) => `min ${n}`,
     maximum: (n: number) => `max ${n}`,
     otherIssues: 'Autres problèmes dans les paramètres',
+    timeZoneHere: (zone: string) => `${zone} (fuseau horaire de ce navigateur)`,
+    timeZonesAll: 'Tous les fuseaux horaires',
+    choicesNone: 'Aucun choisi.',
   },
   issues: {
     where: (list: string, n: number) => `${list}, élément ${n}`,
@@ -72,6 +75,11 @@ export const frParams: typeof enParams = {
     is_not_empty: 'n’est pas vide',
     matches_regex: 'correspond au motif',
   } as Record<string, string>,
+  options: {
+    unit: { seconds: 'secondes', minutes: 'minutes', hours: 'heures', days: 'jours', weeks: 'semaines', months: 'mois', years: 'années' },
+    attachments: { none: 'Le message ou le texte seulement', pdf_and_text: 'Aussi les pièces jointes PDF et texte' },
+    days: { mon: 'Lundi', tue: 'Mardi', wed: 'Mercredi', thu: 'Jeudi', fri: 'Vendredi', sat: 'Samedi', sun: 'Dimanche' },
+  } as Record<string, Record<string, string>>,
   pickers: {
     mailboxDefault: 'Boîte par défaut',
     allMailboxes: 'Aucune boîte choisie : toutes les boîtes.',

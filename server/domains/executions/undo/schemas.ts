@@ -22,6 +22,7 @@ const itemBase = {
   description: z.string(),
   messageId: z.string().nullable(),
   outboundId: z.string().nullable(),
+  subject: z.string().nullable().describe('The subject of the message (or of the draft) the item is about; null when unknown (a message no longer mirrored).'),
   action: z.discriminatedUnion('kind', [messageAction, discardAction]).nullable().describe('The inverse action; null when none could be named.'),
 };
 
@@ -105,6 +106,8 @@ export const bulkUndoOutput = z.object({
   runs: z.array(
     z.object({
       executionId: z.uuid(),
+      createdAt: isoDateTime.describe('When the run was created.'),
+      subject: z.string().nullable().describe('The subject of the email that started it; null for a run no email started.'),
       outcome: z.enum(['undone', 'already_undone', 'preview', 'refused']),
       counts: runCounts.nullable().describe('Null when refused.'),
       error: z.object({ code: z.string(), reason: z.string().nullable() }).nullable().describe('Why the run was refused (`execution.undo_in_progress`…).'),
@@ -112,3 +115,25 @@ export const bulkUndoOutput = z.object({
   ),
   totals: runCounts,
 });
+
+/** What the run's undo record says, on the run's detail (GET /api/v1/executions/{id}): null when never undone. */
+export const executionUndoSummarySchema = z
+  .object({
+    status: z
+      .enum(['running', 'interrupted', 'done'])
+      .describe('`running`: an undo is making its items now; `interrupted`: one stopped before the end (undo again to finish it); `done`: undone, once and for all.'),
+    undoneAt: isoDateTime.nullable().describe('When the undo finished; null until it has.'),
+    by: z.object({
+      memberId: z.uuid().describe('The member who undid the run (its owner).'),
+      apiKeyId: z.uuid().nullable().describe('The API key the undo was made with; null: in the app.'),
+    }),
+    counts: z
+      .object({
+        undone: z.number().int().min(0).describe('Changes put back.'),
+        skipped: z.number().int().min(0).describe('Changes left as they are (the message changed since, or nothing to put back).'),
+        failed: z.number().int().min(0).describe('Changes the mailbox refused.'),
+        sent: z.number().int().min(0).describe('Messages the run sent: never undone.'),
+      })
+      .describe('So far, while the undo is not done.'),
+  })
+  .meta({ id: 'ExecutionUndoSummary' });

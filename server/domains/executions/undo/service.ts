@@ -24,11 +24,12 @@ import { db } from '../../../core/db';
 import { AppError, appError } from '../../../core/errors/app-error';
 import { iso } from '../../../core/http/schemas';
 import { isUuid } from '../../../core/ids';
-import { actOnMessage, findFolderKeysOfMailboxes, findFoldersByMessageIdHeader, findMessageStates, findUsedClientTokens } from '../../mail';
+import { actOnMessage, findFolderKeysOfMailboxes, findFoldersByMessageIdHeader, findMessageHeadlines, findMessageStates, findUsedClientTokens } from '../../mail';
 import { findItemStates, rejectReviewItem } from '../../review';
 import { findOwnedExecutionOrThrow, findOwnedWorkflowOrThrow } from '../repo';
-import { appendUndoItem, claimUndo, findRunsToUndo, findRunTreeEffects, findUndo, finishUndo, undoClaimLeaseSeconds, type UndoRow } from '../repo-undo';
+import { appendUndoItem, claimUndo, findRunsToUndo, findRunTreeEffects, findUndo, finishUndo, undoClaimLeaseSeconds, type RunToUndo, type UndoRow } from '../repo-undo';
 import { namedByRecords, planUndo, type SentItem, type UndoItem, type UndoPlan } from './plan';
+import { presentHeadline } from '../present';
 import type { BulkUndoInput } from './schemas';
 
 /** Effect records of one run tree an undo reads at most; a larger run is refused (`too_many_effects`). */
@@ -39,7 +40,19 @@ const discardReason = 'Undone with the run that made it.';
 
 const finishedStatuses = new Set(['succeeded', 'failed', 'cancelled']);
 
-export interface UndoResultItem extends Omit<UndoItem, 'status' | 'reason'> {
+/**
+ * A planned item with the subject of the message or draft it names: what the member recognises it by
+ * (null when neither the mirror nor the run's triggering email knows it).
+ */
+export interface DescribedUndoItem extends UndoItem {
+  subject: string | null;
+}
+
+export interface DescribedUndoPlan extends Omit<UndoPlan, 'items'> {
+  items: DescribedUndoItem[];
+}
+
+export interface UndoResultItem extends Omit<DescribedUndoItem, 'status' | 'reason'> {
   status: 'undone' | 'skipped' | 'failed';
   reason: string | null;
 }
@@ -57,24 +70,33 @@ async function undoTarget(actor: AuthenticatedActor, id: string) {
   return run;
 }
 
-/** The run tree's records and, as they are now, what they name, planned. */
-async function planOf(memberId: string, executionId: string, done?: ReadonlySet<string>): Promise<UndoPlan> {
-  const records = await findRunTreeEffects(executionId, maxUndoEffects + 1);
+type UndoTarget = Awaited<ReturnType<typeof undoTarget>>;
+
+/** The run tree's records and, as they are now, what they name, planned; each item with its subject. */
+async function planOf(memberId: string, run: UndoTarget, done?: ReadonlySet<string>): Promise<DescribedUndoPlan> {
+  const records = await findRunTreeEffects(run.id, maxUndoEffects + 1);
   if (records.length > maxUndoEffects) throw notUndoable('too_many_effects', { limit: maxUndoEffects });
   const named = namedByRecords(records);
-  const [messages, folders, outbound] = await Promise.all([
+  const [messages, folders, outbound, headlines] = await Promise.all([
     findMessageStates(memberId, named.messageIds),
     findFolderKeysOfMailboxes(memberId, named.mailboxIds),
     findItemStates(memberId, named.outboundIds),
+    findMessageHeadlines(named.messageIds, [memberId]),
   ]);
   const mirrored = new Set(messages.map((message) => message.id));
-  return planUndo(records, {
+  const plan = planUndo(records, {
     messages: new Map(messages.map((message) => [message.id, message])),
     relocated: await relocatedOf(memberId, named.headers, mirrored),
     folders,
     outbound: new Map(outbound.map((item) => [item.id, { id: item.id, reviewStatus: item.reviewStatus, sendStatus: item.sendStatus, to: item.toAddrs, subject: item.subject }])),
     ...(done ? { done } : {}),
   });
+  // A message gone from the mirror is most often the run's own triggering email: its headline names it.
+  const subjects = new Map<string, string | null>(headlines.map((row) => [row.id, row.subject]));
+  if (run.messageId && !subjects.has(run.messageId)) subjects.set(run.messageId, presentHeadline(run.messageHeadline)?.subject ?? null);
+  for (const item of outbound) subjects.set(item.id, item.subject);
+  const subjectOf = (item: UndoItem) => subjects.get(item.messageId ?? item.outboundId ?? '') ?? null;
+  return { ...plan, items: plan.items.map((item) => ({ ...item, subject: subjectOf(item) })) };
 }
 
 /** Messages gone under their id, found again by their Message-ID in their mailbox: where they are now. */
@@ -93,8 +115,8 @@ const counted = <T extends { status: string }>(items: T[], status: T['status']) 
 
 export async function previewUndo(actor: AuthenticatedActor, id: string) {
   authorize({ kind: 'scope', scope: 'messages:read' }, actor);
-  await undoTarget(actor, id);
-  const [plan, previous] = await Promise.all([planOf(actor.member.id, id), findUndo(actor.member.id, id)]);
+  const run = await undoTarget(actor, id);
+  const [plan, previous] = await Promise.all([planOf(actor.member.id, run), findUndo(actor.member.id, id)]);
   return {
     executionId: id,
     items: plan.items,
@@ -116,9 +138,10 @@ function presentUndo(executionId: string, items: UndoResultItem[], sent: SentIte
   };
 }
 
-/** A kept answer: its arrays as stored (written by this file only). */
+/** A kept answer: its arrays as stored (written by this file only; items kept before subjects were added have none). */
 function presentStored(executionId: string, row: UndoRow) {
-  return presentUndo(executionId, row.items as UndoResultItem[], row.sent as SentItem[], row.finishedAt ?? row.claimedAt, true);
+  const items = (row.items as UndoResultItem[]).map((item) => ({ ...item, subject: item.subject ?? null }));
+  return presentUndo(executionId, items, row.sent as SentItem[], row.finishedAt ?? row.claimedAt, true);
 }
 
 /** `undo:` and the record key's SHA-256: a client token of the webmail's grammar, one per record. */
@@ -127,7 +150,7 @@ export function undoTokenOf(effectKey: string): string {
 }
 
 /** Makes one planned item; the mailbox's refusal (a folder gone, a mailbox disconnected) is the item's failure. */
-async function makeItem(actor: AuthenticatedActor, item: UndoItem): Promise<UndoResultItem> {
+async function makeItem(actor: AuthenticatedActor, item: DescribedUndoItem): Promise<UndoResultItem> {
   const { status, reason, ...rest } = item;
   if (status === 'skip' || !item.action) return { ...rest, status: 'skipped', reason };
   try {
@@ -146,7 +169,7 @@ async function makeItem(actor: AuthenticatedActor, item: UndoItem): Promise<Undo
 }
 
 /** Scopes the plan needs of a key: the mailbox always, the review queue when a draft is discarded. */
-function authorizePlan(actor: AuthenticatedActor, plan: UndoPlan): void {
+function authorizePlan(actor: AuthenticatedActor, plan: DescribedUndoPlan): void {
   authorize({ kind: 'scope', scope: 'messages:write' }, actor);
   if (plan.items.some((item) => item.status === 'will_undo' && item.action?.kind === 'discard_draft')) authorize({ kind: 'scope', scope: 'review:write' }, actor);
 }
@@ -154,12 +177,12 @@ function authorizePlan(actor: AuthenticatedActor, plan: UndoPlan): void {
 export async function undoRun(actor: AuthenticatedActor, id: string, ip?: string | null) {
   const memberId = actor.member.id;
   authorize({ kind: 'scope', scope: 'messages:write' }, actor);
-  await undoTarget(actor, id);
+  const run = await undoTarget(actor, id);
   const previous = await findUndo(memberId, id);
   if (previous?.status === 'done') return presentStored(id, previous);
-  let plan = await planOf(memberId, id);
+  let plan = await planOf(memberId, run);
   authorizePlan(actor, plan);
-  const claim = await claimUndo(memberId, id);
+  const claim = await claimUndo(memberId, id, actor.kind === 'apiKey' ? actor.keyId : null);
   if (!claim) {
     const current = await findUndo(memberId, id);
     if (current?.status === 'done') return presentStored(id, current);
@@ -174,7 +197,7 @@ export async function undoRun(actor: AuthenticatedActor, id: string, ip?: string
     ...made.filter((item) => item.status === 'undone').map((item) => item.effectKey),
     ...plan.items.filter((item) => used.has(undoTokenOf(item.effectKey))).map((item) => item.effectKey),
   ]);
-  if (done.size > 0) plan = await planOf(memberId, id, done);
+  if (done.size > 0) plan = await planOf(memberId, run, done);
   const madeKeys = new Set(made.map((item) => item.effectKey));
   const items = [...made];
   for (const planned of plan.items) {
@@ -192,19 +215,22 @@ export async function undoRun(actor: AuthenticatedActor, id: string, ip?: string
   return presentUndo(id, items, plan.sent, finished.finishedAt ?? new Date(), false);
 }
 
-async function bulkOne(actor: AuthenticatedActor, executionId: string, dryRun: boolean, ip: string | null | undefined) {
+async function bulkOne(actor: AuthenticatedActor, run: RunToUndo, dryRun: boolean, ip: string | null | undefined) {
+  // What the member recognises the run by, in the per-run list.
+  const executionId = run.id;
+  const known = { executionId, createdAt: iso(run.createdAt), subject: presentHeadline(run.messageHeadline)?.subject ?? null };
   try {
     if (dryRun) {
       const preview = await previewUndo(actor, executionId);
-      return { executionId, outcome: 'preview' as const, counts: { undone: preview.counts.willUndo, skipped: preview.counts.skip, failed: 0, sent: preview.counts.sent }, error: null };
+      return { ...known, outcome: 'preview' as const, counts: { undone: preview.counts.willUndo, skipped: preview.counts.skip, failed: 0, sent: preview.counts.sent }, error: null };
     }
     const answer = await undoRun(actor, executionId, ip);
-    return { executionId, outcome: answer.replayed ? ('already_undone' as const) : ('undone' as const), counts: answer.counts, error: null };
+    return { ...known, outcome: answer.replayed ? ('already_undone' as const) : ('undone' as const), counts: answer.counts, error: null };
   } catch (error) {
     // A key's missing scope refuses the whole call, not one run.
     if (!(error instanceof AppError) || error.code === 'api_key.scope_missing') throw error;
     const reason = typeof error.details.reason === 'string' ? error.details.reason : null;
-    return { executionId, outcome: 'refused' as const, counts: null, error: { code: error.code, reason } };
+    return { ...known, outcome: 'refused' as const, counts: null, error: { code: error.code, reason } };
   }
 }
 
@@ -218,13 +244,13 @@ export async function undoWorkflowRuns(actor: AuthenticatedActor, workflowId: st
   if (!isUuid(workflowId)) throw appError('workflow.not_found');
   await findOwnedWorkflowOrThrow(actor.member.id, workflowId);
   const window = { from: new Date(input.from), to: input.to ? new Date(input.to) : new Date() };
-  const ids = await findRunsToUndo(actor.member.id, workflowId, window, input.limit + 1);
+  const found = await findRunsToUndo(actor.member.id, workflowId, window, input.limit + 1);
   const runs: Awaited<ReturnType<typeof bulkOne>>[] = [];
-  for (const executionId of ids.slice(0, input.limit)) runs.push(await bulkOne(actor, executionId, input.dryRun, ip));
+  for (const run of found.slice(0, input.limit)) runs.push(await bulkOne(actor, run, input.dryRun, ip));
   const total = (key: 'undone' | 'skipped' | 'failed' | 'sent') => runs.reduce((sum, run) => sum + (run.counts?.[key] ?? 0), 0);
   return {
     count: runs.length,
-    hasMore: ids.length > input.limit,
+    hasMore: found.length > input.limit,
     dryRun: input.dryRun,
     runs,
     totals: { undone: total('undone'), skipped: total('skipped'), failed: total('failed'), sent: total('sent') },

@@ -87,12 +87,15 @@ describe('POST /api/v1/executions/{id}/undo/preview and /undo', () => {
     expect([...(await mirror(ids)).values()]).toEqual(ids.map(() => ['Archive', ['Processed']]));
     // Afterwards, by hand, in the webmail: one message moved again.
     await actOnMessage(member.id, { messageId: ids[2]!, action: 'move', folder: 'Junk', clientToken: 'by-hand-1' });
+    expect((await call('GET', `/api/v1/executions/${execution.id}`, { cookie: member.cookie })).body.undo).toBeNull();
 
     const preview = await call('POST', `/api/v1/executions/${execution.id}/undo/preview`, { cookie: member.cookie });
     expect(preview.status).toBe(200);
     expect(preview.body.counts).toEqual({ willUndo: 9, skip: 2, sent: 0 });
     expect(preview.body.undoneAt).toBeNull();
-    expect(preview.body.items[0]).toMatchObject({ effect: 'mail.draft', status: 'will_undo', action: { kind: 'discard_draft' } });
+    expect(preview.body.items[0]).toMatchObject({ effect: 'mail.draft', status: 'will_undo', action: { kind: 'discard_draft' }, subject: 'Sorted' });
+    // Each item names its message by subject, as the member knows it.
+    expect(preview.body.items.filter((item: { messageId: string }) => item.messageId === ids[3]).map((item: { subject: string }) => item.subject)).toEqual(['Invoice 3', 'Invoice 3']);
     const skipped = preview.body.items.filter((item: { status: string }) => item.status === 'skip');
     expect(skipped.map((item: { messageId: string; effect: string; reason: string }) => [item.messageId, item.effect, item.reason])).toEqual([
       [ids[2], 'mail.move', 'moved_since'],
@@ -125,6 +128,14 @@ describe('POST /api/v1/executions/{id}/undo/preview and /undo', () => {
     expect(operations.every((operation) => operation.status === 'pending')).toBe(true);
     const audit = await db().auditEntry.findMany({ where: { action: 'execution.undone', targetId: execution.id } });
     expect(audit).toMatchObject([{ actorMemberId: member.id, details: { undone: 9, skipped: 2, failed: 0, sent: 0 } }]);
+    // The run's detail says so (what the run page shows after a reload).
+    const detail = await call('GET', `/api/v1/executions/${execution.id}`, { cookie: member.cookie });
+    expect(detail.body.undo).toEqual({
+      status: 'done',
+      undoneAt: undone.body.undoneAt,
+      by: { memberId: member.id, apiKeyId: null },
+      counts: { undone: 9, skipped: 2, failed: 0, sent: 0 },
+    });
 
     // Again: nothing undone twice, the first answer.
     const again = await call('POST', `/api/v1/executions/${execution.id}/undo`, { cookie: member.cookie });
@@ -195,6 +206,8 @@ describe('POST /api/v1/executions/{id}/undo/preview and /undo', () => {
     const undone = await call('POST', `/api/v1/executions/${execution.id}/undo`, { key: full.secret });
     expect(undone.status).toBe(200);
     expect(undone.body.counts.undone).toBe(3);
+    const detail = await call('GET', `/api/v1/executions/${execution.id}`, { cookie: member.cookie });
+    expect(detail.body.undo).toMatchObject({ status: 'done', by: { memberId: member.id, apiKeyId: full.key.id } });
   });
 
   it('a claim held by a live call is 409 undo_in_progress; one whose holder died is taken over, what it made counted as made', async () => {
@@ -203,6 +216,8 @@ describe('POST /api/v1/executions/{id}/undo/preview and /undo', () => {
     await db().executionUndo.create({ data: { executionId: execution.id, memberId: member.id } });
     const busy = await call('POST', `/api/v1/executions/${execution.id}/undo`, { cookie: member.cookie });
     expect([busy.status, busy.body.error.code]).toEqual([409, 'execution.undo_in_progress']);
+    const whileHeld = await call('GET', `/api/v1/executions/${execution.id}`, { cookie: member.cookie });
+    expect(whileHeld.body.undo).toEqual({ status: 'running', undoneAt: null, by: { memberId: member.id, apiKeyId: null }, counts: { undone: 0, skipped: 0, failed: 0, sent: 0 } });
 
     // The holder made the newest item (the draft's discard comes first; here, the first message's move) and died.
     const preview = await call('POST', `/api/v1/executions/${execution.id}/undo/preview`, { cookie: member.cookie });
@@ -213,6 +228,8 @@ describe('POST /api/v1/executions/{id}/undo/preview and /undo', () => {
     const itsLabel = preview.body.items.find((item: { effect: string; messageId: string }) => item.effect === 'mail.label' && item.messageId === firstMove.messageId);
     await actOnMessage(member.id, { ...itsLabel.action, clientToken: undoTokenOf(itsLabel.effectKey) });
     await db().executionUndo.update({ where: { executionId: execution.id }, data: { items: [made], claimedAt: new Date(Date.now() - 10 * 60_000) } });
+    const stopped = await call('GET', `/api/v1/executions/${execution.id}`, { cookie: member.cookie });
+    expect(stopped.body.undo).toMatchObject({ status: 'interrupted', undoneAt: null, counts: { undone: 1, skipped: 0, failed: 0 } });
 
     const undone = await call('POST', `/api/v1/executions/${execution.id}/undo`, { cookie: member.cookie });
     expect(undone.status).toBe(200);
@@ -236,6 +253,8 @@ describe('POST /api/v1/workflows/{id}/executions/undo', () => {
     const third = await sortingRun(ids[1]!, { workflowId: first.workflowId });
     const from = new Date(Date.now() - 3_600_000).toISOString();
     const path = `/api/v1/workflows/${first.workflowId}/executions/undo`;
+    // As if an email had started the second run: its headline names it.
+    await db().execution.update({ where: { id: second.execution.id }, data: { messageHeadline: { subject: 'Bulk B arrived', fromName: 'Ann', fromEmail: 'ann@example.test' } } });
 
     const dry = await call('POST', path, { cookie: member.cookie, body: { from, dryRun: true } });
     expect(dry.status).toBe(200);
@@ -245,6 +264,9 @@ describe('POST /api/v1/workflows/{id}/executions/undo', () => {
       [second.execution.id, 'preview'],
       [first.execution.id, 'preview'],
     ]);
+    // Each run as the member recognises it: when, and the email that started it (none: a webhook run).
+    expect(dry.body.runs[0]).toMatchObject({ createdAt: third.execution.createdAt.toISOString(), subject: null });
+    expect(dry.body.runs[1]).toMatchObject({ createdAt: second.execution.createdAt.toISOString(), subject: 'Bulk B arrived' });
 
     const page = await call('POST', path, { cookie: member.cookie, body: { from, limit: 2 } });
     expect(page.body).toMatchObject({ count: 2, hasMore: true, dryRun: false, totals: { undone: 6 } });

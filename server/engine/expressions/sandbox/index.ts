@@ -18,6 +18,21 @@ async function resolveInline(sites: ExpressionSite[], scope: unknown): Promise<u
   return resolved;
 }
 
+/** Whether every expression of `text` is of the inline kind (bounded by the data it reads; see runsInline). */
+export function isInlineText(text: string, path = 'params'): boolean {
+  return runsInline([{ path, text }]);
+}
+
+/**
+ * One string resolved on this thread, for the few places that must answer without a sandbox thread
+ * (a run's "one run at a time" key, computed as it starts): refuses anything but inline expressions.
+ */
+export async function resolveInlineText(text: string, scope: unknown, path: string): Promise<unknown> {
+  if (!isInlineText(text, path)) throw new Error(`${path}: only inline expressions are resolved on this thread`);
+  const [value] = await resolveInline([{ path, text }], scope);
+  return value;
+}
+
 async function resolveSites(sites: ExpressionSite[], scope: ExpressionScope): Promise<unknown[]> {
   if (sites.length === 0) return [];
   // Only what the expressions can read is copied (upstream nodes' data can be large).

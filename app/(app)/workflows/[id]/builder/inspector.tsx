@@ -42,7 +42,7 @@ function NodeResult({ step, pinned, onPin, onUnpin }: { step: TestRunStep | unde
         <div className="space-y-2" data-testid="node-result">
           <div className="flex flex-wrap items-center gap-2">
             <StatusBadge tone={executionStatusTone(step.status)}>{t.executions.status[step.status] ?? step.status}</StatusBadge>
-            {step.output ? <Badge>{b.port(step.output)}</Badge> : null}
+            {step.output ? <Badge>{b.port(t.builder.ports[step.output] ?? step.output)}</Badge> : null}
             {step.pinned ? <Badge tone="brand">{t.builder.pinned}</Badge> : null}
           </div>
           {step.error ? (

@@ -127,19 +127,34 @@ export function optionText(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
+/** The dictionary's words for options: condition operators, and other lists by parameter name. */
+export interface OptionDictionary {
+  operators: Record<string, string>;
+  options: Record<string, Record<string, string>>;
+}
+
+/** The words of a parameter's options, when the dictionary has them. */
+export function optionWordsOf(name: string | undefined, dictionary: OptionDictionary): Record<string, string> | undefined {
+  if (name === undefined) return undefined;
+  if (name === 'operator') return dictionary.operators;
+  return Object.hasOwn(dictionary.options, name) ? dictionary.options[name] : undefined;
+}
+
 /**
  * An option as a person reads it: a condition's operator in words ("is not equal to", "matches the
- * pattern"), any other option as it is written.
+ * pattern"), a unit or an attachments choice in words ("days", "Also the PDF and text attachments"),
+ * any other option as it is written.
  */
-export function optionWords(value: unknown, name: string | undefined, operators: Record<string, string>): string {
-  if (name === 'operator' && typeof value === 'string' && Object.hasOwn(operators, value)) return operators[value];
+export function optionWords(value: unknown, name: string | undefined, dictionary: OptionDictionary): string {
+  const words = optionWordsOf(name, dictionary);
+  if (words && typeof value === 'string' && Object.hasOwn(words, value)) return words[value];
   return optionText(value);
 }
 
 export function EnumField(props: InnerProps) {
   const { base, value, onChange, required } = props;
   const { ctx, schema } = base;
-  const words = (option: unknown) => optionWords(option, props.name, ctx.t.operators);
+  const words = (option: unknown) => optionWords(option, props.name, ctx.t);
   // A plain string that is not an option is shown as an unknown option, not as an expression.
   const expression = useExpressionMode(props, true);
   const options = schema.enum ?? [];

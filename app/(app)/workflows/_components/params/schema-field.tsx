@@ -3,8 +3,10 @@
 /**
  * One generated field per schema node, recursively: strings (expression editor), numbers, booleans,
  * enums, nested objects (fieldsets), records (key/value entries), arrays (add, remove, reorder),
- * unions (a kind selector), unknown values (text with expressions, or JSON). Any non-text field can
- * switch to an expression (`fx`): the engine accepts `{{ … }}` wherever a value goes.
+ * unions (a kind selector), unknown values (text with expressions, or JSON); and, before those, the
+ * fields that are more than their kind (option lists, times of day, time zones: `_lib/widgets.ts`) and
+ * the pickers of the member's resources. Any non-text field can switch to an expression (`fx`): the
+ * engine accepts `{{ … }}` wherever a value goes.
  *
  * A field emits only on the member's edits, through `onChange(value)` (`undefined` removes the key),
  * so params round-trip unchanged: an absent param stays absent and its default is a placeholder.
@@ -21,6 +23,8 @@ import { MailboxListField, PickerSelectField, pickerList } from './picker-fields
 import { StringField, NumberField, BooleanField, EnumField } from './scalar-fields';
 import { ObjectField, ArrayField, RecordField } from './composite-fields';
 import { UnionField, UnknownField } from './union-fields';
+import { choicesOf, widgetFor } from './_lib/widgets';
+import { ChoiceListField, ClockField, TimeZoneField } from './widget-fields';
 
 function useFieldBase(props: FieldProps): FieldBase {
   const ctx = useFormContext();
@@ -51,6 +55,16 @@ export function SchemaField(props: FieldProps) {
       if (picker === 'mailboxes') return <MailboxListField {...props} base={base} items={list} />;
       return <PickerSelectField {...props} base={base} picker={picker} items={list} />;
     }
+  }
+  switch (widgetFor(props.name, base.schema, base.ctx.root)) {
+    case 'choices':
+      return <ChoiceListField {...props} base={base} options={choicesOf(base.schema, base.ctx.root) ?? []} />;
+    case 'clock':
+      return <ClockField {...props} base={base} />;
+    case 'timeZone':
+      return <TimeZoneField {...props} base={base} />;
+    case null:
+      break;
   }
   switch (base.kind) {
     case 'string':

@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AuthenticatedActor } from '../../../../core/auth/access';
 import { db, type Tx } from '../../../../core/db';
+import { inRetriedTransaction } from '../../../../core/db/retry';
 import { appError } from '../../../../core/errors/app-error';
 import { jobKeys } from '../../../../core/jobs/catalogue';
 import { enqueue } from '../../../../core/jobs/enqueue';
@@ -73,7 +74,8 @@ function duplicateAnswer(threadId: string, existing: Awaited<ReturnType<typeof o
 export async function actOnThread(actor: AuthenticatedActor, input: ThreadActionInput): Promise<ActionAnswer> {
   const memberId = actor.member.id;
   const actionName = input.action ?? 'labels';
-  return db().$transaction(async (tx) => {
+  // Tried again on a deadlock: the runner's sync writes the same mirror rows in its own order.
+  return inRetriedTransaction(async (tx) => {
     const thread = await lockMemberThread(tx, memberId, input.id);
     const existing = await operationsOfToken(tx, memberId, input.clientToken);
     if (existing.length > 0) return duplicateAnswer(input.id, existing, actionName);
@@ -190,7 +192,9 @@ export async function checkMessageAction(memberId: string, input: Omit<MessageAc
  */
 export async function actOnMessage(memberId: string, input: MessageActionInput): Promise<MessageActionAnswer> {
   const actionName = input.action ?? 'labels';
-  return db().$transaction(async (tx) => {
+  // Tried again on a deadlock (the runner's sync writes the same mirror rows in its own order): the
+  // whole transaction rolled back, and the client token keeps a second try from acting twice.
+  return inRetriedTransaction(async (tx) => {
     const message = await memberMessageForAction(tx, memberId, input.messageId);
     if (message?.threadId) await lockMemberThread(tx, memberId, message.threadId);
     const existing = await operationsOfToken(tx, memberId, input.clientToken);
