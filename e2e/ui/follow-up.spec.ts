@@ -11,11 +11,10 @@
  */
 import { expect as baseExpect, test } from '@playwright/test';
 import { appendMessage, buildRawMessage } from '@/server/testing/mail-servers/deliver';
-import { startDovecot, type DovecotServer, type MailUser } from '@/server/testing/mail-servers/dovecot';
-import { startSmtpServer, type TestSmtpServer } from '@/server/testing/mail-servers/smtp';
+import type { MailUser } from '@/server/testing/mail-servers/dovecot';
 import { draftOf, dropType, expectSaved, inspect, node, wire } from '../fixtures/builder';
 import { e2eAdmin } from '../fixtures/env';
-import { connectTestMailbox, waitForFirstSync, waitForMirrored } from '../fixtures/mail';
+import { connectTestMailbox, useMailServers, waitForFirstSync, waitForMirrored } from '../fixtures/mail';
 import { signedInMember } from '../fixtures/members';
 import { signIn } from '../fixtures/session';
 import { publish } from '../fixtures/workflows';
@@ -28,18 +27,7 @@ test.use({ viewport });
 
 const account: MailUser = { user: 'follow-up-desk@example.test', password: 'follow-up-desk-imap-password' };
 
-let dovecot: DovecotServer;
-let smtp: TestSmtpServer;
-
-test.beforeAll(async () => {
-  dovecot = await startDovecot({ users: [account] });
-  smtp = await startSmtpServer({ users: [account], tls: 'none' });
-});
-
-test.afterAll(async () => {
-  await smtp?.stop();
-  await dovecot?.stop();
-});
+const servers = useMailServers([account]);
 
 interface StepRead {
   nodeId: string;
@@ -58,7 +46,7 @@ test('a follow-up built in the builder waits for the client’s reply and ends b
   const api = context.request;
   const member = await context.newPage();
   await member.setViewportSize(viewport);
-  const mailboxId = await connectTestMailbox(api, { dovecot, smtp }, account);
+  const mailboxId = await connectTestMailbox(api, servers, account);
   await waitForFirstSync(api, mailboxId);
   let workflowId = '';
 
@@ -126,7 +114,7 @@ test('a follow-up built in the builder waits for the client’s reply and ends b
   let runUrl = '';
   await test.step('the client’s mail arrives: the run waits for a reply, and its page says until when', async () => {
     await appendMessage({
-      server: dovecot,
+      server: servers.dovecot,
       ...account,
       raw: await buildRawMessage({ from: 'Ann Client <ann@client.example.test>', to: account.user, subject, messageId: askId, text: 'Could you send us a quote for 40 chairs?' }),
     });
@@ -148,7 +136,7 @@ test('a follow-up built in the builder waits for the client’s reply and ends b
 
   await test.step('someone else on the client’s side replies in the thread: the run ends by the reply', async () => {
     await appendMessage({
-      server: dovecot,
+      server: servers.dovecot,
       ...account,
       raw: await buildRawMessage({
         from: 'Bob Buyer <bob@client.example.test>',

@@ -11,28 +11,16 @@ import { expect, test, type APIRequestContext } from '@playwright/test';
 import type { ImapFlow } from 'imapflow';
 import { labelToKeyword } from '@/server/mail/imap/sync/flags';
 import { appendMessage, buildRawMessage, openTestImap } from '@/server/testing/mail-servers/deliver';
-import { startDovecot, type DovecotServer, type MailUser } from '@/server/testing/mail-servers/dovecot';
-import { startSmtpServer, type TestSmtpServer } from '@/server/testing/mail-servers/smtp';
+import type { MailUser } from '@/server/testing/mail-servers/dovecot';
 import { e2eAdmin } from '../fixtures/env';
-import { connectTestMailbox, waitForFirstSync, waitForMirrored } from '../fixtures/mail';
+import { connectTestMailbox, useMailServers, waitForFirstSync, waitForMirrored } from '../fixtures/mail';
 import { signedInMember } from '../fixtures/members';
 import { signIn } from '../fixtures/session';
 import { createFromJson, publish } from '../fixtures/workflows';
 
 const account: MailUser = { user: 'undo-journey@example.test', password: 'undo-journey-imap-password' };
 
-let dovecot: DovecotServer;
-let smtp: TestSmtpServer;
-
-test.beforeAll(async () => {
-  dovecot = await startDovecot({ users: [account] });
-  smtp = await startSmtpServer({ users: [account], tls: 'none' });
-});
-
-test.afterAll(async () => {
-  await smtp?.stop();
-  await dovecot?.stop();
-});
+const servers = useMailServers([account]);
 
 const position = { x: 0, y: 0 };
 /** Every new mail: labelled `Processed`, flagged, then filed in Archive (the move last, as a person would). */
@@ -52,7 +40,7 @@ const fileGraph = {
 
 /** Where the mail with this Message-ID is on the server: `folder keyword,keyword… flagged|unflagged`, or 'nowhere'. */
 async function onServer(messageId: string): Promise<string> {
-  const client: ImapFlow = await openTestImap({ server: dovecot, ...account });
+  const client: ImapFlow = await openTestImap({ server: servers.dovecot, ...account });
   try {
     for (const folder of ['INBOX', 'Archive']) {
       const box = await client.mailboxOpen(folder);
@@ -106,7 +94,7 @@ test('a member undoes a run’s mailbox changes from the run page; the mail is b
   const context = await signedInMember(browser, page.request, { email: `undo-${stamp}@e2e.test`, name: 'Uma Undo', password: 'undo-member-password-42' });
   const member = await context.newPage();
   try {
-    const mailboxId = await connectTestMailbox(context.request, { dovecot, smtp }, account);
+    const mailboxId = await connectTestMailbox(context.request, servers, account);
     await waitForFirstSync(context.request, mailboxId);
 
     await member.goto('/');
@@ -115,7 +103,7 @@ test('a member undoes a run’s mailbox changes from the run page; the mail is b
     await publish(member, 'File every new mail');
 
     const raw = await buildRawMessage({ from: 'Supplier <billing@supplier.example.test>', to: account.user, subject, text: 'Please find the invoice attached.', messageId });
-    await appendMessage({ server: dovecot, ...account, raw });
+    await appendMessage({ server: servers.dovecot, ...account, raw });
     await waitForMirrored(context.request, mailboxId, subject);
     const runId = await finishedRun(context.request, workflowId, 1);
 
@@ -169,7 +157,7 @@ test('a member undoes a run’s mailbox changes from the run page; the mail is b
     await test.step('a second mail filed; “Undo runs…” on the workflow previews, then undoes the runs of the last 24 hours not undone yet', async () => {
       const second = `Invoice ${stamp}-2`;
       const secondId = `<undo-${stamp}-2@supplier.example.test>`;
-      await appendMessage({ server: dovecot, ...account, raw: await buildRawMessage({ from: 'Supplier <billing@supplier.example.test>', to: account.user, subject: second, text: 'Another one.', messageId: secondId }) });
+      await appendMessage({ server: servers.dovecot, ...account, raw: await buildRawMessage({ from: 'Supplier <billing@supplier.example.test>', to: account.user, subject: second, text: 'Another one.', messageId: secondId }) });
       await waitForMirrored(context.request, mailboxId, second);
       await finishedRun(context.request, workflowId, 2);
       await expect.poll(() => onServer(secondId), { timeout: 60_000, message: 'the runner applies the second run' }).toBe(`Archive ${processed} flagged`);

@@ -3,9 +3,11 @@
  * the sweeper, against the test database. `waitForExecution` polls until a run reaches a status.
  */
 import { run, type Runner } from 'graphile-worker';
+import { afterAll, beforeAll } from 'vitest';
 import { db } from '../../../server/core/db';
 import { composeEngine } from '../../../server/engine-adapters/compose';
 import { sweepExecutions } from '../../../server/engine/run/sweeper';
+import { useTestDatabase } from '../../../server/testing/test-database';
 import { graphileLogger } from '../../graphile-logger';
 import { executionAdvanceTask } from '../../tasks/execution-advance.task';
 
@@ -33,6 +35,22 @@ export async function startEngineWorker(connectionString: string, options: { con
       await runner.stop();
     },
   };
+}
+
+/**
+ * The test file's database and an engine worker on it for the whole file (started before its tests,
+ * stopped after them): the set-up every engine rule test shares. Answers the database's URL.
+ */
+export async function useEngineWorker(options: { concurrency?: number } = {}): Promise<string> {
+  const databaseUrl = await useTestDatabase();
+  let worker: EngineWorker | undefined;
+  beforeAll(async () => {
+    worker = await startEngineWorker(databaseUrl, options);
+  });
+  afterAll(async () => {
+    await worker?.stop();
+  });
+  return databaseUrl;
 }
 
 const finalStatuses = ['succeeded', 'failed', 'cancelled'];

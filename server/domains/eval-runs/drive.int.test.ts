@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { run as runWorker } from 'graphile-worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { resetConfigForTests } from '../../core/config';
 import { db } from '../../core/db';
 import { resumeWithDecision } from '../../engine/run/resume';
@@ -16,25 +16,19 @@ import { createExecution, createStep } from '../../testing/execution-factories';
 import { createMember, type TestMember } from '../../testing/factories';
 import { createMailbox, createMessage, type TestMessageOptions } from '../../testing/mail-factories';
 import { call } from '../../testing/rest-client';
-import { useTestDatabase } from '../../testing/test-database';
 import { createWorkflow } from '../../testing/workflow-factories';
-import { startEngineWorker, waitForExecution, type EngineWorker } from '../../../runner/engine/testing/engine-worker';
+import { useEngineWorker, waitForExecution } from '../../../runner/engine/testing/engine-worker';
 import '../../../runner/engine/testing/fixture-nodes';
 import { graphileLogger } from '../../../runner/graphile-logger';
 import { evalRunTask } from '../../../runner/tasks/eval-run.task';
 import { driveEvalRun } from './drive';
 import { sweepEvalRuns } from './sweeper';
 
-const databaseUrl = await useTestDatabase();
-let worker: EngineWorker;
+const databaseUrl = await useEngineWorker({ concurrency: 8 });
 let member: TestMember;
 
 beforeAll(async () => {
-  worker = await startEngineWorker(databaseUrl, { concurrency: 8 });
   member = await createMember();
-});
-afterAll(async () => {
-  await worker?.stop();
 });
 
 type Node = { id: string; type: string; version: number; name: string; params: Record<string, unknown>; position: { x: number; y: number } };

@@ -3,7 +3,7 @@
  * list from runs that acted ... so 'Succeeded' is not read as 'it worked'." With the real runner, each
  * way a run finishes records `acted` (server/engine/run/acted.ts), and the list filters on it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../core/db';
 import type { GraphInput } from '../contract/graph';
 import { cancelExecutions } from './cancel';
@@ -11,21 +11,15 @@ import { replayExecution } from './replay';
 import { startExecution } from './start';
 import { createMember, type TestMember } from '../../testing/factories';
 import { call } from '../../testing/rest-client';
-import { useTestDatabase } from '../../testing/test-database';
 import { createWorkflow } from '../../testing/workflow-factories';
-import { startEngineWorker, waitForExecution, type EngineWorker } from '../../../runner/engine/testing/engine-worker';
+import { useEngineWorker, waitForExecution } from '../../../runner/engine/testing/engine-worker';
 import '../../../runner/engine/testing/fixture-nodes';
 
-const databaseUrl = await useTestDatabase();
-let worker: EngineWorker;
+await useEngineWorker({ concurrency: 4 });
 let member: TestMember;
 
 beforeAll(async () => {
-  worker = await startEngineWorker(databaseUrl, { concurrency: 4 });
   member = await createMember();
-});
-afterAll(async () => {
-  await worker?.stop();
 });
 
 const trigger = { id: 'start', type: 'trigger.webhook', version: 1, name: 'Webhook', params: {} };

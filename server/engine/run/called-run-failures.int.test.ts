@@ -8,26 +8,20 @@
  * - runs started by an error workflow, and the runs those call, start no error workflow (Events 7),
  *   so an error workflow that calls the failing workflow again cannot ping-pong.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../core/db';
 import type { GraphInput } from '../contract/graph';
 import { startExecution } from './start';
 import { createMember, type TestMember } from '../../testing/factories';
-import { useTestDatabase } from '../../testing/test-database';
 import { createWorkflow } from '../../testing/workflow-factories';
-import { startEngineWorker, waitForExecution, type EngineWorker } from '../../../runner/engine/testing/engine-worker';
+import { useEngineWorker, waitForExecution } from '../../../runner/engine/testing/engine-worker';
 import '../../../runner/engine/testing/fixture-nodes';
 
-const databaseUrl = await useTestDatabase();
-let worker: EngineWorker;
+await useEngineWorker({ concurrency: 8 });
 let member: TestMember;
 
 beforeAll(async () => {
-  worker = await startEngineWorker(databaseUrl, { concurrency: 8 });
   member = await createMember();
-});
-afterAll(async () => {
-  await worker?.stop();
 });
 
 const trigger = { id: 'start', type: 'trigger.webhook', version: 1, name: 'Webhook', params: {} };

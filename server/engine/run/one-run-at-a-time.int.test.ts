@@ -6,30 +6,24 @@
  * messages journal shows for each of them. The same under two runners and SIGKILLs, with real mail:
  * runner/engine/one-run-at-a-time.int.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../core/db';
 import { createMember, type TestMember } from '../../testing/factories';
 import { createMailbox, createMessage } from '../../testing/mail-factories';
 import { call } from '../../testing/rest-client';
-import { useTestDatabase } from '../../testing/test-database';
 import { createWorkflow } from '../../testing/workflow-factories';
-import { startEngineWorker, waitForExecution, type EngineWorker } from '../../../runner/engine/testing/engine-worker';
+import { useEngineWorker, waitForExecution } from '../../../runner/engine/testing/engine-worker';
 import type { GraphInput } from '../contract/graph';
 import type { OneRunAtATime } from '../contract/one-run-at-a-time';
 import { dispatchNewMail } from '../dispatch/dispatch-mail';
 import { receiveWebhook } from '../dispatch/webhook';
 import { cancelExecutions } from './cancel';
 
-const databaseUrl = await useTestDatabase();
-let worker: EngineWorker;
+await useEngineWorker({ concurrency: 8 });
 let member: TestMember;
 
 beforeAll(async () => {
-  worker = await startEngineWorker(databaseUrl, { concurrency: 8 });
   member = await createMember();
-});
-afterAll(async () => {
-  await worker?.stop();
 });
 
 /** trigger → a wait of `seconds` (the run holds its key while it waits, without a slot) → a step after it. */

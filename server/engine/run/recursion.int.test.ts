@@ -7,27 +7,21 @@
  * Shown on a real graphile-worker with the engine's own flow nodes.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../core/db';
 import type { GraphInput } from '../contract/graph';
 import { replayExecution } from './replay';
 import { startExecution } from './start';
 import { createMember, type TestMember } from '../../testing/factories';
-import { useTestDatabase } from '../../testing/test-database';
 import { createWorkflow } from '../../testing/workflow-factories';
-import { startEngineWorker, waitForExecution, type EngineWorker } from '../../../runner/engine/testing/engine-worker';
+import { useEngineWorker, waitForExecution } from '../../../runner/engine/testing/engine-worker';
 import '../../../runner/engine/testing/fixture-nodes';
 
-const databaseUrl = await useTestDatabase();
-let worker: EngineWorker;
+await useEngineWorker({ concurrency: 8 });
 let member: TestMember;
 
 beforeAll(async () => {
-  worker = await startEngineWorker(databaseUrl, { concurrency: 8 });
   member = await createMember();
-});
-afterAll(async () => {
-  await worker?.stop();
 });
 
 type OnError = 'fail' | 'continue' | 'errorPort';
