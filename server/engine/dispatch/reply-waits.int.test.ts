@@ -8,15 +8,14 @@
  * a cancel drops the registration.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../core/db';
 import { createMirrorSink } from '../../mail/mirror/writer';
 import { createMember, type TestMember } from '../../testing/factories';
 import { createMailbox } from '../../testing/mail-factories';
 import { buildRawMessage, type RawMessageFields } from '../../testing/mail-servers/deliver';
-import { useTestDatabase } from '../../testing/test-database';
 import { createWorkflow } from '../../testing/workflow-factories';
-import { startEngineWorker, waitForExecution, type EngineWorker } from '../../../runner/engine/testing/engine-worker';
+import { useEngineWorker, waitForExecution } from '../../../runner/engine/testing/engine-worker';
 import type { GraphInput } from '../contract/graph';
 import { deadlineAfter } from '../nodes/flow/business-time';
 import { waitForReplyNode } from '../nodes/flow/wait-for-reply.node';
@@ -26,16 +25,11 @@ import { startExecution } from '../run/start';
 import { dispatchNewMail, mailTriggerDataOf } from './dispatch-mail';
 import { call } from '../../testing/rest-client';
 
-const databaseUrl = await useTestDatabase();
-let worker: EngineWorker;
+await useEngineWorker();
 let member: TestMember;
 
 beforeAll(async () => {
-  worker = await startEngineWorker(databaseUrl);
   member = await createMember();
-});
-afterAll(async () => {
-  await worker?.stop();
 });
 
 const anne = 'Anne Client <anne@client.test>';

@@ -4,7 +4,7 @@
  * iterations label and move messages, the run drafts a message; the preview says what will be undone,
  * the undo does it through the webmail's own action, once.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../../core/db';
 import type { GraphInput } from '../../../engine/contract/graph';
 import { startExecution } from '../../../engine/run/start';
@@ -12,25 +12,19 @@ import { actOnMessage } from '../../mail/threads/actions/service';
 import { createApiKeyFor, createMember, type TestMember } from '../../../testing/factories';
 import { createMailbox, createMessage } from '../../../testing/mail-factories';
 import { call } from '../../../testing/rest-client';
-import { useTestDatabase } from '../../../testing/test-database';
 import { createWorkflow } from '../../../testing/workflow-factories';
-import { startEngineWorker, waitForExecution, type EngineWorker } from '../../../../runner/engine/testing/engine-worker';
+import { useEngineWorker, waitForExecution } from '../../../../runner/engine/testing/engine-worker';
 import { undoTokenOf } from './service';
 
-const databaseUrl = await useTestDatabase();
-let worker: EngineWorker;
+await useEngineWorker({ concurrency: 8 });
 let member: TestMember;
 let other: TestMember;
 let mailbox: { id: string; address: string };
 
 beforeAll(async () => {
-  worker = await startEngineWorker(databaseUrl, { concurrency: 8 });
   member = await createMember();
   other = await createMember();
   mailbox = await createMailbox(member, { address: 'desk@example.test' });
-});
-afterAll(async () => {
-  await worker?.stop();
 });
 
 const trigger = { id: 'start', type: 'trigger.webhook', version: 1, name: 'Webhook', params: {} };

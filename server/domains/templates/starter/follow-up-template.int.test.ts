@@ -5,29 +5,23 @@
  * the real writer and dispatched for real; the template's own graph runs on a real worker.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../../core/db';
 import { dispatchNewMail } from '../../../engine/dispatch/dispatch-mail';
 import { createMirrorSink } from '../../../mail/mirror/writer';
 import { createMember, type TestMember } from '../../../testing/factories';
 import { createMailbox } from '../../../testing/mail-factories';
 import { buildRawMessage, type RawMessageFields } from '../../../testing/mail-servers/deliver';
-import { useTestDatabase } from '../../../testing/test-database';
 import { createWorkflow } from '../../../testing/workflow-factories';
-import { startEngineWorker, waitForExecution, type EngineWorker } from '../../../../runner/engine/testing/engine-worker';
+import { useEngineWorker, waitForExecution } from '../../../../runner/engine/testing/engine-worker';
 import type { GraphInput } from '../../../engine/contract/graph';
 import { followUpAfterThreeDays } from './follow-up-after-three-days';
 
-const databaseUrl = await useTestDatabase();
-let worker: EngineWorker;
+await useEngineWorker();
 let member: TestMember;
 
 beforeAll(async () => {
-  worker = await startEngineWorker(databaseUrl);
   member = await createMember();
-});
-afterAll(async () => {
-  await worker?.stop();
 });
 
 const client = 'Carla Diaz <carla@acme-client.test>';

@@ -6,33 +6,27 @@
  * set up here: its AI step ("Read the invoice") is passed over and the fields come from the subject and
  * the text (invoice-template-pdf.int.test.ts shows the AI path on a real PDF).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../../core/db';
 import { mailTriggerDataOf } from '../../../engine/dispatch/dispatch-mail';
 import { startExecution } from '../../../engine/run/start';
 import { extractInvoicesIntoATable } from './extract-invoices-into-a-table';
 import { createMember, type TestMember } from '../../../testing/factories';
 import { createMailbox, createMessage } from '../../../testing/mail-factories';
-import { useTestDatabase } from '../../../testing/test-database';
 import { createWorkflow } from '../../../testing/workflow-factories';
-import { startEngineWorker, waitForExecution, type EngineWorker } from '../../../../runner/engine/testing/engine-worker';
+import { useEngineWorker, waitForExecution } from '../../../../runner/engine/testing/engine-worker';
 import { createInvoicesTable } from '../../../testing/invoice-table';
 
-const databaseUrl = await useTestDatabase();
-let worker: EngineWorker;
+await useEngineWorker();
 let member: TestMember;
 let mailbox: { id: string };
 let tableId: string;
 
 beforeAll(async () => {
-  worker = await startEngineWorker(databaseUrl);
   const admin = await createMember({ role: 'admin' });
   member = await createMember();
   mailbox = await createMailbox(member, { address: 'accounts@example.test' });
   tableId = await createInvoicesTable(admin);
-});
-afterAll(async () => {
-  await worker?.stop();
 });
 
 async function runOn(snippet: string, invoice: string, simulated: boolean) {
