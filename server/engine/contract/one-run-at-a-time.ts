@@ -16,6 +16,11 @@ export const oneRunAtATimeBounds = {
   expressionLength: 500,
   /** A coalesced run carries at most this many messages; the next one of the burst starts a run of its own. */
   batchMessages: 20,
+  /**
+   * …and at most this much trigger data (each message's text may be 64 KB): every step's expressions
+   * may read `trigger`, so a run's trigger stays a size a step can copy.
+   */
+  batchBytes: 512 * 1024,
   /** Longer key values are stored as their SHA-256. */
   keyValueLength: 200,
 } as const;

@@ -4,6 +4,7 @@
  * before it closes joins that run instead of starting one. The run carries every message in
  * `trigger.batch` (the first included, arrival order; the rest of `trigger` is the first message), and
  * `execution_batch_messages` records them so the messages journal finds the run from any of them.
+ * A burst holds at most 20 messages and 512 KB of trigger data (contract/one-run-at-a-time.ts).
  *
  * Race with admission: the joiner locks the run's row and re-reads the window (`FOR UPDATE` re-checks
  * its condition on the row it waited for); admission's UPDATE to `running` is conditional on a closed
@@ -39,9 +40,12 @@ export async function joinOpenBurst(
      ORDER BY seq DESC LIMIT 1
      FOR UPDATE`;
   if (!open) return null;
-  const [{ carried }] = await tx.$queryRaw<{ carried: number }[]>`
-    SELECT count(*)::int AS carried FROM execution_batch_messages WHERE execution_id = ${open.id}::uuid`;
-  if (carried >= oneRunAtATimeBounds.batchMessages) return null;
+  const [{ carried, bytes }] = await tx.$queryRaw<{ carried: number; bytes: number }[]>`
+    SELECT (SELECT count(*)::int FROM execution_batch_messages WHERE execution_id = ${open.id}::uuid) AS carried,
+           (SELECT octet_length(trigger_data::text) FROM executions WHERE id = ${open.id}::uuid) AS bytes`;
+  const adding = Buffer.byteLength(JSON.stringify(burst.data));
+  // A full burst closes: the message starts the next run, which waits for this one (its key).
+  if (carried >= oneRunAtATimeBounds.batchMessages || bytes + adding > oneRunAtATimeBounds.batchBytes) return null;
   await tx.$executeRaw`
     INSERT INTO execution_batch_messages (execution_id, message_id, position)
     VALUES (${open.id}::uuid, ${burst.messageId}::uuid, ${carried})`;

@@ -49,8 +49,8 @@ async function mailWorkflow(setting: OneRunAtATime | null, seconds = 2) {
   });
   await db().workflow.update({ where: { id: workflow.id }, data: { settings: { oneRunAtATime: setting } as object } });
   /** A message (in `threadId`'s conversation when given) queued as new mail and dispatched at once. */
-  async function arrives(options: { threadId?: string; fromEmail?: string; subject?: string } = {}) {
-    const message = await createMessage(mailbox, { subject: options.subject ?? 'About my order', fromEmail: options.fromEmail ?? 'ana@client.test', threadId: options.threadId });
+  async function arrives(options: { threadId?: string; fromEmail?: string; subject?: string; bodyText?: string } = {}) {
+    const message = await createMessage(mailbox, { subject: options.subject ?? 'About my order', fromEmail: options.fromEmail ?? 'ana@client.test', threadId: options.threadId, bodyText: options.bodyText });
     await db().mailDispatchQueue.create({ data: { messageId: message.id, mailboxId: mailbox.id } });
     await dispatchNewMail(mailbox.id);
     return message;
@@ -171,6 +171,17 @@ describe('burst coalescing', () => {
     const next = await runOf(workflow.id, later.id);
     expect(next.id).not.toBe(run.id);
     expect((await waitForExecution(next.id, { timeoutMs: 30_000 })).triggerData).toMatchObject({ subject: 'Part 4', batch: [{ subject: 'Part 4' }] });
+  });
+
+  it('a burst carries at most 512 KB of trigger data: long mails close it sooner', async () => {
+    const { workflow, arrives } = await mailWorkflow({ by: 'sender', expression: null, coalesceSeconds: 30 }, 1);
+    // Each message's text is 60 KB: eight fit in 512 KB with the first one's copy, not nine.
+    for (let index = 0; index < 10; index += 1) await arrives({ subject: `Long ${index + 1}`, bodyText: `${index} `.padEnd(60_000, 'x') });
+    const runs = await db().execution.findMany({ where: { workflowId: workflow.id }, orderBy: { seq: 'asc' }, include: { batchMessages: true } });
+    expect(runs.length).toBeGreaterThan(1);
+    for (const run of runs) expect(Buffer.byteLength(JSON.stringify(run.triggerData))).toBeLessThanOrEqual(512 * 1024);
+    expect(runs.flatMap((run) => run.batchMessages).length).toBe(10);
+    await cancelExecutions(member.id, runs.map((run) => run.id));
   });
 
   it('a burst carries at most 20 messages: the 21st starts the next run, which waits for the first', async () => {
