@@ -14,6 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runnerProcesses } from '../testing/runner-processes';
+import { waitFor as waitForProgress } from '../testing/wait-for';
 import { db } from '../../server/core/db';
 import type { GraphInput } from '../../server/engine/contract/graph';
 import type { OneRunAtATime } from '../../server/engine/contract/one-run-at-a-time';
@@ -39,17 +40,8 @@ afterAll(async () => {
   await dovecot?.stop();
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 180_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(200);
-  }
-}
+/** Generous: two runners, Dovecot and kills on a shared machine. */
+const waitFor = <T>(what: string, probe: () => Promise<T | null | undefined | false>) => waitForProgress(what, probe, { timeoutMs: 180_000, everyMs: 200 });
 
 /** Mail → a step → a 1 s wait (the run holds its key, not a slot) → a step that reads the batch. */
 function graph(mailboxId: string): GraphInput {

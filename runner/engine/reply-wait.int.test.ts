@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runnerProcesses } from '../testing/runner-processes';
+import { waitFor } from '../testing/wait-for';
 import { db } from '../../server/core/db';
 import { createMember } from '../../server/testing/factories';
 import { createImapMailbox } from '../../server/testing/imap-mailbox';
@@ -37,17 +38,6 @@ afterAll(async () => {
   await dovecot?.stop();
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 it('a reply delivered to the IMAP server wakes the waiting run across a SIGKILL of its runner; an out-of-office and the member’s own answer do not', async () => {
   const member = await createMember();
