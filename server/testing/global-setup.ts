@@ -53,7 +53,25 @@ async function dropRunDatabases(adminUrl: string, runId: string): Promise<void> 
   });
 }
 
-export default async function setup(): Promise<() => Promise<void>> {
+type Teardown = () => Promise<void>;
+const noTeardown: Teardown = async () => {};
+const started = Symbol.for('mailflow.test-global-setup');
+
+/**
+ * Both test projects that reach the database name this set-up (each may be the only one a filtered run
+ * selects); the first call starts the server, a later one in the same run shares it.
+ */
+export default async function setup(): Promise<Teardown> {
+  const registry = globalThis as typeof globalThis & { [started]?: Promise<Teardown> };
+  if (registry[started]) {
+    await registry[started];
+    return noTeardown;
+  }
+  registry[started] = startTestDatabaseServer();
+  return registry[started];
+}
+
+async function startTestDatabaseServer(): Promise<Teardown> {
   Object.assign(process.env, testInstanceEnv);
   const external = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
   let cluster: EmbeddedPostgres | null = null;
