@@ -2,6 +2,8 @@ import { globSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import LongFilesFirst from './server/testing/vitest/long-files-first';
+import SlowestFilesReporter from './server/testing/vitest/slowest-files-reporter';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const testFiles = ['**/*.test.ts', '**/*.test.tsx'];
@@ -57,6 +59,9 @@ export default defineConfig({
     // on, while most files spend their time waiting on PostgreSQL, Dovecot or child processes. Two at
     // a time there (each file has its own database); more cores, more files.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // Files that run for minutes start first, so no worker is left alone with one at the end.
+    sequence: { sequencer: LongFilesFirst },
+    reporters: ['default', new SlowestFilesReporter()],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     teardownTimeout: 60_000,
