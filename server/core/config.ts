@@ -172,6 +172,13 @@ const environmentSchema = z.object({
   MAIL_PROVIDER_A_API_URL: apiUrl('https://gmail.googleapis.com/gmail/v1', 'MAIL_PROVIDER_A_API_URL'),
   /** API root of `mail_provider_b` (Microsoft-Graph-compatible); tests point it at a local fake. */
   MAIL_PROVIDER_B_API_URL: apiUrl('https://graph.microsoft.com/v1.0', 'MAIL_PROVIDER_B_API_URL'),
+  /**
+   * Provider quotas each account's calls are budgeted under (server/mail/providers/call-budget.ts):
+   * Gmail quota units per user per minute (Google grants new projects 6,000; raise it to what the
+   * project's console shows), Graph requests per mailbox per 10 minutes.
+   */
+  MAIL_PROVIDER_A_QUOTA_UNITS_PER_MINUTE: positiveInt(6000),
+  MAIL_PROVIDER_B_REQUESTS_PER_10_MINUTES: positiveInt(10_000),
   /** Simultaneous live runs of one workflow unless its settings say otherwise (spec default 10). */
   WORKFLOW_DEFAULT_CONCURRENCY: positiveInt(10),
   /** The highest per-workflow concurrency a member may set. */

@@ -8,6 +8,7 @@
 import { guardedFetch } from '../../core/net/guarded-fetch';
 import { allowPrivateHosts } from '../../core/net/network-guard';
 import { httpFailureError, networkFailureError, ProviderError } from './provider-errors';
+import type { CallBudget } from './call-budget';
 import { abortReason } from './shared';
 
 /** The part of a web ReadableStream of bytes the client reads. */
@@ -48,6 +49,10 @@ export interface ProviderHttpOptions {
   headers?: Record<string, string>;
   /** Provider codes/reasons of an error body (Gmail and Graph shape them differently). */
   errorReasons: (body: unknown) => string[];
+  /** The account's share of the provider's quota, taken before every exchange (call-budget.ts). */
+  budget?: CallBudget;
+  /** What one exchange costs of that quota (Gmail's units per method); default 1. */
+  costOf?: (method: string, url: URL) => number;
 }
 
 export interface RequestOptions {
@@ -124,10 +129,13 @@ export class ProviderHttp {
 
   /** One exchange; a non-2xx answer throws a ProviderError (a 401 after one forced token refresh). */
   async request(pathOrLink: string, options: RequestOptions = {}): Promise<ProviderAnswer | null> {
-    const url = this.url(pathOrLink, options.query).href;
+    const target = this.url(pathOrLink, options.query);
+    const url = target.href;
+    const cost = this.options.costOf?.(options.method ?? 'GET', target) ?? 1;
     let refreshed = false;
     let token = await this.options.accessToken();
     for (;;) {
+      await this.options.budget?.take(cost, options.signal);
       const response = await this.send(url, token, options);
       if (response.status === 401 && !refreshed) {
         await discard(response);

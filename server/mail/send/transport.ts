@@ -11,7 +11,8 @@
  */
 import { config } from '../../core/config';
 import { ProviderHttp, type ProviderFetch } from '../providers/http-client';
-import { gmailErrorReasons } from '../providers/gmail/api';
+import { accountBudget } from '../providers/call-budget';
+import { gmailErrorReasons, gmailQuotaUnits } from '../providers/gmail/api';
 import { graphErrorReasons, immutableIds } from '../providers/graph/api';
 import { oauthTokenSource, type OAuthTokenSource } from '../providers/token-source';
 import type { MailTimeouts } from '../connection-options';
@@ -61,6 +62,9 @@ async function sendProvider(mailbox: TransportMailbox, message: OutgoingMessage,
     timeoutMs: providerSendTimeoutMs,
     headers: gmail ? undefined : { prefer: immutableIds },
     errorReasons: gmail ? gmailErrorReasons : graphErrorReasons,
+    // A send spends the account's quota like the sync does (a Gmail send costs 100 units).
+    budget: accountBudget(gmail ? 'mail_provider_a' : 'mail_provider_b', { address: mailbox.address, mailboxId: mailbox.id }),
+    costOf: gmail ? gmailQuotaUnits : undefined,
   });
   try {
     if (gmail) {

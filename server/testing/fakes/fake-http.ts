@@ -177,3 +177,31 @@ export function jsonBody(request: FakeRequest): Record<string, unknown> | null {
     return null;
   }
 }
+
+/**
+ * A provider's quota as the provider enforces it: what was spent in the last `windowSeconds` (a sliding
+ * window) may not exceed `perWindow`; a request that would is refused and counted in `refusals`, and
+ * spends nothing. The fakes start with the real limits; a test may shorten the window to see several.
+ */
+export class QuotaWindow {
+  refusals = 0;
+  private spent: { at: number; cost: number }[] = [];
+
+  constructor(
+    public perWindow: number,
+    public windowSeconds: number,
+  ) {}
+
+  /** Spends `cost` now when the window has room for it; false (a refusal) otherwise. */
+  admit(cost: number, now = Date.now()): boolean {
+    const since = now - this.windowSeconds * 1000;
+    this.spent = this.spent.filter((entry) => entry.at > since);
+    const used = this.spent.reduce((sum, entry) => sum + entry.cost, 0);
+    if (used + cost > this.perWindow) {
+      this.refusals += 1;
+      return false;
+    }
+    this.spent.push({ at: now, cost });
+    return true;
+  }
+}

@@ -15,7 +15,7 @@
  * filed under SENT so the sync mirrors it; 400 without a recipient or with unreadable raw).
  */
 import { randomBytes } from 'node:crypto';
-import { bearerOf, FakeApiServer, jsonBody, type FakeAnswer, type FakeRequest } from './fake-http';
+import { bearerOf, FakeApiServer, jsonBody, QuotaWindow, type FakeAnswer, type FakeRequest } from './fake-http';
 
 export interface FakeGmailMessage {
   id: string;
@@ -54,6 +54,17 @@ function fail(code: number, message: string, reason: string, domain?: string): F
 
 const notFound = () => fail(404, 'Requested entity was not found.', 'notFound');
 
+/** Units of a call, from Google's per-method table (developers.google.com/gmail/api/reference/quota). */
+function quotaUnits(method: string, path: string): number {
+  if (/\/users\/me\/profile$/.test(path)) return 1;
+  if (/\/users\/me\/labels(\/[^/]+)?$/.test(path)) return method === 'GET' ? 1 : 5;
+  if (/\/users\/me\/history$/.test(path)) return 2;
+  if (/\/users\/me\/messages\/send$/.test(path)) return 100;
+  if (/\/users\/me\/messages\/batch(Modify|Delete)$/.test(path)) return 50;
+  if (/\/users\/me\/messages\/[^/]+$/.test(path)) return method === 'DELETE' ? 10 : 5;
+  return 5;
+}
+
 function pageToken(offset: number, key: string): string {
   return Buffer.from(JSON.stringify({ o: offset, k: key })).toString('base64url');
 }
@@ -90,6 +101,11 @@ export class FakeGmailServer extends FakeApiServer {
   /** history.list answers 404 for a startHistoryId below this. */
   private oldestHistoryId = 0n;
   private labelCounter = 0;
+  /**
+   * Gmail's per-user quota: 6,000 units a minute (what Google grants a new project), spent per method as
+   * Google's table prices it. Written out here rather than imported: this is the provider's side.
+   */
+  readonly quota = new QuotaWindow(6000, 60);
 
   constructor(options: { address?: string } = {}) {
     super((failure) => {
@@ -172,6 +188,9 @@ export class FakeGmailServer extends FakeApiServer {
 
   protected handle(request: FakeRequest): FakeAnswer | Promise<FakeAnswer> {
     const token = bearerOf(request);
+    if (token !== null && this.validTokens.has(token) && !this.quota.admit(quotaUnits(request.method, request.path))) {
+      return fail(429, 'Quota exceeded for quota metric \'Queries\' and limit \'Queries per minute per user\'.', 'userRateLimitExceeded', 'usageLimits');
+    }
     if (token === null || !this.validTokens.has(token)) {
       return {
         status: 401,

@@ -16,7 +16,7 @@
  * `ErrorMimeContentInvalidBase64String` / `ErrorInvalidRecipients` otherwise.
  */
 import { randomBytes } from 'node:crypto';
-import { bearerOf, FakeApiServer, jsonBody, type FakeAnswer, type FakeRequest } from './fake-http';
+import { bearerOf, FakeApiServer, jsonBody, type FakeAnswer, type FakeRequest, QuotaWindow } from './fake-http';
 import { addressesOf, withoutBcc } from './gmail-server';
 
 export interface FakeGraphMessage {
@@ -142,6 +142,9 @@ export class FakeGraphServer extends FakeApiServer {
   private expiredBefore = 0;
   private rounds = new Map<string, Round>();
 
+  /** Graph's mailbox limit: 10,000 requests per 10 minutes (Outlook service limits). */
+  readonly quota = new QuotaWindow(10_000, 600);
+
   constructor(options: { idMode?: 'immutable' | 'mutable' } = {}) {
     super((failure) =>
       graphError(
@@ -246,6 +249,9 @@ export class FakeGraphServer extends FakeApiServer {
 
   protected handle(request: FakeRequest): FakeAnswer {
     const token = bearerOf(request);
+    if (token !== null && this.validTokens.has(token) && !this.quota.admit(1)) {
+      return { status: 429, headers: { 'retry-after': String(this.quota.windowSeconds) }, json: graphError('ApplicationThrottled', 'The mailbox is over its request limit.') };
+    }
     if (token === null || !this.validTokens.has(token)) {
       return {
         status: 401,

@@ -30,6 +30,7 @@ import type {
   SyncOutcome,
 } from '../../provider';
 import type { AccessTokenSource, ProviderFetch } from '../http-client';
+import { accountBudget, type ProviderQuota } from '../call-budget';
 import { providerLimits, type ProviderLimits } from '../limits';
 import { isNotFound, ProviderError } from '../provider-errors';
 import { abortReason, epochSeconds, headerBlock, mapLimit } from '../shared';
@@ -49,6 +50,8 @@ export interface GmailAdapterOptions {
   /** Private hosts allowed; default `MAIL_ALLOW_PRIVATE_HOSTS`. */
   allowPrivate?: boolean;
   limits?: Partial<ProviderLimits>;
+  /** The account's quota; default the instance's setting for the provider. */
+  quota?: ProviderQuota;
 }
 
 /** Everything but INBOX, SPAM, TRASH, DRAFT and SENT. */
@@ -82,6 +85,7 @@ class GmailAdapter implements MailProviderAdapter {
       fetch: options.fetch,
       allowPrivate: options.allowPrivate,
       timeoutMs: this.limits.timeoutMs,
+      budget: accountBudget('mail_provider_a', options, options.quota),
     });
   }
 

@@ -79,11 +79,27 @@ export function gmailErrorReasons(body: unknown): string[] {
 
 const id = (value: string) => encodeURIComponent(value);
 
+/** Quota units per call, from Google's per-method table; the path is matched from its end. */
+const quotaUnitsByPath: { pattern: RegExp; units: (method: string) => number }[] = [
+  { pattern: /\/users\/me\/profile$/, units: () => 1 },
+  { pattern: /\/users\/me\/labels(\/[^/]+)?$/, units: (method) => (method === 'GET' ? 1 : 5) },
+  { pattern: /\/users\/me\/history$/, units: () => 2 },
+  { pattern: /\/users\/me\/messages\/send$/, units: () => 100 },
+  { pattern: /\/users\/me\/messages\/batch(Modify|Delete)$/, units: () => 50 },
+  { pattern: /\/users\/me\/messages\/[^/]+$/, units: (method) => (method === 'DELETE' ? 10 : 5) },
+];
+
+/** What one Gmail API call costs of the user's per-minute quota (5 units when the table has no entry). */
+export function gmailQuotaUnits(method: string, url: URL): number {
+  for (const entry of quotaUnitsByPath) if (entry.pattern.test(url.pathname)) return entry.units(method);
+  return 5;
+}
+
 export class GmailApi {
   readonly http: ProviderHttp;
 
   constructor(options: Omit<ProviderHttpOptions, 'errorReasons'>) {
-    this.http = new ProviderHttp({ ...options, errorReasons: gmailErrorReasons });
+    this.http = new ProviderHttp({ costOf: gmailQuotaUnits, ...options, errorReasons: gmailErrorReasons });
   }
 
   profile(signal?: AbortSignal): Promise<GmailProfile> {

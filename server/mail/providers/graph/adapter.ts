@@ -34,6 +34,7 @@ import type {
   SyncOutcome,
 } from '../../provider';
 import type { AccessTokenSource, ProviderFetch } from '../http-client';
+import { accountBudget, type ProviderQuota } from '../call-budget';
 import { providerLimits, type ProviderLimits } from '../limits';
 import { isNotFound, ProviderError } from '../provider-errors';
 import { abortReason, headerBlock, mapLimit } from '../shared';
@@ -52,6 +53,8 @@ export interface GraphAdapterOptions {
   /** Private hosts allowed; default `MAIL_ALLOW_PRIVATE_HOSTS`. */
   allowPrivate?: boolean;
   limits?: Partial<ProviderLimits>;
+  /** The account's quota; default the instance's setting for the provider. */
+  quota?: ProviderQuota;
 }
 
 type MirrorFolder = SyncContext['folders'][number];
@@ -77,6 +80,7 @@ class GraphAdapter implements MailProviderAdapter {
       fetch: options.fetch,
       allowPrivate: options.allowPrivate,
       timeoutMs: this.limits.timeoutMs,
+      budget: accountBudget('mail_provider_b', options, options.quota),
     });
   }
 
