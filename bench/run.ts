@@ -66,7 +66,7 @@ function sectionOn(name: string): boolean {
   return process.env[`BENCH_${name}`] !== '0';
 }
 
-const targets = { throughputRatio: 0.25, openLoopP99Ms: 50 };
+const targets = { throughputRatio: 0.8, openLoopP99Ms: 50 };
 
 const log = (message: string) => console.log(message);
 /** One Node process with tsx's loader (the tsx CLI would put a relay process in between) and the `.node` resolve hook. */
