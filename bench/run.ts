@@ -293,7 +293,7 @@ async function main(): Promise<void> {
   if (process.env.BENCH_BREAKDOWN !== '0') {
     const probes = [
       { label: 'GET /healthz: API entry + plain route pipeline (no Next.js) + a trivial handler', path: '/healthz', headers: {} },
-      { label: `GET ${routePath} without credential (401): + REST adapter, trpc-to-openapi, tRPC`, path: routePath, headers: {} },
+      { label: `GET ${routePath} without credential (401): + REST dispatch (server/http/rest-dispatch.ts), tRPC`, path: routePath, headers: {} },
     ];
     for (const probe of probes) {
       process.stdout.write(`breakdown app     ${probe.path.padEnd(17)} `);
