@@ -12,6 +12,8 @@
  *   key the reader typed, never as a signed-in reader's session.
  * - Nothing is persisted (`persistAuthorization: false`): the key lives in the page's memory and is
  *   gone on reload. No validator badge (it would load an image from another origin).
+ * - Tags start folded and the schema list hidden: the document has a few hundred operations, which
+ *   Swagger UI would otherwise draw all at once (seconds of rendering); the filter box finds a tag.
  * - Swagger UI's dark theme (its stylesheet's `html.dark-mode`) follows the browser's preference unless
  *   the member chose a theme in the application (`data-theme`, set with the class by the server).
  */
@@ -60,6 +62,8 @@
         presets: [SwaggerUIBundle.presets.apis],
         layout: 'BaseLayout',
         deepLinking: true,
+        docExpansion: 'none',
+        defaultModelsExpandDepth: -1,
         filter: true,
         persistAuthorization: false,
         withCredentials: false,
