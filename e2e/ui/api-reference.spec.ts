@@ -26,7 +26,12 @@ function operation(page: Page, method: string, path: string): Locator {
  */
 async function openOperation(page: Page, tag: string, method: string, path: string): Promise<Locator> {
   await page.getByPlaceholder('Filter by tag').fill(tag, { timeout: 150_000 });
-  await page.locator(`.opblock-tag[data-tag="${tag}"]`).click();
+  // The filter re-renders the list while the tag is clicked: click until the tag says it is open.
+  const header = page.locator(`.opblock-tag[data-tag="${tag}"]`);
+  await expect(async () => {
+    if ((await header.getAttribute('data-is-open')) !== 'true') await header.click();
+    await expect(header).toHaveAttribute('data-is-open', 'true', { timeout: 5_000 });
+  }).toPass({ timeout: 120_000 });
   const block = operation(page, method, path);
   await block.locator('.opblock-summary-control').click();
   return block;
@@ -87,8 +92,8 @@ test('a member runs GET /api/v1/auth/me from the API reference with a typed key,
   expect(headers.authorization).toBe(`Bearer ${secret}`);
   // The reader's session stays out of try-it: the page speaks as the key only.
   expect(headers.cookie).toBeUndefined();
-  await expect(answer.locator('.response-col_status').first()).toHaveText('200');
-  await expect(answer.locator('.response-col_description')).toContainText(`"email": "${email}"`);
+  await expect(answer.locator('tr.response .response-col_status')).toHaveText('200');
+  await expect(answer.locator('tr.response .response-col_description')).toContainText(`"email": "${email}"`);
 
   // Nothing of the key was kept: no web storage, the cookies as they were.
   const storage = await member.evaluate(() => ({ local: localStorage.length, session: sessionStorage.length }));
@@ -103,8 +108,8 @@ test('a member runs GET /api/v1/auth/me from the API reference with a typed key,
   const meFr = await openOperation(member, 'Session', 'GET', '/api/v1/auth/me');
   await expect(meFr.locator('.opblock-summary-description')).toHaveText('Membre connecté');
   const unauthorised = await execute(meFr);
-  await expect(unauthorised.locator('.response-col_status').first()).toHaveText('401');
-  await expect(unauthorised.locator('.response-col_description')).toContainText('auth.unauthenticated');
+  await expect(unauthorised.locator('tr.response .response-col_status')).toHaveText('401');
+  await expect(unauthorised.locator('tr.response .response-col_description')).toContainText('auth.unauthenticated');
 
   expect([...origins]).toEqual([e2eBaseUrl]);
   expect(policyViolations).toEqual([]);
