@@ -6,7 +6,7 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { handleApiRequest } from '../api-handler';
+import { handleApiRequest, isApiRequest } from '../api-handler';
 import { openApiDocument } from '../plain/routes';
 import { referenceAssetNames } from './reference-assets';
 
@@ -93,7 +93,11 @@ describe('GET /api/reference', () => {
     ['an unknown name', '/api/reference/assets/swagger-ui.js.map'],
     ['a path out of the table', '/api/reference/assets/..%2Fpackage.json'],
     ['an inherited property name', '/api/reference/assets/constructor'],
+    // Found by the fuzz: no route matches an empty name, and the page 404 of Next.js answered instead.
+    ['an empty name', '/api/reference/assets/'],
+    ['a deeper path', '/api/reference/assets/a/b'],
   ])('answers 404 for %s', async (_name, path) => {
+    expect(isApiRequest(path)).toBe(true);
     const response = await get(path);
     expect(response.status).toBe(404);
     expect((await response.json()).error.code).toBe('request.not_found');
