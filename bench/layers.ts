@@ -2,7 +2,7 @@
  * `npx tsx bench/layers.ts`: where the time of GET /api/v1/auth/me goes, layer by layer, in ONE
  * process without HTTP (an investigation aid next to `npm run bench`, not part of it):
  *
- *   pg        the route's one statement over a pg.Pool (what the floor server and the app run)
+ *   pg        the route's one statement, prepared, over a pg.Pool (what the floor server and the app run)
  *   prisma    the same statement through Prisma ($queryRawUnsafe), for comparison
  *   service   resolveActor(headers) + currentMember(actor): the route's code, no tRPC
  *   rest      handleRestRequest(new Request(...)): tRPC + trpc-to-openapi + our REST adapter, no Next
@@ -19,7 +19,11 @@ const seconds = Number(process.env.BENCH_LAYER_SECONDS) || 5;
 const keyCount = Number(process.env.BENCH_KEYS) || 500;
 const poolSize = Number(process.env.DATABASE_POOL_SIZE) || 10;
 
+/** BENCH_LAYERS=rest,service measures only those (e.g. under --cpu-prof); all by default. */
+const only = process.env.BENCH_LAYERS ? new Set(process.env.BENCH_LAYERS.split(',')) : null;
+
 async function measure(name: string, call: (index: number) => Promise<unknown>): Promise<void> {
+  if (only && !only.has(name)) return;
   let index = 0;
   const run = async (until: number, counter: { calls: number }) => {
     await Promise.all(
@@ -54,7 +58,7 @@ try {
   process.env.DATABASE_POOL_SIZE = String(poolSize);
   const { createFixtures } = await import('./fixtures');
   const fixtures = await createFixtures(keyCount);
-  const { apiKeyLookupSql, resolveActor } = await import('../server/core/auth/authenticate');
+  const { apiKeyLookupWithFiguresStatement, resolveActor } = await import('../server/core/auth/authenticate');
   const { tokenHash } = await import('../server/core/auth/tokens');
   const { db } = await import('../server/core/db');
   const { currentMember } = await import('../server/domains/auth/service');
@@ -65,18 +69,18 @@ try {
   console.log(`layers of GET /api/v1/auth/me, ${concurrency} in flight, ${seconds} s each, pool ${poolSize}, ${keyCount} keys`);
   const pool = new pg.Pool({ connectionString: database.url, max: poolSize });
   await measure('pg', async (index) => {
-    const { rows } = await pool.query(apiKeyLookupSql, [tokenHash(secretOf(index)), now()]);
+    const { rows } = await pool.query({ ...apiKeyLookupWithFiguresStatement, values: [tokenHash(secretOf(index)), now()] });
     if (!rows[0]) throw new Error('key not found');
   });
   await pool.end();
 
   await measure('prisma', async (index) => {
-    const rows = await db().$queryRawUnsafe<{ member_id: string }[]>(apiKeyLookupSql, tokenHash(secretOf(index)), now());
+    const rows = await db().$queryRawUnsafe<{ member_id: string }[]>(apiKeyLookupWithFiguresStatement.text, tokenHash(secretOf(index)), now());
     if (!rows[0]) throw new Error('key not found');
   });
 
   await measure('service', async (index) => {
-    const actor = await resolveActor(new Headers({ authorization: `Bearer ${secretOf(index)}` }));
+    const actor = await resolveActor(new Headers({ authorization: `Bearer ${secretOf(index)}` }), { figures: true });
     if (actor.kind === 'anonymous') throw new Error('anonymous');
     await currentMember(actor);
   });

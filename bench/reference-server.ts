@@ -4,16 +4,18 @@
  *
  *   tsx bench/reference-server.ts ceiling   bare node:http, answers BENCH_BODY to every request
  *   tsx bench/reference-server.ts floor     bare node:http + pg.Pool: per request exactly the one
- *                                           statement GET /api/v1/auth/me runs (apiKeyLookupSql of
- *                                           server/core/auth/authenticate.ts, which also reads the
- *                                           member), same JSON out, built from that row
+ *                                           statement GET /api/v1/auth/me runs, prepared under the
+ *                                           same name (apiKeyLookupWithFiguresStatement of
+ *                                           server/core/auth/authenticate.ts: the key, the member,
+ *                                           the rate-limit hit, the last_used_at touch and the
+ *                                           member's figures), same JSON out, built from that row
  *
  * Environment: PORT (0: any), HOST, DATABASE_URL and DATABASE_POOL_SIZE (floor, default 10 like the
  * app), API_KEY_RATE_LIMIT (floor, default 600). Prints `ready on <url>`.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import pg from 'pg';
-import { apiKeyLookupSql } from '../server/core/auth/authenticate';
+import { apiKeyLookupWithFiguresStatement } from '../server/core/auth/authenticate';
 import { apiKeyPrefix, tokenHash } from '../server/core/auth/tokens';
 
 const mode = process.argv[2];
@@ -43,6 +45,9 @@ interface KeyRow {
   created_at: Date;
   hits: number | string;
   earlier: number | string;
+  must_change_password: boolean;
+  mailbox_count: number;
+  published_workflow_count: number;
 }
 
 function floorHandler(): (req: IncomingMessage, res: ServerResponse) => void {
@@ -58,7 +63,7 @@ function floorHandler(): (req: IncomingMessage, res: ServerResponse) => void {
     const secret = match?.[1];
     if (!secret || !secret.startsWith(apiKeyPrefix) || secret.length > 200) return send(res, 401, unauthenticated);
     const now = Math.floor(Date.now() / 1000);
-    const { rows } = await pool.query<KeyRow>(apiKeyLookupSql, [tokenHash(secret), now]);
+    const { rows } = await pool.query<KeyRow>({ ...apiKeyLookupWithFiguresStatement, values: [tokenHash(secret), now] });
     const key = rows[0];
     if (!key) return send(res, 401, unauthenticated);
     if (Number(key.hits) + Number(key.earlier) > limit) return send(res, 429, rateLimited);
@@ -74,10 +79,11 @@ function floorHandler(): (req: IncomingMessage, res: ServerResponse) => void {
           name: key.name,
           role: key.role,
           status: 'active',
-          mailboxCount: 0,
-          publishedWorkflowCount: 0,
+          mailboxCount: key.mailbox_count,
+          publishedWorkflowCount: key.published_workflow_count,
           createdAt: key.created_at.toISOString(),
         },
+        mustChangePassword: key.must_change_password,
       }),
     );
   };

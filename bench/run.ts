@@ -57,7 +57,16 @@ const settings = {
   rounds: intEnv('BENCH_ROUNDS', 2),
 };
 
-const targets = { throughputRatio: 0.25, openLoopP99Ms: 50 };
+/**
+ * Whether a section after the first runs: BENCH_<NAME>=0 skips it, and BENCH_ONLY=auth skips all of them, so that the
+ * `GET /api/v1/auth/me` section runs alone with one setting.
+ */
+function sectionOn(name: string): boolean {
+  if (process.env.BENCH_ONLY === 'auth') return false;
+  return process.env[`BENCH_${name}`] !== '0';
+}
+
+const targets = { throughputRatio: 0.8, openLoopP99Ms: 50 };
 
 const log = (message: string) => console.log(message);
 /** One Node process with tsx's loader (the tsx CLI would put a relay process in between) and the `.node` resolve hook. */
@@ -284,7 +293,7 @@ async function main(): Promise<void> {
   if (process.env.BENCH_BREAKDOWN !== '0') {
     const probes = [
       { label: 'GET /healthz: API entry + plain route pipeline (no Next.js) + a trivial handler', path: '/healthz', headers: {} },
-      { label: `GET ${routePath} without credential (401): + REST adapter, trpc-to-openapi, tRPC`, path: routePath, headers: {} },
+      { label: `GET ${routePath} without credential (401): + REST dispatch (server/http/rest-dispatch.ts), tRPC`, path: routePath, headers: {} },
     ];
     for (const probe of probes) {
       process.stdout.write(`breakdown app     ${probe.path.padEnd(17)} `);
@@ -453,14 +462,14 @@ async function main(): Promise<void> {
 
   // Second section: the rows query at the table limits (bench/tables-rows.ts), in this process on the
   // same database, once the servers above are stopped so they take no CPU from it.
-  if (process.env.BENCH_TABLES !== '0') {
+  if (sectionOn('TABLES')) {
     await stopAll();
     const { runTablesRowsBench } = await import('./tables-rows');
     await runTablesRowsBench({ databaseUrl: database.url, log });
   }
   // Mail: MIME ingest vs bare mailparser, then the sync against a local Dovecot (bench/mime-ingest.ts,
   // bench/mail-sync.ts), on the same database with the servers above stopped.
-  if (process.env.BENCH_MAIL !== '0') {
+  if (sectionOn('MAIL')) {
     await stopAll();
     const { runMimeIngestBench } = await import('./mime-ingest');
     await runMimeIngestBench({ log });
@@ -476,32 +485,32 @@ async function main(): Promise<void> {
   }
   // The workflow engine (bench/engine.ts): the real runner vs graphile-worker alone, the webhook on the production
   // build, then the executions list and detail at 1,000,000 executions; on the same database, servers above stopped.
-  if (process.env.BENCH_ENGINE !== '0') {
+  if (sectionOn('ENGINE')) {
     await stopAll();
     const { runEngineBench } = await import('./engine');
     await runEngineBench({ databaseUrl: database.url, log });
   }
   // The morning review queue at 100,000 outbound messages (bench/review-list.ts); BENCH_REVIEW=0 skips it.
-  if (process.env.BENCH_REVIEW !== '0') {
+  if (sectionOn('REVIEW')) {
     await stopAll();
     const { runReviewListBench } = await import('./review-list');
     await runReviewListBench({ databaseUrl: database.url, log });
   }
   // The address book's list with q and a mailbox view at 100,000 entries (bench/contacts.ts); BENCH_CONTACTS=0 skips it.
-  if (process.env.BENCH_CONTACTS !== '0') {
+  if (sectionOn('CONTACTS')) {
     await stopAll();
     const { runContactsBench } = await import('./contacts');
     await runContactsBench({ databaseUrl: database.url, log });
   }
   // The send pipeline (bench/send.ts): sends per second through outbound rows, jobs and the mail.send task vs bare
   // nodemailer, to the same local SMTP peer; BENCH_SEND=0 skips it.
-  if (process.env.BENCH_SEND !== '0') {
+  if (sectionOn('SEND')) {
     await stopAll();
     const { runSendBench } = await import('./send');
     await runSendBench({ databaseUrl: database.url, log });
   }
   // The mailbox analyzer's statistics phase at 100,000 messages vs a plain count (bench/analyzer-stats.ts); BENCH_ANALYZER=0 skips it.
-  if (process.env.BENCH_ANALYZER !== '0') {
+  if (sectionOn('ANALYZER')) {
     await stopAll();
     const { runAnalyzerStatsBench } = await import('./analyzer-stats');
     await runAnalyzerStatsBench({ databaseUrl: database.url, log });
@@ -509,7 +518,7 @@ async function main(): Promise<void> {
 
   // AI node overhead (bench/ai-overhead.ts): an ai.classify step through the ai capability vs the bare AI SDK call to
   // the same instant local fake vendor; BENCH_AI=0 skips it.
-  if (process.env.BENCH_AI !== '0') {
+  if (sectionOn('AI')) {
     await stopAll();
     const { runAiOverheadBench } = await import('./ai-overhead');
     await runAiOverheadBench({ databaseUrl: database.url, log });
@@ -517,7 +526,7 @@ async function main(): Promise<void> {
   // The dashboard's three routes at 1,000,000 executions, 500,000 journal entries and 200,000 AI usage rows, spread
   // over a year then over a busy month (bench/dashboard.ts); last, since it empties the fact tables it seeds.
   // BENCH_DASHBOARD=0 skips it.
-  if (process.env.BENCH_DASHBOARD !== '0') {
+  if (sectionOn('DASHBOARD')) {
     await stopAll();
     const { runDashboardBench } = await import('./dashboard');
     await runDashboardBench({ databaseUrl: database.url, log });

@@ -112,6 +112,12 @@ export const KeyIcon = icon(
     <path d="m21 2-9.6 9.6M15.5 7.5l3 3L22 7l-3-3" />
   </>,
 );
+export const BookIcon = icon(
+  <>
+    <path d="M2 4h6a4 4 0 0 1 4 4v13a3 3 0 0 0-3-3H2z" />
+    <path d="M22 4h-6a4 4 0 0 0-4 4v13a3 3 0 0 1 3-3h7z" />
+  </>,
+);
 export const UserIcon = icon(
   <>
     <circle cx="12" cy="8" r="4" />

@@ -89,6 +89,12 @@ const environmentSchema = z.object({
   THROTTLE_EVAL_RUNS: positiveInt(30),
   THROTTLE_UPLOADS: positiveInt(60),
   THROTTLE_ASSISTANT_TURNS: positiveInt(30),
+  /**
+   * `POST /hooks/wf/{token}` requests per client (IPv4 address or IPv6 /64) per sliding minute, counted before the
+   * token is read (429 request.rate_limited beyond); 0 turns the limit off, for an instance whose reverse proxy
+   * limits webhooks itself.
+   */
+  WEBHOOK_RATE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(120),
   /** Invitation accept attempts per client (IPv4 address or IPv6 /64) per sliding 10 minutes. */
   INVITATION_ACCEPT_MAX_ATTEMPTS: positiveInt(10),
   /** Password hashes (scrypt, 32 MB each) running at once in this process, 1-4 (libuv's pool has 4 threads). */

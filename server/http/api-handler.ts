@@ -12,6 +12,8 @@ const trpcPrefix = '/api/trpc/';
 const restPrefix = '/api/v1/';
 /** Inbound webhooks (`/hooks/wf/{token}`): everything under it is the API's, so a malformed path answers the JSON envelope, not a page. */
 const hooksPrefix = '/hooks/';
+/** The API reference's files (`/api/reference/assets/{name}`): likewise, an unknown or empty name is the envelope's 404. */
+const referencePrefix = '/api/reference/';
 
 const handlePlainRequest = createPlainHandler(plainRouter);
 
@@ -23,7 +25,7 @@ function pathnameOf(url: string): string {
 /** Whether the web server hands this request (its `req.url`, path and query) to handleApiRequest. */
 export function isApiRequest(url: string | undefined): boolean {
   if (!url) return false;
-  return url.startsWith(trpcPrefix) || url.startsWith(restPrefix) || url.startsWith(hooksPrefix) || plainRouter.hasPath(pathnameOf(url));
+  return url.startsWith(trpcPrefix) || url.startsWith(restPrefix) || url.startsWith(hooksPrefix) || url.startsWith(referencePrefix) || plainRouter.hasPath(pathnameOf(url));
 }
 
 export async function handleApiRequest(request: Request): Promise<Response> {

@@ -6,6 +6,7 @@ import { AppError } from '../core/errors/app-error';
 import { log } from '../core/log';
 import { logIfUnexpected } from '../trpc/errors';
 import { errorResponse } from './error-response';
+import { bufferedTextOf } from './json-answer';
 import { closeAfterAnswer, requestBodyStream } from './node-body';
 import { apiSecurityHeaders } from './security-headers';
 
@@ -76,6 +77,12 @@ export async function sendFetchResponse(req: IncomingMessage, res: ServerRespons
   for (const [name, value] of Object.entries(apiSecurityHeaders((name) => response.headers.has(name)))) res.setHeader(name, value);
   const cookies = response.headers.getSetCookie();
   if (cookies.length) res.setHeader('set-cookie', cookies);
+  // A JSON answer's text written in one call, with its length, rather than streamed (json-answer.ts).
+  const text = bufferedTextOf(response);
+  if (text !== undefined) {
+    res.end(text);
+    return;
+  }
   if (!response.body) {
     res.end();
     return;

@@ -1,53 +1,27 @@
 /**
- * The REST surface `/api/v1/...`: our adapter over trpc-to-openapi's node handler.
+ * The REST surface `/api/v1/...`: the procedures' routes (their OpenAPI meta), called by our dispatcher
+ * (rest-dispatch.ts: the route table and the input as trpc-to-openapi builds it, worked out once per route).
  *
  * What it adds around the procedures: the 5 MB body bound (413) read before anything else, JSON
  * parsing with a clear 400, an empty POST body read as `{}`, and one error envelope
  * `{"error":{"code","message","details"}}` with the catalogue's status for every failure.
- * The node handler is built once (its fetch adapter rebuilds it, and the OpenAPI document, per request).
  */
-import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
+import { TRPCError } from '@trpc/server';
 import { AppError } from '../core/errors/app-error';
 import { createRequestContext, type RequestContext } from '../trpc/context';
 import { logIfUnexpected } from '../trpc/errors';
 import { IdempotentReplay } from '../trpc/middleware/idempotency';
 import { appRouter } from '../trpc/root';
-import { routeByProcedurePath } from '../trpc/route-table';
 import { errorResponse } from './error-response';
 import { assertJsonOrUntyped, isJsonMediaType, maxBodyBytes, parseJson, readBodyWithin } from './body';
+import { jsonAnswer } from './json-answer';
 import { queryValuesOf } from './query';
+import { callRestProcedure, procedureErrorOf, RestRouteTable, type RestRouter } from './rest-dispatch';
 import { keepBodyInputsStrict } from './strict-body-inputs';
 
-type NodeHandler = ReturnType<typeof createOpenApiNodeHttpHandler>;
-
-interface CapturedRequest {
-  error?: unknown;
-  ctx?: RequestContext;
-}
-
-const captured = new WeakMap<object, CapturedRequest>();
-
-type AnyRouter = typeof appRouter;
-
-function successStatusOf(router: AnyRouter, path: string | undefined): number {
-  return (path && routeByProcedurePath(path, router)?.status) || 200;
-}
-
-function createNodeHandler(router: AnyRouter): NodeHandler {
-  keepBodyInputsStrict(router);
-  return createOpenApiNodeHttpHandler({
-    router,
-    createContext: ({ req }: { req: Request }) => {
-      const ctx = createRequestContext('rest', req.headers, req.method);
-      captured.get(req)!.ctx = ctx;
-      return ctx;
-    },
-    responseMeta: ({ paths, errors, ctx }: { paths?: string[]; errors: unknown[]; ctx?: RequestContext }) =>
-      errors.length ? {} : { status: ctx?.answer?.successStatus ?? successStatusOf(router, paths?.[0]) },
-    onError: ({ error, req }: { error: unknown; req: Request }) => {
-      captured.get(req)!.error = error;
-    },
-  } as never);
+function createRouteTable(router: RestRouter): RestRouteTable {
+  keepBodyInputsStrict(router as typeof appRouter);
+  return new RestRouteTable(router);
 }
 
 /** An error, or the stored answer of an idempotent request replayed as it was first given. */
@@ -72,60 +46,44 @@ function parseBody(method: string, contentType: string | null, text: string): un
  * Builds the REST handler of a router. The service mounts `handleRestRequest` (the app router); tests
  * of the pipeline's generic mechanisms (idempotency) build one over a small router of their own.
  */
-export function createRestHandler(router: AnyRouter): (request: Request) => Promise<Response> {
-  let handler: NodeHandler | null = null;
-  return (request) => serveRest(request, (handler ??= createNodeHandler(router)));
+export function createRestHandler(router: RestRouter): (request: Request) => Promise<Response> {
+  let table: RestRouteTable | null = null;
+  return (request) => serveRest(request, (table ??= createRouteTable(router)));
 }
 
 export const handleRestRequest = createRestHandler(appRouter);
 
-async function serveRest(request: Request, handler: NodeHandler): Promise<Response> {
+/** The headers the procedure sees: the client's, with the JSON type of the body read for it (an empty POST's `{}`). */
+function contextHeaders(request: Request, body: unknown): Headers {
+  if (body === undefined || request.headers.get('content-type') === 'application/json') return request.headers;
+  const headers = new Headers(request.headers);
+  headers.set('content-type', 'application/json');
+  return headers;
+}
+
+async function serveRest(request: Request, table: RestRouteTable): Promise<Response> {
+  let ctx: RequestContext | undefined;
+  let pathname: string | undefined;
   try {
     const text = await readBodyWithin(request, maxBodyBytes);
     const body = parseBody(request.method, request.headers.get('content-type'), text);
-    const headers = new Headers(request.headers);
-    if (body !== undefined) headers.set('content-type', 'application/json');
-    const plain = new Request(request.url, { method: request.method, headers, signal: request.signal });
-    // The node handler takes `body` and `query` as they are when present: both are read here, the
-    // query as own keys only (trpc-to-openapi's own reader indexes a plain object with the client's
-    // keys, so `?constructor=x` or `?__proto__=x` made it throw: a 500 for any route).
+    // The query as own keys only (a plain object indexed with the client's keys made `?constructor=x` a 500).
     const url = new URL(request.url);
-    const query = queryValuesOf(url);
-    const proxied = new Proxy(plain, {
-      get: (target, prop) => (prop === 'body' ? body : prop === 'query' ? query : Reflect.get(target, prop, target)),
-    });
-    const state: CapturedRequest = {};
-    captured.set(proxied, state);
-    const response = await runNodeHandler(handler, proxied);
-    if (state.error !== undefined || response.status >= 400) {
-      if (state.error !== undefined) logIfUnexpected(state.error, url.pathname);
-      return failureResponse(state.error ?? new AppError('request.not_found'), state.ctx?.responseHeaders);
+    pathname = url.pathname;
+    const match = table.match(request.method, url.pathname);
+    if (!match) {
+      // As trpc-to-openapi answered: a HEAD nobody routes is a warm-up, 204; anything else not found.
+      if (request.method === 'HEAD') return new Response(null, { status: 204, headers: { 'content-type': 'application/json' } });
+      throw new TRPCError({ message: 'Not found', code: 'NOT_FOUND' });
     }
-    state.ctx?.responseHeaders.forEach((value, name) => response.headers.append(name, value));
+    ctx = createRequestContext('rest', contextHeaders(request, body), request.method);
+    const { status, data } = await callRestProcedure({ method: request.method, match, ctx, body, query: queryValuesOf(url) });
+    const response = jsonAnswer(status === 204 ? undefined : data, status);
+    ctx.responseHeaders.forEach((value, name) => response.headers.append(name, value));
     return response;
-  } catch (error) {
-    logIfUnexpected(error);
-    return failureResponse(error);
+  } catch (cause) {
+    const error = pathname === undefined ? cause : procedureErrorOf(cause);
+    logIfUnexpected(error, pathname);
+    return failureResponse(error, ctx?.responseHeaders);
   }
-}
-
-function runNodeHandler(handler: NodeHandler, req: Request): Promise<Response> {
-  return new Promise((resolve, reject) => {
-    const responseHeaders = new Headers();
-    let statusCode = 200;
-    const res = {
-      setHeader: (name: string, value: string | string[]) => {
-        for (const item of Array.isArray(value) ? value : [value]) responseHeaders.append(name, item);
-      },
-      get statusCode() {
-        return statusCode;
-      },
-      set statusCode(code: number) {
-        statusCode = code;
-      },
-      // A 204 has no body (the Response constructor refuses one): the procedure's `undefined` answer is not sent.
-      end: (body?: string) => resolve(new Response(statusCode === 204 ? null : (body ?? null), { status: statusCode, headers: responseHeaders })),
-    };
-    Promise.resolve(handler(req as never, res as never)).catch(reject);
-  });
 }

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { config, resetConfigForTests } from '../core/config';
 import { seal } from '../core/crypto/secret-box';
 import { db } from '../core/db';
 import { jobKeys } from '../core/jobs/catalogue';
@@ -162,6 +163,56 @@ describe('POST /hooks/wf/{token}', () => {
     // Counted before the token is looked at: an unknown token from that address is limited too.
     expect((await post('unknown-token', '{}', {}, ip)).status).toBe(429);
     expect((await post(token, '{}', {}, uniqueIp())).status).toBe(202);
+  });
+});
+
+describe('POST /hooks/wf/{token}: WEBHOOK_RATE_LIMIT', () => {
+  /** Runs `body` with the setting set, then puts the environment and the parsed configuration back. */
+  async function withWebhookRateLimit(value: string, body: () => Promise<void>) {
+    const before = process.env.WEBHOOK_RATE_LIMIT;
+    process.env.WEBHOOK_RATE_LIMIT = value;
+    resetConfigForTests();
+    try {
+      await body();
+    } finally {
+      if (before === undefined) delete process.env.WEBHOOK_RATE_LIMIT;
+      else process.env.WEBHOOK_RATE_LIMIT = before;
+      resetConfigForTests();
+    }
+  }
+
+  it('a lowered limit trips at that count per address, with the retry delay', async () => {
+    const { token } = await hook();
+    await withWebhookRateLimit('5', async () => {
+      const ip = '198.51.100.21';
+      const statuses: number[] = [];
+      for (let index = 0; index < 5; index += 1) statuses.push((await post(token, '{}', {}, ip)).status);
+      expect(statuses).toEqual([202, 202, 202, 202, 202]);
+      const limited = await post(token, '{}', {}, ip);
+      expect(limited.status).toBe(429);
+      expect(limited.body!.error.code).toBe('request.rate_limited');
+      expect(limited.body!.error.details.retryAfterSeconds).toBeGreaterThan(0);
+      expect((await post(token, '{}', {}, uniqueIp())).status).toBe(202);
+    });
+  });
+
+  it('0 turns the limit off: one address goes past what a lowered limit allowed', async () => {
+    const { workflow, token } = await hook();
+    await withWebhookRateLimit('0', async () => {
+      const ip = '198.51.100.22';
+      const statuses: number[] = [];
+      for (let index = 0; index < 8; index += 1) statuses.push((await post(token, '{}', {}, ip)).status);
+      expect(statuses.every((status) => status === 202)).toBe(true);
+      expect(await executionsOf(workflow.id)).toHaveLength(8);
+    });
+  });
+
+  it('a value out of bounds stops the configuration with the variable named', async () => {
+    for (const value of ['-1', '2.5', 'many', '1000001']) {
+      await withWebhookRateLimit(value, async () => {
+        expect(() => config()).toThrow(/WEBHOOK_RATE_LIMIT/);
+      });
+    }
   });
 });
 

@@ -6,6 +6,7 @@
  * server/engine/dispatch/webhook.ts for the checks and the start.
  */
 import { z } from 'zod';
+import { config } from '../core/config';
 import { receiveWebhook, webhookBodyBytes } from '../engine/dispatch/webhook';
 import { plainRoute } from './plain/plain-route';
 
@@ -19,7 +20,8 @@ export const webhookRoute = plainRoute({
     description: { en: 'A JSON object (at most 256 KB): the trigger data of the run.', fr: 'Un objet JSON (256 Ko au plus) : les données de déclenchement de l’exécution.' },
   },
   maxBodyBytes: webhookBodyBytes,
-  rateLimit: { limit: 120, windowSeconds: 60 },
+  // Per client address and minute, WEBHOOK_RATE_LIMIT (120 by default; 0: off).
+  rateLimit: { limit: () => config().WEBHOOK_RATE_LIMIT, windowSeconds: 60 },
   success: {
     status: 202,
     mediaType: 'application/json',
@@ -30,8 +32,8 @@ export const webhookRoute = plainRoute({
   tag: 'Workflows',
   summary: { en: 'Start a workflow from a webhook', fr: 'Démarrer un workflow par webhook' },
   description: {
-    en: 'Authorised by the token of `POST /api/v1/workflows/{id}/webhook`. The body, a JSON object of at most 256 KB (413 `request.payload_too_large` above; anything but an object 400 `request.bad_request`), becomes the trigger data of a real execution of the published version; answers 202 `{executionId}`. Rate-limited per client address (429 `request.rate_limited`). An unknown token, and a workflow archived, unpublished, paused or not starting with the webhook trigger, are all 404 `webhook.not_found`. When the workflow has a signing secret, `X-Signature: sha256=<hex HMAC-SHA256 of "<X-Signature-Timestamp>.<raw body>">` and `X-Signature-Timestamp` (unix seconds, within 5 minutes) are required: 401 `webhook.signature_required` without them, `webhook.signature_invalid` when they do not match. An optional `Idempotency-Key` header (1-200 characters, else 400 `idempotency.invalid_key`) makes a repeat within 24 hours answer 202 with the first `executionId`, starting nothing.',
-    fr: 'Autorisé par le jeton de `POST /api/v1/workflows/{id}/webhook`. Le corps, un objet JSON de 256 Ko au plus (au-delà 413 `request.payload_too_large` ; autre chose qu’un objet 400 `request.bad_request`), devient les données de déclenchement d’une exécution réelle de la version publiée ; répond 202 `{executionId}`. Limité par adresse cliente (429 `request.rate_limited`). Un jeton inconnu, et un workflow archivé, non publié, en pause ou qui ne commence pas par le déclencheur webhook, donnent tous 404 `webhook.not_found`. Quand le workflow a un secret de signature, `X-Signature: sha256=<HMAC-SHA256 hexadécimal de "<X-Signature-Timestamp>.<corps brut>">` et `X-Signature-Timestamp` (secondes Unix, à 5 minutes près) sont exigés : 401 `webhook.signature_required` sans eux, `webhook.signature_invalid` s’ils ne correspondent pas. Un en-tête facultatif `Idempotency-Key` (1 à 200 caractères, sinon 400 `idempotency.invalid_key`) fait qu’une répétition dans les 24 heures répond 202 avec le premier `executionId`, sans rien démarrer.',
+    en: 'Authorised by the token of `POST /api/v1/workflows/{id}/webhook`. The body, a JSON object of at most 256 KB (413 `request.payload_too_large` above; anything but an object 400 `request.bad_request`), becomes the trigger data of a real execution of the published version; answers 202 `{executionId}`. Rate-limited per client address: 120 requests a minute unless the instance sets `WEBHOOK_RATE_LIMIT` (`x-rate-limit-per-ip` gives this instance’s figure), 429 `request.rate_limited` beyond. An unknown token, and a workflow archived, unpublished, paused or not starting with the webhook trigger, are all 404 `webhook.not_found`. When the workflow has a signing secret, `X-Signature: sha256=<hex HMAC-SHA256 of "<X-Signature-Timestamp>.<raw body>">` and `X-Signature-Timestamp` (unix seconds, within 5 minutes) are required: 401 `webhook.signature_required` without them, `webhook.signature_invalid` when they do not match. An optional `Idempotency-Key` header (1-200 characters, else 400 `idempotency.invalid_key`) makes a repeat within 24 hours answer 202 with the first `executionId`, starting nothing.',
+    fr: 'Autorisé par le jeton de `POST /api/v1/workflows/{id}/webhook`. Le corps, un objet JSON de 256 Ko au plus (au-delà 413 `request.payload_too_large` ; autre chose qu’un objet 400 `request.bad_request`), devient les données de déclenchement d’une exécution réelle de la version publiée ; répond 202 `{executionId}`. Limité par adresse cliente : 120 requêtes par minute sauf si l’instance fixe `WEBHOOK_RATE_LIMIT` (`x-rate-limit-per-ip` donne le chiffre de cette instance), 429 `request.rate_limited` au-delà. Un jeton inconnu, et un workflow archivé, non publié, en pause ou qui ne commence pas par le déclencheur webhook, donnent tous 404 `webhook.not_found`. Quand le workflow a un secret de signature, `X-Signature: sha256=<HMAC-SHA256 hexadécimal de "<X-Signature-Timestamp>.<corps brut>">` et `X-Signature-Timestamp` (secondes Unix, à 5 minutes près) sont exigés : 401 `webhook.signature_required` sans eux, `webhook.signature_invalid` s’ils ne correspondent pas. Un en-tête facultatif `Idempotency-Key` (1 à 200 caractères, sinon 400 `idempotency.invalid_key`) fait qu’une répétition dans les 24 heures répond 202 avec le premier `executionId`, sans rien démarrer.',
   },
   async handle({ request, params, body }) {
     const result = await receiveWebhook({

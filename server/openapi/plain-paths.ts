@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { maxBodyBytes } from '../http/body';
-import type { PlainRoute } from '../http/plain/plain-route';
+import { perIpLimitOf, type PlainRoute } from '../http/plain/plain-route';
 import { commonErrorCodes, describedWithThrottle, errorResponses, securityOf, throttleExtension, type Lang } from './common';
 
 type JsonSchema = Record<string, unknown>;
@@ -52,13 +52,14 @@ function operationOf(route: PlainRoute, lang: Lang): JsonSchema {
   }
   const requestBody = requestBodyOf(route, lang);
   const { success } = route;
+  const perIpLimit = perIpLimitOf(route);
   const codes = commonErrorCodes({
     access: route.access,
     method: route.method,
     path: route.path,
     hasInput: parameters.length > 0 || Boolean(requestBody),
     idempotent: route.idempotent,
-    rateLimited: Boolean(route.rateLimit),
+    rateLimited: perIpLimit !== null,
     throttled: Boolean(route.throttle),
   });
   return {
@@ -67,7 +68,7 @@ function operationOf(route: PlainRoute, lang: Lang): JsonSchema {
     description: describedWithThrottle(route.description[lang], route.throttle?.bucket, lang),
     security: securityOf(route.access),
     'x-access': { ...route.access, idempotent: Boolean(route.idempotent) },
-    ...(route.rateLimit ? { 'x-rate-limit-per-ip': route.rateLimit } : {}),
+    ...(perIpLimit ? { 'x-rate-limit-per-ip': perIpLimit } : {}),
     ...throttleExtension(route.throttle?.bucket),
     ...(parameters.length ? { parameters } : {}),
     ...(requestBody ? { requestBody, 'x-max-body-bytes': route.maxBodyBytes ?? maxBodyBytes } : {}),

@@ -29,10 +29,24 @@ export interface MemberIdentity {
   createdAt: Date;
 }
 
+/**
+ * What the Member resource says about the caller beyond its row: counts other domains own and the
+ * generated-password flag. Read in the authentication statement itself when the route answers them
+ * (`memberFigures` in its route meta: `GET /api/v1/auth/me`), so that route costs one round trip.
+ */
+export interface MemberFigures {
+  /** Every mailbox of the member, whatever its status. */
+  mailboxCount: number;
+  /** Workflows with a published version. */
+  publishedWorkflowCount: number;
+  /** The member still signs in with a generated password. */
+  mustChangePassword: boolean;
+}
+
 export type Actor =
   | { kind: 'anonymous' }
-  | { kind: 'session'; member: MemberIdentity; sessionId: string }
-  | { kind: 'apiKey'; member: MemberIdentity; keyId: string; scopes: string[] }
+  | { kind: 'session'; member: MemberIdentity; sessionId: string; figures?: MemberFigures }
+  | { kind: 'apiKey'; member: MemberIdentity; keyId: string; scopes: string[]; figures?: MemberFigures }
   /**
    * A workflow run acting for its member (server/engine/run/actor.ts): the member's rights, never
    * more; it reaches services through the engine's capabilities, never a route.

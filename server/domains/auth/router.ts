@@ -46,6 +46,7 @@ export const authRouter = router({
         method: 'GET',
         path: '/api/v1/auth/me',
         access: { kind: 'member' },
+        memberFigures: true,
         tag,
         summary: docs.me.summary,
         description: docs.me.description,

@@ -1,7 +1,7 @@
 /**
  * Sign-in, sign-out, the signed-in member, password change and invitation acceptance.
  */
-import type { AuthenticatedActor } from '../../core/auth/access';
+import type { AuthenticatedActor, MemberFigures } from '../../core/auth/access';
 import { hashPassword, unusablePasswordHash, verifyPassword } from '../../core/auth/password';
 import { assertPasswordTransport, type RequestTransport } from '../../core/auth/transport';
 import { config } from '../../core/config';
@@ -32,12 +32,19 @@ export async function signIn(request: PasswordRequest, input: { email: string; p
 }
 
 /**
- * The member row was read while authenticating this very request; only the counts and the
- * generated-password flag (kept out of the hot authentication query) are read here.
+ * The member row and, for the route (`memberFigures` in its meta), the counts and the generated-password
+ * flag were read by the statement that authenticated this very request; an actor authenticated without
+ * them (another caller) has them read here.
  */
 export async function currentMember(actor: AuthenticatedActor) {
-  const [footprint, mustChangePassword] = await Promise.all([memberFootprint(actor.member.id), repo.mustChangePassword(actor.member.id)]);
+  const figures = 'figures' in actor && actor.figures ? actor.figures : await readMemberFigures(actor.member.id);
+  const { mustChangePassword, ...footprint } = figures;
   return { member: presentMember({ ...actor.member, status: 'active' }, footprint), mustChangePassword };
+}
+
+async function readMemberFigures(memberId: string): Promise<MemberFigures> {
+  const [footprint, mustChangePassword] = await Promise.all([memberFootprint(memberId), repo.mustChangePassword(memberId)]);
+  return { ...footprint, mustChangePassword };
 }
 
 export async function signOut(actor: AuthenticatedActor) {

@@ -24,7 +24,7 @@ import { envelopeOf, logIfUnexpected } from '../../trpc/errors';
 import { errorResponse } from '../error-response';
 import { assertDeclaredLengthWithin, isJsonMediaType, maxBodyBytes, mediaTypeOf, parseJson, readBytesWithin, assertJsonOrUntyped } from '../body';
 import { queryObjectOf } from '../query';
-import type { PlainRoute } from './plain-route';
+import { perIpLimitOf, type PlainRoute } from './plain-route';
 import type { PlainRouter } from './plain-router';
 
 function checked<S extends z.ZodType>(schema: S, value: unknown, where: 'path' | 'query' | 'body'): z.output<S> {
@@ -43,10 +43,11 @@ async function authenticated(route: PlainRoute, request: Request): Promise<Actor
 }
 
 async function limitPerIp(route: PlainRoute, request: Request): Promise<void> {
-  if (!route.rateLimit) return;
+  const rule = perIpLimitOf(route);
+  if (!rule) return;
   // IPv6 clients count per /64, as sign-in does: one subscriber holds the whole network.
   const subject = rateLimitSubject(request.headers.get(clientIpHeader));
-  const result = await hit({ key: `ip:${route.method} ${route.path}:${subject}`, ...route.rateLimit });
+  const result = await hit({ key: `ip:${route.method} ${route.path}:${subject}`, ...rule });
   if (!result.allowed) throw rateLimitError('request.rate_limited', result.retryAfterSeconds);
 }
 

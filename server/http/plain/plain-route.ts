@@ -29,9 +29,21 @@ export interface PlainRouteBody<B extends z.ZodType | undefined = z.ZodType | un
 }
 
 export interface PerIpRateLimit {
-  /** Requests per client address in the sliding window (IPv6 addresses counted as given). */
-  limit: number;
+  /**
+   * Requests per client address (an IPv6 address counts with its /64) in the sliding window. A function when a
+   * setting decides it (the webhook's WEBHOOK_RATE_LIMIT): read on each request, so the parsed configuration is
+   * the one source. 0 turns the limit off.
+   */
+  limit: number | (() => number);
   windowSeconds: number;
+}
+
+/** The route's per-address limit as it applies now, or null when the route has none or its setting turns it off. */
+export function perIpLimitOf(route: { rateLimit?: PerIpRateLimit }): { limit: number; windowSeconds: number } | null {
+  if (!route.rateLimit) return null;
+  const { limit, windowSeconds } = route.rateLimit;
+  const value = typeof limit === 'function' ? limit() : limit;
+  return value > 0 ? { limit: value, windowSeconds } : null;
 }
 
 export interface PlainRouteSuccess {

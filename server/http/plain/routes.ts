@@ -3,6 +3,7 @@
  * it takes: the web server, the pipeline and the OpenAPI document all read this list.
  */
 import { openApiDocumentOf } from '../../openapi/document';
+import { referenceAssetRoute, referencePageRoute } from '../api-reference/reference-routes';
 import { approvalLinkDecideRoute, approvalLinkPageRoute } from '../approval-link-routes';
 import { attachmentDownloadRoute, attachmentUploadRoute } from '../attachment-routes';
 import { healthzRoute, readyzRoute } from '../health-routes';
@@ -19,6 +20,8 @@ export const plainRoutes: readonly PlainRoute[] = [
   contactsVcardExportRoute,
   contactsCsvExportRoute,
   openApiRoute((lang) => openApiDocument(lang)),
+  referencePageRoute,
+  referenceAssetRoute,
   healthzRoute,
   readyzRoute,
   oauthCallbackRoute,

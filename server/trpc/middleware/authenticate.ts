@@ -14,7 +14,7 @@ export const authenticate = t.middleware(async ({ ctx, meta, next }) => {
   if (!access) throw new Error('procedure without route meta: declare its access rule with route()');
   guardCrossOrigin(access, ctx.method, ctx.headers);
   if (!needsAuthentication(access)) return next();
-  const actor = await resolveActor(ctx.headers);
+  const actor = await resolveActor(ctx.headers, { figures: meta.route!.memberFigures });
   if (actor.kind === 'anonymous') throw appError('auth.unauthenticated');
   authorize(access, actor);
   return next({ ctx: { ...ctx, actor } });

@@ -8,10 +8,10 @@ import { formatDate, formatDateTime } from '@/app/lib/format';
 import type { ApiKey } from '@/app/lib/trpc';
 import { Alert } from '@/app/ui/alert';
 import { Badge, StatusBadge, type BadgeTone } from '@/app/ui/badge';
-import { Button } from '@/app/ui/button';
+import { Button, buttonClasses } from '@/app/ui/button';
 import { cn } from '@/app/ui/cn';
 import { ConfirmDialog } from '@/app/ui/dialog';
-import { KeyIcon, PlusIcon } from '@/app/ui/icons';
+import { BookIcon, KeyIcon, PlusIcon } from '@/app/ui/icons';
 import { PageHeader } from '@/app/ui/page-header';
 import { EmptyState, ErrorState, LoadingState } from '@/app/ui/states';
 import { Table, TBody, TD, TH, THead, TR } from '@/app/ui/table';
@@ -149,21 +149,29 @@ function KeysTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (key: ApiKey)
 }
 
 export function ApiKeysView() {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const keys = useApiKeys();
   const [createOpen, setCreateOpen] = useState(false);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
 
-  const createButton = (
-    <Button variant="primary" onClick={() => setCreateOpen(true)}>
-      <PlusIcon />
-      {t.apiKeys.create}
-    </Button>
+  // The reference is a page of its own served by the API (not a route of this app): a plain link, in the
+  // reader's language, where a key created here can be tried.
+  const actions = (
+    <>
+      <a href={`/api/reference?lang=${locale}`} className={buttonClasses('secondary')} title={t.apiKeys.referenceHint}>
+        <BookIcon />
+        {t.apiKeys.reference}
+      </a>
+      <Button variant="primary" onClick={() => setCreateOpen(true)}>
+        <PlusIcon />
+        {t.apiKeys.create}
+      </Button>
+    </>
   );
 
   return (
     <>
-      <PageHeader title={t.apiKeys.title} description={t.apiKeys.description} actions={createButton} />
+      <PageHeader title={t.apiKeys.title} description={t.apiKeys.description} actions={actions} />
       {keys.isPending ? (
         <LoadingState />
       ) : keys.isError ? (

@@ -8,6 +8,8 @@ export const enApiKeys = {
     title: 'API keys',
     description: 'Keys let programs call the API on your behalf. A key can only do what you can, narrowed to its permissions.',
     create: 'Create key',
+    reference: 'API reference',
+    referenceHint: 'Every route, in English or French, and try them with a key',
     columns: {
       name: 'Name',
       prefix: 'Prefix',

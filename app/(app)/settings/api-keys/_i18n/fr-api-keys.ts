@@ -9,6 +9,8 @@ export const frApiKeys: Pick<Dictionary, 'apiKeys' | 'scopes'> = {
     description:
       'Les clés permettent à des programmes d’appeler l’API en votre nom. Une clé ne peut faire que ce que vous pouvez faire, limité à ses autorisations.',
     create: 'Créer une clé',
+    reference: 'Référence de l’API',
+    referenceHint: 'Toutes les routes, en anglais ou en français, à essayer avec une clé',
     columns: {
       name: 'Nom',
       prefix: 'Préfixe',

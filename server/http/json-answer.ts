@@ -1,0 +1,20 @@
+/**
+ * A JSON answer whose text the web server can write at once. A fetch Response only gives its body back as a
+ * stream, and piping that stream to the socket (node-bridge.ts) costs more CPU than the rest of a small answer;
+ * the text is kept beside the Response here so the bridge writes it in one call. Anything else reading the
+ * Response (tests, a caller in process) reads its body as usual.
+ */
+const texts = new WeakMap<Response, string>();
+
+/** `data` as a JSON answer with this status; no body when `data` is undefined (a 204, a procedure answering nothing). */
+export function jsonAnswer(data: unknown, status: number): Response {
+  const text = data === undefined ? undefined : JSON.stringify(data);
+  const response = new Response(text ?? null, { status, headers: { 'content-type': 'application/json' } });
+  if (text !== undefined) texts.set(response, text);
+  return response;
+}
+
+/** The text of an answer made by jsonAnswer, when its body has not been read; undefined otherwise. */
+export function bufferedTextOf(response: Response): string | undefined {
+  return response.bodyUsed ? undefined : texts.get(response);
+}
