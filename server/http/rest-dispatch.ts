@@ -115,7 +115,8 @@ export class RestRouteTable {
   /** The first route of the method whose pattern matches, with its path parameters; null when none does. */
   match(method: string, pathname: string): RestMatch | null {
     const path = normalizePath(pathname);
-    const key = `${method} ${path}`;
+    // Matching ignores case, so one entry per route whatever case a client writes (no churn from case variants).
+    const key = `${method} ${path.toLowerCase()}`;
     const known = this.remembered.get(key);
     if (known) return known;
     for (const route of this.byMethod.get(method) ?? []) {

@@ -37,29 +37,27 @@ async function mail(index: number): Promise<{ raw: Buffer; at: Date }> {
   return { raw, at };
 }
 
-async function gmailWith(messages: number, quota: ProviderQuota): Promise<FakeGmailServer> {
-  const server = await startFakeGmail();
+/** A fake provider started with the scaled quota, holding `messages` realistic messages of the last day. */
+async function withMailAndQuota<Server extends FakeGmailServer | FakeGraphServer>(
+  server: Server,
+  messages: number,
+  quota: ProviderQuota,
+  add: (server: Server, raw: Buffer, at: Date) => void,
+): Promise<Server> {
   servers.push(server);
   server.quota.perWindow = quota.perWindow;
   server.quota.windowSeconds = quota.windowSeconds;
   for (let index = 0; index < messages; index += 1) {
     const { raw, at } = await mail(index);
-    server.addMessage(raw, { internalDate: at });
+    add(server, raw, at);
   }
   return server;
 }
 
-async function graphWith(messages: number, quota: ProviderQuota): Promise<FakeGraphServer> {
-  const server = await startFakeGraph();
-  servers.push(server);
-  server.quota.perWindow = quota.perWindow;
-  server.quota.windowSeconds = quota.windowSeconds;
-  for (let index = 0; index < messages; index += 1) {
-    const { raw, at } = await mail(index);
-    server.addMessage(raw, { receivedDateTime: at });
-  }
-  return server;
-}
+const gmailWith = async (messages: number, quota: ProviderQuota) =>
+  withMailAndQuota(await startFakeGmail(), messages, quota, (server, raw, at) => server.addMessage(raw, { internalDate: at }));
+const graphWith = async (messages: number, quota: ProviderQuota) =>
+  withMailAndQuota(await startFakeGraph(), messages, quota, (server, raw, at) => server.addMessage(raw, { receivedDateTime: at }));
 
 function gmailHarness(server: FakeGmailServer, quota: ProviderQuota, address?: string): Promise<AdapterHarness> {
   return adapterHarness(
