@@ -56,7 +56,7 @@ const settings = {
   webhookRate: intEnv('BENCH_ENGINE_WEBHOOK_RATE', 50),
   webhookSeconds: intEnv('BENCH_ENGINE_WEBHOOK_SECONDS', 10),
 };
-const targets = { throughputRatio: 0.5, stepOverheadP50Ms: 10, webhookP99Ms: 250 };
+const targets = { throughputRatio: 1.0, stepOverheadP50Ms: 10, webhookP99Ms: 250 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const tsxArgs = (entry: string) => ['--import', 'tsx', entry];

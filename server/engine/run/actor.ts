@@ -7,7 +7,23 @@ import type { ExecutionActor } from '../../core/auth/access';
 import { db } from '../../core/db';
 import { fail } from '../contract/failures';
 
+/**
+ * The member is read again at most every few seconds per advance (keyed by the claimed execution object,
+ * which lives for one lease): a member switched off stops acting within that time, and a run of many
+ * steps does not read the same row before each one.
+ */
+const readAgainAfterMs = 5_000;
+const readFor = new WeakMap<object, { actor: ExecutionActor; at: number }>();
+
 export async function executionActor(execution: { id: string; memberId: string }): Promise<ExecutionActor> {
+  const kept = readFor.get(execution);
+  if (kept && Date.now() - kept.at < readAgainAfterMs) return kept.actor;
+  const actor = await readActor(execution);
+  readFor.set(execution, { actor, at: Date.now() });
+  return actor;
+}
+
+async function readActor(execution: { id: string; memberId: string }): Promise<ExecutionActor> {
   const member = await db().member.findUnique({ where: { id: execution.memberId }, select: { id: true, email: true, name: true, role: true, status: true, createdAt: true } });
   if (member?.status !== 'active') throw fail.permanent('credential_missing', { message: 'The member this workflow runs for is no longer active.' });
   return { kind: 'execution', executionId: execution.id, member: { id: member.id, email: member.email, name: member.name, role: member.role, createdAt: member.createdAt } };

@@ -18,9 +18,7 @@
  */
 import { Prisma } from '../../generated/prisma/client';
 import { db, type Tx } from '../../core/db';
-import { enqueue } from '../../core/jobs/enqueue';
-import { jobKeys } from '../../core/jobs/catalogue';
-import { emitToMember } from '../../core/realtime/emit';
+import { emitToMember, realtimeNotification } from '../../core/realtime/emit';
 import { effectiveLimits, instanceCeilings } from '../contract/limits';
 
 const admissionLock = 80_417_001;
@@ -60,37 +58,62 @@ export async function admit(executionId: string): Promise<boolean> {
  * Admits the oldest queued slot-holding runs of a workflow into its free slots (and, when a run of
  * another workflow was held back by the instance cap, that one too), in the caller's transaction.
  * Called when a run arrives and whenever a slot frees (a finish, a wait). Returns the admitted ids.
+ *
+ * Three statements whatever the number of runs (issue 25 §1: an admission is paid on every arrival
+ * and every finish): the lock; one statement that counts the slots, moves the admitted runs to
+ * running, wakes them (and the other workflow's run) and gives a job to those without one waiting;
+ * one that tells the members' browsers.
  */
 export async function admitQueued(workflowId: string, tx: AdmissionTx, self?: string): Promise<string[]> {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(${admissionLock})`;
-  const workflow = await tx.workflow.findUnique({ where: { id: workflowId }, select: { maxConcurrency: true, executionTimeoutMs: true } });
-  const limit = effectiveLimits(workflow ?? { maxConcurrency: null, executionTimeoutMs: null }).maxConcurrency;
-  const [counts] = await tx.$queryRaw<{ workflow_running: bigint; instance_running: bigint }[]>`
-    SELECT
-      (SELECT count(*) FROM executions WHERE workflow_id = ${workflowId}::uuid AND status = 'running' AND holds_slot) AS workflow_running,
-      (SELECT count(*) FROM executions WHERE status = 'running' AND holds_slot) AS instance_running`;
-  const instanceFree = instanceCeilings().instanceConcurrency - Number(counts.instance_running);
-  const free = Math.min(limit - Number(counts.workflow_running), instanceFree);
-  const admitted: { id: string; member_id: string; workflow_id: string }[] = [];
-  if (free > 0) {
-    admitted.push(
-      ...(await tx.$queryRaw<{ id: string; member_id: string; workflow_id: string }[]>`
-        SELECT e.id, e.member_id, e.workflow_id FROM executions e
-        WHERE e.workflow_id = ${workflowId}::uuid AND e.status = 'queued' AND e.holds_slot AND ${admissibleByKey}
-        ORDER BY e.seq LIMIT ${free}`),
-    );
-  }
-  if (instanceFree - admitted.length > 0) {
-    // The oldest run of another workflow may have waited for the instance cap rather than its own slots.
-    const [other] = await tx.$queryRaw<{ id: string; member_id: string; workflow_id: string }[]>`
-      SELECT e.id, e.member_id, e.workflow_id FROM executions e
-      WHERE e.status = 'queued' AND e.holds_slot AND e.workflow_id <> ${workflowId}::uuid AND ${admissibleByKey}
-      ORDER BY e.seq LIMIT 1`;
-    if (other) await nudge(tx, [other.id]);
-  }
-  const running = await markRunning(tx, admitted);
-  await nudge(tx, running.map((run) => run.id).filter((id) => id !== self));
-  return running.map((run) => run.id);
+  const defaultLimit = effectiveLimits({ maxConcurrency: null, executionTimeoutMs: null }).maxConcurrency;
+  const instanceCap = instanceCeilings().instanceConcurrency;
+  const [result] = await tx.$queryRaw<{ admitted: { id: string; member_id: string; workflow_id: string }[] }[]>`
+    WITH room AS (
+      SELECT coalesce((SELECT max_concurrency FROM workflows WHERE id = ${workflowId}::uuid), ${defaultLimit}::int)
+               - (SELECT count(*) FROM executions WHERE workflow_id = ${workflowId}::uuid AND status = 'running' AND holds_slot) AS workflow_free,
+             ${instanceCap}::int - (SELECT count(*) FROM executions WHERE status = 'running' AND holds_slot) AS instance_free
+    ), candidates AS (
+      SELECT e.id FROM executions e
+       WHERE e.workflow_id = ${workflowId}::uuid AND e.status = 'queued' AND e.holds_slot AND ${admissibleByKey}
+       ORDER BY e.seq LIMIT (SELECT greatest(0, least(workflow_free, instance_free)) FROM room)
+    ), moved AS (
+      UPDATE executions x SET status = 'running', started_at = coalesce(x.started_at, clock_timestamp()), updated_at = now(),
+             wake_seq = x.wake_seq + (CASE WHEN x.id = ${self ?? null}::uuid THEN 0 ELSE 1 END)
+        FROM candidates c
+       WHERE x.id = c.id AND x.status = 'queued' AND (x.coalesce_until IS NULL OR x.coalesce_until <= clock_timestamp())
+      RETURNING x.id, x.member_id, x.workflow_id
+    ), other AS (
+      -- The oldest run of another workflow may have waited for the instance cap rather than its own slots.
+      SELECT e.id FROM executions e
+       WHERE (SELECT instance_free FROM room) > (SELECT count(*) FROM candidates)
+         AND e.status = 'queued' AND e.holds_slot AND e.workflow_id <> ${workflowId}::uuid AND ${admissibleByKey}
+       ORDER BY e.seq LIMIT 1
+    ), woken AS (
+      UPDATE executions x SET wake_seq = x.wake_seq + 1 FROM other o WHERE x.id = o.id RETURNING x.id
+    ), nudged AS (
+      SELECT id FROM moved WHERE id IS DISTINCT FROM ${self ?? null}::uuid UNION SELECT id FROM woken
+    ), jobs AS (
+      -- A locked job does not count: it may be an advance that has already given the lease back and only
+      -- waits to be marked complete, which would never look again (a new job's claim is harmless if not).
+      SELECT graphile_worker.add_job('execution.advance', json_build_object('executionId', n.id), job_key => 'execution:' || n.id::text, job_key_mode => 'replace')
+        FROM nudged n
+       WHERE NOT EXISTS (SELECT 1 FROM graphile_worker.jobs j WHERE j.key = 'execution:' || n.id::text AND j.locked_at IS NULL)
+    )
+    -- One row whatever was admitted: scalar subqueries in the target list are always evaluated, so the
+    -- jobs are added even when no run of this workflow moved (a join could skip them).
+    SELECT (SELECT count(*) FROM jobs) AS added,
+           coalesce((SELECT json_agg(json_build_object('id', id, 'member_id', member_id, 'workflow_id', workflow_id)) FROM moved), '[]'::json) AS admitted`;
+  const rows = result.admitted;
+  await announceRunning(tx, rows);
+  return rows.map((run) => run.id);
+}
+
+/** `execution.status` running for each admitted run, in one statement. */
+async function announceRunning(tx: Pick<Tx, '$executeRaw'>, runs: { id: string; member_id: string; workflow_id: string }[]): Promise<void> {
+  if (runs.length === 0) return;
+  const notices = runs.map((run) => realtimeNotification(run.member_id, 'execution.status', { executionId: run.id, workflowId: run.workflow_id, status: 'running' }));
+  await tx.$executeRaw`SELECT pg_notify(${notices[0].channel}, body) FROM unnest(${notices.map((notice) => notice.body)}::text[]) AS body`;
 }
 
 /**
@@ -112,20 +135,6 @@ async function markRunning(tx: Pick<Tx, '$queryRaw' | '$executeRaw'>, runs: { id
   const running = runs.filter((run) => movedIds.has(run.id));
   for (const run of running) await emitToMember(run.member_id, 'execution.status', { executionId: run.id, workflowId: run.workflow_id, status: 'running' }, tx);
   return running;
-}
-
-/** Makes sure each run is looked at: woken (an advance holding its lease goes on) and given a job unless one waits to run. */
-async function nudge(tx: Pick<Tx, '$queryRaw' | '$executeRaw'>, ids: string[]): Promise<void> {
-  if (ids.length === 0) return;
-  const sorted = [...ids].sort();
-  await tx.$executeRaw`UPDATE executions SET wake_seq = wake_seq + 1 WHERE id = ANY(${sorted}::uuid[])`;
-  // A locked job does not count: it may be an advance that has already given the lease back and only
-  // waits to be marked complete, which would never look again (a new job's claim is harmless if not).
-  const jobless = await tx.$queryRaw<{ id: string }[]>`
-    SELECT e.id FROM unnest(${sorted}::uuid[]) AS e(id)
-    WHERE NOT EXISTS (SELECT 1 FROM graphile_worker.jobs j WHERE j.key = 'execution:' || e.id::text AND j.locked_at IS NULL)
-    ORDER BY e.id`;
-  for (const row of jobless) await enqueue('execution.advance', { executionId: row.id }, { jobKey: jobKeys.execution(row.id) }, tx);
 }
 
 /** A slot freed (a finish, a wait, a cancel): admit the next queued runs of the workflow. */

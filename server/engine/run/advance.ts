@@ -17,11 +17,12 @@ import { outputsOf, type NodeDefinition } from '../contract/define-node';
 import { admit } from './admission';
 import { NodeFailure } from '../contract/failures';
 import { failExecution, succeedExecution, suspendExecution, type ExecutionError } from './finish';
-import { claimExecution, currentStatus, heartbeatEveryMs, releaseLease, type ClaimedExecution } from './lease';
+import { claimExecution, heartbeatEveryMs, releaseLease, type ClaimedExecution } from './lease';
 import { loadGraph, type RunnableGraph } from './load-graph';
 import { planExecution, type PlanStep, type StepStatus } from './plan';
 import { recordFailure, runStep, type StepOutcome, type StopReason } from './run-step';
-import { loadSteps, openUnknownTypeStep, suspensionOf, writePassThroughStep, writeSkippedSteps, type StepRow } from './step-rows';
+import { flushHeldSteps, loadSteps, openUnknownTypeStep, StepsNotSaved, suspensionOf, writePassThroughStep, writeSkippedSteps, type StepRow } from './step-rows';
+import { cutOff, openJournal } from './step-journal';
 import { isolatedFromStreak, isolateSuspect, releaseSuspect, runCrashLoop, settleInterrupted } from './interruptions';
 import { allChildrenFinished } from './children';
 
@@ -74,10 +75,21 @@ async function advanceClaimed(claimed: ClaimedExecution, owner: string): Promise
       leaseStart = Date.now();
     }
     working = true;
+    claimed.journal = openJournal(owner, await loadSteps(executionId));
     again = await drive(claimed, stop.signal, leaseStart);
   } finally {
     clearInterval(heartbeat);
-    const woken = await releaseLease(executionId, owner, working ? Date.now() - leaseStart : 0, claimed.wakeSeq);
+    // Steps still held (the run parks for a retry or for its children): written before the lease goes,
+    // unless the run is no longer this advance's (cancelled, taken over), when they are dropped.
+    if (claimed.journal?.held.length) {
+      await db()
+        .$transaction((tx) => flushHeldSteps(tx, claimed))
+        .catch((error: unknown) => log.warn({ err: error, executionId }, 'writing the held steps failed'));
+    }
+    // Alive at the end of an advance that drove the run: unless a cut-off step still waits for its retry,
+    // the crash streak ends here (interruptions.ts).
+    const endStreak = working && claimed.leaseTakeovers > 0 && !(claimed.journal?.steps.some((step) => step.status === 'running' && cutOff(step)) ?? true);
+    const woken = await releaseLease(executionId, owner, working ? Date.now() - leaseStart : 0, claimed.wakeSeq, endStreak);
     again ||= woken;
   }
   return again;
@@ -112,24 +124,49 @@ function timeoutError(execution: ClaimedExecution, nodeId: string | null, nodeNa
 }
 
 
-/** Runs the execution's steps while it can; returns true when it must be looked at again at once. */
+/**
+ * Runs the execution's steps while it can; returns true when it must be looked at again at once. The
+ * steps are the journal's (step-journal.ts): after a step that simply ended, the list is what this
+ * advance wrote; after anything else (a retry scheduled, a suspension, an interruption settled) they are
+ * read again, so those rarer paths decide on the saved rows as before.
+ */
 async function drive(execution: ClaimedExecution, stop: AbortSignal, leaseStart: number): Promise<boolean> {
+  try {
+    return await driveSteps(execution, stop, leaseStart);
+  } catch (thrown) {
+    // Cancelled, finished elsewhere or taken over while it ran: nothing of this advance is kept.
+    if (thrown instanceof StepsNotSaved) return false;
+    throw thrown;
+  }
+}
+
+async function driveSteps(execution: ClaimedExecution, stop: AbortSignal, leaseStart: number): Promise<boolean> {
+  const journal = execution.journal!;
   const runnable = await loadGraph(execution.workflowVersionId, execution.triggerNodeId);
   if (!runnable) {
     await failExecution(execution, { ...timeoutError(execution, null, null, null), code: 'node_type_unknown', message: 'The graph of this run cannot be read.', details: {} });
     return false;
   }
+  let current = true;
+  /** Follows a step's outcome; the journal's list stays current only when the step simply ended. */
+  const after = async (outcome: StepOutcome, nodeId?: string): Promise<Next> => {
+    current = outcome.kind === 'done';
+    return follow(execution, outcome, runnable, nodeId);
+  };
   for (;;) {
     if (stop.aborted || overTime(execution, leaseStart)) return handleStop(execution, (stop.reason as StopReason) ?? 'run_timeout', null, runnable);
-    // Cancelled meanwhile (spec: no further step starts).
-    if ((await currentStatus(execution.id)) !== 'running') return false;
-    const steps = await loadSteps(execution.id);
+    if (!current) {
+      if (journal.held.length > 0 && !(await db().$transaction((tx) => flushHeldSteps(tx, execution)))) return false;
+      journal.steps = await loadSteps(execution.id);
+      current = true;
+    }
+    const steps = journal.steps;
     const byNode = new Map(steps.map((step) => [step.nodeId, step]));
 
     const interrupted = steps.find((step) => step.status === 'running' && step.attemptStartedAt !== null);
     if (interrupted) {
-      const outcome = await settleInterrupted(execution, runnable.nodes.get(interrupted.nodeId), definitionOf(runnable, interrupted.nodeId), interrupted);
-      const next = await follow(execution, outcome, runnable);
+      const next = await after(await settleInterrupted(execution, runnable.nodes.get(interrupted.nodeId), definitionOf(runnable, interrupted.nodeId), interrupted));
+      current = false;
       if (next !== 'continue') return next;
       continue;
     }
@@ -151,14 +188,14 @@ async function drive(execution: ClaimedExecution, stop: AbortSignal, leaseStart:
     const now = Date.now();
     const dueRetry = steps.find((step) => step.status === 'running' && step.nextAttemptAt && step.nextAttemptAt.getTime() <= now + 50);
     if (dueRetry) {
-      const next = await follow(execution, await runNode(execution, runnable, dueRetry.nodeId, dueRetry, steps, stop, null), runnable, dueRetry.nodeId);
+      const next = await after(await runNode(execution, runnable, dueRetry.nodeId, dueRetry, steps, stop, null), dueRetry.nodeId);
       if (next !== 'continue') return next;
       continue;
     }
 
     const resumable = await findResumable(execution, steps);
     if (resumable) {
-      const next = await follow(execution, await runNode(execution, runnable, resumable.step.nodeId, resumable.step, steps, stop, resumable.resume), runnable, resumable.step.nodeId);
+      const next = await after(await runNode(execution, runnable, resumable.step.nodeId, resumable.step, steps, stop, resumable.resume), resumable.step.nodeId);
       if (next !== 'continue') return next;
       continue;
     }
@@ -168,11 +205,11 @@ async function drive(execution: ClaimedExecution, stop: AbortSignal, leaseStart:
       new Map<string, PlanStep>(steps.map((step) => [step.nodeId, { status: step.status as StepStatus, output: step.output }])),
     );
     if (plan.skip.length > 0) {
-      await writeSkippedSteps(execution.id, plan.skip.map((nodeId) => ({ nodeId, nodeType: runnable.nodes.get(nodeId)?.type ?? '' })), steps.length);
+      await writeSkippedSteps(execution, plan.skip.map((nodeId) => ({ nodeId, nodeType: runnable.nodes.get(nodeId)?.type ?? '' })), steps.length);
     }
     if (plan.ready.length > 0) {
       const nodeId = plan.ready[0];
-      const next = await follow(execution, await runNode(execution, runnable, nodeId, byNode.get(nodeId) ?? null, steps, stop, null), runnable, nodeId);
+      const next = await after(await runNode(execution, runnable, nodeId, byNode.get(nodeId) ?? null, steps, stop, null), nodeId);
       if (next !== 'continue') return next;
       continue;
     }
@@ -254,7 +291,7 @@ async function runNode(
   if (!step && (node.disabled || pin)) {
     // A disabled node passes its input on; a pinned one (test runs) answers its pinned output.
     await writePassThroughStep(
-      execution.id,
+      execution,
       node,
       { output: pin?.port ?? outputsOf(definition, node.params)[0] ?? 'main', data: pin ? pin.output : (input.main ?? null), pinned: Boolean(pin) },
       steps.length,

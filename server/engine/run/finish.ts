@@ -11,16 +11,16 @@
  *   workflow that calls the failing workflow again would otherwise start itself again, forever.
  */
 import { db, type Tx } from '../../core/db';
-import { emitToMember } from '../../core/realtime/emit';
+import { emitToMember, realtimeNotification } from '../../core/realtime/emit';
 import { engineComposition, runHooks } from '../composition';
-import { recordActed } from './acted';
+import { actedExpression } from './acted';
 import { kickQueued } from './admission';
 import { resolveIncidentsOfReplay } from './resolve-incidents';
 import { callLineage } from './call-chain';
 import { wakeExecution } from './lease';
 import { startExecution } from './start';
 import { anonymisedSummary } from './summary';
-import { failOpenSteps } from './step-rows';
+import { failOpenSteps, flushHeldSteps } from './step-rows';
 import { dropReplyWaitsOfRuns } from '../dispatch/reply-waits';
 import type { ClaimedExecution } from './lease';
 
@@ -42,17 +42,31 @@ const open = ['queued', 'running', 'waiting'];
 /** Moves the execution to its final status, unless it already finished (cancelled meanwhile). */
 async function close(tx: Tx, execution: ClaimedExecution, status: 'succeeded' | 'failed', error: ExecutionError | null): Promise<boolean> {
   const stored = error ? ({ code: error.code, message: error.message, nodeId: error.nodeId, kind: error.kind, attempts: error.attempts, nodeType: error.nodeType, details: error.details, at: error.at } as object) : undefined;
-  const count = await tx.execution.updateMany({
-    where: { id: execution.id, status: { in: open } },
-    data: { status, finishedAt: new Date(), error: stored, waitUntil: null },
-  });
-  if (count.count === 0) return false;
-  // Steps still open when the run ends (a run timeout) are closed with it.
-  await failOpenSteps(tx, execution.id, stored);
+  // The steps its advance held (step-journal.ts) are written first: they are part of the run that ends.
+  if (execution.journal?.held.length && !(await flushHeldSteps(tx, execution))) return false;
+  // The final status, `acted` (acted.ts: its steps are all written by now) and the live event in one
+  // statement; nothing when the run had already ended (cancelled meanwhile).
+  const notice = realtimeNotification(execution.memberId, 'execution.status', { executionId: execution.id, workflowId: execution.workflowId, status });
+  const closed = await tx.$queryRawUnsafe<{ id: string }[]>(
+    `WITH closed AS (
+       UPDATE executions SET status = $2, finished_at = clock_timestamp(), error = coalesce($3::jsonb, error), wait_until = NULL,
+              updated_at = now(), acted = ${actedExpression('executions.id')}
+        WHERE id = $1::uuid AND status = ANY($4::text[]) RETURNING id
+     ), told AS (SELECT pg_notify($5, $6) FROM closed)
+     SELECT closed.id, (SELECT count(*) FROM told)::int AS told FROM closed`,
+    execution.id,
+    status,
+    stored === undefined ? null : JSON.stringify(stored),
+    open,
+    notice.channel,
+    notice.body,
+  );
+  if (closed.length === 0) return false;
+  // Steps still open when the run ends (a run timeout) are closed with it. An advance knows its run's
+  // steps (step-journal.ts): none open, nothing to close.
+  if (!execution.journal || execution.journal.steps.some((step) => open.includes(step.status))) await failOpenSteps(tx, execution.id, stored);
   // A wait for a reply in another branch of a failed run ends with it (../dispatch/reply-waits.ts).
   if (status === 'failed') await dropReplyWaitsOfRuns(tx, [execution.id]);
-  await recordActed(tx, [execution.id]);
-  await emitToMember(execution.memberId, 'execution.status', { executionId: execution.id, workflowId: execution.workflowId, status }, tx);
   // Run-end hooks (engine-adapters/run-end-hooks.ts): an approval still pending (the run timed out while it
   // waited elsewhere) can no longer be decided.
   await runHooks(engineComposition().hooks.runClosed, tx, execution.id);
@@ -150,6 +164,7 @@ async function startErrorWorkflow(tx: Tx, execution: ClaimedExecution, errorWork
 /** The execution's waiting moment: a wait or an approval; it gives its slot back while it waits. */
 export async function suspendExecution(execution: ClaimedExecution, until: Date | null): Promise<void> {
   await db().$transaction(async (tx) => {
+    if (execution.journal?.held.length && !(await flushHeldSteps(tx, execution))) return;
     const count = await tx.execution.updateMany({ where: { id: execution.id, status: 'running' }, data: { status: 'waiting', waitUntil: until } });
     if (count.count === 0) return;
     await emitToMember(execution.memberId, 'execution.status', { executionId: execution.id, workflowId: execution.workflowId, status: 'waiting' }, tx);

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../core/db';
 import type { GraphInput } from '../contract/graph';
 import { startExecution } from './start';
+import { cancelExecutions } from './cancel';
 import { createMember, type TestMember } from '../../testing/factories';
 import { useTestDatabase } from '../../testing/test-database';
 import { createWorkflow } from '../../testing/workflow-factories';
@@ -57,6 +58,19 @@ const oneStep = (type: string, params: Record<string, unknown> = {}, extra: Reco
   nodes: [trigger, node('call', type, params, extra)],
   connections: line('start', 'call'),
 });
+
+/**
+ * Waits until the worker has let these runs go (no job left for them): an advance notices a cancel at
+ * its next heartbeat (every 4 s), and until then holds one of the worker's slots, which the tests
+ * measuring runs side by side need.
+ */
+async function letGo(ids: string[]): Promise<void> {
+  const keys = ids.map((id) => `execution:${id}`);
+  for (const deadline = Date.now() + 15_000; Date.now() < deadline; await sleep(100)) {
+    const [{ n }] = await db().$queryRawUnsafe<{ n: number }[]>('SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE key = ANY($1::text[])', keys);
+    if (n === 0) return;
+  }
+}
 
 const interruptedEntry = (attempt: number) => ({ attempt, at: new Date().toISOString(), code: 'internal', message: 'The attempt was interrupted.', kind: 'transient', interrupted: true, retried: true });
 
@@ -109,13 +123,31 @@ describe('the crash-loop bound', () => {
     expect((await waitForExecution(failed.id)).error).toMatchObject({ code: 'step_crash_loop', nodeId: 'call', details: { crashes: 3 } });
   }, 20_000);
 
-  it('an attempt that ends on its own ends the streak: restarts spread over a run never add up', async () => {
+  it('an advance that survives ends the streak: restarts spread over a run never add up', async () => {
     const graph: GraphInput = { nodes: [trigger, node('call', 'test.step'), node('next', 'test.step')], connections: line('start', 'call', 'next') };
     const execution = await leftByDeadRunner(graph, { takeovers: 1 });
     const done = await waitForExecution(execution.id);
     expect(done.status).toBe('succeeded');
     expect(done.leaseTakeovers).toBe(0);
   });
+
+  it('steps that merely run again after a crash (held in memory when it came) do not end the streak', async () => {
+    // Taken over with nothing open: `tag` runs again and ends on its own while `call` hangs. The
+    // crash may have been `call`'s doing, so the run stays a suspect (careful mode) until it shows otherwise.
+    const graph: GraphInput = { nodes: [trigger, node('tag', 'test.step'), node('call', 'test.step', { script: ['hang'] })], connections: line('start', 'tag', 'call') };
+    const execution = await leftByDeadRunner(graph, {});
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await sleep(100)) {
+      if (await db().executionStep.findFirst({ where: { executionId: execution.id, nodeId: 'call', status: 'running' } })) break;
+    }
+    const tag = await db().executionStep.findFirstOrThrow({ where: { executionId: execution.id, nodeId: 'tag' } });
+    expect(tag.status).toBe('succeeded');
+    // Careful mode wrote `call` when it started, and the streak is still the take-over's.
+    const call = await db().executionStep.findFirstOrThrow({ where: { executionId: execution.id, nodeId: 'call' } });
+    expect(call.attemptStartedAt).not.toBeNull();
+    expect((await db().execution.findUniqueOrThrow({ where: { id: execution.id } })).leaseTakeovers).toBe(1);
+    await cancelExecutions(member.id, [execution.id]);
+    await letGo([execution.id]);
+  }, 20_000);
 
   it('the node’s `onError` still applies to `step_crash_loop`', async () => {
     const execution = await leftByDeadRunner(oneStep('test.step', { script: ['ok'] }, { onError: 'continue' }), {
@@ -154,6 +186,7 @@ describe('careful mode', () => {
     const interrupted = await leftByDeadRunner(graph, {});
     expect(await stepRowWhileRunning(interrupted.id)).toMatchObject({ status: 'running', attempt: 1, attemptStartedAt: expect.any(Date) });
     for (const id of [fresh.id, interrupted.id]) await db().execution.update({ where: { id }, data: { status: 'cancelled', finishedAt: new Date() } });
+    await letGo([fresh.id, interrupted.id]);
   }, 20_000);
 
   const spansOf = async (runs: { id: string }[]) => {

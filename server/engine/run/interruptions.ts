@@ -3,9 +3,12 @@
  *
  * A runner that dies (SIGKILL, out of memory, a native crash) leaves its leases to expire; the sweeper
  * queues those runs again and the next claim counts a lease take-over (lease.ts, in the claim's own
- * UPDATE: no extra write). The count is the run's crash streak: it goes back to zero as soon as one
- * of its attempts ends on its own (`endCrashStreak`, lease.ts), so legitimate restarts spread over a long run
- * never add up. A run with a streak is a suspect:
+ * UPDATE: no extra write). The count is the run's crash streak. It goes back to zero as soon as the
+ * run shows the crash was not its own: an attempt of a step that was cut off ends on its own
+ * (`endCrashStreak`, lease.ts), or an advance of it lets its lease go alive with no cut-off step still
+ * to retry (`releaseLease`'s `endStreak`). So legitimate restarts spread over a long run never add up.
+ * Not any attempt's end: the steps an advance held in memory (step-journal.ts) die with their runner and
+ * run again, and their ends say nothing about the step that killed it. A run with a streak is a suspect:
  *
  * - careful mode: every attempt is written when it starts, before its parameters are resolved
  *   (run-step.ts), so the next crash leaves it open and is pinned to its step;

@@ -9,6 +9,7 @@
 import { db, type Tx } from '../../core/db';
 import { jobKeys } from '../../core/jobs/catalogue';
 import { enqueue } from '../../core/jobs/enqueue';
+import type { StepJournal } from './step-journal';
 
 export const leaseTtlMs = 15_000;
 export const heartbeatEveryMs = 4_000;
@@ -42,6 +43,8 @@ export interface ClaimedExecution {
    * suspect: careful mode and isolation (interruptions.ts).
    */
   leaseTakeovers: number;
+  /** The run's steps as the advance holding the lease keeps them (step-journal.ts); absent outside an advance. */
+  journal?: StepJournal;
 }
 
 /**
@@ -49,23 +52,14 @@ export interface ClaimedExecution {
  * Taking over an expired lease that still names an owner counts a take-over in the same statement
  * (a clean release clears the owner, so only an advancer that died or stalled leaves one): the
  * crash-loop bound reads it at no extra write.
- * A waiting execution whose wait has ended, or with a decided step, is moved back to queued first. Returns null when the
+ * A waiting execution whose wait has ended, or with a decided step, is moved back to queued and claimed. Returns null when the
  * execution is finished, waiting, or advanced by another runner right now.
  */
 export async function claimExecution(executionId: string, owner: string): Promise<ClaimedExecution | null> {
-  await db().$executeRaw`
-    UPDATE executions SET status = 'queued', wait_until = NULL, updated_at = now()
-    WHERE id = ${executionId}::uuid AND status = 'waiting'
-      AND ((wait_until IS NOT NULL AND wait_until <= now())
-        OR EXISTS (SELECT 1 FROM execution_steps s WHERE s.execution_id = executions.id AND s.status = 'waiting' AND s.decision IS NOT NULL))`;
-  const rows = await db().$queryRaw<Record<string, unknown>[]>`
-    UPDATE executions SET lease_owner = ${owner}, lease_until = now() + make_interval(secs => ${leaseTtlMs / 1000}), updated_at = now(),
-      lease_takeovers = lease_takeovers + (CASE WHEN lease_owner IS NOT NULL AND lease_until < now() THEN 1 ELSE 0 END)
-    WHERE id = ${executionId}::uuid AND status IN ('queued', 'running')
-      AND (lease_owner IS NULL OR lease_until IS NULL OR lease_until < now())
-    RETURNING id, member_id, workflow_id, workflow_version_id, status, simulated, holds_slot, mailbox_id, message_id,
-      trigger_type, trigger_node_id, trigger_data, parent_execution_id, parent_step_id, started_by, working_ms,
-      timeout_ms, started_at, message_headline, wake_seq, call_models, lease_takeovers`;
+  let rows = await claimRunnable(executionId, owner);
+  // Not queued nor running: a waiting run whose wait ended (or that received a decision) is queued and
+  // claimed; checked only when the claim found nothing, so an advance costs one statement.
+  if (rows.length === 0 && (await requeueEndedWait(executionId)) > 0) rows = await claimRunnable(executionId, owner);
   const row = rows[0];
   if (!row) return null;
   return {
@@ -94,6 +88,25 @@ export async function claimExecution(executionId: string, owner: string): Promis
   };
 }
 
+function requeueEndedWait(executionId: string): Promise<number> {
+  return db().$executeRaw`
+    UPDATE executions SET status = 'queued', wait_until = NULL, updated_at = now()
+    WHERE id = ${executionId}::uuid AND status = 'waiting'
+      AND ((wait_until IS NOT NULL AND wait_until <= now())
+        OR EXISTS (SELECT 1 FROM execution_steps s WHERE s.execution_id = executions.id AND s.status = 'waiting' AND s.decision IS NOT NULL))`;
+}
+
+function claimRunnable(executionId: string, owner: string): Promise<Record<string, unknown>[]> {
+  return db().$queryRaw<Record<string, unknown>[]>`
+    UPDATE executions SET lease_owner = ${owner}, lease_until = now() + make_interval(secs => ${leaseTtlMs / 1000}), updated_at = now(),
+      lease_takeovers = lease_takeovers + (CASE WHEN lease_owner IS NOT NULL AND lease_until < now() THEN 1 ELSE 0 END)
+    WHERE id = ${executionId}::uuid AND status IN ('queued', 'running')
+      AND (lease_owner IS NULL OR lease_until IS NULL OR lease_until < now())
+    RETURNING id, member_id, workflow_id, workflow_version_id, status, simulated, holds_slot, mailbox_id, message_id,
+      trigger_type, trigger_node_id, trigger_data, parent_execution_id, parent_step_id, started_by, working_ms,
+      timeout_ms, started_at, message_headline, wake_seq, call_models, lease_takeovers`;
+}
+
 /** Renews the lease; false when it was lost (the execution was taken over or finished elsewhere). */
 export async function renewLease(executionId: string, owner: string): Promise<boolean> {
   const count = await db().$executeRaw`
@@ -103,12 +116,15 @@ export async function renewLease(executionId: string, owner: string): Promise<bo
 }
 
 /**
- * Gives the lease back and adds the time it was held to the working time. Returns true when someone
- * woke the execution while we held it (its `wake_seq` moved): the caller must look again.
+ * Gives the lease back and adds the time it was held to the working time. `endStreak`: the advance
+ * drove the run and leaves no cut-off step to retry, so its crash streak ends (interruptions.ts), in
+ * the same statement. Returns true when someone woke the execution while we held it (its `wake_seq`
+ * moved): the caller must look again.
  */
-export async function releaseLease(executionId: string, owner: string, heldMs: number, claimedWakeSeq: number): Promise<boolean> {
+export async function releaseLease(executionId: string, owner: string, heldMs: number, claimedWakeSeq: number, endStreak = false): Promise<boolean> {
   const rows = await db().$queryRaw<{ wake_seq: number }[]>`
-    UPDATE executions SET lease_owner = NULL, lease_until = NULL, working_ms = working_ms + ${Math.max(0, Math.round(heldMs))}, updated_at = now()
+    UPDATE executions SET lease_owner = NULL, lease_until = NULL, working_ms = working_ms + ${Math.max(0, Math.round(heldMs))}, updated_at = now(),
+      lease_takeovers = CASE WHEN ${endStreak} THEN 0 ELSE lease_takeovers END
     WHERE id = ${executionId}::uuid AND lease_owner = ${owner}
     RETURNING wake_seq`;
   return rows.length > 0 && Number(rows[0].wake_seq) !== claimedWakeSeq;
@@ -128,10 +144,4 @@ export async function endCrashStreak(execution: Pick<ClaimedExecution, 'id' | 'l
 export async function wakeExecution(executionId: string, tx: Pick<Tx, '$executeRaw'> = db()): Promise<void> {
   await tx.$executeRaw`UPDATE executions SET wake_seq = wake_seq + 1 WHERE id = ${executionId}::uuid`;
   await enqueue('execution.advance', { executionId }, { jobKey: jobKeys.execution(executionId) }, tx);
-}
-
-/** A status read that ignores the lease: is the execution still ours to advance (not cancelled)? */
-export async function currentStatus(executionId: string): Promise<string | null> {
-  const row = await db().execution.findUnique({ where: { id: executionId }, select: { status: true } });
-  return row?.status ?? null;
 }

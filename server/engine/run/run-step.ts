@@ -16,6 +16,7 @@ import { effectLedger } from './effects';
 import { classifyFailure, NodeFailure, RateLimited } from '../contract/failures';
 import type { ExecutionError } from './finish';
 import { endCrashStreak, type ClaimedExecution } from './lease';
+import { cutOff } from './step-journal';
 import { resolveStepParams } from './params';
 import { executionActor } from './actor';
 import type { ExecutionActor } from '../../core/auth/access';
@@ -104,12 +105,12 @@ async function beginAttempt(run: StepRun, consumeAttempt: boolean): Promise<Step
   const now = new Date();
   if (!run.step) {
     const ref: StepRef = { id: randomUUID(), persisted: false, attempt: 1, seq: run.seq, startedAt: now };
-    if (!deferrable(run)) await writeStep(run, ref, { status: 'running', attemptStartedAt: now });
+    if (!deferrable(run)) await writeStep(run, ref, { status: 'running', attemptStartedAt: now }, { startsAttempt: true });
     return ref;
   }
   const attempt = nextAttemptNumber(run.step, consumeAttempt);
   const ref: StepRef = { id: run.step.id, persisted: true, attempt, seq: run.seq, startedAt: run.step.startedAt ?? now };
-  await writeStep(run, ref, { status: 'running', attempt, attemptStartedAt: now, nextAttemptAt: null }, false);
+  await writeStep(run, ref, { status: 'running', attempt, attemptStartedAt: now, nextAttemptAt: null }, { announce: false, startsAttempt: true });
   return ref;
 }
 
@@ -134,8 +135,9 @@ export async function runStep(saved: StepRun): Promise<StepOutcome> {
   // The node sees its own state, never the engine's wrapping of a suspension (step-rows.ts).
   const run: StepRun = saved.step ? { ...saved, step: { ...saved.step, state: nodeStateOf(saved.step.state) } } : saved;
   const outcome = await runAttempt(run);
-  // An attempt that ended on its own (whatever its outcome) ends the run's crash streak.
-  if (outcome.kind !== 'stopped') await endCrashStreak(run.execution);
+  // A step cut off by a crash whose attempt now ended on its own (whatever its outcome): the crash was
+  // not this run's doing, its streak ends (interruptions.ts).
+  if (outcome.kind !== 'stopped' && cutOff(saved.step)) await endCrashStreak(run.execution);
   return outcome;
 }
 
@@ -215,12 +217,12 @@ async function runAttempt(run: StepRun): Promise<StepOutcome> {
     if (reason === 'cancelled' || reason === 'lease_lost' || reason === 'run_timeout') {
       // The step stays open (a run timeout closes it as failed; a cancel leaves it as it was), written even when deferred.
       const open = ref.persisted ? {} : { attemptStartedAt: new Date(started) };
-      await writeStep(run, ref, { status: 'running', durationMs: Date.now() - started, ...open }, !ref.persisted).catch(() => {});
+      await writeStep(run, ref, { status: 'running', durationMs: Date.now() - started, ...open }, { announce: !ref.persisted }).catch(() => {});
       return { kind: 'stopped', reason };
     }
     if (thrown instanceof RateLimited && !(reason instanceof AttemptTimeout)) {
       // Not a failure: the step waits for the time the service gave, and the attempt is given back.
-      await writeStep(run, ref, { status: 'running', attempt: attempt - 1, attemptStartedAt: null, nextAttemptAt: thrown.retryAt }, !ref.persisted);
+      await writeStep(run, ref, { status: 'running', attempt: attempt - 1, attemptStartedAt: null, nextAttemptAt: thrown.retryAt }, { announce: !ref.persisted });
       return { kind: 'later', at: thrown.retryAt };
     }
     let failure: NodeFailure;
@@ -250,7 +252,7 @@ async function saveResult(run: StepRun, ref: StepRef, result: NodeResult, durati
     const register = watch
       ? (tx: Tx) => registerReplyWait(tx, { executionId: run.execution.id, memberId: run.execution.memberId, nodeId: run.node.id, stepId: ref.id, messageId: watch.messageId })
       : undefined;
-    await writeStep(run, ref, { status: 'waiting', attemptStartedAt: null, state: state as object, effects: mergeEffects(previousEffects, effects) }, true, register);
+    await writeStep(run, ref, { status: 'waiting', attemptStartedAt: null, state: state as object, effects: mergeEffects(previousEffects, effects) }, { also: register });
     // Children that all ended already are seen by the advancer's next look (it checks them).
     if (result.mode === 'children') return { kind: 'children' };
     return { kind: 'waiting', until: result.until };
@@ -269,7 +271,7 @@ async function saveResult(run: StepRun, ref: StepRef, result: NodeResult, durati
     attemptStartedAt: null,
     nextAttemptAt: null,
     finishedAt: new Date(),
-  }, true, endOfResumedStep(run));
+  }, { also: endOfResumedStep(run), hold: !ref.persisted });
   return { kind: 'done' };
 }
 
@@ -303,7 +305,7 @@ export async function recordFailure(
   if (retry) {
     const at = new Date(Date.now() + retryDelayMs(settings, extra.keptAttempt?.interruptions ?? attempt, { simulated: run.execution.simulated }));
     // A deferred first attempt is written now, `running` until its next attempt (announced once).
-    await writeStep(run, ref, { status: 'running', attempts: history as object[], effects, attemptStartedAt: null, nextAttemptAt: at, durationMs: extra.durationMs }, !ref.persisted);
+    await writeStep(run, ref, { status: 'running', attempts: history as object[], effects, attemptStartedAt: null, nextAttemptAt: at, durationMs: extra.durationMs }, { announce: !ref.persisted });
     return { kind: 'later', at };
   }
   const error = stepError(run, failure, attempt);
@@ -327,6 +329,6 @@ export async function recordFailure(
       attemptStartedAt: null,
       nextAttemptAt: null,
       finishedAt: new Date(),
-  }, true, endOfResumedStep(run));
+  }, { also: endOfResumedStep(run) });
   return caught ? { kind: 'done' } : { kind: 'failed', error };
 }

@@ -10,29 +10,16 @@
  * around the node's own state) and unwrapped here once (`nodeStateOf`: what the node gets back, read by
  * run-step.ts when an attempt starts and interruptions.ts when it settles one cut off).
  */
+import { randomUUID } from 'node:crypto';
 import { db, type Tx } from '../../core/db';
 import type { Prisma } from '../../generated/prisma/client';
-import { emitToMember } from '../../core/realtime/emit';
+import { emitToMember, realtimeNotification } from '../../core/realtime/emit';
 import type { GraphNode } from '../contract/graph';
 import type { ClaimedExecution } from './lease';
 import { boundStepData } from './step-data';
+import { remember, type HeldStep, type StepRow } from './step-journal';
 
-export interface StepRow {
-  id: string;
-  nodeId: string;
-  status: string;
-  attempt: number;
-  output: string | null;
-  data: unknown;
-  state: unknown;
-  /** A decision for the step (an approval's, a reply that ended a wait; null when none came). */
-  decision?: unknown;
-  attempts: unknown;
-  effects: unknown;
-  attemptStartedAt: Date | null;
-  nextAttemptAt: Date | null;
-  startedAt: Date | null;
-}
+export type { StepRow } from './step-journal';
 
 /** The columns of a StepRow, as the advancer reads them. */
 export const stepSelect = {
@@ -109,18 +96,54 @@ export interface StepRef {
 export type StepWrite = Omit<Prisma.ExecutionStepUncheckedCreateInput, 'id' | 'executionId' | 'nodeId' | 'nodeType'>;
 
 export interface StepOwner {
-  execution: Pick<ClaimedExecution, 'id' | 'memberId'>;
+  execution: Pick<ClaimedExecution, 'id' | 'memberId' | 'journal'>;
   node: Pick<GraphNode, 'id' | 'type'>;
 }
 
+export interface StepWriteOptions {
+  /** Whether the member's browsers hear of a status change (`execution.step`); default true. */
+  announce?: boolean;
+  /**
+   * Runs in the same transaction, after the write: what must commit with it (a wait for a reply
+   * registered with the suspension, or dropped with the step's end: dispatch/reply-waits.ts).
+   */
+  also?: (tx: Tx) => Promise<void>;
+  /**
+   * The end of a first attempt that was never written (a node with no outside effect): held in the
+   * advancer's journal and created with the next durable write (step-journal.ts), when there is one.
+   */
+  hold?: boolean;
+  /**
+   * This write starts an attempt: it commits only while the run is still running under this
+   * advance's lease (a cancel stops the next step from starting), else `StepsNotSaved` is thrown.
+   */
+  startsAttempt?: boolean;
+}
+
+/** The run was cancelled, finished elsewhere or taken over: the steps this advance holds are not written, nor this write. */
+export class StepsNotSaved extends Error {
+  constructor() {
+    super('The run is no longer this advance\'s to write.');
+  }
+}
+
 /**
- * Writes the step (creating it the first time) and, when its status changes, tells the browsers. `also`
- * runs in the same transaction, after the write: what must commit with it (a wait for a reply registered
- * with the suspension, or dropped with the step's end: dispatch/reply-waits.ts).
+ * Writes the step (creating it the first time) and, when its status changes, tells the browsers. With a
+ * journal (an advancer's lease), the steps it holds are written first in the same transaction, and the
+ * journal's list follows the write.
  */
-export async function writeStep(run: StepOwner, ref: StepRef, write: StepWrite, announce = true, also?: (tx: Tx) => Promise<void>): Promise<void> {
+export async function writeStep(run: StepOwner, ref: StepRef, write: StepWrite, options: StepWriteOptions = {}): Promise<void> {
+  const { announce = true, also, hold = false, startsAttempt = false } = options;
   const data: StepWrite = ref.input ? { input: ref.input as object, ...write } : write;
+  const journal = run.execution.journal;
+  if (journal && hold && !ref.persisted) {
+    journal.held.push({ ...heldColumns(data), id: ref.id, nodeId: run.node.id, nodeType: run.node.type, attempt: ref.attempt, seq: ref.seq, startedAt: ref.startedAt, announce });
+    ref.persisted = true;
+    remember(journal, ref, run.node.id, data);
+    return;
+  }
   await db().$transaction(async (tx) => {
+    if (journal && (journal.held.length > 0 || startsAttempt) && !(await flushHeldSteps(tx, run.execution))) throw new StepsNotSaved();
     if (ref.persisted) {
       await tx.executionStep.update({ where: { id: ref.id }, data });
     } else {
@@ -134,16 +157,103 @@ export async function writeStep(run: StepOwner, ref: StepRef, write: StepWrite, 
     if (also) await also(tx);
   });
   ref.persisted = true;
+  if (journal) remember(journal, ref, run.node.id, data);
+}
+
+/** The columns of a held step's INSERT, from a step write. */
+function heldColumns(write: StepWrite): Omit<HeldStep, 'id' | 'nodeId' | 'nodeType' | 'attempt' | 'seq' | 'announce'> {
+  return {
+    status: write.status ?? 'queued',
+    input: write.input,
+    output: write.output,
+    data: write.data,
+    dataTruncated: write.dataTruncated,
+    durationMs: write.durationMs,
+    effects: write.effects,
+    warnings: Array.isArray(write.warnings) ? (write.warnings as string[]) : undefined,
+    loop: write.loop,
+    pinned: write.pinned,
+    disabled: write.disabled,
+    finishedAt: write.finishedAt === undefined || write.finishedAt === null ? null : new Date(write.finishedAt),
+  };
+}
+
+/**
+ * Writes the steps the advance holds (step-journal.ts), in the caller's transaction, in one statement
+ * that also checks the run is still running under its lease (locking the row against a cancel until
+ * the transaction ends) and tells the browsers. False, writing nothing, when it is not: the caller's
+ * transaction must not go on as this advance's.
+ */
+export async function flushHeldSteps(tx: Pick<Tx, '$queryRawUnsafe'>, execution: Pick<ClaimedExecution, 'id' | 'memberId' | 'journal'>): Promise<boolean> {
+  const journal = execution.journal;
+  if (!journal) return true;
+  const held = journal.held;
+  const rows = held.map((step) => ({
+    id: step.id,
+    node_id: step.nodeId,
+    node_type: step.nodeType,
+    status: step.status,
+    attempt: step.attempt,
+    seq: step.seq,
+    input: step.input ?? {},
+    output: step.output ?? null,
+    data: step.data ?? null,
+    data_truncated: step.dataTruncated ?? false,
+    duration_ms: step.durationMs ?? null,
+    effects: step.effects ?? [],
+    warnings: step.warnings ?? [],
+    loop: step.loop ?? null,
+    pinned: step.pinned ?? false,
+    disabled: step.disabled ?? false,
+    started_at: step.startedAt ?? null,
+    finished_at: step.finishedAt ?? null,
+  }));
+  const notices = held.filter((step) => step.announce).map((step) => realtimeNotification(execution.memberId, 'execution.step', { executionId: execution.id, nodeId: step.nodeId, status: step.status }));
+  const [result] = await tx.$queryRawUnsafe<{ live: number }[]>(
+    `WITH live AS (
+       SELECT id FROM executions WHERE id = $1::uuid AND status = 'running' AND lease_owner = $2 FOR SHARE
+     ), written AS (
+       INSERT INTO execution_steps (id, execution_id, node_id, node_type, status, attempt, seq, input, output, data, data_truncated,
+                                    duration_ms, effects, warnings, loop, pinned, disabled, started_at, finished_at)
+       SELECT r.id, live.id, r.node_id, r.node_type, r.status, r.attempt, r.seq, r.input, r.output, nullif(r.data, 'null'::jsonb), r.data_truncated,
+              r.duration_ms, r.effects, r.warnings, nullif(r.loop, 'null'::jsonb), r.pinned, r.disabled, r.started_at, r.finished_at
+         FROM live, jsonb_to_recordset($3::jsonb) AS r(id uuid, node_id text, node_type text, status text, attempt int, seq int, input jsonb,
+              output text, data jsonb, data_truncated boolean, duration_ms int, effects jsonb, warnings text[], loop jsonb, pinned boolean,
+              disabled boolean, started_at timestamptz, finished_at timestamptz)
+       ON CONFLICT (execution_id, node_id) DO NOTHING
+       RETURNING 1
+     ), told AS (
+       SELECT pg_notify($4, n.body) FROM live, unnest($5::text[]) AS n(body)
+     )
+     SELECT (SELECT count(*) FROM live)::int AS live, (SELECT count(*) FROM written)::int AS written, (SELECT count(*) FROM told)::int AS told`,
+    execution.id,
+    journal.owner,
+    JSON.stringify(rows),
+    notices[0]?.channel ?? '',
+    notices.map((notice) => notice.body),
+  );
+  if (result.live === 0) return false;
+  journal.held = [];
+  return true;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Steps the advancer settles without running them (advance.ts).
 // ---------------------------------------------------------------------------------------------
 
-/** Steps the plan will never run (their branch was not taken), numbered from `firstSeq`. */
-export async function writeSkippedSteps(executionId: string, nodes: { nodeId: string; nodeType: string }[], firstSeq: number): Promise<void> {
+/** Steps the plan will never run (their branch was not taken), numbered from `firstSeq`: held with an advancer's journal. */
+export async function writeSkippedSteps(execution: Pick<ClaimedExecution, 'id' | 'journal'>, nodes: { nodeId: string; nodeType: string }[], firstSeq: number): Promise<void> {
+  const journal = execution.journal;
+  if (journal) {
+    nodes.forEach(({ nodeId, nodeType }, index) => {
+      const step = { id: randomUUID(), nodeId, nodeType, status: 'skipped', attempt: 0, seq: firstSeq + index, announce: false };
+      journal.held.push(step);
+      remember(journal, { id: step.id, attempt: 0, startedAt: null }, nodeId, { status: 'skipped' });
+    });
+    return;
+  }
   await db().executionStep.createMany({
-    data: nodes.map(({ nodeId, nodeType }, index) => ({ executionId, nodeId, nodeType, status: 'skipped', seq: firstSeq + index })),
+    data: nodes.map(({ nodeId, nodeType }, index) => ({ executionId: execution.id, nodeId, nodeType, status: 'skipped', seq: firstSeq + index })),
     skipDuplicates: true,
   });
 }
@@ -153,31 +263,26 @@ export async function openUnknownTypeStep(executionId: string, node: Pick<GraphN
   return db().executionStep.create({ data: { executionId, nodeId: node.id, nodeType: node.type, status: 'running', attempt: 1, seq, startedAt: new Date() }, select: stepSelect });
 }
 
-/** A disabled node passes its input on; a pinned one (test runs) answers its pinned output: succeeded at once. */
+/** A disabled node passes its input on; a pinned one (test runs) answers its pinned output: succeeded at once (held with a journal). */
 export async function writePassThroughStep(
-  executionId: string,
+  execution: Pick<ClaimedExecution, 'id' | 'memberId' | 'journal'>,
   node: Pick<GraphNode, 'id' | 'type' | 'disabled'>,
   passed: { output: string; data: unknown; pinned: boolean },
   seq: number,
 ): Promise<void> {
   const bounded = boundStepData(passed.data);
-  await db().executionStep.create({
-    data: {
-      executionId,
-      nodeId: node.id,
-      nodeType: node.type,
-      status: 'succeeded',
-      output: passed.output,
-      data: bounded.data as object,
-      dataTruncated: bounded.dataTruncated,
-      pinned: passed.pinned,
-      disabled: node.disabled,
-      seq,
-      durationMs: 0,
-      startedAt: new Date(),
-      finishedAt: new Date(),
-    },
-  });
+  const now = new Date();
+  const ref: StepRef = { id: randomUUID(), persisted: false, attempt: 0, seq, startedAt: now };
+  await writeStep({ execution, node }, ref, {
+    status: 'succeeded',
+    output: passed.output,
+    data: bounded.data as object,
+    dataTruncated: bounded.dataTruncated,
+    pinned: passed.pinned,
+    disabled: node.disabled,
+    durationMs: 0,
+    finishedAt: now,
+  }, { announce: false, hold: true });
 }
 
 // ---------------------------------------------------------------------------------------------
