@@ -7,6 +7,7 @@
  */
 import { config } from '../core/config';
 import { disconnectDb } from '../core/db';
+import { loadEnvFile } from '../core/load-env-file';
 import { log } from '../core/log';
 import { setOAuthTokenSource } from '../mail/providers/token-source';
 import { sweepInterruptedTurns, interruptTurns } from '../domains/assistant';
@@ -14,6 +15,9 @@ import { mailTokenSource } from '../domains/oauth';
 import { composeEngine } from '../engine-adapters/compose';
 import { startWebServer } from './web-server';
 
+// `.env` before the configuration is first read, as the runner does: Next.js loads it too, but only
+// once it starts, after this process has read its settings (and never in an API-only process).
+loadEnvFile();
 const { NODE_ENV, PORT, HOST, WEB_API_ONLY } = config();
 // Reading a message whose body is not mirrored yet fetches it from an OAuth provider with these tokens.
 setOAuthTokenSource(mailTokenSource);
