@@ -16,7 +16,7 @@ import { createImapMailbox } from '../../server/testing/imap-mailbox';
 import { appendMessages, buildRawMessage, type AppendOptions } from '../../server/testing/mail-servers/deliver';
 import { startDovecot, type DovecotServer } from '../../server/testing/mail-servers/dovecot';
 import { useTestDatabase } from '../../server/testing/test-database';
-import { newestFirstCount } from '../../server/mail/imap/sync/folder-sync';
+import { newestFirstCount } from '../../server/mail/provider';
 import { MailboxSession } from './session';
 
 const databaseUrl = await useTestDatabase();

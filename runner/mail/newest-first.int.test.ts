@@ -10,7 +10,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { db } from '../../server/core/db';
 import { openAdapter } from '../../server/mail/adapters';
-import { newestFirstCount } from '../../server/mail/imap/sync/folder-sync';
+import { newestFirstCount } from '../../server/mail/provider';
 import { reconcileFolders } from '../../server/mail/mirror/folders';
 import { createMirrorSink } from '../../server/mail/mirror/writer';
 import type { MirrorSink } from '../../server/mail/provider';

@@ -16,7 +16,7 @@
  * - `highestModseq`: CONDSTORE position; flag changes and QRESYNC expunges since it are read.
  */
 import type { ImapFlow, MailboxObject } from 'imapflow';
-import type { FlagUpdate, FolderCursor, MirrorBatch, SyncContext } from '../../provider';
+import { newestFirstCount, type FlagUpdate, type FolderCursor, type MirrorBatch, type SyncContext } from '../../provider';
 import { BatchPipe, fetchNew, fetchUids, type BatchLimits, type FolderRef } from './fetch-batches';
 import { flagsOf, labelsOf } from './flags';
 import { imapFolderPrefix, imapProviderKey, parseImapProviderKey } from './provider-key';
@@ -26,13 +26,6 @@ export type FolderState = SyncContext['folders'][number];
 
 /** Flag updates / removals per transaction. */
 const changesPerBatch = 1000;
-
-/**
- * The initial sync of the inbox reads its newest messages first, in one batch, before the window from
- * its oldest UID up: the member sees the top of the list within moments instead of after the whole
- * window (issue 25 §3). The mail list shows 50 rows a page.
- */
-export const newestFirstCount = 50;
 
 function condstoreUsable(client: ImapFlow, box: MailboxObject): boolean {
   return client.enabled.has('CONDSTORE') && !box.noModseq && box.highestModseq !== undefined;
