@@ -5,7 +5,7 @@
  *
  * Layers (ARCHITECTURE.md): server/core is framework-free and imports no domain, tRPC, HTTP layer, mail or
  * Next; server/mail (the mail context) stands on server/core alone; domain code other than routers imports no tRPC; the runner imports no Next, React, tRPC or
- * web server code; only server/http/web-server.ts imports Next on the server.
+ * web server code; only server/http/page-handler.ts imports Next on the server.
  */
 import path from 'node:path';
 import fs from 'node:fs';
@@ -17,7 +17,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const frameworkPackages = {
-  next: { group: ['next', 'next/*'], message: 'Only server/http/web-server.ts and app/ import Next.js.' },
+  next: { group: ['next', 'next/*'], message: 'Only server/http/page-handler.ts and app/ import Next.js.' },
   react: { group: ['react', 'react/*', 'react-dom', 'react-dom/*'], message: 'React belongs to app/.' },
   trpc: { group: ['@trpc/*'], message: 'tRPC stays in server/trpc and the routers.' },
 };
@@ -211,7 +211,7 @@ export default tseslint.config(
   // --- Layering -------------------------------------------------------------------------------
   {
     files: ['server/**/*.ts'],
-    ignores: ['server/http/web-server.ts'],
+    ignores: ['server/http/page-handler.ts'],
     rules: restrictPackages('next', 'react'),
   },
   {

@@ -11,11 +11,12 @@
  * mail watchers and give their leases back, exit.
  */
 import { run, type Runner } from 'graphile-worker';
-import { databaseUrl } from '../server/core/config';
+import { config, databaseUrl } from '../server/core/config';
 import { housekeepingTaskNames } from '../server/core/jobs/housekeeping-jobs';
 import { disconnectDb } from '../server/core/db';
 import { loadEnvFile } from '../server/core/load-env-file';
 import { log } from '../server/core/log';
+import { leaseTimingFor } from '../server/mail/lease';
 import { closePdfPool } from '../server/mail/pdf/pdf-text-pool';
 import { setOAuthTokenSource } from '../server/mail/providers/token-source';
 import { mailTokenSource } from '../server/domains/oauth';
@@ -23,6 +24,7 @@ import { composeEngine } from '../server/engine-adapters/compose';
 import { closeExpressionSandbox, startExpressionSandbox } from '../server/engine/expressions/sandbox';
 import { parsedCronItems } from './crontab';
 import { graphileLogger } from './graphile-logger';
+import { startRunnerHealthServer } from './health-server';
 import { setMailSupervisor } from './mail/dispatch';
 import { MailSupervisor } from './mail/supervisor';
 import { startSweeperLoop } from './engine/sweeper-loop';
@@ -39,6 +41,9 @@ loadEnvFile();
 // The engine's capabilities and run-end hooks (server/engine-adapters/compose.ts), before any job runs.
 composeEngine();
 
+/** Set by SIGTERM/SIGINT: from then on the runner is no longer ready. */
+let stopping = false;
+
 const runner: Runner = await run({
   connectionString: databaseUrl(),
   taskList,
@@ -51,13 +56,19 @@ const runner: Runner = await run({
 // OAuth mailboxes sync with tokens from the OAuth domain's store (refreshed and re-sealed there).
 setOAuthTokenSource(mailTokenSource);
 // One identity for the runner's heartbeat, leases and sends (a send's runner is judged alive by it).
-const mail = new MailSupervisor({ owner: runnerIdentity() });
+const mail = new MailSupervisor({ owner: runnerIdentity(), ...leaseTimingFor(config().MAIL_LEASE_SECONDS) });
 setMailSupervisor(mail);
 await mail.start();
 // Workflow expressions run on these threads (a thread takes a second or two to load: not on the first step).
 startExpressionSandbox();
 const sweeper = startSweeperLoop();
 const sendSweeper = startSendSweeperLoop(runnerIdentity());
+// The orchestrator's probes (RUNNER_HEALTH_PORT; none by default): ready while the job worker runs.
+let workerRunning = true;
+void runner.promise.finally(() => (workerRunning = false)).catch(() => {});
+const { RUNNER_HEALTH_PORT, RUNNER_HEALTH_HOST } = config();
+const health = RUNNER_HEALTH_PORT > 0 ? await startRunnerHealthServer({ port: RUNNER_HEALTH_PORT, host: RUNNER_HEALTH_HOST, workerRunning: () => workerRunning && !stopping }) : null;
+if (health) log.info({ url: health.url }, 'runner health endpoint listening');
 log.info({ owner: mail.owner }, 'runner ready');
 // The starter templates this release ships, upserted by slug (enabled and install counts kept).
 await syncStarterTemplates()
@@ -69,7 +80,6 @@ for (const name of [housekeepingTaskNames.backfillTableTypedSlots, housekeepingT
   await runner.addJob(name, {}, { jobKey: name, maxAttempts: 5 });
 }
 
-let stopping = false;
 function stop(signal: NodeJS.Signals): void {
   if (stopping) return;
   stopping = true;
@@ -96,6 +106,7 @@ try {
   await mail.stop().catch((error: unknown) => log.error({ err: error }, 'mail supervisor stop failed'));
   await closeExpressionSandbox().catch((error: unknown) => log.error({ err: error }, 'expression sandbox close failed'));
   await closePdfPool().catch((error: unknown) => log.error({ err: error }, 'PDF pool close failed'));
+  await health?.close();
   await disconnectDb();
 }
 if (!stopping) {

@@ -1,7 +1,7 @@
 /**
  * The layering is enforced by ESLint (eslint.config.mjs, run by `npm test`): server/core imports no
  * domain, tRPC, HTTP layer or Next; domain code other than routers imports no tRPC; the runner imports
- * no tRPC, web server code or Next; only server/http/web-server.ts imports Next on the server. A rule
+ * no tRPC, web server code or Next; only server/http/page-handler.ts imports Next on the server. A rule
  * whose import fails to resolve passes silently, so this lints probe sources as if they were real files
  * of each layer and checks that every forbidden import is reported and every allowed one is not.
  */
@@ -53,7 +53,7 @@ describe('layering boundaries (ESLint)', { timeout: 60_000 }, () => {
     ['a router uses tRPC', 'server/domains/tables/router.ts', "import { procedure } from '../../trpc/procedures';"],
     ['a service uses another domain’s service and core', 'server/domains/members/service.ts', "import { revokeSessions } from '../auth';\nimport { db } from '../../core/db';"],
     ['the runner uses domain housekeeping', 'runner/main.ts', "import { purgeOldTableWriteEffects } from '../server/domains/tables';"],
-    ['the web server uses Next', 'server/http/web-server.ts', "import next from 'next';"],
+    ['the page handler uses Next', 'server/http/page-handler.ts', "import next from 'next';"],
   ])('allows %s', async (_name, file, source) => {
     expect(await boundaryFindings(file, source)).toEqual([]);
   });

@@ -2,6 +2,8 @@
  * Killing the sync mid-batch loses nothing and duplicates nothing: a sync process is SIGKILLed while
  * it writes, the sync runs again, and the mirror equals the one an uninterrupted run builds from the
  * same account (same provider keys, same Message-IDs, same counts, every message still `initial`).
+ * Two moments: in the middle of the ascending pass, and right after the inbox's newest batch (read
+ * first, before the window from its oldest UID up).
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -14,6 +16,7 @@ import { createImapMailbox } from '../../server/testing/imap-mailbox';
 import { appendMessages, buildRawMessage, type AppendOptions } from '../../server/testing/mail-servers/deliver';
 import { startDovecot, type DovecotServer } from '../../server/testing/mail-servers/dovecot';
 import { useTestDatabase } from '../../server/testing/test-database';
+import { newestFirstCount } from '../../server/mail/provider';
 import { MailboxSession } from './session';
 
 const databaseUrl = await useTestDatabase();
@@ -57,7 +60,8 @@ async function snapshot(mailboxId: string) {
   };
 }
 
-function killMidBatch(mailboxId: string): Promise<{ killedAt: number }> {
+/** Starts a sync process (batches of 25) and SIGKILLs it once the mirror holds `killWhen` rows. */
+function killDuringSync(mailboxId: string, killWhen: (count: number) => boolean): Promise<{ killedAt: number }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'runner/mail/testing/sync-once.ts', mailboxId, '25'], {
       cwd: root,
@@ -72,8 +76,7 @@ function killMidBatch(mailboxId: string): Promise<{ killedAt: number }> {
       void db()
         .mailMessage.count({ where: { mailboxId } })
         .then((count) => {
-          // Somewhere in the middle: batches committed, more to come.
-          if (killedAt < 0 && count >= 100 && count < total - 100) {
+          if (killedAt < 0 && killWhen(count)) {
             killedAt = count;
             child.kill('SIGKILL');
           }
@@ -87,42 +90,82 @@ function killMidBatch(mailboxId: string): Promise<{ killedAt: number }> {
   });
 }
 
-it('SIGKILL mid-batch, then a second sync: the same mirror as an uninterrupted run', async () => {
-  const member = await createMember();
-  const interrupted = await createImapMailbox(member, server, user, { address: 'interrupted@example.test' });
-  const reference = await createImapMailbox(member, server, user, { address: 'reference@example.test' });
-
-  const { killedAt } = await killMidBatch(interrupted.id);
-  expect(killedAt).toBeGreaterThan(0);
-  const partial = await snapshot(interrupted.id);
-  expect(partial.keys.length).toBeLessThan(total);
-
+/** One sync run in this process, retried as the runner does on a transient failure. */
+async function syncToEnd(mailboxId: string): Promise<void> {
   const options = { initialDays: 3650, initialMaxPerFolder: 1_000_000, limits: { messages: 25 } };
-  for (const mailbox of [interrupted, reference]) {
-    // As the runner does: a transient failure (the server slow to answer on a loaded machine) is tried
-    // again; anything else fails the test with the classified error in the message.
-    for (let attempt = 1; ; attempt += 1) {
-      const session = new MailboxSession(mailbox.id, options);
-      const result = await session.run({ delta: true }, new AbortController().signal);
-      await session.close();
-      const transient = result.outcome === 'failed' && ['timeout', 'unreachable', 'rate_limit'].includes(result.failure.kind);
-      if (transient && attempt < 5) {
-        // The runner backs off before trying again; so does the test, or a loaded machine stays loaded.
-        await new Promise((resolve) => setTimeout(resolve, 1_000 * attempt));
-        continue;
-      }
-      expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok' });
-      break;
+  // As the runner does: a transient failure (the server slow to answer on a loaded machine) is tried
+  // again; anything else fails the test with the classified error in the message.
+  for (let attempt = 1; ; attempt += 1) {
+    const session = new MailboxSession(mailboxId, options);
+    const result = await session.run({ delta: true }, new AbortController().signal);
+    await session.close();
+    const transient = result.outcome === 'failed' && ['timeout', 'unreachable', 'rate_limit'].includes(result.failure.kind);
+    if (transient && attempt < 5) {
+      // The runner backs off before trying again; so does the test, or a loaded machine stays loaded.
+      await new Promise((resolve) => setTimeout(resolve, 1_000 * attempt));
+      continue;
     }
+    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok' });
+    return;
   }
+}
 
-  const resumed = await snapshot(interrupted.id);
-  const uninterrupted = await snapshot(reference.id);
-  expect(uninterrupted.keys).toHaveLength(total);
-  expect(resumed.keys).toEqual(uninterrupted.keys);
+let member: Awaited<ReturnType<typeof createMember>>;
+/** The mirror an uninterrupted run builds from the same account, made once. */
+let uninterrupted: Promise<Awaited<ReturnType<typeof snapshot>>> | null = null;
+function referenceMirror() {
+  uninterrupted ??= (async () => {
+    const reference = await createImapMailbox(member, server, user, { address: 'reference@example.test' });
+    await syncToEnd(reference.id);
+    return snapshot(reference.id);
+  })();
+  return uninterrupted;
+}
+
+beforeAll(async () => {
+  member = await createMember();
+});
+
+async function expectSameMirrorAfterResume(mailboxId: string): Promise<void> {
+  await syncToEnd(mailboxId);
+  const resumed = await snapshot(mailboxId);
+  const reference = await referenceMirror();
+  expect(reference.keys).toHaveLength(total);
+  expect(resumed.keys).toEqual(reference.keys);
   expect(resumed.via).toEqual(['initial']);
   expect(resumed.threadless).toBe(0);
   expect(resumed.messageCount).toBe(total);
   expect(resumed.threadMessages).toBe(total);
-  expect(resumed.threads).toBe(uninterrupted.threads);
+  expect(resumed.threads).toBe(reference.threads);
+}
+
+it('SIGKILL mid-batch, then a second sync: the same mirror as an uninterrupted run', async () => {
+  const interrupted = await createImapMailbox(member, server, user, { address: 'interrupted@example.test' });
+  // Somewhere in the middle: batches committed, more to come.
+  const { killedAt } = await killDuringSync(interrupted.id, (count) => count >= 100 && count < total - 100);
+  expect(killedAt).toBeGreaterThan(0);
+  const partial = await snapshot(interrupted.id);
+  expect(partial.keys.length).toBeLessThan(total);
+  await expectSameMirrorAfterResume(interrupted.id);
+}, 120_000);
+
+it('SIGKILL right after the inbox’s newest batch: the newest mail is there, and a second sync completes the same mirror', async () => {
+  const interrupted = await createImapMailbox(member, server, user, { address: 'after-newest@example.test' });
+  const { killedAt } = await killDuringSync(interrupted.id, (count) => count >= newestFirstCount);
+  expect(killedAt).toBeGreaterThanOrEqual(newestFirstCount);
+  const partial = await snapshot(interrupted.id);
+  expect(partial.keys.length).toBeLessThan(total);
+  // The newest batch landed whole: the inbox's 50 highest UIDs (its last 50 messages appended).
+  const inboxIds = Array.from({ length: total }, (_, index) => index).filter((index) => index % 4 !== 3);
+  const newestIds = inboxIds.slice(-newestFirstCount).map((index) => `<m${index}@crash.test>`);
+  const mirroredIds = new Set(partial.keys.map((key) => key.split('|')[1]));
+  expect(newestIds.filter((id) => !mirroredIds.has(id))).toEqual([]);
+  // Killed before the ascending pass committed anything, the folder still reads as never synced. Read
+  // in one statement: the killed process's last COMMIT may still land after the kill.
+  const [state] = await db().$queryRaw<{ mirrored: number; synced: bigint | null }[]>`
+    SELECT (SELECT count(*)::int FROM mail_messages WHERE mailbox_id = ${interrupted.id}::uuid) AS mirrored,
+           (SELECT synced_uid FROM mail_folders WHERE mailbox_id = ${interrupted.id}::uuid AND key = 'INBOX') AS synced`;
+  if (state!.mirrored === newestFirstCount) expect(state!.synced).toBeNull();
+  else expect(state!.synced).not.toBeNull();
+  await expectSameMirrorAfterResume(interrupted.id);
 }, 120_000);

@@ -10,21 +10,22 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export interface RunnerProcesses {
-  start(): ChildProcess;
+  /** `env`: this process's own settings over the shared ones (its health port, its database URL). */
+  start(env?: Record<string, string>): ChildProcess;
   kill(child: ChildProcess): Promise<void>;
   /** SIGKILLs every runner still alive (afterAll). */
   killAll(): void;
 }
 
 /** `imports`: modules loaded before the runner's own (test fixtures such as runner/engine/testing/poison-nodes.ts). */
-export function runnerProcesses(env: Record<string, string>, options: { imports?: string[] } = {}): RunnerProcesses {
+export function runnerProcesses(sharedEnv: Record<string, string>, options: { imports?: string[] } = {}): RunnerProcesses {
   const runners = new Set<ChildProcess>();
   const preloads = (options.imports ?? []).flatMap((entry) => ['--import', entry]);
   return {
-    start() {
+    start(env = {}) {
       const child = spawn(process.execPath, ['--import', 'tsx', ...preloads, 'runner/main.ts'], {
         cwd: root,
-        env: { ...process.env, LOG_LEVEL: 'silent', NODE_ENV: 'test', ...env },
+        env: { ...process.env, LOG_LEVEL: 'silent', NODE_ENV: 'test', ...sharedEnv, ...env },
         stdio: ['ignore', 'ignore', 'pipe'],
       });
       let errors = '';

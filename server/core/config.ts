@@ -58,6 +58,12 @@ const environmentSchema = z.object({
   DATABASE_URL: optionalText,
   HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /**
+   * A web process that serves no pages, only what is ours (REST, tRPC, webhooks, /healthz, /readyz, the
+   * socket), and never loads Next.js (server/http/page-handler.ts): for tests that start web processes, and
+   * for an API and webhook tier behind the proxy. Pages answer 404 `request.not_found` there.
+   */
+  WEB_API_ONLY: flag,
   /** Public base URL, used for links (invitation accept URLs). Defaults to http://HOST:PORT. */
   PUBLIC_URL: optionalText.refine((value) => value === null || /^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i.test(value), {
     message: 'PUBLIC_URL must be an http(s) URL without query or fragment, e.g. https://mail.example.com',
@@ -171,6 +177,12 @@ const environmentSchema = z.object({
    * for N minutes.
    */
   MAIL_WATCH_HEARTBEAT_SECONDS: positiveInt(60),
+  /**
+   * How long a runner's lease on a mailbox lasts without renewal (server/mail/lease.ts): a dead runner's
+   * mailboxes are taken over within this plus a fifth of it. Renewals come every 40 % of it, so shorter
+   * leases mean quicker take-overs and more writes; at least 5 s.
+   */
+  MAIL_LEASE_SECONDS: z.coerce.number().int().min(5).max(3_600).default(25),
   MAIL_STALL_SYNC_MINUTES: positiveInt(20),
   MAIL_STALL_WATCH_SECONDS: positiveInt(300),
   MAIL_STALL_DISPATCH_MINUTES: positiveInt(10),
@@ -185,6 +197,12 @@ const environmentSchema = z.object({
    */
   MAIL_PROVIDER_A_QUOTA_UNITS_PER_MINUTE: positiveInt(6000),
   MAIL_PROVIDER_B_REQUESTS_PER_10_MINUTES: positiveInt(10_000),
+  /**
+   * Port of the runner's health endpoint (runner/health-server.ts: GET /healthz, GET /readyz) for an
+   * orchestrator's probes; unset or 0: the runner listens on no port. On RUNNER_HEALTH_HOST (default 127.0.0.1).
+   */
+  RUNNER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  RUNNER_HEALTH_HOST: z.string().default('127.0.0.1'),
   /** Simultaneous live runs of one workflow unless its settings say otherwise (spec default 10). */
   WORKFLOW_DEFAULT_CONCURRENCY: positiveInt(10),
   /** The highest per-workflow concurrency a member may set. */

@@ -1,10 +1,13 @@
 /**
  * Entry point of a web process (`npm run web`): serves Next.js, REST, tRPC and the real-time channel
  * on HOST:PORT against DATABASE_URL. `npm start` spawns it; several can run against one database.
- * Prints `ready on <url>` once listening (scripts/start.ts waits for that line).
+ * Prints `ready on <url>` once listening (scripts/start.ts waits for that line; with PORT=0 the URL
+ * names the port the system chose). With WEB_API_ONLY=1 it serves no pages and never loads Next.js
+ * (server/http/page-handler.ts): the same process otherwise.
  */
 import { config } from '../core/config';
 import { disconnectDb } from '../core/db';
+import { loadEnvFile } from '../core/load-env-file';
 import { log } from '../core/log';
 import { setOAuthTokenSource } from '../mail/providers/token-source';
 import { sweepInterruptedTurns, interruptTurns } from '../domains/assistant';
@@ -12,12 +15,15 @@ import { mailTokenSource } from '../domains/oauth';
 import { composeEngine } from '../engine-adapters/compose';
 import { startWebServer } from './web-server';
 
-const { NODE_ENV, PORT, HOST } = config();
+// `.env` before the configuration is first read, as the runner does: Next.js loads it too, but only
+// once it starts, after this process has read its settings (and never in an API-only process).
+loadEnvFile();
+const { NODE_ENV, PORT, HOST, WEB_API_ONLY } = config();
 // Reading a message whose body is not mirrored yet fetches it from an OAuth provider with these tokens.
 setOAuthTokenSource(mailTokenSource);
 // Cancels end runs in this process: the engine's run-end hooks (and capabilities) come from the composition root.
 composeEngine();
-const web = await startWebServer({ dev: NODE_ENV !== 'production', port: PORT, host: HOST });
+const web = await startWebServer({ pages: WEB_API_ONLY ? { kind: 'none' } : { kind: 'next', dev: NODE_ENV !== 'production' }, port: PORT, host: HOST });
 console.log(`ready on ${web.url}`);
 // Assistant turns another web process left running when it died (the runner sweeps every minute too).
 void sweepInterruptedTurns()

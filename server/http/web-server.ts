@@ -1,17 +1,17 @@
 /**
- * The web process: one Node HTTP server hosting the Next.js handler (pages, REST, tRPC) and the
- * real-time channel. The only file under server/ that imports `next`.
+ * The web process: one Node HTTP server hosting our API entry (REST, tRPC, webhooks, plain routes),
+ * the real-time channel and the pages (./page-handler.ts: Next.js, or none in an API-only process).
+ * The request routing is the same whatever serves the pages.
  */
 import { createServer, type Server } from 'node:http';
-import next from 'next';
 import { config, databaseUrl } from '../core/config';
 import { log } from '../core/log';
 import { answerClientErrorsOf } from './client-error';
 import { proxyTrustOf, stampClientOrigin } from './client-origin';
 import { serveWithFetchHandler } from './node-bridge';
+import { createPageHandler, type PageMode } from './page-handler';
 import { createRealtimeServer, isRealtimeRequest } from './realtime-server';
 import { handleApiRequest, isApiRequest } from './api-handler';
-import { securePageRequest } from './security-headers';
 
 export interface WebServer {
   server: Server;
@@ -19,11 +19,8 @@ export interface WebServer {
   close(): Promise<void>;
 }
 
-export async function startWebServer(options: { dev: boolean; port: number; host: string }): Promise<WebServer> {
-  const app = next({ dev: options.dev, hostname: options.host, port: options.port, dir: process.cwd() });
-  await app.prepare();
-  const handle = app.getRequestHandler();
-  const nextUpgrade = options.dev ? app.getUpgradeHandler() : null;
+export async function startWebServer(options: { pages: PageMode; port: number; host: string }): Promise<WebServer> {
+  const pages = await createPageHandler(options.pages, { host: options.host, port: options.port });
   const realtime = createRealtimeServer(databaseUrl());
   const trustProxy = proxyTrustOf(config());
   const serveApi = serveWithFetchHandler(handleApiRequest);
@@ -32,17 +29,13 @@ export async function startWebServer(options: { dev: boolean; port: number; host
     stampClientOrigin(req, trustProxy);
     if (isRealtimeRequest(req.url)) void realtime.handleRequest(req, res);
     else if (isApiRequest(req.url)) void serveApi(req, res);
-    else {
-      // Pages: a policy with a fresh nonce that Next.js stamps on its scripts, and no framing.
-      securePageRequest(req, res, { dev: options.dev });
-      void handle(req, res);
-    }
+    else pages.handle(req, res);
   });
   answerClientErrorsOf(server);
   server.on('upgrade', (req, socket, head) => {
     stampClientOrigin(req, trustProxy);
     if (isRealtimeRequest(req.url)) void realtime.handleUpgrade(req, socket, head);
-    else if (nextUpgrade) void nextUpgrade(req, socket, head);
+    else if (pages.upgrade) pages.upgrade(req, socket, head);
     else socket.destroy();
   });
 
@@ -53,7 +46,7 @@ export async function startWebServer(options: { dev: boolean; port: number; host
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const url = `http://${options.host === '0.0.0.0' ? 'localhost' : options.host}:${port}`;
-  log.info({ url }, 'web server listening');
+  log.info({ url, pages: options.pages.kind }, 'web server listening');
 
   return {
     server,
@@ -62,7 +55,7 @@ export async function startWebServer(options: { dev: boolean; port: number; host
       await realtime.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await app.close();
+      await pages.close();
     },
   };
 }

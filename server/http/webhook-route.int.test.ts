@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { config, resetConfigForTests } from '../core/config';
 import { seal } from '../core/crypto/secret-box';
@@ -315,6 +316,29 @@ describe('POST /hooks/wf/{token}: Idempotency-Key', () => {
     expect(left.map((row) => row.idempotencyKey).sort()).toEqual(['old', 'recent']);
     expect(left.find((row) => row.idempotencyKey === 'recent')!.executionId).toBe(recent.body!.executionId);
   });
+
+  it('503 internal.busy when its transaction outlives its time (a database too slow), starting nothing; the same key tried again starts the run', async () => {
+    const { workflow, token } = await hook();
+    // Another transaction holds the table for 7 s: the delivery's transaction waits past Prisma's 5 s and
+    // is rolled back (once its blocked statement returns, when the table is let go).
+    const holder = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await holder.connect();
+    await holder.query('BEGIN');
+    await holder.query('LOCK TABLE webhook_deliveries IN EXCLUSIVE MODE');
+    const letGo = new Promise((resolve) => setTimeout(resolve, 7_000)).then(() => holder.query('ROLLBACK'));
+    try {
+      const response = await post(token, '{}', { 'idempotency-key': 'slow' });
+      expect(response.status).toBe(503);
+      expect(response.body!.error).toMatchObject({ code: 'internal.busy', details: { reason: 'database', retryAfterSeconds: 2 } });
+    } finally {
+      await letGo;
+      await holder.end();
+    }
+    expect(await executionsOf(workflow.id)).toHaveLength(0);
+    const again = await post(token, '{}', { 'idempotency-key': 'slow' });
+    expect(again.status).toBe(202);
+    expect(await executionsOf(workflow.id)).toHaveLength(1);
+  }, 30_000);
 
   it('400 idempotency.invalid_key for a key over 200 characters', async () => {
     const { workflow, token } = await hook();

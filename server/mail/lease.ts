@@ -10,16 +10,28 @@
 import { db } from '../core/db';
 import { syncedProviders } from './adapters';
 
-export const leaseTiming = {
+export interface LeaseTiming {
   /** How often a holder renews its leases and its runner heartbeat. */
-  renewMs: 10_000,
+  renewMs: number;
   /** A lease not renewed for this long is expired (2.5 renewals). */
-  ttlMs: 25_000,
+  ttlMs: number;
   /** How often runners look for expired leases to take over (so a dead runner's are taken within ttl + this). */
-  scanMs: 5_000,
-  /** A runner whose heartbeat is older than this is not counted as live. */
-  liveMs: 20_000,
-} as const;
+  scanMs: number;
+  /** A runner whose heartbeat is older than this is not counted as live (shorter than the lease: a dead runner's share goes back before its leases expire). */
+  liveMs: number;
+}
+
+/**
+ * The timing of a lease lasting `ttlSeconds` (MAIL_LEASE_SECONDS), every period in the same proportion
+ * to it as the defaults (25 s: renewed every 10 s, scans every 5 s, a runner live for 20 s after its
+ * heartbeat), so a shorter lease keeps its margins.
+ */
+export function leaseTimingFor(ttlSeconds: number): LeaseTiming {
+  const ttlMs = ttlSeconds * 1000;
+  return { ttlMs, renewMs: ttlMs * 0.4, scanMs: ttlMs * 0.2, liveMs: ttlMs * 0.8 };
+}
+
+export const leaseTiming: Readonly<LeaseTiming> = leaseTimingFor(25);
 
 /** Statuses whose mailboxes are kept in sync (an `error` mailbox is retried with backoff). */
 const syncedStatuses = ['active', 'error'];

@@ -114,6 +114,13 @@ export interface MirrorSink {
   known?(providerKeys: string[]): Promise<Set<string>>;
 }
 
+/**
+ * An initial sync reads the inbox's newest messages first and commits them as one batch, before the
+ * rest of its window, so the member sees the top of the list within moments instead of after the
+ * whole window (issue 25 §3). The mail list shows 50 rows a page.
+ */
+export const newestFirstCount = 50;
+
 /** What the orchestrator knows of the mirror when it calls an adapter. */
 export interface SyncContext {
   mailboxId: string;

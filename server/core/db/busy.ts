@@ -27,10 +27,25 @@ export function busyOr(error: unknown): unknown {
   return isAcquireTimeout(error) ? new DatabaseBusyError(error) : error;
 }
 
-/** A DatabaseBusyError, whether thrown as it is or wrapped by a library (looked for along `cause`). */
+/**
+ * Prisma's transaction that ran out of time (`P2028`): one still running past its `timeout` (5 s unless
+ * the caller set one), rolled back by Prisma, or one that could not start within its `maxWait`. On a
+ * machine too loaded to finish a few statements in that time the request had better be tried again
+ * than answered as our failure. Other `P2028` errors (a transaction used after its commit) are bugs.
+ */
+const transactionOutOfTime = /expired transaction|Unable to start a transaction in the given time/;
+
+export function isTransactionOutOfTime(error: unknown): boolean {
+  return error instanceof Error && (error as { code?: unknown }).code === 'P2028' && transactionOutOfTime.test(error.message);
+}
+
+/**
+ * A DatabaseBusyError, whether thrown as it is or wrapped by a library (looked for along `cause`), or a
+ * Prisma transaction that ran out of time: the database did not serve the request in time.
+ */
 export function isDatabaseBusy(error: unknown): boolean {
   for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth += 1) {
-    if (current instanceof DatabaseBusyError) return true;
+    if (current instanceof DatabaseBusyError || isTransactionOutOfTime(current)) return true;
   }
   return false;
 }

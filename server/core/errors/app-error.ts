@@ -45,8 +45,8 @@ export function isAppError(error: unknown): error is AppError {
 
 /**
  * Any thrown value as an AppError: known errors pass through, a database that gave no connection in
- * time is 503 `internal.busy` (the one place pg's acquire timeout becomes an answer), everything else
- * is an opaque 500.
+ * time, or a transaction that ran out of time, is 503 `internal.busy` (the one place pg's acquire
+ * timeout and Prisma's transaction timeout become an answer), everything else is an opaque 500.
  */
 export function toAppError(error: unknown): AppError {
   if (isAppError(error)) return error;

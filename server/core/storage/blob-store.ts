@@ -18,6 +18,9 @@ export interface BlobStore {
   delete(keys: string[], tx?: Pick<Tx, '$executeRawUnsafe'>): Promise<void>;
 }
 
+/** Blobs per statement of `putMany` (one parameter each; PostgreSQL takes at most 65,535). */
+const putManyChunk = 500;
+
 class PostgresBlobStore implements BlobStore {
   async put(key: string, content: Buffer, tx: Pick<Tx, 'storedBlob'> = db()): Promise<{ size: number; sha256: string }> {
     const sha256 = createHash('sha256').update(content).digest('hex');
@@ -31,17 +34,23 @@ class PostgresBlobStore implements BlobStore {
   }
 
   async putMany(entries: Array<{ key: string; content: Buffer }>, tx: Pick<Tx, '$executeRawUnsafe'> = db()): Promise<void> {
-    if (entries.length === 0) return;
-    // Binary travels as base64 text arrays (decoded by PostgreSQL): one round trip for the batch.
-    await tx.$executeRawUnsafe(
-      `INSERT INTO stored_blobs (key, content, size, sha256)
-       SELECT k, decode(c, 'base64'), s, h FROM unnest($1::text[], $2::text[], $3::int[], $4::text[]) AS t(k, c, s, h)
-       ON CONFLICT (key) DO UPDATE SET content = excluded.content, size = excluded.size, sha256 = excluded.sha256`,
-      entries.map((entry) => entry.key),
-      entries.map((entry) => entry.content.toString('base64')),
-      entries.map((entry) => entry.content.length),
-      entries.map((entry) => createHash('sha256').update(entry.content).digest('hex')),
-    );
+    for (let start = 0; start < entries.length; start += putManyChunk) {
+      const chunk = entries.slice(start, start + putManyChunk);
+      // Each content is a parameter of its own, a Buffer, which pg sends in binary: PostgreSQL stores
+      // the bytes as they come. (Before, base64 text arrays: encoded here, parsed and decoded there.)
+      const contents = chunk.map((_, index) => `(${index + 1}, $${index + 4}::bytea)`);
+      await tx.$executeRawUnsafe(
+        `INSERT INTO stored_blobs (key, content, size, sha256)
+         SELECT t.k, c.content, t.s, t.h
+           FROM unnest($1::text[], $2::int[], $3::text[]) WITH ORDINALITY AS t(k, s, h, n)
+           JOIN (VALUES ${contents.join(', ')}) AS c(n, content) ON c.n = t.n
+         ON CONFLICT (key) DO UPDATE SET content = excluded.content, size = excluded.size, sha256 = excluded.sha256`,
+        chunk.map((entry) => entry.key),
+        chunk.map((entry) => entry.content.length),
+        chunk.map((entry) => createHash('sha256').update(entry.content).digest('hex')),
+        ...chunk.map((entry) => entry.content),
+      );
+    }
   }
 
   async get(key: string): Promise<Buffer | null> {

@@ -10,7 +10,9 @@
  * mirror stores neither.
  */
 import { MailParser, type AddressObject, type AttachmentStream, type HeaderLines, type Headers, type MessageText } from 'mailparser';
+import { fastParseMime } from './fast-mime';
 import { ingestLimits } from './limits';
+import { parserOptions } from './parser-options';
 
 export interface ParsedPart {
   /** mailparser's order of attachment parts: the MIME position. */
@@ -43,16 +45,18 @@ export interface ParseOptions {
   keepContent: boolean;
 }
 
-const parserOptions = {
-  skipTextToHtml: true,
-  skipTextLinks: true,
-  skipImageLinks: true,
-  // mailsplit options (MailParser hands its options to the splitter).
-  maxChildNodes: ingestLimits.mimeNodes,
-  maxHeadSize: ingestLimits.headBytes,
-};
 
+/**
+ * The parse of a message: the common shapes read directly (./fast-mime.ts, the same answer without
+ * the streams), anything else by mailparser's stream below.
+ */
 export function parseMime(source: Buffer, options: ParseOptions): Promise<ParsedMime> {
+  const fast = fastParseMime(source, options);
+  return fast ? Promise.resolve(fast) : parseMimeStream(source, options);
+}
+
+/** mailparser's `MailParser` stream over the source (every shape; the reference the fast path answers like). */
+export function parseMimeStream(source: Buffer, options: ParseOptions): Promise<ParsedMime> {
   const result: ParsedMime = { headers: null, headerLines: [], text: null, html: null, parts: [], complete: true };
   let budget = ingestLimits.attachmentBytesPerMessage;
   let seen = 0;

@@ -43,9 +43,9 @@ async function inPgTransactionOnce<T>(work: (sql: RawSql) => Promise<T>, options
   const client = await pool().connect();
   let broken = false;
   try {
-    await client.query('BEGIN');
     // A batch that hangs (a lock, a stalled server) ends instead of holding its connection forever.
-    await client.query(`SET LOCAL statement_timeout = ${Math.trunc(options.timeoutMs)}`);
+    // Both in one round trip (a simple query of two statements).
+    await client.query(`BEGIN; SET LOCAL statement_timeout = ${Math.trunc(options.timeoutMs)}`);
     const result = await work(rawSql(client));
     await client.query('COMMIT');
     return result;

@@ -10,10 +10,10 @@
  * member's action shows at once and the runner applies it to the server; the sync never undoes it.
  */
 import { db, type Tx } from '../../core/db';
-import { emitToMember, type RealtimeEvents } from '../../core/realtime/emit';
+import { emitToMember, realtimeNotification, type RealtimeEvents } from '../../core/realtime/emit';
 import { blobKeys, blobStore } from '../../core/storage/blob-store';
 import type { FlagUpdate, FolderCursor, MirrorBatch, MirrorSink } from '../provider';
-import { planMessageThreads, recomputeThreads } from '../threads/attach';
+import { planMessageThreads, recomputeThreads, threadLookupColumnsSql, threadLookupParams, threadLookupsOf } from '../threads/attach';
 import { markDraftsGone } from '../send/drafts';
 import { queueForDispatch } from './dispatch-queue';
 import { inPgTransaction, type RawSql } from './pg-transaction';
@@ -88,10 +88,24 @@ export function createMirrorSink(mailbox: MirrorMailbox): MirrorSinkWithTotals {
   };
 }
 
+/**
+ * Parsing holds the event loop for this long at most before it lets other work in: most messages
+ * parse without a stream (../ingest/fast-mime.ts), so a batch would otherwise be parsed in one go,
+ * and the earlier batch's statements, waiting on the loop for their answers, with it.
+ */
+const parseSliceMs = 4;
+
 async function prepareBatch(mailbox: MirrorMailbox, batch: MirrorBatch): Promise<PreparedMessage[]> {
   const unique = new Map(batch.messages.map((message) => [message.providerKey, message]));
   const prepared: PreparedMessage[] = [];
-  for (const message of unique.values()) prepared.push(await prepareMessage(mailbox, message, batch.ingestedVia));
+  let sliceStart = performance.now();
+  for (const message of unique.values()) {
+    prepared.push(await prepareMessage(mailbox, message, batch.ingestedVia));
+    if (performance.now() - sliceStart > parseSliceMs) {
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
+  }
   return prepared;
 }
 
@@ -107,20 +121,22 @@ export async function commitBatch(mailbox: MirrorMailbox, batch: MirrorBatch): P
 async function writeBatch(tx: Sql, mailbox: MirrorMailbox, batch: MirrorBatch, prepared: PreparedMessage[]): Promise<CommitResult> {
   const touched = new Set<string>();
   let inserted = 0;
-  if (prepared.length > 0) inserted = await insertMessages(tx, mailbox, prepared, touched);
+  let skipped = false;
+  if (prepared.length > 0) ({ inserted, skipped } = await insertMessages(tx, mailbox, prepared, touched));
   const updated = batch.flagUpdates.length > 0 ? await applyFlagUpdates(tx, mailbox.id, batch.flagUpdates, touched) : 0;
   const removed = batch.removedProviderKeys.length > 0 ? await removeMessages(tx, mailbox.id, batch.removedProviderKeys, touched) : 0;
   // A draft placed for review that left the Drafts folder: the member deleted or sent it themselves.
   if (batch.removedProviderKeys.length > 0) await markDraftsGone(tx, mailbox.id, batch.removedProviderKeys);
   await writeCursors(tx, mailbox.id, batch.cursors);
-  const deletedThreads = await recomputeThreads(tx, touched);
-  if (inserted !== removed) {
-    await tx.$executeRawUnsafe(`UPDATE mailboxes SET message_count = greatest(0, message_count + $2::int), updated_at = now() WHERE id = $1::uuid`, mailbox.id, inserted - removed);
-  }
+  // A thread is left empty only by a removal, or by a message planned into a new thread and then not
+  // inserted (written meanwhile by a killed run's last commit); a merge deletes what it empties itself.
+  const deletedThreads = await recomputeThreads(tx, touched, { mayEmpty: removed > 0 || skipped });
   const threadIds = [...touched, ...deletedThreads];
-  if (inserted > 0) await announce(tx, mailbox, batch.ingestedVia === 'resync' ? 'resync' : 'new', threadIds);
-  if (updated > 0) await announce(tx, mailbox, 'flags', threadIds);
-  if (removed > 0) await announce(tx, mailbox, 'expunged', threadIds);
+  const reasons: RealtimeEvents['mail.changed']['reason'][] = [];
+  if (inserted > 0) reasons.push(batch.ingestedVia === 'resync' ? 'resync' : 'new');
+  if (updated > 0) reasons.push('flags');
+  if (removed > 0) reasons.push('expunged');
+  await countAndAnnounce(tx, mailbox, inserted - removed, reasons, threadIds);
   return { inserted, updated, removed, threadIds: touched };
 }
 
@@ -128,33 +144,66 @@ async function announce(tx: Sql, mailbox: MirrorMailbox, reason: RealtimeEvents[
   await emitToMember(mailbox.memberId, 'mail.changed', { mailboxId: mailbox.id, threadIds: threadIds.slice(0, eventThreadIds), reason }, tx);
 }
 
-async function insertMessages(tx: Sql, mailbox: MirrorMailbox, prepared: PreparedMessage[], touched: Set<string>): Promise<number> {
-  const existing = new Set(
-    (
-      await tx.$queryRawUnsafe<{ provider_key: string }[]>(
-        `SELECT provider_key FROM mail_messages WHERE mailbox_id = $1::uuid AND provider_key = ANY($2::text[])`,
-        mailbox.id,
-        prepared.map((message) => message.row.provider_key),
-      )
-    ).map((row) => row.provider_key),
+/** The mailbox's message count moved by `delta` and one `mail.changed` event per reason, in one statement (nothing when neither). */
+async function countAndAnnounce(tx: Sql, mailbox: MirrorMailbox, delta: number, reasons: RealtimeEvents['mail.changed']['reason'][], threadIds: string[]): Promise<void> {
+  if (delta === 0 && reasons.length === 0) return;
+  const events = reasons.map((reason) => realtimeNotification(mailbox.memberId, 'mail.changed', { mailboxId: mailbox.id, threadIds: threadIds.slice(0, eventThreadIds), reason }));
+  await tx.$queryRawUnsafe(
+    `WITH counted AS (
+       UPDATE mailboxes SET message_count = greatest(0, message_count + $2::int), updated_at = now() WHERE id = $1::uuid AND $2::int <> 0
+     )
+     SELECT pg_notify(event.channel, event.body) FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS event(channel, body, position) ORDER BY event.position`,
+    mailbox.id,
+    delta,
+    events.map((event) => event.channel),
+    events.map((event) => event.body),
   );
+}
+
+/** Inserts the batch's messages the mirror lacks; `skipped` when some planned ones were found written meanwhile (ON CONFLICT). */
+async function insertMessages(tx: Sql, mailbox: MirrorMailbox, prepared: PreparedMessage[], touched: Set<string>): Promise<{ inserted: number; skipped: boolean }> {
+  // One round trip: which of the batch's messages the mirror holds already (a batch read again after
+  // a crash) and what the batch's messages may thread with.
+  const [lookup] = await tx.$queryRawUnsafe<(Parameters<typeof threadLookupsOf>[0] & { existing: string[] })[]>(
+    `SELECT ARRAY(SELECT provider_key FROM mail_messages WHERE mailbox_id = $1::uuid AND provider_key = ANY($6::text[])) AS existing,
+            ${threadLookupColumnsSql}`,
+    mailbox.id,
+    ...threadLookupParams(prepared),
+    prepared.map((message) => message.row.provider_key),
+  );
+  const existing = new Set(lookup!.existing);
   const fresh = prepared.filter((message) => !existing.has(message.row.provider_key));
-  if (fresh.length === 0) return 0;
-  const { threadOf, touched: threads } = await planMessageThreads(tx, mailbox.id, fresh);
+  if (fresh.length === 0) return { inserted: 0, skipped: false };
+  // The lookups were read for the whole batch; with some of it mirrored already they are read again
+  // for the rest, so a thread is planned exactly as for those messages alone.
+  const lookups = fresh.length === prepared.length ? threadLookupsOf(lookup!) : undefined;
+  const { threadOf, touched: threads } = await planMessageThreads(tx, mailbox.id, fresh, lookups);
   for (const message of fresh) message.row.thread_id = threadOf.get(message.id) ?? null;
+  // The bodies, nearly all of a batch's bytes, travel as parameters of their own: PostgreSQL takes a
+  // text parameter as it comes, where inside the JSON it would read and unescape every character.
+  const bodies: (string | null)[] = [];
+  const bodyRows: string[] = [];
+  const meta = fresh.map(({ row: { body_text: text, body_html: html, ...rest } }, index) => {
+    bodies.push(text, html);
+    bodyRows.push(`(${index + 1}, $${2 * index + 2}::text, $${2 * index + 3}::text)`);
+    return rest;
+  });
   const insertedRows = await tx.$queryRawUnsafe<{ id: string; ingested_via: string }[]>(
-        `INSERT INTO mail_messages (id, mailbox_id, thread_id, provider_key, folder_key, labels, uid, uid_validity, modseq,
-            message_id_header, in_reply_to, "references", subject, snippet, from_name, from_email, recipients, date_header,
-            received_at, seen, flagged, draft, sent, is_auto_reply, is_no_reply, is_mailing_list, list_id, list_unsubscribe, is_from_self,
-            is_bulk, is_delivery_report, is_calendar, has_attachments, size, body_text, body_html, body_complete, ingested_via, updated_at)
-         SELECT id, mailbox_id, thread_id, provider_key, folder_key, coalesce(labels, ARRAY[]::text[]), uid, uid_validity, modseq,
-            message_id_header, in_reply_to, coalesce("references", ARRAY[]::text[]), subject, snippet, from_name, from_email,
-            coalesce(recipients, '{}'::jsonb), date_header, received_at, seen, flagged, draft, sent, is_auto_reply, is_no_reply,
-            is_mailing_list, list_id, list_unsubscribe, is_from_self, is_bulk, is_delivery_report, is_calendar, has_attachments, size, body_text, body_html, body_complete, ingested_via, now()
-           FROM json_populate_recordset(null::mail_messages, $1::json)
-         ON CONFLICT (mailbox_id, provider_key) DO NOTHING
-         RETURNING id, ingested_via`,
-    JSON.stringify(fresh.map((message) => message.row)),
+    `INSERT INTO mail_messages (id, mailbox_id, thread_id, provider_key, folder_key, labels, uid, uid_validity, modseq,
+        message_id_header, in_reply_to, "references", subject, snippet, from_name, from_email, recipients, date_header,
+        received_at, seen, flagged, draft, sent, is_auto_reply, is_no_reply, is_mailing_list, list_id, list_unsubscribe, is_from_self,
+        is_bulk, is_delivery_report, is_calendar, has_attachments, size, body_text, body_html, body_complete, ingested_via, updated_at)
+     SELECT r.id, r.mailbox_id, r.thread_id, r.provider_key, r.folder_key, coalesce(r.labels, ARRAY[]::text[]), r.uid, r.uid_validity, r.modseq,
+        r.message_id_header, r.in_reply_to, coalesce(r."references", ARRAY[]::text[]), r.subject, r.snippet, r.from_name, r.from_email,
+        coalesce(r.recipients, '{}'::jsonb), r.date_header, r.received_at, r.seen, r.flagged, r.draft, r.sent, r.is_auto_reply, r.is_no_reply,
+        r.is_mailing_list, r.list_id, r.list_unsubscribe, r.is_from_self, r.is_bulk, r.is_delivery_report, r.is_calendar, r.has_attachments,
+        r.size, b.body_text, b.body_html, r.body_complete, r.ingested_via, now()
+       FROM json_populate_recordset(null::mail_messages, $1::json) WITH ORDINALITY AS r
+       JOIN (VALUES ${bodyRows.join(', ')}) AS b(n, body_text, body_html) ON b.n = r.ordinality
+     ON CONFLICT (mailbox_id, provider_key) DO NOTHING
+     RETURNING id, ingested_via`,
+    JSON.stringify(meta),
+    ...bodies,
   );
   const insertedIds = new Set(insertedRows.map((row) => row.id));
   const newMail = new Set(insertedRows.filter((row) => row.ingested_via === 'delta').map((row) => row.id));
@@ -167,7 +216,7 @@ async function insertMessages(tx: Sql, mailbox: MirrorMailbox, prepared: Prepare
   );
   for (const threadId of threads) touched.add(threadId);
   await insertAttachments(tx, fresh.filter((message) => insertedIds.has(message.id)));
-  return insertedIds.size;
+  return { inserted: insertedIds.size, skipped: insertedIds.size < fresh.length };
 }
 
 async function insertAttachments(tx: Sql, messages: PreparedMessage[]): Promise<void> {

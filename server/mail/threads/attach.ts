@@ -23,53 +23,66 @@ export interface NewThreadedMessage extends ThreadingMessage {
 /** Participants shown on a thread. */
 export const threadParticipantsShown = 3;
 
+/** What new messages may join: mirrored messages sharing one of their ids, recent threads with one of their subject keys. */
+export interface ThreadLookups {
+  known: KnownMessage[];
+  threads: KnownThread[];
+}
+
+/**
+ * The lookups of `planMessageThreads` as SQL: `$1` the mailbox, `$2` the messages' ids (their
+ * Message-ID, In-Reply-To and References), `$3` their subject keys, `$4`/`$5` the subject window;
+ * one row, `known` and `threads`, each a JSON array. One statement, so that a caller may read it
+ * together with its own (the sync's batch writer does).
+ */
+export const threadLookupColumnsSql = `
+  (SELECT coalesce(json_agg(json_build_object('threadId', k.thread_id, 'id', k.id)), '[]'::json) FROM (
+     -- (thread, id) pairs only: a thread of thousands of messages sharing a root answers once.
+     SELECT DISTINCT m.thread_id, i.id
+       FROM mail_messages m
+      CROSS JOIN LATERAL unnest(array[m.message_id_header, m.in_reply_to] || m."references") AS i(id)
+      WHERE m.mailbox_id = $1::uuid AND m.thread_id IS NOT NULL AND cardinality($2::text[]) > 0
+        AND (m.message_id_header = ANY($2::text[]) OR m.in_reply_to = ANY($2::text[]) OR m."references" && $2::text[])
+        AND i.id = ANY($2::text[])
+      LIMIT 20000) k) AS known,
+  (SELECT coalesce(json_agg(json_build_object('threadId', t.id, 'subjectKey', t.subject_key, 'lastMessageAt', t.last_message_at) ORDER BY t.last_message_at DESC), '[]'::json) FROM (
+     SELECT id, subject_key, last_message_at FROM mail_threads
+      WHERE mailbox_id = $1::uuid AND cardinality($3::text[]) > 0 AND subject_key = ANY($3::text[])
+        AND last_message_at BETWEEN $4::timestamptz AND $5::timestamptz
+      ORDER BY last_message_at DESC LIMIT 2000) t) AS threads`;
+
+/** The parameters `$2`-`$5` of `threadLookupColumnsSql` for these messages. */
+export function threadLookupParams(messages: readonly NewThreadedMessage[]): [string[], string[], Date, Date] {
+  const keys = [...new Set(messages.map((message) => message.subjectKey).filter((key): key is string => !!key))];
+  const times = messages.map((message) => message.receivedAt.getTime());
+  const windowMs = subjectWindowDays * 24 * 3600 * 1000;
+  const from = times.length > 0 ? Math.min(...times) - windowMs : 0;
+  const to = times.length > 0 ? Math.max(...times) + windowMs : 0;
+  return [threadingIds(messages), keys, new Date(from), new Date(to)];
+}
+
+/** The `known` and `threads` columns of `threadLookupColumnsSql`, read. */
+export function threadLookupsOf(row: { known: Array<{ threadId: string; id: string }>; threads: Array<{ threadId: string; subjectKey: string; lastMessageAt: string }> }): ThreadLookups {
+  return {
+    known: row.known.map((entry) => ({ threadId: entry.threadId, ids: [entry.id] })),
+    threads: row.threads.map((entry) => ({ threadId: entry.threadId, subjectKey: entry.subjectKey, lastMessageAt: new Date(entry.lastMessageAt) })),
+  };
+}
+
 /**
  * Assigns each new message a thread (existing, merged or created here) and returns message id →
- * thread id plus every thread touched (to recompute once the messages are written).
+ * thread id plus every thread touched (to recompute once the messages are written). `lookups`, when
+ * the caller read them already for exactly these messages (or more), saves their statement.
  */
 export async function planMessageThreads(
   tx: Sql,
   mailboxId: string,
   messages: readonly NewThreadedMessage[],
+  lookups?: ThreadLookups,
 ): Promise<{ threadOf: Map<string, string>; touched: Set<string> }> {
   if (messages.length === 0) return { threadOf: new Map(), touched: new Set() };
-  const ids = threadingIds(messages);
-  const known: KnownMessage[] =
-    ids.length === 0
-      ? []
-      : (
-          await tx.$queryRawUnsafe<{ thread_id: string; id: string }[]>(
-            // (thread, id) pairs only: a thread of thousands of messages sharing a root answers once.
-            `SELECT DISTINCT m.thread_id, i.id
-               FROM mail_messages m
-              CROSS JOIN LATERAL unnest(array[m.message_id_header, m.in_reply_to] || m."references") AS i(id)
-              WHERE m.mailbox_id = $1::uuid AND m.thread_id IS NOT NULL
-                AND (m.message_id_header = ANY($2::text[]) OR m.in_reply_to = ANY($2::text[]) OR m."references" && $2::text[])
-                AND i.id = ANY($2::text[])
-              LIMIT 20000`,
-            mailboxId,
-            ids,
-          )
-        ).map((row) => ({ threadId: row.thread_id, ids: [row.id] }));
-
-  const keys = [...new Set(messages.map((message) => message.subjectKey).filter((key): key is string => !!key))];
-  const times = messages.map((message) => message.receivedAt.getTime());
-  const windowMs = subjectWindowDays * 24 * 3600 * 1000;
-  const threads: KnownThread[] =
-    keys.length === 0
-      ? []
-      : (
-          await tx.$queryRawUnsafe<{ id: string; subject_key: string; last_message_at: Date }[]>(
-            `SELECT id, subject_key, last_message_at FROM mail_threads
-              WHERE mailbox_id = $1::uuid AND subject_key = ANY($2::text[])
-                AND last_message_at BETWEEN $3::timestamptz AND $4::timestamptz
-              ORDER BY last_message_at DESC LIMIT 2000`,
-            mailboxId,
-            keys,
-            new Date(Math.min(...times) - windowMs),
-            new Date(Math.max(...times) + windowMs),
-          )
-        ).map((row) => ({ threadId: row.id, subjectKey: row.subject_key, lastMessageAt: row.last_message_at }));
+  const { known, threads } =
+    lookups ?? threadLookupsOf((await tx.$queryRawUnsafe<Parameters<typeof threadLookupsOf>[0][]>(`SELECT ${threadLookupColumnsSql}`, mailboxId, ...threadLookupParams(messages)))[0]!);
 
   const plan = planThreads(messages, { messages: known, threads }, randomUUID);
   const byId = new Map(messages.map((message) => [message.id, message]));
@@ -97,9 +110,10 @@ export async function planMessageThreads(
 
 /**
  * Rewrites the columns of these threads from their messages; deletes the ones left empty. Returns the
- * ids of the threads deleted.
+ * ids of the threads deleted. `mayEmpty: false` (messages were only added or changed, none removed or
+ * moved out of a thread) spares the statement that looks for empty ones.
  */
-export async function recomputeThreads(tx: Sql, threadIds: Iterable<string>): Promise<string[]> {
+export async function recomputeThreads(tx: Sql, threadIds: Iterable<string>, options: { mayEmpty?: boolean } = {}): Promise<string[]> {
   const ids = [...new Set(threadIds)];
   if (ids.length === 0) return [];
   await tx.$executeRawUnsafe(
@@ -156,6 +170,7 @@ export async function recomputeThreads(tx: Sql, threadIds: Iterable<string>): Pr
       WHERE t.id = s.id`,
     ids,
   );
+  if (options.mayEmpty === false) return [];
   const emptied = await tx.$queryRawUnsafe<{ id: string }[]>(
     `DELETE FROM mail_threads t WHERE t.id = ANY($1::uuid[])
         AND NOT EXISTS (SELECT 1 FROM mail_messages m WHERE m.thread_id = t.id)

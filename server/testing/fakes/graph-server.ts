@@ -49,6 +49,8 @@ interface Round {
   endSeq: number;
   filter: string | null;
   select: string | null;
+  /** `receivedDateTime desc` when the round's first request asked for it. */
+  orderBy: string | null;
 }
 
 const wellKnownFolders: [string, string][] = [
@@ -375,7 +377,7 @@ export class FakeGraphServer extends FakeApiServer {
 
   private delta(request: FakeRequest, folder: Folder): FakeAnswer {
     const skip = readToken<{ r: string; o: number }>(request.query.get('$skiptoken'));
-    const base = readToken<{ s: number; f: string | null; sel: string | null }>(request.query.get('$deltatoken'));
+    const base = readToken<{ s: number; f: string | null; sel: string | null; o?: string | null }>(request.query.get('$deltatoken'));
     const expired = () => fail(410, 'SyncStateNotFound', 'The sync state generation is not found. The delta token is expired and data must be synchronized again.');
     let roundId: string;
     let offset = 0;
@@ -387,11 +389,17 @@ export class FakeGraphServer extends FakeApiServer {
       if (request.query.has('$deltatoken') && (!base || base.s < this.expiredBefore)) return expired();
       const filter = base ? base.f : request.query.get('$filter');
       const select = base ? base.sel : request.query.get('$select');
+      // As Graph: the delta function takes `receivedDateTime desc` as its only order; without it the
+      // order is not guaranteed (here: the order messages came in).
+      const orderBy = base ? (base.o ?? null) : request.query.get('$orderby');
+      if (orderBy !== null && !/^receivedDateTime desc$/i.test(orderBy.trim())) return fail(400, 'ErrorInvalidUrlQuery', 'The only supported $orderby expression is receivedDateTime desc.');
       const test = parseFilter(filter);
       if (!test) return fail(400, 'ErrorInvalidUrlQueryFilter', 'The query filter contains one or more invalid nodes.');
       let entries: Record<string, unknown>[];
       if (!base) {
-        entries = [...this.messages.values()].filter((message) => message.folderId === folder.id && test(message)).map((message) => this.messageJson(message, select));
+        const listed = [...this.messages.values()].filter((message) => message.folderId === folder.id && test(message));
+        if (orderBy !== null) listed.sort((a, b) => b.receivedDateTime.getTime() - a.receivedDateTime.getTime() || (a.id < b.id ? -1 : 1));
+        entries = listed.map((message) => this.messageJson(message, select));
       } else {
         const ids = [...new Set(this.changes.filter((change) => change.seq > base.s && change.folderId === folder.id).map((change) => change.messageId))];
         entries = ids.map((id) => {
@@ -402,7 +410,7 @@ export class FakeGraphServer extends FakeApiServer {
         });
       }
       roundId = randomBytes(8).toString('hex');
-      this.rounds.set(roundId, { entries, folderId: folder.id, endSeq: this.seq, filter, select });
+      this.rounds.set(roundId, { entries, folderId: folder.id, endSeq: this.seq, filter, select, orderBy });
     }
     const round = this.rounds.get(roundId)!;
     const size = maxPageSize(request);
@@ -410,7 +418,7 @@ export class FakeGraphServer extends FakeApiServer {
     const link = `${this.http.origin}/v1.0/me/mailFolders('${round.folderId}')/messages/delta`;
     const json: Record<string, unknown> = { '@odata.context': `${this.baseUrl}/$metadata#Collection(message)`, value };
     if (offset + size < round.entries.length) json['@odata.nextLink'] = `${link}?$skiptoken=${token({ r: roundId, o: offset + size })}`;
-    else json['@odata.deltaLink'] = `${link}?$deltatoken=${token({ s: round.endSeq, f: round.filter, sel: round.select })}`;
+    else json['@odata.deltaLink'] = `${link}?$deltatoken=${token({ s: round.endSeq, f: round.filter, sel: round.select, o: round.orderBy })}`;
     return { status: 200, headers: { 'preference-applied': `odata.maxpagesize=${size}` }, json };
   }
 

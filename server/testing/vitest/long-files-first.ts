@@ -3,12 +3,13 @@
  * runs two minutes leaves the other worker idle for those minutes at the end of the run. Vitest orders by
  * the durations it remembers, but a clean clone (CI) remembers none and falls back to file size, which
  * says nothing here. What takes minutes here is the fuzz of the whole surface and the tests that drive
- * real processes (runners SIGKILLed, `npm start`'s supervisor), recognised by their source text.
+ * real processes (runners and web processes SIGKILLed, `npm start`'s supervisor), recognised by their source text.
  */
 import { readFileSync } from 'node:fs';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-const drivesProcesses = /\bchild_process\b|fuzz\.int\.test/;
+// The runner crash tests start their processes through the helpers, without naming child_process.
+const drivesProcesses = /\bchild_process\b|\brunnerProcesses\(|\bwebProcesses\(|fuzz\.int\.test/;
 
 function isLong(file: string): boolean {
   if (drivesProcesses.test(file)) return true;

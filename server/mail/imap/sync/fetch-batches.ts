@@ -80,16 +80,25 @@ export interface FetchNewOptions {
   folder: FolderRef;
   /** First UID to read. */
   fromUid: number;
+  /** Last UID to read; absent: up to the newest (`fromUid:*`). */
+  toUid?: number;
   /** UIDs below this are the initial window ('initial'), from it on new mail ('delta'). */
   boundaryUid: number;
   /** Written with the first batch (initial sync: oldestUid, uidNext). */
   firstCursor?: Omit<FolderCursor, 'folderKey'>;
+  /**
+   * Leave `syncedUid` where it is: the range read is above UIDs not mirrored yet (the initial sync's
+   * newest messages, read before the rest), so no batch of it may claim everything below it.
+   */
+  holdSyncedUid?: boolean;
+  /** Messages per batch, when not `limits.messages` (the newest batch is one, whatever its size). */
+  batchMessages?: number;
   signal: AbortSignal;
 }
 
 /**
- * Reads UIDs fromUid:* and commits them in batches, each advancing `syncedUid` to its last UID.
- * Returns the highest UID seen (or null) and whether it stopped early (abort).
+ * Reads UIDs fromUid:* (or fromUid:toUid) and commits them in batches, each advancing `syncedUid` to
+ * its last UID. Returns the highest UID seen (or null) and whether it stopped early (abort).
  */
 export async function fetchNew(client: ImapFlow, pipe: BatchPipe, limits: BatchLimits, options: FetchNewOptions): Promise<{ lastUid: number | null; aborted: boolean }> {
   let batch: IncomingMessage[] = [];
@@ -99,15 +108,22 @@ export async function fetchNew(client: ImapFlow, pipe: BatchPipe, limits: BatchL
   let first = options.firstCursor;
   const flush = async () => {
     if (batch.length === 0) return;
-    const cursor: FolderCursor = { folderKey: options.folder.key, uidValidity: options.folder.uidValidity, syncedUid: batch.at(-1)!.uid!, ...first };
+    const cursor: FolderCursor = {
+      folderKey: options.folder.key,
+      uidValidity: options.folder.uidValidity,
+      ...(options.holdSyncedUid ? {} : { syncedUid: batch.at(-1)!.uid! }),
+      ...first,
+    };
     first = undefined;
     await pipe.push({ ingestedVia: batchVia, messages: batch, flagUpdates: [], removedProviderKeys: [], cursors: [cursor] });
     batch = [];
     bytes = 0;
   };
-  for await (const message of client.fetch(`${options.fromUid}:*`, fetchQuery(limits), { uid: true })) {
+  const upTo = options.toUid ?? Number.POSITIVE_INFINITY;
+  const range = options.toUid === undefined ? `${options.fromUid}:*` : `${options.fromUid}:${options.toUid}`;
+  for await (const message of client.fetch(range, fetchQuery(limits), { uid: true })) {
     // "n:*" always answers the last message, even below n.
-    if (message.uid < options.fromUid) continue;
+    if (message.uid < options.fromUid || message.uid > upTo) continue;
     const via: IngestedVia = message.uid < options.boundaryUid ? 'initial' : 'delta';
     if (batch.length > 0 && via !== batchVia) await flush();
     batchVia = via;
@@ -115,7 +131,7 @@ export async function fetchNew(client: ImapFlow, pipe: BatchPipe, limits: BatchL
     batch.push(incoming);
     bytes += incoming.source.length;
     lastUid = message.uid;
-    if (batch.length >= limits.messages || bytes >= limits.bytes) {
+    if (batch.length >= (options.batchMessages ?? limits.messages) || bytes >= limits.bytes) {
       await flush();
       if (options.signal.aborted) return { lastUid, aborted: true };
     }

@@ -10,11 +10,13 @@
  * - `oldestUid`: the lowest UID the mirror reached; the backfill walks down from it.
  * - `uidNext`: UIDNEXT when the initial sync started: UIDs below it are the initial window
  *   (`ingestedVia: initial`, or `backfill` below `oldestUid`), from it on new mail (`delta`). Kept, so a
- *   sync killed halfway through the initial window resumes it as initial mail, never as new mail.
+ *   sync killed halfway through the initial window resumes it as initial mail, never as new mail. It is
+ *   the one field the inbox's newest batch writes (see `newestFirstCount`): a run killed after that
+ *   batch starts the initial sync over with the same boundary, so mail that came meanwhile stays new.
  * - `highestModseq`: CONDSTORE position; flag changes and QRESYNC expunges since it are read.
  */
 import type { ImapFlow, MailboxObject } from 'imapflow';
-import type { FlagUpdate, FolderCursor, MirrorBatch, SyncContext } from '../../provider';
+import { newestFirstCount, type FlagUpdate, type FolderCursor, type MirrorBatch, type SyncContext } from '../../provider';
 import { BatchPipe, fetchNew, fetchUids, type BatchLimits, type FolderRef } from './fetch-batches';
 import { flagsOf, labelsOf } from './flags';
 import { imapFolderPrefix, imapProviderKey, parseImapProviderKey } from './provider-key';
@@ -54,27 +56,7 @@ export async function syncFolder(client: ImapFlow, context: SyncContext, folder:
   const done = { folderKey: folder.key, uidValidity: box.uidValidity, highestModseq: modseq ? box.highestModseq! : null };
 
   if (state.syncedUid === null || state.syncedUid === undefined) {
-    // Initial sync: the newest `initialMaxPerFolder` messages received since `initialSince`, and
-    // everything above them.
-    const found = box.exists === 0 ? [] : ((await client.search({ since: context.initialSince }, { uid: true })) || []);
-    const window = found.slice(-context.initialMaxPerFolder);
-    const boundary = uidNext ?? (found.at(-1) ?? 0) + 1;
-    if (window.length === 0) {
-      await pipe.push({ ingestedVia: 'initial', messages: [], flagUpdates: [], removedProviderKeys: [], cursors: [{ ...done, uidNext: BigInt(boundary), syncedUid: BigInt(boundary - 1), oldestUid: BigInt(boundary) }] });
-      await pipe.drain();
-      return { inserted: 0, initialComplete: true };
-    }
-    const start = window[0]!;
-    const read = await fetchNew(client, pipe, limits, {
-      folder: ref,
-      fromUid: start,
-      boundaryUid: boundary,
-      firstCursor: { uidNext: BigInt(boundary), oldestUid: BigInt(start) },
-      signal: context.signal,
-    });
-    if (!read.aborted) await pipe.push(cursorOnly({ ...done, syncedUid: BigInt(Math.max(read.lastUid ?? 0, boundary - 1)), uidNext: BigInt(boundary) }));
-    await pipe.drain();
-    return { inserted: pipe.inserted, initialComplete: !read.aborted };
+    return initialSync(client, context, folder, state, { box, pipe, ref, uidNext, done, limits });
   }
 
   const synced = Number(state.syncedUid);
@@ -99,6 +81,85 @@ export async function syncFolder(client: ImapFlow, context: SyncContext, folder:
   if (last !== synced || (done.highestModseq ?? null) !== (state.highestModseq ?? null)) {
     await pipe.push(cursorOnly({ ...done, syncedUid: BigInt(last) }));
   }
+  await pipe.drain();
+  return { inserted: pipe.inserted, initialComplete: true };
+}
+
+interface InitialSyncParts {
+  box: MailboxObject;
+  pipe: BatchPipe;
+  ref: FolderRef;
+  uidNext: number | null;
+  done: FolderCursor;
+  limits: BatchLimits;
+}
+
+/**
+ * Initial sync: the newest `initialMaxPerFolder` messages received since `initialSince`, and every UID
+ * above the oldest of them. In the inbox the top of that range (its newest `newestFirstCount`
+ * messages and any UID between them) is read first, without moving `syncedUid`; then the range from
+ * the oldest UID up to just below it, batch by batch with the cursor; then anything above it (mail
+ * that arrived during the run, as new mail). `syncedUid` only ever covers a contiguous range, so a
+ * run killed anywhere resumes with no gap: before the ascending pass committed a batch the folder
+ * still reads as never synced and starts over; after, the delta reads from `syncedUid` up, the newest
+ * batch included, and the writer skips what it already holds.
+ */
+async function initialSync(
+  client: ImapFlow,
+  context: SyncContext,
+  folder: FolderState,
+  state: FolderState,
+  { box, pipe, ref, uidNext, done, limits }: InitialSyncParts,
+): Promise<{ inserted: number; initialComplete: boolean }> {
+  const found = box.exists === 0 ? [] : ((await client.search({ since: context.initialSince }, { uid: true })) || []);
+  const window = found.slice(-context.initialMaxPerFolder);
+  // A boundary written by the newest batch of a killed run is kept (see the cursor fields above).
+  const boundary = num(state.uidNext) ?? uidNext ?? (found.at(-1) ?? 0) + 1;
+  if (window.length === 0) {
+    await pipe.push({ ingestedVia: 'initial', messages: [], flagUpdates: [], removedProviderKeys: [], cursors: [{ ...done, uidNext: BigInt(boundary), syncedUid: BigInt(boundary - 1), oldestUid: BigInt(boundary) }] });
+    await pipe.drain();
+    return { inserted: 0, initialComplete: true };
+  }
+  const start = window[0]!;
+  const initial = window.filter((uid) => uid < boundary);
+  const newest = folder.role === 'inbox' && initial.length > newestFirstCount ? initial.slice(-newestFirstCount) : [];
+  const aborted = async () => {
+    await pipe.drain();
+    return { inserted: pipe.inserted, initialComplete: false };
+  };
+  if (newest.length > 0) {
+    const top = await fetchNew(client, pipe, limits, {
+      folder: ref,
+      fromUid: newest[0]!,
+      toUid: newest.at(-1)!,
+      boundaryUid: boundary,
+      firstCursor: { uidNext: BigInt(boundary) },
+      holdSyncedUid: true,
+      // One batch (within the byte bound): one transaction and one live event bring the whole top.
+      batchMessages: Number.POSITIVE_INFINITY,
+      signal: context.signal,
+    });
+    if (top.aborted || context.signal.aborted) return aborted();
+  }
+  const below = await fetchNew(client, pipe, limits, {
+    folder: ref,
+    fromUid: start,
+    toUid: newest.length > 0 ? newest[0]! - 1 : undefined,
+    boundaryUid: boundary,
+    firstCursor: { uidNext: BigInt(boundary), oldestUid: BigInt(start) },
+    signal: context.signal,
+  });
+  if (below.aborted) return aborted();
+  let lastUid = below.lastUid;
+  if (newest.length > 0) {
+    // Everything up to the newest batch is mirrored now; what lies above it came during the run.
+    if (context.signal.aborted) return aborted();
+    await pipe.push(cursorOnly({ ...done, uidNext: BigInt(boundary), oldestUid: BigInt(start), syncedUid: BigInt(newest.at(-1)!) }));
+    const above = await fetchNew(client, pipe, limits, { folder: ref, fromUid: newest.at(-1)! + 1, boundaryUid: boundary, signal: context.signal });
+    if (above.aborted) return aborted();
+    lastUid = above.lastUid ?? newest.at(-1)!;
+  }
+  await pipe.push(cursorOnly({ ...done, syncedUid: BigInt(Math.max(lastUid ?? 0, boundary - 1)), uidNext: BigInt(boundary), oldestUid: BigInt(start) }));
   await pipe.drain();
   return { inserted: pipe.inserted, initialComplete: true };
 }

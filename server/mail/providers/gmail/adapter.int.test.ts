@@ -125,6 +125,25 @@ describe('Gmail adapter against the fake Gmail API', () => {
     expect(gmail.requests.slice(before).map((request) => request.path)).toEqual(['/gmail/v1/users/me/history']);
   });
 
+  it('reads the inbox newest first on an initial sync: its newest 50 are the first batch committed', async () => {
+    clearMailbox();
+    const count = 120;
+    for (let index = 0; index < count; index += 1) await deliver(`Shuffled ${index}`, ['INBOX'], 1 + ((index * 37) % count) / 10);
+    const h = await harness();
+    await h.folders();
+    const asked = gmail.requests.length;
+    expect(await h.adapter.syncDelta(await h.context())).toMatchObject({ inserted: count, initialComplete: true });
+    const rows = await db().mailMessage.findMany({ where: { mailboxId: h.mailbox.id }, select: { receivedAt: true, ingestedAt: true } });
+    expect(rows).toHaveLength(count);
+    // One batch is one transaction, and a row's ingested_at is its transaction's start.
+    const firstAt = Math.min(...rows.map((row) => row.ingestedAt.getTime()));
+    const first = rows.filter((row) => row.ingestedAt.getTime() === firstAt).map((row) => row.receivedAt.getTime());
+    const newest = rows.map((row) => row.receivedAt.getTime()).sort((a, b) => b - a).slice(0, 50);
+    expect(first.sort((a, b) => b - a)).toEqual(newest);
+    const firstList = gmail.requests.slice(asked).find((request) => request.path.endsWith('/messages') && request.method === 'GET');
+    expect(new URLSearchParams(firstList?.query).get('maxResults')).toBe('50');
+  });
+
   it('an expired history id re-reads the window without duplicates and keeps following changes', async () => {
     clearMailbox();
     const first = await deliver('One');

@@ -17,17 +17,18 @@
  * - No push (Gmail's needs a Pub/Sub topic): the orchestrator polls.
  */
 import { config } from '../../../core/config';
-import type {
-  AppliedOperation,
-  BackfillOutcome,
-  FlagUpdate,
-  IncomingMessage,
-  MailOperationInput,
-  MailProviderAdapter,
-  MessageLocator,
-  ProviderFolder,
-  SyncContext,
-  SyncOutcome,
+import {
+  newestFirstCount,
+  type AppliedOperation,
+  type BackfillOutcome,
+  type FlagUpdate,
+  type IncomingMessage,
+  type MailOperationInput,
+  type MailProviderAdapter,
+  type MessageLocator,
+  type ProviderFolder,
+  type SyncContext,
+  type SyncOutcome,
 } from '../../provider';
 import type { AccessTokenSource, ProviderFetch } from '../http-client';
 import { accountBudget, type ProviderQuota } from '../call-budget';
@@ -297,10 +298,13 @@ class GmailAdapter implements MailProviderAdapter {
         if (context.signal.aborted) throw abortReason(context.signal);
         const taken = pass.cursor.passCount ?? 0;
         const query = pass.key === archiveKey ? { q: `${archiveQuery} after:${sinceSeconds}` } : { labelIds: [pass.key], q: `after:${sinceSeconds}` };
+        // Gmail lists newest first; the inbox's first page of an initial pass is no longer than the
+        // mail list's, so its newest messages are the first batch the member sees.
+        const pageSize = pass.key === 'INBOX' && taken === 0 && passMode === 'initial' ? Math.min(this.limits.pageSize, newestFirstCount) : this.limits.pageSize;
         let page;
         try {
           page = await this.api.listMessages(
-            { ...query, includeSpamTrash: true, maxResults: Math.max(1, Math.min(this.limits.pageSize, cap - taken)), pageToken: pass.cursor.passPageToken },
+            { ...query, includeSpamTrash: true, maxResults: Math.max(1, Math.min(pageSize, cap - taken)), pageToken: pass.cursor.passPageToken },
             context.signal,
           );
         } catch (error) {

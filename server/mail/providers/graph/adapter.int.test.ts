@@ -114,6 +114,27 @@ describe('Graph adapter against the fake Graph API', () => {
     expect(after.size).toBe(4);
   });
 
+  it('reads the inbox newest first on an initial sync: its newest 50 are the first batch committed', async () => {
+    clear(graph);
+    // Delivered out of date order: the order Graph keeps without $orderby is not the one asked for.
+    const count = 120;
+    for (let index = 0; index < count; index += 1) await deliver(graph, `Shuffled ${index}`, { ageDays: 1 + ((index * 37) % count) / 10 });
+    const h = await harness(graph);
+    await h.folders();
+    const asked = graph.requests.length;
+    expect(await h.adapter.syncDelta(await h.context())).toMatchObject({ inserted: count, initialComplete: true });
+    const rows = await db().mailMessage.findMany({ where: { mailboxId: h.mailbox.id }, select: { receivedAt: true, ingestedAt: true } });
+    expect(rows).toHaveLength(count);
+    // One batch is one transaction, and a row's ingested_at is its transaction's start.
+    const firstAt = Math.min(...rows.map((row) => row.ingestedAt.getTime()));
+    const first = rows.filter((row) => row.ingestedAt.getTime() === firstAt).map((row) => row.receivedAt.getTime());
+    const newest = rows.map((row) => row.receivedAt.getTime()).sort((a, b) => b - a).slice(0, 50);
+    expect(first.sort((a, b) => b - a)).toEqual(newest);
+    const firstDelta = graph.requests.slice(asked).find((request) => request.path.endsWith('/messages/delta'));
+    expect(new URLSearchParams(firstDelta?.query).get('$orderby')).toBe('receivedDateTime desc');
+    expect(firstDelta?.prefer).toContain('odata.maxpagesize=50');
+  });
+
   it('without immutable ids a move is a removal plus a new message, never a duplicate', async () => {
     const id = await deliver(mutable, 'Will move');
     const h = await harness(mutable);

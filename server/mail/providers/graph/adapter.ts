@@ -20,18 +20,19 @@
  *   immutable ids).
  */
 import { config } from '../../../core/config';
-import type {
-  AppliedOperation,
-  BackfillOutcome,
-  FlagUpdate,
-  IncomingMessage,
-  IngestedVia,
-  MailOperationInput,
-  MailProviderAdapter,
-  MessageLocator,
-  ProviderFolder,
-  SyncContext,
-  SyncOutcome,
+import {
+  newestFirstCount,
+  type AppliedOperation,
+  type BackfillOutcome,
+  type FlagUpdate,
+  type IncomingMessage,
+  type IngestedVia,
+  type MailOperationInput,
+  type MailProviderAdapter,
+  type MessageLocator,
+  type ProviderFolder,
+  type SyncContext,
+  type SyncOutcome,
 } from '../../provider';
 import type { AccessTokenSource, ProviderFetch } from '../http-client';
 import { accountBudget, type ProviderQuota } from '../call-budget';
@@ -286,16 +287,20 @@ class GraphAdapter implements MailProviderAdapter {
     for (let pages = 0; pages < this.limits.maxDeltaPages; pages += 1) {
       if (context.signal.aborted) throw abortReason(context.signal);
       let filter: string | undefined;
+      let pageSize = this.limits.deltaPageSize;
       if (!cursor.next && !cursor.delta) {
         // A first round: fix the folder's window before it starts.
         const mode = cursor.mode ?? 'initial';
         const windowMs = cursor.windowMs !== undefined && mode === 'resync' ? cursor.windowMs : await this.windowStart(context, folder);
         cursor = { ...cursor, mode, windowMs };
         filter = `receivedDateTime ge ${odataDate(new Date(windowMs))}`;
+        // Newest first (the round's links keep the order), and the inbox's first page no longer than
+        // the mail list's: its newest messages are the first batch the member sees.
+        if (mode === 'initial' && folder.role === 'inbox') pageSize = Math.min(pageSize, newestFirstCount);
       }
       let page: GraphPage<GraphMessage>;
       try {
-        page = await this.api.delta(folder.providerId!, { link: cursor.next ?? cursor.delta, filter, pageSize: this.limits.deltaPageSize }, context.signal);
+        page = await this.api.delta(folder.providerId!, { link: cursor.next ?? cursor.delta, filter, newestFirst: filter !== undefined, pageSize }, context.signal);
       } catch (error) {
         if (restarted || !(error instanceof ProviderError && (error.code === 'provider.gone' || isSyncStateError(error)))) throw error;
         // The delta state expired: read the folder's window again from scratch.

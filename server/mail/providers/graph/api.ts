@@ -88,12 +88,16 @@ export class GraphApi {
     });
   }
 
-  /** One delta page: the round's first request (`filter`) or a next/delta link. */
-  delta(folderId: string, options: { link?: string; filter?: string; pageSize: number }, signal?: AbortSignal): Promise<GraphPage<GraphMessage>> {
+  /**
+   * One delta page: the round's first request (`filter`, and `newestFirst`: `$orderby=receivedDateTime
+   * desc`, the one order the delta function takes; without it the order is not guaranteed) or a
+   * next/delta link, which carries what the first request asked.
+   */
+  delta(folderId: string, options: { link?: string; filter?: string; newestFirst?: boolean; pageSize: number }, signal?: AbortSignal): Promise<GraphPage<GraphMessage>> {
     const headers = { prefer: `odata.maxpagesize=${options.pageSize}, ${immutableIds}` };
     if (options.link) return this.http.json(options.link, { headers, signal, maxBytes: 16 * 1024 * 1024 });
     return this.http.json(`/me/mailFolders/${segment(folderId)}/messages/delta`, {
-      query: { $select: messageFields, $filter: options.filter },
+      query: { $select: messageFields, $filter: options.filter, $orderby: options.newestFirst ? 'receivedDateTime desc' : undefined },
       headers,
       signal,
       maxBytes: 16 * 1024 * 1024,
