@@ -21,8 +21,6 @@
  * is `budgetMs`. The report line says what happened (kill points, take-over delay, retries, statuses).
  */
 import type { ChildProcess } from 'node:child_process';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { io as connectSocket, type Socket } from 'socket.io-client';
@@ -39,6 +37,7 @@ import { useTestDatabase } from '../server/testing/test-database';
 import { webProcesses, type WebProcess } from '../server/testing/web-processes';
 import { createWorkflow } from '../server/testing/workflow-factories';
 import { crashWorkflowGraph } from './engine/testing/crash-graph';
+import { startEffectSink, type EffectSink } from './engine/testing/effect-sink';
 import { runnerProcesses } from './testing/runner-processes';
 import { installSyncObserver, leaseHistory, mirrorWritesOutsideLease, syncWrites, takeovers } from './testing/sync-observer';
 import { waitFor } from './testing/wait-for';
@@ -61,9 +60,7 @@ const mailDuring = 8;
 const users: MailUser[] = [0, 1].map((index) => ({ user: `multi${index}-${randomUUID().slice(0, 6)}@example.test`, password: `pw-${randomUUID()}` }));
 let dovecot: DovecotServer;
 let smtp: TestSmtpServer;
-let sink: http.Server;
-let sinkUrl: string;
-const sinkHits = new Map<string, number>();
+let sink: EffectSink;
 
 const sharedEnv = {
   MAIL_ALLOW_PRIVATE_HOSTS: '1',
@@ -101,20 +98,8 @@ beforeAll(async () => {
   websListening = Promise.all(['web-1', 'web-2'].map((name) => webs.start({ DATABASE_URL: databaseUrlAs(name) }, { timeoutMs: 150_000 })));
   // Awaited by the test; a failure to start is its failure, not an unhandled rejection meanwhile.
   websListening.catch(() => {});
-  sink = http.createServer((request, response) => {
-    const key = String(request.headers['idempotency-key'] ?? 'none');
-    request.resume();
-    request.on('end', () => {
-      // Slow enough that a kill can land during a call.
-      setTimeout(() => {
-        sinkHits.set(key, (sinkHits.get(key) ?? 0) + 1);
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end('{"ok":true}');
-      }, 30);
-    });
-  });
-  await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
-  sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}/effect`;
+  // Slow enough that a kill can land during a call.
+  sink = await startEffectSink('/effect', 30);
   [dovecot, smtp] = await Promise.all([startDovecot({ users }), startSmtpServer({ users })]);
 }, 60_000);
 
@@ -122,7 +107,7 @@ afterAll(async () => {
   socket?.close();
   webs.killAll();
   runners.killAll();
-  await new Promise<void>((resolve) => sink.close(() => resolve()));
+  await sink.close();
   await smtp?.stop();
   await dovecot?.stop();
 });
@@ -188,7 +173,7 @@ it(
     // --- The world: a member with a webhook workflow, two IMAP mailboxes that send through the SMTP peer.
     const member: TestMember = await createMember();
     const { secret: apiKey } = await createApiKeyFor(member, ['messages:write']);
-    const { workflow } = await createWorkflow(member, { graph: crashWorkflowGraph(sinkUrl) });
+    const { workflow } = await createWorkflow(member, { graph: crashWorkflowGraph(sink.url) });
     const token = randomBytes(32).toString('base64url');
     await db().workflow.update({ where: { id: workflow.id }, data: { maxConcurrency: 50, webhookTokenHash: webhookTokenHashOf(token) } });
     const mailboxes: { id: string; address: string }[] = [];
@@ -345,7 +330,7 @@ it(
         `sends ${JSON.stringify(sendStatuses)} (${sends.filter((send) => send.retried).length} sent again), SMTP copies ${smtp.messages.length}; ` +
         `mirror writes ${JSON.stringify(countBy(writes.map((write) => write.writer)))}; take-overs ${JSON.stringify(
           takenOver.map((takeover) => ({ afterExpiryMs: takeover.at.getTime() - takeover.expiredAt.getTime(), afterKillMs: takeover.at.getTime() - killedAt!.getTime() })),
-        )} (lease ${leaseSeconds} s, scan ${lease.scanMs} ms); run ends on the socket ${socketEnds}; sink keys ${sinkHits.size}`,
+        )} (lease ${leaseSeconds} s, scan ${lease.scanMs} ms); run ends on the socket ${socketEnds}; sink keys ${sink.hits.size}`,
     );
 
     // Every accepted webhook has exactly one run, and nothing started a run without its 202.
@@ -354,8 +339,8 @@ it(
     // Each ended; the only failure is a call cut off by the kill, never made twice.
     expect(executions.filter((execution) => !['succeeded', 'failed'].includes(execution.status))).toEqual([]);
     for (const execution of executions.filter((candidate) => candidate.status === 'failed')) expect(execution.error).toMatchObject({ code: 'step_effect_uncertain' });
-    expect([...sinkHits.entries()].filter(([, hits]) => hits > 1)).toEqual([]);
-    for (const execution of executions.filter((candidate) => candidate.status === 'succeeded')) expect(sinkHits.get(execution.id), execution.id).toBe(1);
+    expect([...sink.hits.entries()].filter(([, hits]) => hits > 1)).toEqual([]);
+    for (const execution of executions.filter((candidate) => candidate.status === 'succeeded')) expect(sink.hits.get(execution.id), execution.id).toBe(1);
 
     // Every accepted send left once, or at most once when the kill cut it off; none twice, none stuck.
     expect(items).toHaveLength(sendTotal);

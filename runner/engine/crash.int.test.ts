@@ -5,8 +5,6 @@
  * execution has ended (none lost, none stuck), the sink saw no key twice (an HTTP call cut off is
  * `step_effect_uncertain`, never retried blindly), and the report says how many steps ended so.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runnerProcesses } from '../testing/runner-processes';
 import { db } from '../../server/core/db';
@@ -15,35 +13,22 @@ import { createMember } from '../../server/testing/factories';
 import { useTestDatabase } from '../../server/testing/test-database';
 import { createWorkflow } from '../../server/testing/workflow-factories';
 import { crashWorkflowGraph } from './testing/crash-graph';
+import { startEffectSink, type EffectSink } from './testing/effect-sink';
 
 const databaseUrl = await useTestDatabase();
 const total = 200;
 
-const sinkHits = new Map<string, number>();
-let sink: http.Server;
-let sinkUrl: string;
+let sink: EffectSink;
 const runners = runnerProcesses({ DATABASE_URL: databaseUrl, HTTP_NODE_ALLOW_HOSTS: '127.0.0.1' });
 
 beforeAll(async () => {
-  sink = http.createServer((request, response) => {
-    const key = String(request.headers['idempotency-key'] ?? 'none');
-    request.resume();
-    request.on('end', () => {
-      // Slow enough that kills land during calls.
-      setTimeout(() => {
-        sinkHits.set(key, (sinkHits.get(key) ?? 0) + 1);
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ ok: true }));
-      }, 40);
-    });
-  });
-  await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
-  sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}/hook`;
+  // Slow enough that kills land during calls.
+  sink = await startEffectSink('/hook', 40);
 });
 
 afterAll(async () => {
   runners.killAll();
-  await new Promise<void>((resolve) => sink.close(() => resolve()));
+  await sink.close();
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -62,7 +47,7 @@ async function until(workflowId: string, finished: number, timeoutMs: number): P
 
 it('200 runs survive three SIGKILLs of their runners: all end, none is lost or stuck, no call is made twice', async () => {
   const member = await createMember();
-  const { workflow, version } = await createWorkflow(member, { graph: crashWorkflowGraph(sinkUrl) });
+  const { workflow, version } = await createWorkflow(member, { graph: crashWorkflowGraph(sink.url) });
   await db().workflow.update({ where: { id: workflow.id }, data: { maxConcurrency: 50 } });
   for (let index = 0; index < total; index += 1) {
     await startExecution({ memberId: member.id, workflowId: workflow.id, workflowVersionId: version!.id, trigger: { type: 'webhook', nodeId: 'start', data: { index, amount: index % 7 } } });
@@ -87,7 +72,7 @@ it('200 runs survive three SIGKILLs of their runners: all end, none is lost or s
   for (const execution of executions) statuses.set(execution.status, (statuses.get(execution.status) ?? 0) + 1);
   const uncertainSteps = executions.flatMap((execution) => execution.steps).filter((step) => (step.error as { code?: string } | null)?.code === 'step_effect_uncertain').length;
   const interruptedAttempts = executions.flatMap((execution) => execution.steps).flatMap((step) => (Array.isArray(step.attempts) ? (step.attempts as { interrupted?: boolean }[]) : [])).filter((attempt) => attempt.interrupted).length;
-  console.log(`crash report: ${JSON.stringify(Object.fromEntries(statuses))}; step_effect_uncertain steps: ${uncertainSteps}; interrupted attempts: ${interruptedAttempts}; sink keys: ${sinkHits.size}`);
+  console.log(`crash report: ${JSON.stringify(Object.fromEntries(statuses))}; step_effect_uncertain steps: ${uncertainSteps}; interrupted attempts: ${interruptedAttempts}; sink keys: ${sink.hits.size}`);
 
   const jobs = await db().$queryRaw<{ task_identifier: string; attempts: number; last_error: string | null; run_at: Date; locked_by: string | null }[]>`
     SELECT task_identifier, key, attempts, last_error, run_at, locked_by FROM graphile_worker.jobs WHERE key IS NOT NULL ORDER BY attempts DESC LIMIT 5`;
@@ -98,7 +83,7 @@ it('200 runs survive three SIGKILLs of their runners: all end, none is lost or s
   for (const execution of executions.filter((candidate) => candidate.status === 'failed')) {
     expect(execution.error).toMatchObject({ code: 'step_effect_uncertain' });
   }
-  expect([...sinkHits.values()].filter((hits) => hits > 1)).toEqual([]);
-  for (const execution of executions.filter((candidate) => candidate.status === 'succeeded')) expect(sinkHits.get(execution.id)).toBe(1);
+  expect([...sink.hits.values()].filter((hits) => hits > 1)).toEqual([]);
+  for (const execution of executions.filter((candidate) => candidate.status === 'succeeded')) expect(sink.hits.get(execution.id)).toBe(1);
   expect(statuses.get('succeeded') ?? 0).toBeGreaterThan(total / 2);
 }, 240_000);
