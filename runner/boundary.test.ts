@@ -33,7 +33,10 @@ function packagesReachedFrom(entry: string): Map<string, string> {
     if (file.startsWith(generatedDir)) continue;
     for (const match of readFileSync(file, 'utf8').matchAll(importPattern)) {
       const specifier = match[1] ?? match[2] ?? match[3];
-      if (specifier.startsWith('.') || specifier.startsWith('@/')) {
+      if (specifier.endsWith('.json')) {
+        // A JSON import (package.json for the version) carries data, not imports: check it exists and stop there.
+        if (!existsSync(path.resolve(path.dirname(file), specifier))) throw new Error(`cannot resolve ${specifier} from ${path.relative(root, file)}`);
+      } else if (specifier.startsWith('.') || specifier.startsWith('@/')) {
         const local = resolveLocal(file, specifier);
         if (!local) throw new Error(`cannot resolve ${specifier} from ${path.relative(root, file)}`);
         queue.push(local);
