@@ -37,19 +37,18 @@ const admissibleByKey = Prisma.sql`(e.coalesce_until IS NULL OR e.coalesce_until
 
 type AdmissionTx = Pick<Tx, '$queryRaw' | '$executeRaw' | 'workflow'>;
 
-/** Moves a queued execution to running when its turn and a slot have come; true when it runs now. */
-export async function admit(executionId: string): Promise<boolean> {
+/**
+ * Moves a queued execution, just claimed (its lease taken by the caller, lease.ts), to running when its
+ * turn and a slot have come; true when it runs now. The claim answered the run's slot and workflow, so
+ * nothing is read again before the lock.
+ */
+export async function admit(run: { id: string; holdsSlot: boolean; workflowId: string; memberId: string }): Promise<boolean> {
   return db().$transaction(async (tx) => {
-    const [row] = await tx.$queryRaw<{ status: string; holds_slot: boolean; workflow_id: string; member_id: string }[]>`
-      SELECT status, holds_slot, workflow_id, member_id FROM executions WHERE id = ${executionId}::uuid`;
-    if (!row) return false;
-    if (row.status === 'running') return true;
-    if (row.status !== 'queued') return false;
-    if (!row.holds_slot) return (await markRunning(tx, [{ id: executionId, member_id: row.member_id, workflow_id: row.workflow_id }])).length > 0;
-    const admitted = await admitQueued(row.workflow_id, tx, executionId);
-    if (admitted.includes(executionId)) return true;
-    // Another admission may have taken it in while we waited for the lock: read it again under the lock.
-    const [now] = await tx.$queryRaw<{ status: string }[]>`SELECT status FROM executions WHERE id = ${executionId}::uuid`;
+    if (!run.holdsSlot) return (await markRunning(tx, [{ id: run.id, member_id: run.memberId, workflow_id: run.workflowId }])).length > 0;
+    const admitted = await admitQueued(run.workflowId, tx, run.id);
+    if (admitted.includes(run.id)) return true;
+    // Another admission may have taken it in while we waited for the lock, or it was cancelled: read it again under the lock.
+    const [now] = await tx.$queryRaw<{ status: string }[]>`SELECT status FROM executions WHERE id = ${run.id}::uuid`;
     return now?.status === 'running';
   });
 }
@@ -59,13 +58,14 @@ export async function admit(executionId: string): Promise<boolean> {
  * another workflow was held back by the instance cap, that one too), in the caller's transaction.
  * Called when a run arrives and whenever a slot frees (a finish, a wait). Returns the admitted ids.
  *
- * Three statements whatever the number of runs (issue 25 §1: an admission is paid on every arrival
+ * Two statements whatever the number of runs (issue 25 §1: an admission is paid on every arrival
  * and every finish): the lock; one statement that counts the slots, moves the admitted runs to
- * running, wakes them (and the other workflow's run) and gives a job to those without one waiting;
- * one that tells the members' browsers.
+ * running, wakes them (and the other workflow's run), gives a job to those without one waiting and
+ * tells the members' browsers (`execution.status` running, from `runningNotice`).
  */
 export async function admitQueued(workflowId: string, tx: AdmissionTx, self?: string): Promise<string[]> {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(${admissionLock})`;
+  const notice = runningNotice();
   const defaultLimit = effectiveLimits({ maxConcurrency: null, executionTimeoutMs: null }).maxConcurrency;
   const instanceCap = instanceCeilings().instanceConcurrency;
   const [result] = await tx.$queryRaw<{ admitted: { id: string; member_id: string; workflow_id: string }[] }[]>`
@@ -93,6 +93,9 @@ export async function admitQueued(workflowId: string, tx: AdmissionTx, self?: st
       UPDATE executions x SET wake_seq = x.wake_seq + 1 FROM other o WHERE x.id = o.id RETURNING x.id
     ), nudged AS (
       SELECT id FROM moved WHERE id IS DISTINCT FROM ${self ?? null}::uuid UNION SELECT id FROM woken
+    ), told AS (
+      SELECT pg_notify(${notice.channel}, replace(replace(replace(${notice.body}, ${placeholders.member}, m.member_id::text), ${placeholders.execution}, m.id::text), ${placeholders.workflow}, m.workflow_id::text))
+        FROM moved m
     ), jobs AS (
       -- A locked job does not count: it may be an advance that has already given the lease back and only
       -- waits to be marked complete, which would never look again (a new job's claim is harmless if not).
@@ -102,18 +105,25 @@ export async function admitQueued(workflowId: string, tx: AdmissionTx, self?: st
     )
     -- One row whatever was admitted: scalar subqueries in the target list are always evaluated, so the
     -- jobs are added even when no run of this workflow moved (a join could skip them).
-    SELECT (SELECT count(*) FROM jobs) AS added,
+    SELECT (SELECT count(*) FROM jobs) AS added, (SELECT count(*) FROM told) AS told,
            coalesce((SELECT json_agg(json_build_object('id', id, 'member_id', member_id, 'workflow_id', workflow_id)) FROM moved), '[]'::json) AS admitted`;
-  const rows = result.admitted;
-  await announceRunning(tx, rows);
-  return rows.map((run) => run.id);
+  return result.admitted.map((run) => run.id);
 }
 
-/** `execution.status` running for each admitted run, in one statement. */
-async function announceRunning(tx: Pick<Tx, '$executeRaw'>, runs: { id: string; member_id: string; workflow_id: string }[]): Promise<void> {
-  if (runs.length === 0) return;
-  const notices = runs.map((run) => realtimeNotification(run.member_id, 'execution.status', { executionId: run.id, workflowId: run.workflow_id, status: 'running' }));
-  await tx.$executeRaw`SELECT pg_notify(${notices[0].channel}, body) FROM unnest(${notices.map((notice) => notice.body)}::text[]) AS body`;
+/**
+ * The `execution.status` running notification with placeholder ids, which the admission statement
+ * replaces by each admitted run's own (uuids need no escaping inside the JSON text): the browsers get
+ * exactly what `realtimeNotification` would send for that run, built once per process.
+ */
+const placeholders = {
+  member: '00000000-0000-4000-8000-00000000ad01',
+  execution: '00000000-0000-4000-8000-00000000ad02',
+  workflow: '00000000-0000-4000-8000-00000000ad03',
+};
+let runningNoticeTemplate: { channel: string; body: string } | null = null;
+function runningNotice(): { channel: string; body: string } {
+  runningNoticeTemplate ??= realtimeNotification(placeholders.member, 'execution.status', { executionId: placeholders.execution, workflowId: placeholders.workflow, status: 'running' });
+  return runningNoticeTemplate;
 }
 
 /**
