@@ -42,14 +42,18 @@ type AdmissionTx = Pick<Tx, '$queryRaw' | '$executeRaw' | 'workflow'>;
  * turn and a slot have come; true when it runs now. The claim answered the run's slot and workflow, so
  * nothing is read again before the lock.
  */
-export async function admit(run: { id: string; holdsSlot: boolean; workflowId: string; memberId: string }): Promise<boolean> {
+export async function admit(run: { id: string; holdsSlot: boolean; workflowId: string; memberId: string; wakeSeq: number }): Promise<boolean> {
   return db().$transaction(async (tx) => {
     if (!run.holdsSlot) return (await markRunning(tx, [{ id: run.id, member_id: run.memberId, workflow_id: run.workflowId }])).length > 0;
     const admitted = await admitQueued(run.workflowId, tx, run.id);
     if (admitted.includes(run.id)) return true;
-    // Another admission may have taken it in while we waited for the lock, or it was cancelled: read it again under the lock.
-    const [now] = await tx.$queryRaw<{ status: string }[]>`SELECT status FROM executions WHERE id = ${run.id}::uuid`;
-    return now?.status === 'running';
+    // Another admission may have taken it in while we waited for the lock, or it was cancelled: read it again under
+    // the lock. Taken in, it was woken for this advance (its wake_seq moved, no job given): the advance goes on
+    // from here, and takes the new wake_seq as its own so it does not look again for that wake-up.
+    const [now] = await tx.$queryRaw<{ status: string; wake_seq: number }[]>`SELECT status, wake_seq FROM executions WHERE id = ${run.id}::uuid`;
+    if (now?.status !== 'running') return false;
+    run.wakeSeq = Number(now.wake_seq);
+    return true;
   });
 }
 
@@ -82,7 +86,7 @@ export async function admitQueued(workflowId: string, tx: AdmissionTx, self?: st
              wake_seq = x.wake_seq + (CASE WHEN x.id = ${self ?? null}::uuid THEN 0 ELSE 1 END)
         FROM candidates c
        WHERE x.id = c.id AND x.status = 'queued' AND (x.coalesce_until IS NULL OR x.coalesce_until <= clock_timestamp())
-      RETURNING x.id, x.member_id, x.workflow_id
+      RETURNING x.id, x.member_id, x.workflow_id, (x.lease_owner IS NOT NULL AND x.lease_until > now()) AS leased
     ), other AS (
       -- The oldest run of another workflow may have waited for the instance cap rather than its own slots.
       SELECT e.id FROM executions e
@@ -90,9 +94,12 @@ export async function admitQueued(workflowId: string, tx: AdmissionTx, self?: st
          AND e.status = 'queued' AND e.holds_slot AND e.workflow_id <> ${workflowId}::uuid AND ${admissibleByKey}
        ORDER BY e.seq LIMIT 1
     ), woken AS (
-      UPDATE executions x SET wake_seq = x.wake_seq + 1 FROM other o WHERE x.id = o.id RETURNING x.id
+      UPDATE executions x SET wake_seq = x.wake_seq + 1 FROM other o WHERE x.id = o.id
+      RETURNING x.id, (x.lease_owner IS NOT NULL AND x.lease_until > now()) AS leased
     ), nudged AS (
-      SELECT id FROM moved WHERE id IS DISTINCT FROM ${self ?? null}::uuid UNION SELECT id FROM woken
+      -- A run whose lease is held needs no job: its advance is admitting it (it finds it admitted) or gives the
+      -- lease back now and sees its wake_seq moved (lease.ts releaseLease), so it goes on in the job it has.
+      SELECT id FROM moved WHERE id IS DISTINCT FROM ${self ?? null}::uuid AND NOT leased UNION SELECT id FROM woken WHERE NOT leased
     ), told AS (
       SELECT pg_notify(${notice.channel}, replace(replace(replace(${notice.body}, ${placeholders.member}, m.member_id::text), ${placeholders.execution}, m.id::text), ${placeholders.workflow}, m.workflow_id::text))
         FROM moved m
