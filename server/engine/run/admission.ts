@@ -49,8 +49,10 @@ export async function admit(run: { id: string; holdsSlot: boolean; workflowId: s
     if (admitted.includes(run.id)) return true;
     // Another admission may have taken it in while we waited for the lock, or it was cancelled: read it again under
     // the lock. Taken in, it was woken for this advance (its wake_seq moved, no job given): the advance goes on
-    // from here, and takes the new wake_seq as its own so it does not look again for that wake-up.
-    const [now] = await tx.$queryRaw<{ status: string; wake_seq: number }[]>`SELECT status, wake_seq FROM executions WHERE id = ${run.id}::uuid`;
+    // from here, and takes the new wake_seq as its own so it does not look again for that wake-up. Still queued,
+    // it is let go waiting for a slot (\`awaits_slot\`): whoever admits it later gives it a job.
+    const [now] = await tx.$queryRaw<{ status: string; wake_seq: number }[]>`
+      UPDATE executions SET awaits_slot = (status = 'queued') WHERE id = ${run.id}::uuid RETURNING status, wake_seq`;
     if (now?.status !== 'running') return false;
     run.wakeSeq = Number(now.wake_seq);
     return true;
@@ -78,37 +80,39 @@ export async function admitQueued(workflowId: string, tx: AdmissionTx, self?: st
                - (SELECT count(*) FROM executions WHERE workflow_id = ${workflowId}::uuid AND status = 'running' AND holds_slot) AS workflow_free,
              ${instanceCap}::int - (SELECT count(*) FROM executions WHERE status = 'running' AND holds_slot) AS instance_free
     ), candidates AS (
-      SELECT e.id FROM executions e
+      SELECT e.id, e.awaits_slot FROM executions e
        WHERE e.workflow_id = ${workflowId}::uuid AND e.status = 'queued' AND e.holds_slot AND ${admissibleByKey}
        ORDER BY e.seq LIMIT (SELECT greatest(0, least(workflow_free, instance_free)) FROM room)
     ), moved AS (
       UPDATE executions x SET status = 'running', started_at = coalesce(x.started_at, clock_timestamp()), updated_at = now(),
-             wake_seq = x.wake_seq + (CASE WHEN x.id = ${self ?? null}::uuid THEN 0 ELSE 1 END)
+             wake_seq = x.wake_seq + (CASE WHEN x.id = ${self ?? null}::uuid THEN 0 ELSE 1 END), awaits_slot = false
         FROM candidates c
        WHERE x.id = c.id AND x.status = 'queued' AND (x.coalesce_until IS NULL OR x.coalesce_until <= clock_timestamp())
-      RETURNING x.id, x.member_id, x.workflow_id, (x.lease_owner IS NOT NULL AND x.lease_until > now()) AS leased
+      RETURNING x.id, x.member_id, x.workflow_id, (x.lease_owner IS NOT NULL AND x.lease_until > now()) AS leased, c.awaits_slot AS awaits
     ), other AS (
       -- The oldest run of another workflow may have waited for the instance cap rather than its own slots.
-      SELECT e.id FROM executions e
+      SELECT e.id, e.awaits_slot FROM executions e
        WHERE (SELECT instance_free FROM room) > (SELECT count(*) FROM candidates)
          AND e.status = 'queued' AND e.holds_slot AND e.workflow_id <> ${workflowId}::uuid AND ${admissibleByKey}
        ORDER BY e.seq LIMIT 1
     ), woken AS (
       UPDATE executions x SET wake_seq = x.wake_seq + 1 FROM other o WHERE x.id = o.id
-      RETURNING x.id, (x.lease_owner IS NOT NULL AND x.lease_until > now()) AS leased
+      RETURNING x.id, (x.lease_owner IS NOT NULL AND x.lease_until > now()) AS leased, o.awaits_slot AS awaits
     ), nudged AS (
       -- A run whose lease is held needs no job: its advance is admitting it (it finds it admitted) or gives the
       -- lease back now and sees its wake_seq moved (lease.ts releaseLease), so it goes on in the job it has.
-      SELECT id FROM moved WHERE id IS DISTINCT FROM ${self ?? null}::uuid AND NOT leased UNION SELECT id FROM woken WHERE NOT leased
+      SELECT id, awaits FROM moved WHERE id IS DISTINCT FROM ${self ?? null}::uuid AND NOT leased
+      UNION SELECT id, awaits FROM woken WHERE NOT leased
     ), told AS (
       SELECT pg_notify(${notice.channel}, replace(replace(replace(${notice.body}, ${placeholders.member}, m.member_id::text), ${placeholders.execution}, m.id::text), ${placeholders.workflow}, m.workflow_id::text))
         FROM moved m
     ), jobs AS (
-      -- A locked job does not count: it may be an advance that has already given the lease back and only
-      -- waits to be marked complete, which would never look again (a new job's claim is harmless if not).
+      -- A job waiting to be taken will do. A locked one will only when its advance is still on its way (it
+      -- claims the run, finds it running and drives it); not when that advance found no slot and let the run
+      -- go (\`awaits_slot\`, set under this lock): it only waits to be marked complete and would never look again.
       SELECT graphile_worker.add_job('execution.advance', json_build_object('executionId', n.id), job_key => 'execution:' || n.id::text, job_key_mode => 'replace')
         FROM nudged n
-       WHERE NOT EXISTS (SELECT 1 FROM graphile_worker.jobs j WHERE j.key = 'execution:' || n.id::text AND j.locked_at IS NULL)
+       WHERE NOT EXISTS (SELECT 1 FROM graphile_worker.jobs j WHERE j.key = 'execution:' || n.id::text AND (j.locked_at IS NULL OR NOT n.awaits))
     )
     -- One row whatever was admitted: scalar subqueries in the target list are always evaluated, so the
     -- jobs are added even when no run of this workflow moved (a join could skip them).
