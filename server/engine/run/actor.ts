@@ -4,7 +4,7 @@
  * fails permanently rather than acting for someone the team switched off.
  */
 import type { ExecutionActor } from '../../core/auth/access';
-import { db } from '../../core/db';
+import { pool } from '../../core/db';
 import { fail } from '../contract/failures';
 
 /**
@@ -24,7 +24,12 @@ export async function executionActor(execution: { id: string; memberId: string }
 }
 
 async function readActor(execution: { id: string; memberId: string }): Promise<ExecutionActor> {
-  const member = await db().member.findUnique({ where: { id: execution.memberId }, select: { id: true, email: true, name: true, role: true, status: true, createdAt: true } });
+  // On the pool directly: read once per run at least (issue 25 §1).
+  const { rows } = await pool().query<{ id: string; email: string; name: string; role: 'admin' | 'member'; status: string; createdAt: Date }>(
+    `SELECT id, email, name, role::text AS role, status::text AS status, created_at AS "createdAt" FROM members WHERE id = $1::uuid`,
+    [execution.memberId],
+  );
+  const member = rows[0];
   if (member?.status !== 'active') throw fail.permanent('credential_missing', { message: 'The member this workflow runs for is no longer active.' });
   return { kind: 'execution', executionId: execution.id, member: { id: member.id, email: member.email, name: member.name, role: member.role, createdAt: member.createdAt } };
 }

@@ -37,20 +37,25 @@ const admissibleByKey = Prisma.sql`(e.coalesce_until IS NULL OR e.coalesce_until
 
 type AdmissionTx = Pick<Tx, '$queryRaw' | '$executeRaw' | 'workflow'>;
 
-/** Moves a queued execution to running when its turn and a slot have come; true when it runs now. */
-export async function admit(executionId: string): Promise<boolean> {
+/**
+ * Moves a queued execution, just claimed (its lease taken by the caller, lease.ts), to running when its
+ * turn and a slot have come; true when it runs now. The claim answered the run's slot and workflow, so
+ * nothing is read again before the lock.
+ */
+export async function admit(run: { id: string; holdsSlot: boolean; workflowId: string; memberId: string; wakeSeq: number }): Promise<boolean> {
   return db().$transaction(async (tx) => {
-    const [row] = await tx.$queryRaw<{ status: string; holds_slot: boolean; workflow_id: string; member_id: string }[]>`
-      SELECT status, holds_slot, workflow_id, member_id FROM executions WHERE id = ${executionId}::uuid`;
-    if (!row) return false;
-    if (row.status === 'running') return true;
-    if (row.status !== 'queued') return false;
-    if (!row.holds_slot) return (await markRunning(tx, [{ id: executionId, member_id: row.member_id, workflow_id: row.workflow_id }])).length > 0;
-    const admitted = await admitQueued(row.workflow_id, tx, executionId);
-    if (admitted.includes(executionId)) return true;
-    // Another admission may have taken it in while we waited for the lock: read it again under the lock.
-    const [now] = await tx.$queryRaw<{ status: string }[]>`SELECT status FROM executions WHERE id = ${executionId}::uuid`;
-    return now?.status === 'running';
+    if (!run.holdsSlot) return (await markRunning(tx, [{ id: run.id, member_id: run.memberId, workflow_id: run.workflowId }])).length > 0;
+    const admitted = await admitQueued(run.workflowId, tx, run.id);
+    if (admitted.includes(run.id)) return true;
+    // Another admission may have taken it in while we waited for the lock, or it was cancelled: read it again under
+    // the lock. Taken in, it was woken for this advance (its wake_seq moved, no job given): the advance goes on
+    // from here, and takes the new wake_seq as its own so it does not look again for that wake-up. Still queued,
+    // it is let go waiting for a slot (\`awaits_slot\`): whoever admits it later gives it a job.
+    const [now] = await tx.$queryRaw<{ status: string; wake_seq: number }[]>`
+      UPDATE executions SET awaits_slot = (status = 'queued') WHERE id = ${run.id}::uuid RETURNING status, wake_seq`;
+    if (now?.status !== 'running') return false;
+    run.wakeSeq = Number(now.wake_seq);
+    return true;
   });
 }
 
@@ -59,13 +64,14 @@ export async function admit(executionId: string): Promise<boolean> {
  * another workflow was held back by the instance cap, that one too), in the caller's transaction.
  * Called when a run arrives and whenever a slot frees (a finish, a wait). Returns the admitted ids.
  *
- * Three statements whatever the number of runs (issue 25 §1: an admission is paid on every arrival
+ * Two statements whatever the number of runs (issue 25 §1: an admission is paid on every arrival
  * and every finish): the lock; one statement that counts the slots, moves the admitted runs to
- * running, wakes them (and the other workflow's run) and gives a job to those without one waiting;
- * one that tells the members' browsers.
+ * running, wakes them (and the other workflow's run), gives a job to those without one waiting and
+ * tells the members' browsers (`execution.status` running, from `runningNotice`).
  */
 export async function admitQueued(workflowId: string, tx: AdmissionTx, self?: string): Promise<string[]> {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(${admissionLock})`;
+  const notice = runningNotice();
   const defaultLimit = effectiveLimits({ maxConcurrency: null, executionTimeoutMs: null }).maxConcurrency;
   const instanceCap = instanceCeilings().instanceConcurrency;
   const [result] = await tx.$queryRaw<{ admitted: { id: string; member_id: string; workflow_id: string }[] }[]>`
@@ -74,46 +80,61 @@ export async function admitQueued(workflowId: string, tx: AdmissionTx, self?: st
                - (SELECT count(*) FROM executions WHERE workflow_id = ${workflowId}::uuid AND status = 'running' AND holds_slot) AS workflow_free,
              ${instanceCap}::int - (SELECT count(*) FROM executions WHERE status = 'running' AND holds_slot) AS instance_free
     ), candidates AS (
-      SELECT e.id FROM executions e
+      SELECT e.id, e.awaits_slot FROM executions e
        WHERE e.workflow_id = ${workflowId}::uuid AND e.status = 'queued' AND e.holds_slot AND ${admissibleByKey}
        ORDER BY e.seq LIMIT (SELECT greatest(0, least(workflow_free, instance_free)) FROM room)
     ), moved AS (
       UPDATE executions x SET status = 'running', started_at = coalesce(x.started_at, clock_timestamp()), updated_at = now(),
-             wake_seq = x.wake_seq + (CASE WHEN x.id = ${self ?? null}::uuid THEN 0 ELSE 1 END)
+             wake_seq = x.wake_seq + (CASE WHEN x.id = ${self ?? null}::uuid THEN 0 ELSE 1 END), awaits_slot = false
         FROM candidates c
        WHERE x.id = c.id AND x.status = 'queued' AND (x.coalesce_until IS NULL OR x.coalesce_until <= clock_timestamp())
-      RETURNING x.id, x.member_id, x.workflow_id
+      RETURNING x.id, x.member_id, x.workflow_id, (x.lease_owner IS NOT NULL AND x.lease_until > now()) AS leased, c.awaits_slot AS awaits
     ), other AS (
       -- The oldest run of another workflow may have waited for the instance cap rather than its own slots.
-      SELECT e.id FROM executions e
+      SELECT e.id, e.awaits_slot FROM executions e
        WHERE (SELECT instance_free FROM room) > (SELECT count(*) FROM candidates)
          AND e.status = 'queued' AND e.holds_slot AND e.workflow_id <> ${workflowId}::uuid AND ${admissibleByKey}
        ORDER BY e.seq LIMIT 1
     ), woken AS (
-      UPDATE executions x SET wake_seq = x.wake_seq + 1 FROM other o WHERE x.id = o.id RETURNING x.id
+      UPDATE executions x SET wake_seq = x.wake_seq + 1 FROM other o WHERE x.id = o.id
+      RETURNING x.id, (x.lease_owner IS NOT NULL AND x.lease_until > now()) AS leased, o.awaits_slot AS awaits
     ), nudged AS (
-      SELECT id FROM moved WHERE id IS DISTINCT FROM ${self ?? null}::uuid UNION SELECT id FROM woken
+      -- A run whose lease is held needs no job: its advance is admitting it (it finds it admitted) or gives the
+      -- lease back now and sees its wake_seq moved (lease.ts releaseLease), so it goes on in the job it has.
+      SELECT id, awaits FROM moved WHERE id IS DISTINCT FROM ${self ?? null}::uuid AND NOT leased
+      UNION SELECT id, awaits FROM woken WHERE NOT leased
+    ), told AS (
+      SELECT pg_notify(${notice.channel}, replace(replace(replace(${notice.body}, ${placeholders.member}, m.member_id::text), ${placeholders.execution}, m.id::text), ${placeholders.workflow}, m.workflow_id::text))
+        FROM moved m
     ), jobs AS (
-      -- A locked job does not count: it may be an advance that has already given the lease back and only
-      -- waits to be marked complete, which would never look again (a new job's claim is harmless if not).
+      -- A job waiting to be taken will do. A locked one will only when its advance is still on its way (it
+      -- claims the run, finds it running and drives it); not when that advance found no slot and let the run
+      -- go (\`awaits_slot\`, set under this lock): it only waits to be marked complete and would never look again.
       SELECT graphile_worker.add_job('execution.advance', json_build_object('executionId', n.id), job_key => 'execution:' || n.id::text, job_key_mode => 'replace')
         FROM nudged n
-       WHERE NOT EXISTS (SELECT 1 FROM graphile_worker.jobs j WHERE j.key = 'execution:' || n.id::text AND j.locked_at IS NULL)
+       WHERE NOT EXISTS (SELECT 1 FROM graphile_worker.jobs j WHERE j.key = 'execution:' || n.id::text AND (j.locked_at IS NULL OR NOT n.awaits))
     )
     -- One row whatever was admitted: scalar subqueries in the target list are always evaluated, so the
     -- jobs are added even when no run of this workflow moved (a join could skip them).
-    SELECT (SELECT count(*) FROM jobs) AS added,
+    SELECT (SELECT count(*) FROM jobs) AS added, (SELECT count(*) FROM told) AS told,
            coalesce((SELECT json_agg(json_build_object('id', id, 'member_id', member_id, 'workflow_id', workflow_id)) FROM moved), '[]'::json) AS admitted`;
-  const rows = result.admitted;
-  await announceRunning(tx, rows);
-  return rows.map((run) => run.id);
+  return result.admitted.map((run) => run.id);
 }
 
-/** `execution.status` running for each admitted run, in one statement. */
-async function announceRunning(tx: Pick<Tx, '$executeRaw'>, runs: { id: string; member_id: string; workflow_id: string }[]): Promise<void> {
-  if (runs.length === 0) return;
-  const notices = runs.map((run) => realtimeNotification(run.member_id, 'execution.status', { executionId: run.id, workflowId: run.workflow_id, status: 'running' }));
-  await tx.$executeRaw`SELECT pg_notify(${notices[0].channel}, body) FROM unnest(${notices.map((notice) => notice.body)}::text[]) AS body`;
+/**
+ * The `execution.status` running notification with placeholder ids, which the admission statement
+ * replaces by each admitted run's own (uuids need no escaping inside the JSON text): the browsers get
+ * exactly what `realtimeNotification` would send for that run, built once per process.
+ */
+const placeholders = {
+  member: '00000000-0000-4000-8000-00000000ad01',
+  execution: '00000000-0000-4000-8000-00000000ad02',
+  workflow: '00000000-0000-4000-8000-00000000ad03',
+};
+let runningNoticeTemplate: { channel: string; body: string } | null = null;
+function runningNotice(): { channel: string; body: string } {
+  runningNoticeTemplate ??= realtimeNotification(placeholders.member, 'execution.status', { executionId: placeholders.execution, workflowId: placeholders.workflow, status: 'running' });
+  return runningNoticeTemplate;
 }
 
 /**

@@ -22,7 +22,7 @@ import { loadGraph, type RunnableGraph } from './load-graph';
 import { planExecution, type PlanStep, type StepStatus } from './plan';
 import { recordFailure, runStep, type StepOutcome, type StopReason } from './run-step';
 import { flushHeldSteps, loadSteps, openUnknownTypeStep, StepsNotSaved, suspensionOf, writePassThroughStep, writeSkippedSteps, type StepRow } from './step-rows';
-import { cutOff, openJournal } from './step-journal';
+import { leavesCutOffStep, openJournal } from './step-journal';
 import { isolatedFromStreak, isolateSuspect, releaseSuspect, runCrashLoop, settleInterrupted } from './interruptions';
 import { allChildrenFinished } from './children';
 
@@ -67,15 +67,18 @@ async function advanceClaimed(claimed: ClaimedExecution, owner: string): Promise
     void beat(claimed, owner, leaseStart, stop).catch((error: unknown) => log.warn({ err: error, executionId }, 'execution heartbeat failed'));
   }, heartbeatEveryMs);
   let again = false;
+  // A run never admitted before has no steps yet (steps are written only while it runs), unless it is a
+  // replay, created with the steps it keeps (replay.ts): nothing to read.
+  const neverStarted = claimed.startedAt === null && claimed.startedBy !== 'replay';
   try {
     if (claimed.status === 'queued') {
-      if (!(await admit(executionId))) return false;
+      if (!(await admit(claimed))) return false;
       claimed.status = 'running';
       // Waiting for a slot is not working time.
       leaseStart = Date.now();
     }
     working = true;
-    claimed.journal = openJournal(owner, await loadSteps(executionId));
+    claimed.journal = openJournal(owner, neverStarted ? [] : await loadSteps(executionId), leaseStart);
     again = await drive(claimed, stop.signal, leaseStart);
   } finally {
     clearInterval(heartbeat);
@@ -88,9 +91,12 @@ async function advanceClaimed(claimed: ClaimedExecution, owner: string): Promise
     }
     // Alive at the end of an advance that drove the run: unless a cut-off step still waits for its retry,
     // the crash streak ends here (interruptions.ts).
-    const endStreak = working && claimed.leaseTakeovers > 0 && !(claimed.journal?.steps.some((step) => step.status === 'running' && cutOff(step)) ?? true);
-    const woken = await releaseLease(executionId, owner, working ? Date.now() - leaseStart : 0, claimed.wakeSeq, endStreak);
-    again ||= woken;
+    const endStreak = working && claimed.leaseTakeovers > 0 && claimed.journal !== undefined && !leavesCutOffStep(claimed.journal);
+    // A run that ended gave its lease back with its final status (finish.ts).
+    if (!claimed.journal?.leaseReleased) {
+      const woken = await releaseLease(executionId, owner, working ? Date.now() - leaseStart : 0, claimed.wakeSeq, endStreak);
+      again ||= woken;
+    }
   }
   return again;
 }

@@ -21,6 +21,7 @@ import { wakeExecution } from './lease';
 import { startExecution } from './start';
 import { anonymisedSummary } from './summary';
 import { failOpenSteps, flushHeldSteps } from './step-rows';
+import { leavesCutOffStep } from './step-journal';
 import { dropReplyWaitsOfRuns } from '../dispatch/reply-waits';
 import type { ClaimedExecution } from './lease';
 
@@ -45,12 +46,18 @@ async function close(tx: Tx, execution: ClaimedExecution, status: 'succeeded' | 
   // The steps its advance held (step-journal.ts) are written first: they are part of the run that ends.
   if (execution.journal?.held.length && !(await flushHeldSteps(tx, execution))) return false;
   // The final status, `acted` (acted.ts: its steps are all written by now) and the live event in one
-  // statement; nothing when the run had already ended (cancelled meanwhile).
+  // statement; nothing when the run had already ended (cancelled meanwhile). The advance that ends it
+  // gives its lease back in the same statement, adding the lease's working time (lease.ts releaseLease).
   const notice = realtimeNotification(execution.memberId, 'execution.status', { executionId: execution.id, workflowId: execution.workflowId, status });
+  const lease = execution.journal;
   const closed = await tx.$queryRawUnsafe<{ id: string }[]>(
     `WITH closed AS (
        UPDATE executions SET status = $2, finished_at = clock_timestamp(), error = coalesce($3::jsonb, error), wait_until = NULL,
-              updated_at = now(), acted = ${actedExpression('executions.id')}
+              updated_at = now(), acted = ${actedExpression('executions.id')},
+              working_ms = working_ms + (CASE WHEN lease_owner = $7 THEN $8::int ELSE 0 END),
+              lease_until = (CASE WHEN lease_owner = $7 THEN NULL ELSE lease_until END),
+              lease_takeovers = (CASE WHEN lease_owner = $7 AND $9 THEN 0 ELSE lease_takeovers END),
+              lease_owner = (CASE WHEN lease_owner = $7 THEN NULL ELSE lease_owner END)
         WHERE id = $1::uuid AND status = ANY($4::text[]) RETURNING id
      ), told AS (SELECT pg_notify($5, $6) FROM closed)
      SELECT closed.id, (SELECT count(*) FROM told)::int AS told FROM closed`,
@@ -60,56 +67,76 @@ async function close(tx: Tx, execution: ClaimedExecution, status: 'succeeded' | 
     open,
     notice.channel,
     notice.body,
+    lease?.owner ?? null,
+    lease ? Math.max(0, Math.round(Date.now() - lease.workingSince)) : 0,
+    // The crash streak ends as it would at the lease's release (advance.ts): alive, no cut-off step left to retry.
+    lease ? !leavesCutOffStep(lease) : false,
   );
   if (closed.length === 0) return false;
   // Steps still open when the run ends (a run timeout) are closed with it. An advance knows its run's
-  // steps (step-journal.ts): none open, nothing to close.
-  if (!execution.journal || execution.journal.steps.some((step) => open.includes(step.status))) await failOpenSteps(tx, execution.id, stored);
+  // steps (step-journal.ts): none open, nothing to close, and nothing a domain can still hold pending
+  // for one of them.
+  const stepsOpen = !execution.journal || execution.journal.steps.some((step) => open.includes(step.status));
+  if (stepsOpen) await failOpenSteps(tx, execution.id, stored);
   // A wait for a reply in another branch of a failed run ends with it (../dispatch/reply-waits.ts).
   if (status === 'failed') await dropReplyWaitsOfRuns(tx, [execution.id]);
   // Run-end hooks (engine-adapters/run-end-hooks.ts): an approval still pending (the run timed out while it
-  // waited elsewhere) can no longer be decided.
-  await runHooks(engineComposition().hooks.runClosed, tx, execution.id);
+  // waited elsewhere) can no longer be decided. An approval is pending only while its step waits.
+  if (stepsOpen) await runHooks(engineComposition().hooks.runClosed, tx, execution.id);
   if (execution.holdsSlot) await kickQueued(execution.workflowId, tx);
   if (execution.parentExecutionId) await wakeExecution(execution.parentExecutionId, tx);
   return true;
 }
 
 export async function succeedExecution(execution: ClaimedExecution): Promise<void> {
-  await db().$transaction(async (tx) => {
-    if (!(await close(tx, execution, 'succeeded', null))) return;
+  const closed = await db().$transaction(async (tx) => {
+    if (!(await close(tx, execution, 'succeeded', null))) return false;
     // A replay that succeeded answers the incidents of the runs it replays (resolve-incidents.ts).
     // The member's open incident views refresh on the replay's `execution.status` (use-live-updates.ts).
     if (execution.startedBy === 'replay' && !execution.simulated) await resolveIncidentsOfReplay(tx, execution.id);
+    return true;
   });
+  leaseGivenBack(execution, closed);
+}
+
+/** The run's end committed: the lease went with it (close), the advance has none left to release. */
+function leaseGivenBack(execution: ClaimedExecution, closed: boolean): void {
+  if (closed && execution.journal) execution.journal.leaseReleased = true;
 }
 
 export async function failExecution(execution: ClaimedExecution, error: ExecutionError): Promise<void> {
-  await db().$transaction(async (tx) => {
-    if (!(await close(tx, execution, 'failed', error))) return;
-    if (execution.simulated) return;
-    const lineage = await callLineage(tx, execution);
-    if (lineage.inLoop) return;
-    const workflow = await tx.workflow.findUnique({ where: { id: execution.workflowId }, select: { name: true, errorWorkflowId: true } });
-    const workflowName = workflow?.name ?? '';
-    const errorSummary = anonymisedSummary({ code: error.code, message: error.message, nodeName: error.nodeName });
-    await tx.incident.create({
-      data: {
-        memberId: execution.memberId,
-        executionId: execution.id,
-        workflowId: execution.workflowId,
-        workflowName,
-        mailboxId: execution.mailboxId,
-        failedAt: new Date(error.at),
-        errorSummary,
-        nodeId: error.nodeId,
-        nodeName: error.nodeName ?? null,
-      },
-    });
-    // Run-end hooks: the `execution.failed` notification.
-    await runHooks(engineComposition().hooks.runFailed, tx, { executionId: execution.id, memberId: execution.memberId, workflowId: execution.workflowId, workflowName, errorSummary });
-    if (workflow?.errorWorkflowId && !lineage.inErrorWorkflow) await startErrorWorkflow(tx, execution, workflow.errorWorkflowId, workflowName, error);
+  const closed = await db().$transaction(async (tx) => {
+    if (!(await close(tx, execution, 'failed', error))) return false;
+    await recordFailure(tx, execution, error);
+    return true;
   });
+  leaseGivenBack(execution, closed);
+}
+
+/** A live run's failure, after its close: its incident, the notification, the error workflow. */
+async function recordFailure(tx: Tx, execution: ClaimedExecution, error: ExecutionError): Promise<void> {
+  if (execution.simulated) return;
+  const lineage = await callLineage(tx, execution);
+  if (lineage.inLoop) return;
+  const workflow = await tx.workflow.findUnique({ where: { id: execution.workflowId }, select: { name: true, errorWorkflowId: true } });
+  const workflowName = workflow?.name ?? '';
+  const errorSummary = anonymisedSummary({ code: error.code, message: error.message, nodeName: error.nodeName });
+  await tx.incident.create({
+    data: {
+      memberId: execution.memberId,
+      executionId: execution.id,
+      workflowId: execution.workflowId,
+      workflowName,
+      mailboxId: execution.mailboxId,
+      failedAt: new Date(error.at),
+      errorSummary,
+      nodeId: error.nodeId,
+      nodeName: error.nodeName ?? null,
+    },
+  });
+  // Run-end hooks: the `execution.failed` notification.
+  await runHooks(engineComposition().hooks.runFailed, tx, { executionId: execution.id, memberId: execution.memberId, workflowId: execution.workflowId, workflowName, errorSummary });
+  if (workflow?.errorWorkflowId && !lineage.inErrorWorkflow) await startErrorWorkflow(tx, execution, workflow.errorWorkflowId, workflowName, error);
 }
 
 /**

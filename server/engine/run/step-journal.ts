@@ -59,10 +59,14 @@ export interface StepJournal {
   /** The run's steps in `seq` order, held ones included. */
   steps: StepRow[];
   held: HeldStep[];
+  /** When the lease's working time began (ms since the epoch): the run's end adds it to `working_ms` as it gives the lease back. */
+  workingSince: number;
+  /** The run's end gave the lease back in its own statement (finish.ts): the advance has none to release. */
+  leaseReleased?: boolean;
 }
 
-export function openJournal(owner: string, steps: StepRow[]): StepJournal {
-  return { owner, steps, held: [] };
+export function openJournal(owner: string, steps: StepRow[], workingSince: number): StepJournal {
+  return { owner, steps, held: [], workingSince };
 }
 
 /** The fields of a step write the advancer reads back (StepRow), as the database would answer them. */
@@ -105,4 +109,9 @@ export function remember(journal: StepJournal, ref: { id: string; attempt: numbe
 export function cutOff(step: Pick<StepRow, 'attempts'> | null | undefined): boolean {
   const last = Array.isArray(step?.attempts) ? (step.attempts as { interrupted?: boolean }[]).at(-1) : undefined;
   return last?.interrupted === true;
+}
+
+/** Whether the advance leaves a step cut off by a crash still waiting for its retry (its run's crash streak goes on, interruptions.ts). */
+export function leavesCutOffStep(journal: StepJournal): boolean {
+  return journal.steps.some((step) => step.status === 'running' && cutOff(step));
 }

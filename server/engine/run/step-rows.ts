@@ -11,9 +11,9 @@
  * run-step.ts when an attempt starts and interruptions.ts when it settles one cut off).
  */
 import { randomUUID } from 'node:crypto';
-import { db, type Tx } from '../../core/db';
+import { db, pool, type Tx } from '../../core/db';
 import type { Prisma } from '../../generated/prisma/client';
-import { emitToMember, realtimeNotification } from '../../core/realtime/emit';
+import { realtimeNotification } from '../../core/realtime/emit';
 import type { GraphNode } from '../contract/graph';
 import type { ClaimedExecution } from './lease';
 import { boundStepData } from './step-data';
@@ -129,8 +129,11 @@ export class StepsNotSaved extends Error {
 
 /**
  * Writes the step (creating it the first time) and, when its status changes, tells the browsers. With a
- * journal (an advancer's lease), the steps it holds are written first in the same transaction, and the
- * journal's list follows the write.
+ * journal (an advancer's lease), the steps it holds are written first, and the journal's list follows
+ * the write. One statement in the common case (issue 25 §1: an attempt's start and end are paid on
+ * every step with an outside effect): the held steps, the lease guard, this step and the live events
+ * together (`singleStatementWrite`); a write that must commit with something else (`also`), or that
+ * changes a step still held, takes a transaction.
  */
 export async function writeStep(run: StepOwner, ref: StepRef, write: StepWrite, options: StepWriteOptions = {}): Promise<void> {
   const { announce = true, also, hold = false, startsAttempt = false } = options;
@@ -142,22 +145,109 @@ export async function writeStep(run: StepOwner, ref: StepRef, write: StepWrite, 
     remember(journal, ref, run.node.id, data);
     return;
   }
-  await db().$transaction(async (tx) => {
-    if (journal && (journal.held.length > 0 || startsAttempt) && !(await flushHeldSteps(tx, run.execution))) throw new StepsNotSaved();
-    if (ref.persisted) {
-      await tx.executionStep.update({ where: { id: ref.id }, data });
-    } else {
-      await tx.executionStep.create({
-        data: { id: ref.id, executionId: run.execution.id, nodeId: run.node.id, nodeType: run.node.type, attempt: ref.attempt, seq: ref.seq, startedAt: ref.startedAt, ...data },
-      });
-    }
-    if (announce && typeof data.status === 'string') {
-      await emitToMember(run.execution.memberId, 'execution.step', { executionId: run.execution.id, nodeId: run.node.id, status: data.status }, tx);
-    }
-    if (also) await also(tx);
-  });
+  const guarded = Boolean(journal && (journal.held.length > 0 || startsAttempt));
+  const notice = announce && typeof data.status === 'string' ? realtimeNotification(run.execution.memberId, 'execution.step', { executionId: run.execution.id, nodeId: run.node.id, status: data.status }) : null;
+  const columns = also || journal?.held.some((step) => step.id === ref.id) ? null : plainColumns(data);
+  if (columns) {
+    await singleStatementWrite(run, ref, columns, notice, guarded);
+  } else {
+    await db().$transaction(async (tx) => {
+      if (guarded && !(await flushHeldSteps(tx, run.execution))) throw new StepsNotSaved();
+      if (ref.persisted) {
+        await tx.executionStep.update({ where: { id: ref.id }, data });
+      } else {
+        await tx.executionStep.create({
+          data: { id: ref.id, executionId: run.execution.id, nodeId: run.node.id, nodeType: run.node.type, attempt: ref.attempt, seq: ref.seq, startedAt: ref.startedAt, ...data },
+        });
+      }
+      if (notice) await tx.$executeRaw`SELECT pg_notify(${notice.channel}, ${notice.body})`;
+      if (also) await also(tx);
+    });
+  }
   ref.persisted = true;
-  if (journal) remember(journal, ref, run.node.id, data);
+  if (journal) {
+    journal.held = [];
+    remember(journal, ref, run.node.id, data);
+  }
+}
+
+/** How each column of a step write is sent in raw SQL: its name and the cast of its parameter. */
+const stepColumnSql: Record<keyof StepWrite, { name: string; cast: string; json?: true }> = {
+  status: { name: 'status', cast: 'text' },
+  attempt: { name: 'attempt', cast: 'int' },
+  input: { name: 'input', cast: 'jsonb', json: true },
+  output: { name: 'output', cast: 'text' },
+  data: { name: 'data', cast: 'jsonb', json: true },
+  dataTruncated: { name: 'data_truncated', cast: 'boolean' },
+  durationMs: { name: 'duration_ms', cast: 'int' },
+  effects: { name: 'effects', cast: 'jsonb', json: true },
+  llmSkipped: { name: 'llm_skipped', cast: 'boolean' },
+  attempts: { name: 'attempts', cast: 'jsonb', json: true },
+  copiedFrom: { name: 'copied_from', cast: 'text' },
+  warnings: { name: 'warnings', cast: 'text[]' },
+  pinned: { name: 'pinned', cast: 'boolean' },
+  disabled: { name: 'disabled', cast: 'boolean' },
+  loop: { name: 'loop', cast: 'jsonb', json: true },
+  error: { name: 'error', cast: 'jsonb', json: true },
+  state: { name: 'state', cast: 'jsonb', json: true },
+  decision: { name: 'decision', cast: 'jsonb', json: true },
+  seq: { name: 'seq', cast: 'int' },
+  attemptStartedAt: { name: 'attempt_started_at', cast: 'timestamptz' },
+  nextAttemptAt: { name: 'next_attempt_at', cast: 'timestamptz' },
+  startedAt: { name: 'started_at', cast: 'timestamptz' },
+  finishedAt: { name: 'finished_at', cast: 'timestamptz' },
+};
+
+type SqlColumn = { name: string; cast: string; value: unknown };
+
+/**
+ * A step write as raw SQL columns, or null when a value is something only Prisma knows how to send
+ * (its JSON null markers): that write takes the Prisma path. Undefined means "not set", as for Prisma.
+ */
+function plainColumns(write: StepWrite): SqlColumn[] | null {
+  const columns: SqlColumn[] = [];
+  for (const [key, value] of Object.entries(write)) {
+    if (value === undefined) continue;
+    const sql = stepColumnSql[key as keyof StepWrite];
+    if (!sql) return null;
+    if (value !== null && typeof value === 'object' && !(value instanceof Date) && !Array.isArray(value) && Object.getPrototypeOf(value) !== Object.prototype) return null;
+    // JSON columns are sent as text (pg would turn a JS array into a PostgreSQL array); null is SQL NULL.
+    columns.push({ name: sql.name, cast: sql.cast, value: sql.json && value !== null ? JSON.stringify(value) : value });
+  }
+  return columns;
+}
+
+/**
+ * One statement: the held steps and the lease guard (when `guarded`), this step's INSERT or UPDATE, and
+ * the live events of both, on the pool directly (the hottest write of the engine). Nothing is written
+ * when the guard fails (`StepsNotSaved`).
+ */
+async function singleStatementWrite(run: StepOwner, ref: StepRef, columns: SqlColumn[], notice: { channel: string; body: string } | null, guarded: boolean): Promise<void> {
+  const journal = run.execution.journal;
+  const held = guarded && journal ? journal.held : [];
+  const values: unknown[] = [run.execution.id, guarded ? journal!.owner : null, JSON.stringify(held.map(heldRowOf))];
+  const parameter = (value: unknown, cast: string) => `$${values.push(value)}::${cast}`;
+  const write = ref.persisted
+    ? `UPDATE execution_steps SET ${columns.map((column) => `${column.name} = ${parameter(column.value, column.cast)}`).join(', ')}
+        WHERE id = ${parameter(ref.id, 'uuid')} AND execution_id = (SELECT id FROM live)`
+    : `INSERT INTO execution_steps (id, execution_id, node_id, node_type, attempt, seq, started_at${columns.map((column) => `, ${column.name}`).join('')})
+       SELECT ${parameter(ref.id, 'uuid')}, live.id, ${parameter(run.node.id, 'text')}, ${parameter(run.node.type, 'text')}, ${parameter(ref.attempt, 'int')},
+              ${parameter(ref.seq, 'int')}, ${parameter(ref.startedAt, 'timestamptz')}${columns.map((column) => `, ${parameter(column.value, column.cast)}`).join('')}
+         FROM live`;
+  const notices = [...held.filter((step) => step.announce).map((step) => heldNotice(run.execution, step)), ...(notice ? [notice] : [])];
+  const { rows } = await pool().query<{ live: number; written: number }>(
+    `WITH live AS (
+       ${guarded ? `SELECT id FROM executions WHERE id = $1::uuid AND status = 'running' AND lease_owner = $2 FOR SHARE` : `SELECT $1::uuid AS id WHERE $2::text IS NULL`}
+     ), held AS (${heldInsert('$3')}), written AS (${write} RETURNING 1), told AS (
+       SELECT pg_notify(${parameter(notices[0]?.channel ?? '', 'text')}, n.body) FROM live, unnest(${parameter(notices.map((each) => each.body), 'text[]')}) AS n(body)
+     )
+     SELECT (SELECT count(*) FROM live)::int AS live, (SELECT count(*) FROM written)::int AS written, (SELECT count(*) FROM held)::int AS held,
+            (SELECT count(*) FROM told)::int AS told`,
+    values,
+  );
+  if (rows[0].live === 0) throw new StepsNotSaved();
+  // Prisma's update of a missing row fails too: a step this advance believes written is not there.
+  if (rows[0].written === 0) throw new Error(`The step ${ref.id} of execution ${run.execution.id} was not found to update.`);
 }
 
 /** The columns of a held step's INSERT, from a step write. */
@@ -188,7 +278,41 @@ export async function flushHeldSteps(tx: Pick<Tx, '$queryRawUnsafe'>, execution:
   const journal = execution.journal;
   if (!journal) return true;
   const held = journal.held;
-  const rows = held.map((step) => ({
+  const notices = held.filter((step) => step.announce).map((step) => heldNotice(execution, step));
+  const [result] = await tx.$queryRawUnsafe<{ live: number }[]>(
+    `WITH live AS (
+       SELECT id FROM executions WHERE id = $1::uuid AND status = 'running' AND lease_owner = $2 FOR SHARE
+     ), written AS (${heldInsert('$3')}), told AS (
+       SELECT pg_notify($4, n.body) FROM live, unnest($5::text[]) AS n(body)
+     )
+     SELECT (SELECT count(*) FROM live)::int AS live, (SELECT count(*) FROM written)::int AS written, (SELECT count(*) FROM told)::int AS told`,
+    execution.id,
+    journal.owner,
+    JSON.stringify(held.map(heldRowOf)),
+    notices[0]?.channel ?? '',
+    notices.map((notice) => notice.body),
+  );
+  if (result.live === 0) return false;
+  journal.held = [];
+  return true;
+}
+
+/** The INSERT of the held steps given as a JSON array in `parameter`, for the run in the statement's `live` CTE. */
+function heldInsert(parameter: string): string {
+  return `INSERT INTO execution_steps (id, execution_id, node_id, node_type, status, attempt, seq, input, output, data, data_truncated,
+                                    duration_ms, effects, warnings, loop, pinned, disabled, started_at, finished_at)
+       SELECT r.id, live.id, r.node_id, r.node_type, r.status, r.attempt, r.seq, r.input, r.output, nullif(r.data, 'null'::jsonb), r.data_truncated,
+              r.duration_ms, r.effects, r.warnings, nullif(r.loop, 'null'::jsonb), r.pinned, r.disabled, r.started_at, r.finished_at
+         FROM live, jsonb_to_recordset(${parameter}::jsonb) AS r(id uuid, node_id text, node_type text, status text, attempt int, seq int, input jsonb,
+              output text, data jsonb, data_truncated boolean, duration_ms int, effects jsonb, warnings text[], loop jsonb, pinned boolean,
+              disabled boolean, started_at timestamptz, finished_at timestamptz)
+       ON CONFLICT (execution_id, node_id) DO NOTHING
+       RETURNING 1`;
+}
+
+/** A held step as a row of `heldInsert`'s recordset. */
+function heldRowOf(step: HeldStep) {
+  return {
     id: step.id,
     node_id: step.nodeId,
     node_type: step.nodeType,
@@ -207,34 +331,11 @@ export async function flushHeldSteps(tx: Pick<Tx, '$queryRawUnsafe'>, execution:
     disabled: step.disabled ?? false,
     started_at: step.startedAt ?? null,
     finished_at: step.finishedAt ?? null,
-  }));
-  const notices = held.filter((step) => step.announce).map((step) => realtimeNotification(execution.memberId, 'execution.step', { executionId: execution.id, nodeId: step.nodeId, status: step.status }));
-  const [result] = await tx.$queryRawUnsafe<{ live: number }[]>(
-    `WITH live AS (
-       SELECT id FROM executions WHERE id = $1::uuid AND status = 'running' AND lease_owner = $2 FOR SHARE
-     ), written AS (
-       INSERT INTO execution_steps (id, execution_id, node_id, node_type, status, attempt, seq, input, output, data, data_truncated,
-                                    duration_ms, effects, warnings, loop, pinned, disabled, started_at, finished_at)
-       SELECT r.id, live.id, r.node_id, r.node_type, r.status, r.attempt, r.seq, r.input, r.output, nullif(r.data, 'null'::jsonb), r.data_truncated,
-              r.duration_ms, r.effects, r.warnings, nullif(r.loop, 'null'::jsonb), r.pinned, r.disabled, r.started_at, r.finished_at
-         FROM live, jsonb_to_recordset($3::jsonb) AS r(id uuid, node_id text, node_type text, status text, attempt int, seq int, input jsonb,
-              output text, data jsonb, data_truncated boolean, duration_ms int, effects jsonb, warnings text[], loop jsonb, pinned boolean,
-              disabled boolean, started_at timestamptz, finished_at timestamptz)
-       ON CONFLICT (execution_id, node_id) DO NOTHING
-       RETURNING 1
-     ), told AS (
-       SELECT pg_notify($4, n.body) FROM live, unnest($5::text[]) AS n(body)
-     )
-     SELECT (SELECT count(*) FROM live)::int AS live, (SELECT count(*) FROM written)::int AS written, (SELECT count(*) FROM told)::int AS told`,
-    execution.id,
-    journal.owner,
-    JSON.stringify(rows),
-    notices[0]?.channel ?? '',
-    notices.map((notice) => notice.body),
-  );
-  if (result.live === 0) return false;
-  journal.held = [];
-  return true;
+  };
+}
+
+function heldNotice(execution: Pick<ClaimedExecution, 'id' | 'memberId'>, step: HeldStep) {
+  return realtimeNotification(execution.memberId, 'execution.step', { executionId: execution.id, nodeId: step.nodeId, status: step.status });
 }
 
 // ---------------------------------------------------------------------------------------------
