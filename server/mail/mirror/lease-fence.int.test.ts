@@ -7,10 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { db, pool } from '../../core/db';
 import { createMember } from '../../testing/factories';
-import { createMailbox } from '../../testing/mail-factories';
-import { buildRawMessage } from '../../testing/mail-servers/deliver';
+import { createMailbox, providerMessage } from '../../testing/mail-factories';
 import { useTestDatabase } from '../../testing/test-database';
-import type { IncomingMessage, MirrorBatch } from '../provider';
+import type { MirrorBatch } from '../provider';
 import { createMirrorSink, MailboxLeaseLost, type MirrorMailbox } from './writer';
 
 await useTestDatabase();
@@ -24,19 +23,7 @@ async function mailboxLeasedTo(owner: string | null) {
 }
 
 async function batchOf(providerKey: string): Promise<MirrorBatch> {
-  const message: IncomingMessage = {
-    providerKey,
-    folderKey: 'INBOX',
-    labels: [],
-    uid: null,
-    uidValidity: null,
-    modseq: null,
-    flags: { seen: false, flagged: false, draft: false, sent: false },
-    internalDate: new Date('2026-11-30T09:00:00Z'),
-    size: 10,
-    source: await buildRawMessage({ from: 'billing@vendor.example', to: 'team@example.test', subject: `Invoice ${providerKey}`, text: 'Amount due: 120.00 EUR' }),
-    sourceComplete: true,
-  };
+  const message = await providerMessage(providerKey, { from: 'billing@vendor.example', to: 'team@example.test', subject: `Invoice ${providerKey}`, text: 'Amount due: 120.00 EUR' });
   return { ingestedVia: 'initial', messages: [message], flagUpdates: [], removedProviderKeys: [], cursors: [] };
 }
 
