@@ -15,10 +15,11 @@ export type SyncOperation = 'sync' | 'backfill' | 'resync' | 'apply-operations' 
 
 const settingsLink = '/settings/mailboxes';
 
-export async function recordSuccess(mailboxId: string, fields: { delta?: boolean; initialComplete?: boolean } = {}): Promise<void> {
+/** `leaseOwner`: written only while the mailbox's lease is still this runner's (the fence of server/mail/mirror/writer.ts). */
+export async function recordSuccess(mailboxId: string, fields: { delta?: boolean; initialComplete?: boolean } = {}, leaseOwner?: string): Promise<void> {
   await db().$transaction(async (tx) => {
     const rows = await tx.$queryRaw<{ member_id: string; address: string; status: string }[]>`
-      SELECT member_id, address, status FROM mailboxes WHERE id = ${mailboxId}::uuid FOR UPDATE`;
+      SELECT member_id, address, status FROM mailboxes WHERE id = ${mailboxId}::uuid AND (${leaseOwner ?? null}::text IS NULL OR lease_owner = ${leaseOwner ?? null}) FOR UPDATE`;
     const mailbox = rows[0];
     if (!mailbox || mailbox.status === 'disconnected') return;
     const recovered = mailbox.status === 'error';

@@ -19,7 +19,7 @@ import type { ImapAdapterOptions } from '../../server/mail/imap/sync/adapter';
 import type { BatchLimits } from '../../server/mail/imap/sync/fetch-batches';
 import { loadFolderStates, reconcileFolders } from '../../server/mail/mirror/folders';
 import { completeOperation, dropOperation, failOperation, pendingOperations } from '../../server/mail/mirror/operations';
-import { createMirrorSink, recountMessages, type MirrorMailbox } from '../../server/mail/mirror/writer';
+import { createMirrorSink, MailboxLeaseLost, recountMessages, type MirrorMailbox } from '../../server/mail/mirror/writer';
 import type { MailProviderAdapter, MessageLocator, SyncContext, WatchChange, WatchOptions } from '../../server/mail/provider';
 import { classifySyncError, type ClassifiedSyncError } from '../../server/mail/sync-errors';
 import { backfillAllowed } from '../../server/mail/sync-mode';
@@ -39,7 +39,17 @@ export type RunResult =
   | { outcome: 'failed'; failure: ClassifiedSyncError; retryInMs: number }
   | { outcome: 'gone' };
 
+/** Whether the error, or one it was raised from, is the mirror's fence (a sync's adapter may wrap what the sink threw). */
+function leaseLost(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause && depth < 5; cause = (cause as { cause?: unknown }).cause, depth += 1) {
+    if (cause instanceof MailboxLeaseLost) return true;
+  }
+  return false;
+}
+
 export interface SessionOptions {
+  /** The runner's lease owner: the mirror's writes are fenced by it (server/mail/mirror/writer.ts MirrorMailbox). */
+  leaseOwner?: string;
   /** Initial sync window (defaults from MAIL_INITIAL_SYNC_DAYS / MAIL_INITIAL_SYNC_MAX_PER_FOLDER). */
   initialDays?: number;
   initialMaxPerFolder?: number;
@@ -106,7 +116,7 @@ export class MailboxSession {
         address: mailbox.address,
         syncMode: mailbox.syncMode,
         folders,
-        sink: createMirrorSink(mailbox),
+        sink: createMirrorSink(this.options.leaseOwner === undefined ? mailbox : { ...mailbox, leaseOwner: this.options.leaseOwner }),
         signal,
         initialSince: new Date(Date.now() - (this.options.initialDays ?? config().MAIL_INITIAL_SYNC_DAYS) * 24 * 3600_000),
         initialMaxPerFolder: this.options.initialMaxPerFolder ?? config().MAIL_INITIAL_SYNC_MAX_PER_FOLDER,
@@ -137,9 +147,14 @@ export class MailboxSession {
         operation = 'backfill';
         moreBackfill = await this.backfill(adapter, mailbox, context);
       }
-      if (!signal.aborted) await recordSuccess(mailbox.id, { delta: Boolean(work.delta), initialComplete: initialComplete && work.delta === true });
+      if (!signal.aborted) await recordSuccess(mailbox.id, { delta: Boolean(work.delta), initialComplete: initialComplete && work.delta === true }, this.options.leaseOwner);
       return { outcome: 'ok', more: { backfill: moreBackfill, operations: moreOperations } };
     } catch (error) {
+      if (leaseLost(error)) {
+        // Released or taken over while a batch was on its way: the holder syncs it now; nothing to record.
+        await this.close();
+        return { outcome: 'gone' };
+      }
       const failure = classifySyncError(error, { hide: this.secrets });
       await this.close();
       const retryInMs = await recordFailure(mailbox.id, failure, operation);

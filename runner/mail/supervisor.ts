@@ -124,7 +124,8 @@ export class MailSupervisor {
   private adopt(mailboxId: string): MailboxWorker {
     const existing = this.workers.get(mailboxId);
     if (existing) return existing;
-    const worker = new MailboxWorker(mailboxId, { ...this.options, slots: this.slots }, (id) => this.dropLater(id));
+    // The worker's writes are fenced by this runner's lease (server/mail/mirror/writer.ts).
+    const worker = new MailboxWorker(mailboxId, { ...this.options, slots: this.slots, session: { ...this.options.session, leaseOwner: this.owner } }, (id) => this.dropLater(id));
     this.workers.set(mailboxId, worker);
     worker.start();
     return worker;

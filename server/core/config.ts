@@ -64,6 +64,11 @@ const environmentSchema = z.object({
    * for an API and webhook tier behind the proxy. Pages answer 404 `request.not_found` there.
    */
   WEB_API_ONLY: flag,
+  /**
+   * On SIGTERM a web process stops accepting connections and lets the requests in flight finish for up to this
+   * many seconds (a webhook being received is answered, its run kept), then cuts what is left and exits.
+   */
+  WEB_DRAIN_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
   /** Public base URL, used for links (invitation accept URLs). Defaults to http://HOST:PORT. */
   PUBLIC_URL: optionalText.refine((value) => value === null || /^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i.test(value), {
     message: 'PUBLIC_URL must be an http(s) URL without query or fragment, e.g. https://mail.example.com',

@@ -18,7 +18,7 @@ import { startWebServer } from './web-server';
 // `.env` before the configuration is first read, as the runner does: Next.js loads it too, but only
 // once it starts, after this process has read its settings (and never in an API-only process).
 loadEnvFile();
-const { NODE_ENV, PORT, HOST, WEB_API_ONLY } = config();
+const { NODE_ENV, PORT, HOST, WEB_API_ONLY, WEB_DRAIN_SECONDS } = config();
 // Reading a message whose body is not mirrored yet fetches it from an OAuth provider with these tokens.
 setOAuthTokenSource(mailTokenSource);
 // Cancels end runs in this process: the engine's run-end hooks (and capabilities) come from the composition root.
@@ -36,12 +36,13 @@ let stopping = false;
 async function stop(signal: string) {
   if (stopping) return;
   stopping = true;
-  log.info({ signal }, 'web server stopping');
-  const force = setTimeout(() => process.exit(1), 10_000);
+  log.info({ signal, drainSeconds: WEB_DRAIN_SECONDS }, 'web server stopping: no new connections, requests in flight finish');
+  // The drain, then 10 s for the rest, whatever hangs.
+  const force = setTimeout(() => process.exit(1), WEB_DRAIN_SECONDS * 1000 + 10_000);
   force.unref();
+  await web.close(WEB_DRAIN_SECONDS * 1000).catch((err) => log.error({ err }, 'web server close failed'));
   // This process's assistant turns end here: settle them now rather than leave them to the sweep.
   await interruptTurns().catch((err: unknown) => log.error({ err }, 'assistant: interrupting turns failed'));
-  await web.close().catch((err) => log.error({ err }, 'web server close failed'));
   await disconnectDb();
   process.exit(0);
 }

@@ -4,6 +4,7 @@
  * The request routing is the same whatever serves the pages.
  */
 import { createServer, type Server } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { config, databaseUrl } from '../core/config';
 import { log } from '../core/log';
 import { answerClientErrorsOf } from './client-error';
@@ -16,8 +17,16 @@ import { handleApiRequest, isApiRequest } from './api-handler';
 export interface WebServer {
   server: Server;
   url: string;
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections, ends the sockets of the real-time channel (their clients reconnect to another
+   * process), lets the requests in flight finish for up to `drainMs` (each connection closed once its request
+   * is answered), then cuts what is left.
+   */
+  close(drainMs?: number): Promise<void>;
 }
+
+/** How often a draining server closes the connections whose request has been answered. */
+const drainPollMs = 50;
 
 export async function startWebServer(options: { pages: PageMode; port: number; host: string }): Promise<WebServer> {
   const pages = await createPageHandler(options.pages, { host: options.host, port: options.port });
@@ -51,10 +60,15 @@ export async function startWebServer(options: { pages: PageMode; port: number; h
   return {
     server,
     url,
-    async close() {
-      await realtime.close();
+    async close(drainMs = 0) {
+      let drained = false;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve())).then(() => (drained = true));
+      const realtimeClosed = realtime.close();
+      // A keep-alive connection stays open after its answer: closed here as soon as it is idle.
+      for (const deadline = Date.now() + drainMs; !drained && Date.now() < deadline; await sleep(drainPollMs)) server.closeIdleConnections();
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closed;
+      await realtimeClosed;
       await pages.close();
     },
   };

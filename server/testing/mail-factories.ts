@@ -6,9 +6,31 @@ import { randomUUID } from 'node:crypto';
 import { db } from '../core/db';
 import { createMirrorSink } from '../mail/mirror/writer';
 import { recomputeThreads } from '../mail/threads/attach';
+import type { IncomingMessage } from '../mail/provider';
 import type { TestMember } from './factories';
+import { buildRawMessage } from './mail-servers/deliver';
 
 let deliveredUid = 0;
+
+/**
+ * A message as a provider adapter hands it to the mirror's writer: in the INBOX, unread, a provider key of its own
+ * (an OAuth provider's: no IMAP uid), the raw MIME `source` given (its subject is the provider key unless given).
+ */
+export async function providerMessage(providerKey: string, mime: Partial<Parameters<typeof buildRawMessage>[0]> = {}): Promise<IncomingMessage> {
+  return {
+    providerKey,
+    folderKey: 'INBOX',
+    labels: [],
+    uid: null,
+    uidValidity: null,
+    modseq: null,
+    flags: { seen: false, flagged: false, draft: false, sent: false },
+    internalDate: new Date('2026-01-05T10:00:00Z'),
+    size: 10,
+    source: await buildRawMessage({ from: 'a@example.test', to: 'me@example.test', subject: providerKey, text: 'x', ...mime }),
+    sourceComplete: true,
+  };
+}
 
 /**
  * A raw MIME message arriving as new mail in the mailbox's INBOX through the mirror's real writer (parsing,

@@ -2,11 +2,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../core/db';
 import { jobKeys } from '../../core/jobs/catalogue';
 import { createMirrorSink, type MirrorMailbox } from '../../mail/mirror/writer';
-import type { IncomingMessage, IngestedVia } from '../../mail/provider';
+import type { IngestedVia } from '../../mail/provider';
 import { createMember, type TestMember } from '../../testing/factories';
 import { mailboxCard, memberCard, sharedCard } from '../../testing/contact-cards';
-import { createMailbox, createMessage, type TestMessageOptions } from '../../testing/mail-factories';
-import { buildRawMessage } from '../../testing/mail-servers/deliver';
+import { createMailbox, createMessage, providerMessage, type TestMessageOptions } from '../../testing/mail-factories';
 import { useTestDatabase } from '../../testing/test-database';
 import { createWorkflow } from '../../testing/workflow-factories';
 import type { GraphInput } from '../contract/graph';
@@ -277,21 +276,6 @@ describe('mail dispatch: exactly once', () => {
 });
 
 describe('mirror writer: only new mail is queued for dispatch', () => {
-  async function incoming(providerKey: string): Promise<IncomingMessage> {
-    return {
-      providerKey,
-      folderKey: 'INBOX',
-      labels: [],
-      uid: null,
-      uidValidity: null,
-      modseq: null,
-      flags: { seen: false, flagged: false, draft: false, sent: false },
-      internalDate: new Date('2026-01-05T10:00:00Z'),
-      size: 10,
-      source: await buildRawMessage({ from: 'a@example.test', to: 'me@example.test', subject: providerKey, text: 'x' }),
-      sourceComplete: true,
-    };
-  }
 
   it('queues delta messages with the mailbox’s dispatch job in the batch; initial, backfill and resync never', async () => {
     const own = await createMember();
@@ -299,7 +283,7 @@ describe('mirror writer: only new mail is queued for dispatch', () => {
     const target: MirrorMailbox = { id: row.id, memberId: own.id, address: row.address, syncMode: 'full' };
     const sink = createMirrorSink(target);
     const batch = async (via: IngestedVia, key: string) =>
-      sink.commit({ ingestedVia: via, messages: [await incoming(key)], flagUpdates: [], removedProviderKeys: [], cursors: [] });
+      sink.commit({ ingestedVia: via, messages: [await providerMessage(key)], flagUpdates: [], removedProviderKeys: [], cursors: [] });
     for (const via of ['initial', 'backfill', 'resync'] as const) await batch(via, `k-${via}`);
     expect(await db().mailDispatchQueue.count({ where: { mailboxId: row.id } })).toBe(0);
     const dispatchJobs = () => db().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM graphile_worker.jobs WHERE key = ${jobKeys.dispatch(row.id)}`;

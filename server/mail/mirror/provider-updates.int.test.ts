@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { db } from '../../core/db';
 import { createMember } from '../../testing/factories';
-import { createMailbox } from '../../testing/mail-factories';
-import { buildRawMessage } from '../../testing/mail-servers/deliver';
+import { createMailbox, providerMessage } from '../../testing/mail-factories';
 import { useTestDatabase } from '../../testing/test-database';
-import type { IncomingMessage } from '../provider';
 import { createMirrorSink, type MirrorMailbox } from './writer';
 
 await useTestDatabase();
@@ -17,28 +15,13 @@ async function setup() {
   return { member, mailbox, sink: createMirrorSink(mailbox) };
 }
 
-async function incoming(providerKey: string): Promise<IncomingMessage> {
-  return {
-    providerKey,
-    folderKey: 'INBOX',
-    labels: [],
-    uid: null,
-    uidValidity: null,
-    modseq: null,
-    flags: { seen: false, flagged: false, draft: false, sent: false },
-    internalDate: new Date('2026-01-05T10:00:00Z'),
-    size: 10,
-    source: await buildRawMessage({ from: 'a@example.test', to: 'me@example.test', subject: providerKey, text: 'x' }),
-    sourceComplete: true,
-  };
-}
 
 const flags = { seen: true, flagged: false, draft: false, sent: false };
 
 describe('mirror writer: provider moves and known keys', () => {
   it('moves a message to the folder a flag update names and recomputes its thread', async () => {
     const { mailbox, sink } = await setup();
-    await sink.commit({ ingestedVia: 'initial', messages: [await incoming('m1')], flagUpdates: [], removedProviderKeys: [], cursors: [] });
+    await sink.commit({ ingestedVia: 'initial', messages: [await providerMessage('m1')], flagUpdates: [], removedProviderKeys: [], cursors: [] });
     await sink.commit({ ingestedVia: 'delta', messages: [], flagUpdates: [{ providerKey: 'm1', flags, labels: ['Label_1'], folderKey: 'Archive' }], removedProviderKeys: [], cursors: [] });
     const message = await db().mailMessage.findFirstOrThrow({ where: { mailboxId: mailbox.id, providerKey: 'm1' } });
     expect(message).toMatchObject({ folderKey: 'Archive', labels: ['Label_1'], seen: true });
@@ -51,7 +34,7 @@ describe('mirror writer: provider moves and known keys', () => {
 
   it('leaves the folder of a message with a pending webmail operation alone', async () => {
     const { member, mailbox, sink } = await setup();
-    await sink.commit({ ingestedVia: 'initial', messages: [await incoming('m2')], flagUpdates: [], removedProviderKeys: [], cursors: [] });
+    await sink.commit({ ingestedVia: 'initial', messages: [await providerMessage('m2')], flagUpdates: [], removedProviderKeys: [], cursors: [] });
     const message = await db().mailMessage.findFirstOrThrow({ where: { mailboxId: mailbox.id, providerKey: 'm2' } });
     await db().mailOperation.create({ data: { memberId: member.id, mailboxId: mailbox.id, messageId: message.id, action: 'trash', params: { toFolderKey: 'Trash' } } });
     await sink.commit({ ingestedVia: 'delta', messages: [], flagUpdates: [{ providerKey: 'm2', flags, folderKey: 'Archive' }], removedProviderKeys: [], cursors: [] });
@@ -60,7 +43,7 @@ describe('mirror writer: provider moves and known keys', () => {
 
   it('answers which provider keys are mirrored', async () => {
     const { sink } = await setup();
-    await sink.commit({ ingestedVia: 'initial', messages: [await incoming('k1'), await incoming('k2')], flagUpdates: [], removedProviderKeys: [], cursors: [] });
+    await sink.commit({ ingestedVia: 'initial', messages: [await providerMessage('k1'), await providerMessage('k2')], flagUpdates: [], removedProviderKeys: [], cursors: [] });
     expect(await sink.known!(['k1', 'k3', 'k2'])).toEqual(new Set(['k1', 'k2']));
     expect(await sink.known!([])).toEqual(new Set());
   });

@@ -24,6 +24,22 @@ export interface MirrorMailbox {
   memberId: string;
   address: string;
   syncMode: 'full' | 'processing_only';
+  /**
+   * The runner's lease owner when a runner's mailbox worker syncs (../lease.ts): each batch is written only while
+   * the mailbox's lease is still this owner's (\`MailboxLeaseLost\` otherwise). Absent: not fenced (tests that
+   * drive a session alone).
+   */
+  leaseOwner?: string;
+}
+
+/**
+ * The mailbox's lease is no longer the writer's (released while a batch was on its way, or taken over after a
+ * stall): the batch is not written. Not a sync failure: the lease's holder syncs the mailbox.
+ */
+export class MailboxLeaseLost extends Error {
+  constructor(readonly mailboxId: string) {
+    super(`The lease of mailbox ${mailboxId} is no longer this runner's.`);
+  }
 }
 
 type Sql = RawSql;
@@ -119,6 +135,12 @@ export async function commitBatch(mailbox: MirrorMailbox, batch: MirrorBatch): P
 }
 
 async function writeBatch(tx: Sql, mailbox: MirrorMailbox, batch: MirrorBatch, prepared: PreparedMessage[]): Promise<CommitResult> {
+  // The fence: the lease row is held (FOR SHARE) until the batch commits, so a release or a take-over waits for
+  // it, and a batch whose lease went meanwhile writes nothing. One runner writes a mailbox at a time.
+  if (mailbox.leaseOwner !== undefined) {
+    const held = await tx.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM mailboxes WHERE id = $1::uuid AND lease_owner = $2 FOR SHARE`, mailbox.id, mailbox.leaseOwner);
+    if (held.length === 0) throw new MailboxLeaseLost(mailbox.id);
+  }
   const touched = new Set<string>();
   let inserted = 0;
   let skipped = false;

@@ -1,0 +1,77 @@
+/**
+ * One runner writes a mailbox at a time (issue 25 §4): a runner's sync batches are written only while the
+ * mailbox's lease is still that runner's. A batch on its way when the lease is released (the runner gave the
+ * mailbox back to even out the shares) or taken over (it stalled past its lease) writes nothing and fails
+ * `MailboxLeaseLost`, which the session takes as the mailbox gone to its holder, not as a sync failure.
+ */
+import { describe, expect, it } from 'vitest';
+import { db, pool } from '../../core/db';
+import { createMember } from '../../testing/factories';
+import { createMailbox, providerMessage } from '../../testing/mail-factories';
+import { useTestDatabase } from '../../testing/test-database';
+import type { MirrorBatch } from '../provider';
+import { createMirrorSink, MailboxLeaseLost, type MirrorMailbox } from './writer';
+
+await useTestDatabase();
+
+async function mailboxLeasedTo(owner: string | null) {
+  const member = await createMember();
+  const row = await createMailbox(member, { provider: 'mail_provider_a' });
+  await db().mailbox.update({ where: { id: row.id }, data: { leaseOwner: owner, leaseUntil: owner ? new Date(Date.now() + 60_000) : null } });
+  const mailbox: MirrorMailbox = { id: row.id, memberId: member.id, address: row.address, syncMode: 'full' };
+  return mailbox;
+}
+
+async function batchOf(providerKey: string): Promise<MirrorBatch> {
+  const message = await providerMessage(providerKey, { from: 'billing@vendor.example', to: 'team@example.test', subject: `Invoice ${providerKey}`, text: 'Amount due: 120.00 EUR' });
+  return { ingestedVia: 'initial', messages: [message], flagUpdates: [], removedProviderKeys: [], cursors: [] };
+}
+
+const mirrored = (mailboxId: string) => db().mailMessage.count({ where: { mailboxId } });
+
+describe('the mirror writes only under its runner’s lease', () => {
+  it('the lease holder’s batch is written', async () => {
+    const mailbox = await mailboxLeasedTo('runner-a');
+    await createMirrorSink({ ...mailbox, leaseOwner: 'runner-a' }).commit(await batchOf('held-1'));
+    expect(await mirrored(mailbox.id)).toBe(1);
+  });
+
+  it('a batch after the lease was released writes nothing and fails MailboxLeaseLost', async () => {
+    const mailbox = await mailboxLeasedTo(null);
+    await expect(createMirrorSink({ ...mailbox, leaseOwner: 'runner-a' }).commit(await batchOf('released-1'))).rejects.toBeInstanceOf(MailboxLeaseLost);
+    expect(await mirrored(mailbox.id)).toBe(0);
+  });
+
+  it('a batch after another runner took the lease over writes nothing', async () => {
+    const mailbox = await mailboxLeasedTo('runner-b');
+    await expect(createMirrorSink({ ...mailbox, leaseOwner: 'runner-a' }).commit(await batchOf('taken-1'))).rejects.toBeInstanceOf(MailboxLeaseLost);
+    expect(await mirrored(mailbox.id)).toBe(0);
+  });
+
+  it('a release waits for the batch being written under the lease (the lease row is held until it commits)', async () => {
+    const mailbox = await mailboxLeasedTo('runner-a');
+    const client = await pool().connect();
+    try {
+      // A batch's transaction holding the fence, as writeBatch takes it.
+      await client.query('BEGIN');
+      await client.query(`SELECT 1 FROM mailboxes WHERE id = $1::uuid AND lease_owner = 'runner-a' FOR SHARE`, [mailbox.id]);
+      let released = false;
+      const release = db()
+        .$executeRaw`UPDATE mailboxes SET lease_owner = NULL, lease_until = NULL WHERE id = ${mailbox.id}::uuid AND lease_owner = 'runner-a'`
+        .then(() => (released = true));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(released).toBe(false);
+      await client.query('COMMIT');
+      await release;
+      expect(released).toBe(true);
+    } finally {
+      client.release();
+    }
+  });
+
+  it('a sink without an owner (a session driven alone) is not fenced', async () => {
+    const mailbox = await mailboxLeasedTo('runner-b');
+    await createMirrorSink(mailbox).commit(await batchOf('alone-1'));
+    expect(await mirrored(mailbox.id)).toBe(1);
+  });
+});
