@@ -41,9 +41,20 @@ async function openConnection(web: WebProcess): Promise<{ socket: Socket; receiv
   return { socket, received: () => text, closed };
 }
 
-/** The headers of a webhook POST whose body of `length` bytes follows separately. */
+/**
+ * The headers of a webhook POST whose body of `length` bytes follows separately. `Expect: 100-continue`: the server
+ * answers `100 Continue` once it has begun handling the request, so the test knows the request is in flight (a
+ * connection whose request has not been read yet is idle, and a drain closes it).
+ */
 const webhookHead = (web: WebProcess, token: string, length: number) =>
-  `POST /hooks/wf/${token} HTTP/1.1\r\nHost: ${new URL(web.url).host}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+  `POST /hooks/wf/${token} HTTP/1.1\r\nHost: ${new URL(web.url).host}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\nExpect: 100-continue\r\n\r\n`;
+
+/** Waits for the server's `100 Continue` on the connection: its request is being handled. */
+async function requestHandled(connection: { received: () => string }): Promise<void> {
+  for (const deadline = Date.now() + 30_000; !connection.received().includes('100 Continue'); await sleep(20)) {
+    if (Date.now() > deadline) throw new Error(`the web process did not begin handling the request: ${JSON.stringify(connection.received())}`);
+  }
+}
 
 const exitOf = (web: WebProcess) => new Promise<number | null>((resolve) => web.child.once('exit', (code) => resolve(code)));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -54,23 +65,34 @@ describe('SIGTERM drains a web process', () => {
     const { workflow, token } = await webhookWorkflow();
     const body = JSON.stringify({ order: 'drain-1', note: 'x'.repeat(2_000) });
     const inFlight = await openConnection(web);
-    inFlight.socket.write(webhookHead(web, token, Buffer.byteLength(body)) + body.slice(0, 100));
+    inFlight.socket.write(webhookHead(web, token, Buffer.byteLength(body)));
+    await requestHandled(inFlight);
+    inFlight.socket.write(body.slice(0, 100));
+    // A keep-alive connection whose request was answered (a connection that never sent one is not idle to
+    // node:http: it is cut at the drain's end like anything else still open).
     const idle = await openConnection(web);
-    await sleep(200);
+    idle.socket.write(`GET /healthz HTTP/1.1\r\nHost: ${new URL(web.url).host}\r\n\r\n`);
+    for (const deadline = Date.now() + 30_000; !/\r\n\r\n/.test(idle.received()); await sleep(20)) {
+      if (Date.now() > deadline) throw new Error('no answer to the keep-alive connection\'s request');
+    }
+    expect(idle.received()).toMatch(/^HTTP\/1\.1 200 /);
 
     const exited = exitOf(web);
     web.child.kill('SIGTERM');
     await idle.closed;
-    // No new connection once it drains.
+    // No new connection once it drains (looked at until the signal has been handled), while the request is in flight.
     const { hostname, port } = new URL(web.url);
-    const refused = await new Promise<string>((resolve) => {
-      const probe = connect({ host: hostname, port: Number(port) });
-      probe.once('connect', () => {
-        probe.destroy();
-        resolve('connected');
+    const probe = () =>
+      new Promise<string>((resolve) => {
+        const socket = connect({ host: hostname, port: Number(port) });
+        socket.once('connect', () => {
+          socket.destroy();
+          resolve('connected');
+        });
+        socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
       });
-      probe.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
-    });
+    let refused = await probe();
+    for (const deadline = Date.now() + 10_000; refused !== 'ECONNREFUSED' && Date.now() < deadline; await sleep(50)) refused = await probe();
     expect(refused).toBe('ECONNREFUSED');
 
     // The rest of the body, well after the signal: still read, answered, the run created.
@@ -78,7 +100,7 @@ describe('SIGTERM drains a web process', () => {
     inFlight.socket.write(body.slice(100));
     await inFlight.closed;
     const answer = inFlight.received();
-    expect(answer).toMatch(/^HTTP\/1\.1 202 /);
+    expect(answer).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 202 /);
     const executionId = /"executionId":"([0-9a-f-]{36})"/.exec(answer)?.[1];
     const run = await db().execution.findUniqueOrThrow({ where: { id: executionId! } });
     expect(run.workflowId).toBe(workflow.id);
@@ -90,13 +112,14 @@ describe('SIGTERM drains a web process', () => {
     const web = await webs.start({ WEB_DRAIN_SECONDS: '1' });
     const { token } = await webhookWorkflow();
     const stalled = await openConnection(web);
-    stalled.socket.write(webhookHead(web, token, 1_000) + '{"never":');
-    await sleep(200);
+    stalled.socket.write(webhookHead(web, token, 1_000));
+    await requestHandled(stalled);
+    stalled.socket.write('{"never":');
     const exited = exitOf(web);
     web.child.kill('SIGTERM');
     await stalled.closed;
     // Exit code 0: cut at the drain's end and closed in order, not by the forced exit (code 1) 10 s later.
     expect(await exited).toBe(0);
-    expect(stalled.received()).not.toMatch(/^HTTP\/1\.1 202 /);
+    expect(stalled.received()).not.toMatch(/HTTP\/1\.1 202 /);
   }, 90_000);
 });
