@@ -208,7 +208,8 @@ function plainColumns(write: StepWrite): SqlColumn[] | null {
   const columns: SqlColumn[] = [];
   for (const [key, value] of Object.entries(write)) {
     if (value === undefined) continue;
-    const sql = stepColumnSql[key as keyof StepWrite];
+    // Own keys only: an inherited name (`constructor`, `toString`) must never become a column.
+    const sql = Object.hasOwn(stepColumnSql, key) ? stepColumnSql[key as keyof StepWrite] : undefined;
     if (!sql) return null;
     if (value !== null && typeof value === 'object' && !(value instanceof Date) && !Array.isArray(value) && Object.getPrototypeOf(value) !== Object.prototype) return null;
     // JSON columns are sent as text (pg would turn a JS array into a PostgreSQL array); null is SQL NULL.
