@@ -5,7 +5,8 @@
  *   pg        the route's one statement, prepared, over a pg.Pool (what the floor server and the app run)
  *   prisma    the same statement through Prisma ($queryRawUnsafe), for comparison
  *   service   resolveActor(headers) + currentMember(actor): the route's code, no tRPC
- *   rest      handleRestRequest(new Request(...)): tRPC + trpc-to-openapi + our REST adapter, no Next
+ *   rest      handleRestRequest(new Request(...)): tRPC + our REST dispatch and adapter, no Next
+ *   direct    answerRestRequest as the web server's direct path calls it for a bodiless request (no Request/Response)
  *
  * Each runs `BENCH_CONCURRENCY` (32) calls in flight for BENCH_LAYER_SECONDS (5) after 1 s warm-up
  * and reports calls/s and the process CPU time per call (user+system, so scheduler noise from other
@@ -62,7 +63,7 @@ try {
   const { tokenHash } = await import('../server/core/auth/tokens');
   const { db } = await import('../server/core/db');
   const { currentMember } = await import('../server/domains/auth/service');
-  const { handleRestRequest } = await import('../server/http/rest-handler');
+  const { answerRestRequest, handleRestRequest } = await import('../server/http/rest-handler');
   const secretOf = (index: number) => fixtures.secrets[index % fixtures.secrets.length];
   const now = () => Math.floor(Date.now() / 1000);
 
@@ -91,6 +92,15 @@ try {
     );
     if (response.status !== 200) throw new Error(`status ${response.status}: ${await response.text()}`);
     await response.text();
+  });
+
+  // What the web server's direct path runs for a bodiless request (server/http/rest-direct.ts), up to the answer's text.
+  const url = new URL('http://localhost/api/v1/auth/me');
+  await measure('direct', async (index) => {
+    const headers = { authorization: `Bearer ${secretOf(index)}`, accept: 'application/json' } as Record<string, string>;
+    const outcome = await answerRestRequest({ method: 'GET', url, headers: { get: (name) => headers[name] ?? null, has: (name) => name in headers }, bodyText: async () => '' });
+    if (outcome.kind !== 'data') throw new Error(`status ${outcome.response.status}: ${await outcome.response.text()}`);
+    JSON.stringify(outcome.data);
   });
   const { disconnectDb } = await import('../server/core/db');
   await disconnectDb();

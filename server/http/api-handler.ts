@@ -3,8 +3,11 @@
  * order. These requests skip the Next.js request pipeline (≈ 2 ms of CPU per request, measured by
  * `npm run bench`), and their bodies are read from the socket by our bounded reader (node-bridge.ts).
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { serveWithFetchHandler } from './node-bridge';
 import { createPlainHandler } from './plain/pipeline';
 import { plainRouter } from './plain/routes';
+import { directTargetOf, serveBodilessRest } from './rest-direct';
 import { handleRestRequest } from './rest-handler';
 import { handleTrpcRequest } from './trpc-handler';
 
@@ -32,4 +35,24 @@ export async function handleApiRequest(request: Request): Promise<Response> {
   const { pathname } = new URL(request.url);
   if (pathname.startsWith(trpcPrefix)) return handleTrpcRequest(request);
   return (await handlePlainRequest(request)) ?? handleRestRequest(request);
+}
+
+/**
+ * The target of a request that takes the direct path (rest-direct.ts), or null: no body, a target the fetch path
+ * would accept, and exactly where handleApiRequest would reach the REST handler (not tRPC, no plain route of
+ * that path).
+ */
+export function directRestTargetOf(req: IncomingMessage): URL | null {
+  const url = directTargetOf(req);
+  if (!url || url.pathname.startsWith(trpcPrefix) || plainRouter.hasPath(url.pathname)) return null;
+  return url;
+}
+
+/** The API entry over node:http: a REST request without a body is served directly, the rest as a fetch Request by handleApiRequest. */
+export function createNodeApiHandler(): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const viaFetch = serveWithFetchHandler(handleApiRequest);
+  return (req, res) => {
+    const url = directRestTargetOf(req);
+    return url ? serveBodilessRest(req, res, url) : viaFetch(req, res);
+  };
 }

@@ -31,7 +31,8 @@ function hasDotSegment(target: string): boolean {
   return path.split(/[/\\]/).some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment));
 }
 
-function targetUrlOf(req: IncomingMessage): URL {
+/** The request target as a URL on the fixed origin; throws BadRequestTarget for a dot segment or a target no URL can be made of. */
+export function targetUrlOf(req: IncomingMessage): URL {
   if (hasDotSegment(req.url ?? '/')) throw new BadRequestTarget('dot segment in the request target');
   try {
     return new URL(req.url ?? '/', internalOrigin);
@@ -93,6 +94,27 @@ export async function sendFetchResponse(req: IncomingMessage, res: ServerRespons
     if (!res.destroyed) log.warn({ err, url: req.url }, 'answer stream failed');
     res.destroy();
   }
+}
+
+/**
+ * Writes a JSON answer without a fetch Response in between: what jsonAnswer + sendFetchResponse write for it,
+ * the same headers (`headers`, the procedure's own, first; the API security headers it did not set; its cookies)
+ * and the text in one call with its length. No body when `data` is undefined (a 204).
+ */
+export function sendJsonAnswer(req: IncomingMessage, res: ServerResponse, status: number, data: unknown, headers: Headers): void {
+  if (!req.complete) closeAfterAnswer(req, res);
+  const text = data === undefined ? undefined : JSON.stringify(data);
+  const answerHeaders: Record<string, string | string[]> = Object.create(null);
+  answerHeaders['content-type'] = 'application/json';
+  headers.forEach((value, name) => {
+    if (name !== 'set-cookie') answerHeaders[name] = value;
+  });
+  Object.assign(answerHeaders, apiSecurityHeaders((name) => headers.has(name)));
+  const cookies = headers.getSetCookie();
+  if (cookies.length) answerHeaders['set-cookie'] = cookies;
+  if (text !== undefined) answerHeaders['content-length'] = String(Buffer.byteLength(text));
+  res.writeHead(status, answerHeaders);
+  res.end(text);
 }
 
 export function serveWithFetchHandler(handler: (request: Request) => Promise<Response>) {

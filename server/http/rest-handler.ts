@@ -8,6 +8,7 @@
  */
 import { TRPCError } from '@trpc/server';
 import { AppError } from '../core/errors/app-error';
+import type { RequestHeaders } from '../core/http/client-headers';
 import { createRequestContext, type RequestContext } from '../trpc/context';
 import { logIfUnexpected } from '../trpc/errors';
 import { IdempotentReplay } from '../trpc/middleware/idempotency';
@@ -23,6 +24,24 @@ function createRouteTable(router: RestRouter): RestRouteTable {
   keepBodyInputsStrict(router as typeof appRouter);
   return new RestRouteTable(router);
 }
+
+/**
+ * A REST request as the handler reads it, whatever carried it: a fetch `Request` (handleRestRequest), or
+ * node:http directly for a request without a body (rest-direct.ts).
+ */
+export interface RestRequest {
+  method: string;
+  url: URL;
+  headers: RequestHeaders;
+  /** The body's text, bounded on the bytes read (413 `request.payload_too_large` beyond maxBodyBytes). */
+  bodyText(): Promise<string>;
+}
+
+/**
+ * How a REST request is answered: the procedure's data with its status and the headers the procedure set
+ * (written by the transport), or a ready Response (a failure, a replay, a HEAD nobody routes).
+ */
+export type RestOutcome = { kind: 'data'; status: number; data: unknown; headers: Headers } | { kind: 'response'; response: Response };
 
 /** An error, or the stored answer of an idempotent request replayed as it was first given. */
 function failureResponse(error: unknown, extraHeaders?: Headers): Response {
@@ -42,48 +61,69 @@ function parseBody(method: string, contentType: string | null, text: string): un
   return parseJson(text);
 }
 
-/**
- * Builds the REST handler of a router. The service mounts `handleRestRequest` (the app router); tests
- * of the pipeline's generic mechanisms (idempotency) build one over a small router of their own.
- */
-export function createRestHandler(router: RestRouter): (request: Request) => Promise<Response> {
-  let table: RestRouteTable | null = null;
-  return (request) => serveRest(request, (table ??= createRouteTable(router)));
-}
-
-export const handleRestRequest = createRestHandler(appRouter);
-
 /** The headers the procedure sees: the client's, with the JSON type of the body read for it (an empty POST's `{}`). */
-function contextHeaders(request: Request, body: unknown): Headers {
-  if (body === undefined || request.headers.get('content-type') === 'application/json') return request.headers;
-  const headers = new Headers(request.headers);
-  headers.set('content-type', 'application/json');
-  return headers;
+function contextHeaders(headers: RequestHeaders, body: unknown): RequestHeaders {
+  if (body === undefined || headers.get('content-type') === 'application/json') return headers;
+  const isContentType = (name: string) => name.toLowerCase() === 'content-type';
+  return {
+    get: (name) => (isContentType(name) ? 'application/json' : headers.get(name)),
+    has: (name) => isContentType(name) || headers.has(name),
+  };
 }
 
-async function serveRest(request: Request, table: RestRouteTable): Promise<Response> {
+async function answerRest(request: RestRequest, table: RestRouteTable): Promise<RestOutcome> {
   let ctx: RequestContext | undefined;
   let pathname: string | undefined;
   try {
-    const text = await readBodyWithin(request, maxBodyBytes);
+    const text = await request.bodyText();
     const body = parseBody(request.method, request.headers.get('content-type'), text);
-    // The query as own keys only (a plain object indexed with the client's keys made `?constructor=x` a 500).
-    const url = new URL(request.url);
-    pathname = url.pathname;
-    const match = table.match(request.method, url.pathname);
+    pathname = request.url.pathname;
+    const match = table.match(request.method, pathname);
     if (!match) {
       // As trpc-to-openapi answered: a HEAD nobody routes is a warm-up, 204; anything else not found.
-      if (request.method === 'HEAD') return new Response(null, { status: 204, headers: { 'content-type': 'application/json' } });
+      if (request.method === 'HEAD') return { kind: 'response', response: new Response(null, { status: 204, headers: { 'content-type': 'application/json' } }) };
       throw new TRPCError({ message: 'Not found', code: 'NOT_FOUND' });
     }
-    ctx = createRequestContext('rest', contextHeaders(request, body), request.method);
-    const { status, data } = await callRestProcedure({ method: request.method, match, ctx, body, query: queryValuesOf(url) });
-    const response = jsonAnswer(status === 204 ? undefined : data, status);
-    ctx.responseHeaders.forEach((value, name) => response.headers.append(name, value));
-    return response;
+    ctx = createRequestContext('rest', contextHeaders(request.headers, body), request.method);
+    // The query as own keys only (a plain object indexed with the client's keys made `?constructor=x` a 500).
+    const { status, data } = await callRestProcedure({ method: request.method, match, ctx, body, query: queryValuesOf(request.url) });
+    return { kind: 'data', status, data: status === 204 ? undefined : data, headers: ctx.responseHeaders };
   } catch (cause) {
     const error = pathname === undefined ? cause : procedureErrorOf(cause);
     logIfUnexpected(error, pathname);
-    return failureResponse(error, ctx?.responseHeaders);
+    return { kind: 'response', response: failureResponse(error, ctx?.responseHeaders) };
   }
+}
+
+/** Answers REST requests of a router (its route table built at the first request). */
+export function createRestAnswerer(router: RestRouter): (request: RestRequest) => Promise<RestOutcome> {
+  let table: RestRouteTable | null = null;
+  return (request) => answerRest(request, (table ??= createRouteTable(router)));
+}
+
+function fetchRestRequest(request: Request): RestRequest {
+  return { method: request.method, url: new URL(request.url), headers: request.headers, bodyText: () => readBodyWithin(request, maxBodyBytes) };
+}
+
+function responseOf(outcome: RestOutcome): Response {
+  if (outcome.kind === 'response') return outcome.response;
+  const response = jsonAnswer(outcome.data, outcome.status);
+  outcome.headers.forEach((value, name) => response.headers.append(name, value));
+  return response;
+}
+
+/**
+ * The REST handler of a router over fetch. The service mounts `handleRestRequest` (the app router); tests
+ * of the pipeline's generic mechanisms (idempotency) build one over a small router of their own.
+ */
+export function createRestHandler(router: RestRouter): (request: Request) => Promise<Response> {
+  const answer = createRestAnswerer(router);
+  return async (request) => responseOf(await answer(fetchRestRequest(request)));
+}
+
+/** The app router's REST requests, as the web server's direct path reads them (rest-direct.ts). */
+export const answerRestRequest = createRestAnswerer(appRouter);
+
+export async function handleRestRequest(request: Request): Promise<Response> {
+  return responseOf(await answerRestRequest(fetchRestRequest(request)));
 }

@@ -9,10 +9,9 @@ import { config, databaseUrl } from '../core/config';
 import { log } from '../core/log';
 import { answerClientErrorsOf } from './client-error';
 import { proxyTrustOf, stampClientOrigin } from './client-origin';
-import { serveWithFetchHandler } from './node-bridge';
 import { createPageHandler, type PageMode } from './page-handler';
 import { createRealtimeServer, isRealtimeRequest } from './realtime-server';
-import { handleApiRequest, isApiRequest } from './api-handler';
+import { createNodeApiHandler, isApiRequest } from './api-handler';
 
 export interface WebServer {
   server: Server;
@@ -32,7 +31,7 @@ export async function startWebServer(options: { pages: PageMode; port: number; h
   const pages = await createPageHandler(options.pages, { host: options.host, port: options.port });
   const realtime = createRealtimeServer(databaseUrl());
   const trustProxy = proxyTrustOf(config());
-  const serveApi = serveWithFetchHandler(handleApiRequest);
+  const serveApi = createNodeApiHandler();
 
   const server = createServer((req, res) => {
     stampClientOrigin(req, trustProxy);

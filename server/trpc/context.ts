@@ -3,13 +3,13 @@
  * endpoint). The actor is resolved lazily by the authenticate middleware, only for routes that need it.
  */
 import type { Actor } from '../core/auth/access';
-import { clientIpHeader, clientLocalHeader, clientProtoHeader } from '../core/http/client-headers';
+import { clientIpHeader, clientLocalHeader, clientProtoHeader, type RequestHeaders } from '../core/http/client-headers';
 
 export interface RequestContext {
   transport: 'rest' | 'trpc';
   /** The HTTP method the request came with (the cross-origin rule guards the state-changing ones). */
   method: string;
-  headers: Headers;
+  headers: RequestHeaders;
   /** Client address as seen by the web server, or by the trusted proxies in front of it. */
   ip: string | null;
   /** True when the client reached us over HTTPS (directly or through a trusted proxy). */
@@ -33,7 +33,7 @@ export interface RequestContext {
 
 export { clientIpHeader, clientProtoHeader };
 
-export function createRequestContext(transport: RequestContext['transport'], headers: Headers, method: string): RequestContext {
+export function createRequestContext(transport: RequestContext['transport'], headers: RequestHeaders, method: string): RequestContext {
   return {
     transport,
     method,

@@ -13,6 +13,7 @@
 import { config } from '../config';
 import { db, pool } from '../db';
 import { appError, rateLimitError } from '../errors/app-error';
+import type { RequestHeaders } from '../http/client-headers';
 import { currentSecond, judge } from '../http/rate-limit';
 import type { Actor, MemberFigures, MemberIdentity } from './access';
 import { apiKeyPrefix, tokenHash } from './tokens';
@@ -216,7 +217,7 @@ function memberOf(row: CountedMemberRow): MemberIdentity {
  * their sessions' rate; returns `anonymous` when there is no credential (the caller decides whether
  * the route needs one). `figures`: the route answers the member's figures, read by the same statement.
  */
-export async function resolveActor(headers: Headers, options: { figures?: boolean } = {}): Promise<Actor> {
+export async function resolveActor(headers: RequestHeaders, options: { figures?: boolean } = {}): Promise<Actor> {
   const withFigures = options.figures === true;
   const authorization = headers.get('authorization');
   if (authorization !== null) {

@@ -7,9 +7,10 @@
  */
 import type { Access } from '../auth/access';
 import { config } from '../config';
+import type { RequestHeaders } from './client-headers';
 import { assertSameOrigin, isStateChanging } from './cross-origin';
 
-export function guardCrossOrigin(access: Access, method: string, headers: Headers): void {
+export function guardCrossOrigin(access: Access, method: string, headers: RequestHeaders): void {
   if (!isStateChanging(method) || access.kind === 'urlToken' || headers.has('authorization')) return;
   assertSameOrigin(headers, config().PUBLIC_URL ?? null);
 }

@@ -15,7 +15,7 @@
  * connects to, and the header is only compared, never used to build a link.
  */
 import { appError } from '../errors/app-error';
-import { clientProtoHeader } from './client-headers';
+import { clientProtoHeader, type RequestHeaders } from './client-headers';
 
 /** Lower-cased `scheme://host[:port]` of a URL, or null when it is not an http(s) URL. */
 export function originOf(url: string): string | null {
@@ -27,7 +27,7 @@ export function originOf(url: string): string | null {
   }
 }
 
-function addressedOrigin(headers: Headers): string | null {
+function addressedOrigin(headers: RequestHeaders): string | null {
   const host = headers.get('host');
   if (!host || host.length > 300) return null;
   const proto = headers.get(clientProtoHeader) === 'https' ? 'https' : 'http';
@@ -35,7 +35,7 @@ function addressedOrigin(headers: Headers): string | null {
 }
 
 /** Why a request is refused as cross-site, or null when it may proceed. Pure. */
-export function crossOriginReason(headers: Headers, publicUrl: string | null): 'cross_site_fetch' | 'foreign_origin' | null {
+export function crossOriginReason(headers: RequestHeaders, publicUrl: string | null): 'cross_site_fetch' | 'foreign_origin' | null {
   const site = headers.get('sec-fetch-site')?.toLowerCase();
   if (site === 'cross-site' || site === 'same-site') return 'cross_site_fetch';
   const origin = headers.get('origin');
@@ -47,7 +47,7 @@ export function crossOriginReason(headers: Headers, publicUrl: string | null): '
 }
 
 /** Throws 403 `auth.cross_origin` for a cross-site request (see crossOriginReason). */
-export function assertSameOrigin(headers: Headers, publicUrl: string | null): void {
+export function assertSameOrigin(headers: RequestHeaders, publicUrl: string | null): void {
   const reason = crossOriginReason(headers, publicUrl);
   if (reason) throw appError('auth.cross_origin', { details: { reason } });
 }
