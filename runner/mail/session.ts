@@ -110,13 +110,15 @@ export class MailboxSession {
     let operation: SyncOperation = 'sync';
     try {
       const adapter = await this.connect(mailbox);
-      const folders = await this.folders(mailbox, adapter, work.delta !== undefined && work.delta !== false);
+      // Every mirror write of this run (batches, folder resets, the folder list) is fenced by this runner's lease.
+      const fenced = this.options.leaseOwner === undefined ? mailbox : { ...mailbox, leaseOwner: this.options.leaseOwner };
+      const folders = await this.folders(fenced, adapter, work.delta !== undefined && work.delta !== false);
       const context: SyncContext = {
         mailboxId: mailbox.id,
         address: mailbox.address,
         syncMode: mailbox.syncMode,
         folders,
-        sink: createMirrorSink(this.options.leaseOwner === undefined ? mailbox : { ...mailbox, leaseOwner: this.options.leaseOwner }),
+        sink: createMirrorSink(fenced),
         signal,
         initialSince: new Date(Date.now() - (this.options.initialDays ?? config().MAIL_INITIAL_SYNC_DAYS) * 24 * 3600_000),
         initialMaxPerFolder: this.options.initialMaxPerFolder ?? config().MAIL_INITIAL_SYNC_MAX_PER_FOLDER,

@@ -2,22 +2,24 @@
  * The mirror's folder rows follow the provider's folder list: listed folders are created or updated
  * (name, role, hierarchy, selectable; never the sync cursors), folders gone from the provider are
  * dropped with their mirrored messages. Roles move with the list: a role is held by one folder only.
+ * Every write is fenced by the runner's lease on the mailbox (holdMailboxLease, writer.ts).
  */
 import { db } from '../../core/db';
 import type { ProviderFolder, SyncContext } from '../provider';
-import { resetFolder, type MirrorMailbox } from './writer';
+import { holdMailboxLease, resetFolder, type MirrorMailbox } from './writer';
 
 export type FolderState = SyncContext['folders'][number];
 
 export async function reconcileFolders(mailbox: MirrorMailbox, listed: ProviderFolder[]): Promise<FolderState[]> {
   const existing = await db().mailFolder.findMany({ where: { mailboxId: mailbox.id } });
   const listedKeys = new Set(listed.map((folder) => folder.key));
-  for (const gone of existing.filter((folder) => !listedKeys.has(folder.key))) {
-    await resetFolder(mailbox, gone.key, null);
-    await db().mailFolder.deleteMany({ where: { mailboxId: mailbox.id, key: gone.key } });
-  }
+  const goneKeys = existing.filter((folder) => !listedKeys.has(folder.key)).map((folder) => folder.key);
+  // Each gone folder's messages go in a fenced transaction of their own (a folder may hold many); the rows go below.
+  for (const key of goneKeys) await resetFolder(mailbox, key, null);
   const byKey = new Map(existing.map((folder) => [folder.key, folder]));
   await db().$transaction(async (tx) => {
+    await holdMailboxLease(tx, mailbox);
+    if (goneKeys.length > 0) await tx.mailFolder.deleteMany({ where: { mailboxId: mailbox.id, key: { in: goneKeys } } });
     // Free roles first so the unique meaning of a role never rests on two rows at once.
     const roleChanges = listed.filter((folder) => byKey.get(folder.key)?.role !== folder.role);
     if (roleChanges.length > 0) {

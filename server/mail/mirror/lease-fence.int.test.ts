@@ -2,7 +2,8 @@
  * One runner writes a mailbox at a time (issue 25 §4): a runner's sync batches are written only while the
  * mailbox's lease is still that runner's. A batch on its way when the lease is released (the runner gave the
  * mailbox back to even out the shares) or taken over (it stalled past its lease) writes nothing and fails
- * `MailboxLeaseLost`, which the session takes as the mailbox gone to its holder, not as a sync failure.
+ * `MailboxLeaseLost`, which the session takes as the mailbox gone to its holder, not as a sync failure. The same
+ * fence guards a folder's reset (UIDVALIDITY changed) and the folder list's reconciliation.
  */
 import { describe, expect, it } from 'vitest';
 import { db, pool } from '../../core/db';
@@ -10,6 +11,7 @@ import { createMember } from '../../testing/factories';
 import { createMailbox, providerMessage } from '../../testing/mail-factories';
 import { useTestDatabase } from '../../testing/test-database';
 import type { MirrorBatch } from '../provider';
+import { reconcileFolders } from './folders';
 import { createMirrorSink, MailboxLeaseLost, type MirrorMailbox } from './writer';
 
 await useTestDatabase();
@@ -72,6 +74,35 @@ describe('the mirror writes only under its runner’s lease', () => {
   it('a sink without an owner (a session driven alone) is not fenced', async () => {
     const mailbox = await mailboxLeasedTo('runner-b');
     await createMirrorSink(mailbox).commit(await batchOf('alone-1'));
+    expect(await mirrored(mailbox.id)).toBe(1);
+  });
+
+  it('the folder list is reconciled under the lease only: a lost lease neither drops a gone folder with its mail nor adds a new one', async () => {
+    const mailbox = await mailboxLeasedTo('runner-a');
+    const folder = (key: string, role: 'inbox' | null) => ({ key, name: key, role, parentKey: null, depth: 0, delimiter: '/', providerId: null, selectable: true });
+    await reconcileFolders({ ...mailbox, leaseOwner: 'runner-a' }, [folder('INBOX', 'inbox'), folder('Archive', null)]);
+    await createMirrorSink({ ...mailbox, leaseOwner: 'runner-a' }).commit({ ...(await batchOf('Archive\n1')), messages: [await providerMessage('Archive\n1', { from: 'a@vendor.example', to: 'team@example.test', subject: 'Kept', text: 'x' })] });
+    expect(await mirrored(mailbox.id)).toBe(1);
+
+    await db().mailbox.update({ where: { id: mailbox.id }, data: { leaseOwner: 'runner-b' } });
+    // The provider's list lost Archive and gained Projects, seen by a runner whose lease went to runner-b.
+    await expect(reconcileFolders({ ...mailbox, leaseOwner: 'runner-a' }, [folder('INBOX', 'inbox'), folder('Projects', null)])).rejects.toBeInstanceOf(MailboxLeaseLost);
+    const keys = (await db().mailFolder.findMany({ where: { mailboxId: mailbox.id }, orderBy: { key: 'asc' } })).map((row) => row.key);
+    expect(keys).toEqual(['Archive', 'INBOX']);
+    expect(await mirrored(mailbox.id)).toBe(1);
+
+    // The holder reconciles the same list: Archive goes with its message, Projects comes.
+    await reconcileFolders({ ...mailbox, leaseOwner: 'runner-b' }, [folder('INBOX', 'inbox'), folder('Projects', null)]);
+    const after = (await db().mailFolder.findMany({ where: { mailboxId: mailbox.id }, orderBy: { key: 'asc' } })).map((row) => row.key);
+    expect(after).toEqual(['INBOX', 'Projects']);
+    expect(await mirrored(mailbox.id)).toBe(0);
+  });
+
+  it('a folder reset (UIDVALIDITY changed) after the lease went removes nothing', async () => {
+    const mailbox = await mailboxLeasedTo('runner-a');
+    await createMirrorSink({ ...mailbox, leaseOwner: 'runner-a' }).commit(await batchOf('INBOX\n7'));
+    await db().mailbox.update({ where: { id: mailbox.id }, data: { leaseOwner: null, leaseUntil: null } });
+    await expect(createMirrorSink({ ...mailbox, leaseOwner: 'runner-a' }).resetFolder('INBOX', 99n)).rejects.toBeInstanceOf(MailboxLeaseLost);
     expect(await mirrored(mailbox.id)).toBe(1);
   });
 });

@@ -125,6 +125,18 @@ async function prepareBatch(mailbox: MirrorMailbox, batch: MirrorBatch): Promise
   return prepared;
 }
 
+/**
+ * The fence, first statement of every transaction that writes a mailbox's mirror (a batch, a folder reset, the
+ * folder list): the lease row is held (FOR SHARE) until the transaction commits, so a release or a take-over waits
+ * for it, and a transaction whose lease went meanwhile writes nothing (MailboxLeaseLost). One runner writes a
+ * mailbox at a time. A mailbox written outside a runner's lease (no `leaseOwner`) is not fenced.
+ */
+export async function holdMailboxLease(tx: Pick<Sql, '$queryRawUnsafe'>, mailbox: MirrorMailbox): Promise<void> {
+  if (mailbox.leaseOwner === undefined) return;
+  const held = await tx.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM mailboxes WHERE id = $1::uuid AND lease_owner = $2 FOR SHARE`, mailbox.id, mailbox.leaseOwner);
+  if (held.length === 0) throw new MailboxLeaseLost(mailbox.id);
+}
+
 function writePrepared(mailbox: MirrorMailbox, batch: MirrorBatch, prepared: PreparedMessage[]): Promise<CommitResult> {
   return inPgTransaction((sql) => writeBatch(sql, mailbox, batch, prepared), { timeoutMs: transactionTimeoutMs });
 }
@@ -135,12 +147,7 @@ export async function commitBatch(mailbox: MirrorMailbox, batch: MirrorBatch): P
 }
 
 async function writeBatch(tx: Sql, mailbox: MirrorMailbox, batch: MirrorBatch, prepared: PreparedMessage[]): Promise<CommitResult> {
-  // The fence: the lease row is held (FOR SHARE) until the batch commits, so a release or a take-over waits for
-  // it, and a batch whose lease went meanwhile writes nothing. One runner writes a mailbox at a time.
-  if (mailbox.leaseOwner !== undefined) {
-    const held = await tx.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM mailboxes WHERE id = $1::uuid AND lease_owner = $2 FOR SHARE`, mailbox.id, mailbox.leaseOwner);
-    if (held.length === 0) throw new MailboxLeaseLost(mailbox.id);
-  }
+  await holdMailboxLease(tx, mailbox);
   const touched = new Set<string>();
   let inserted = 0;
   let skipped = false;
@@ -368,6 +375,7 @@ export async function resetFolder(mailbox: MirrorMailbox, folderKey: string, uid
   const prefix = `${folderKey}\n`;
   await db().$transaction(
     async (tx) => {
+      await holdMailboxLease(tx, mailbox);
       const keys = (
         await tx.$queryRawUnsafe<{ provider_key: string }[]>(
           `SELECT provider_key FROM mail_messages WHERE mailbox_id = $1::uuid AND left(provider_key, length($2)) = $2`,
