@@ -71,15 +71,20 @@ async function advanceClaimed(claimed: ClaimedExecution, owner: string): Promise
   // replay, created with the steps it keeps (replay.ts): nothing to read.
   const neverStarted = claimed.startedAt === null && claimed.startedBy !== 'replay';
   try {
-    if (claimed.status === 'queued') {
-      if (!(await admit(claimed))) return false;
+    // No slot: the run is let go, queued. Not a `return`: another admission may take it in before the lease goes
+    // back below, without a job since this advance held it (admission.ts), and the release's wake-up must then
+    // bring this advance back for it, or the run would stay running with nobody advancing it.
+    const admitted = claimed.status !== 'queued' || (await admit(claimed));
+    if (admitted && claimed.status === 'queued') {
       claimed.status = 'running';
       // Waiting for a slot is not working time.
       leaseStart = Date.now();
     }
-    working = true;
-    claimed.journal = openJournal(owner, neverStarted ? [] : await loadSteps(executionId), leaseStart);
-    again = await drive(claimed, stop.signal, leaseStart);
+    if (admitted) {
+      working = true;
+      claimed.journal = openJournal(owner, neverStarted ? [] : await loadSteps(executionId), leaseStart);
+      again = await drive(claimed, stop.signal, leaseStart);
+    }
   } finally {
     clearInterval(heartbeat);
     // Steps still held (the run parks for a retry or for its children): written before the lease goes,
