@@ -65,6 +65,22 @@ export function toFetchRequest(req: IncomingMessage): Request {
 }
 
 /**
+ * The headers an API answer is written with: `first` (the answer's own type), then the route's headers, the API
+ * security headers the route did not set (security-headers.ts), and its cookies as a list (one header each).
+ */
+function answerHeadersOf(headers: Headers, first: Record<string, string> = {}): Record<string, string | string[]> {
+  // No prototype: the names are the route's, but an object indexed by names must not reach Object.prototype.
+  const answer: Record<string, string | string[]> = Object.assign(Object.create(null), first);
+  headers.forEach((value, name) => {
+    if (name !== 'set-cookie') answer[name] = value;
+  });
+  Object.assign(answer, apiSecurityHeaders((name) => headers.has(name)));
+  const cookies = headers.getSetCookie();
+  if (cookies.length) answer['set-cookie'] = cookies;
+  return answer;
+}
+
+/**
  * Writes the answer, streaming its body with backpressure (an export can be large), with the security
  * headers of API answers its route did not set (security-headers.ts). A client that hangs up
  * mid-answer cancels the body stream, which releases what the handler holds for it.
@@ -72,12 +88,7 @@ export function toFetchRequest(req: IncomingMessage): Request {
 export async function sendFetchResponse(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
   if (!req.complete) closeAfterAnswer(req, res);
   res.statusCode = response.status;
-  response.headers.forEach((value, name) => {
-    if (name !== 'set-cookie') res.setHeader(name, value);
-  });
-  for (const [name, value] of Object.entries(apiSecurityHeaders((name) => response.headers.has(name)))) res.setHeader(name, value);
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length) res.setHeader('set-cookie', cookies);
+  for (const [name, value] of Object.entries(answerHeadersOf(response.headers))) res.setHeader(name, value);
   // A JSON answer's text written in one call, with its length, rather than streamed (json-answer.ts).
   const text = bufferedTextOf(response);
   if (text !== undefined) {
@@ -98,20 +109,13 @@ export async function sendFetchResponse(req: IncomingMessage, res: ServerRespons
 
 /**
  * Writes a JSON answer without a fetch Response in between: what jsonAnswer + sendFetchResponse write for it,
- * the same headers (`headers`, the procedure's own, first; the API security headers it did not set; its cookies)
- * and the text in one call with its length. No body when `data` is undefined (a 204).
+ * the same headers (answerHeadersOf, with `headers` the procedure's own) and the text in one call with its length.
+ * No body when `data` is undefined (a 204).
  */
 export function sendJsonAnswer(req: IncomingMessage, res: ServerResponse, status: number, data: unknown, headers: Headers): void {
   if (!req.complete) closeAfterAnswer(req, res);
   const text = data === undefined ? undefined : JSON.stringify(data);
-  const answerHeaders: Record<string, string | string[]> = Object.create(null);
-  answerHeaders['content-type'] = 'application/json';
-  headers.forEach((value, name) => {
-    if (name !== 'set-cookie') answerHeaders[name] = value;
-  });
-  Object.assign(answerHeaders, apiSecurityHeaders((name) => headers.has(name)));
-  const cookies = headers.getSetCookie();
-  if (cookies.length) answerHeaders['set-cookie'] = cookies;
+  const answerHeaders = answerHeadersOf(headers, { 'content-type': 'application/json' });
   if (text !== undefined) answerHeaders['content-length'] = String(Buffer.byteLength(text));
   res.writeHead(status, answerHeaders);
   res.end(text);

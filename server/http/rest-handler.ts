@@ -112,18 +112,20 @@ function responseOf(outcome: RestOutcome): Response {
   return response;
 }
 
+/** A REST answerer over fetch: the request read from a `Request`, the outcome made a `Response`. */
+function overFetch(answer: (request: RestRequest) => Promise<RestOutcome>): (request: Request) => Promise<Response> {
+  return async (request) => responseOf(await answer(fetchRestRequest(request)));
+}
+
 /**
  * The REST handler of a router over fetch. The service mounts `handleRestRequest` (the app router); tests
  * of the pipeline's generic mechanisms (idempotency) build one over a small router of their own.
  */
 export function createRestHandler(router: RestRouter): (request: Request) => Promise<Response> {
-  const answer = createRestAnswerer(router);
-  return async (request) => responseOf(await answer(fetchRestRequest(request)));
+  return overFetch(createRestAnswerer(router));
 }
 
 /** The app router's REST requests, as the web server's direct path reads them (rest-direct.ts). */
 export const answerRestRequest = createRestAnswerer(appRouter);
 
-export async function handleRestRequest(request: Request): Promise<Response> {
-  return responseOf(await answerRestRequest(fetchRestRequest(request)));
-}
+export const handleRestRequest = overFetch(answerRestRequest);
