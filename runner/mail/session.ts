@@ -18,7 +18,7 @@ import { parseImapProviderKey } from '../../server/mail/imap/sync/provider-key';
 import type { ImapAdapterOptions } from '../../server/mail/imap/sync/adapter';
 import type { BatchLimits } from '../../server/mail/imap/sync/fetch-batches';
 import { loadFolderStates, reconcileFolders } from '../../server/mail/mirror/folders';
-import { completeOperation, dropOperation, failOperation, pendingOperations } from '../../server/mail/mirror/operations';
+import { completeOperation, dropOperation, failOperation, pendingOperations, type OperationFence } from '../../server/mail/mirror/operations';
 import { createMirrorSink, MailboxLeaseLost, recountMessages, type MirrorMailbox } from '../../server/mail/mirror/writer';
 import type { MailProviderAdapter, MessageLocator, SyncContext, WatchChange, WatchOptions } from '../../server/mail/provider';
 import { classifySyncError, type ClassifiedSyncError } from '../../server/mail/sync-errors';
@@ -110,7 +110,7 @@ export class MailboxSession {
     let operation: SyncOperation = 'sync';
     try {
       const adapter = await this.connect(mailbox);
-      // Every mirror write of this run (batches, folder resets, the folder list) is fenced by this runner's lease.
+      // Every mirror write of this run (batches, folder resets, the folder list, operations applied) is fenced by this runner's lease.
       const fenced = this.options.leaseOwner === undefined ? mailbox : { ...mailbox, leaseOwner: this.options.leaseOwner };
       const folders = await this.folders(fenced, adapter, work.delta !== undefined && work.delta !== false);
       const context: SyncContext = {
@@ -128,7 +128,7 @@ export class MailboxSession {
       // the member already changed (a message they deleted, a move interrupted by a crash).
       if (work.operations || work.delta || work.resync) {
         operation = 'apply-operations';
-        moreOperations = await this.applyOperations(adapter, mailbox, context);
+        moreOperations = await this.applyOperations(adapter, fenced, mailbox.provider, context);
       }
       let initialComplete = false;
       if (work.delta) {
@@ -187,7 +187,7 @@ export class MailboxSession {
   }
 
   /** Returns true when more operations are pending than one run applies. */
-  private async applyOperations(adapter: MailProviderAdapter, mailbox: LoadedMailbox, context: SyncContext): Promise<boolean> {
+  private async applyOperations(adapter: MailProviderAdapter, mailbox: OperationFence, provider: LoadedMailbox['provider'], context: SyncContext): Promise<boolean> {
     const batch = 200;
     const pending = await pendingOperations(mailbox.id, batch);
     // The batch read every message's identity first: one moved by an earlier operation of the batch is
@@ -196,7 +196,7 @@ export class MailboxSession {
     for (const read of pending) {
       if (context.signal.aborted) return true;
       if (!read.message) {
-        await dropOperation(read.id);
+        await dropOperation(mailbox, read.id);
         continue;
       }
       const moved = movedInBatch.get(read.messageId);
@@ -208,13 +208,13 @@ export class MailboxSession {
           context.folders,
         );
         if (result.moved) movedInBatch.set(operation.messageId, result.moved);
-        await completeOperation(operation, result);
+        await completeOperation(mailbox, operation, result);
       } catch (error) {
         const failure = classifySyncError(error, { hide: this.secrets });
         // The connection or the account is the problem: the whole run fails and retries later.
         if (failure.kind !== 'protocol') throw error;
-        const serverFolder = mailbox.provider === 'imap' ? (parseImapProviderKey(operation.message.providerKey)?.folderKey ?? null) : null;
-        await failOperation(operation, failure.message, this.options.operationAttempts ?? 5, serverFolder);
+        const serverFolder = provider === 'imap' ? (parseImapProviderKey(operation.message.providerKey)?.folderKey ?? null) : null;
+        await failOperation(mailbox, operation, failure.message, this.options.operationAttempts ?? 5, serverFolder);
       }
     }
     return pending.length === batch;

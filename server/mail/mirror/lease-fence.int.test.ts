@@ -3,7 +3,8 @@
  * mailbox's lease is still that runner's. A batch on its way when the lease is released (the runner gave the
  * mailbox back to even out the shares) or taken over (it stalled past its lease) writes nothing and fails
  * `MailboxLeaseLost`, which the session takes as the mailbox gone to its holder, not as a sync failure. The same
- * fence guards a folder's reset (UIDVALIDITY changed) and the folder list's reconciliation.
+ * fence guards a folder's reset (UIDVALIDITY changed), the folder list's reconciliation and the outcome of a
+ * webmail operation the runner applied at the provider.
  */
 import { describe, expect, it } from 'vitest';
 import { db, pool } from '../../core/db';
@@ -12,6 +13,7 @@ import { createMailbox, providerMessage } from '../../testing/mail-factories';
 import { useTestDatabase } from '../../testing/test-database';
 import type { MirrorBatch } from '../provider';
 import { reconcileFolders } from './folders';
+import { completeOperation, dropOperation, failOperation, pendingOperations } from './operations';
 import { createMirrorSink, MailboxLeaseLost, type MirrorMailbox } from './writer';
 
 await useTestDatabase();
@@ -104,5 +106,44 @@ describe('the mirror writes only under its runner’s lease', () => {
     await db().mailbox.update({ where: { id: mailbox.id }, data: { leaseOwner: null, leaseUntil: null } });
     await expect(createMirrorSink({ ...mailbox, leaseOwner: 'runner-a' }).resetFolder('INBOX', 99n)).rejects.toBeInstanceOf(MailboxLeaseLost);
     expect(await mirrored(mailbox.id)).toBe(1);
+  });
+
+  describe('a webmail operation applied at the provider is recorded under the lease only', () => {
+    /** A message mirrored under runner-a's lease with one pending operation of the member (an archive), as the webmail queues it. */
+    async function pendingArchive() {
+      const mailbox = await mailboxLeasedTo('runner-a');
+      await createMirrorSink({ ...mailbox, leaseOwner: 'runner-a' }).commit(await batchOf('INBOX\n1\n42'));
+      const message = await db().mailMessage.findFirstOrThrow({ where: { mailboxId: mailbox.id } });
+      await db().mailOperation.create({ data: { memberId: mailbox.memberId, mailboxId: mailbox.id, messageId: message.id, action: 'archive', status: 'pending' } });
+      const [operation] = await pendingOperations(mailbox.id);
+      return { mailbox, operation: operation! };
+    }
+    const moved = { providerKey: 'Archive\n1\n7', folderKey: 'Archive', uid: 7n, uidValidity: 1n, messageIdHeader: null };
+    const statusOf = async (id: string) => (await db().mailOperation.findUniqueOrThrow({ where: { id } })).status;
+
+    it('the holder’s completion is written: the operation is done and the message takes its new identity', async () => {
+      const { mailbox, operation } = await pendingArchive();
+      await completeOperation({ id: mailbox.id, leaseOwner: 'runner-a' }, operation, { removed: false, moved });
+      expect(await statusOf(operation.id)).toBe('done');
+      expect((await db().mailMessage.findUniqueOrThrow({ where: { id: operation.messageId } })).folderKey).toBe('Archive');
+    });
+
+    it('a completion after another runner took the lease over writes nothing: the operation stays pending for the holder', async () => {
+      const { mailbox, operation } = await pendingArchive();
+      await db().mailbox.update({ where: { id: mailbox.id }, data: { leaseOwner: 'runner-b' } });
+      await expect(completeOperation({ id: mailbox.id, leaseOwner: 'runner-a' }, operation, { removed: false, moved })).rejects.toBeInstanceOf(MailboxLeaseLost);
+      expect(await statusOf(operation.id)).toBe('pending');
+      expect((await db().mailMessage.findUniqueOrThrow({ where: { id: operation.messageId } })).folderKey).toBe('INBOX');
+      expect((await pendingOperations(mailbox.id)).map((pending) => pending.id)).toEqual([operation.id]);
+    });
+
+    it('a failed attempt or a drop after the lease was released counts nothing', async () => {
+      const { mailbox, operation } = await pendingArchive();
+      await db().mailbox.update({ where: { id: mailbox.id }, data: { leaseOwner: null, leaseUntil: null } });
+      await expect(failOperation({ id: mailbox.id, leaseOwner: 'runner-a' }, operation, 'NO [TRYCREATE]', 1, 'INBOX')).rejects.toBeInstanceOf(MailboxLeaseLost);
+      await expect(dropOperation({ id: mailbox.id, leaseOwner: 'runner-a' }, operation.id)).rejects.toBeInstanceOf(MailboxLeaseLost);
+      const row = await db().mailOperation.findUniqueOrThrow({ where: { id: operation.id } });
+      expect(row).toMatchObject({ status: 'pending', attempts: 0, lastError: null });
+    });
   });
 });

@@ -3,6 +3,11 @@
  * provider: the operation is marked done and the message follows what the server now holds (a moved
  * message takes its new identity from the MOVE's COPYUID answer, a deleted one leaves the mirror), in
  * one transaction with the thread's recomputation.
+ *
+ * Each of these writes is fenced like the sync's batches (writer.ts `holdMailboxLease`): given the runner's lease
+ * (`fence.leaseOwner`), it writes only while the mailbox is still that runner's, and fails `MailboxLeaseLost`
+ * otherwise. The operation then stays pending, as after a runner that died between the provider's answer and this
+ * write, and the lease's holder applies it again (the adapters find a message already moved or deleted).
  */
 import type { Tx } from '../../core/db';
 import { db } from '../../core/db';
@@ -10,6 +15,13 @@ import { emitToMember } from '../../core/realtime/emit';
 import { blobStore } from '../../core/storage/blob-store';
 import type { AppliedOperation, MessageLocator } from '../provider';
 import { recomputeThreads } from '../threads/attach';
+import { holdMailboxLease } from './writer';
+
+/** The mailbox an operation belongs to and, when a runner applies it, that runner's lease owner. */
+export interface OperationFence {
+  id: string;
+  leaseOwner?: string;
+}
 
 export interface PendingOperation {
   id: string;
@@ -78,8 +90,9 @@ async function deleteMessage(tx: Tx, messageId: string): Promise<string | null> 
 }
 
 /** Marks an operation done and brings its message in line with the provider's answer. */
-export async function completeOperation(operation: PendingOperation, result: AppliedOperation): Promise<void> {
+export async function completeOperation(fence: OperationFence, operation: PendingOperation, result: AppliedOperation): Promise<void> {
   await db().$transaction(async (tx) => {
+    await holdMailboxLease(tx, fence);
     const threads = new Set<string>();
     if (operation.message?.threadId) threads.add(operation.message.threadId);
     let removed = 0;
@@ -114,9 +127,10 @@ export async function completeOperation(operation: PendingOperation, result: App
  * A failed attempt: counted; after `maxAttempts` the operation is `failed` and the message goes back
  * to the folder the server has it in (its flags follow the next change the server reports).
  */
-export async function failOperation(operation: PendingOperation, message: string, maxAttempts: number, serverFolderKey: string | null): Promise<'retry' | 'failed'> {
+export async function failOperation(fence: OperationFence, operation: PendingOperation, message: string, maxAttempts: number, serverFolderKey: string | null): Promise<'retry' | 'failed'> {
   const final = operation.attempts + 1 >= maxAttempts;
   await db().$transaction(async (tx) => {
+    await holdMailboxLease(tx, fence);
     await tx.mailOperation.update({ where: { id: operation.id }, data: { attempts: { increment: 1 }, lastError: message.slice(0, 500), ...(final ? { status: 'failed' } : {}) } });
     if (final && operation.message && serverFolderKey !== null) {
       await tx.mailMessage.updateMany({ where: { id: operation.messageId }, data: { folderKey: serverFolderKey } });
@@ -128,6 +142,9 @@ export async function failOperation(operation: PendingOperation, message: string
 }
 
 /** An operation whose message is gone from the mirror and names no server identity: nothing to apply. */
-export async function dropOperation(operationId: string): Promise<void> {
-  await db().mailOperation.update({ where: { id: operationId }, data: { status: 'failed', lastError: 'The message is no longer in the mirror.', attempts: { increment: 1 } } });
+export async function dropOperation(fence: OperationFence, operationId: string): Promise<void> {
+  await db().$transaction(async (tx) => {
+    await holdMailboxLease(tx, fence);
+    await tx.mailOperation.update({ where: { id: operationId }, data: { status: 'failed', lastError: 'The message is no longer in the mirror.', attempts: { increment: 1 } } });
+  });
 }

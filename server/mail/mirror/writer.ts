@@ -127,11 +127,11 @@ async function prepareBatch(mailbox: MirrorMailbox, batch: MirrorBatch): Promise
 
 /**
  * The fence, first statement of every transaction that writes a mailbox's mirror (a batch, a folder reset, the
- * folder list): the lease row is held (FOR SHARE) until the transaction commits, so a release or a take-over waits
+ * folder list, a webmail operation's outcome): the lease row is held (FOR SHARE) until the transaction commits, so a release or a take-over waits
  * for it, and a transaction whose lease went meanwhile writes nothing (MailboxLeaseLost). One runner writes a
  * mailbox at a time. A mailbox written outside a runner's lease (no `leaseOwner`) is not fenced.
  */
-export async function holdMailboxLease(tx: Pick<Sql, '$queryRawUnsafe'>, mailbox: MirrorMailbox): Promise<void> {
+export async function holdMailboxLease(tx: Pick<Sql, '$queryRawUnsafe'>, mailbox: Pick<MirrorMailbox, 'id' | 'leaseOwner'>): Promise<void> {
   if (mailbox.leaseOwner === undefined) return;
   const held = await tx.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM mailboxes WHERE id = $1::uuid AND lease_owner = $2 FOR SHARE`, mailbox.id, mailbox.leaseOwner);
   if (held.length === 0) throw new MailboxLeaseLost(mailbox.id);
