@@ -1,6 +1,6 @@
 /**
  * The floor of the engine bench (bench/engine.ts): graphile-worker alone, in a child process of its own, with
- * the runner's worker settings (runner/main.ts) and one trivial task, `bench.chain`: job n of a chain adds job
+ * the runner's worker settings (runner/worker-preset.ts) and one trivial task, `bench.chain`: job n of a chain adds job
  * n + 1 (5 jobs per chain, as the engine's workflow has 5 nodes); payload `{n, t}` where `t` is when the job
  * was added (or, for the first job, when the bench meant to add it). The child keeps, in memory, per job:
  *
@@ -110,7 +110,10 @@ async function child(): Promise<void> {
   const pickups: number[] = [];
   const hops: number[] = [];
   let chainsDone = 0;
-  const batchDelay = Number(process.env.BENCH_FLOOR_BATCH_DELAY ?? '0');
+  const { runnerWorkerPreset } = await import('../runner/worker-preset');
+  // The runner's worker settings as they are (runner/worker-preset.ts: 20 jobs at once, its pool, the local
+  // queue, completions one by one); BENCH_FLOOR_BATCH_DELAY batches the floor's completions instead.
+  const batchDelay = Number(process.env.BENCH_FLOOR_BATCH_DELAY ?? runnerWorkerPreset.worker.completeJobBatchDelay);
   const runner = await run({
     connectionString: process.env.DATABASE_URL,
     taskList: {
@@ -126,8 +129,7 @@ async function child(): Promise<void> {
     },
     logger: graphileLogger,
     noHandleSignals: true,
-    // The runner's own worker settings (runner/main.ts); batching of completions as the engine's runner has it.
-    preset: { worker: { concurrentJobs: 10, localQueue: { size: 100 }, completeJobBatchDelay: batchDelay, failJobBatchDelay: batchDelay } },
+    preset: { worker: { ...runnerWorkerPreset.worker, completeJobBatchDelay: batchDelay, failJobBatchDelay: batchDelay } },
   });
   process.on('message', (message: Request) => {
     if (message.kind === 'count') {

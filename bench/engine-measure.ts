@@ -43,8 +43,11 @@ export interface DbCounters {
  */
 export async function dbCounters(client: pg.Client): Promise<DbCounters> {
   await client.query('SELECT pg_stat_clear_snapshot()');
+  // Before PostgreSQL 18 (BENCH_DATABASE_URL) there is no pg_stat_io: the flushes then read 0.
+  const hasStatIo = (await client.query<{ found: boolean }>(`SELECT to_regclass('pg_catalog.pg_stat_io') IS NOT NULL AS found`)).rows[0].found;
+  const flushes = hasStatIo ? `(SELECT coalesce(sum(fsyncs), 0) FROM pg_stat_io WHERE object = 'wal' AND backend_type = 'client backend')` : '0';
   const { rows } = await client.query<{ commits: string; jobs: string | null; wal: string }>(
-    `SELECT (SELECT coalesce(sum(fsyncs), 0) FROM pg_stat_io WHERE object = 'wal' AND backend_type = 'client backend')::text AS commits,
+    `SELECT ${flushes}::text AS commits,
             (SELECT n_tup_ins FROM pg_stat_all_tables WHERE schemaname = 'graphile_worker' AND relname = '_private_jobs')::text AS jobs,
             pg_current_wal_lsn()::text AS wal`,
   );

@@ -60,6 +60,8 @@ const targets = { throughputRatio: 1.0, stepOverheadP50Ms: 10, webhookP99Ms: 250
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const tsxArgs = (entry: string) => ['--import', 'tsx', entry];
+// e.g. BENCH_RUNNER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the runner's process.
+const runnerNodeArgs = (process.env.BENCH_RUNNER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 
 type RunnerMode = 'main' | 'tasks';
 type Quantiles = ReturnType<typeof quantiles>;
@@ -158,11 +160,13 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
     // The runner at LOG_LEVEL=warn, as the web server is benched (at info graphile logs a line per job).
     const runner =
       mode === 'main'
-        ? await startServer({ name: 'runner', command: process.execPath, args: tsxArgs('runner/main.ts'), cwd: root, env: childEnv({}), readyAtSpawn: true })
+        ? await startServer({ name: 'runner', command: process.execPath, args: [...runnerNodeArgs, ...tsxArgs('runner/main.ts')], cwd: root, env: childEnv({}), readyAtSpawn: true })
         : await startServer({ name: 'engine-runner', command: process.execPath, args: tsxArgs('bench/engine-runner.ts'), cwd: root, env: childEnv({ BENCH_ENGINE_BATCH_DELAY: batchDelay }), readyPattern: /engine runner ready/ });
     children.add(runner);
-    // The floor completes its jobs as the engine's runner does: batched like runner/main.ts, or as the task list is set.
-    const floor = await startGraphileFloor({ databaseUrl, cwd: root, env: childEnv({ BENCH_FLOOR_BATCH_DELAY: mode === 'main' ? '0' : batchDelay }) });
+    // The floor completes its jobs as the engine's runner does: as runner/worker-preset.ts says (one by one), or as the
+    // task list is set; BENCH_FLOOR_BATCH_DELAY overrides it.
+    const floorBatchDelay = process.env.BENCH_FLOOR_BATCH_DELAY ?? (mode === 'main' ? undefined : batchDelay);
+    const floor = await startGraphileFloor({ databaseUrl, cwd: root, env: childEnv(floorBatchDelay === undefined ? {} : { BENCH_FLOOR_BATCH_DELAY: floorBatchDelay }) });
     children.add(floor);
     const checkRunner = () => {
       const stalled = stallPattern.exec(runner.tail());
