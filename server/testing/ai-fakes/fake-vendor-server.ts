@@ -227,7 +227,7 @@ export class FakeVendorServer {
     const chunk = Buffer.alloc(1024 * 1024, 'a');
     const write = async (data: Buffer | string) => {
       if (response.destroyed) return false;
-      if (!response.write(data)) await new Promise<void>((resolve) => (response.once('drain', resolve), response.once('close', resolve)));
+      if (!response.write(data)) await drainedOrClosed(response);
       return !response.destroyed;
     };
     if (!(await write(stream ? 'data: {"filler":"' : '{"filler":"'))) return;
@@ -280,4 +280,20 @@ export function deltasOf(text: string, size = 4): string[] {
 export function usageOf(reply: { usage?: FakeUsage }): Required<FakeUsage> {
   const usage = reply.usage ?? defaultUsage;
   return { input: usage.input, output: usage.output, reasoning: usage.reasoning ?? 0 };
+}
+
+/**
+ * Until the response can take more, or is gone. Whichever comes first removes the other's listener: a huge reply waits
+ * here once per megabyte, and the listeners left behind added up on the response (MaxListenersExceededWarning).
+ */
+function drainedOrClosed(response: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      response.off('drain', done);
+      response.off('close', done);
+      resolve();
+    };
+    response.once('drain', done);
+    response.once('close', done);
+  });
 }
