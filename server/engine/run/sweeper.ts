@@ -2,8 +2,11 @@
  * The safety net that makes crashes cheap: every few seconds, executions whose advancer died (lease
  * expired), whose wait ended, that sit queued with no live job to admit them, or whose only job is
  * held by a runner that died before taking their lease, are queued to advance again; and, as the last
- * net, a running execution nobody holds, with no job and nothing to wait for (no waiting step, no
- * retry due later), is looked at again. Job keys dedupe, so several runners sweeping together queue each execution once.
+ * net, a running execution nobody holds, with no job and nothing left to wait for, is looked at again.
+ * Nothing left to wait for: no retry due later, and no step still waiting: a step waiting for its
+ * called runs has none unfinished, a step waiting for a decision has it. A running run with such a
+ * step has no job by design (the last child's end or the decision wakes it); if that wake-up was lost,
+ * this finds it. Job keys dedupe, so several runners sweeping together queue each execution once.
  * A queued run held back by an earlier run of its key (one run at a time, admission.ts) is left alone:
  * it may wait days behind a run waiting for a reply, and that run's end admits it.
  */
@@ -42,7 +45,11 @@ export async function sweepExecutions(limit = 500): Promise<number> {
        AND e.updated_at < now() - make_interval(secs => ${orphanLockSeconds})
        AND NOT EXISTS (SELECT 1 FROM graphile_worker.jobs j WHERE j.key = 'execution:' || e.id::text)
        AND NOT EXISTS (SELECT 1 FROM execution_steps s WHERE s.execution_id = e.id
-                       AND (s.status = 'waiting' OR (s.status = 'running' AND s.next_attempt_at > now())))
+                       AND ((s.status = 'running' AND s.next_attempt_at > now())
+                            OR (s.status = 'waiting' AND (s.decision IS NULL OR s.decision = 'null'::jsonb)
+                                AND (s.state->>'mode' IS DISTINCT FROM 'children'
+                                     OR EXISTS (SELECT 1 FROM executions c WHERE c.parent_execution_id = e.id
+                                                  AND c.status IN ('queued', 'running', 'waiting'))))))
      LIMIT ${limit})`;
   for (const row of rows) {
     await enqueue('execution.advance', { executionId: row.id }, { jobKey: jobKeys.execution(row.id) });
