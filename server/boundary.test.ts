@@ -18,7 +18,7 @@ const boundaryRules = new Set(['import-x/no-restricted-paths', 'no-restricted-im
 const eslint = new ESLint({
   cwd: root,
   ruleFilter: ({ ruleId }) => boundaryRules.has(ruleId),
-  overrideConfig: { languageOptions: { parserOptions: { projectService: false } } },
+  overrideConfig: { languageOptions: { parserOptions: { project: false, projectService: false } } },
 });
 
 /** The layering rules reported for `source` linted as the existing file `asFile`. */
@@ -65,7 +65,7 @@ describe('no import circles (ESLint)', { timeout: 120_000 }, () => {
   const cycles = new ESLint({
     cwd: root,
     ruleFilter: ({ ruleId }) => ruleId === 'import-x/no-cycle',
-    overrideConfig: { languageOptions: { parserOptions: { projectService: false } } },
+    overrideConfig: { languageOptions: { parserOptions: { project: false, projectService: false } } },
   });
   async function cycleFindings(asFile: string, source: string): Promise<string[]> {
     const [result] = await cycles.lintText(`${source}\nexport {};\n`, { filePath: path.join(root, asFile) });
