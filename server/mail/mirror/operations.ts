@@ -15,13 +15,10 @@ import { emitToMember } from '../../core/realtime/emit';
 import { blobStore } from '../../core/storage/blob-store';
 import type { AppliedOperation, MessageLocator } from '../provider';
 import { recomputeThreads } from '../threads/attach';
-import { holdMailboxLease } from './writer';
+import { holdMailboxLease, type MirrorMailbox } from './writer';
 
 /** The mailbox an operation belongs to and, when a runner applies it, that runner's lease owner. */
-export interface OperationFence {
-  id: string;
-  leaseOwner?: string;
-}
+export type OperationFence = Pick<MirrorMailbox, 'id' | 'leaseOwner'>;
 
 export interface PendingOperation {
   id: string;
