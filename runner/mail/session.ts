@@ -210,6 +210,8 @@ export class MailboxSession {
         if (result.moved) movedInBatch.set(operation.messageId, result.moved);
         await completeOperation(mailbox, operation, result);
       } catch (error) {
+        // The mailbox went to another runner after the provider answered: nothing is recorded, the holder applies it again.
+        if (error instanceof MailboxLeaseLost) throw error;
         const failure = classifySyncError(error, { hide: this.secrets });
         // The connection or the account is the problem: the whole run fails and retries later.
         if (failure.kind !== 'protocol') throw error;

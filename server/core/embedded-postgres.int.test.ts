@@ -37,6 +37,9 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** The same URL over TCP on 127.0.0.1 (without the socket's `host` parameter). */
+const overTcp = (url: string) => url.replace(/\?.*$/, '');
+
 describe('startEmbeddedPostgres', () => {
   it('starts on another port when the preferred one is taken, creates the database, keeps data between starts', async () => {
     const preferred = await findFreePort();
@@ -52,7 +55,7 @@ describe('startEmbeddedPostgres', () => {
     const socketDir = path.join(directory, 'data');
     expect(first.url).toMatch(new RegExp(`^postgresql://postgres:[^@]+@127\\.0\\.0\\.1:${first.port}/app\\?host=${encodeURIComponent(socketDir)}$`));
     expect(await query(first.url, 'SELECT inet_server_addr() IS NULL AS unix')).toEqual([{ unix: true }]);
-    expect(await query(first.url.replace(/\?.*$/, ''), 'SELECT inet_server_addr() IS NULL AS unix')).toEqual([{ unix: false }]);
+    expect(await query(overTcp(first.url), 'SELECT inet_server_addr() IS NULL AS unix')).toEqual([{ unix: false }]);
     await query(first.url, 'CREATE TABLE kept (value text); INSERT INTO kept VALUES ($$still here$$)');
     const pid = Number((await readFile(path.join(directory, 'data', 'postmaster.pid'), 'utf8')).split('\n')[0]);
 
@@ -68,7 +71,7 @@ describe('startEmbeddedPostgres', () => {
       // Only the superuser password works: the server is not open to anyone on this machine.
       const wrong = second.url.replace(/postgres:[^@]+@/, 'postgres:wrong@');
       await expect(query(wrong, 'SELECT 1')).rejects.toThrow(/password authentication failed/);
-      await expect(query(wrong.replace(/\?.*$/, ''), 'SELECT 1')).rejects.toThrow(/password authentication failed/);
+      await expect(query(overTcp(wrong), 'SELECT 1')).rejects.toThrow(/password authentication failed/);
     } finally {
       await second.stop();
     }
