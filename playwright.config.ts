@@ -33,9 +33,15 @@ export default defineConfig({
   outputDir: 'test-results',
   use: {
     baseURL: e2eBaseUrl,
-    trace: 'retain-on-failure',
+    // A trace records every action's snapshots and screencast frames (a tenth of a journey's CPU, measured); CI keeps
+    // only the output, so it records none there. Locally a failed journey keeps its trace.
+    trace: process.env.CI ? 'off' : 'retain-on-failure',
     screenshot: 'only-on-failure',
     locale: 'en-US',
+    // Spinners, pulsing placeholders and animated edges repaint the page every frame, and headless Chromium paints
+    // in software (SwiftShader): on the builder, dashboard, mail, review and tables journeys the browser took 174 s
+    // of CPU with motion and 72-85 s without (app/globals.css stops every animation; e2e/ui/motion.spec.ts).
+    reducedMotion: 'reduce',
     launchOptions: existsSync(systemChromium)
       ? {
           executablePath: systemChromium,
