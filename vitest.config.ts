@@ -2,8 +2,8 @@ import { globSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import LongFilesFirst from './server/testing/vitest/long-files-first';
-import SlowestFilesReporter from './server/testing/vitest/slowest-files-reporter';
+import LongFilesFirst from './server/testing/vitest/long-files-first.ts';
+import SlowestFilesReporter from './server/testing/vitest/slowest-files-reporter.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const testFiles = ['**/*.test.ts', '**/*.test.tsx'];
