@@ -14,11 +14,13 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const boundaryRules = new Set(['import-x/no-restricted-paths', 'no-restricted-imports', 'no-restricted-syntax']);
 // The project's own configuration (its zones and patterns), with only the layering rules run and no type
 // information: the type-aware rules would make ESLint build a TypeScript program of the whole tree first
-// (well over a minute on a loaded 2-core machine) for findings this test filters out anyway.
+// (well over a minute on a loaded 2-core machine) for findings this test filters out anyway. Both switches are off:
+// the configuration names the tsconfig program (`project`), and the project service would build one too.
+const withoutTypeInformation = { languageOptions: { parserOptions: { project: false, projectService: false } } };
 const eslint = new ESLint({
   cwd: root,
   ruleFilter: ({ ruleId }) => boundaryRules.has(ruleId),
-  overrideConfig: { languageOptions: { parserOptions: { project: false, projectService: false } } },
+  overrideConfig: withoutTypeInformation,
 });
 
 /** The layering rules reported for `source` linted as the existing file `asFile`. */
@@ -65,7 +67,7 @@ describe('no import circles (ESLint)', { timeout: 120_000 }, () => {
   const cycles = new ESLint({
     cwd: root,
     ruleFilter: ({ ruleId }) => ruleId === 'import-x/no-cycle',
-    overrideConfig: { languageOptions: { parserOptions: { project: false, projectService: false } } },
+    overrideConfig: withoutTypeInformation,
   });
   async function cycleFindings(asFile: string, source: string): Promise<string[]> {
     const [result] = await cycles.lintText(`${source}\nexport {};\n`, { filePath: path.join(root, asFile) });
