@@ -5,7 +5,8 @@
  * `step_crash_loop`; a node acting on a third party that kills its runner while its parameters are
  * checked left its attempt written (it is written before the parameters), so its run fails
  * `step_effect_uncertain` after one crash. Meanwhile another member's runs keep completing: all of
- * them succeed, and their throughput before and during the poison runs is printed (never asserted).
+ * them succeed, and their completion rate (offered at a steady 4 runs/s) before and during the poison runs is
+ * printed (never asserted).
  * Slow by nature: each crash waits for the dead runner's lease to expire (15 s) and a new runner to start.
  */
 import { afterAll, expect, it } from 'vitest';
@@ -24,6 +25,8 @@ const runners = runnerProcesses({ DATABASE_URL: databaseUrl, MAILFLOW_TEST_POISO
 let keeping = true;
 let deaths = 0;
 const deathTimes: number[] = [];
+/** What killed each runner, as the poison said on its stderr. */
+const deathCauses: string[] = [];
 
 afterAll(() => {
   keeping = false;
@@ -36,10 +39,16 @@ const trigger = { id: 'start', type: 'trigger.webhook', version: 1, name: 'Webho
 /** A runner that dies is replaced at once while the test runs. */
 function keepRunnerAlive(): void {
   const child = runners.start();
+  let cause = 'no poison said so';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    const said = /poison: (\S+)/.exec(chunk.toString());
+    if (said) cause = said[1]!;
+  });
   child.once('exit', () => {
     if (!keeping) return;
     deaths += 1;
     deathTimes.push(Date.now());
+    deathCauses.push(cause);
     keepRunnerAlive();
   });
 }
@@ -97,6 +106,7 @@ it('a step that kills its runner is tried a bounded number of times, then its ru
   keeping = true;
   deaths = 0;
   deathTimes.length = 0;
+  deathCauses.length = 0;
   const victim = await createMember();
   const poisoner = await createMember();
   const innocent = await workflowOf(victim, innocentGraph);
@@ -105,22 +115,25 @@ it('a step that kills its runner is tried a bounded number of times, then its ru
   keepRunnerAlive();
   keepRunnerAlive();
 
-  // A closed loop: about `inflight` of the other member's runs open at any time, so the measure is
-  // their throughput, not a backlog (these machines are shared and slow).
+  // A steady trickle of the other member's runs (`perSecond`, never more than `inflight` open, so a stalled
+  // engine is not buried under a backlog): whether they keep completing while runners die is the question,
+  // and a completion rate that holds at the offered rate answers it. Not a saturating load: that measured the
+  // engine's throughput (it is bench/engine.ts's job) and took a core for the whole file beside the rest of the suite.
+  const perSecond = 4;
   const inflight = 8;
   let index = 0;
   let feeding = true;
   const feeder = (async () => {
     while (feeding) {
       const open = await db().execution.count({ where: { workflowId: innocent.workflowId, status: { in: ['queued', 'running', 'waiting'] } } });
-      for (let more = open; more < inflight; more += 1) await start(victim, innocent, { index: index++ });
-      await sleep(200);
+      if (open < inflight) await start(victim, innocent, { index: index++ });
+      await sleep(1_000 / perSecond);
     }
   })();
   // Warm-up, then a baseline with no poison.
-  await waitFor(() => db().execution.count({ where: { workflowId: innocent.workflowId, status: 'succeeded' } }), (count) => count >= 2 * inflight, 120_000);
+  await waitFor(() => db().execution.count({ where: { workflowId: innocent.workflowId, status: 'succeeded' } }), (count) => count >= inflight, 120_000);
   const baselineFrom = new Date();
-  await sleep(15_000);
+  await sleep(10_000);
   const poisonFrom = new Date();
   const baseline = await finishedBetween(innocent.workflowId, baselineFrom, poisonFrom);
 
@@ -157,10 +170,10 @@ it('a step that kills its runner is tried a bounded number of times, then its ru
   );
   const poisonStep = first.steps.find((step) => step.nodeId === 'call');
   console.log(
-    `crash-loop report: runner deaths ${deaths}; poison run ${first.status} ${JSON.stringify(first.error)}, attempts ${JSON.stringify(poisonStep?.attempts)}; ` +
+    `crash-loop report: runner deaths ${deaths} (${deathCauses.join(', ')}); poison run ${first.status} ${JSON.stringify(first.error)}, attempts ${JSON.stringify(poisonStep?.attempts)}; ` +
       `parameter poison ${second.status} (${(second.error as { code?: string } | null)?.code}); ` +
       `other member's runs: ${index} started, statuses ${JSON.stringify(Object.fromEntries(innocentRuns.map((row) => [row.status, row._count])))}; ` +
-      `throughput ${(baseline / seconds(poisonFrom, baselineFrom)).toFixed(1)} runs/s before the poison, ${(during / seconds(poisonTo, poisonFrom)).toFixed(1)} runs/s during it (${seconds(poisonTo, poisonFrom).toFixed(0)} s)`,
+      `offered ${perSecond} runs/s; completed ${(baseline / seconds(poisonFrom, baselineFrom)).toFixed(1)} runs/s before the poison, ${(during / seconds(poisonTo, poisonFrom)).toFixed(1)} runs/s during it (${seconds(poisonTo, poisonFrom).toFixed(0)} s)`,
   );
 
   expect(first.status).toBe('failed');
@@ -171,7 +184,7 @@ it('a step that kills its runner is tried a bounded number of times, then its ru
   expect(second.error).toMatchObject({ code: 'step_effect_uncertain', nodeId: 'call' });
   // Each poison run killed at most its bound of runners: the poison step's crashes, and one for the parameter poison.
   expect(deaths).toBeGreaterThanOrEqual(1);
-  expect(deaths).toBeLessThanOrEqual(crashLoopBound + 1);
+  expect(deaths, `deaths by cause: ${deathCauses.join(', ')}`).toBeLessThanOrEqual(crashLoopBound + 1);
   // Every run of the other member succeeded; checked on the rows themselves first, so a failure shows each run's error (CI keeps only the assertion's text).
   expect(innocentFailures, JSON.stringify(innocentFailures)).toEqual([]);
   expect(innocentRuns.filter((row) => row.status !== 'succeeded')).toEqual([]);

@@ -12,8 +12,11 @@ import { z } from 'zod';
 import { defineNode } from '../../../server/engine/contract/define-node';
 import { registerFixtureNodeTypes } from '../../../server/engine/nodes/registry';
 
-function die(): void {
-  if (process.env.MAILFLOW_TEST_POISON_ARMED === '1') process.kill(process.pid, 'SIGKILL');
+/** Says which poison it is on stderr first, so the test can tell each runner death's cause. */
+function die(type: string): void {
+  if (process.env.MAILFLOW_TEST_POISON_ARMED !== '1') return;
+  process.stderr.write(`poison: ${type}\n`);
+  process.kill(process.pid, 'SIGKILL');
 }
 
 export const poisonNode = defineNode({
@@ -26,7 +29,7 @@ export const poisonNode = defineNode({
   outputs: ['main'],
   effect: 'none',
   async execute() {
-    die();
+    die('test.poison');
     return { data: { survived: true } };
   },
 });
@@ -38,7 +41,7 @@ export const poisonParamsNode = defineNode({
   label: { en: 'test.poison_params', fr: 'test.poison_params' },
   description: { en: 'Crash-loop test fixture.', fr: 'Appareil du test des crashs en boucle.' },
   params: z.strictObject({}).transform((value) => {
-    die();
+    die('test.poison_params');
     return value;
   }),
   outputs: ['main'],
