@@ -5,9 +5,11 @@
  * /healthz meanwhile (same process: its uptime never goes back), and every run ends `succeeded`. Then
  * the web server is SIGKILLed and comes back too, and SIGTERM stops everything with exit code 0.
  *
- * The supervisor runs in its `--dev` mode (the same supervision, children and restarts; the web child
- * serves Next.js in development mode), so the test needs no production build (`next build` takes
- * minutes and gigabytes on these machines); the production path differs only in the build step.
+ * The supervisor runs in its `--dev` mode (the same supervision, children and restarts), so the test
+ * needs no production build (`next build` takes minutes and gigabytes on these machines; the end-to-end
+ * suite runs `npm start` with it). Its web child serves no pages (WEB_API_ONLY=1: the same process,
+ * routes and /healthz, without loading Next.js, whose development compiler cost this file 11 s of CPU
+ * and nothing it checks).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -133,7 +135,7 @@ it('npm start restarts a crashed runner (web keeps answering, no run is lost) an
   for (const name of Object.keys(env)) if (name.startsWith('VITEST')) delete env[name];
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts', '--dev'], {
     cwd: root,
-    env: { ...env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', ADMIN_EMAIL: 'admin@example.com', ADMIN_PASSWORD: 'a long admin password', LOG_LEVEL: 'warn' },
+    env: { ...env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', ADMIN_EMAIL: 'admin@example.com', ADMIN_PASSWORD: 'a long admin password', LOG_LEVEL: 'warn', WEB_API_ONLY: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   supervisor = child;
