@@ -114,6 +114,9 @@ export default defineConfig({
         CONTROL_PLANE_INSTANCE_ID: e2eControlPlane.instanceId,
         CONTROL_PLANE_SECRET: e2eControlPlane.secret,
         SUPPORT_SYNC_INTERVAL_SECONDS: '2',
+        // A webmail send waits out its undo window (10 s by default) before it leaves; e2e/ui/sending.spec.ts waits
+        // for two of them. 5 s still leaves a loaded machine seconds to click Undo after the toast shows.
+        SEND_UNDO_SECONDS: '5',
       },
     },
   ],
