@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetConfigForTests } from '../core/config';
 import { db } from '../core/db';
 import type { GraphInput } from '../engine/contract/graph';
+import { aiRetryDefaults } from '../engine/nodes/ai/shared';
 import { setCapabilityOptionsForTests } from './compose';
 import { startExecution } from '../engine/run/start';
 import { fakeNet, startFakeVendor, type FakeVendorServer } from '../testing/ai-fakes';
@@ -121,10 +122,13 @@ describe('with a connection', () => {
     }
   });
 
-  it('AI retry defaults: two 500s then a success make 3 attempts', async () => {
+  // The type's retry defaults (3 attempts, 10 s then 20 s) are the unit test's (classify.node.test.ts); here the node
+  // keeps the type's attempts and takes the shortest delay a graph allows (1 s), so the file does not wait 30 s.
+  it('AI calls are retried: two 500s (temporary) then a success make the type’s 3 attempts', async () => {
     vendor.reply({ kind: 'error', status: 500 }, { kind: 'error', status: 500 }, { kind: 'json', value: { label: 'other', confidence: 0.5 } });
-    const done = await waitForExecution((await run(single(classify()))).execution.id, { timeoutMs: 60_000 });
-    expect(done.status).toBe('succeeded');
+    const retry = { maxAttempts: aiRetryDefaults.maxAttempts, delayMs: 1_000 };
+    const done = await waitForExecution((await run(single(classify({ retry })))).execution.id, { timeoutMs: 60_000 });
+    expect(done.status, JSON.stringify(done.error)).toBe('succeeded');
     const step = done.steps.find((candidate) => candidate.nodeId === 'classify')!;
     expect(step.attempt).toBe(3);
     expect(step.attempts).toMatchObject([
