@@ -45,10 +45,10 @@ async function startBuild(): Promise<(() => Promise<boolean>) | null> {
   // Set before Next starts its workers, which inherit it.
   if (child.pid) setPriority(child.pid, buildNiceness);
   console.log(`production build for the end-to-end journeys (${reason}): started beside the tests at low priority, output in ${path.relative(root, logFile)}`);
-  const exited = exitOf(child);
+  // Timed when the build ends, not when the tests are done and ask.
+  const exited = exitOf(child).then((code) => ({ code, seconds: ((Date.now() - started) / 1000).toFixed(0) }));
   return async () => {
-    const code = await exited;
-    const seconds = ((Date.now() - started) / 1000).toFixed(0);
+    const { code, seconds } = await exited;
     if (code !== 0) {
       const tail = readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n');
       console.error(`production build failed (exit ${code}) after ${seconds} s; the end of its output:\n${tail}`);
@@ -56,7 +56,7 @@ async function startBuild(): Promise<(() => Promise<boolean>) | null> {
     }
     // The fingerprint taken before the build: a file edited meanwhile makes `npm start` build again.
     await saveFingerprint(root, fingerprint);
-    console.log(`production build for the end-to-end journeys: ready after ${seconds} s`);
+    console.log(`production build for the end-to-end journeys: made in ${seconds} s beside the tests`);
     return true;
   };
 }
