@@ -24,7 +24,9 @@ const databaseUrl = await useTestDatabase();
 const user = { user: `sales-${randomUUID().slice(0, 8)}@example.test`, password: `pw-${randomUUID()}` };
 
 let dovecot: DovecotServer;
-const runners = runnerProcesses({ DATABASE_URL: databaseUrl, MAIL_ALLOW_PRIVATE_HOSTS: '1' });
+// A short mailbox lease (25 s by default): the new runner takes the dead one's mailbox over within about 10 s. One
+// runner is up at a time here, so no take-over can be spurious.
+const runners = runnerProcesses({ DATABASE_URL: databaseUrl, MAIL_ALLOW_PRIVATE_HOSTS: '1', MAIL_LEASE_SECONDS: '8' });
 
 beforeAll(async () => {
   dovecot = await startDovecot({ users: [user] });
