@@ -42,8 +42,12 @@ async function startBuild(): Promise<(() => Promise<boolean>) | null> {
     env: { ...process.env, NODE_ENV: 'production' },
     stdio: ['ignore', log, log],
   });
-  // Set before Next starts its workers, which inherit it.
-  if (child.pid) setPriority(child.pid, buildNiceness);
+  // Set before Next starts its workers, which inherit it. Only a speed matter: a build that already ended is left be.
+  try {
+    if (child.pid) setPriority(child.pid, buildNiceness);
+  } catch {
+    // ESRCH: it exited at once (its exit code says why).
+  }
   console.log(`production build for the end-to-end journeys (${reason}): started beside the tests at low priority, output in ${path.relative(root, logFile)}`);
   // Timed when the build ends, not when the tests are done and ask.
   const exited = exitOf(child).then((code) => ({ code, seconds: ((Date.now() - started) / 1000).toFixed(0) }));
