@@ -75,8 +75,9 @@ await syncStarterTemplates()
   .then((outcome) => log.info({ created: outcome.created.length, updated: outcome.updated.length }, 'starter templates synced'))
   .catch((error: unknown) => log.error({ err: error }, 'starter templates sync failed'));
 // Once per start (the job key keeps one pending job however many runners start together): typed
-// slots for tables written before them, and secrets still sealed under a rotated-out key.
-for (const name of [housekeepingTaskNames.backfillTableTypedSlots, housekeepingTaskNames.resealSecrets]) {
+// slots for tables written before them, secrets still sealed under a rotated-out key, and a support exchange (a no-op
+// unless linked), so what a killed runner left in the outbox leaves now rather than at the crontab's next minute.
+for (const name of [housekeepingTaskNames.backfillTableTypedSlots, housekeepingTaskNames.resealSecrets, housekeepingTaskNames.supportSyncInterval]) {
   await runner.addJob(name, {}, { jobKey: name, maxAttempts: 5 });
 }
 

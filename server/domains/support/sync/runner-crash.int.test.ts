@@ -69,7 +69,7 @@ describe('a runner killed mid-delivery of the support outbox', () => {
 
     operator.clearFaults();
     operator.reply(threadId, { authorName: 'Support team', body: 'Received.' });
-    // The new runner's crontab exchange (every minute) or the job the kill left behind picks the outbox up.
+    // The exchange every runner makes at its start picks the outbox up (the job the kill left behind stays locked).
     runners.start();
     await until(async () => {
       const current = await thread(threadId);
