@@ -13,13 +13,12 @@
  * (scripts/lib/keep-alive.ts); only one that keeps crashing at start makes us stop everything and
  * exit non-zero.
  */
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { config } from '../server/core/config';
 import { loadEnvFile } from '../server/core/load-env-file';
 import { openLocalDatabase, type LocalDatabase } from '../server/core/local-database';
 import { applyMigrations } from '../server/core/migrations/apply-migrations';
-import { buildNeeded, saveFingerprint, sourceFingerprint } from './lib/build-fingerprint';
+import { buildStaleness, nextBuildArgs, saveFingerprint } from './lib/build-fingerprint';
 import { ensureInstanceKey } from './lib/instance-key';
 import { keepAlive, type ChildExit, type KeepAlive } from './lib/keep-alive';
 import { Supervisor, type ChildSpec } from './lib/supervisor';
@@ -98,15 +97,13 @@ function tsxChild(name: string, entry: string, databaseUrl: string, onLine?: (li
 }
 
 async function ensureBuild(databaseUrl: string): Promise<void> {
-  const fingerprint = await sourceFingerprint(root);
-  const reason = await buildNeeded(root, fingerprint);
+  const { fingerprint, reason } = await buildStaleness(root);
   if (!reason) return;
   say(`building the web application (${reason}); this takes a minute`);
-  const nextCli = createRequire(import.meta.url).resolve('next/dist/bin/next');
   const code = await supervisor.run({
     name: 'build',
     command: process.execPath,
-    args: [nextCli, 'build'],
+    args: nextBuildArgs(),
     env: { ...childEnv(databaseUrl), NODE_ENV: 'production' },
     cwd: root,
   });

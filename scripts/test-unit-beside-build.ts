@@ -15,7 +15,7 @@ import { mkdirSync, openSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { setPriority } from 'node:os';
 import path from 'node:path';
-import { buildNeeded, saveFingerprint, sourceFingerprint } from './lib/build-fingerprint';
+import { buildStaleness, nextBuildArgs, saveFingerprint } from './lib/build-fingerprint';
 
 const root = process.cwd();
 const require = createRequire(import.meta.url);
@@ -28,8 +28,7 @@ function exitOf(child: ChildProcess): Promise<number> {
 }
 
 async function startBuild(): Promise<(() => Promise<boolean>) | null> {
-  const fingerprint = await sourceFingerprint(root);
-  const reason = await buildNeeded(root, fingerprint);
+  const { fingerprint, reason } = await buildStaleness(root);
   if (!reason) {
     console.log('production build for the end-to-end journeys: current, not rebuilt');
     return null;
@@ -37,7 +36,7 @@ async function startBuild(): Promise<(() => Promise<boolean>) | null> {
   mkdirSync(path.dirname(logFile), { recursive: true });
   const log = openSync(logFile, 'w');
   const started = Date.now();
-  const child = spawn(process.execPath, [require.resolve('next/dist/bin/next'), 'build'], {
+  const child = spawn(process.execPath, nextBuildArgs(), {
     cwd: root,
     env: { ...process.env, NODE_ENV: 'production' },
     stdio: ['ignore', log, log],

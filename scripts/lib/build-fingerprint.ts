@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -58,4 +59,15 @@ export async function buildNeeded(root: string, fingerprint: string): Promise<st
  */
 export async function saveFingerprint(root: string, fingerprint: string): Promise<void> {
   await writeFile(fingerprintFile(root), `${fingerprint}\n`);
+}
+
+/** Whether `.next` is current now: the fingerprint to save once a build succeeds, and why a build is needed (null: it is not). */
+export async function buildStaleness(root: string): Promise<{ fingerprint: string; reason: string | null }> {
+  const fingerprint = await sourceFingerprint(root);
+  return { fingerprint, reason: await buildNeeded(root, fingerprint) };
+}
+
+/** `next build` as a child of this Node: Next's own command, no shell or npx between (npm start and npm test alike). */
+export function nextBuildArgs(): string[] {
+  return [createRequire(import.meta.url).resolve('next/dist/bin/next'), 'build'];
 }
