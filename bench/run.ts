@@ -174,8 +174,9 @@ async function main(): Promise<void> {
 
   const { findFreePort } = await import('../server/core/free-port');
   const webPort = await findFreePort();
-  // e.g. BENCH_WEB_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the web process.
-  const webNodeArgs = (process.env.BENCH_WEB_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  // e.g. BENCH_WEB_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the web process (BENCH_FLOOR_NODE_ARGS: the floor's).
+  const nodeArgsOf = (name: string) => (process.env[name] ?? '').split(/\s+/).filter(Boolean);
+  const webNodeArgs = nodeArgsOf('BENCH_WEB_NODE_ARGS');
   const [app, floor] = await Promise.all([
     startServer({
       name: 'app',
@@ -188,7 +189,7 @@ async function main(): Promise<void> {
     startServer({
       name: 'floor',
       command: process.execPath,
-      args: tsxArgs('bench/reference-server.ts', 'floor'),
+      args: [...nodeArgsOf('BENCH_FLOOR_NODE_ARGS'), ...tsxArgs('bench/reference-server.ts', 'floor')],
       cwd: root,
       env: childEnv({}),
     }),

@@ -12,6 +12,8 @@ const droppedQueryKeys: ReadonlySet<string> = new Set(['__proto__']);
 
 /** Each key with all its values, in order (`?a=1&a=2` → `{a: ['1', '2']}`). */
 export function queryValuesOf(url: URL): Record<string, string[]> {
+  // Most requests have no query: `searchParams` would build a URLSearchParams for nothing.
+  if (url.search === '') return {};
   const values = new Map<string, string[]>();
   for (const [key, value] of url.searchParams) {
     if (droppedQueryKeys.has(key)) continue;

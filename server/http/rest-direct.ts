@@ -32,9 +32,13 @@ export function directTargetOf(req: IncomingMessage): URL | null {
   }
 }
 
+async function noBodyText(): Promise<string> {
+  return '';
+}
+
 export async function serveBodilessRest(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   try {
-    const outcome = await answerRestRequest({ method: req.method ?? 'GET', url, headers: nodeRequestHeaders(req.headers), bodyText: async () => '' });
+    const outcome = await answerRestRequest({ method: req.method ?? 'GET', url, headers: nodeRequestHeaders(req.headers), bodyText: noBodyText });
     if (outcome.kind === 'data') sendJsonAnswer(req, res, outcome.status, outcome.data, outcome.headers);
     else await sendFetchResponse(req, res, outcome.response);
   } catch (error) {

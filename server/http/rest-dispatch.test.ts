@@ -4,7 +4,7 @@
  * failure. A tRPC upgrade that changes how middlewares are called fails here first.
  */
 import { initTRPC, TRPCError } from '@trpc/server';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { RequestContext } from '../trpc/context';
 import type { RouteMeta } from '../trpc/meta';
@@ -17,7 +17,13 @@ const tracing = t.middleware(({ ctx, next }) => next({ ctx: { trail: [...(ctx.tr
 const second = t.middleware(({ ctx, next }) => next({ ctx: { trail: [...(ctx.trail ?? []), 'second'] } }));
 const base = t.procedure.use(tracing).use(second);
 
+const spiedOutput = z.object({ word: z.string() });
+
 const router = t.router({
+  spied: base
+    .meta(get('/spied'))
+    .output(spiedOutput)
+    .query(() => ({ word: 'seen' })),
   echo: base
     .meta(get('/echo'))
     .input(z.object({ word: z.string() }))
@@ -39,6 +45,23 @@ const router = t.router({
     .output(z.object({ count: z.number() }))
     .query(() => ({ count: 'three' }) as unknown as { count: number }),
   forgotNext: t.procedure.use((() => undefined) as never).meta(get('/forgot-next')).query(() => 'never'),
+  // The dispatcher parses synchronously where zod can (parseWith): these need zod's asynchronous parse.
+  asyncChecks: base
+    .meta(get('/async-checks'))
+    .input(z.object({ word: z.string().refine(async (word) => word !== 'forbidden', 'refused word') }))
+    .output(z.object({ word: z.string().transform(async (word) => word.toUpperCase()) }))
+    .query(({ input }) => ({ word: input.word })),
+  asyncOutputRefused: base
+    .meta(get('/async-output-refused'))
+    .output(z.object({ count: z.number().refine(async (count) => count < 10) }))
+    .query(() => ({ count: 12 })),
+  // Two `.input()` objects are merged; the output transformed (a date answered as text).
+  merged: base
+    .meta(get('/merged'))
+    .input(z.object({ word: z.string() }))
+    .input(z.object({ times: z.coerce.number().int().default(1) }))
+    .output(z.object({ words: z.string(), at: z.date().transform((date) => date.toISOString()) }))
+    .query(({ input }) => ({ words: input.word.repeat(input.times), at: new Date(0) })),
 });
 
 function context(): RequestContext {
@@ -94,5 +117,35 @@ describe('the dispatcher answers what tRPC’s own caller answers', () => {
     const missingInput = await bothWays('/echo', 'echo');
     expect(missingInput.dispatched).toMatchObject({ ok: false, code: 'BAD_REQUEST' });
     expect(missingInput.dispatched).toEqual(missingInput.called);
+  });
+
+  it('asynchronous refinements and transforms, in the input and the output, as zod’s asynchronous parse answers them', async () => {
+    const accepted = await bothWays('/async-checks', 'asyncChecks', { word: ['hello'] });
+    expect(accepted.dispatched).toEqual({ ok: true, value: { word: 'HELLO' } });
+    expect(accepted.dispatched).toEqual(accepted.called);
+    const refusedInput = await bothWays('/async-checks', 'asyncChecks', { word: ['forbidden'] });
+    expect(refusedInput.dispatched).toMatchObject({ ok: false, code: 'BAD_REQUEST' });
+    expect(refusedInput.dispatched.ok === false && refusedInput.dispatched.cause).toContain('refused word');
+    expect(refusedInput.dispatched).toEqual(refusedInput.called);
+    const refusedOutput = await bothWays('/async-output-refused', 'asyncOutputRefused');
+    expect(refusedOutput.dispatched).toMatchObject({ ok: false, code: 'INTERNAL_SERVER_ERROR', message: 'Output validation failed' });
+    expect(refusedOutput.dispatched).toEqual(refusedOutput.called);
+  });
+
+  it('a zod schema is parsed synchronously by the dispatcher (tRPC’s own validator would call parseAsync)', async () => {
+    const safeParse = vi.spyOn(spiedOutput, 'safeParse');
+    const parseAsync = vi.spyOn(spiedOutput, 'parseAsync');
+    const match = table.match('GET', '/spied');
+    if (!match) throw new Error('no route /spied');
+    const answer = await callRestProcedure({ method: 'GET', match, ctx: context(), body: undefined, query: {} });
+    expect(answer.data).toEqual({ word: 'seen' });
+    expect(safeParse).toHaveBeenCalledTimes(1);
+    expect(parseAsync).not.toHaveBeenCalled();
+  });
+
+  it('several inputs merged, the later over the earlier, and an output transformed', async () => {
+    const { dispatched, called } = await bothWays('/merged', 'merged', { word: ['ab'], times: ['3'] });
+    expect(dispatched).toEqual({ ok: true, value: { words: 'ababab', at: '1970-01-01T00:00:00.000Z' } });
+    expect(dispatched).toEqual(called);
   });
 });

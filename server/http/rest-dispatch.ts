@@ -18,7 +18,7 @@
  * The OpenAPI document is still trpc-to-openapi's (server/openapi): only the request path is ours.
  */
 import { TRPCError } from '@trpc/server';
-import { getTRPCErrorFromUnknown, middlewareMarker } from '@trpc/server/unstable-core-do-not-import';
+import { getTRPCErrorFromUnknown, isObject, middlewareMarker } from '@trpc/server/unstable-core-do-not-import';
 import { coerceSchema, getInputOutputParsers, instanceofZodTypeLikeVoid, instanceofZodTypeObject, instanceofZodTypeOptional, unwrapZodType } from 'trpc-to-openapi';
 import { ZodArray } from 'zod/v4';
 import type { RequestContext } from '../trpc/context';
@@ -40,12 +40,16 @@ interface MiddlewareOptions extends ProcedureCall {
   input?: unknown;
 }
 
-type Middleware = (options: MiddlewareOptions & { meta?: RouteMeta; next: (next?: Partial<MiddlewareOptions>) => Promise<MiddlewareResult> }) => Promise<MiddlewareResult>;
+type Middleware = ((options: MiddlewareOptions & { meta?: RouteMeta; next: (next?: Partial<MiddlewareOptions>) => Promise<MiddlewareResult> }) => Promise<MiddlewareResult>) & {
+  /** tRPC marks the middlewares it makes of `.input()` and `.output()` (`'input'`, `'output'`). */
+  _type?: string;
+};
 
 interface ProcedureDef {
   type: 'query' | 'mutation' | 'subscription';
   meta?: RouteMeta;
   inputs: unknown[];
+  output?: unknown;
   /** Ours (procedures.ts), then the input and output parsers, then the resolver: tRPC runs them in this order. */
   middlewares: Middleware[];
 }
@@ -68,6 +72,8 @@ interface InputFacts {
 interface RestRoute {
   procedurePath: string;
   procedure: CallableProcedure;
+  /** The procedure's middlewares as the dispatcher runs them (validatingMiddlewaresOf). */
+  middlewares: Middleware[];
   type: 'query' | 'mutation';
   pattern: RegExp;
   hasParams: boolean;
@@ -101,6 +107,83 @@ function inputFactsOf(procedure: CallableProcedure): InputFacts {
   return { none: false, coercible: { shape }, arrayKeys };
 }
 
+/** A zod schema, as far as the dispatcher's validation reads it. */
+interface ZodLike {
+  safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: unknown };
+  parseAsync(value: unknown): Promise<unknown>;
+}
+
+function isZodLike(schema: unknown): schema is ZodLike {
+  return typeof schema === 'object' && schema !== null && typeof (schema as ZodLike).safeParse === 'function' && typeof (schema as ZodLike).parseAsync === 'function';
+}
+
+/**
+ * Parses as tRPC's validation does (zod's `parseAsync`: the same value, the same ZodError), but synchronously when
+ * the schema allows it: zod's asynchronous parse costs a chain of promises per field, which was a twentieth of the web
+ * process's time on `GET /api/v1/auth/me` under load (issue 25 §2). A schema with an asynchronous refinement or
+ * transform makes the synchronous parse throw (zod's $ZodAsyncError, or worse); it is then parsed again as tRPC did,
+ * which is what zod's own Standard Schema `validate` does (our schemas' transforms are pure, so a part parsed twice
+ * changes nothing).
+ */
+function parseWith(schema: ZodLike, value: unknown): unknown {
+  let result: ReturnType<ZodLike['safeParse']>;
+  try {
+    result = schema.safeParse(value);
+  } catch {
+    return schema.parseAsync(value);
+  }
+  if (result.success) return result.data;
+  throw result.error;
+}
+
+/** tRPC's input middleware (createInputMiddleware, @trpc/server 11) with parseWith: the same errors and merge. */
+function inputValidator(schema: ZodLike): Middleware {
+  return async (options) => {
+    let parsed: unknown;
+    try {
+      parsed = await parseWith(schema, await options.getRawInput());
+    } catch (cause) {
+      throw new TRPCError({ code: 'BAD_REQUEST', cause: cause as Error });
+    }
+    // Several `.input()` objects are merged, the later over the earlier, as tRPC merges them.
+    return options.next({ input: isObject(options.input) && isObject(parsed) ? { ...options.input, ...parsed } : parsed });
+  };
+}
+
+/** tRPC's output middleware (createOutputMiddleware, @trpc/server 11) with parseWith: the same error. */
+function outputValidator(schema: ZodLike): Middleware {
+  return async (options) => {
+    const result = await options.next();
+    if (!result.ok) return result;
+    try {
+      return { ...result, data: await parseWith(schema, result.data) };
+    } catch (cause) {
+      throw new TRPCError({ message: 'Output validation failed', code: 'INTERNAL_SERVER_ERROR', cause: cause as Error });
+    }
+  };
+}
+
+/**
+ * The procedure's middlewares with tRPC's input and output validators replaced by the same validation through
+ * parseWith. Each `.input()` adds one input middleware, in the order of `inputs`; `.output()` one output middleware
+ * and the schema in `output`. Anything else (a count that does not match, a schema that is not zod's) keeps tRPC's own.
+ */
+function validatingMiddlewaresOf(def: ProcedureDef): Middleware[] {
+  const inputSteps = def.middlewares.filter((middleware) => middleware._type === 'input');
+  const outputSteps = def.middlewares.filter((middleware) => middleware._type === 'output');
+  const inputsReplaceable = inputSteps.length === def.inputs.length && def.inputs.every(isZodLike);
+  const outputReplaceable = outputSteps.length === 1 && isZodLike(def.output);
+  let inputIndex = 0;
+  return def.middlewares.map((middleware) => {
+    if (middleware._type === 'input') {
+      const schema = def.inputs[inputIndex++];
+      return inputsReplaceable ? inputValidator(schema as ZodLike) : middleware;
+    }
+    if (middleware._type === 'output' && outputReplaceable) return outputValidator(def.output as ZodLike);
+    return middleware;
+  });
+}
+
 /** Most paths without parameters remembered; a path with parameters (an id) is matched each time instead. */
 const maxRememberedPaths = 2_000;
 
@@ -118,6 +201,7 @@ export class RestRouteTable {
       routes.push({
         procedurePath,
         procedure: value,
+        middlewares: validatingMiddlewaresOf(value._def),
         type: value._def.type,
         pattern: patternOf(path),
         hasParams: /\{.+?\}/.test(path),
@@ -197,11 +281,14 @@ export interface RestCall {
 export async function callRestProcedure({ method, match, ctx, body, query }: RestCall): Promise<{ status: number; data: unknown }> {
   const { route, params } = match;
   const input = inputOf(route, method, body, query, params);
-  const result = await runMiddlewares(route.procedure._def, 0, {
+  const result = await runMiddlewares(route.middlewares, route.procedure._def.meta, 0, {
     path: route.procedurePath,
     type: route.type,
     ctx,
-    getRawInput: async () => input,
+    // A method, not an arrow: tsx names every arrow it keeps in a property, one defineProperty per request.
+    async getRawInput() {
+      return input;
+    },
     signal: undefined,
     batchIndex: 0,
   });
@@ -217,19 +304,21 @@ export async function callRestProcedure({ method, match, ctx, body, query }: Res
  * object spread: tRPC's build copies them through a helper four times per middleware, eight middlewares a call, which
  * took 11 % of the web process's busy time under load (bench/README.md, issue 25 §2).
  */
-async function runMiddlewares(def: ProcedureDef, index: number, options: MiddlewareOptions): Promise<MiddlewareResult> {
+async function runMiddlewares(middlewares: Middleware[], meta: RouteMeta | undefined, index: number, options: MiddlewareOptions): Promise<MiddlewareResult> {
   try {
-    return await def.middlewares[index]({
+    return await middlewares[index]({
       ...options,
-      meta: def.meta,
+      meta,
       input: options.input,
-      next: (next) =>
-        runMiddlewares(def, index + 1, {
+      // A method, not an arrow: tsx names every arrow it keeps in a property, one defineProperty per middleware.
+      next(next) {
+        return runMiddlewares(middlewares, meta, index + 1, {
           ...options,
           ctx: next?.ctx ? { ...options.ctx, ...next.ctx } : options.ctx,
           input: next && 'input' in next ? next.input : options.input,
           getRawInput: next?.getRawInput ?? options.getRawInput,
-        }),
+        });
+      },
     });
   } catch (cause) {
     return { ok: false, error: getTRPCErrorFromUnknown(cause), marker: middlewareMarker } as MiddlewareResult;
