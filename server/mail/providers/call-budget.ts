@@ -16,7 +16,8 @@
  */
 import { config } from '../../core/config';
 import { db } from '../../core/db';
-import { abortReason } from './shared';
+import { callSlots, graphConcurrentRequests, type CallSlots } from './call-slots';
+import { abortableSleep } from './shared';
 
 export interface ProviderQuota {
   /** What the provider allows per window (quota units for Gmail, requests for Graph). */
@@ -42,7 +43,7 @@ export function callBudget(key: string, quota: ProviderQuota): CallBudget {
       signal?.throwIfAborted();
       // A call dearer than a whole bucket still goes: it waits for a full bucket and overdraws it.
       const waitMs = await reserve(key, Math.max(0, cost), capacity, perSecond);
-      if (waitMs > 0) await sleep(waitMs, signal);
+      if (waitMs > 0) await abortableSleep(waitMs, signal);
     },
   };
 }
@@ -66,20 +67,6 @@ async function reserve(key: string, cost: number, capacity: number, perSecond: n
   return balance >= 0 ? 0 : Math.ceil((-balance / perSecond) * 1000);
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortReason(signal!));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 type OAuthProvider = 'mail_provider_a' | 'mail_provider_b';
 
 /** The instance's setting of a provider's quota (MAIL_PROVIDER_A_QUOTA_UNITS_PER_MINUTE, MAIL_PROVIDER_B_REQUESTS_PER_10_MINUTES). */
@@ -89,11 +76,25 @@ export function instanceQuota(provider: OAuthProvider): ProviderQuota {
     : { perWindow: config().MAIL_PROVIDER_B_REQUESTS_PER_10_MINUTES, windowSeconds: 600 };
 }
 
+interface ProviderAccount {
+  address: string;
+  mailboxId: string;
+}
+
 /**
- * The budget of a provider account, keyed by its address (two members connecting the same account share
- * its quota, as the provider counts it), or by the mailbox when the address is unknown.
+ * A provider account's key: its address (two members connecting the same account share its quota, as the
+ * provider counts it), or the mailbox when the address is unknown.
  */
-export function accountBudget(provider: OAuthProvider, account: { address: string; mailboxId: string }, quota: ProviderQuota = instanceQuota(provider)): CallBudget {
-  const key = account.address.trim().toLowerCase() || `mailbox:${account.mailboxId}`;
-  return callBudget(`${provider}:${key}`, quota);
+function accountKey(provider: OAuthProvider, account: ProviderAccount): string {
+  return `${provider}:${account.address.trim().toLowerCase() || `mailbox:${account.mailboxId}`}`;
+}
+
+/** The budget of a provider account. */
+export function accountBudget(provider: OAuthProvider, account: ProviderAccount, quota: ProviderQuota = instanceQuota(provider)): CallBudget {
+  return callBudget(accountKey(provider, account), quota);
+}
+
+/** The concurrent requests a provider account allows, held across processes (call-slots.ts); Gmail states none. */
+export function accountSlots(provider: OAuthProvider, account: ProviderAccount): CallSlots | undefined {
+  return provider === 'mail_provider_b' ? callSlots(accountKey(provider, account), graphConcurrentRequests) : undefined;
 }

@@ -9,6 +9,7 @@ import { guardedFetch } from '../../core/net/guarded-fetch';
 import { allowPrivateHosts } from '../../core/net/network-guard';
 import { httpFailureError, networkFailureError, ProviderError } from './provider-errors';
 import type { CallBudget } from './call-budget';
+import type { CallSlots } from './call-slots';
 import { abortReason } from './shared';
 
 /** The part of a web ReadableStream of bytes the client reads. */
@@ -51,6 +52,8 @@ export interface ProviderHttpOptions {
   errorReasons: (body: unknown) => string[];
   /** The account's share of the provider's quota, taken before every exchange (call-budget.ts). */
   budget?: CallBudget;
+  /** The account's concurrent requests (Graph's 4), one held for each exchange until its answer is read (call-slots.ts). */
+  slots?: CallSlots;
   /** What one exchange costs of that quota (Gmail's units per method); default 1. */
   costOf?: (method: string, url: URL) => number;
 }
@@ -83,6 +86,8 @@ export interface ProviderAnswer {
 
 /** Bytes of an error body read for its codes. */
 const errorBodyBytes = 64 * 1024;
+/** What an exchange answers when a 401 may be retried with a fresh token. */
+const unauthorised = Symbol('unauthorised');
 const defaultMaxBytes = 8 * 1024 * 1024;
 
 export class ProviderHttp {
@@ -136,22 +141,39 @@ export class ProviderHttp {
     let token = await this.options.accessToken();
     for (;;) {
       await this.options.budget?.take(cost, options.signal);
-      const response = await this.send(url, token, options);
-      if (response.status === 401 && !refreshed) {
-        await discard(response);
-        refreshed = true;
-        token = await this.options.accessToken({ forceRefresh: true });
-        continue;
+      // Taken after the budget: a caller waiting for quota holds no slot another caller could use.
+      const release = await this.options.slots?.take(this.timeoutOf(options), options.signal);
+      let answer: ProviderAnswer | null | typeof unauthorised;
+      try {
+        answer = await this.exchange(url, token, options, !refreshed);
+      } finally {
+        await release?.();
       }
-      if (response.status < 200 || response.status >= 300) throw await this.failure(response);
-      const read = await readPrefix(response, options.maxBytes ?? defaultMaxBytes, options.signal, options.tooLarge === 'cut');
-      if (read.overflow) {
-        if (options.tooLarge === 'cut') return { status: response.status, headers: response.headers, bytes: read.bytes, cut: true };
-        if (options.tooLarge === 'null') return null;
-        throw new ProviderError({ kind: 'permanent', code: 'provider.too_large', httpStatus: response.status });
-      }
-      return { status: response.status, headers: response.headers, bytes: read.bytes, cut: false };
+      if (answer !== unauthorised) return answer;
+      refreshed = true;
+      token = await this.options.accessToken({ forceRefresh: true });
     }
+  }
+
+  /** The exchange and its answer read; `unauthorised` for a 401 when a fresh token may still be tried. */
+  private async exchange(url: string, token: string, options: RequestOptions, mayRefresh: boolean): Promise<ProviderAnswer | null | typeof unauthorised> {
+    const response = await this.send(url, token, options);
+    if (response.status === 401 && mayRefresh) {
+      await discard(response);
+      return unauthorised;
+    }
+    if (response.status < 200 || response.status >= 300) throw await this.failure(response);
+    const read = await readPrefix(response, options.maxBytes ?? defaultMaxBytes, options.signal, options.tooLarge === 'cut');
+    if (read.overflow) {
+      if (options.tooLarge === 'cut') return { status: response.status, headers: response.headers, bytes: read.bytes, cut: true };
+      if (options.tooLarge === 'null') return null;
+      throw new ProviderError({ kind: 'permanent', code: 'provider.too_large', httpStatus: response.status });
+    }
+    return { status: response.status, headers: response.headers, bytes: read.bytes, cut: false };
+  }
+
+  private timeoutOf(options: RequestOptions): number {
+    return clampTimeout(options.timeoutMs ?? this.options.timeoutMs ?? 60_000);
   }
 
   /** A JSON answer (an empty body is `{}`). */
@@ -177,7 +199,7 @@ export class ProviderHttp {
       body = options.text.body;
       headers['content-type'] = options.text.contentType;
     }
-    const signals = [AbortSignal.timeout(clampTimeout(options.timeoutMs ?? this.options.timeoutMs ?? 60_000))];
+    const signals = [AbortSignal.timeout(this.timeoutOf(options))];
     if (options.signal) signals.push(options.signal);
     try {
       return await this.transport(url, { method: options.method ?? 'GET', headers, body, signal: AbortSignal.any(signals) });

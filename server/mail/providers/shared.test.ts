@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headerBlock, mapLimit } from './shared';
+import { abortableSleep, headerBlock, mapLimit } from './shared';
 
 describe('headerBlock', () => {
   it('writes an RFC 5322 header block, dropping what is not a header and folding line breaks away', () => {
@@ -36,5 +36,25 @@ describe('mapLimit', () => {
 
   it('rejects with the first failure', async () => {
     await expect(mapLimit([1, 2, 3], 2, (value) => (value === 2 ? Promise.reject(new Error('two')) : Promise.resolve(value)))).rejects.toThrow('two');
+  });
+});
+
+describe('abortableSleep', () => {
+  it('waits its time, and rejects with the reason when the signal aborts meanwhile', async () => {
+    const started = Date.now();
+    await abortableSleep(30);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(25);
+    const cancel = new AbortController();
+    const sleeping = abortableSleep(60_000, cancel.signal);
+    cancel.abort(new Error('lease lost'));
+    await expect(sleeping).rejects.toThrow('lease lost');
+  });
+
+  it('rejects at once for a signal that aborted before the sleep began (an aborted signal fires no event)', async () => {
+    const cancel = new AbortController();
+    cancel.abort(new Error('shutting down'));
+    const started = Date.now();
+    await expect(abortableSleep(60_000, cancel.signal)).rejects.toThrow('shutting down');
+    expect(Date.now() - started).toBeLessThan(1_000);
   });
 });

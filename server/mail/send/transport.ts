@@ -11,7 +11,7 @@
  */
 import { config } from '../../core/config';
 import { ProviderHttp, type ProviderFetch } from '../providers/http-client';
-import { accountBudget } from '../providers/call-budget';
+import { accountBudget, accountSlots } from '../providers/call-budget';
 import { gmailErrorReasons, gmailQuotaUnits } from '../providers/gmail/api';
 import { graphErrorReasons, immutableIds } from '../providers/graph/api';
 import { oauthTokenSource, type OAuthTokenSource } from '../providers/token-source';
@@ -54,6 +54,8 @@ async function sendProvider(mailbox: TransportMailbox, message: OutgoingMessage,
   const credentialId = mailbox.credential?.id;
   if (!credentialId) throw new SendError({ outcome: 'retry', kind: 'auth', message: 'The mailbox has no authorisation: connect it again.' });
   const gmail = mailbox.provider === 'mail_provider_a';
+  const provider = gmail ? 'mail_provider_a' : 'mail_provider_b';
+  const account = { address: mailbox.address, mailboxId: mailbox.id };
   const http = new ProviderHttp({
     baseUrl: gmail ? (options.providerBaseUrl?.a ?? config().MAIL_PROVIDER_A_API_URL) : (options.providerBaseUrl?.b ?? config().MAIL_PROVIDER_B_API_URL),
     accessToken: (request) => tokens(credentialId, request),
@@ -62,8 +64,10 @@ async function sendProvider(mailbox: TransportMailbox, message: OutgoingMessage,
     timeoutMs: providerSendTimeoutMs,
     headers: gmail ? undefined : { prefer: immutableIds },
     errorReasons: gmail ? gmailErrorReasons : graphErrorReasons,
-    // A send spends the account's quota like the sync does (a Gmail send costs 100 units).
-    budget: accountBudget(gmail ? 'mail_provider_a' : 'mail_provider_b', { address: mailbox.address, mailboxId: mailbox.id }),
+    // A send spends the account's quota like the sync does (a Gmail send costs 100 units), and holds one of
+    // its concurrent requests (Graph) beside the runner syncing it.
+    budget: accountBudget(provider, account),
+    slots: accountSlots(provider, account),
     costOf: gmail ? gmailQuotaUnits : undefined,
   });
   try {

@@ -205,3 +205,30 @@ export class QuotaWindow {
     return true;
   }
 }
+
+/** A provider's limit of requests in flight at once (Graph's 4 per mailbox): one more is refused. */
+export class ConcurrencyLimit {
+  /** How long each admitted request takes before it is answered (0: at once, so requests never overlap). */
+  delayMs = 0;
+  inFlight = 0;
+  /** The most requests in flight at once that were admitted. */
+  peak = 0;
+  refusals = 0;
+
+  constructor(public limit: number) {}
+
+  /** Admits one more request in flight; false (a refusal) when `limit` are already. */
+  enter(): boolean {
+    if (this.inFlight >= this.limit) {
+      this.refusals += 1;
+      return false;
+    }
+    this.inFlight += 1;
+    this.peak = Math.max(this.peak, this.inFlight);
+    return true;
+  }
+
+  leave(): void {
+    this.inFlight -= 1;
+  }
+}

@@ -16,7 +16,8 @@
  * `ErrorMimeContentInvalidBase64String` / `ErrorInvalidRecipients` otherwise.
  */
 import { randomBytes } from 'node:crypto';
-import { bearerOf, FakeApiServer, jsonBody, type FakeAnswer, type FakeRequest, QuotaWindow } from './fake-http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { bearerOf, ConcurrencyLimit, FakeApiServer, jsonBody, type FakeAnswer, type FakeRequest, QuotaWindow } from './fake-http';
 import { addressesOf, withoutBcc } from './gmail-server';
 
 export interface FakeGraphMessage {
@@ -146,6 +147,11 @@ export class FakeGraphServer extends FakeApiServer {
 
   /** Graph's mailbox limit: 10,000 requests per 10 minutes (Outlook service limits). */
   readonly quota = new QuotaWindow(10_000, 600);
+  /**
+   * Graph's other mailbox limit: 4 requests in flight (Outlook service limits, "MailboxConcurrency"). The fake
+   * answers at once unless `delayMs` is set, so only a test that sets it sees requests overlap.
+   */
+  readonly concurrency = new ConcurrencyLimit(4);
 
   constructor(options: { idMode?: 'immutable' | 'mutable' } = {}) {
     super((failure) =>
@@ -249,12 +255,30 @@ export class FakeGraphServer extends FakeApiServer {
     return this.folders.get(idOrName) ?? [...this.folders.values()].find((folder) => folder.wellKnown === idOrName.toLowerCase());
   }
 
-  protected handle(request: FakeRequest): FakeAnswer {
+  protected handle(request: FakeRequest): FakeAnswer | Promise<FakeAnswer> {
     const token = bearerOf(request);
-    if (token !== null && this.validTokens.has(token) && !this.quota.admit(1)) {
+    const authorised = token !== null && this.validTokens.has(token);
+    if (!authorised) return this.answer(request, false);
+    if (!this.concurrency.enter()) {
+      return { status: 429, headers: { 'retry-after': '1' }, json: graphError('ApplicationThrottled', 'Application is over its MailboxConcurrency limit.') };
+    }
+    if (this.concurrency.delayMs === 0) {
+      try {
+        return this.answer(request, true);
+      } finally {
+        this.concurrency.leave();
+      }
+    }
+    return sleep(this.concurrency.delayMs)
+      .then(() => this.answer(request, true))
+      .finally(() => this.concurrency.leave());
+  }
+
+  private answer(request: FakeRequest, authorised: boolean): FakeAnswer {
+    if (authorised && !this.quota.admit(1)) {
       return { status: 429, headers: { 'retry-after': String(this.quota.windowSeconds) }, json: graphError('ApplicationThrottled', 'The mailbox is over its request limit.') };
     }
-    if (token === null || !this.validTokens.has(token)) {
+    if (!authorised) {
       return {
         status: 401,
         headers: { 'www-authenticate': 'Bearer realm="", authorization_uri="https://login.microsoftonline.com/common/oauth2/authorize"' },

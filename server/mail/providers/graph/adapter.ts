@@ -35,7 +35,7 @@ import {
   type SyncOutcome,
 } from '../../provider';
 import type { AccessTokenSource, ProviderFetch } from '../http-client';
-import { accountBudget, type ProviderQuota } from '../call-budget';
+import { accountBudget, accountSlots, type ProviderQuota } from '../call-budget';
 import { providerLimits, type ProviderLimits } from '../limits';
 import { isNotFound, ProviderError } from '../provider-errors';
 import { abortReason, headerBlock, mapLimit } from '../shared';
@@ -56,6 +56,11 @@ export interface GraphAdapterOptions {
   limits?: Partial<ProviderLimits>;
   /** The account's quota; default the instance's setting for the provider. */
   quota?: ProviderQuota;
+  /**
+   * Whether each exchange holds one of the account's 4 concurrent requests in the database, shared with every
+   * process (call-slots.ts). Default true; false leaves only this adapter's own bound (a test's control case).
+   */
+  sharedConcurrency?: boolean;
 }
 
 type MirrorFolder = SyncContext['folders'][number];
@@ -82,6 +87,7 @@ class GraphAdapter implements MailProviderAdapter {
       allowPrivate: options.allowPrivate,
       timeoutMs: this.limits.timeoutMs,
       budget: accountBudget('mail_provider_b', options, options.quota),
+      slots: options.sharedConcurrency === false ? undefined : accountSlots('mail_provider_b', options),
     });
   }
 
