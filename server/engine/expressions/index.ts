@@ -149,14 +149,40 @@ const compileOptions: jsonata.JsonataOptions = {
   RegexEngine: JsonataRegexEngine as unknown as RegExpConstructor,
 };
 
-/** Evaluates one expression against a scope already made plain (`plainData`). */
-export async function evaluateExpression(source: string, plainScope: unknown, path: string): Promise<unknown> {
+/**
+ * Compiled expressions by source, the most recently used last. A workflow evaluates the same few expressions on
+ * every run, and compiling one (parsed twice, the bounds' functions bound to it) cost more than evaluating it
+ * (issue 25 §1). Sharing one is safe: every evaluation gets a frame of its own (JSONata's `evaluate`), which is
+ * where the guardrails, `$now` and `$millis` read their time, and the one change an evaluation makes to the tree
+ * (limits.ts: `&` made the bounded concatenation) is the same every time. Bounded in count, an expression being at
+ * most `maxLength` characters.
+ */
+const compiled = new Map<string, Promise<jsonata.Expression>>();
+const maxCompiled = 200;
+
+function compiledExpression(source: string, path: string): Promise<jsonata.Expression> {
+  const known = compiled.get(source);
+  if (known) {
+    compiled.delete(source);
+    compiled.set(source, known);
+    return known;
+  }
   const problem = compileError(source);
   if (problem) throw expressionError(path, problem);
+  const expression = compileBounded(source, compileOptions);
+  compiled.set(source, expression);
+  if (compiled.size > maxCompiled) compiled.delete(compiled.keys().next().value!);
+  // A compilation that failed is not kept (it has no reason to: compileError above passed).
+  expression.catch(() => compiled.delete(source));
+  return expression;
+}
+
+/** Evaluates one expression against a scope already made plain (`plainData`). */
+export async function evaluateExpression(source: string, plainScope: unknown, path: string): Promise<unknown> {
+  const expression = compiledExpression(source, path);
   let result: unknown;
   try {
-    const expression = await compileBounded(source, compileOptions);
-    result = await expression.evaluate(plainScope);
+    result = await (await expression).evaluate(plainScope);
   } catch (error) {
     throw expressionError(path, describeJsonataError(error));
   }

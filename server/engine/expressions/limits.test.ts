@@ -100,3 +100,43 @@ describe('what members write every day still works', () => {
     expect(await outcomeOf(expression)).toEqual(expected);
   });
 });
+
+describe('a compiled expression is kept and shared by evaluations (index.ts), with every bound still its own', () => {
+  it('a bound `&` refuses again on the second evaluation of the same expression (its tree was rewritten by the first)', async () => {
+    for (let round = 0; round < 2; round += 1) {
+      await expect(outcomeOf(doubling(22)), `round ${round + 1}`).rejects.toMatchObject(refused());
+    }
+    expect(await outcomeOf(`"a" & "b"`)).toBe('ab');
+    expect(await outcomeOf(`"a" & "b"`)).toBe('ab');
+  });
+
+  it('evaluations of one expression at once each read their own scope', async () => {
+    const source = '{{ trigger.subject & " for " & input.name }}';
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        resolveParams({ text: source }, { ...scope, trigger: { subject: `Invoice ${index}`, body: '' }, input: { name: `client ${index}` } }),
+      ),
+    );
+    expect(answers.map(({ value }) => (value as { text: string }).text)).toEqual(Array.from({ length: 20 }, (_, index) => `Invoice ${index} for client ${index}`));
+  });
+
+  it('$millis and $now read the time of their own evaluation', async () => {
+    const before = Date.now();
+    const answer = (await outcomeOf('{"millis": $millis(), "now": $toMillis($now())}')) as { millis: number; now: number };
+    expect(answer.millis).toBe(answer.now);
+    expect(answer.millis).toBeGreaterThanOrEqual(before);
+    expect(answer.millis).toBeLessThanOrEqual(Date.now());
+  });
+
+  it('an expression that does not compile is refused every time, naming the path', async () => {
+    for (let round = 0; round < 2; round += 1) {
+      await expect(outcomeOf('1 +')).rejects.toMatchObject({ code: 'expression_error', details: { path: 'params.fields[0].value' } });
+    }
+  });
+
+  it('many distinct expressions (more than are kept) each still evaluate to their own value', async () => {
+    const values = await Promise.all(Array.from({ length: 260 }, (_, index) => outcomeOf(`${index} + 1`)));
+    expect(values).toEqual(Array.from({ length: 260 }, (_, index) => index + 1));
+    expect(await outcomeOf('0 + 1')).toBe(1);
+  });
+});

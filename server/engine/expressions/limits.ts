@@ -274,6 +274,15 @@ export async function compileBounded(source: string, options: jsonata.JsonataOpt
     },
     '<s?s?:s>',
   );
+  // `$millis` too: JSONata's own reads a time kept per compiled expression, which evaluations sharing it would
+  // overwrite for each other (index.ts keeps compiled expressions); the evaluation's frame has its own.
+  expression.registerFunction(
+    'millis',
+    function millis(this: Focus) {
+      return this.environment.timestamp instanceof Date ? this.environment.timestamp.getTime() : Date.now();
+    },
+    '<:n>',
+  );
   expression.registerFunction(concatName, concatenation(builtIns.get('string')!));
   expression.assign(entryHook as unknown as string, rewriteConcatenation);
   expression.assign(exitHook as unknown as string, checkResult);
