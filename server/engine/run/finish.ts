@@ -11,6 +11,7 @@
  *   workflow that calls the failing workflow again would otherwise start itself again, forever.
  */
 import { db, type Tx } from '../../core/db';
+import { log } from '../../core/log';
 import { emitToMember, realtimeNotification } from '../../core/realtime/emit';
 import { engineComposition, runHooks } from '../composition';
 import { actedExpression } from './acted';
@@ -83,7 +84,6 @@ async function close(tx: Tx, execution: ClaimedExecution, status: 'succeeded' | 
   // Run-end hooks (engine-adapters/run-end-hooks.ts): an approval still pending (the run timed out while it
   // waited elsewhere) can no longer be decided. An approval is pending only while its step waits.
   if (stepsOpen) await runHooks(engineComposition().hooks.runClosed, tx, execution.id);
-  if (execution.holdsSlot) await kickQueued(execution.workflowId, tx);
   if (execution.parentExecutionId) await wakeExecution(execution.parentExecutionId, tx);
   return true;
 }
@@ -97,6 +97,24 @@ export async function succeedExecution(execution: ClaimedExecution): Promise<voi
     return true;
   });
   leaseGivenBack(execution, closed);
+  if (closed) await slotFreed(execution);
+}
+
+/**
+ * The run's slot is free: the next queued runs of its workflow are admitted, in a transaction of their own once
+ * the run's end has committed, not inside it (issue 25 §1). The end's statement takes the dashboard rollup's row of
+ * the workflow's hour, and admission the instance-wide admission lock; held together until the end committed,
+ * they made every run's end wait for the one before it (83 ms per end at 20 runs in flight, and the engine's
+ * throughput capped by it). A runner that dies between the two leaves the queued runs without a job; the sweeper
+ * gives them one (sweeper.ts: queued, no live job), as for any other lost wake-up.
+ */
+async function slotFreed(execution: ClaimedExecution): Promise<void> {
+  if (!execution.holdsSlot) return;
+  try {
+    await kickQueued(execution.workflowId);
+  } catch (err) {
+    log.warn({ err, executionId: execution.id }, 'admission after a run left its slot failed; the sweeper admits the queued runs');
+  }
 }
 
 /** The run's end committed: the lease went with it (close), the advance has none left to release. */
@@ -111,6 +129,7 @@ export async function failExecution(execution: ClaimedExecution, error: Executio
     return true;
   });
   leaseGivenBack(execution, closed);
+  if (closed) await slotFreed(execution);
 }
 
 /** A live run's failure, after its close: its incident, the notification, the error workflow. */
@@ -190,11 +209,12 @@ async function startErrorWorkflow(tx: Tx, execution: ClaimedExecution, errorWork
 
 /** The execution's waiting moment: a wait or an approval; it gives its slot back while it waits. */
 export async function suspendExecution(execution: ClaimedExecution, until: Date | null): Promise<void> {
-  await db().$transaction(async (tx) => {
-    if (execution.journal?.held.length && !(await flushHeldSteps(tx, execution))) return;
+  const suspended = await db().$transaction(async (tx) => {
+    if (execution.journal?.held.length && !(await flushHeldSteps(tx, execution))) return false;
     const count = await tx.execution.updateMany({ where: { id: execution.id, status: 'running' }, data: { status: 'waiting', waitUntil: until } });
-    if (count.count === 0) return;
+    if (count.count === 0) return false;
     await emitToMember(execution.memberId, 'execution.status', { executionId: execution.id, workflowId: execution.workflowId, status: 'waiting' }, tx);
-    if (execution.holdsSlot) await kickQueued(execution.workflowId, tx);
+    return true;
   });
+  if (suspended) await slotFreed(execution);
 }
