@@ -17,7 +17,8 @@
  * the admission lock, so two runners never admit two runs of one key.
  */
 import { Prisma } from '../../generated/prisma/client';
-import { db, type Tx } from '../../core/db';
+import { db, pool, type Tx } from '../../core/db';
+import { inlinedSql } from '../../core/db/inline-sql';
 import { emitToMember, realtimeNotification } from '../../core/realtime/emit';
 import { effectiveLimits, instanceCeilings } from '../contract/limits';
 
@@ -65,16 +66,45 @@ export async function admit(run: { id: string; holdsSlot: boolean; workflowId: s
  * Called when a run arrives and whenever a slot frees (a finish, a wait). Returns the admitted ids.
  *
  * Two statements whatever the number of runs (issue 25 §1: an admission is paid on every arrival
- * and every finish): the lock; one statement that counts the slots, moves the admitted runs to
- * running, wakes them (and the other workflow's run), gives a job to those without one waiting and
- * tells the members' browsers (`execution.status` running, from `runningNotice`).
+ * and every finish): the lock, and admissionStatement.
  */
 export async function admitQueued(workflowId: string, tx: AdmissionTx, self?: string): Promise<string[]> {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(${admissionLock})`;
+  const [result] = await tx.$queryRaw<AdmissionRow[]>(admissionStatement(workflowId, self));
+  return result.admitted.map((run) => run.id);
+}
+
+/**
+ * admitQueued in one round trip and a transaction of its own, for a slot freed outside any transaction (a run's
+ * end or wait, finish.ts). The lock and the admission go as one simple-protocol query, which PostgreSQL runs as
+ * one implicit transaction, each statement with a snapshot of its own: the admission sees every admission that
+ * committed while it waited for the lock. The instance-wide lock is then held for the statements' execution, not
+ * across an interactive transaction's round trips, each waiting for the runner's event loop (32 ms of lock wait
+ * per admission at 20 runs in flight, issue 25 §1). Its commit does not wait for the WAL flush
+ * (`synchronous_commit` off for this transaction): a database crash that loses it leaves the runs queued without a
+ * job, which the sweeper gives one again, and any later durable commit (a step of an admitted run) flushes it first.
+ */
+export async function admitQueuedAlone(workflowId: string): Promise<string[]> {
+  const results = (await pool().query(
+    `SELECT set_config('synchronous_commit', 'off', true), pg_advisory_xact_lock(${admissionLock}); ${inlinedSql(admissionStatement(workflowId, undefined))}`,
+  )) as unknown as { rows: AdmissionRow[] }[];
+  return results[1].rows[0].admitted.map((run) => run.id);
+}
+
+interface AdmissionRow {
+  admitted: { id: string; member_id: string; workflow_id: string }[];
+}
+
+/**
+ * The admission itself, under the lock: one statement that counts the slots, moves the admitted runs to running,
+ * wakes them (and the other workflow's run), gives a job to those without one waiting and tells the members'
+ * browsers (`execution.status` running, from `runningNotice`).
+ */
+function admissionStatement(workflowId: string, self: string | undefined): Prisma.Sql {
   const notice = runningNotice();
   const defaultLimit = effectiveLimits({ maxConcurrency: null, executionTimeoutMs: null }).maxConcurrency;
   const instanceCap = instanceCeilings().instanceConcurrency;
-  const [result] = await tx.$queryRaw<{ admitted: { id: string; member_id: string; workflow_id: string }[] }[]>`
+  return Prisma.sql`
     WITH room AS (
       SELECT coalesce((SELECT max_concurrency FROM workflows WHERE id = ${workflowId}::uuid), ${defaultLimit}::int)
                - (SELECT count(*) FROM executions WHERE workflow_id = ${workflowId}::uuid AND status = 'running' AND holds_slot) AS workflow_free,
@@ -118,8 +148,8 @@ export async function admitQueued(workflowId: string, tx: AdmissionTx, self?: st
     -- jobs are added even when no run of this workflow moved (a join could skip them).
     SELECT (SELECT count(*) FROM jobs) AS added, (SELECT count(*) FROM told) AS told,
            coalesce((SELECT json_agg(json_build_object('id', id, 'member_id', member_id, 'workflow_id', workflow_id)) FROM moved), '[]'::json) AS admitted`;
-  return result.admitted.map((run) => run.id);
 }
+
 
 /**
  * The `execution.status` running notification with placeholder ids, which the admission statement
@@ -161,5 +191,5 @@ async function markRunning(tx: Pick<Tx, '$queryRaw' | '$executeRaw'>, runs: { id
 /** A slot freed (a finish, a wait, a cancel): admit the next queued runs of the workflow. */
 export async function kickQueued(workflowId: string, tx?: AdmissionTx): Promise<void> {
   if (tx) await admitQueued(workflowId, tx);
-  else await db().$transaction((own) => admitQueued(workflowId, own));
+  else await admitQueuedAlone(workflowId);
 }
