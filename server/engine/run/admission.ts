@@ -41,23 +41,26 @@ type AdmissionTx = Pick<Tx, '$queryRaw' | '$executeRaw' | 'workflow'>;
 /**
  * Moves a queued execution, just claimed (its lease taken by the caller, lease.ts), to running when its
  * turn and a slot have come; true when it runs now. The claim answered the run's slot and workflow, so
- * nothing is read again before the lock.
+ * nothing is read again before the lock. One round trip (admissionRoundTrip) for a slot-holding run.
  */
 export async function admit(run: { id: string; holdsSlot: boolean; workflowId: string; memberId: string; wakeSeq: number }): Promise<boolean> {
-  return db().$transaction(async (tx) => {
-    if (!run.holdsSlot) return (await markRunning(tx, [{ id: run.id, member_id: run.memberId, workflow_id: run.workflowId }])).length > 0;
-    const admitted = await admitQueued(run.workflowId, tx, run.id);
-    if (admitted.includes(run.id)) return true;
-    // Another admission may have taken it in while we waited for the lock, or it was cancelled: read it again under
-    // the lock. Taken in, it was woken for this advance (its wake_seq moved, no job given): the advance goes on
-    // from here, and takes the new wake_seq as its own so it does not look again for that wake-up. Still queued,
-    // it is let go waiting for a slot (\`awaits_slot\`): whoever admits it later gives it a job.
-    const [now] = await tx.$queryRaw<{ status: string; wake_seq: number }[]>`
-      UPDATE executions SET awaits_slot = (status = 'queued') WHERE id = ${run.id}::uuid RETURNING status, wake_seq`;
-    if (now?.status !== 'running') return false;
-    run.wakeSeq = Number(now.wake_seq);
-    return true;
-  });
+  if (!run.holdsSlot) return db().$transaction(async (tx) => (await markRunning(tx, [{ id: run.id, member_id: run.memberId, workflow_id: run.workflowId }])).length > 0);
+  // Another admission may have taken it in while we waited for the lock, or it was cancelled: read it again under
+  // the lock. Taken in, it was woken for this advance (its wake_seq moved, no job given): the advance goes on
+  // from here, and takes the new wake_seq as its own so it does not look again for that wake-up. Still queued,
+  // it is let go waiting for a slot (`awaits_slot`): whoever admits it later gives it a job. Admitted by this
+  // admission, it is running with `awaits_slot` false already: the statement writes nothing then.
+  const afterwards = Prisma.sql`
+    WITH marked AS (
+      UPDATE executions SET awaits_slot = (status = 'queued')
+       WHERE id = ${run.id}::uuid AND awaits_slot IS DISTINCT FROM (status = 'queued'))
+    SELECT status::text AS status, wake_seq FROM executions WHERE id = ${run.id}::uuid`;
+  const { admitted, after } = await admissionRoundTrip(run.workflowId, run.id, afterwards);
+  if (admitted.includes(run.id)) return true;
+  const now = after[0] as { status: string; wake_seq: number | string } | undefined;
+  if (now?.status !== 'running') return false;
+  run.wakeSeq = Number(now.wake_seq);
+  return true;
 }
 
 /**
@@ -85,10 +88,19 @@ export async function admitQueued(workflowId: string, tx: AdmissionTx, self?: st
  * job, which the sweeper gives one again, and any later durable commit (a step of an admitted run) flushes it first.
  */
 export async function admitQueuedAlone(workflowId: string): Promise<string[]> {
-  const results = (await pool().query(
-    `SELECT set_config('synchronous_commit', 'off', true), pg_advisory_xact_lock(${admissionLock}); ${inlinedSql(admissionStatement(workflowId, undefined))}`,
-  )) as unknown as { rows: AdmissionRow[] }[];
-  return results[1].rows[0].admitted.map((run) => run.id);
+  return (await admissionRoundTrip(workflowId, undefined)).admitted;
+}
+
+/** The lock, the admission and an optional statement after it (under the lock), in one round trip; see admitQueuedAlone. */
+async function admissionRoundTrip(workflowId: string, self: string | undefined, afterwards?: Prisma.Sql): Promise<{ admitted: string[]; after: unknown[] }> {
+  const statements = [
+    `SELECT set_config('synchronous_commit', 'off', true), pg_advisory_xact_lock(${admissionLock})`,
+    inlinedSql(admissionStatement(workflowId, self)),
+    ...(afterwards ? [inlinedSql(afterwards)] : []),
+  ];
+  const results = (await pool().query(statements.join(';\n'))) as unknown as { rows: unknown[] }[];
+  const [admission] = results[1].rows as AdmissionRow[];
+  return { admitted: admission.admitted.map((run) => run.id), after: afterwards ? results[2].rows : [] };
 }
 
 interface AdmissionRow {
