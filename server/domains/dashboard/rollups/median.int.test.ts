@@ -308,6 +308,8 @@ describe('the duration-days reconciler and a writer at the same time', () => {
          VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3::uuid, 'succeeded', 1000, $4::timestamptz, $4::timestamptz, $4::timestamptz + interval '1 second', now())`,
         [ada.id, flows[0]!.id, flows[0]!.versionId, createdAt],
       );
+      // Its trigger fires at commit (deferred): made to fire now, it holds the row as a commit in progress does.
+      await writer.query('SET CONSTRAINTS ALL IMMEDIATE');
       const reconciling = db().$transaction((tx) => reconcileDurationDays(tx, new Date('2026-03-10T00:00:00.000Z'), new Date('2026-03-11T00:00:00.000Z')), { timeout: 60_000 });
       // The reconciler has counted (without the uncommitted run) and waits for the row: then the writer commits.
       for (let waited = 0; ; waited += 50) {

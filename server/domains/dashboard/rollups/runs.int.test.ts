@@ -183,7 +183,9 @@ describe('dashboard_run_hours agrees with the raw executions rows', () => {
       db().$transaction(async (tx) => {
         await tx.execution.update({ where: { id: waiting.id }, data: { status: 'succeeded', finishedAt: new Date() } });
         await tx.$executeRawUnsafe(`UPDATE executions SET status = 'failed' WHERE status = 'succeeded' AND workflow_id = $1::uuid`, flows[0]!.id);
-        // The trigger ran in this transaction: the rollup moved with the writes…
+        // The triggers fire at commit (deferred, migration execution_rollups_at_commit); made to fire now, they show
+        // their work is this transaction's: the rollup moved with the writes…
+        await tx.$executeRawUnsafe('SET CONSTRAINTS ALL IMMEDIATE');
         const [inside] = await tx.$queryRawUnsafe<{ runs: number }[]>(`SELECT coalesce(sum(runs), 0)::int AS runs FROM dashboard_run_hours WHERE status = 'failed'`);
         expect(inside!.runs).toBeGreaterThan(before.filter((row) => row.status === 'failed').reduce((sum, row) => sum + row.runs, 0));
         throw new Error('the process died');
@@ -193,6 +195,22 @@ describe('dashboard_run_hours agrees with the raw executions rows', () => {
     expect(await rollup()).toEqual(before);
     await expectAgreement();
   }, 120_000);
+
+  it('a run’s end takes its rollup row only as its transaction commits, so ends of one workflow do not queue behind each other’s open transactions (issue 25 §1)', async () => {
+    const createdAt = new Date(Date.now() - 6 * hour);
+    const [first, second] = [
+      await createExecution(member, { workflowId: flows[1]!.id, workflowVersionId: flows[1]!.versionId, status: 'running', createdAt }),
+      await createExecution(member, { workflowId: flows[1]!.id, workflowVersionId: flows[1]!.versionId, status: 'running', createdAt }),
+    ];
+    const ended = (id: string) => db().$executeRawUnsafe(`UPDATE executions SET status = 'succeeded', finished_at = now() WHERE id = $1::uuid`, id);
+    await db().$transaction(async (tx) => {
+      await tx.$executeRawUnsafe(`UPDATE executions SET status = 'succeeded', finished_at = now() WHERE id = $1::uuid`, first.id);
+      // The same workflow, hour and status: the same rollup row. Fired at the statement, the open transaction above
+      // would hold it and this end would wait for it (the transaction waits for this one: a deadlock, not a pass).
+      await ended(second.id);
+    });
+    await expectAgreement();
+  }, 60_000);
 
   it('counts a replay (through the replay route) live while it runs, then rolled up in the hour it was created', async () => {
     const failed = await createExecution(admin, { workflowId: flows[0]!.id, workflowVersionId: flows[0]!.versionId, status: 'failed', createdAt: new Date(Date.now() - 3 * hour) });
