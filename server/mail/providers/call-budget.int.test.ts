@@ -5,7 +5,7 @@
  * of one or ten minutes, with the quota scaled down with it, so a test sees several windows.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { adapterHarness, type AdapterHarness } from '../../testing/fakes/adapter-harness';
+import { adapterHarness, syncToTheEnd, type AdapterHarness } from '../../testing/fakes/adapter-harness';
 import { startFakeGmail, type FakeGmailServer } from '../../testing/fakes/gmail-server';
 import { startFakeGraph, type FakeGraphServer } from '../../testing/fakes/graph-server';
 import { buildRawMessage } from '../../testing/mail-servers/deliver';
@@ -73,16 +73,6 @@ function graphHarness(server: FakeGraphServer, quota: ProviderQuota): Promise<Ad
     (options) => createGraphAdapter({ ...options, baseUrl: server.baseUrl, allowPrivate: true, quota }),
     { tokens: ['graph-token'], initialSince: new Date(now - 30 * day) },
   );
-}
-
-/** Syncs as the orchestrator does until the initial pass is complete; a rate limit ends it. */
-async function syncToTheEnd(harness: AdapterHarness): Promise<void> {
-  await harness.folders();
-  for (let pass = 0; pass < 50; pass += 1) {
-    const outcome = await harness.adapter.syncDelta(await harness.context());
-    if (outcome.initialComplete) return;
-  }
-  throw new Error('the initial sync did not complete in 50 passes');
 }
 
 // Gmail: 250 units per 5 s stands for 6,000 a minute. 60 messages cost 300 units of messages.get alone.

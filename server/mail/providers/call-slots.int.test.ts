@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { db } from '../../core/db';
-import { adapterHarness, type AdapterHarness } from '../../testing/fakes/adapter-harness';
+import { adapterHarness, syncToTheEnd, type AdapterHarness } from '../../testing/fakes/adapter-harness';
 import { startFakeGraph, type FakeGraphServer } from '../../testing/fakes/graph-server';
 import { buildRawMessage } from '../../testing/mail-servers/deliver';
 import { useTestDatabase } from '../../testing/test-database';
@@ -51,7 +51,9 @@ describe('an account’s concurrent provider calls are held in the database', ()
         await release();
       }),
     );
-    expect(peak).toBe(graphConcurrentRequests);
+    // Never more than 4; more than one at a time (the callers did overlap: 12 of 40 ms each in ≈ 0.5 s).
+    expect(peak).toBeLessThanOrEqual(graphConcurrentRequests);
+    expect(peak).toBeGreaterThan(1);
   });
 
   it('shared by processes: with 3 held by another process one more is taken here, and a fifth waits until that process gives its back', async () => {
@@ -90,7 +92,9 @@ describe('an account’s concurrent provider calls are held in the database', ()
   it('a slot whose holder never gave it back is free again at its deadline, and the late give-back frees nothing of the new holder', async () => {
     const key = freshKey();
     const slots = callSlots(key, graphConcurrentRequests);
-    const releases = await Promise.all(Array.from({ length: 4 }, () => slots.take(5_000)));
+    // One after the other, so the first taker holds slot 1 (the first free slot is taken).
+    const releases: ReleaseSlot[] = [];
+    for (let index = 0; index < 4; index += 1) releases.push(await slots.take(5_000));
     const waiting = slots.take(5_000);
     expect(await settledWithin(waiting, 300)).toBe('pending');
     // The holder of slot 1 died: its deadline (the exchange's timeout and a margin) is what frees it.
@@ -149,15 +153,6 @@ function sharedAccountHarness(server: FakeGraphServer, sharedConcurrency: boolea
       }),
     { tokens: ['graph-token'], initialSince: new Date(now - 30 * day) },
   );
-}
-
-async function syncToTheEnd(harness: AdapterHarness): Promise<void> {
-  await harness.folders();
-  for (let pass = 0; pass < 50; pass += 1) {
-    const outcome = await harness.adapter.syncDelta(await harness.context());
-    if (outcome.initialComplete) return;
-  }
-  throw new Error('the initial sync did not complete in 50 passes');
 }
 
 describe('two syncs of one Graph account at once stay within its 4 concurrent requests', () => {

@@ -129,3 +129,13 @@ export function abortingAfter(context: SyncContext, after: number, reason = 'lea
     },
   };
 }
+
+/** Syncs as the orchestrator does until the initial pass is complete (at most 50 passes); a provider failure ends it. */
+export async function syncToTheEnd(harness: AdapterHarness): Promise<void> {
+  await harness.folders();
+  for (let pass = 0; pass < 50; pass += 1) {
+    const outcome = await harness.adapter.syncDelta(await harness.context());
+    if (outcome.initialComplete) return;
+  }
+  throw new Error('the initial sync did not complete in 50 passes');
+}
