@@ -162,7 +162,6 @@ function admissionStatement(workflowId: string, self: string | undefined): Prism
            coalesce((SELECT json_agg(json_build_object('id', id, 'member_id', member_id, 'workflow_id', workflow_id)) FROM moved), '[]'::json) AS admitted`;
 }
 
-
 /**
  * The `execution.status` running notification with placeholder ids, which the admission statement
  * replaces by each admitted run's own (uuids need no escaping inside the JSON text): the browsers get
