@@ -3,6 +3,8 @@
  * several statements in one round trip (PostgreSQL runs them as one implicit transaction), and the simple
  * protocol takes no parameters. Only what a literal can say exactly: text (escaped by pg, quotes and
  * backslashes included), finite numbers, booleans and null; anything else is refused rather than guessed.
+ * Every `$n` of the statement's text is read as a placeholder: a text with `$n` of its own (a dollar-quoted body,
+ * a literal) is not one to give it.
  */
 import pg from 'pg';
 
