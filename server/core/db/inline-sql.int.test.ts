@@ -3,12 +3,13 @@
  * trip, server/engine/run/admission.ts). What the database reads back must be exactly the value given, whatever
  * the text holds, and a kind with no exact literal is refused.
  */
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { pool } from './index';
 import { inlinedSql } from './inline-sql';
 import { useTestDatabase } from '../../testing/test-database';
 
-await useTestDatabase();
+const databaseUrl = await useTestDatabase();
 
 describe('parameters written as literals', () => {
   it('text comes back exactly as given: quotes, backslashes, placeholders, a statement’s end, unicode', async () => {
@@ -30,5 +31,27 @@ describe('parameters written as literals', () => {
       expect(() => inlinedSql({ text: 'SELECT $1', values: [value] })).toThrow(/not written as a literal/);
     }
     expect(() => inlinedSql({ text: 'SELECT $2', values: ['one'] })).toThrow(/no value for \$2/);
+  });
+});
+
+describe('one round trip of several statements (what the admission sends, server/engine/run/admission.ts)', () => {
+  it('settings made local by the first statement bound the statements after it: a lock wait ends at its statement_timeout', async () => {
+    const holder = new pg.Client({ connectionString: databaseUrl });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT pg_advisory_xact_lock(424242)');
+      const started = Date.now();
+      await expect(
+        pool().query(`SELECT set_config('statement_timeout', '500', true); SELECT pg_advisory_xact_lock(424242); SELECT 1`),
+      ).rejects.toThrow(/statement timeout/);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      // The setting went with the transaction: the connection's next statement has no timeout of it.
+      const { rows } = await pool().query(`SELECT current_setting('statement_timeout') AS timeout`);
+      expect(rows[0].timeout).toBe('0');
+    } finally {
+      await holder.query('ROLLBACK');
+      await holder.end();
+    }
   });
 });

@@ -159,6 +159,16 @@ const compileOptions: jsonata.JsonataOptions = {
  */
 const compiled = new Map<string, Promise<jsonata.Expression>>();
 const maxCompiled = 200;
+/**
+ * And at most this many characters of source in all: a compiled tree is tens of times its source, and a member's
+ * workflow could otherwise keep 200 expressions of the longest kind in every thread (typical ones are far shorter).
+ */
+const maxCompiledChars = 100_000;
+let compiledChars = 0;
+
+function forget(source: string): void {
+  if (compiled.delete(source)) compiledChars -= source.length;
+}
 
 function compiledExpression(source: string, path: string): Promise<jsonata.Expression> {
   const known = compiled.get(source);
@@ -171,9 +181,10 @@ function compiledExpression(source: string, path: string): Promise<jsonata.Expre
   if (problem) throw expressionError(path, problem);
   const expression = compileBounded(source, compileOptions);
   compiled.set(source, expression);
-  if (compiled.size > maxCompiled) compiled.delete(compiled.keys().next().value!);
+  compiledChars += source.length;
+  while (compiled.size > maxCompiled || compiledChars > maxCompiledChars) forget(compiled.keys().next().value!);
   // A compilation that failed is not kept (it has no reason to: compileError above passed).
-  expression.catch(() => compiled.delete(source));
+  expression.catch(() => forget(source));
   return expression;
 }
 

@@ -134,6 +134,14 @@ describe('a compiled expression is kept and shared by evaluations (index.ts), wi
     }
   });
 
+  it('long distinct expressions (more characters than are kept) each still evaluate to their own value, twice', async () => {
+    const long = (index: number) => `$length("${'x'.repeat(4_900)}") + ${index}`;
+    for (let round = 0; round < 2; round += 1) {
+      const values = await Promise.all(Array.from({ length: 30 }, (_, index) => outcomeOf(long(index))));
+      expect(values).toEqual(Array.from({ length: 30 }, (_, index) => 4_900 + index));
+    }
+  });
+
   it('many distinct expressions (more than are kept) each still evaluate to their own value', async () => {
     const values = await Promise.all(Array.from({ length: 260 }, (_, index) => outcomeOf(`${index} + 1`)));
     expect(values).toEqual(Array.from({ length: 260 }, (_, index) => index + 1));

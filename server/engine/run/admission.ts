@@ -23,6 +23,8 @@ import { emitToMember, realtimeNotification } from '../../core/realtime/emit';
 import { effectiveLimits, instanceCeilings } from '../contract/limits';
 
 const admissionLock = 80_417_001;
+/** The longest an admission outside a caller's transaction waits for the lock and runs (ms); then it fails and is retried. */
+const admissionTimeoutMs = 10_000;
 
 /** Whether an earlier unfinished run of the same workflow holds the key of the run aliased `e`. */
 export const keyHeldByEarlierRun = Prisma.sql`(e.serial_key IS NOT NULL AND EXISTS (
@@ -94,13 +96,16 @@ export async function admitQueuedAlone(workflowId: string): Promise<string[]> {
 /** The lock, the admission and an optional statement after it (under the lock), in one round trip; see admitQueuedAlone. */
 async function admissionRoundTrip(workflowId: string, self: string | undefined, afterwards?: Prisma.Sql): Promise<{ admitted: string[]; after: unknown[] }> {
   const statements = [
-    `SELECT set_config('synchronous_commit', 'off', true), pg_advisory_xact_lock(${admissionLock})`,
+    // Settings of this transaction only, for the statements after this one: a lock wait or an admission bounded as
+    // an interactive transaction's timeout bounded them (a statement of a simple-protocol query is timed alone).
+    `SELECT set_config('synchronous_commit', 'off', true), set_config('statement_timeout', '${admissionTimeoutMs}', true)`,
+    `SELECT pg_advisory_xact_lock(${admissionLock})`,
     inlinedSql(admissionStatement(workflowId, self)),
     ...(afterwards ? [inlinedSql(afterwards)] : []),
   ];
   const results = (await pool().query(statements.join(';\n'))) as unknown as { rows: unknown[] }[];
-  const [admission] = results[1].rows as AdmissionRow[];
-  return { admitted: admission.admitted.map((run) => run.id), after: afterwards ? results[2].rows : [] };
+  const [admission] = results[2].rows as AdmissionRow[];
+  return { admitted: admission.admitted.map((run) => run.id), after: afterwards ? results[3].rows : [] };
 }
 
 interface AdmissionRow {
