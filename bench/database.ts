@@ -53,7 +53,8 @@ export async function openBenchDatabase(log: (message: string) => void): Promise
       url: withDatabase(external, name),
       description: `scratch database ${name} on ${host} (BENCH_DATABASE_URL)`,
       async dispose() {
-        if (disposed) return;
+        // BENCH_KEEP_DATABASE=1: left for examining its rows and plans afterwards.
+        if (disposed || process.env.BENCH_KEEP_DATABASE === '1') return;
         disposed = true;
         await withClient(external, (client) => client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`));
       },

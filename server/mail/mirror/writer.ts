@@ -9,7 +9,8 @@
  * Messages with a pending webmail operation (mail_operations) keep their mirror flags and folder: the
  * member's action shows at once and the runner applies it to the server; the sync never undoes it.
  */
-import { db, type Tx } from '../../core/db';
+import { db, pool, type Tx } from '../../core/db';
+import { log } from '../../core/log';
 import { emitToMember, realtimeNotification, type RealtimeEvents } from '../../core/realtime/emit';
 import { blobKeys, blobStore } from '../../core/storage/blob-store';
 import type { FlagUpdate, FolderCursor, MirrorBatch, MirrorSink } from '../provider';
@@ -61,11 +62,35 @@ export interface MirrorSinkWithTotals extends MirrorSink {
   totals: { inserted: number; updated: number; removed: number };
 }
 
-export function createMirrorSink(mailbox: MirrorMailbox): MirrorSinkWithTotals {
+export interface StatisticsRefresh {
+  /** Messages a sink writes before it first refreshes the planner's statistics; then at each doubling. */
+  firstAt: number;
+  refresh: () => Promise<void>;
+}
+
+/**
+ * Refreshes the planner's statistics of `mail_messages.mailbox_id` (about 30 ms: one column of a
+ * sample). A mailbox mirrored since the table's last ANALYZE is unknown to them, so the planner
+ * takes it for a row or two and may read a mailbox-scoped statement through any index that starts
+ * with the mailbox (the batch's thread look-ups read the whole mailbox for each id that way), and
+ * autovacuum analyses only once a tenth of the table changed: a new mailbox in a large instance may
+ * wait for ever. Skipped when another ANALYZE holds the table; a failure only leaves the estimates
+ * as they were.
+ */
+export async function refreshMailboxStatistics(): Promise<void> {
+  try {
+    await pool().query('ANALYZE (SKIP_LOCKED) mail_messages (mailbox_id)');
+  } catch (err) {
+    log.warn({ err }, 'the statistics of mail_messages could not be refreshed');
+  }
+}
+
+export function createMirrorSink(mailbox: MirrorMailbox, statistics: StatisticsRefresh = { firstAt: 1_000, refresh: refreshMailboxStatistics }): MirrorSinkWithTotals {
   // Writes happen one after the other, in the order batches were handed over; a failed write stops
   // every later one (its promise rejects with the same error).
   let tail: Promise<unknown> = Promise.resolve();
   const totals = { inserted: 0, updated: 0, removed: 0 };
+  let refreshStatisticsAt = statistics.firstAt;
   return {
     totals,
     commit(batch) {
@@ -77,6 +102,11 @@ export function createMirrorSink(mailbox: MirrorMailbox): MirrorSinkWithTotals {
         totals.inserted += result.inserted;
         totals.updated += result.updated;
         totals.removed += result.removed;
+        // Before the next batch is written, so that its statements are planned on the new figures.
+        if (totals.inserted >= refreshStatisticsAt) {
+          while (refreshStatisticsAt <= totals.inserted) refreshStatisticsAt *= 2;
+          await statistics.refresh();
+        }
         return { inserted: result.inserted };
       })();
       tail = written;
@@ -192,9 +222,11 @@ async function countAndAnnounce(tx: Sql, mailbox: MirrorMailbox, delta: number, 
 /** Inserts the batch's messages the mirror lacks; `skipped` when some planned ones were found written meanwhile (ON CONFLICT). */
 async function insertMessages(tx: Sql, mailbox: MirrorMailbox, prepared: PreparedMessage[], touched: Set<string>): Promise<{ inserted: number; skipped: boolean }> {
   // One round trip: which of the batch's messages the mirror holds already (a batch read again after
-  // a crash) and what the batch's messages may thread with.
+  // a crash) and what the batch's messages may thread with. Each key is looked up alone: a mailbox
+  // being synced has no statistics yet, and one `= ANY` test was planned as a read of the whole mailbox.
   const [lookup] = await tx.$queryRawUnsafe<(Parameters<typeof threadLookupsOf>[0] & { existing: string[] })[]>(
-    `SELECT ARRAY(SELECT provider_key FROM mail_messages WHERE mailbox_id = $1::uuid AND provider_key = ANY($6::text[])) AS existing,
+    `SELECT ARRAY(SELECT held.provider_key FROM unnest($6::text[]) AS batch(key)
+                   CROSS JOIN LATERAL (SELECT provider_key FROM mail_messages WHERE mailbox_id = $1::uuid AND provider_key = batch.key) held) AS existing,
             ${threadLookupColumnsSql}`,
     mailbox.id,
     ...threadLookupParams(prepared),

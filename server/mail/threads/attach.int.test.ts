@@ -4,10 +4,20 @@ import { createMember } from '../../testing/factories';
 import { createMailbox } from '../../testing/mail-factories';
 import { buildRawMessage, type RawMessageFields } from '../../testing/mail-servers/deliver';
 import { useTestDatabase } from '../../testing/test-database';
-import { commitBatch, type MirrorMailbox } from '../mirror/writer';
+import { commitBatch, createMirrorSink, refreshMailboxStatistics, type MirrorMailbox } from '../mirror/writer';
+import { threadLookupColumnsSql, threadLookupParams } from './attach';
 import type { IncomingMessage, MirrorBatch } from '../provider';
 
 await useTestDatabase();
+
+interface PlanNode {
+  'Relation Name'?: string;
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
+  'Rows Removed by Filter'?: number;
+  'Rows Removed by Index Recheck'?: number;
+  Plans?: PlanNode[];
+}
 
 let uid = 0;
 async function incoming(fields: Partial<RawMessageFields> & { folder?: string; seen?: boolean; labels?: string[]; at?: Date }): Promise<IncomingMessage> {
@@ -124,6 +134,98 @@ describe('threads in the mirror', () => {
     await commitBatch(mailbox, batch([], { removedProviderKeys: [second.providerKey] }));
     expect(await threadsOf(mailbox.id)).toEqual([]);
     expect((await db().mailbox.findUniqueOrThrow({ where: { id: mailbox.id } })).messageCount).toBe(0);
+  });
+
+  it('joins a message to mirrored mail by each link: their In-Reply-To, their References, a reference they share', async () => {
+    const mailbox = await setup();
+    // Mirrored first: children whose parents are not mirrored yet, and a message naming a root never mirrored.
+    await commitBatch(mailbox, batch([
+      await incoming({ messageId: '<child-irt@x>', inReplyTo: '<parent-irt@x>', subject: 'Shipping dates' }),
+      await incoming({ messageId: '<child-refs@x>', references: ['<older@x>', '<parent-refs@x>'], subject: 'Venue options' }),
+      await incoming({ messageId: '<sibling-1@x>', references: ['<lost-root@x>'], subject: 'Catering' }),
+    ]));
+    expect(await threadsOf(mailbox.id)).toHaveLength(3);
+    // Then, in a later batch, messages linked to them only through those headers (subjects all differ).
+    await commitBatch(mailbox, batch([
+      await incoming({ messageId: '<parent-irt@x>', subject: 'Dates for the shipment' }),
+      await incoming({ messageId: '<parent-refs@x>', subject: 'Where do we meet' }),
+      await incoming({ messageId: '<sibling-2@x>', references: ['<lost-root@x>'], subject: 'Menu' }),
+    ]));
+    const threads = await threadsOf(mailbox.id);
+    expect(threads.map((thread) => thread.messageCount)).toEqual([2, 2, 2]);
+  });
+
+  it("looks up the thread links of a batch by its ids, not by reading the mailbox, also for a new mailbox once its sink refreshed the statistics", async () => {
+    // 10,000 mirrored messages, each naming its parent and a root it shares with one other in its References.
+    const fill = (mailboxId: string) =>
+      db().$executeRawUnsafe(
+        `WITH thread AS (INSERT INTO mail_threads (id, mailbox_id, last_message_at, updated_at) VALUES (gen_random_uuid(), $1::uuid, now(), now()) RETURNING id)
+         INSERT INTO mail_messages (id, mailbox_id, thread_id, provider_key, folder_key, message_id_header, in_reply_to, "references", received_at, ingested_via, updated_at)
+         SELECT gen_random_uuid(), $1::uuid, thread.id, 'INBOX' || chr(10) || '1' || chr(10) || n, 'INBOX', '<big-' || n || '@x>', '<big-' || (n - 1) || '@x>',
+                ARRAY['<root-' || (n / 2) || '@x>', '<big-' || (n - 1) || '@x>'], now() - n * interval '1 minute', 'initial', now()
+           FROM generate_series(1, 10000) AS n, thread`,
+        mailboxId,
+      );
+    // A batch of 200 new messages, each with three ids (as a sync's batch).
+    const messages = Array.from({ length: 200 }, (_, index) => ({
+      id: `new-${index}`,
+      messageId: `<new-${index}@x>`,
+      inReplyTo: `<big-${index * 45}@x>`,
+      references: [`<root-${index}@x>`, `<big-${index * 45}@x>`],
+      subject: null,
+      subjectKey: null,
+      replyPrefix: false,
+      receivedAt: new Date(),
+    }));
+    /** Rows the statement read from mail_messages (returned, filtered out or rechecked away), over all loops. */
+    const rowsRead = async (mailboxId: string) => {
+      const [plan] = await db().$queryRawUnsafe<{ 'QUERY PLAN': { Plan: PlanNode }[] }[]>(
+        `EXPLAIN (ANALYZE, FORMAT JSON) SELECT ${threadLookupColumnsSql}`,
+        mailboxId,
+        ...threadLookupParams(messages),
+      );
+      let read = 0;
+      const walk = (node: PlanNode) => {
+        if (node['Relation Name'] === 'mail_messages') {
+          read += ((node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0) + (node['Rows Removed by Index Recheck'] ?? 0)) * (node['Actual Loops'] ?? 1);
+        }
+        for (const child of node.Plans ?? []) walk(child);
+      };
+      walk(plan!['QUERY PLAN'][0]!.Plan);
+      return read;
+    };
+    // A mailbox the statistics know, and one mirrored since the last ANALYZE (a new mailbox's first
+    // sync) once its sink refreshed the statistics of the mailbox column.
+    const known = await setup();
+    await fill(known.id);
+    await db().$executeRawUnsafe('ANALYZE mail_messages');
+    const fresh = await setup();
+    await fill(fresh.id);
+    await refreshMailboxStatistics();
+    for (const mailbox of [known, fresh]) {
+      const read = await rowsRead(mailbox.id);
+      // The links found (about 1,600 rows across both mailboxes, the References index being shared)
+      // and nothing besides: reading the mailbox would be 10,000 rows.
+      expect(read).toBeGreaterThan(200);
+      expect(read).toBeLessThan(3_000);
+    }
+  });
+
+  it('refreshes the statistics once a sink wrote its first threshold of messages, then at each doubling', async () => {
+    const mailbox = await setup();
+    let refreshes = 0;
+    const statistics = { firstAt: 20, refresh: async () => void (refreshes += 1) };
+    const sink = createMirrorSink(mailbox, statistics);
+    const seen: number[] = [];
+    // 3, 19 (none), 22 (the first), 30 (none), 41 (past 40: the second), 90 (past 80: the third, once).
+    for (const size of [3, 16, 3, 8, 11, 49]) {
+      await sink.commit(batch(await Promise.all(Array.from({ length: size }, () => incoming({ subject: 'Bulk' })))));
+      seen.push(refreshes);
+    }
+    expect(seen).toEqual([0, 0, 1, 1, 2, 3]);
+    // A new run's small delta never refreshes.
+    await createMirrorSink(mailbox, statistics).commit(batch([await incoming({})]));
+    expect(refreshes).toBe(3);
   });
 
   it('writes folder cursors with the batch', async () => {

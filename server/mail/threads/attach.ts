@@ -38,11 +38,28 @@ export interface ThreadLookups {
 export const threadLookupColumnsSql = `
   (SELECT coalesce(json_agg(json_build_object('threadId', k.thread_id, 'id', k.id)), '[]'::json) FROM (
      -- (thread, id) pairs only: a thread of thousands of messages sharing a root answers once.
+     -- Each id looked up alone, through the index made for its link. A new mailbox's rows have no
+     -- statistics until the next ANALYZE, so the planner takes the mailbox for a few dozen rows: as
+     -- one OR (or one test against all the ids) it read the whole mailbox for every batch, a sync's
+     -- cost growing with the square of its mailbox. An equality on every column of an index, or one
+     -- containment test, is planned on its index whatever the estimates. The References test reads
+     -- the GIN index across mailboxes (behind OFFSET 0, so the mailbox's own btree prefix cannot be
+     -- taken instead) and keeps this mailbox's rows.
      SELECT DISTINCT m.thread_id, i.id
-       FROM mail_messages m
+       FROM unnest($2::text[]) AS linked(id)
+      CROSS JOIN LATERAL (
+             SELECT thread_id, message_id_header, in_reply_to, "references" FROM mail_messages
+              WHERE mailbox_id = $1::uuid AND message_id_header = linked.id
+             UNION ALL
+             SELECT thread_id, message_id_header, in_reply_to, "references" FROM mail_messages
+              WHERE mailbox_id = $1::uuid AND in_reply_to = linked.id
+             UNION ALL
+             SELECT thread_id, message_id_header, in_reply_to, "references"
+               FROM (SELECT mailbox_id, thread_id, message_id_header, in_reply_to, "references" FROM mail_messages
+                      WHERE "references" @> ARRAY[linked.id] OFFSET 0) shared
+              WHERE shared.mailbox_id = $1::uuid) m
       CROSS JOIN LATERAL unnest(array[m.message_id_header, m.in_reply_to] || m."references") AS i(id)
-      WHERE m.mailbox_id = $1::uuid AND m.thread_id IS NOT NULL AND cardinality($2::text[]) > 0
-        AND (m.message_id_header = ANY($2::text[]) OR m.in_reply_to = ANY($2::text[]) OR m."references" && $2::text[])
+      WHERE m.thread_id IS NOT NULL AND cardinality($2::text[]) > 0
         AND i.id = ANY($2::text[])
       LIMIT 20000) k) AS known,
   (SELECT coalesce(json_agg(json_build_object('threadId', t.id, 'subjectKey', t.subject_key, 'lastMessageAt', t.last_message_at) ORDER BY t.last_message_at DESC), '[]'::json) FROM (
