@@ -173,6 +173,60 @@ describe('mail supervisor', () => {
     await waitFor('handed-over sync', async () => (await subjects(heldByB.mailbox.id)).includes('Handed over'));
   });
 
+  it('a runner whose mailboxes were taken over while it stalled sits out before taking any back, longer each time', async () => {
+    const boxes = await Promise.all([mailboxFor(), mailboxFor()]);
+    const ids = boxes.map(({ mailbox }) => mailbox.id);
+    const a = supervisor({ owner: 'stall-a', watch: false });
+    const b = supervisor({ owner: 'stall-b', watch: false });
+    await a.start();
+    await b.start();
+    const held = async () => {
+      const rows = await db().mailbox.findMany({ where: { id: { in: ids } }, select: { leaseOwner: true } });
+      return { a: rows.filter((row) => row.leaseOwner === 'stall-a').length, b: rows.filter((row) => row.leaseOwner === 'stall-b').length };
+    };
+    const even = async () => {
+      const counts = await held();
+      return counts.a === 1 && counts.b === 1;
+    };
+    await waitFor('fair share', even);
+
+    // a stalls past its lease (2 s): b takes its mailbox over.
+    await a.stallForTests(3_500);
+    await waitFor('take-over by b', async () => (await held()).b === 2);
+    // Back, a finds the take-over and sits out for twice the lease: b keeps both, a takes none.
+    const sitOut = await waitFor('a sits out', async () => a.sittingOutFor);
+    expect(sitOut.ms).toBe(4_000);
+    while (Date.now() < sitOut.until.getTime() - 300) {
+      expect(await held()).toEqual({ a: 0, b: 2 });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    // Then the share evens out again.
+    await waitFor('even again', even);
+
+    // Taken over again within the hour: twice as long.
+    await a.stallForTests(3_500);
+    await waitFor('take-over by b again', async () => (await held()).b === 2);
+    expect((await waitFor('a sits out again', async () => a.sittingOutFor)).ms).toBe(8_000);
+  });
+
+  it('a runner sitting out comes back at once when no other runner is left to sync', async () => {
+    const boxes = await Promise.all([mailboxFor(), mailboxFor()]);
+    const ids = boxes.map(({ mailbox }) => mailbox.id);
+    const a = supervisor({ owner: 'alone-a', watch: false });
+    const b = supervisor({ owner: 'alone-b', watch: false });
+    await a.start();
+    await b.start();
+    const heldBy = async (owner: string) => db().mailbox.count({ where: { id: { in: ids }, leaseOwner: owner } });
+    await waitFor('fair share', async () => (await heldBy('alone-a')) === 1 && (await heldBy('alone-b')) === 1);
+    await a.stallForTests(3_500);
+    const sitOut = await waitFor('a sits out', async () => a.sittingOutFor);
+    // b dies: its heartbeat ages out, its leases expire, and a takes both long before its sit-out would end.
+    await b.abandon();
+    await waitFor('a holds both', async () => (await heldBy('alone-a')) === 2);
+    expect(Date.now()).toBeLessThan(sitOut.until.getTime());
+    expect(a.sittingOutFor).toBeNull();
+  });
+
   it('an orderly stop gives the leases back and leaves the runner list', async () => {
     const { mailbox } = await mailboxFor();
     const runner = supervisor({ owner: 'stopping' });

@@ -6,6 +6,13 @@
  * notification; the work itself is durable in the database (pending operations, the backfill status,
  * the resync window), so a handover lost with its runner is picked up by the next holder.
  *
+ * A runner that finds its mailboxes taken over (it stalled past its leases: a blocked event loop, a
+ * starved machine) sits out before it takes any again: no heartbeat, so the others count it out of
+ * the share and keep what they took, and no lease, for twice the lease at first, doubling with each
+ * take-over within the hour, up to 10 minutes. Without it a runner that stalls again and again had its
+ * mailboxes taken, given back at the next even-out and taken again, each move a new connection and
+ * a catch-up sync. It sits out only while another runner is live (otherwise nobody would sync).
+ *
  * Joins the runner's orderly shutdown: `stop()` ends the workers (bounded wait), gives the leases back
  * and removes the runner's row, so the other runners take the mailboxes at their next scan.
  */
@@ -18,8 +25,10 @@ import { log } from '../../server/core/log';
 import {
   fairShare,
   heartbeatRunner,
+  heldByOthers,
   leaseTiming,
   otherLiveHolder,
+  otherLiveRunners,
   purgeDeadRunners,
   releaseLeases,
   removeRunner,
@@ -48,8 +57,18 @@ export interface SupervisorOptions extends WorkerOptions {
   concurrentRuns?: number;
 }
 
+/** The longest a runner sits out after its mailboxes were taken over. */
+const sitOutMaxMs = 10 * 60_000;
+/** Take-overs further apart than this start the doubling again. */
+const takeOverMemoryMs = 60 * 60_000;
+
 export class MailSupervisor {
   readonly owner: string;
+  /** Until when this runner sits out (after a take-over of its mailboxes); 0: it takes part. */
+  private sitOutUntil = 0;
+  /** Take-overs of this runner's mailboxes in a row (each within `takeOverMemoryMs` of the last). */
+  private takeOvers = 0;
+  private lastTakeOverAt = 0;
   private readonly workers = new Map<string, MailboxWorker>();
   /** Sync runs at once in this process (connections and database transactions are bounded). */
   private readonly slots: Slots;
@@ -90,8 +109,23 @@ export class MailSupervisor {
           this.ticking = null;
           this.schedule();
         });
-    }, this.timing.scanMs);
+    }, Math.max(this.timing.scanMs, this.stalledUntil - Date.now()));
     this.scanTimer.unref();
+  }
+
+  /** Tests: until when `stallForTests` holds the ticks back. */
+  private stalledUntil = 0;
+
+  /**
+   * Simulates a stalled runner (tests): no heartbeat, renewal or share for `ms`, as when its event loop is
+   * blocked; its workers are left as they are (an idle worker writes nothing meanwhile).
+   */
+  async stallForTests(ms: number): Promise<void> {
+    this.stalledUntil = Date.now() + ms;
+    if (this.scanTimer) clearTimeout(this.scanTimer);
+    await this.ticking;
+    if (this.scanTimer) clearTimeout(this.scanTimer);
+    this.schedule();
   }
 
   /** Heartbeat and renewals (every renewMs), then the share: orphans taken, free leases up to the share, extras released. */
@@ -100,11 +134,21 @@ export class MailSupervisor {
     const { renewMs, ttlMs, liveMs } = this.timing;
     if (Date.now() - this.lastRenew >= renewMs) {
       this.lastRenew = Date.now();
-      await heartbeatRunner({ id: this.owner, hostname: hostname(), pid: process.pid });
       const held = [...this.workers.keys()];
       const kept = new Set(await renewLeases(this.owner, held, ttlMs));
       // Disconnected meanwhile (or, after a stall, taken by another runner: then the release matches nothing).
-      for (const id of held) if (!kept.has(id)) await this.drop(id, true);
+      const lost = held.filter((id) => !kept.has(id));
+      for (const id of lost) await this.drop(id, true);
+      if ((await heldByOthers(this.owner, lost)).length > 0) this.beginSitOut(ttlMs);
+      // After the take-over is known: a heartbeat would count this runner live again for the others,
+      // which would give mailboxes back to a share nobody takes while it sits out.
+      if (!this.sittingOut()) await heartbeatRunner({ id: this.owner, hostname: hostname(), pid: process.pid });
+    }
+    if (this.sittingOut()) {
+      // Nobody else to sync them: back at once.
+      if ((await otherLiveRunners(this.owner, liveMs)) > 0) return;
+      this.sitOutUntil = 0;
+      await heartbeatRunner({ id: this.owner, hostname: hostname(), pid: process.pid });
     }
     const { share } = await fairShare(liveMs);
     const held = this.workers.size;
@@ -121,11 +165,33 @@ export class MailSupervisor {
     }
   }
 
+  private sittingOut(): boolean {
+    return Date.now() < this.sitOutUntil;
+  }
+
+  /** Whether this runner is sitting out after a take-over, until when and for how long in all. */
+  get sittingOutFor(): { until: Date; ms: number } | null {
+    return this.sittingOut() ? { until: new Date(this.sitOutUntil), ms: this.sitOutMs } : null;
+  }
+
+  private sitOutMs = 0;
+
+  private beginSitOut(ttlMs: number): void {
+    // Workers and the renewal may each find the same take-over: one sit-out for it.
+    if (this.sittingOut()) return;
+    const now = Date.now();
+    this.takeOvers = now - this.lastTakeOverAt <= takeOverMemoryMs ? this.takeOvers + 1 : 1;
+    this.lastTakeOverAt = now;
+    this.sitOutMs = Math.min(sitOutMaxMs, 2 * ttlMs * 2 ** (this.takeOvers - 1));
+    this.sitOutUntil = now + this.sitOutMs;
+    log.warn({ owner: this.owner, sitOutMs: this.sitOutMs, takeOvers: this.takeOvers }, 'mailboxes of this runner were taken over while it stalled; it sits out before taking any again');
+  }
+
   private adopt(mailboxId: string): MailboxWorker {
     const existing = this.workers.get(mailboxId);
     if (existing) return existing;
     // The worker's writes are fenced by this runner's lease (server/mail/mirror/writer.ts).
-    const worker = new MailboxWorker(mailboxId, { ...this.options, slots: this.slots, session: { ...this.options.session, leaseOwner: this.owner } }, (id) => this.dropLater(id));
+    const worker = new MailboxWorker(mailboxId, { ...this.options, slots: this.slots, session: { ...this.options.session, leaseOwner: this.owner } }, (id) => this.goneLater(id));
     this.workers.set(mailboxId, worker);
     worker.start();
     return worker;
@@ -136,6 +202,17 @@ export class MailSupervisor {
     this.workers.delete(mailboxId);
     await worker?.stop();
     if (release) await releaseLeases(this.owner, [mailboxId]);
+  }
+
+  /**
+   * A worker found its mailbox gone: disconnected, or its lease taken over while this runner stalled (its
+   * write was fenced before the renewal noticed). The latter is a take-over like the renewal's.
+   */
+  private goneLater(mailboxId: string): void {
+    (async () => {
+      await this.drop(mailboxId, true);
+      if ((await heldByOthers(this.owner, [mailboxId])).length > 0) this.beginSitOut(this.timing.ttlMs);
+    })().catch((error: unknown) => log.warn({ mailboxId, err: error }, 'dropping a mailbox worker failed'));
   }
 
   /** Drops a worker from an event handler; a failure to give the lease back only costs its expiry. */
@@ -172,7 +249,8 @@ export class MailSupervisor {
       await notifyWork(mailboxId, work);
       return 'handed-over';
     }
-    if (await takeLease(mailboxId, this.owner, this.timing.ttlMs)) {
+    // Sitting out: the work goes to the holder (or waits, durable, for the runner that takes the lease).
+    if (!this.sittingOut() && (await takeLease(mailboxId, this.owner, this.timing.ttlMs))) {
       this.adopt(mailboxId);
       return 'local';
     }

@@ -99,6 +99,14 @@ export async function releaseLeases(owner: string, mailboxIds?: string[]): Promi
 }
 
 /** The live holder of a mailbox's lease other than `owner`, if any. */
+/** Of these mailboxes, the ones another runner holds now: taken over while their holder stalled past its lease. */
+export async function heldByOthers(owner: string, mailboxIds: string[]): Promise<string[]> {
+  if (mailboxIds.length === 0) return [];
+  const rows = await db().$queryRaw<{ id: string }[]>`
+    SELECT id FROM mailboxes WHERE id = ANY(${mailboxIds}::uuid[]) AND lease_owner IS NOT NULL AND lease_owner <> ${owner}`;
+  return rows.map((row) => row.id);
+}
+
 export async function otherLiveHolder(mailboxId: string, owner: string): Promise<string | null> {
   const rows = await db().$queryRaw<{ lease_owner: string | null }[]>`
     SELECT lease_owner FROM mailboxes WHERE id = ${mailboxId}::uuid AND lease_owner IS NOT NULL AND lease_owner <> ${owner} AND lease_until >= now()`;
@@ -125,6 +133,13 @@ export async function fairShare(liveMs: number = leaseTiming.liveMs): Promise<{ 
   const live = Math.max(1, Number(row?.live ?? 1));
   const active = Number(row?.active ?? 0);
   return { live, active, share: Math.ceil(active / live) };
+}
+
+/** Runners other than `owner` whose heartbeat is fresh. */
+export async function otherLiveRunners(owner: string, liveMs: number = leaseTiming.liveMs): Promise<number> {
+  const [row] = await db().$queryRaw<{ live: bigint }[]>`
+    SELECT count(*) AS live FROM runner_instances WHERE id <> ${owner} AND heartbeat_at > now() - ${liveMs} * interval '1 millisecond'`;
+  return Number(row?.live ?? 0);
 }
 
 /** Runner rows not heard from for an hour (crashed runners never remove their own). */
