@@ -173,23 +173,27 @@ describe('mail supervisor', () => {
     await waitFor('handed-over sync', async () => (await subjects(heldByB.mailbox.id)).includes('Handed over'));
   });
 
-  it('a runner whose mailboxes were taken over while it stalled sits out before taking any back, longer each time', async () => {
-    const boxes = await Promise.all([mailboxFor(), mailboxFor()]);
-    const ids = boxes.map(({ mailbox }) => mailbox.id);
-    const a = supervisor({ owner: 'stall-a', watch: false });
-    const b = supervisor({ owner: 'stall-b', watch: false });
+  /** Two runners (no IDLE watch) sharing two mailboxes one each; `held()` counts each one's leases. */
+  async function twoRunnersSharing(prefix: string) {
+    const ids = (await Promise.all([mailboxFor(), mailboxFor()])).map(({ mailbox }) => mailbox.id);
+    const a = supervisor({ owner: `${prefix}-a`, watch: false });
+    const b = supervisor({ owner: `${prefix}-b`, watch: false });
     await a.start();
     await b.start();
     const held = async () => {
       const rows = await db().mailbox.findMany({ where: { id: { in: ids } }, select: { leaseOwner: true } });
-      return { a: rows.filter((row) => row.leaseOwner === 'stall-a').length, b: rows.filter((row) => row.leaseOwner === 'stall-b').length };
+      return { a: rows.filter((row) => row.leaseOwner === a.owner).length, b: rows.filter((row) => row.leaseOwner === b.owner).length };
     };
     const even = async () => {
       const counts = await held();
       return counts.a === 1 && counts.b === 1;
     };
     await waitFor('fair share', even);
+    return { a, b, held, even };
+  }
 
+  it('a runner whose mailboxes were taken over while it stalled sits out before taking any back, longer each time', async () => {
+    const { a, held, even } = await twoRunnersSharing('stall');
     // a stalls past its lease (2 s): b takes its mailbox over.
     await a.stallForTests(3_500);
     await waitFor('take-over by b', async () => (await held()).b === 2);
@@ -210,19 +214,12 @@ describe('mail supervisor', () => {
   });
 
   it('a runner sitting out comes back at once when no other runner is left to sync', async () => {
-    const boxes = await Promise.all([mailboxFor(), mailboxFor()]);
-    const ids = boxes.map(({ mailbox }) => mailbox.id);
-    const a = supervisor({ owner: 'alone-a', watch: false });
-    const b = supervisor({ owner: 'alone-b', watch: false });
-    await a.start();
-    await b.start();
-    const heldBy = async (owner: string) => db().mailbox.count({ where: { id: { in: ids }, leaseOwner: owner } });
-    await waitFor('fair share', async () => (await heldBy('alone-a')) === 1 && (await heldBy('alone-b')) === 1);
+    const { a, b, held } = await twoRunnersSharing('alone');
     await a.stallForTests(3_500);
     const sitOut = await waitFor('a sits out', async () => a.sittingOutFor);
     // b dies: its heartbeat ages out, its leases expire, and a takes both long before its sit-out would end.
     await b.abandon();
-    await waitFor('a holds both', async () => (await heldBy('alone-a')) === 2);
+    await waitFor('a holds both', async () => (await held()).a === 2);
     expect(Date.now()).toBeLessThan(sitOut.until.getTime());
     expect(a.sittingOutFor).toBeNull();
   });
