@@ -98,7 +98,6 @@ export async function releaseLeases(owner: string, mailboxIds?: string[]): Promi
   }
 }
 
-/** The live holder of a mailbox's lease other than `owner`, if any. */
 /** Of these mailboxes, the ones another runner holds now: taken over while their holder stalled past its lease. */
 export async function heldByOthers(owner: string, mailboxIds: string[]): Promise<string[]> {
   if (mailboxIds.length === 0) return [];
@@ -107,6 +106,7 @@ export async function heldByOthers(owner: string, mailboxIds: string[]): Promise
   return rows.map((row) => row.id);
 }
 
+/** The live holder of a mailbox's lease other than `owner`, if any. */
 export async function otherLiveHolder(mailboxId: string, owner: string): Promise<string | null> {
   const rows = await db().$queryRaw<{ lease_owner: string | null }[]>`
     SELECT lease_owner FROM mailboxes WHERE id = ${mailboxId}::uuid AND lease_owner IS NOT NULL AND lease_owner <> ${owner} AND lease_until >= now()`;
