@@ -70,6 +70,11 @@ test('reply all prefilled, send, undo; a new message sent to review', async ({ p
 
   await page.getByTestId('answer-replyAll').click();
   const form = page.getByTestId('compose-form');
+  // The form waits for the reply's context (recipients, quote), read when the dialog opens: on a loaded machine
+  // that once took longer than the 10 s an assertion waits. A failure to read it is shown, and fails here by name.
+  const contextError = page.getByTestId('compose-context-error');
+  await expect(form.or(contextError)).toBeVisible({ timeout: 30_000 });
+  await expect(contextError).toHaveCount(0);
   await expect(page.getByTestId('compose-to')).toHaveValue('alice@example.test');
   await expect(page.getByTestId('compose-cc')).toHaveValue('bob@example.test, carol@example.test');
   await expect(page.getByTestId('compose-subject')).toHaveValue('Re: Planning');
