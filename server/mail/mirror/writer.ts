@@ -85,7 +85,14 @@ export async function refreshMailboxStatistics(): Promise<void> {
   }
 }
 
-export function createMirrorSink(mailbox: MirrorMailbox, statistics: StatisticsRefresh = { firstAt: 1_000, refresh: refreshMailboxStatistics }): MirrorSinkWithTotals {
+/**
+ * After one full batch: until then the planner takes the new mailbox for a row or two and may pick the wrong
+ * mailbox-prefixed index, which costs each batch a read of the mailbox per id; the refreshes cost about 30 ms
+ * each (a sample), and a sync of n messages makes log2(n / 200) of them.
+ */
+const defaultStatisticsRefresh: StatisticsRefresh = { firstAt: 200, refresh: refreshMailboxStatistics };
+
+export function createMirrorSink(mailbox: MirrorMailbox, statistics: StatisticsRefresh = defaultStatisticsRefresh): MirrorSinkWithTotals {
   // Writes happen one after the other, in the order batches were handed over; a failed write stops
   // every later one (its promise rejects with the same error).
   let tail: Promise<unknown> = Promise.resolve();
