@@ -38,13 +38,11 @@ export interface ThreadLookups {
 export const threadLookupColumnsSql = `
   (SELECT coalesce(json_agg(json_build_object('threadId', k.thread_id, 'id', k.id)), '[]'::json) FROM (
      -- (thread, id) pairs only: a thread of thousands of messages sharing a root answers once.
-     -- Each id looked up alone, through the index made for its link. A new mailbox's rows have no
-     -- statistics until the next ANALYZE, so the planner takes the mailbox for a few dozen rows: as
-     -- one OR (or one test against all the ids) it read the whole mailbox for every batch, a sync's
-     -- cost growing with the square of its mailbox. An equality on every column of an index, or one
-     -- containment test, is planned on its index whatever the estimates. The References test reads
-     -- the GIN index across mailboxes (behind OFFSET 0, so the mailbox's own btree prefix cannot be
-     -- taken instead) and keeps this mailbox's rows.
+     -- Each id looked up alone, through the index made for its link: as one OR (or one test against all
+     -- the ids) the planner estimated most of the mailbox and read all of it for every batch, a sync's
+     -- cost growing with the square of its mailbox. Per id, each index is the cheap path as long as the
+     -- planner knows roughly how many rows the mailbox has: a sync refreshes those statistics after its
+     -- first batch and at each doubling (../mirror/writer.ts), and until then the mailbox is small.
      SELECT DISTINCT m.thread_id, i.id
        FROM unnest($2::text[]) AS linked(id)
       CROSS JOIN LATERAL (
@@ -54,10 +52,8 @@ export const threadLookupColumnsSql = `
              SELECT thread_id, message_id_header, in_reply_to, "references" FROM mail_messages
               WHERE mailbox_id = $1::uuid AND in_reply_to = linked.id
              UNION ALL
-             SELECT thread_id, message_id_header, in_reply_to, "references"
-               FROM (SELECT mailbox_id, thread_id, message_id_header, in_reply_to, "references" FROM mail_messages
-                      WHERE "references" @> ARRAY[linked.id] OFFSET 0) shared
-              WHERE shared.mailbox_id = $1::uuid) m
+             SELECT thread_id, message_id_header, in_reply_to, "references" FROM mail_messages
+              WHERE mailbox_id = $1::uuid AND "references" @> ARRAY[linked.id]) m
       CROSS JOIN LATERAL unnest(array[m.message_id_header, m.in_reply_to] || m."references") AS i(id)
       WHERE m.thread_id IS NOT NULL AND cardinality($2::text[]) > 0
         AND i.id = ANY($2::text[])
