@@ -13,6 +13,7 @@ import { PrismaClient } from '../../generated/prisma/client';
 import { databaseUrl } from '../config';
 import { log } from '../log';
 import { busyOr } from './busy';
+import { statementName } from './prepared';
 
 export type Db = PrismaClient;
 export type Tx = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
@@ -47,7 +48,8 @@ export function pool(): pg.Pool {
 }
 
 export function db(): PrismaClient {
-  client ??= new PrismaClient({ adapter: new PrismaPg(pool()) });
+  // Statements registered as prepared (prepared.ts) are sent named through Prisma too; every other one unnamed.
+  client ??= new PrismaClient({ adapter: new PrismaPg(pool(), { statementNameGenerator: (query) => statementName(query.sql) as string }) });
   return client;
 }
 

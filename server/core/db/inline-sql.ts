@@ -14,12 +14,21 @@ export interface NumberedStatement {
   values: readonly unknown[];
 }
 
+/**
+ * A value left as a parameter of the text (`$n`) rather than written in: for a statement prepared once with its
+ * per-process constants written in and its per-call values as parameters (prepared.ts).
+ */
+export class Placeholder {
+  constructor(readonly position: number) {}
+}
+
 export function inlinedSql(statement: NumberedStatement): string {
   // One pass over the statement's own text: a value holding `$2` is never read as a placeholder.
   return statement.text.replace(/\$(\d+)/g, (_, index: string) => {
     const position = Number(index);
     if (position < 1 || position > statement.values.length) throw new Error(`inlinedSql: no value for $${index}`);
     const value = statement.values[position - 1];
+    if (value instanceof Placeholder) return `$${value.position}`;
     if (value === null || value === undefined) return 'NULL';
     if (typeof value === 'number' && Number.isFinite(value)) return String(value);
     if (typeof value === 'boolean') return value ? 'true' : 'false';

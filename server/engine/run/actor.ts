@@ -5,6 +5,7 @@
  */
 import type { ExecutionActor } from '../../core/auth/access';
 import { pool } from '../../core/db';
+import { prepared } from '../../core/db/prepared';
 import { fail } from '../contract/failures';
 
 /**
@@ -24,11 +25,11 @@ export async function executionActor(execution: { id: string; memberId: string }
 }
 
 async function readActor(execution: { id: string; memberId: string }): Promise<ExecutionActor> {
-  // On the pool directly: read once per run at least (issue 25 §1).
-  const { rows } = await pool().query<{ id: string; email: string; name: string; role: 'admin' | 'member'; status: string; createdAt: Date }>(
-    `SELECT id, email, name, role::text AS role, status::text AS status, created_at AS "createdAt" FROM members WHERE id = $1::uuid`,
-    [execution.memberId],
-  );
+  // On the pool directly and prepared: read once per run at least (issue 25 §1).
+  const { rows } = await pool().query<{ id: string; email: string; name: string; role: 'admin' | 'member'; status: string; createdAt: Date }>({
+    ...prepared(`SELECT id, email, name, role::text AS role, status::text AS status, created_at AS "createdAt" FROM members WHERE id = $1::uuid`),
+    values: [execution.memberId],
+  });
   const member = rows[0];
   if (member?.status !== 'active') throw fail.permanent('credential_missing', { message: 'The member this workflow runs for is no longer active.' });
   return { kind: 'execution', executionId: execution.id, member: { id: member.id, email: member.email, name: member.name, role: member.role, createdAt: member.createdAt } };

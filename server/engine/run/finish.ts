@@ -11,6 +11,7 @@
  *   workflow that calls the failing workflow again would otherwise start itself again, forever.
  */
 import { db, type Tx } from '../../core/db';
+import { prepared } from '../../core/db/prepared';
 import { log } from '../../core/log';
 import { emitToMember, realtimeNotification } from '../../core/realtime/emit';
 import { engineComposition, runHooks } from '../composition';
@@ -52,16 +53,7 @@ async function close(tx: Tx, execution: ClaimedExecution, status: 'succeeded' | 
   const notice = realtimeNotification(execution.memberId, 'execution.status', { executionId: execution.id, workflowId: execution.workflowId, status });
   const lease = execution.journal;
   const closed = await tx.$queryRawUnsafe<{ id: string }[]>(
-    `WITH closed AS (
-       UPDATE executions SET status = $2, finished_at = clock_timestamp(), error = coalesce($3::jsonb, error), wait_until = NULL,
-              updated_at = now(), acted = ${actedExpression('executions.id')},
-              working_ms = working_ms + (CASE WHEN lease_owner = $7 THEN $8::int ELSE 0 END),
-              lease_until = (CASE WHEN lease_owner = $7 THEN NULL ELSE lease_until END),
-              lease_takeovers = (CASE WHEN lease_owner = $7 AND $9 THEN 0 ELSE lease_takeovers END),
-              lease_owner = (CASE WHEN lease_owner = $7 THEN NULL ELSE lease_owner END)
-        WHERE id = $1::uuid AND status = ANY($4::text[]) RETURNING id
-     ), told AS (SELECT pg_notify($5, $6) FROM closed)
-     SELECT closed.id, (SELECT count(*) FROM told)::int AS told FROM closed`,
+    closeSql(),
     execution.id,
     status,
     stored === undefined ? null : JSON.stringify(stored),
@@ -86,6 +78,22 @@ async function close(tx: Tx, execution: ClaimedExecution, status: 'succeeded' | 
   if (stepsOpen) await runHooks(engineComposition().hooks.runClosed, tx, execution.id);
   if (execution.parentExecutionId) await wakeExecution(execution.parentExecutionId, tx);
   return true;
+}
+
+/** The closing statement, prepared (core/db/prepared.ts): every run's end pays it. */
+let closeText: string | null = null;
+function closeSql(): string {
+  closeText ??= prepared(`WITH closed AS (
+       UPDATE executions SET status = $2, finished_at = clock_timestamp(), error = coalesce($3::jsonb, error), wait_until = NULL,
+              updated_at = now(), acted = ${actedExpression('executions.id')},
+              working_ms = working_ms + (CASE WHEN lease_owner = $7 THEN $8::int ELSE 0 END),
+              lease_until = (CASE WHEN lease_owner = $7 THEN NULL ELSE lease_until END),
+              lease_takeovers = (CASE WHEN lease_owner = $7 AND $9 THEN 0 ELSE lease_takeovers END),
+              lease_owner = (CASE WHEN lease_owner = $7 THEN NULL ELSE lease_owner END)
+        WHERE id = $1::uuid AND status = ANY($4::text[]) RETURNING id
+     ), told AS (SELECT pg_notify($5, $6) FROM closed)
+     SELECT closed.id, (SELECT count(*) FROM told)::int AS told FROM closed`).text;
+  return closeText;
 }
 
 export async function succeedExecution(execution: ClaimedExecution): Promise<void> {

@@ -7,6 +7,7 @@
  * Working time (spec: only working time counts towards the run timeout) is the time a lease is held.
  */
 import { db, pool, type Tx } from '../../core/db';
+import { prepared } from '../../core/db/prepared';
 import { jobKeys } from '../../core/jobs/catalogue';
 import { enqueue } from '../../core/jobs/enqueue';
 import type { StepJournal } from './step-journal';
@@ -96,20 +97,19 @@ function requeueEndedWait(executionId: string): Promise<number> {
         OR EXISTS (SELECT 1 FROM execution_steps s WHERE s.execution_id = executions.id AND s.status = 'waiting' AND s.decision IS NOT NULL))`;
 }
 
-/** The claim, on the pool directly: it is paid by every advance (issue 25 §1). */
+/** The claim, on the pool directly and prepared (core/db/prepared.ts): it is paid by every advance (issue 25 §1). */
 async function claimRunnable(executionId: string, owner: string): Promise<Record<string, unknown>[]> {
-  const { rows } = await pool().query<Record<string, unknown>>(
-    `UPDATE executions SET lease_owner = $2, lease_until = now() + make_interval(secs => $3), updated_at = now(),
+  const { rows } = await pool().query<Record<string, unknown>>({ ...prepared(claimSql), values: [executionId, owner, leaseTtlMs / 1000] });
+  return rows;
+}
+
+const claimSql = `UPDATE executions SET lease_owner = $2, lease_until = now() + make_interval(secs => $3), updated_at = now(),
       lease_takeovers = lease_takeovers + (CASE WHEN lease_owner IS NOT NULL AND lease_until < now() THEN 1 ELSE 0 END)
     WHERE id = $1::uuid AND status IN ('queued', 'running')
       AND (lease_owner IS NULL OR lease_until IS NULL OR lease_until < now())
     RETURNING id, member_id, workflow_id, workflow_version_id, status, simulated, holds_slot, mailbox_id, message_id,
       trigger_type, trigger_node_id, trigger_data, parent_execution_id, parent_step_id, started_by, working_ms,
-      timeout_ms, started_at, message_headline, wake_seq, call_models, lease_takeovers`,
-    [executionId, owner, leaseTtlMs / 1000],
-  );
-  return rows;
-}
+      timeout_ms, started_at, message_headline, wake_seq, call_models, lease_takeovers`;
 
 /** Renews the lease; false when it was lost (the execution was taken over or finished elsewhere). */
 export async function renewLease(executionId: string, owner: string): Promise<boolean> {

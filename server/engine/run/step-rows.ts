@@ -12,6 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { db, pool, type Tx } from '../../core/db';
+import { prepared } from '../../core/db/prepared';
 import type { Prisma } from '../../generated/prisma/client';
 import { realtimeNotification } from '../../core/realtime/emit';
 import type { GraphNode } from '../contract/graph';
@@ -236,16 +237,15 @@ async function singleStatementWrite(run: StepOwner, ref: StepRef, columns: SqlCo
               ${parameter(ref.seq, 'int')}, ${parameter(ref.startedAt, 'timestamptz')}${columns.map((column) => `, ${parameter(column.value, column.cast)}`).join('')}
          FROM live`;
   const notices = [...held.filter((step) => step.announce).map((step) => heldNotice(run.execution, step)), ...(notice ? [notice] : [])];
-  const { rows } = await pool().query<{ live: number; written: number }>(
-    `WITH live AS (
+  const text = `WITH live AS (
        ${guarded ? `SELECT id FROM executions WHERE id = $1::uuid AND status = 'running' AND lease_owner = $2 FOR SHARE` : `SELECT $1::uuid AS id WHERE $2::text IS NULL`}
      ), held AS (${heldInsert('$3')}), written AS (${write} RETURNING 1), told AS (
        SELECT pg_notify(${parameter(notices[0]?.channel ?? '', 'text')}, n.body) FROM live, unnest(${parameter(notices.map((each) => each.body), 'text[]')}) AS n(body)
      )
      SELECT (SELECT count(*) FROM live)::int AS live, (SELECT count(*) FROM written)::int AS written, (SELECT count(*) FROM held)::int AS held,
-            (SELECT count(*) FROM told)::int AS told`,
-    values,
-  );
+            (SELECT count(*) FROM told)::int AS told`;
+  // Prepared (core/db/prepared.ts): one text per shape of write (its columns), a few dozen in all.
+  const { rows } = await pool().query<{ live: number; written: number }>({ ...prepared(text), values });
   if (rows[0].live === 0) throw new StepsNotSaved();
   // Prisma's update of a missing row fails too: a step this advance believes written is not there.
   if (rows[0].written === 0) throw new Error(`The step ${ref.id} of execution ${run.execution.id} was not found to update.`);
@@ -281,12 +281,7 @@ export async function flushHeldSteps(tx: Pick<Tx, '$queryRawUnsafe'>, execution:
   const held = journal.held;
   const notices = held.filter((step) => step.announce).map((step) => heldNotice(execution, step));
   const [result] = await tx.$queryRawUnsafe<{ live: number }[]>(
-    `WITH live AS (
-       SELECT id FROM executions WHERE id = $1::uuid AND status = 'running' AND lease_owner = $2 FOR SHARE
-     ), written AS (${heldInsert('$3')}), told AS (
-       SELECT pg_notify($4, n.body) FROM live, unnest($5::text[]) AS n(body)
-     )
-     SELECT (SELECT count(*) FROM live)::int AS live, (SELECT count(*) FROM written)::int AS written, (SELECT count(*) FROM told)::int AS told`,
+    flushHeldStepsSql,
     execution.id,
     journal.owner,
     JSON.stringify(held.map(heldRowOf)),
@@ -297,6 +292,14 @@ export async function flushHeldSteps(tx: Pick<Tx, '$queryRawUnsafe'>, execution:
   journal.held = [];
   return true;
 }
+
+/** Prepared (core/db/prepared.ts): written at every run's end. */
+const flushHeldStepsSql = prepared(`WITH live AS (
+       SELECT id FROM executions WHERE id = $1::uuid AND status = 'running' AND lease_owner = $2 FOR SHARE
+     ), written AS (${heldInsert('$3')}), told AS (
+       SELECT pg_notify($4, n.body) FROM live, unnest($5::text[]) AS n(body)
+     )
+     SELECT (SELECT count(*) FROM live)::int AS live, (SELECT count(*) FROM written)::int AS written, (SELECT count(*) FROM told)::int AS told`).text;
 
 /** The INSERT of the held steps given as a JSON array in `parameter`, for the run in the statement's `live` CTE. */
 function heldInsert(parameter: string): string {
