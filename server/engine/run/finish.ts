@@ -10,8 +10,8 @@
  * - error workflows for runs started by an error workflow or called, at any depth, by one: an error
  *   workflow that calls the failing workflow again would otherwise start itself again, forever.
  */
-import { db, type Tx } from '../../core/db';
-import { prepared } from '../../core/db/prepared';
+import { db, pool, type Tx } from '../../core/db';
+import { prepared, type PreparedText } from '../../core/db/prepared';
 import { log } from '../../core/log';
 import { emitToMember, realtimeNotification } from '../../core/realtime/emit';
 import { engineComposition, runHooks } from '../composition';
@@ -42,18 +42,21 @@ export interface ExecutionError {
 
 const open = ['queued', 'running', 'waiting'];
 
-/** Moves the execution to its final status, unless it already finished (cancelled meanwhile). */
-async function close(tx: Tx, execution: ClaimedExecution, status: 'succeeded' | 'failed', error: ExecutionError | null): Promise<boolean> {
-  const stored = error ? ({ code: error.code, message: error.message, nodeId: error.nodeId, kind: error.kind, attempts: error.attempts, nodeType: error.nodeType, details: error.details, at: error.at } as object) : undefined;
-  // The steps its advance held (step-journal.ts) are written first: they are part of the run that ends.
-  if (execution.journal?.held.length && !(await flushHeldSteps(tx, execution))) return false;
-  // The final status, `acted` (acted.ts: its steps are all written by now) and the live event in one
-  // statement; nothing when the run had already ended (cancelled meanwhile). The advance that ends it
-  // gives its lease back in the same statement, adding the lease's working time (lease.ts releaseLease).
+/** The error as the run's row keeps it (the spec's error object), or undefined for a success. */
+function storedError(error: ExecutionError | null): object | undefined {
+  return error ? { code: error.code, message: error.message, nodeId: error.nodeId, kind: error.kind, attempts: error.attempts, nodeType: error.nodeType, details: error.details, at: error.at } : undefined;
+}
+
+/**
+ * The closing statement's values, in its parameters' order: the final status, `acted` (acted.ts: its steps are all
+ * written by now) and the live event in one statement, which changes nothing when the run had already ended
+ * (cancelled meanwhile). The advance that ends it gives its lease back in the same statement, adding the lease's
+ * working time (lease.ts releaseLease).
+ */
+function closeValues(execution: ClaimedExecution, status: 'succeeded' | 'failed', stored: object | undefined): unknown[] {
   const notice = realtimeNotification(execution.memberId, 'execution.status', { executionId: execution.id, workflowId: execution.workflowId, status });
   const lease = execution.journal;
-  const closed = await tx.$queryRawUnsafe<{ id: string }[]>(
-    closeSql(),
+  return [
     execution.id,
     status,
     stored === undefined ? null : JSON.stringify(stored),
@@ -64,12 +67,25 @@ async function close(tx: Tx, execution: ClaimedExecution, status: 'succeeded' | 
     lease ? Math.max(0, Math.round(Date.now() - lease.workingSince)) : 0,
     // The crash streak ends as it would at the lease's release (advance.ts): alive, no cut-off step left to retry.
     lease ? !leavesCutOffStep(lease) : false,
-  );
+  ];
+}
+
+/**
+ * Steps still open when the run ends (a run timeout) are closed with it. An advance knows its run's steps
+ * (step-journal.ts): none open, nothing to close, and nothing a domain can still hold pending for one of them.
+ */
+function stepsOpenAt(execution: ClaimedExecution): boolean {
+  return !execution.journal || execution.journal.steps.some((step) => open.includes(step.status));
+}
+
+/** Moves the execution to its final status, unless it already finished (cancelled meanwhile). */
+async function close(tx: Tx, execution: ClaimedExecution, status: 'succeeded' | 'failed', error: ExecutionError | null): Promise<boolean> {
+  const stored = storedError(error);
+  // The steps its advance held (step-journal.ts) are written first: they are part of the run that ends.
+  if (execution.journal?.held.length && !(await flushHeldSteps(tx, execution))) return false;
+  const closed = await tx.$queryRawUnsafe<{ id: string }[]>(closeStatement().text, ...closeValues(execution, status, stored));
   if (closed.length === 0) return false;
-  // Steps still open when the run ends (a run timeout) are closed with it. An advance knows its run's
-  // steps (step-journal.ts): none open, nothing to close, and nothing a domain can still hold pending
-  // for one of them.
-  const stepsOpen = !execution.journal || execution.journal.steps.some((step) => open.includes(step.status));
+  const stepsOpen = stepsOpenAt(execution);
   if (stepsOpen) await failOpenSteps(tx, execution.id, stored);
   // A wait for a reply in another branch of a failed run ends with it (../dispatch/reply-waits.ts).
   if (status === 'failed') await dropReplyWaitsOfRuns(tx, [execution.id]);
@@ -81,8 +97,8 @@ async function close(tx: Tx, execution: ClaimedExecution, status: 'succeeded' | 
 }
 
 /** The closing statement, prepared (core/db/prepared.ts): every run's end pays it. */
-let closeText: string | null = null;
-function closeSql(): string {
+let closeText: PreparedText | null = null;
+function closeStatement(): PreparedText {
   closeText ??= prepared(`WITH closed AS (
        UPDATE executions SET status = $2, finished_at = clock_timestamp(), error = coalesce($3::jsonb, error), wait_until = NULL,
               updated_at = now(), acted = ${actedExpression('executions.id')},
@@ -92,11 +108,27 @@ function closeSql(): string {
               lease_owner = (CASE WHEN lease_owner = $7 THEN NULL ELSE lease_owner END)
         WHERE id = $1::uuid AND status = ANY($4::text[]) RETURNING id
      ), told AS (SELECT pg_notify($5, $6) FROM closed)
-     SELECT closed.id, (SELECT count(*) FROM told)::int AS told FROM closed`).text;
+     SELECT closed.id, (SELECT count(*) FROM told)::int AS told FROM closed`);
   return closeText;
 }
 
+/**
+ * Whether a success is its closing statement and nothing else: an advance that knows its steps, holds none unwritten,
+ * leaves none open, and has neither a caller to wake nor incidents to answer (a replay). Nearly every run's end.
+ */
+function succeedsByItsStatementAlone(execution: ClaimedExecution): boolean {
+  return execution.journal !== undefined && execution.journal.held.length === 0 && !stepsOpenAt(execution) && !execution.parentExecutionId && !(execution.startedBy === 'replay' && !execution.simulated);
+}
+
 export async function succeedExecution(execution: ClaimedExecution): Promise<void> {
+  if (succeedsByItsStatementAlone(execution)) {
+    // One round trip on the pool, the statement its own transaction (its rollups at its commit, as in a transaction):
+    // a Prisma transaction would add its BEGIN and COMMIT round trips to every run (issue 25 §1).
+    const { rows } = await pool().query({ ...closeStatement(), values: closeValues(execution, 'succeeded', undefined) });
+    leaseGivenBack(execution, rows.length > 0);
+    if (rows.length > 0) await slotFreed(execution);
+    return;
+  }
   const closed = await db().$transaction(async (tx) => {
     if (!(await close(tx, execution, 'succeeded', null))) return false;
     // A replay that succeeded answers the incidents of the runs it replays (resolve-incidents.ts).

@@ -39,9 +39,15 @@ export const stepSelect = {
   startedAt: true,
 } as const;
 
+/** The run's steps as the advancer reads them (`stepSelect`'s columns), on the pool and prepared: most runs read them once. */
 export async function loadSteps(executionId: string): Promise<StepRow[]> {
-  return db().executionStep.findMany({ where: { executionId }, select: stepSelect, orderBy: { seq: 'asc' } });
+  const { rows } = await pool().query<StepRow>({ ...loadStepsStatement, values: [executionId] });
+  return rows;
 }
+
+const loadStepsStatement = prepared(`SELECT id, node_id AS "nodeId", status, attempt, output, data, state, decision, attempts, effects,
+         attempt_started_at AS "attemptStartedAt", next_attempt_at AS "nextAttemptAt", started_at AS "startedAt"
+    FROM execution_steps WHERE execution_id = $1::uuid ORDER BY seq`);
 
 // ---------------------------------------------------------------------------------------------
 // The suspension state: wrapped once, unwrapped once.
