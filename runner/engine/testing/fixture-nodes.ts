@@ -159,3 +159,24 @@ export const slowDecisionFixture = defineNode({
 });
 
 registerFixtureNodeTypes([decisionFixture, slowDecisionFixture]);
+
+/**
+ * A node with no outside effect that still reports one in its result (as a node reporting what a capability did
+ * inside the instance would): its step is held with its advance (step-journal.ts) and written only with the run's
+ * end, so that end must count it in `acted` (server/engine/run/finish.ts).
+ */
+export const reportedEffectFixture = defineNode({
+  type: 'test.reported_effect',
+  version: 1,
+  category: 'data',
+  label: { en: 'test.reported_effect', fr: 'test.reported_effect' },
+  description: { en: 'Engine test fixture.', fr: 'Appareil de test du moteur.' },
+  params: z.strictObject({}),
+  outputs: ['main'],
+  effect: 'none',
+  async execute() {
+    return { data: { reported: true }, effects: [{ kind: 'test', description: 'reported by the node' }] };
+  },
+});
+
+registerFixtureNodeTypes([reportedEffectFixture]);

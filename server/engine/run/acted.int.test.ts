@@ -56,6 +56,15 @@ describe('issue 19 §3: a run records whether it acted when it finishes', () => 
     expect(worked.acted).toBe(true);
   });
 
+  it('an effect reported by a step held until the run’s end counts: the end writes that step and `acted` in one statement', async () => {
+    const { execution } = await runOf({ nodes: [trigger, node('note', 'test.reported_effect'), node('after', 'test.step')], connections: [link('start', 'note'), link('note', 'after')] });
+    const done = await waitForExecution(execution.id);
+    expect(done).toMatchObject({ status: 'succeeded', acted: true });
+    expect(done.steps.find((step) => step.nodeId === 'note')).toMatchObject({ status: 'succeeded', effects: [{ kind: 'test', description: 'reported by the node' }] });
+    const quiet = await runOf({ nodes: [trigger, node('after', 'test.step')], connections: [link('start', 'after')] });
+    expect(await waitForExecution(quiet.execution.id)).toMatchObject({ status: 'succeeded', acted: false });
+  });
+
   it('a test run that would have acted counts its simulated effects', async () => {
     const { execution } = await runOf(conditionGraph('branch_true'), { simulated: true });
     expect(await waitForExecution(execution.id)).toMatchObject({ status: 'succeeded', acted: true });

@@ -22,8 +22,8 @@ import { callLineage } from './call-chain';
 import { wakeExecution } from './lease';
 import { startExecution } from './start';
 import { anonymisedSummary } from './summary';
-import { failOpenSteps, flushHeldSteps } from './step-rows';
-import { leavesCutOffStep } from './step-journal';
+import { failOpenSteps, flushHeldSteps, heldInsert, heldStepsPayload } from './step-rows';
+import { leavesCutOffStep, type StepJournal } from './step-journal';
 import { dropReplyWaitsOfRuns } from '../dispatch/reply-waits';
 import type { ClaimedExecution } from './lease';
 
@@ -113,18 +113,61 @@ function closeStatement(): PreparedText {
 }
 
 /**
- * Whether a success is its closing statement and nothing else: an advance that knows its steps, holds none unwritten,
- * leaves none open, and has neither a caller to wake nor incidents to answer (a replay). Nearly every run's end.
+ * The close of a success whose advance still holds steps (step-journal.ts: the effect-free steps since its last
+ * write), with those steps, in one statement: what `close` does with flushHeldSteps and the closing statement in a
+ * transaction. As flushHeldSteps, only for a run still running under this advance's lease; nothing is written
+ * otherwise. `acted` also counts the held steps, which the statement's own reading of the run's steps cannot see.
  */
-function succeedsByItsStatementAlone(execution: ClaimedExecution): boolean {
-  return execution.journal !== undefined && execution.journal.held.length === 0 && !stepsOpenAt(execution) && !execution.parentExecutionId && !(execution.startedBy === 'replay' && !execution.simulated);
+let closeWithHeldText: PreparedText | null = null;
+function closeWithHeldStatement(): PreparedText {
+  closeWithHeldText ??= prepared(`WITH live AS (
+       UPDATE executions SET status = 'succeeded', finished_at = clock_timestamp(), wait_until = NULL, updated_at = now(),
+              acted = ($5::boolean OR ${actedExpression('executions.id')}),
+              working_ms = working_ms + $3::int, lease_until = NULL, lease_owner = NULL,
+              lease_takeovers = (CASE WHEN $4::boolean THEN 0 ELSE lease_takeovers END)
+        WHERE id = $1::uuid AND status = 'running' AND lease_owner = $2 RETURNING id
+     ), written AS (${heldInsert('$6')}), told AS (
+       SELECT pg_notify($7, n.body) FROM live, unnest($8::text[]) AS n(body)
+     )
+     SELECT live.id, (SELECT count(*) FROM written)::int AS written, (SELECT count(*) FROM told)::int AS told FROM live`);
+  return closeWithHeldText;
+}
+
+function closeWithHeldValues(execution: ClaimedExecution & { journal: StepJournal }): unknown[] {
+  const journal = execution.journal;
+  const held = heldStepsPayload(execution);
+  const notice = realtimeNotification(execution.memberId, 'execution.status', { executionId: execution.id, workflowId: execution.workflowId, status: 'succeeded' });
+  return [
+    execution.id,
+    journal.owner,
+    Math.max(0, Math.round(Date.now() - journal.workingSince)),
+    // The crash streak ends as it would at the lease's release (advance.ts): alive, no cut-off step left to retry.
+    !leavesCutOffStep(journal),
+    held.acted,
+    held.rows,
+    notice.channel,
+    // The steps' events before the run's, as a flush before the close sent them.
+    [...held.notices.map((each) => each.body), notice.body],
+  ];
+}
+
+/**
+ * Whether a success is one statement and nothing else: an advance that knows its steps, leaves none open, and has
+ * neither a caller to wake nor incidents to answer (a replay). Nearly every run's end.
+ */
+function succeedsByOneStatement(execution: ClaimedExecution): execution is ClaimedExecution & { journal: StepJournal } {
+  return execution.journal !== undefined && !stepsOpenAt(execution) && !execution.parentExecutionId && !(execution.startedBy === 'replay' && !execution.simulated);
 }
 
 export async function succeedExecution(execution: ClaimedExecution): Promise<void> {
-  if (succeedsByItsStatementAlone(execution)) {
+  if (succeedsByOneStatement(execution)) {
     // One round trip on the pool, the statement its own transaction (its rollups at its commit, as in a transaction):
-    // a Prisma transaction would add its BEGIN and COMMIT round trips to every run (issue 25 §1).
-    const { rows } = await pool().query({ ...closeStatement(), values: closeValues(execution, 'succeeded', undefined) });
+    // a Prisma transaction would add its BEGIN and COMMIT round trips, and the held steps' flush one more (issue 25 §1).
+    const holding = execution.journal.held.length > 0;
+    const { rows } = holding
+      ? await pool().query({ ...closeWithHeldStatement(), values: closeWithHeldValues(execution) })
+      : await pool().query({ ...closeStatement(), values: closeValues(execution, 'succeeded', undefined) });
+    if (rows.length > 0) execution.journal.held = [];
     leaseGivenBack(execution, rows.length > 0);
     if (rows.length > 0) await slotFreed(execution);
     return;

@@ -8,6 +8,7 @@
  */
 import { db, pool, type Tx } from '../../core/db';
 import { prepared } from '../../core/db/prepared';
+import { rememberMember, type MemberRow } from './actor';
 import { jobKeys } from '../../core/jobs/catalogue';
 import { enqueue } from '../../core/jobs/enqueue';
 import type { StepJournal } from './step-journal';
@@ -63,7 +64,7 @@ export async function claimExecution(executionId: string, owner: string): Promis
   if (rows.length === 0 && (await requeueEndedWait(executionId)) > 0) rows = await claimRunnable(executionId, owner);
   const row = rows[0];
   if (!row) return null;
-  return {
+  const claimed: ClaimedExecution = {
     id: row.id as string,
     memberId: row.member_id as string,
     workflowId: row.workflow_id as string,
@@ -87,6 +88,10 @@ export async function claimExecution(executionId: string, owner: string): Promis
     wakeSeq: Number(row.wake_seq),
     leaseTakeovers: Number(row.lease_takeovers),
   };
+  // The member the run acts as, read by the claim's own statement (actor.ts): no round trip of its own.
+  const member = row.member as (Omit<MemberRow, 'createdAt'> & { createdAt: string }) | null;
+  rememberMember(claimed, member ? { ...member, createdAt: new Date(member.createdAt) } : null);
+  return claimed;
 }
 
 function requeueEndedWait(executionId: string): Promise<number> {
@@ -109,7 +114,9 @@ const claimSql = `UPDATE executions SET lease_owner = $2, lease_until = now() + 
       AND (lease_owner IS NULL OR lease_until IS NULL OR lease_until < now())
     RETURNING id, member_id, workflow_id, workflow_version_id, status, simulated, holds_slot, mailbox_id, message_id,
       trigger_type, trigger_node_id, trigger_data, parent_execution_id, parent_step_id, started_by, working_ms,
-      timeout_ms, started_at, message_headline, wake_seq, call_models, lease_takeovers`;
+      timeout_ms, started_at, message_headline, wake_seq, call_models, lease_takeovers,
+      (SELECT json_build_object('id', m.id, 'email', m.email, 'name', m.name, 'role', m.role::text, 'status', m.status::text, 'createdAt', m.created_at)
+         FROM members m WHERE m.id = executions.member_id) AS member`;
 
 /** Renews the lease; false when it was lost (the execution was taken over or finished elsewhere). */
 export async function renewLease(executionId: string, owner: string): Promise<boolean> {

@@ -307,8 +307,22 @@ const flushHeldStepsSql = prepared(`WITH live AS (
      )
      SELECT (SELECT count(*) FROM live)::int AS live, (SELECT count(*) FROM written)::int AS written, (SELECT count(*) FROM told)::int AS told`).text;
 
+/**
+ * What a statement writing the advance's held steps needs (the run's close, finish.ts): their rows for `heldInsert`,
+ * the live events of those announced, and whether one of them recorded an effect (`acted`, acted.ts: the statement's
+ * own reading of the run's steps does not see the rows it inserts).
+ */
+export function heldStepsPayload(execution: Pick<ClaimedExecution, 'id' | 'memberId' | 'journal'>): { rows: string; notices: { channel: string; body: string }[]; acted: boolean } {
+  const held = execution.journal?.held ?? [];
+  return {
+    rows: JSON.stringify(held.map(heldRowOf)),
+    notices: held.filter((step) => step.announce).map((step) => heldNotice(execution, step)),
+    acted: held.some((step) => Array.isArray(step.effects) && step.effects.length > 0),
+  };
+}
+
 /** The INSERT of the held steps given as a JSON array in `parameter`, for the run in the statement's `live` CTE. */
-function heldInsert(parameter: string): string {
+export function heldInsert(parameter: string): string {
   return `INSERT INTO execution_steps (id, execution_id, node_id, node_type, status, attempt, seq, input, output, data, data_truncated,
                                     duration_ms, effects, warnings, loop, pinned, disabled, started_at, finished_at)
        SELECT r.id, live.id, r.node_id, r.node_type, r.status, r.attempt, r.seq, r.input, r.output, nullif(r.data, 'null'::jsonb), r.data_truncated,
