@@ -137,8 +137,10 @@ function admissionParameters(parameters: AdmissionParameters): unknown[] {
 /** The admission to prepare, its parameters as placeholders in admissionParameters' order; built once per process. */
 let admissionPrepared: SqlPreparedStatement | null = null;
 function admissionToPrepare(): SqlPreparedStatement {
-  const [workflowId, self, defaultLimit, instanceCap] = [1, 2, 3, 4].map((position) => new Placeholder(position));
-  admissionPrepared ??= { text: inlinedSql(admissionStatement({ workflowId, self, defaultLimit, instanceCap })), parameterTypes: ['uuid', 'uuid', 'int', 'int'] };
+  if (!admissionPrepared) {
+    const [workflowId, self, defaultLimit, instanceCap] = [1, 2, 3, 4].map((position) => new Placeholder(position));
+    admissionPrepared = { text: inlinedSql(admissionStatement({ workflowId, self, defaultLimit, instanceCap })), parameterTypes: ['uuid', 'uuid', 'int', 'int'] };
+  }
   return admissionPrepared;
 }
 
