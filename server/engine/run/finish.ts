@@ -11,7 +11,7 @@
  *   workflow that calls the failing workflow again would otherwise start itself again, forever.
  */
 import { db, pool, type Tx } from '../../core/db';
-import { prepared, type PreparedText } from '../../core/db/prepared';
+import { prepared } from '../../core/db/prepared';
 import { log } from '../../core/log';
 import { emitToMember, realtimeNotification } from '../../core/realtime/emit';
 import { engineComposition, runHooks } from '../composition';
@@ -54,20 +54,22 @@ function storedError(error: ExecutionError | null): object | undefined {
  * working time (lease.ts releaseLease).
  */
 function closeValues(execution: ClaimedExecution, status: 'succeeded' | 'failed', stored: object | undefined): unknown[] {
-  const notice = realtimeNotification(execution.memberId, 'execution.status', { executionId: execution.id, workflowId: execution.workflowId, status });
+  const notice = statusNotice(execution, status);
   const lease = execution.journal;
-  return [
-    execution.id,
-    status,
-    stored === undefined ? null : JSON.stringify(stored),
-    open,
-    notice.channel,
-    notice.body,
-    lease?.owner ?? null,
-    lease ? Math.max(0, Math.round(Date.now() - lease.workingSince)) : 0,
-    // The crash streak ends as it would at the lease's release (advance.ts): alive, no cut-off step left to retry.
-    lease ? !leavesCutOffStep(lease) : false,
-  ];
+  const given = lease ? leaseGivenAtEnd(lease) : { workedMs: 0, endsStreak: false };
+  return [execution.id, status, stored === undefined ? null : JSON.stringify(stored), open, notice.channel, notice.body, lease?.owner ?? null, given.workedMs, given.endsStreak];
+}
+
+function statusNotice(execution: ClaimedExecution, status: 'succeeded' | 'failed') {
+  return realtimeNotification(execution.memberId, 'execution.status', { executionId: execution.id, workflowId: execution.workflowId, status });
+}
+
+/**
+ * What the advance ending the run adds as it gives its lease back: the lease's working time, and whether the crash
+ * streak ends, as it would at the lease's release (advance.ts): alive, no cut-off step left to retry.
+ */
+function leaseGivenAtEnd(lease: StepJournal): { workedMs: number; endsStreak: boolean } {
+  return { workedMs: Math.max(0, Math.round(Date.now() - lease.workingSince)), endsStreak: !leavesCutOffStep(lease) };
 }
 
 /**
@@ -83,7 +85,7 @@ async function close(tx: Tx, execution: ClaimedExecution, status: 'succeeded' | 
   const stored = storedError(error);
   // The steps its advance held (step-journal.ts) are written first: they are part of the run that ends.
   if (execution.journal?.held.length && !(await flushHeldSteps(tx, execution))) return false;
-  const closed = await tx.$queryRawUnsafe<{ id: string }[]>(closeStatement().text, ...closeValues(execution, status, stored));
+  const closed = await tx.$queryRawUnsafe<{ id: string }[]>(closeStatement.text, ...closeValues(execution, status, stored));
   if (closed.length === 0) return false;
   const stepsOpen = stepsOpenAt(execution);
   if (stepsOpen) await failOpenSteps(tx, execution.id, stored);
@@ -97,9 +99,7 @@ async function close(tx: Tx, execution: ClaimedExecution, status: 'succeeded' | 
 }
 
 /** The closing statement, prepared (core/db/prepared.ts): every run's end pays it. */
-let closeText: PreparedText | null = null;
-function closeStatement(): PreparedText {
-  closeText ??= prepared(`WITH closed AS (
+const closeStatement = prepared(`WITH closed AS (
        UPDATE executions SET status = $2, finished_at = clock_timestamp(), error = coalesce($3::jsonb, error), wait_until = NULL,
               updated_at = now(), acted = ${actedExpression('executions.id')},
               working_ms = working_ms + (CASE WHEN lease_owner = $7 THEN $8::int ELSE 0 END),
@@ -109,8 +109,6 @@ function closeStatement(): PreparedText {
         WHERE id = $1::uuid AND status = ANY($4::text[]) RETURNING id
      ), told AS (SELECT pg_notify($5, $6) FROM closed)
      SELECT closed.id, (SELECT count(*) FROM told)::int AS told FROM closed`);
-  return closeText;
-}
 
 /**
  * The close of a success whose advance still holds steps (step-journal.ts: the effect-free steps since its last
@@ -118,9 +116,7 @@ function closeStatement(): PreparedText {
  * transaction. As flushHeldSteps, only for a run still running under this advance's lease; nothing is written
  * otherwise. `acted` also counts the held steps, which the statement's own reading of the run's steps cannot see.
  */
-let closeWithHeldText: PreparedText | null = null;
-function closeWithHeldStatement(): PreparedText {
-  closeWithHeldText ??= prepared(`WITH live AS (
+const closeWithHeldStatement = prepared(`WITH live AS (
        UPDATE executions SET status = 'succeeded', finished_at = clock_timestamp(), wait_until = NULL, updated_at = now(),
               acted = ($5::boolean OR ${actedExpression('executions.id')}),
               working_ms = working_ms + $3::int, lease_until = NULL, lease_owner = NULL,
@@ -130,25 +126,13 @@ function closeWithHeldStatement(): PreparedText {
        SELECT pg_notify($7, n.body) FROM live, unnest($8::text[]) AS n(body)
      )
      SELECT live.id, (SELECT count(*) FROM written)::int AS written, (SELECT count(*) FROM told)::int AS told FROM live`);
-  return closeWithHeldText;
-}
 
 function closeWithHeldValues(execution: ClaimedExecution & { journal: StepJournal }): unknown[] {
-  const journal = execution.journal;
   const held = heldStepsPayload(execution);
-  const notice = realtimeNotification(execution.memberId, 'execution.status', { executionId: execution.id, workflowId: execution.workflowId, status: 'succeeded' });
-  return [
-    execution.id,
-    journal.owner,
-    Math.max(0, Math.round(Date.now() - journal.workingSince)),
-    // The crash streak ends as it would at the lease's release (advance.ts): alive, no cut-off step left to retry.
-    !leavesCutOffStep(journal),
-    held.acted,
-    held.rows,
-    notice.channel,
-    // The steps' events before the run's, as a flush before the close sent them.
-    [...held.notices.map((each) => each.body), notice.body],
-  ];
+  const notice = statusNotice(execution, 'succeeded');
+  const given = leaseGivenAtEnd(execution.journal);
+  // The steps' events before the run's, as a flush before the close sent them.
+  return [execution.id, execution.journal.owner, given.workedMs, given.endsStreak, held.acted, held.rows, notice.channel, [...held.notices.map((each) => each.body), notice.body]];
 }
 
 /**
@@ -165,8 +149,8 @@ export async function succeedExecution(execution: ClaimedExecution): Promise<voi
     // a Prisma transaction would add its BEGIN and COMMIT round trips, and the held steps' flush one more (issue 25 §1).
     const holding = execution.journal.held.length > 0;
     const { rows } = holding
-      ? await pool().query({ ...closeWithHeldStatement(), values: closeWithHeldValues(execution) })
-      : await pool().query({ ...closeStatement(), values: closeValues(execution, 'succeeded', undefined) });
+      ? await pool().query({ ...closeWithHeldStatement, values: closeWithHeldValues(execution) })
+      : await pool().query({ ...closeStatement, values: closeValues(execution, 'succeeded', undefined) });
     if (rows.length > 0) execution.journal.held = [];
     leaseGivenBack(execution, rows.length > 0);
     if (rows.length > 0) await slotFreed(execution);

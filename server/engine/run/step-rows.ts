@@ -45,9 +45,11 @@ export async function loadSteps(executionId: string): Promise<StepRow[]> {
   return rows;
 }
 
-const loadStepsStatement = prepared(`SELECT id, node_id AS "nodeId", status, attempt, output, data, state, decision, attempts, effects,
-         attempt_started_at AS "attemptStartedAt", next_attempt_at AS "nextAttemptAt", started_at AS "startedAt"
-    FROM execution_steps WHERE execution_id = $1::uuid ORDER BY seq`);
+// The columns of `stepSelect`, each under its field's name (the table's columns are the fields in snake case).
+const loadStepsStatement = prepared(
+  `SELECT ${Object.keys(stepSelect).map((field) => `${field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)} AS "${field}"`).join(', ')}
+     FROM execution_steps WHERE execution_id = $1::uuid ORDER BY seq`,
+);
 
 // ---------------------------------------------------------------------------------------------
 // The suspension state: wrapped once, unwrapped once.
@@ -284,15 +286,14 @@ function heldColumns(write: StepWrite): Omit<HeldStep, 'id' | 'nodeId' | 'nodeTy
 export async function flushHeldSteps(tx: Pick<Tx, '$queryRawUnsafe'>, execution: Pick<ClaimedExecution, 'id' | 'memberId' | 'journal'>): Promise<boolean> {
   const journal = execution.journal;
   if (!journal) return true;
-  const held = journal.held;
-  const notices = held.filter((step) => step.announce).map((step) => heldNotice(execution, step));
+  const held = heldStepsPayload(execution);
   const [result] = await tx.$queryRawUnsafe<{ live: number }[]>(
     flushHeldStepsSql,
     execution.id,
     journal.owner,
-    JSON.stringify(held.map(heldRowOf)),
-    notices[0]?.channel ?? '',
-    notices.map((notice) => notice.body),
+    held.rows,
+    held.notices[0]?.channel ?? '',
+    held.notices.map((notice) => notice.body),
   );
   if (result.live === 0) return false;
   journal.held = [];
