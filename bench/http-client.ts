@@ -34,7 +34,7 @@ export class HttpConnection {
   private connecting: Promise<void> | null = null;
   private buffer: Buffer = Buffer.alloc(0);
   private pending: Pending | null = null;
-  private closeAfterResponse = false;
+  private reconnecting = false;
 
   constructor(
     private readonly port: number,
@@ -42,7 +42,7 @@ export class HttpConnection {
   ) {}
 
   get busy(): boolean {
-    return this.pending !== null;
+    return this.pending !== null || this.reconnecting;
   }
 
   private connect(): Promise<void> {
@@ -70,8 +70,17 @@ export class HttpConnection {
   }
 
   async send(request: Buffer, keepBody = false): Promise<HttpResult> {
-    if (this.pending) throw new Error('one request at a time per connection');
-    if (!this.socket || this.socket.destroyed) await this.connect();
+    if (this.pending || this.reconnecting) throw new Error('one request at a time per connection');
+    if (!this.socket || this.socket.destroyed) {
+      // Busy while it reconnects: a caller picking an idle connection in the meantime would otherwise
+      // take this one too and replace this request's pending answer, which then never settled.
+      this.reconnecting = true;
+      try {
+        await this.connect();
+      } finally {
+        this.reconnecting = false;
+      }
+    }
     return new Promise<HttpResult>((resolve, reject) => {
       this.pending = { resolve, reject, keepBody };
       this.buffer = Buffer.alloc(0);
