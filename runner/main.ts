@@ -11,9 +11,10 @@
  * mail watchers and give their leases back, exit.
  */
 import { run, type Runner } from 'graphile-worker';
-import { config, databaseUrl } from '../server/core/config';
+import pg from 'pg';
+import { config } from '../server/core/config';
 import { housekeepingTaskNames } from '../server/core/jobs/housekeeping-jobs';
-import { disconnectDb } from '../server/core/db';
+import { disconnectDb, keepConnectionsOpen, servicePoolOptions } from '../server/core/db';
 import { loadEnvFile } from '../server/core/load-env-file';
 import { log } from '../server/core/log';
 import { leaseTimingFor } from '../server/mail/lease';
@@ -32,20 +33,28 @@ import { runnerIdentity } from './runner-identity';
 import { startSendSweeperLoop } from './send/sweeper-loop';
 import { syncStarterTemplates } from './templates/sync-starter';
 import { taskList } from './tasks';
-import { runnerWorkerPreset } from './worker-preset';
+import { runnerPoolSize, runnerWorkerPreset } from './worker-preset';
 
 /** After this, a stop that is still waiting on a job gives up; `npm start` kills us later still. */
 const forcedExitMs = 12_000;
 
 loadEnvFile();
+// A service process: the connections it opened stay open through quiet spells (core/db/index.ts), graphile's too.
+keepConnectionsOpen();
 // The engine's capabilities and run-end hooks (server/engine-adapters/compose.ts), before any job runs.
 composeEngine();
 
 /** Set by SIGTERM/SIGINT: from then on the runner is no longer ready. */
 let stopping = false;
 
+// graphile-worker's own pool (job fetch, completion, LISTEN), made here so it keeps its connections as ours does.
+// With both listeners present graphile adds none of its own; pg drops a connection that failed either way.
+const workerPool = new pg.Pool(servicePoolOptions(runnerPoolSize));
+workerPool.on('error', (error: Error & { code?: string }) => log.warn({ code: error.code, message: error.message }, 'job worker database connection lost'));
+workerPool.on('connect', (client) => client.on('error', (error: Error & { code?: string }) => log.warn({ code: error.code, message: error.message }, 'job worker database connection failed')));
+
 const runner: Runner = await run({
-  connectionString: databaseUrl(),
+  pgPool: workerPool,
   taskList,
   parsedCronItems,
   logger: graphileLogger,
@@ -109,6 +118,7 @@ try {
   await closePdfPool().catch((error: unknown) => log.error({ err: error }, 'PDF pool close failed'));
   await health?.close();
   await disconnectDb();
+  await workerPool.end();
 }
 if (!stopping) {
   // The worker pool ended without being asked to: let the supervisor see a failure.

@@ -12,11 +12,13 @@
  * at every start when it is smaller. The pool is lazy: idle instances open few connections.
  */
 export const runnerConcurrency = 20;
+/** graphile's pool: the concurrency plus the listener and the cron (runner/main.ts makes it, keeping its connections). */
+export const runnerPoolSize = runnerConcurrency + 2;
 
 export const runnerWorkerPreset = {
   worker: {
     concurrentJobs: runnerConcurrency,
-    maxPoolSize: runnerConcurrency + 2,
+    maxPoolSize: runnerPoolSize,
     localQueue: { size: 100 },
     completeJobBatchDelay: -1,
     failJobBatchDelay: -1,

@@ -6,7 +6,7 @@
  * (server/http/page-handler.ts): the same process otherwise.
  */
 import { config } from '../core/config';
-import { disconnectDb } from '../core/db';
+import { disconnectDb, keepConnectionsOpen } from '../core/db';
 import { loadEnvFile } from '../core/load-env-file';
 import { log } from '../core/log';
 import { setOAuthTokenSource } from '../mail/providers/token-source';
@@ -18,6 +18,8 @@ import { startWebServer } from './web-server';
 // `.env` before the configuration is first read, as the runner does: Next.js loads it too, but only
 // once it starts, after this process has read its settings (and never in an API-only process).
 loadEnvFile();
+// A service process: the connections it opened stay open through quiet spells (core/db/index.ts).
+keepConnectionsOpen();
 const { NODE_ENV, PORT, HOST, WEB_API_ONLY, WEB_DRAIN_SECONDS } = config();
 // Reading a message whose body is not mirrored yet fetches it from an OAuth provider with these tokens.
 setOAuthTokenSource(mailTokenSource);

@@ -82,13 +82,27 @@ describe('POST /hooks/wf/{token}', () => {
     expect(response.status).toBe(202);
     const execution = await db().execution.findUniqueOrThrow({ where: { id: response.body!.executionId } });
     const data = execution.triggerData as Record<string, unknown>;
-    // `constructor`, `toString` & co. are kept as own keys; a `__proto__` key is dropped by Prisma's JSON
-    // writer (never applied as a prototype): the stored object is plain data either way.
+    // `constructor`, `toString` & co. are kept as own keys; a `__proto__` key is dropped when the run is written
+    // (never applied as a prototype): the stored object is plain data either way.
     expect(Object.keys(data).sort()).toEqual(['constructor', 'toString']);
     expect(data.constructor).toEqual({ prototype: 1 });
     expect(Object.getPrototypeOf(data)).toBe(Object.prototype);
     expect(data.toString).toBe('x');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('stores the same trigger data with and without an Idempotency-Key (the one-statement start and the transaction)', async () => {
+    const { token } = await hook();
+    const body = '{"order":{"__proto__":{"polluted":true},"lines":[{"__proto__":1,"sku":"A-1"}],"note":"café ✓"},"n":1.5}';
+    const plain = await post(token, body);
+    const keyed = await post(token, body, { 'Idempotency-Key': `same-data-${randomUUID()}` });
+    expect([plain.status, keyed.status]).toEqual([202, 202]);
+    const [first, second] = await Promise.all(
+      [plain, keyed].map((response) => db().execution.findUniqueOrThrow({ where: { id: response.body!.executionId } })),
+    );
+    expect(first.triggerData).toEqual({ order: { lines: [{ sku: 'A-1' }], note: 'café ✓' }, n: 1.5 });
+    expect(second.triggerData).toEqual(first.triggerData);
+    expect([first.status, first.holdsSlot, first.timeoutMs, first.triggerType]).toEqual([second.status, second.holdsSlot, second.timeoutMs, second.triggerType]);
   });
 
   it('needs no credential and ignores cookies and foreign origins (a token route)', async () => {

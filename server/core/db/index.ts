@@ -6,6 +6,12 @@
  * The pool is bounded in time as well as in size: a request waits at most DATABASE_ACQUIRE_TIMEOUT_MS
  * (default 10 s) for a connection, then fails with DatabaseBusyError (busy.ts), answered 503
  * `internal.busy`, instead of hanging while every connection is held.
+ *
+ * A service process (web, runner) keeps the connections it opened (`keepConnectionsOpen`): pg's pool closes one
+ * idle for 10 s, and opening it again costs both sides a SCRAM exchange, a server process and its catalog caches,
+ * then a PREPARE of each hot statement. A burst after a quiet spell paid that for every connection at once: the
+ * first seconds of webhooks at 50/s answered in 400-700 ms (bench/README.md, "A quiet spell closed the pools").
+ * Other processes (tests, scripts, benches) let idle connections go, as before.
  */
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
@@ -20,6 +26,24 @@ export type Tx = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
 
 let sharedPool: pg.Pool | null = null;
 let client: PrismaClient | null = null;
+let keepOpen = false;
+
+/** pg's default: an idle connection is closed after this long, unless the process keeps them (0: never). */
+const idleTimeoutMillis = () => (keepOpen ? 0 : 10_000);
+
+/**
+ * From now on this process keeps every connection it opens, up to the pool's size, for its whole life (a service
+ * process: its peak is the pool's size anyway, and a burst must not find them closed). Call before the first query.
+ */
+export function keepConnectionsOpen(): void {
+  keepOpen = true;
+  if (sharedPool) sharedPool.options.idleTimeoutMillis = idleTimeoutMillis();
+}
+
+/** Options for another pool of a service process (graphile-worker's): the same idle rule as `pool()`. */
+export function servicePoolOptions(max: number): pg.PoolConfig {
+  return { connectionString: databaseUrl(), max, idleTimeoutMillis: idleTimeoutMillis() };
+}
 
 /** pg's pool, raising DatabaseBusyError when no connection comes within the acquire timeout (also for `query`, which connects through here). */
 class TimedPool extends pg.Pool {
@@ -38,7 +62,7 @@ class TimedPool extends pg.Pool {
 /** The process's connection pool. Use Prisma (`db()`) unless a statement is on a measured hot path. */
 export function pool(): pg.Pool {
   if (!sharedPool) {
-    sharedPool = new TimedPool({ connectionString: databaseUrl(), max: poolSize(), connectionTimeoutMillis: acquireTimeoutMs() });
+    sharedPool = new TimedPool({ ...servicePoolOptions(poolSize()), connectionTimeoutMillis: acquireTimeoutMs() });
     // A connection the server ends (restart, a session timeout) is dropped by the pool; without a
     // listener the pool's 'error' event would end the process. Only the message: the error holds
     // the client, whose parameters hold the password.

@@ -6,7 +6,8 @@
  * A refused hit is taken back, so a client that keeps knocking is not locked out for longer.
  */
 import { isIP } from 'node:net';
-import { db } from '../db';
+import { db, pool } from '../db';
+import { prepared } from '../db/prepared';
 import { ipv6Groups, normaliseIp } from './ip-address';
 
 export interface RateLimitResult {
@@ -53,18 +54,21 @@ export function rateLimitSubject(ip: string | null): string {
   return `${groups.slice(0, 4).map((group) => group.toString(16)).join(':')}::/64`;
 }
 
+// Every rate-limited request pays this statement (the webhook entry first of all): prepared, on the pool.
+const hitStatement = prepared(`
+  WITH current AS (
+    INSERT INTO rate_limit_buckets (key, second, hits) VALUES ($1::text, $2::bigint, 1)
+    ON CONFLICT (key, second) DO UPDATE SET hits = rate_limit_buckets.hits + 1
+    RETURNING hits
+  )
+  SELECT (SELECT hits FROM current)::int AS hits,
+         (SELECT coalesce(sum(hits), 0) FROM rate_limit_buckets
+           WHERE key = $1::text AND second > $2::bigint - $3::int AND second < $2::bigint)::bigint AS earlier`);
+
 /** Counts one hit for `rule.key` and says whether it is within the limit. */
 export async function hit(rule: RateLimitRule, now = currentSecond()): Promise<RateLimitResult> {
-  const rows = await db().$queryRaw<{ hits: number; earlier: bigint }[]>`
-    WITH current AS (
-      INSERT INTO rate_limit_buckets (key, second, hits) VALUES (${rule.key}, ${now}, 1)
-      ON CONFLICT (key, second) DO UPDATE SET hits = rate_limit_buckets.hits + 1
-      RETURNING hits
-    )
-    SELECT (SELECT hits FROM current) AS hits,
-           (SELECT coalesce(sum(hits), 0) FROM rate_limit_buckets
-             WHERE key = ${rule.key} AND second > ${now - rule.windowSeconds} AND second < ${now}) AS earlier`;
-  const count = Number(rows[0].hits) + Number(rows[0].earlier);
+  const { rows } = await pool().query<{ hits: number; earlier: string }>({ ...hitStatement, values: [rule.key, now, rule.windowSeconds] });
+  const count = Number(rows[0]!.hits) + Number(rows[0]!.earlier);
   return judge(rule, count, now);
 }
 

@@ -15,13 +15,15 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { tokenHash } from '../../core/auth/tokens';
 import { open } from '../../core/crypto/secret-box';
-import { db } from '../../core/db';
+import { db, pool } from '../../core/db';
+import { prepared } from '../../core/db/prepared';
 import { isUniqueViolation } from '../../core/db/sql-state';
 import { appError } from '../../core/errors/app-error';
 import { assertStorableText } from '../../core/http/storable-text';
 import { log } from '../../core/log';
 import { oneRunAtATimeOf } from '../contract/one-run-at-a-time';
-import { startExecution } from '../run/start';
+import { effectiveLimits } from '../contract/limits';
+import { startExecution, startExecutionAlone } from '../run/start';
 import { serialKeyOf } from './serial-key';
 
 /** Body bound of the webhook entry (spec, Limits: webhook trigger body). */
@@ -78,15 +80,37 @@ function bodyObjectOf(rawBody: Buffer): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
+// The workflow a token names with its published version, in one statement (two Prisma look-ups before): every
+// webhook call pays it, refused ones too.
+const startableWorkflowStatement = prepared(`
+  SELECT w.id, w.member_id, w.paused, w.archived_at IS NOT NULL AS archived, w.webhook_secret_enc, w.settings,
+         w.max_concurrency, w.execution_timeout_ms, v.id AS version_id, v.trigger_type, v.trigger_node_id
+    FROM workflows w
+    LEFT JOIN workflow_versions v ON v.id = w.published_version_id
+   WHERE w.webhook_token_hash = $1`);
+
+interface StartableRow {
+  id: string;
+  member_id: string;
+  paused: boolean;
+  archived: boolean;
+  webhook_secret_enc: string | null;
+  settings: unknown;
+  max_concurrency: number | null;
+  execution_timeout_ms: number | null;
+  version_id: string | null;
+  trigger_type: string | null;
+  trigger_node_id: string | null;
+}
+
 async function startableWorkflow(token: string) {
-  const workflow = await db().workflow.findUnique({
-    where: { webhookTokenHash: webhookTokenHashOf(token) },
-    select: { id: true, memberId: true, paused: true, archivedAt: true, publishedVersionId: true, webhookSecretEnc: true, settings: true },
-  });
-  if (!workflow || workflow.paused || workflow.archivedAt || !workflow.publishedVersionId) throw appError('webhook.not_found');
-  const version = await db().workflowVersion.findUnique({ where: { id: workflow.publishedVersionId }, select: { id: true, triggerType: true, triggerNodeId: true } });
-  if (!version || version.triggerType !== 'webhook') throw appError('webhook.not_found');
-  return { workflow, version };
+  const { rows } = await pool().query<StartableRow>({ ...startableWorkflowStatement, values: [webhookTokenHashOf(token)] });
+  const row = rows[0];
+  if (!row || row.paused || row.archived || row.version_id === null || row.trigger_type !== 'webhook') throw appError('webhook.not_found');
+  const workflow = { id: row.id, memberId: row.member_id, webhookSecretEnc: row.webhook_secret_enc, settings: row.settings };
+  const version = { id: row.version_id, triggerNodeId: row.trigger_node_id };
+  const timeoutMs = effectiveLimits({ maxConcurrency: row.max_concurrency, executionTimeoutMs: row.execution_timeout_ms }).executionTimeoutMs;
+  return { workflow, version, timeoutMs };
 }
 
 function secretOf(workflow: { id: string; webhookSecretEnc: string | null }): string | null {
@@ -103,7 +127,7 @@ function secretOf(workflow: { id: string; webhookSecretEnc: string | null }): st
 /** Checks and starts one webhook call. Returns the execution (the first one for a repeated key). */
 export async function receiveWebhook(call: WebhookCall): Promise<{ executionId: string }> {
   const now = call.now ?? new Date();
-  const { workflow, version } = await startableWorkflow(call.token);
+  const { workflow, version, timeoutMs } = await startableWorkflow(call.token);
   const key = call.idempotencyKey;
   if (key !== null && (key.length < 1 || key.length > 200)) throw appError('idempotency.invalid_key');
   const secret = secretOf(workflow);
@@ -113,32 +137,31 @@ export async function receiveWebhook(call: WebhookCall): Promise<{ executionId: 
   const serialKey = await serialKeyOf(oneRunAtATimeOf(workflow.settings), data);
   const cutoff = new Date(now.getTime() - webhookDeliveryTtlMs);
 
+  const trigger = { type: 'webhook', nodeId: version.triggerNodeId, data };
+  // Without a key nothing is read first: the run and its job in one statement.
+  if (key === null) {
+    const execution = await startExecutionAlone({ memberId: workflow.memberId, workflowId: workflow.id, workflowVersionId: version.id, trigger, timeoutMs, serialKey });
+    return { executionId: execution.id };
+  }
+
   const start = () =>
     db().$transaction(async (tx) => {
-      if (key !== null) {
-        // A key older than the window is free again, even before housekeeping removes it.
-        await tx.webhookDelivery.deleteMany({ where: { workflowId: workflow.id, idempotencyKey: key, createdAt: { lt: cutoff } } });
-        const earlier = await tx.webhookDelivery.findUnique({ where: { workflowId_idempotencyKey: { workflowId: workflow.id, idempotencyKey: key } } });
-        if (earlier) return { executionId: earlier.executionId };
-      }
+      // A key older than the window is free again, even before housekeeping removes it.
+      await tx.webhookDelivery.deleteMany({ where: { workflowId: workflow.id, idempotencyKey: key, createdAt: { lt: cutoff } } });
+      const earlier = await tx.webhookDelivery.findUnique({ where: { workflowId_idempotencyKey: { workflowId: workflow.id, idempotencyKey: key } } });
+      if (earlier) return { executionId: earlier.executionId };
       const execution = await startExecution(
-        {
-          memberId: workflow.memberId,
-          workflowId: workflow.id,
-          workflowVersionId: version.id,
-          trigger: { type: 'webhook', nodeId: version.triggerNodeId, data },
-          serialKey,
-        },
+        { memberId: workflow.memberId, workflowId: workflow.id, workflowVersionId: version.id, trigger, serialKey, timeoutMs },
         tx,
       );
-      if (key !== null) await tx.webhookDelivery.create({ data: { workflowId: workflow.id, idempotencyKey: key, executionId: execution.id } });
+      await tx.webhookDelivery.create({ data: { workflowId: workflow.id, idempotencyKey: key, executionId: execution.id } });
       return { executionId: execution.id };
     });
 
   try {
     return await start();
   } catch (error) {
-    if (key === null || !isUniqueViolation(error)) throw error;
+    if (!isUniqueViolation(error)) throw error;
     // A concurrent call with the same key committed first: answer its execution.
     const winner = await db().webhookDelivery.findUnique({ where: { workflowId_idempotencyKey: { workflowId: workflow.id, idempotencyKey: key } } });
     if (winner) return { executionId: winner.executionId };
