@@ -41,6 +41,21 @@ async function hook(options: { publish?: boolean; paused?: boolean; secret?: boo
   return { workflow, version, token, secret };
 }
 
+/** Another connection holds `table` (EXCLUSIVE: no writes) for 7 s while `during` runs; answers what it answered. */
+async function whileLockedFor7s<T>(table: 'executions' | 'webhook_deliveries', during: () => Promise<T>): Promise<T> {
+  const holder = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await holder.connect();
+  await holder.query('BEGIN');
+  await holder.query(`LOCK TABLE ${table} IN EXCLUSIVE MODE`);
+  const letGo = new Promise((resolve) => setTimeout(resolve, 7_000)).then(() => holder.query('ROLLBACK'));
+  try {
+    return await during();
+  } finally {
+    await letGo;
+    await holder.end();
+  }
+}
+
 async function post(token: string, body: string, headers: Record<string, string> = {}, ip = uniqueIp()) {
   const response = await fetch(`${server.base}/hooks/wf/${token}`, {
     method: 'POST',
@@ -335,21 +350,26 @@ describe('POST /hooks/wf/{token}: Idempotency-Key', () => {
     const { workflow, token } = await hook();
     // Another transaction holds the table for 7 s: the delivery's transaction waits past Prisma's 5 s and
     // is rolled back (once its blocked statement returns, when the table is let go).
-    const holder = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await holder.connect();
-    await holder.query('BEGIN');
-    await holder.query('LOCK TABLE webhook_deliveries IN EXCLUSIVE MODE');
-    const letGo = new Promise((resolve) => setTimeout(resolve, 7_000)).then(() => holder.query('ROLLBACK'));
-    try {
-      const response = await post(token, '{}', { 'idempotency-key': 'slow' });
-      expect(response.status).toBe(503);
-      expect(response.body!.error).toMatchObject({ code: 'internal.busy', details: { reason: 'database', retryAfterSeconds: 2 } });
-    } finally {
-      await letGo;
-      await holder.end();
-    }
+    const response = await whileLockedFor7s('webhook_deliveries', () => post(token, '{}', { 'idempotency-key': 'slow' }));
+    expect(response.status).toBe(503);
+    expect(response.body!.error).toMatchObject({ code: 'internal.busy', details: { reason: 'database', retryAfterSeconds: 2 } });
     expect(await executionsOf(workflow.id)).toHaveLength(0);
     const again = await post(token, '{}', { 'idempotency-key': 'slow' });
+    expect(again.status).toBe(202);
+    expect(await executionsOf(workflow.id)).toHaveLength(1);
+  }, 30_000);
+
+  it('503 internal.busy without a key too when the start outlives its 5 s (a locked table), starting nothing; tried again it starts', async () => {
+    const { workflow, token } = await hook();
+    // The run and its job are one statement on their own (no transaction of the caller's): bounded by its
+    // statement_timeout as the keyed call's transaction is by Prisma's timeout.
+    const response = await whileLockedFor7s('executions', () => post(token, '{"amount":1}'));
+    expect(response.status).toBe(503);
+    expect(response.body!.error).toMatchObject({ code: 'internal.busy', details: { reason: 'database', retryAfterSeconds: 2 } });
+    expect(await executionsOf(workflow.id)).toHaveLength(0);
+    const jobs = await db().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM graphile_worker.jobs WHERE key LIKE 'execution:%' AND substr(key, 11) NOT IN (SELECT id::text FROM executions)`;
+    expect(jobs[0]!.n).toBe(0n);
+    const again = await post(token, '{"amount":1}');
     expect(again.status).toBe(202);
     expect(await executionsOf(workflow.id)).toHaveLength(1);
   }, 30_000);

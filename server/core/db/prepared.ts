@@ -70,10 +70,15 @@ const preparedOnConnection = new WeakMap<pg.ClientBase, Set<string>>();
 
 /**
  * Prepares the statements on this connection, once per connection (a connection the pool replaces is a new
- * client, prepared again). Answers their names, for `EXECUTE`. A statement beyond the cap is answered null:
- * the caller sends its text instead.
+ * client, prepared again); with `timeoutMs`, each PREPARE under that `statement_timeout` (it takes its tables'
+ * locks). Answers their names, for `EXECUTE`. A statement beyond the cap is answered null: the caller sends its
+ * text instead.
  */
-export async function ensurePrepared(client: pg.ClientBase, statements: readonly SqlPreparedStatement[]): Promise<(string | null)[]> {
+export async function ensurePrepared(
+  client: pg.ClientBase,
+  statements: readonly SqlPreparedStatement[],
+  options: { timeoutMs?: number } = {},
+): Promise<(string | null)[]> {
   let done = preparedOnConnection.get(client);
   if (!done) preparedOnConnection.set(client, (done = new Set()));
   const result: (string | null)[] = [];
@@ -85,7 +90,9 @@ export async function ensurePrepared(client: pg.ClientBase, statements: readonly
     }
     if (!done.has(name)) {
       try {
-        await client.query(`PREPARE ${name} (${statement.parameterTypes.join(', ')}) AS ${statement.text}`);
+        // Analysing the statement locks its tables: bounded as the statement's own run is, when the caller bounds it.
+        const bound = options.timeoutMs === undefined ? '' : `SELECT set_config('statement_timeout', '${Math.trunc(options.timeoutMs)}', true);\n`;
+        await client.query(`${bound}PREPARE ${name} (${statement.parameterTypes.join(', ')}) AS ${statement.text}`);
       } catch (error) {
         // Prepared already on this connection (the same text, so the same statement): nothing to do.
         if ((error as { code?: string }).code !== '42P05') throw error;

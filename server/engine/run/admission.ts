@@ -95,7 +95,7 @@ async function admissionRoundTrip(workflowId: string, self: string | undefined, 
   let failure: Error | undefined;
   try {
     const toPrepare = markSelf ? [admissionToPrepare(), markSelfToPrepare] : [admissionToPrepare()];
-    const [admission, mark] = await ensurePrepared(client, toPrepare);
+    const [admission, mark] = await ensurePrepared(client, toPrepare, { timeoutMs: admissionTimeoutMs });
     const statements = [
       // Settings of this transaction only, for the statements after this one: a lock wait or an admission bounded as
       // an interactive transaction's timeout bounded them (a statement of a simple-protocol query is timed alone).

@@ -6,7 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { db, pool, type Tx } from '../../core/db';
-import { prepared } from '../../core/db/prepared';
+import { DatabaseBusyError } from '../../core/db/busy';
+import { ensurePrepared, executeText, type SqlPreparedStatement } from '../../core/db/prepared';
+import { sqlStateOf, sqlStates } from '../../core/db/sql-state';
 import { enqueue } from '../../core/jobs/enqueue';
 import { jobKeys } from '../../core/jobs/catalogue';
 import type { CallPosition } from './call-chain';
@@ -115,16 +117,22 @@ export interface AloneStartInput {
 // took five (BEGIN, the workflow's timeout, the row, the job, COMMIT). `id` and `updated_at` are Prisma's own
 // defaults (its client fills them), so they are written here; everything else is the column's default, as for
 // `startExecution` with the same input.
-const startAloneStatement = prepared(`
+const startAloneStatement: SqlPreparedStatement = {
+  text: `
   WITH started AS (
     INSERT INTO executions (id, member_id, workflow_id, workflow_version_id, trigger_type, trigger_node_id, trigger_data,
                             timeout_ms, serial_key, updated_at)
-    VALUES ($1::uuid, $2::uuid, $3::uuid, $4::uuid, $5::text, $6::text, $7::jsonb, $8::int, $9::text, now())
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now())
     RETURNING id
   )
   SELECT graphile_worker.add_job('execution.advance', json_build_object('executionId', id),
                                  job_key => 'execution:' || id::text, job_key_mode => 'replace')
-    FROM started`);
+    FROM started`,
+  parameterTypes: ['uuid', 'uuid', 'uuid', 'uuid', 'text', 'text', 'jsonb', 'int', 'text'],
+};
+
+/** How long the start may wait (a lock, a slow disk) before it gives up with nothing started: a Prisma transaction's 5 s. */
+const startAloneTimeoutMs = 5_000;
 
 /** Drops `__proto__` keys at any depth, as Prisma's JSON writer does for `startExecution`: the stored data never holds one. */
 const withoutProtoKeys = (key: string, value: unknown) => (key === '__proto__' ? undefined : value);
@@ -133,22 +141,36 @@ const withoutProtoKeys = (key: string, value: unknown) => (key === '__proto__' ?
  * Starts a top-level live run (it takes a slot) outside any transaction: the row and its job commit together, in
  * one statement. For an entry that answers a caller as soon as the run exists (the inbound webhook), where a
  * transaction of its own would only add round trips. Same row as `startExecution`.
+ *
+ * Bounded as the transaction it replaces was: the statement runs under a 5 s `statement_timeout`, set for its
+ * implicit transaction in the same simple-protocol round trip (the statement `PREPARE`d once per connection, run
+ * by `EXECUTE`); past it nothing is started and the caller gets DatabaseBusyError (503 `internal.busy`).
  */
 export async function startExecutionAlone(input: AloneStartInput): Promise<{ id: string }> {
   const id = randomUUID();
-  await pool().query({
-    ...startAloneStatement,
-    values: [
-      id,
-      input.memberId,
-      input.workflowId,
-      input.workflowVersionId,
-      input.trigger.type,
-      input.trigger.nodeId,
-      JSON.stringify(input.trigger.data, withoutProtoKeys),
-      input.timeoutMs,
-      input.serialKey,
-    ],
-  });
-  return { id };
+  const values = [
+    id,
+    input.memberId,
+    input.workflowId,
+    input.workflowVersionId,
+    input.trigger.type,
+    input.trigger.nodeId,
+    JSON.stringify(input.trigger.data, withoutProtoKeys),
+    input.timeoutMs,
+    input.serialKey,
+  ];
+  const client = await pool().connect();
+  let failure: Error | undefined;
+  try {
+    const [name] = await ensurePrepared(client, [startAloneStatement], { timeoutMs: startAloneTimeoutMs });
+    await client.query(`SELECT set_config('statement_timeout', '${startAloneTimeoutMs}', true);\n${executeText(name ?? null, startAloneStatement, values)}`);
+    return { id };
+  } catch (error) {
+    // As the pool's own `query` does: a connection that failed a query is not given to another caller.
+    failure = error instanceof Error ? error : new Error(String(error));
+    if (sqlStateOf(error) === sqlStates.queryCanceled) throw new DatabaseBusyError(error);
+    throw error;
+  } finally {
+    client.release(failure);
+  }
 }
