@@ -75,16 +75,8 @@ interface Measured {
   saturated: { hops: number[]; perExecution: number[]; queueDelay: number[]; httpMs: number[]; lead: number[]; tail: number[]; statuses: Map<string, number> };
   /** One run (or chain) at a time: the engine's own per-step overhead, no queue in it. */
   alone: { hops: number[]; perExecution: number[]; floorHops: number[] };
-  webhook: null | {
-    latency: Quantiles;
-    http: Quantiles;
-    floor: Quantiles;
-    statuses: Map<string, number>;
-    missing: number;
-    overhead: Awaited<ReturnType<typeof stepOverheads>>;
-    /** ms of CPU per accepted run in each process, over the open loop and its drain. */
-    cpuPerRun: { web: number; runner: number; pg: number };
-  };
+  // cpuPerRun: ms of CPU per accepted run in each process, over the open loop and its drain.
+  webhook: null | { latency: Quantiles; http: Quantiles; floor: Quantiles; statuses: Map<string, number>; missing: number; overhead: Awaited<ReturnType<typeof stepOverheads>>; cpuPerRun: { web: number; runner: number; pg: number } };
   runnerLines: { lines: number; distinct: string[] };
 }
 
