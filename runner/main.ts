@@ -11,10 +11,9 @@
  * mail watchers and give their leases back, exit.
  */
 import { run, type Runner } from 'graphile-worker';
-import pg from 'pg';
 import { config } from '../server/core/config';
 import { housekeepingTaskNames } from '../server/core/jobs/housekeeping-jobs';
-import { disconnectDb, keepConnectionsOpen, servicePoolOptions } from '../server/core/db';
+import { disconnectDb, keepConnectionsOpen, separatePool } from '../server/core/db';
 import { loadEnvFile } from '../server/core/load-env-file';
 import { log } from '../server/core/log';
 import { leaseTimingFor } from '../server/mail/lease';
@@ -48,10 +47,8 @@ composeEngine();
 let stopping = false;
 
 // graphile-worker's own pool (job fetch, completion, LISTEN), made here so it keeps its connections as ours does.
-// With both listeners present graphile adds none of its own; pg drops a connection that failed either way.
-const workerPool = new pg.Pool(servicePoolOptions(runnerPoolSize));
-workerPool.on('error', (error: Error & { code?: string }) => log.warn({ code: error.code, message: error.message }, 'job worker database connection lost'));
-workerPool.on('connect', (client) => client.on('error', (error: Error & { code?: string }) => log.warn({ code: error.code, message: error.message }, 'job worker database connection failed')));
+// It has its error listeners, so graphile adds none of its own.
+const workerPool = separatePool(runnerPoolSize, 'job worker database connection lost');
 
 const runner: Runner = await run({
   pgPool: workerPool,

@@ -12,8 +12,8 @@
 const acquireTimeoutMessages: ReadonlySet<string> = new Set(['timeout exceeded when trying to connect', 'Connection terminated due to connection timeout']);
 
 export class DatabaseBusyError extends Error {
-  constructor(cause: unknown) {
-    super('no database connection within the acquire timeout', { cause });
+  constructor(cause: unknown, message = 'no database connection within the acquire timeout') {
+    super(message, { cause });
     this.name = 'DatabaseBusyError';
   }
 }

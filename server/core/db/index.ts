@@ -40,9 +40,27 @@ export function keepConnectionsOpen(): void {
   if (sharedPool) sharedPool.options.idleTimeoutMillis = idleTimeoutMillis();
 }
 
-/** Options for another pool of a service process (graphile-worker's): the same idle rule as `pool()`. */
-export function servicePoolOptions(max: number): pg.PoolConfig {
+/** The idle rule and the connection of every pool of this process. */
+function poolOptions(max: number): pg.PoolConfig {
   return { connectionString: databaseUrl(), max, idleTimeoutMillis: idleTimeoutMillis() };
+}
+
+/**
+ * A lost connection (server restart, a session timeout) is dropped by pg; without these listeners its 'error'
+ * event would end the process. Only the code and message: the error holds the client, whose parameters hold the
+ * password.
+ */
+function logConnectionErrors(target: pg.Pool, message: string): void {
+  const warn = (error: Error & { code?: string }) => log.warn({ code: error.code, message: error.message }, message);
+  target.on('error', warn);
+  target.on('connect', (client) => client.on('error', warn));
+}
+
+/** Another pool of this process (graphile-worker's in the runner), under the same rules as `pool()`. */
+export function separatePool(max: number, lostMessage: string): pg.Pool {
+  const made = new pg.Pool(poolOptions(max));
+  logConnectionErrors(made, lostMessage);
+  return made;
 }
 
 /** pg's pool, raising DatabaseBusyError when no connection comes within the acquire timeout (also for `query`, which connects through here). */
@@ -62,11 +80,8 @@ class TimedPool extends pg.Pool {
 /** The process's connection pool. Use Prisma (`db()`) unless a statement is on a measured hot path. */
 export function pool(): pg.Pool {
   if (!sharedPool) {
-    sharedPool = new TimedPool({ ...servicePoolOptions(poolSize()), connectionTimeoutMillis: acquireTimeoutMs() });
-    // A connection the server ends (restart, a session timeout) is dropped by the pool; without a
-    // listener the pool's 'error' event would end the process. Only the message: the error holds
-    // the client, whose parameters hold the password.
-    sharedPool.on('error', (error: Error & { code?: string }) => log.warn({ code: error.code, message: error.message }, 'database connection lost'));
+    sharedPool = new TimedPool({ ...poolOptions(poolSize()), connectionTimeoutMillis: acquireTimeoutMs() });
+    logConnectionErrors(sharedPool, 'database connection lost');
   }
   return sharedPool;
 }

@@ -6,7 +6,7 @@
  */
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { keepConnectionsOpen, servicePoolOptions } from './index';
+import { keepConnectionsOpen, separatePool } from './index';
 import { useTestDatabase } from '../../testing/test-database';
 
 await useTestDatabase();
@@ -29,13 +29,13 @@ async function burstThenQuiet(pool: pg.Pool, count: number): Promise<void> {
 
 describe('a quiet spell', () => {
   it('closes the idle connections of a process that does not keep them, and none of a service process', async () => {
-    const lazy = new pg.Pool(servicePoolOptions(3));
+    const lazy = separatePool(3, 'test pool connection lost');
     pools.push(lazy);
     await burstThenQuiet(lazy, 3);
     expect(lazy.totalCount).toBe(0);
 
     keepConnectionsOpen();
-    const kept = new pg.Pool(servicePoolOptions(3));
+    const kept = separatePool(3, 'test pool connection lost');
     pools.push(kept);
     await burstThenQuiet(kept, 3);
     expect([kept.totalCount, kept.idleCount]).toEqual([3, 3]);

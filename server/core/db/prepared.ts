@@ -91,7 +91,7 @@ export async function ensurePrepared(
     if (!done.has(name)) {
       try {
         // Analysing the statement locks its tables: bounded as the statement's own run is, when the caller bounds it.
-        const bound = options.timeoutMs === undefined ? '' : `SELECT set_config('statement_timeout', '${Math.trunc(options.timeoutMs)}', true);\n`;
+        const bound = options.timeoutMs === undefined ? '' : `${timeoutStatement(options.timeoutMs)};\n`;
         await client.query(`${bound}PREPARE ${name} (${statement.parameterTypes.join(', ')}) AS ${statement.text}`);
       } catch (error) {
         // Prepared already on this connection (the same text, so the same statement): nothing to do.
@@ -111,4 +111,37 @@ export async function ensurePrepared(
 export function executeText(name: string | null, statement: SqlPreparedStatement, values: readonly unknown[]): string {
   if (name === null) return inlinedSql({ text: statement.text, values });
   return inlinedSql({ text: `EXECUTE ${name}(${values.map((_, index) => `$${index + 1}`).join(', ')})`, values });
+}
+
+/**
+ * One simple-protocol round trip on a connection of `pool` (its statements one implicit transaction): `statements`
+ * prepared once per connection, then the texts `build` makes from their names (`executeText`). With `timeoutMs`
+ * the transaction runs under that `statement_timeout` (set first, in the same round trip) and so do the PREPAREs.
+ * Answers the results of `build`'s texts, in order. A connection whose query failed is not given to another caller,
+ * as the pool's own `query` does.
+ */
+export async function preparedRoundTrip(
+  pool: pg.Pool,
+  statements: readonly SqlPreparedStatement[],
+  build: (names: (string | null)[]) => string[],
+  options: { timeoutMs?: number } = {},
+): Promise<pg.QueryResult[]> {
+  const client = await pool.connect();
+  let failure: Error | undefined;
+  try {
+    const names = await ensurePrepared(client, statements, options);
+    const bound = options.timeoutMs === undefined ? [] : [timeoutStatement(options.timeoutMs)];
+    const results = (await client.query([...bound, ...build(names)].join(';\n'))) as unknown as pg.QueryResult | pg.QueryResult[];
+    return (Array.isArray(results) ? results : [results]).slice(bound.length);
+  } catch (error) {
+    failure = error instanceof Error ? error : new Error(String(error));
+    throw error;
+  } finally {
+    client.release(failure);
+  }
+}
+
+/** This transaction's `statement_timeout`, for the statements after it in a simple-protocol query. */
+function timeoutStatement(timeoutMs: number): string {
+  return `SELECT set_config('statement_timeout', '${Math.trunc(timeoutMs)}', true)`;
 }

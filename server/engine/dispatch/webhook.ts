@@ -135,7 +135,6 @@ export async function receiveWebhook(call: WebhookCall): Promise<{ executionId: 
   const data = bodyObjectOf(call.rawBody);
   // Runs one at a time per key: only an expression key applies to a webhook (no conversation, no sender).
   const serialKey = await serialKeyOf(oneRunAtATimeOf(workflow.settings), data);
-  const cutoff = new Date(now.getTime() - webhookDeliveryTtlMs);
 
   const trigger = { type: 'webhook', nodeId: version.triggerNodeId, data };
   // Without a key nothing is read first: the run and its job in one statement.
@@ -144,6 +143,7 @@ export async function receiveWebhook(call: WebhookCall): Promise<{ executionId: 
     return { executionId: execution.id };
   }
 
+  const cutoff = new Date(now.getTime() - webhookDeliveryTtlMs);
   const start = () =>
     db().$transaction(async (tx) => {
       // A key older than the window is free again, even before housekeeping removes it.

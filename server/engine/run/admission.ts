@@ -19,7 +19,7 @@
 import { Prisma } from '../../generated/prisma/client';
 import { db, pool, type Tx } from '../../core/db';
 import { Placeholder, inlinedSql } from '../../core/db/inline-sql';
-import { ensurePrepared, executeText, type SqlPreparedStatement } from '../../core/db/prepared';
+import { executeText, preparedRoundTrip, type SqlPreparedStatement } from '../../core/db/prepared';
 import { emitToMember, realtimeNotification } from '../../core/realtime/emit';
 import { effectiveLimits, instanceCeilings } from '../contract/limits';
 
@@ -91,29 +91,22 @@ export async function admitQueuedAlone(workflowId: string): Promise<string[]> {
  * EXECUTE): planned on every call, the admission's statement cost 2.1 ms of PostgreSQL's CPU, planned under the lock.
  */
 async function admissionRoundTrip(workflowId: string, self: string | undefined, markSelf = false): Promise<{ admitted: string[]; after: unknown[] }> {
-  const client = await pool().connect();
-  let failure: Error | undefined;
-  try {
-    const toPrepare = markSelf ? [admissionToPrepare(), markSelfToPrepare] : [admissionToPrepare()];
-    const [admission, mark] = await ensurePrepared(client, toPrepare, { timeoutMs: admissionTimeoutMs });
-    const statements = [
-      // Settings of this transaction only, for the statements after this one: a lock wait or an admission bounded as
-      // an interactive transaction's timeout bounded them (a statement of a simple-protocol query is timed alone).
-      `SELECT set_config('synchronous_commit', 'off', true), set_config('statement_timeout', '${admissionTimeoutMs}', true)`,
+  const toPrepare = markSelf ? [admissionToPrepare(), markSelfToPrepare] : [admissionToPrepare()];
+  // Bounded as an interactive transaction's timeout bounded the lock wait and the admission (a statement of a
+  // simple-protocol query is timed alone); the commit does not wait for the WAL (this transaction only).
+  const results = await preparedRoundTrip(
+    pool(),
+    toPrepare,
+    ([admission, mark]) => [
+      `SELECT set_config('synchronous_commit', 'off', true)`,
       `SELECT pg_advisory_xact_lock(${admissionLock})`,
-      executeText(admission, toPrepare[0], admissionParameters({ workflowId, self: self ?? null, ...slotLimits() })),
-      ...(markSelf ? [executeText(mark, markSelfToPrepare, [self ?? null])] : []),
-    ];
-    const results = (await client.query(statements.join(';\n'))) as unknown as { rows: unknown[] }[];
-    const [row] = results[2].rows as AdmissionRow[];
-    return { admitted: row.admitted.map((run) => run.id), after: markSelf ? results[3].rows : [] };
-  } catch (error) {
-    // As the pool's own `query` does: a connection that failed a query is not given to another caller.
-    failure = error instanceof Error ? error : new Error(String(error));
-    throw error;
-  } finally {
-    client.release(failure);
-  }
+      executeText(admission ?? null, toPrepare[0], admissionParameters({ workflowId, self: self ?? null, ...slotLimits() })),
+      ...(markSelf ? [executeText(mark ?? null, markSelfToPrepare, [self ?? null])] : []),
+    ],
+    { timeoutMs: admissionTimeoutMs },
+  );
+  const [row] = results[2].rows as AdmissionRow[];
+  return { admitted: row.admitted.map((run) => run.id), after: markSelf ? results[3].rows : [] };
 }
 
 /** What an admission is given: the workflow, the run admitting itself (or null) and the slot limits of the moment. */

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { db, pool, type Tx } from '../../core/db';
 import { DatabaseBusyError } from '../../core/db/busy';
-import { ensurePrepared, executeText, type SqlPreparedStatement } from '../../core/db/prepared';
+import { executeText, preparedRoundTrip, type SqlPreparedStatement } from '../../core/db/prepared';
 import { sqlStateOf, sqlStates } from '../../core/db/sql-state';
 import { enqueue } from '../../core/jobs/enqueue';
 import { jobKeys } from '../../core/jobs/catalogue';
@@ -159,18 +159,11 @@ export async function startExecutionAlone(input: AloneStartInput): Promise<{ id:
     input.timeoutMs,
     input.serialKey,
   ];
-  const client = await pool().connect();
-  let failure: Error | undefined;
   try {
-    const [name] = await ensurePrepared(client, [startAloneStatement], { timeoutMs: startAloneTimeoutMs });
-    await client.query(`SELECT set_config('statement_timeout', '${startAloneTimeoutMs}', true);\n${executeText(name ?? null, startAloneStatement, values)}`);
+    await preparedRoundTrip(pool(), [startAloneStatement], ([name]) => [executeText(name ?? null, startAloneStatement, values)], { timeoutMs: startAloneTimeoutMs });
     return { id };
   } catch (error) {
-    // As the pool's own `query` does: a connection that failed a query is not given to another caller.
-    failure = error instanceof Error ? error : new Error(String(error));
-    if (sqlStateOf(error) === sqlStates.queryCanceled) throw new DatabaseBusyError(error);
+    if (sqlStateOf(error) === sqlStates.queryCanceled) throw new DatabaseBusyError(error, 'the run could not be started within its statement timeout');
     throw error;
-  } finally {
-    client.release(failure);
   }
 }
