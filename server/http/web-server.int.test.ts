@@ -5,7 +5,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../testing/test-database';
-import { startWebServer, type WebServer } from './web-server';
+import { keepAliveSeconds, startWebServer, type WebServer } from './web-server';
 
 await useTestDatabase();
 
@@ -54,4 +54,30 @@ describe('a web process without pages', () => {
     });
     expect(closed).toBe('');
   });
+
+  it('keeps an answered connection open past Node’s 5 s, longer than a proxy keeps its upstream ones (60 s), and says so', async () => {
+    const { port } = new URL(web.url);
+    const socket = net.connect(Number(port), '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk.toString()));
+    socket.on('error', () => {}); // a reset shows as the missing second answer
+    const answers = () => received.split('HTTP/1.1 ').length - 1;
+    const until = async (count: number) => {
+      for (const deadline = Date.now() + 5_000; answers() < count && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
+      return answers();
+    };
+    try {
+      socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+      expect(await until(1)).toBe(1);
+      expect(keepAliveSeconds).toBeGreaterThan(60);
+      expect(received).toMatch(new RegExp(`\\r\\nKeep-Alive: timeout=${keepAliveSeconds}\\r\\n`, 'i'));
+      // Idle longer than Node's default: the same connection still answers.
+      await new Promise((r) => setTimeout(r, 6_000));
+      expect(socket.destroyed).toBe(false);
+      socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+      expect(await until(2)).toBe(2);
+    } finally {
+      socket.destroy();
+    }
+  }, 20_000);
 });

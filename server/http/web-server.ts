@@ -27,6 +27,14 @@ export interface WebServer {
 /** How often a draining server closes the connections whose request has been answered. */
 const drainPollMs = 50;
 
+/**
+ * How long an answered keep-alive connection may wait for its next request. Longer than the idle time of what
+ * reuses it: nginx keeps an upstream connection 60 s, a cloud load balancer 60 s, an HTTP client until the
+ * `Keep-Alive: timeout` hint. With Node's 5 s a proxy or client sent its next request on a connection the process
+ * was closing at that moment, and got a reset instead of an answer (a POST is then not retried).
+ */
+export const keepAliveSeconds = 65;
+
 export async function startWebServer(options: { pages: PageMode; port: number; host: string }): Promise<WebServer> {
   const pages = await createPageHandler(options.pages, { host: options.host, port: options.port });
   const realtime = createRealtimeServer(databaseUrl());
@@ -39,6 +47,7 @@ export async function startWebServer(options: { pages: PageMode; port: number; h
     else if (isApiRequest(req.url)) void serveApi(req, res);
     else pages.handle(req, res);
   });
+  server.keepAliveTimeout = keepAliveSeconds * 1000;
   answerClientErrorsOf(server);
   server.on('upgrade', (req, socket, head) => {
     stampClientOrigin(req, trustProxy);
