@@ -36,6 +36,7 @@ import { DbObserver } from './db-stats';
 import { chainTask, startGraphileFloor, type ChainPayload } from './engine-graphile';
 import { benchNodeIds, engineBenchGraph } from './engine-graph';
 import { startSink } from './engine-sink';
+import { burstLines, measureBurst } from './engine-burst';
 import { HttpConnection } from './http-client';
 import { alive, feed, quantiles, RunnerStalled, stepOverheads, type Target, type ThroughputSlice } from './engine-measure';
 import { startServer } from './processes';
@@ -55,6 +56,7 @@ const settings = {
   rounds: intEnv('BENCH_ENGINE_ROUNDS', 2),
   webhookRate: intEnv('BENCH_ENGINE_WEBHOOK_RATE', 50),
   webhookSeconds: intEnv('BENCH_ENGINE_WEBHOOK_SECONDS', 10),
+  burstSeconds: intEnv('BENCH_ENGINE_BURST_SECONDS', 10),
 };
 const targets = { throughputRatio: 1.0, stepOverheadP50Ms: 10, webhookP99Ms: 100 };
 
@@ -395,6 +397,10 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
         const statuses = new Map<string, number>();
         for (const send of sends) statuses.set(String(send.status), (statuses.get(String(send.status)) ?? 0) + 1);
         for (const connection of connections) connection.close();
+        if (settings.burstSeconds > 0) {
+          const burst = await measureBurst({ port, requestBytes, firstIndex: total, client, workflowId: workflow.id, seconds: settings.burstSeconds, connections: 16, checkRunner, cpu: cpuOfRun });
+          for (const line of burstLines(burst, slices)) log(line);
+        }
         await web.stop();
         children.delete(web);
 

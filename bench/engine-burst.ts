@@ -1,0 +1,118 @@
+/**
+ * The webhook burst of the engine bench (issue 25 §1: "a burst must not starve the runs"): `connections` clients post
+ * webhook calls back to back for `seconds` on the production web process while the runner runs, then the backlog
+ * drains. What it answers: how many runs the engine still finishes per second while the web process accepts as
+ * much as it can, against the engine's saturated throughput measured in the same run, and how long the backlog then
+ * takes to drain. The CPU split between the processes during the burst says who took the machine.
+ */
+import type pg from 'pg';
+import type { ThroughputSlice } from './engine-measure';
+import { HttpConnection } from './http-client';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface BurstFigures {
+  seconds: number;
+  connections: number;
+  accepted: number;
+  statuses: Map<string, number>;
+  /** Runs of the workflow that finished while the burst lasted, per second. */
+  finishedPerSecondDuring: number;
+  /** From the burst's end to the last accepted run's end. */
+  drainSeconds: number;
+  finishedPerSecondDraining: number;
+  /** Accepted runs still unfinished when the drain gave up. */
+  unfinished: number;
+  /** CPU ms per second of the burst in each process (1000 = one core). */
+  cpuPerSecond: { web: number; runner: number; pg: number };
+}
+
+export async function measureBurst(options: {
+  port: number;
+  /** The request for the index-th call (each its own client address, so the per-address limit is not measured). */
+  requestBytes: (index: number) => Buffer;
+  firstIndex: number;
+  client: pg.Client;
+  workflowId: string;
+  seconds: number;
+  connections: number;
+  /** Throws when the runner stopped taking jobs. */
+  checkRunner: () => void;
+  /** Cumulative CPU ms of each process a run goes through. */
+  cpu: () => { web: number; runner: number; pg: number };
+}): Promise<BurstFigures> {
+  const { client, workflowId } = options;
+  const statuses = new Map<string, number>();
+  const accepted: string[] = [];
+  let next = options.firstIndex;
+  const from = new Date();
+  const cpuFrom = options.cpu();
+  const deadline = Date.now() + options.seconds * 1000;
+  await Promise.all(
+    Array.from({ length: options.connections }, async () => {
+      const connection = new HttpConnection(options.port);
+      try {
+        while (Date.now() < deadline) {
+          const result = await connection.send(options.requestBytes(next++), true).catch(() => ({ status: 0, body: undefined }));
+          statuses.set(String(result.status), (statuses.get(String(result.status)) ?? 0) + 1);
+          if (result.status !== 202) continue;
+          try {
+            accepted.push((JSON.parse(result.body!.toString('utf8')) as { executionId: string }).executionId);
+          } catch {
+            // counted in the statuses; not a run to wait for
+          }
+        }
+      } finally {
+        connection.close();
+      }
+    }),
+  );
+  const to = new Date();
+  const cpuTo = options.cpu();
+  const burstSeconds = (to.getTime() - from.getTime()) / 1000;
+  const finishedBetween = async (start: Date, end: Date) =>
+    (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM executions WHERE workflow_id = $1::uuid AND finished_at >= $2 AND finished_at < $3`, [workflowId, start, end])).rows[0].n;
+  const during = await finishedBetween(from, to);
+
+  let unfinished = accepted.length;
+  for (const drainDeadline = Date.now() + 180_000; Date.now() < drainDeadline; await sleep(250)) {
+    options.checkRunner();
+    unfinished = (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM executions WHERE id = ANY($1::uuid[]) AND finished_at IS NULL`, [accepted])).rows[0].n;
+    if (unfinished === 0) break;
+  }
+  const { rows } = await client.query<{ last: Date | null }>(`SELECT max(finished_at) AS last FROM executions WHERE id = ANY($1::uuid[])`, [accepted]);
+  const drainEnd = rows[0].last && rows[0].last > to ? rows[0].last : to;
+  const drainSeconds = (drainEnd.getTime() - to.getTime()) / 1000;
+  const draining = drainSeconds > 0 ? await finishedBetween(to, new Date(drainEnd.getTime() + 1)) : 0;
+  return {
+    seconds: burstSeconds,
+    connections: options.connections,
+    accepted: accepted.length,
+    statuses,
+    finishedPerSecondDuring: during / burstSeconds,
+    drainSeconds,
+    finishedPerSecondDraining: drainSeconds > 0 ? draining / drainSeconds : 0,
+    unfinished,
+    cpuPerSecond: {
+      web: (cpuTo.web - cpuFrom.web) / burstSeconds,
+      runner: (cpuTo.runner - cpuFrom.runner) / burstSeconds,
+      pg: (cpuTo.pg - cpuFrom.pg) / burstSeconds,
+    },
+  };
+}
+
+/** The burst's lines of the report, next to the engine's saturated throughput of the same run (its rounds' slices). */
+export function burstLines(burst: BurstFigures, slices: readonly ThroughputSlice[]): string[] {
+  const engine = slices.filter((slice) => slice.target === 'engine');
+  const saturatedRunsPerSecond = engine.reduce((sum, slice) => sum + slice.completed, 0) / engine.reduce((sum, slice) => sum + slice.seconds, 0);
+  const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+  const statuses = [...burst.statuses].map(([status, count]) => `${status}×${count}`).join(' ');
+  const cpu = burst.cpuPerSecond;
+  return [
+    `  webhook burst: ${burst.connections} connections back to back for ${fixed(burst.seconds)} s: ${burst.accepted} runs accepted (${fixed(burst.accepted / burst.seconds)}/s; answers ${statuses})`,
+    `    runs finished during the burst ${fixed(burst.finishedPerSecondDuring)}/s against the engine's saturated ${fixed(saturatedRunsPerSecond)}/s above: ` +
+      `${fixed(burst.finishedPerSecondDuring / saturatedRunsPerSecond, 2)}× (the issue: the engine keeps finishing runs at its capacity while the web accepts a burst)`,
+    `    then the backlog drained in ${fixed(burst.drainSeconds)} s at ${fixed(burst.finishedPerSecondDraining)} runs/s${burst.unfinished ? `; ${burst.unfinished} accepted runs still unfinished after 180 s` : ''}`,
+    `    CPU during the burst, of one core per second: web ${fixed(cpu.web / 10, 0)} %, runner ${fixed(cpu.runner / 10, 0)} %, PostgreSQL ${fixed(cpu.pg / 10, 0)} %`,
+  ];
+}
