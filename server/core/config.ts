@@ -106,6 +106,12 @@ const environmentSchema = z.object({
    * limits webhooks itself.
    */
   WEBHOOK_RATE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(120),
+  /**
+   * Runs of one workflow waiting in `queued` beyond which a webhook call starts nothing and gets 503 internal.busy
+   * with Retry-After (the sender tries again as the backlog drains); 0 turns the bound off. A burst's intake costs the
+   * database more than the runs it starts can get done meanwhile: unbounded, it starves every member's runs.
+   */
+  WEBHOOK_MAX_QUEUED: z.coerce.number().int().min(0).max(1_000_000).default(1000),
   /** Invitation accept attempts per client (IPv4 address or IPv6 /64) per sliding 10 minutes. */
   INVITATION_ACCEPT_MAX_ATTEMPTS: positiveInt(10),
   /** Password hashes (scrypt, 32 MB each) running at once in this process, 1-4 (libuv's pool has 4 threads). */

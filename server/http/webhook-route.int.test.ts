@@ -63,7 +63,21 @@ async function post(token: string, body: string, headers: Record<string, string>
     body,
   });
   const text = await response.text();
-  return { status: response.status, body: text ? (JSON.parse(text) as Record<string, any>) : null };
+  return { status: response.status, body: text ? (JSON.parse(text) as Record<string, any>) : null, retryAfter: response.headers.get('retry-after') };
+}
+
+/** Runs `body` with the setting set, then puts the environment and the parsed configuration back. */
+async function withSetting(name: 'WEBHOOK_RATE_LIMIT' | 'WEBHOOK_MAX_QUEUED', value: string, body: () => Promise<void>) {
+  const before = process.env[name];
+  process.env[name] = value;
+  resetConfigForTests();
+  try {
+    await body();
+  } finally {
+    if (before === undefined) delete process.env[name];
+    else process.env[name] = before;
+    resetConfigForTests();
+  }
 }
 
 const executionsOf = (workflowId: string) => db().execution.findMany({ where: { workflowId } });
@@ -197,19 +211,7 @@ describe('POST /hooks/wf/{token}', () => {
 });
 
 describe('POST /hooks/wf/{token}: WEBHOOK_RATE_LIMIT', () => {
-  /** Runs `body` with the setting set, then puts the environment and the parsed configuration back. */
-  async function withWebhookRateLimit(value: string, body: () => Promise<void>) {
-    const before = process.env.WEBHOOK_RATE_LIMIT;
-    process.env.WEBHOOK_RATE_LIMIT = value;
-    resetConfigForTests();
-    try {
-      await body();
-    } finally {
-      if (before === undefined) delete process.env.WEBHOOK_RATE_LIMIT;
-      else process.env.WEBHOOK_RATE_LIMIT = before;
-      resetConfigForTests();
-    }
-  }
+  const withWebhookRateLimit = (value: string, body: () => Promise<void>) => withSetting('WEBHOOK_RATE_LIMIT', value, body);
 
   it('a lowered limit trips at that count per address, with the retry delay', async () => {
     const { token } = await hook();
@@ -241,6 +243,71 @@ describe('POST /hooks/wf/{token}: WEBHOOK_RATE_LIMIT', () => {
     for (const value of ['-1', '2.5', 'many', '1000001']) {
       await withWebhookRateLimit(value, async () => {
         expect(() => config()).toThrow(/WEBHOOK_RATE_LIMIT/);
+      });
+    }
+  });
+});
+
+describe('POST /hooks/wf/{token}: WEBHOOK_MAX_QUEUED', () => {
+  // No runner takes jobs in this file: every accepted run stays queued.
+  it('a workflow with that many runs waiting starts nothing more: 503 internal.busy with Retry-After, until one leaves the queue', async () => {
+    const { workflow, token } = await hook();
+    await withSetting('WEBHOOK_MAX_QUEUED', '3', async () => {
+      const statuses: number[] = [];
+      for (let index = 0; index < 3; index += 1) statuses.push((await post(token, `{"n":${index}}`)).status);
+      expect(statuses).toEqual([202, 202, 202]);
+      const refused = await post(token, '{"n":3}');
+      expect(refused.status).toBe(503);
+      expect(refused.body!.error.code).toBe('internal.busy');
+      expect(refused.body!.error.details).toMatchObject({ reason: 'backlog', retryAfterSeconds: 10 });
+      expect(refused.retryAfter).toBe('10');
+      expect(await executionsOf(workflow.id)).toHaveLength(3);
+
+      // One run leaves the queue (admitted): a call starts again.
+      const [first] = await executionsOf(workflow.id);
+      await db().execution.update({ where: { id: first!.id }, data: { status: 'running' } });
+      expect((await post(token, '{"n":4}')).status).toBe(202);
+      expect(await executionsOf(workflow.id)).toHaveLength(4);
+    });
+  });
+
+  it('counts the workflow’s own backlog: another workflow’s queue does not refuse it', async () => {
+    const busy = await hook();
+    const quiet = await hook();
+    await withSetting('WEBHOOK_MAX_QUEUED', '2', async () => {
+      for (let index = 0; index < 2; index += 1) expect((await post(busy.token, '{}')).status).toBe(202);
+      expect((await post(busy.token, '{}')).status).toBe(503);
+      expect((await post(quiet.token, '{}')).status).toBe(202);
+    });
+  });
+
+  it('a repeated Idempotency-Key still answers its run while the backlog is full; a new key is refused', async () => {
+    const { workflow, token } = await hook();
+    await withSetting('WEBHOOK_MAX_QUEUED', '1', async () => {
+      const first = await post(token, '{}', { 'idempotency-key': 'order-1' });
+      expect(first.status).toBe(202);
+      const again = await post(token, '{}', { 'idempotency-key': 'order-1' });
+      expect(again).toMatchObject({ status: 202, body: { executionId: first.body!.executionId } });
+      const other = await post(token, '{}', { 'idempotency-key': 'order-2' });
+      expect(other.status).toBe(503);
+      expect(other.body!.error.details.reason).toBe('backlog');
+      expect(await db().webhookDelivery.count({ where: { workflowId: workflow.id } })).toBe(1);
+      expect(await executionsOf(workflow.id)).toHaveLength(1);
+    });
+  });
+
+  it('0 turns the bound off', async () => {
+    const { workflow, token } = await hook();
+    await withSetting('WEBHOOK_MAX_QUEUED', '0', async () => {
+      for (let index = 0; index < 4; index += 1) expect((await post(token, '{}')).status).toBe(202);
+      expect(await executionsOf(workflow.id)).toHaveLength(4);
+    });
+  });
+
+  it('a value out of bounds stops the configuration with the variable named', async () => {
+    for (const value of ['-1', '2.5', 'many', '1000001']) {
+      await withSetting('WEBHOOK_MAX_QUEUED', value, async () => {
+        expect(() => config()).toThrow(/WEBHOOK_MAX_QUEUED/);
       });
     }
   });
