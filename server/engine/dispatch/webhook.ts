@@ -150,13 +150,14 @@ export async function receiveWebhook(call: WebhookCall): Promise<{ executionId: 
   const secret = secretOf(workflow);
   if (secret !== null) verifySignature(secret, call, now);
   const data = bodyObjectOf(call.rawBody);
+  // Before the key expression (a sandboxed evaluation): a refused call costs as little as it can.
+  if (key === null && backlogFull) refuseForBacklog();
   // Runs one at a time per key: only an expression key applies to a webhook (no conversation, no sender).
   const serialKey = await serialKeyOf(oneRunAtATimeOf(workflow.settings), data);
 
   const trigger = { type: 'webhook', nodeId: version.triggerNodeId, data };
   // Without a key nothing is read first: the run and its job in one statement.
   if (key === null) {
-    if (backlogFull) refuseForBacklog();
     const execution = await startExecutionAlone({ memberId: workflow.memberId, workflowId: workflow.id, workflowVersionId: version.id, trigger, timeoutMs, serialKey });
     return { executionId: execution.id };
   }
