@@ -15,7 +15,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { tokenHash } from '../../core/auth/tokens';
 import { open } from '../../core/crypto/secret-box';
-import { db, pool } from '../../core/db';
+import { db, pool, type Tx } from '../../core/db';
 import { prepared } from '../../core/db/prepared';
 import { isUniqueViolation } from '../../core/db/sql-state';
 import { config } from '../../core/config';
@@ -93,7 +93,7 @@ const startableWorkflowStatement = prepared(`
    WHERE w.webhook_token_hash = $1`);
 
 /** How long a call refused for its workflow's backlog is told to wait (Retry-After). */
-export const backlogRetryAfterSeconds = 10;
+const backlogRetryAfterSeconds = 10;
 
 interface StartableRow {
   id: string;
@@ -150,8 +150,16 @@ export async function receiveWebhook(call: WebhookCall): Promise<{ executionId: 
   const secret = secretOf(workflow);
   if (secret !== null) verifySignature(secret, call, now);
   const data = bodyObjectOf(call.rawBody);
-  // Before the key expression (a sandboxed evaluation): a refused call costs as little as it can.
-  if (key === null && backlogFull) refuseForBacklog();
+  const cutoff = new Date(now.getTime() - webhookDeliveryTtlMs);
+  const deliveryOf = (reader: Pick<Tx, 'webhookDelivery'>, idempotencyKey: string) =>
+    reader.webhookDelivery.findUnique({ where: { workflowId_idempotencyKey: { workflowId: workflow.id, idempotencyKey } } });
+  if (backlogFull) {
+    // Before the key expression (a sandboxed evaluation) and any transaction: a refused call costs one read at most.
+    // A repeat of an accepted call still answers its run.
+    const earlier = key === null ? null : await deliveryOf(db(), key);
+    if (earlier && earlier.createdAt >= cutoff) return { executionId: earlier.executionId };
+    refuseForBacklog();
+  }
   // Runs one at a time per key: only an expression key applies to a webhook (no conversation, no sender).
   const serialKey = await serialKeyOf(oneRunAtATimeOf(workflow.settings), data);
 
@@ -162,15 +170,12 @@ export async function receiveWebhook(call: WebhookCall): Promise<{ executionId: 
     return { executionId: execution.id };
   }
 
-  const cutoff = new Date(now.getTime() - webhookDeliveryTtlMs);
   const start = () =>
     db().$transaction(async (tx) => {
       // A key older than the window is free again, even before housekeeping removes it.
       await tx.webhookDelivery.deleteMany({ where: { workflowId: workflow.id, idempotencyKey: key, createdAt: { lt: cutoff } } });
-      const earlier = await tx.webhookDelivery.findUnique({ where: { workflowId_idempotencyKey: { workflowId: workflow.id, idempotencyKey: key } } });
+      const earlier = await deliveryOf(tx, key);
       if (earlier) return { executionId: earlier.executionId };
-      // A repeat of an accepted call still answers its run; a new one waits for the backlog.
-      if (backlogFull) refuseForBacklog();
       const execution = await startExecution(
         { memberId: workflow.memberId, workflowId: workflow.id, workflowVersionId: version.id, trigger, serialKey, timeoutMs },
         tx,
@@ -184,7 +189,7 @@ export async function receiveWebhook(call: WebhookCall): Promise<{ executionId: 
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     // A concurrent call with the same key committed first: answer its execution.
-    const winner = await db().webhookDelivery.findUnique({ where: { workflowId_idempotencyKey: { workflowId: workflow.id, idempotencyKey: key } } });
+    const winner = await deliveryOf(db(), key);
     if (winner) return { executionId: winner.executionId };
     throw error;
   }
