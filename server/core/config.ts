@@ -112,6 +112,14 @@ const environmentSchema = z.object({
    * database more than the runs it starts can get done meanwhile: unbounded, it starves every member's runs.
    */
   WEBHOOK_MAX_QUEUED: z.coerce.number().int().min(0).max(1_000_000).default(1000),
+  /**
+   * Webhook calls this web process starts at once (the look-up and the run's row, after the rate limit); further
+   * calls wait their turn. A burst's intake otherwise takes as many database connections, and as much of the
+   * database's CPU, as it has senders, and the runs already queued get done ever slower (bench/README.md).
+   */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  /** Webhook calls waiting for their turn in this web process beyond which one is refused at once (503 internal.busy). */
+  WEBHOOK_QUEUE: z.coerce.number().int().min(0).max(10_000).default(100),
   /** Invitation accept attempts per client (IPv4 address or IPv6 /64) per sliding 10 minutes. */
   INVITATION_ACCEPT_MAX_ATTEMPTS: positiveInt(10),
   /** Password hashes (scrypt, 32 MB each) running at once in this process, 1-4 (libuv's pool has 4 threads). */

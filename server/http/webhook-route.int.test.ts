@@ -67,7 +67,9 @@ async function post(token: string, body: string, headers: Record<string, string>
 }
 
 /** Runs `body` with the setting set, then puts the environment and the parsed configuration back. */
-async function withSetting(name: 'WEBHOOK_RATE_LIMIT' | 'WEBHOOK_MAX_QUEUED', value: string, body: () => Promise<void>) {
+type Setting = 'WEBHOOK_RATE_LIMIT' | 'WEBHOOK_MAX_QUEUED' | 'WEBHOOK_CONCURRENCY' | 'WEBHOOK_QUEUE';
+
+async function withSetting(name: Setting, value: string, body: () => Promise<void>) {
   const before = process.env[name];
   process.env[name] = value;
   resetConfigForTests();
@@ -308,6 +310,90 @@ describe('POST /hooks/wf/{token}: WEBHOOK_MAX_QUEUED', () => {
     for (const value of ['-1', '2.5', 'many', '1000001']) {
       await withSetting('WEBHOOK_MAX_QUEUED', value, async () => {
         expect(() => config()).toThrow(/WEBHOOK_MAX_QUEUED/);
+      });
+    }
+  });
+});
+
+describe('POST /hooks/wf/{token}: WEBHOOK_CONCURRENCY and WEBHOOK_QUEUE', () => {
+  /** Until `release`, another connection holds `executions` (EXCLUSIVE): a call's look-up reads, its run's row waits. */
+  async function holdExecutions() {
+    const holder = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await holder.connect();
+    await holder.query('BEGIN');
+    await holder.query('LOCK TABLE executions IN EXCLUSIVE MODE');
+    return {
+      /** Calls whose statement waits for the lock now. */
+      waiting: async () =>
+        Number(
+          (await holder.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rows[0].n,
+        ),
+      release: async () => {
+        await holder.query('ROLLBACK');
+        await holder.end();
+      },
+    };
+  }
+
+  async function until(condition: () => Promise<boolean>) {
+    for (let tries = 0; !(await condition()); tries += 1) {
+      if (tries > 200) throw new Error('condition not met in 10 s');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  it('that many calls start at once and that many more wait their turn; the next is refused at once: 503 internal.busy, Retry-After 1', async () => {
+    const { workflow, token } = await hook();
+    await withSetting('WEBHOOK_CONCURRENCY', '1', () =>
+      withSetting('WEBHOOK_QUEUE', '1', async () => {
+        const lock = await holdExecutions();
+        let first: Promise<Awaited<ReturnType<typeof post>>>;
+        let second: Promise<Awaited<ReturnType<typeof post>>>;
+        try {
+          first = post(token, '{"n":1}');
+          await until(async () => (await lock.waiting()) === 1);
+          second = post(token, '{"n":2}');
+          // The second waits in the process, not in the database: still one statement waiting for the lock.
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          expect(await lock.waiting()).toBe(1);
+          const third = await post(token, '{"n":3}');
+          expect(third.status).toBe(503);
+          expect(third.body!.error.code).toBe('internal.busy');
+          expect(third.body!.error.details).toMatchObject({ reason: 'intake', retryAfterSeconds: 1 });
+          expect(third.retryAfter).toBe('1');
+        } finally {
+          await lock.release();
+        }
+        // Once the first call's run is written, the waiting one takes its turn: both started, the refused one nothing.
+        expect((await first!).status).toBe(202);
+        expect((await second!).status).toBe(202);
+        const runs = await executionsOf(workflow.id);
+        expect(runs.map((run) => (run.triggerData as { n: number }).n).sort()).toEqual([1, 2]);
+        expect((await post(token, '{"n":4}')).status).toBe(202);
+      }),
+    );
+  });
+
+  it('a call that fails inside the intake gives its turn back', async () => {
+    const { token } = await hook({ paused: true });
+    await withSetting('WEBHOOK_CONCURRENCY', '1', () =>
+      withSetting('WEBHOOK_QUEUE', '0', async () => {
+        for (let index = 0; index < 3; index += 1) expect((await post(token, '{}')).status).toBe(404);
+      }),
+    );
+  });
+
+  it('values out of bounds stop the configuration with the variable named', async () => {
+    for (const [name, value] of [
+      ['WEBHOOK_CONCURRENCY', '0'],
+      ['WEBHOOK_CONCURRENCY', '65'],
+      ['WEBHOOK_CONCURRENCY', 'some'],
+      ['WEBHOOK_QUEUE', '-1'],
+      ['WEBHOOK_QUEUE', '10001'],
+      ['WEBHOOK_QUEUE', '1.5'],
+    ] as const) {
+      await withSetting(name, value, async () => {
+        expect(() => config()).toThrow(new RegExp(name));
       });
     }
   });

@@ -11,7 +11,7 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { config } from '../config';
 import { appError } from '../errors/app-error';
-import { BoundedGate, GateFullError } from './bounded-gate';
+import { BoundedGate, GateFullError } from '../bounded-gate';
 
 const N = 2 ** 15;
 const r = 8;

@@ -21,7 +21,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import { BoundedGate, GateFullError } from '../../core/auth/bounded-gate';
+import { BoundedGate, GateFullError } from '../../core/bounded-gate';
 import { log } from '../../core/log';
 
 export interface PdfTextLimits {

@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import { BoundedGate, GateFullError } from '../../core/auth/bounded-gate';
+import { BoundedGate, GateFullError } from '../../core/bounded-gate';
 import { config } from '../../core/config';
 import { busyError } from '../../core/errors/app-error';
 import { log } from '../../core/log';

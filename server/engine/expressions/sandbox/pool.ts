@@ -21,7 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import { BoundedGate, GateFullError } from '../../../core/auth/bounded-gate';
+import { BoundedGate, GateFullError } from '../../../core/bounded-gate';
 import { config } from '../../../core/config';
 import { log } from '../../../core/log';
 import { fail, NodeFailure, type FailureKind, type RunErrorCode } from '../../contract/failures';
