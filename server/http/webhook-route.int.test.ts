@@ -374,6 +374,33 @@ describe('POST /hooks/wf/{token}: WEBHOOK_CONCURRENCY and WEBHOOK_QUEUE', () => 
     );
   });
 
+  it("one workflow's calls hold at most a quarter of the line: its flood is refused while another workflow's call waits its turn", async () => {
+    const flooded = await hook();
+    const quiet = await hook();
+    await withSetting('WEBHOOK_CONCURRENCY', '1', () =>
+      withSetting('WEBHOOK_QUEUE', '4', async () => {
+        const lock = await holdExecutions();
+        const started: Promise<Awaited<ReturnType<typeof post>>>[] = [];
+        try {
+          started.push(post(flooded.token, '{"n":1}'));
+          await until(async () => (await lock.waiting()) === 1);
+          started.push(post(flooded.token, '{"n":2}'));
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          const refused = await post(flooded.token, '{"n":3}');
+          expect(refused.status).toBe(503);
+          expect(refused.body!.error.details.reason).toBe('intake');
+          started.push(post(quiet.token, '{"n":1}'));
+          await new Promise((resolve) => setTimeout(resolve, 300));
+        } finally {
+          await lock.release();
+        }
+        expect((await Promise.all(started)).map((answer) => answer.status)).toEqual([202, 202, 202]);
+        expect(await executionsOf(flooded.workflow.id)).toHaveLength(2);
+        expect(await executionsOf(quiet.workflow.id)).toHaveLength(1);
+      }),
+    );
+  });
+
   it('a call that fails inside the intake gives its turn back', async () => {
     const { token } = await hook({ paused: true });
     await withSetting('WEBHOOK_CONCURRENCY', '1', () =>

@@ -2,39 +2,15 @@
  * POST /hooks/wf/{token} — the inbound webhook entry (spec: Inbound webhook), a plain route outside
  * `/api/v1`: authorised by the token in the URL (no session, key, cookie or cross-origin rule), rate
  * limited per client address before anything else is read, the body bounded to 256 KB on the bytes
- * read and kept raw (the optional signature covers the exact bytes). See
- * server/engine/dispatch/webhook.ts for the checks and the start.
+ * read and kept raw (the optional signature covers the exact bytes), then started in its turn through
+ * the process's intake (webhook-intake.ts). See server/engine/dispatch/webhook.ts for the checks and the
+ * start.
  */
 import { z } from 'zod';
-import { BoundedGate, GateFullError } from '../core/bounded-gate';
 import { config } from '../core/config';
-import { busyError } from '../core/errors/app-error';
 import { receiveWebhook, webhookBodyBytes } from '../engine/dispatch/webhook';
 import { plainRoute } from './plain/plain-route';
-
-/** A call refused for a full waiting line may try again this much later: the line drains in well under a second. */
-const intakeRetryAfterSeconds = 1;
-
-let intake: BoundedGate | null = null;
-
-/**
- * The process's webhook intake: WEBHOOK_CONCURRENCY calls start runs at once, WEBHOOK_QUEUE wait (bench/README.md,
- * "A burst"). A setting changed since (tests) makes a new gate.
- */
-function intakeGate(): BoundedGate {
-  const { WEBHOOK_CONCURRENCY, WEBHOOK_QUEUE } = config();
-  if (intake?.concurrency !== WEBHOOK_CONCURRENCY || intake.maxWaiting !== WEBHOOK_QUEUE) intake = new BoundedGate(WEBHOOK_CONCURRENCY, WEBHOOK_QUEUE);
-  return intake;
-}
-
-async function throughIntake<T>(task: () => Promise<T>): Promise<T> {
-  try {
-    return await intakeGate().run(task);
-  } catch (error) {
-    if (error instanceof GateFullError) throw busyError(intakeRetryAfterSeconds, { reason: 'intake' });
-    throw error;
-  }
-}
+import { webhookIntake } from './webhook-intake';
 
 export const webhookRoute = plainRoute({
   method: 'POST',
@@ -58,11 +34,11 @@ export const webhookRoute = plainRoute({
   tag: 'Workflows',
   summary: { en: 'Start a workflow from a webhook', fr: 'Démarrer un workflow par webhook' },
   description: {
-    en: 'Authorised by the token of `POST /api/v1/workflows/{id}/webhook`. The body, a JSON object of at most 256 KB (413 `request.payload_too_large` above; anything but an object 400 `request.bad_request`), becomes the trigger data of a real execution of the published version; answers 202 `{executionId}`. Rate-limited per client address: 120 requests a minute unless the instance sets `WEBHOOK_RATE_LIMIT` (`x-rate-limit-per-ip` gives this instance’s figure), 429 `request.rate_limited` beyond. An unknown token, and a workflow archived, unpublished, paused or not starting with the webhook trigger, are all 404 `webhook.not_found`. When the workflow has a signing secret, `X-Signature: sha256=<hex HMAC-SHA256 of "<X-Signature-Timestamp>.<raw body>">` and `X-Signature-Timestamp` (unix seconds, within 5 minutes) are required: 401 `webhook.signature_required` without them, `webhook.signature_invalid` when they do not match. An optional `Idempotency-Key` header (1-200 characters, else 400 `idempotency.invalid_key`) makes a repeat within 24 hours answer 202 with the first `executionId`, starting nothing. A workflow that already has `WEBHOOK_MAX_QUEUED` runs waiting (1000 unless the instance sets it) starts nothing more until they drain: 503 `internal.busy` with `Retry-After` (a repeated key still answers its run). Each web process starts `WEBHOOK_CONCURRENCY` calls at once (2 unless the instance sets it) while up to `WEBHOOK_QUEUE` more wait their turn (100); beyond, 503 `internal.busy` with `Retry-After: 1`.',
-    fr: 'Autorisé par le jeton de `POST /api/v1/workflows/{id}/webhook`. Le corps, un objet JSON de 256 Ko au plus (au-delà 413 `request.payload_too_large` ; autre chose qu’un objet 400 `request.bad_request`), devient les données de déclenchement d’une exécution réelle de la version publiée ; répond 202 `{executionId}`. Limité par adresse cliente : 120 requêtes par minute sauf si l’instance fixe `WEBHOOK_RATE_LIMIT` (`x-rate-limit-per-ip` donne le chiffre de cette instance), 429 `request.rate_limited` au-delà. Un jeton inconnu, et un workflow archivé, non publié, en pause ou qui ne commence pas par le déclencheur webhook, donnent tous 404 `webhook.not_found`. Quand le workflow a un secret de signature, `X-Signature: sha256=<HMAC-SHA256 hexadécimal de "<X-Signature-Timestamp>.<corps brut>">` et `X-Signature-Timestamp` (secondes Unix, à 5 minutes près) sont exigés : 401 `webhook.signature_required` sans eux, `webhook.signature_invalid` s’ils ne correspondent pas. Un en-tête facultatif `Idempotency-Key` (1 à 200 caractères, sinon 400 `idempotency.invalid_key`) fait qu’une répétition dans les 24 heures répond 202 avec le premier `executionId`, sans rien démarrer. Un workflow qui a déjà `WEBHOOK_MAX_QUEUED` exécutions en attente (1000 sauf si l’instance le fixe) ne démarre plus rien tant qu’elles ne sont pas écoulées : 503 `internal.busy` avec `Retry-After` (une clé répétée répond toujours son exécution). Chaque processus web démarre `WEBHOOK_CONCURRENCY` appels à la fois (2 sauf si l’instance le fixe) pendant que jusqu’à `WEBHOOK_QUEUE` autres attendent leur tour (100) ; au-delà, 503 `internal.busy` avec `Retry-After: 1`.',
+    en: 'Authorised by the token of `POST /api/v1/workflows/{id}/webhook`. The body, a JSON object of at most 256 KB (413 `request.payload_too_large` above; anything but an object 400 `request.bad_request`), becomes the trigger data of a real execution of the published version; answers 202 `{executionId}`. Rate-limited per client address: 120 requests a minute unless the instance sets `WEBHOOK_RATE_LIMIT` (`x-rate-limit-per-ip` gives this instance’s figure), 429 `request.rate_limited` beyond. An unknown token, and a workflow archived, unpublished, paused or not starting with the webhook trigger, are all 404 `webhook.not_found`. When the workflow has a signing secret, `X-Signature: sha256=<hex HMAC-SHA256 of "<X-Signature-Timestamp>.<raw body>">` and `X-Signature-Timestamp` (unix seconds, within 5 minutes) are required: 401 `webhook.signature_required` without them, `webhook.signature_invalid` when they do not match. An optional `Idempotency-Key` header (1-200 characters, else 400 `idempotency.invalid_key`) makes a repeat within 24 hours answer 202 with the first `executionId`, starting nothing. A workflow that already has `WEBHOOK_MAX_QUEUED` runs waiting (1000 unless the instance sets it) starts nothing more until they drain: 503 `internal.busy` with `Retry-After` (a repeated key still answers its run). Each web process starts `WEBHOOK_CONCURRENCY` calls at once (2 unless the instance sets it) while up to `WEBHOOK_QUEUE` more wait their turn (100), a quarter of them at most for one workflow; beyond, 503 `internal.busy` with `Retry-After: 1`.',
+    fr: 'Autorisé par le jeton de `POST /api/v1/workflows/{id}/webhook`. Le corps, un objet JSON de 256 Ko au plus (au-delà 413 `request.payload_too_large` ; autre chose qu’un objet 400 `request.bad_request`), devient les données de déclenchement d’une exécution réelle de la version publiée ; répond 202 `{executionId}`. Limité par adresse cliente : 120 requêtes par minute sauf si l’instance fixe `WEBHOOK_RATE_LIMIT` (`x-rate-limit-per-ip` donne le chiffre de cette instance), 429 `request.rate_limited` au-delà. Un jeton inconnu, et un workflow archivé, non publié, en pause ou qui ne commence pas par le déclencheur webhook, donnent tous 404 `webhook.not_found`. Quand le workflow a un secret de signature, `X-Signature: sha256=<HMAC-SHA256 hexadécimal de "<X-Signature-Timestamp>.<corps brut>">` et `X-Signature-Timestamp` (secondes Unix, à 5 minutes près) sont exigés : 401 `webhook.signature_required` sans eux, `webhook.signature_invalid` s’ils ne correspondent pas. Un en-tête facultatif `Idempotency-Key` (1 à 200 caractères, sinon 400 `idempotency.invalid_key`) fait qu’une répétition dans les 24 heures répond 202 avec le premier `executionId`, sans rien démarrer. Un workflow qui a déjà `WEBHOOK_MAX_QUEUED` exécutions en attente (1000 sauf si l’instance le fixe) ne démarre plus rien tant qu’elles ne sont pas écoulées : 503 `internal.busy` avec `Retry-After` (une clé répétée répond toujours son exécution). Chaque processus web démarre `WEBHOOK_CONCURRENCY` appels à la fois (2 sauf si l’instance le fixe) pendant que jusqu’à `WEBHOOK_QUEUE` autres attendent leur tour (100), dont un quart au plus pour un même workflow ; au-delà, 503 `internal.busy` avec `Retry-After: 1`.',
   },
   async handle({ request, params, body }) {
-    const result = await throughIntake(() =>
+    const result = await webhookIntake().run(params.token, () =>
       receiveWebhook({
         token: params.token,
         rawBody: body,
