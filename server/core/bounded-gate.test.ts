@@ -1,26 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { heldTask } from '../testing/held-task';
 import { BoundedGate, GateFullError } from './bounded-gate';
-
-/** A task that finishes when the test says so. */
-function deferredTask() {
-  let finish!: () => void;
-  const done = new Promise<void>((resolve) => (finish = resolve));
-  let started = false;
-  return {
-    task: async () => {
-      started = true;
-      await done;
-      return 'ok';
-    },
-    finish,
-    started: () => started,
-  };
-}
 
 describe('BoundedGate', () => {
   it('runs up to `concurrency` tasks, queues up to `maxWaiting`, refuses the rest at once', async () => {
     const gate = new BoundedGate(2, 1);
-    const tasks = [deferredTask(), deferredTask(), deferredTask(), deferredTask()];
+    const tasks = [heldTask(), heldTask(), heldTask(), heldTask()];
     const results = tasks.map((entry) => gate.run(entry.task).then(
       (value) => value,
       (error: unknown) => error,
