@@ -54,9 +54,33 @@ export function logIfUnexpected(error: unknown, path?: string): void {
   if (appError.status === 500) {
     const cause = error instanceof TRPCError && error.cause ? error.cause : error;
     log.error({ err: cause, path }, 'unexpected error answered as 500');
+  } else if (appError.code === 'internal.busy') {
+    logRefusedForLoad(appError, path);
   } else if (appError.status > 500) {
     log.warn({ code: appError.code, status: appError.status, path }, 'request failed upstream');
   }
+}
+
+/** How often, at most, refusals for load of one reason are logged. */
+const refusedForLoadLogSeconds = 10;
+const refusedForLoadLines = new Map<string, { loggedAt: number; since: number }>();
+
+/**
+ * 503 `internal.busy` is the instance shedding load (a webhook flood, a database without a free connection): it
+ * comes in floods, and a line per refused request would turn a flood of calls into a flood of log lines. One line
+ * per reason every 10 s at most, with how many were refused since the last one.
+ */
+function logRefusedForLoad(appError: AppError, path: string | undefined): void {
+  const reason = typeof appError.details.reason === 'string' ? appError.details.reason : null;
+  const key = reason ?? '';
+  const now = Date.now();
+  const last = refusedForLoadLines.get(key);
+  if (last && now >= last.loggedAt && now - last.loggedAt < refusedForLoadLogSeconds * 1000) {
+    last.since += 1;
+    return;
+  }
+  log.warn({ code: appError.code, status: appError.status, reason, path, refusedSinceLastLine: last?.since ?? 0 }, 'request refused for load');
+  refusedForLoadLines.set(key, { loggedAt: now, since: 0 });
 }
 
 /** Keeps what a client needs from a zod issue: where, what kind, and the human message. */
