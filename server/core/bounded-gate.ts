@@ -24,12 +24,17 @@ export class BoundedGate {
     return { running: this.running, waiting: this.waiting.length };
   }
 
+  /** Whether a task given to `run` now would wait for a slot (or be refused, when the line is full too). */
+  slotsTaken(): boolean {
+    return this.running >= this.concurrency;
+  }
+
   /**
    * Runs `task` once a slot is free. The admission decision is taken synchronously, when `run` is
    * called, so a burst of callers is sorted into running, waiting and refused in call order.
    */
   run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.running < this.concurrency) {
+    if (!this.slotsTaken()) {
       this.running += 1;
       return this.execute(task);
     }

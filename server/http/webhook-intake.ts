@@ -36,7 +36,7 @@ export class WebhookIntake {
   /** Runs `task` in its turn, or refuses it (503 internal.busy) when the line, or the token's share of it, is full. */
   async run<T>(token: string, task: () => Promise<T>): Promise<T> {
     // The gate decides synchronously, in call order: a call waits exactly when every slot is taken now.
-    let waiting = this.gate.load().running >= this.gate.concurrency;
+    let waiting = this.gate.slotsTaken();
     if (waiting) {
       const ofToken = this.waitingByToken.get(token) ?? 0;
       if (ofToken >= this.perTokenWaiting) throw refused();

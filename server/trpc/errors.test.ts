@@ -20,7 +20,7 @@ describe('logIfUnexpected', () => {
     expect(warn).toHaveBeenCalledWith({ code: 'webmail.unsubscribe_failed', status: 502, path: 'messages.unsubscribe' }, 'request failed upstream');
   });
 
-  it('refusals for load (503 internal.busy) log one line per reason every 10 s at most, with how many were refused since', () => {
+  it('refusals for load (503 internal.busy, auth.busy) log one line per code and reason every 10 s at most, with how many were refused since', () => {
     // Later than any line another test of this process logged (the module's state outlives a test).
     vi.useFakeTimers({ now: Date.now() + 86_400_000 });
     try {
@@ -28,12 +28,16 @@ describe('logIfUnexpected', () => {
       const refuse = (reason: string) => logIfUnexpected(new AppError('internal.busy', { details: { reason, retryAfterSeconds: 1 } }), 'POST /hooks/wf/{token}');
       for (let index = 0; index < 50; index += 1) refuse('intake');
       refuse('backlog');
-      expect(warn).toHaveBeenCalledTimes(2);
+      // The password gate's refusal is one too, counted apart.
+      logIfUnexpected(new AppError('auth.busy', { details: { retryAfterSeconds: 2 } }), 'auth.login');
+      logIfUnexpected(new AppError('auth.busy', { details: { retryAfterSeconds: 2 } }), 'auth.login');
+      expect(warn).toHaveBeenCalledTimes(3);
+      expect(warn).toHaveBeenNthCalledWith(3, expect.objectContaining({ code: 'auth.busy', status: 503, refusedSinceLastLine: 0 }), 'request refused for load');
       expect(warn).toHaveBeenNthCalledWith(1, expect.objectContaining({ code: 'internal.busy', status: 503, reason: 'intake', refusedSinceLastLine: 0 }), 'request refused for load');
       expect(warn).toHaveBeenNthCalledWith(2, expect.objectContaining({ reason: 'backlog' }), 'request refused for load');
       vi.advanceTimersByTime(10_000);
       refuse('intake');
-      expect(warn).toHaveBeenCalledTimes(3);
+      expect(warn).toHaveBeenCalledTimes(4);
       expect(warn).toHaveBeenLastCalledWith(expect.objectContaining({ reason: 'intake', refusedSinceLastLine: 49 }), 'request refused for load');
     } finally {
       vi.useRealTimers();

@@ -45,34 +45,37 @@ export function toAppErrorFromAny(error: unknown): AppError {
 }
 
 /**
- * Called once per failed request by each transport: a 500 is a bug and deserves an error line; the
- * catalogue's other 5xx (an upstream that refused or could not be reached: 502, a pool with no
- * connection in time: 503) are expected failures, a warning with their code and no stack.
+ * Called once per failed request by each transport: a 500 is a bug and deserves an error line; a
+ * refusal for load (503 `internal.busy`, `auth.busy`) is the instance shedding work, logged in
+ * summary (below); the catalogue's other 5xx (an upstream that refused or could not be reached:
+ * 502) are expected failures, a warning with their code and no stack.
  */
 export function logIfUnexpected(error: unknown, path?: string): void {
   const appError = toAppErrorFromAny(error);
   if (appError.status === 500) {
     const cause = error instanceof TRPCError && error.cause ? error.cause : error;
     log.error({ err: cause, path }, 'unexpected error answered as 500');
-  } else if (appError.code === 'internal.busy') {
+  } else if (refusalsForLoad.has(appError.code)) {
     logRefusedForLoad(appError, path);
   } else if (appError.status > 500) {
     log.warn({ code: appError.code, status: appError.status, path }, 'request failed upstream');
   }
 }
 
-/** How often, at most, refusals for load of one reason are logged. */
+/** The catalogue's refusals for load: the instance's own limits, not a failure. */
+const refusalsForLoad: ReadonlySet<string> = new Set(['internal.busy', 'auth.busy']);
+/** How often, at most, refusals for load of one code and reason are logged. */
 const refusedForLoadLogSeconds = 10;
 const refusedForLoadLines = new Map<string, { loggedAt: number; since: number }>();
 
 /**
- * 503 `internal.busy` is the instance shedding load (a webhook flood, a database without a free connection): it
- * comes in floods, and a line per refused request would turn a flood of calls into a flood of log lines. One line
- * per reason every 10 s at most, with how many were refused since the last one.
+ * A refusal for load (a webhook flood, a database without a free connection, a sign-in flood past the password
+ * gate) comes in floods, and a line per refused request would turn a flood of calls into a flood of log lines. One
+ * line per code and reason every 10 s at most, with how many were refused since the last one.
  */
 function logRefusedForLoad(appError: AppError, path: string | undefined): void {
   const reason = typeof appError.details.reason === 'string' ? appError.details.reason : null;
-  const key = reason ?? '';
+  const key = `${appError.code} ${reason ?? ''}`;
   const now = Date.now();
   const last = refusedForLoadLines.get(key);
   if (last && now >= last.loggedAt && now - last.loggedAt < refusedForLoadLogSeconds * 1000) {
