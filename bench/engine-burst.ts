@@ -25,6 +25,11 @@ export interface BurstFigures {
   unfinished: number;
   /** CPU ms per second of the burst in each process (1000 = one core). */
   cpuPerSecond: { web: number; runner: number; pg: number };
+  /**
+   * CPU ms per accepted run in each process from the burst's start to the end of its drain: the issue's own measure
+   * of a run's cost end to end (16 connections, then the drain: 53 ms when it was filed).
+   */
+  cpuPerRun: { web: number; runner: number; pg: number };
 }
 
 export async function measureBurst(options: {
@@ -80,6 +85,7 @@ export async function measureBurst(options: {
     unfinished = (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM executions WHERE id = ANY($1::uuid[]) AND finished_at IS NULL`, [accepted])).rows[0].n;
     if (unfinished === 0) break;
   }
+  const cpuDrained = options.cpu();
   const { rows } = await client.query<{ last: Date | null }>(`SELECT max(finished_at) AS last FROM executions WHERE id = ANY($1::uuid[])`, [accepted]);
   const drainEnd = rows[0].last && rows[0].last > to ? rows[0].last : to;
   const drainSeconds = (drainEnd.getTime() - to.getTime()) / 1000;
@@ -98,6 +104,11 @@ export async function measureBurst(options: {
       runner: (cpuTo.runner - cpuFrom.runner) / burstSeconds,
       pg: (cpuTo.pg - cpuFrom.pg) / burstSeconds,
     },
+    cpuPerRun: {
+      web: (cpuDrained.web - cpuFrom.web) / accepted.length,
+      runner: (cpuDrained.runner - cpuFrom.runner) / accepted.length,
+      pg: (cpuDrained.pg - cpuFrom.pg) / accepted.length,
+    },
   };
 }
 
@@ -108,11 +119,14 @@ export function burstLines(burst: BurstFigures, slices: readonly ThroughputSlice
   const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
   const statuses = [...burst.statuses].map(([status, count]) => `${status}×${count}`).join(' ');
   const cpu = burst.cpuPerSecond;
+  const perRun = burst.cpuPerRun;
   return [
     `  webhook burst: ${burst.connections} connections back to back for ${fixed(burst.seconds)} s: ${burst.accepted} runs accepted (${fixed(burst.accepted / burst.seconds)}/s; answers ${statuses})`,
     `    runs finished during the burst ${fixed(burst.finishedPerSecondDuring)}/s against the engine's saturated ${fixed(saturatedRunsPerSecond)}/s above: ` +
       `${fixed(burst.finishedPerSecondDuring / saturatedRunsPerSecond, 2)}× (the issue: the engine keeps finishing runs at its capacity while the web accepts a burst)`,
     `    then the backlog drained in ${fixed(burst.drainSeconds)} s at ${fixed(burst.finishedPerSecondDraining)} runs/s${burst.unfinished ? `; ${burst.unfinished} accepted runs still unfinished after 180 s` : ''}`,
     `    CPU during the burst, of one core per second: web ${fixed(cpu.web / 10, 0)} %, runner ${fixed(cpu.runner / 10, 0)} %, PostgreSQL ${fixed(cpu.pg / 10, 0)} %`,
+    `    CPU per accepted run over the burst and its drain (the issue's measure, 53 ms when filed; ≤ 10 ms asked): ${fixed(perRun.web + perRun.runner + perRun.pg)} ms ` +
+      `(web ${fixed(perRun.web)} + runner ${fixed(perRun.runner)} + PostgreSQL ${fixed(perRun.pg)})`,
   ];
 }

@@ -49,14 +49,21 @@ function intEnv(name: string, fallback: number): number {
   return Number.isFinite(value) && value > 0 ? value : fallback;
 }
 
+/** A section's length in seconds, where 0 skips the section (an unset or malformed value: the fallback). */
+function secondsEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  const value = Number(raw);
+  return raw !== undefined && raw.trim() !== '' && Number.isFinite(value) && value >= 0 ? value : fallback;
+}
+
 const settings = {
   inflight: intEnv('BENCH_ENGINE_INFLIGHT', 20),
   seconds: intEnv('BENCH_ENGINE_SECONDS', 10),
-  aloneSeconds: intEnv('BENCH_ENGINE_ALONE_SECONDS', 8),
+  aloneSeconds: secondsEnv('BENCH_ENGINE_ALONE_SECONDS', 8),
   rounds: intEnv('BENCH_ENGINE_ROUNDS', 2),
   webhookRate: intEnv('BENCH_ENGINE_WEBHOOK_RATE', 50),
   webhookSeconds: intEnv('BENCH_ENGINE_WEBHOOK_SECONDS', 10),
-  burstSeconds: intEnv('BENCH_ENGINE_BURST_SECONDS', 10),
+  burstSeconds: secondsEnv('BENCH_ENGINE_BURST_SECONDS', 10),
 };
 const targets = { throughputRatio: 1.0, stepOverheadP50Ms: 10, webhookP99Ms: 100 };
 
