@@ -10,6 +10,9 @@ export class GateFullError extends Error {
   }
 }
 
+/** The error a task given up by its caller is refused with: the signal's reason (an abort without one: AbortError). */
+const abortReasonOf = (signal: AbortSignal): Error => (signal.reason instanceof Error ? signal.reason : new DOMException('aborted', 'AbortError'));
+
 export class BoundedGate {
   private running = 0;
   private readonly waiting: (() => void)[] = [];
@@ -32,15 +35,32 @@ export class BoundedGate {
   /**
    * Runs `task` once a slot is free. The admission decision is taken synchronously, when `run` is
    * called, so a burst of callers is sorted into running, waiting and refused in call order.
+   *
+   * `signal`: the caller no longer wants the task (its client left). Already aborted, the task is refused at once
+   * (with the signal's reason); aborted while the task waits, it leaves the line and never runs. A task that
+   * started runs to its end.
    */
-  run<T>(task: () => Promise<T>): Promise<T> {
+  run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    if (signal?.aborted) return Promise.reject(abortReasonOf(signal));
     if (!this.slotsTaken()) {
       this.running += 1;
       return this.execute(task);
     }
     if (this.waiting.length >= this.maxWaiting) return Promise.reject(new GateFullError());
     // The finishing task hands its slot straight to the first waiter (running stays the same).
-    return new Promise<void>((resolve) => this.waiting.push(resolve)).then(() => this.execute(task));
+    const turn = new Promise<void>((resolve, reject) => {
+      const takeTurn = () => {
+        signal?.removeEventListener('abort', leaveLine);
+        resolve();
+      };
+      const leaveLine = () => {
+        this.waiting.splice(this.waiting.indexOf(takeTurn), 1);
+        reject(abortReasonOf(signal!));
+      };
+      this.waiting.push(takeTurn);
+      signal?.addEventListener('abort', leaveLine, { once: true });
+    });
+    return turn.then(() => this.execute(task));
   }
 
   private async execute<T>(task: () => Promise<T>): Promise<T> {

@@ -121,11 +121,39 @@ export function sendJsonAnswer(req: IncomingMessage, res: ServerResponse, status
   res.end(text);
 }
 
+/** The node answer of each request in flight through `serveWithFetchHandler`, for `departureSignalOf` (weak: a request done is forgotten). */
+const answerOfRequest = new WeakMap<Request, ServerResponse>();
+
+/** The reason of a departure signal: the client hung up before its answer was written. */
+export class ClientGone extends Error {
+  constructor() {
+    super('the client closed the connection before its answer');
+    this.name = 'ClientGone';
+  }
+}
+
+/**
+ * A signal that aborts (with ClientGone) when the client of `request` hangs up before its answer is written, for a
+ * handler that waits its turn before doing work nobody would then read (the webhook intake's line). Made on demand,
+ * so the other requests pay nothing for it; undefined for a request that did not come through this bridge.
+ */
+export function departureSignalOf(request: Request): AbortSignal | undefined {
+  const res = answerOfRequest.get(request);
+  if (!res) return undefined;
+  const controller = new AbortController();
+  const gone = () => !res.writableFinished && (res.destroyed || res.closed);
+  if (gone()) controller.abort(new ClientGone());
+  else res.once('close', () => gone() && controller.abort(new ClientGone()));
+  return controller.signal;
+}
+
 export function serveWithFetchHandler(handler: (request: Request) => Promise<Response>) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     let response: Response;
     try {
-      response = await handler(toFetchRequest(req));
+      const request = toFetchRequest(req);
+      answerOfRequest.set(request, res);
+      response = await handler(request);
     } catch (err) {
       const error = err instanceof BadRequestTarget ? new AppError('request.bad_request') : err;
       logIfUnexpected(error, req.url);

@@ -37,6 +37,26 @@ describe('WebhookIntake', () => {
     expect(await Promise.all([first, floodAnswers[0], floodAnswers[1], otherAnswer])).toEqual(['ok', 'ok', 'ok', 'ok']);
   });
 
+  it('a waiting call whose sender hangs up leaves the line without starting, and gives its token’s place back', async () => {
+    const intake = new WebhookIntake(1, 4);
+    const running = heldTask();
+    const first = settle(intake.run('a', running.task));
+    const departure = new AbortController();
+    const gone = heldTask();
+    const goneAnswer = settle(intake.run('b', gone.task, departure.signal));
+    departure.abort(new Error('client gone'));
+    expect(await goneAnswer).toMatchObject({ code: 'internal.busy', details: { reason: 'client_gone' } });
+    expect(intake.load()).toEqual({ running: 1, waiting: 0 });
+    // Token b's one place (a quarter of 4) is free again: its next call waits instead of being refused.
+    const again = heldTask();
+    const againAnswer = settle(intake.run('b', again.task));
+    expect(intake.load()).toEqual({ running: 1, waiting: 1 });
+    running.finish();
+    again.finish();
+    expect(await Promise.all([first, againAnswer])).toEqual(['ok', 'ok']);
+    expect(gone.started()).toBe(false);
+  });
+
   it('a call gives its place back however it ends: failed, or refused for a full line', async () => {
     const intake = new WebhookIntake(1, 4);
     expect(intake.perTokenWaiting).toBe(1);

@@ -33,8 +33,12 @@ export class WebhookIntake {
     return this.gate.load();
   }
 
-  /** Runs `task` in its turn, or refuses it (503 internal.busy) when the line, or the token's share of it, is full. */
-  async run<T>(token: string, task: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `task` in its turn, or refuses it (503 internal.busy) when the line, or the token's share of it, is full.
+   * A call whose sender hangs up while it waits (`departure`) leaves the line without starting a run: a sender that
+   * timed out retries, and the run its first call would start late would be a second one.
+   */
+  async run<T>(token: string, task: () => Promise<T>, departure?: AbortSignal): Promise<T> {
     // The gate decides synchronously, in call order: a call waits exactly when every slot is taken now.
     let waiting = this.gate.slotsTaken();
     if (waiting) {
@@ -53,9 +57,11 @@ export class WebhookIntake {
       return await this.gate.run(() => {
         leaveLine();
         return task();
-      });
+      }, departure);
     } catch (error) {
       if (error instanceof GateFullError) throw refused();
+      // Nobody reads this answer; the refusal is counted with the others for load (server/trpc/errors.ts).
+      if (departure?.aborted && error === departure.reason) throw busyError(retryAfterSeconds, { reason: 'client_gone' });
       throw error;
     } finally {
       leaveLine();

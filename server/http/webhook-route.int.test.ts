@@ -401,6 +401,39 @@ describe('POST /hooks/wf/{token}: WEBHOOK_CONCURRENCY and WEBHOOK_QUEUE', () => 
     );
   });
 
+  it('a waiting call whose sender hangs up starts nothing: a sender that timed out and retries gets one run', async () => {
+    const { workflow, token } = await hook();
+    await withSetting('WEBHOOK_CONCURRENCY', '1', () =>
+      withSetting('WEBHOOK_QUEUE', '2', async () => {
+        const lock = await holdExecutions();
+        let first: Promise<Awaited<ReturnType<typeof post>>>;
+        try {
+          first = post(token, '{"n":1}');
+          await until(async () => (await lock.waiting()) === 1);
+          // The second call waits in the process; its sender gives up (a client timeout) and the connection closes.
+          const timeout = new AbortController();
+          const abandoned = fetch(`${server.base}/hooks/wf/${token}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-forwarded-for': uniqueIp() },
+            body: '{"n":2}',
+            signal: timeout.signal,
+          }).catch((error: unknown) => error);
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          timeout.abort();
+          expect(await abandoned).toMatchObject({ name: 'AbortError' });
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        } finally {
+          await lock.release();
+        }
+        expect((await first!).status).toBe(202);
+        // Its turn came after the first call's run: it started nothing.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const runs = await executionsOf(workflow.id);
+        expect(runs.map((run) => (run.triggerData as { n: number }).n)).toEqual([1]);
+      }),
+    );
+  });
+
   it('a call that fails inside the intake gives its turn back', async () => {
     const { token } = await hook({ paused: true });
     await withSetting('WEBHOOK_CONCURRENCY', '1', () =>

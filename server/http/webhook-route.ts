@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { config } from '../core/config';
 import { receiveWebhook, webhookBodyBytes } from '../engine/dispatch/webhook';
+import { departureSignalOf } from './node-bridge';
 import { plainRoute } from './plain/plain-route';
 import { webhookIntake } from './webhook-intake';
 
@@ -38,14 +39,18 @@ export const webhookRoute = plainRoute({
     fr: 'Autorisé par le jeton de `POST /api/v1/workflows/{id}/webhook`. Le corps, un objet JSON de 256 Ko au plus (au-delà 413 `request.payload_too_large` ; autre chose qu’un objet 400 `request.bad_request`), devient les données de déclenchement d’une exécution réelle de la version publiée ; répond 202 `{executionId}`. Limité par adresse cliente : 120 requêtes par minute sauf si l’instance fixe `WEBHOOK_RATE_LIMIT` (`x-rate-limit-per-ip` donne le chiffre de cette instance), 429 `request.rate_limited` au-delà. Un jeton inconnu, et un workflow archivé, non publié, en pause ou qui ne commence pas par le déclencheur webhook, donnent tous 404 `webhook.not_found`. Quand le workflow a un secret de signature, `X-Signature: sha256=<HMAC-SHA256 hexadécimal de "<X-Signature-Timestamp>.<corps brut>">` et `X-Signature-Timestamp` (secondes Unix, à 5 minutes près) sont exigés : 401 `webhook.signature_required` sans eux, `webhook.signature_invalid` s’ils ne correspondent pas. Un en-tête facultatif `Idempotency-Key` (1 à 200 caractères, sinon 400 `idempotency.invalid_key`) fait qu’une répétition dans les 24 heures répond 202 avec le premier `executionId`, sans rien démarrer. Un workflow qui a déjà `WEBHOOK_MAX_QUEUED` exécutions en attente (1000 sauf si l’instance le fixe) ne démarre plus rien tant qu’elles ne sont pas écoulées : 503 `internal.busy` avec `Retry-After` (une clé répétée répond toujours son exécution). Chaque processus web démarre `WEBHOOK_CONCURRENCY` appels à la fois (2 sauf si l’instance le fixe) pendant que jusqu’à `WEBHOOK_QUEUE` autres attendent leur tour (100), dont un quart au plus pour un même workflow ; au-delà, 503 `internal.busy` avec `Retry-After: 1`.',
   },
   async handle({ request, params, body }) {
-    const result = await webhookIntake().run(params.token, () =>
-      receiveWebhook({
-        token: params.token,
-        rawBody: body,
-        signature: request.headers.get('x-signature'),
-        timestamp: request.headers.get('x-signature-timestamp'),
-        idempotencyKey: request.headers.get('idempotency-key'),
-      }),
+    const result = await webhookIntake().run(
+      params.token,
+      () =>
+        receiveWebhook({
+          token: params.token,
+          rawBody: body,
+          signature: request.headers.get('x-signature'),
+          timestamp: request.headers.get('x-signature-timestamp'),
+          idempotencyKey: request.headers.get('idempotency-key'),
+        }),
+      // A call whose sender hangs up while it waits its turn starts nothing.
+      departureSignalOf(request),
     );
     return Response.json(result, { status: 202, headers: { 'cache-control': 'no-store' } });
   },
