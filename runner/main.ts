@@ -47,8 +47,10 @@ composeEngine();
 let stopping = false;
 
 // graphile-worker's own pool (job fetch, completion, LISTEN), made here so it keeps its connections as ours does.
-// It has its error listeners, so graphile adds none of its own.
-const workerPool = separatePool(runnerPoolSize, 'job worker database connection lost');
+// It has its error listeners, so graphile adds none of its own. Its commits (a job taken, a job done) do not wait
+// for the WAL flush: a job is only a wake-up, the state lives in our tables (ARCHITECTURE, "Durable where the
+// state is"), so a database crash that loses one runs a job again, which finds its work done.
+const workerPool = separatePool(runnerPoolSize, 'job worker database connection lost', { commitsWaitForWal: false });
 
 const runner: Runner = await run({
   pgPool: workerPool,

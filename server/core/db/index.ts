@@ -56,10 +56,18 @@ function logConnectionErrors(target: pg.Pool, message: string): void {
   target.on('connect', (client) => client.on('error', warn));
 }
 
-/** Another pool of this process (graphile-worker's in the runner), under the same rules as `pool()`. */
-export function separatePool(max: number, lostMessage: string): pg.Pool {
+/**
+ * Another pool of this process (graphile-worker's in the runner), under the same rules as `pool()`.
+ *
+ * `commitsWaitForWal: false`: its connections commit without waiting for the WAL flush (`synchronous_commit` off,
+ * set first on each new connection). For a pool whose writes a database crash may lose without losing anything
+ * else: any later durable commit flushes them first, and a crash of the process itself loses nothing.
+ */
+export function separatePool(max: number, lostMessage: string, options: { commitsWaitForWal?: boolean } = {}): pg.Pool {
   const made = new pg.Pool(poolOptions(max));
   logConnectionErrors(made, lostMessage);
+  // pg runs a client's queries in order: the setting is in place before the pool hands the connection out.
+  if (options.commitsWaitForWal === false) made.on('connect', (client) => void client.query('SET synchronous_commit = off').catch(() => undefined));
   return made;
 }
 
