@@ -156,9 +156,16 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
 
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
+  // The floor in a database of its own on the same server (its CPU is still the cluster's): graphile-worker wakes every
+  // worker listening in a database at each job added there, and each wakened worker fetches. In one database the
+  // idle runner fetched at every floor job (≈ 470 a second, a quarter of a core in the runner and PostgreSQL's work
+  // for each fetch, counted against the floor) and the idle floor at every engine job.
+  const floorDatabase = await createFloorDatabase(client, databaseUrl);
+  const floorClient = new pg.Client({ connectionString: floorDatabase.url });
   const observer = await DbObserver.open(databaseUrl);
   const postmasterPid = await observer.postmasterPid();
   const children = new Set<{ stop(): Promise<void> }>();
+  let floorClientConnected = false;
 
   const startRun = (workflowId: string, versionId: string, count: number) =>
     db().$transaction(async (tx) => {
@@ -179,7 +186,7 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
     // The floor completes its jobs as the engine's runner does: as runner/worker-preset.ts says (one by one), or as the
     // task list is set; BENCH_FLOOR_BATCH_DELAY overrides it.
     const floorBatchDelay = process.env.BENCH_FLOOR_BATCH_DELAY ?? (mode === 'main' ? undefined : batchDelay);
-    const floor = await startGraphileFloor({ databaseUrl, cwd: root, env: childEnv(floorBatchDelay === undefined ? {} : { BENCH_FLOOR_BATCH_DELAY: floorBatchDelay }) });
+    const floor = await startGraphileFloor({ databaseUrl: floorDatabase.url, cwd: root, env: childEnv(floorBatchDelay === undefined ? {} : { BENCH_FLOOR_BATCH_DELAY: floorBatchDelay }) });
     children.add(floor);
     const checkRunner = () => {
       const stalled = stallPattern.exec(runner.tail());
@@ -226,7 +233,12 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
         return rows[0].n;
       },
     };
-    const chainTaskId = async () => (await client.query<{ id: number }>(`SELECT id FROM graphile_worker._private_tasks WHERE identifier = $1`, [chainTask])).rows[0]?.id ?? -1;
+    // The floor's graphile schema exists once its worker has started (it migrates its database).
+    if (!floorClientConnected) {
+      await floorClient.connect();
+      floorClientConnected = true;
+    }
+    const chainTaskId = async () => (await floorClient.query<{ id: number }>(`SELECT id FROM graphile_worker._private_tasks WHERE identifier = $1`, [chainTask])).rows[0]?.id ?? -1;
     let taskId = -1;
     const chainWindow = { from: 0, to: 0 };
     const graphileTarget: Target = {
@@ -234,15 +246,15 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
       pid: () => floor.pid,
       async inflight() {
         if (taskId < 0) taskId = await chainTaskId();
-        const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM graphile_worker._private_jobs WHERE task_id = $1`, [taskId]);
+        const { rows } = await floorClient.query<{ n: number }>(`SELECT count(*)::int AS n FROM graphile_worker._private_jobs WHERE task_id = $1`, [taskId]);
         return rows[0].n;
       },
       async start(count) {
-        await client.query('BEGIN');
+        await floorClient.query('BEGIN');
         for (let index = 0; index < count; index += 1) {
-          await client.query(`SELECT graphile_worker.add_job($1::text, $2::json)`, [chainTask, JSON.stringify({ n: 1, t: Date.now() } satisfies ChainPayload)]);
+          await floorClient.query(`SELECT graphile_worker.add_job($1::text, $2::json)`, [chainTask, JSON.stringify({ n: 1, t: Date.now() } satisfies ChainPayload)]);
         }
-        await client.query('COMMIT');
+        await floorClient.query('COMMIT');
       },
       // Chains counted by the child, read when the window opens and when it closes.
       async windowStart() {
@@ -262,7 +274,13 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
     for (let round = 0; round < settings.rounds; round += 1) {
       for (const target of [graphileTarget, engine]) {
         await floor.report(); // clears the floor's samples
-        const slice = await feed(target, { inflight: settings.inflight, warmupMs: round === 0 ? 3_000 : 1_000, durationMs: (settings.seconds * 1000) / settings.rounds, postmasterPid, client });
+        const slice = await feed(target, {
+          inflight: settings.inflight,
+          warmupMs: round === 0 ? 3_000 : 1_000,
+          durationMs: (settings.seconds * 1000) / settings.rounds,
+          postmasterPid,
+          client: target === graphileTarget ? floorClient : client,
+        });
         if (target === graphileTarget) floorHops.push(...(await floor.report()).hops);
         slices.push(slice);
         log(
@@ -288,7 +306,7 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
     const alone: Measured['alone'] = { hops: [], perExecution: [], floorHops: [] };
     if (settings.aloneSeconds > 0) {
       await floor.report();
-      await feed(graphileTarget, { inflight: 1, warmupMs: 500, durationMs: settings.aloneSeconds * 1000, postmasterPid, client });
+      await feed(graphileTarget, { inflight: 1, warmupMs: 500, durationMs: settings.aloneSeconds * 1000, postmasterPid, client: floorClient });
       alone.floorHops.push(...(await floor.report()).hops);
       const slice = await feed(engine, { inflight: 1, warmupMs: 500, durationMs: settings.aloneSeconds * 1000, postmasterPid, client });
       const part = await stepOverheads(client, workflow.id, slice.from, slice.to);
@@ -413,7 +431,7 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
 
         // The floor: add_job at the same rate, the job's start − its scheduled time (measured in the floor child).
         await floor.report();
-        const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+        const pool = new pg.Pool({ connectionString: floorDatabase.url, max: 4 });
         await openLoop(async (_index, scheduled) => {
           await pool.query(`SELECT graphile_worker.add_job($1::text, $2::json)`, [chainTask, JSON.stringify({ n: 1, t: scheduled, single: true } satisfies ChainPayload)]);
         });
@@ -481,6 +499,8 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
     for (const child of [...children]) await child.stop();
     await sink.close();
     await observer.close();
+    if (floorClientConnected) await floorClient.end();
+    await floorDatabase.drop();
     await client.end();
     await disconnectDb();
   }
@@ -605,3 +625,20 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
 
 // Alone: `npx tsx bench/engine.ts` (embedded PostgreSQL, or BENCH_DATABASE_URL as in the main bench).
 await runSectionAlone(import.meta.url, runEngineBench);
+
+/** The floor's own database on the bench's server, dropped at the end unless BENCH_KEEP_DATABASE=1 keeps the bench's. */
+async function createFloorDatabase(client: pg.Client, databaseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const { rows } = await client.query<{ name: string }>('SELECT current_database() AS name');
+  const name = `${rows[0].name}_floor`;
+  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await client.query(`CREATE DATABASE "${name}"`);
+  const url = new URL(databaseUrl);
+  url.pathname = `/${encodeURIComponent(name)}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      if (process.env.BENCH_KEEP_DATABASE === '1') return;
+      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
+    },
+  };
+}
