@@ -1,5 +1,6 @@
 /**
- * The floor of the engine bench (bench/engine.ts): graphile-worker alone, in a child process of its own, with
+ * The floor of the engine bench (bench/engine.ts): graphile-worker alone, in a child process and a database of its
+ * own (`createFloorDatabase`: graphile wakes every worker listening in a database at each job added there), with
  * the runner's worker settings (runner/worker-preset.ts) and one trivial task, `bench.chain`: job n of a chain adds job
  * n + 1 (5 jobs per chain, as the engine's workflow has 5 nodes); payload `{n, t}` where `t` is when the job
  * was added (or, for the first job, when the bench meant to add it). The child keeps, in memory, per job:
@@ -13,6 +14,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type pg from 'pg';
 
 export const chainTask = 'bench.chain';
 export const chainLength = 5;
@@ -147,3 +149,20 @@ async function child(): Promise<void> {
 }
 
 if (process.send && process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await child();
+
+/** The floor's own database on the bench's server, dropped at the end unless BENCH_KEEP_DATABASE=1 keeps the bench's. */
+export async function createFloorDatabase(client: pg.Client, databaseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const { rows } = await client.query<{ name: string }>('SELECT current_database() AS name');
+  const name = `${rows[0].name}_floor`;
+  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await client.query(`CREATE DATABASE "${name}"`);
+  const url = new URL(databaseUrl);
+  url.pathname = `/${encodeURIComponent(name)}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      if (process.env.BENCH_KEEP_DATABASE === '1') return;
+      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
+    },
+  };
+}

@@ -33,7 +33,7 @@ import { ensureProductionBuild } from './build';
 import { clusterCpuMs, othersShare, processCpuMs } from './cpu';
 import { runSectionAlone } from './database';
 import { DbObserver } from './db-stats';
-import { chainTask, startGraphileFloor, type ChainPayload } from './engine-graphile';
+import { chainTask, createFloorDatabase, startGraphileFloor, type ChainPayload } from './engine-graphile';
 import { benchNodeIds, engineBenchGraph } from './engine-graph';
 import { startSink } from './engine-sink';
 import { burstLines, measureBurst } from './engine-burst';
@@ -625,20 +625,3 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
 
 // Alone: `npx tsx bench/engine.ts` (embedded PostgreSQL, or BENCH_DATABASE_URL as in the main bench).
 await runSectionAlone(import.meta.url, runEngineBench);
-
-/** The floor's own database on the bench's server, dropped at the end unless BENCH_KEEP_DATABASE=1 keeps the bench's. */
-async function createFloorDatabase(client: pg.Client, databaseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const { rows } = await client.query<{ name: string }>('SELECT current_database() AS name');
-  const name = `${rows[0].name}_floor`;
-  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await client.query(`CREATE DATABASE "${name}"`);
-  const url = new URL(databaseUrl);
-  url.pathname = `/${encodeURIComponent(name)}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      if (process.env.BENCH_KEEP_DATABASE === '1') return;
-      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
-    },
-  };
-}

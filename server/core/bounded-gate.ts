@@ -54,7 +54,10 @@ export class BoundedGate {
         resolve();
       };
       const leaveLine = () => {
-        this.waiting.splice(this.waiting.indexOf(takeTurn), 1);
+        const place = this.waiting.indexOf(takeTurn);
+        // Not in the line any more: its turn came first (takeTurn removed this listener as it was called).
+        if (place < 0) return;
+        this.waiting.splice(place, 1);
         reject(abortReasonOf(signal!));
       };
       this.waiting.push(takeTurn);

@@ -1,45 +1,18 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { config, resetConfigForTests } from '../core/config';
-import { seal } from '../core/crypto/secret-box';
+import { describe, expect, it } from 'vitest';
+import { config } from '../core/config';
 import { db } from '../core/db';
 import { jobKeys } from '../core/jobs/catalogue';
-import { purgeWebhookDeliveries, webhookSecretPurpose, webhookSignature, webhookTokenHashOf } from '../engine/dispatch/webhook';
-import { startBridgeServer, type BridgeServer } from '../testing/bridge-server';
-import { createMember, type TestMember } from '../testing/factories';
+import { purgeWebhookDeliveries, webhookSignature } from '../engine/dispatch/webhook';
 import { useTestDatabase } from '../testing/test-database';
-import { createWorkflow } from '../testing/workflow-factories';
-import type { GraphInput } from '../engine/contract/graph';
+import { executionsOf, useWebhookCalls, withSetting } from '../testing/webhook-calls';
 import { handleApiRequest } from './api-handler';
 
 await useTestDatabase();
 
-let server: BridgeServer;
-let member: TestMember;
-
-beforeAll(async () => {
-  // One trusted proxy in front: each test sends from its own X-Forwarded-For address, so the per-IP limit of one never touches another.
-  server = await startBridgeServer(handleApiRequest, { trustProxy: true });
-  member = await createMember();
-});
-
-afterAll(() => server.close());
-
-let ipCounter = 0;
-const uniqueIp = () => `203.0.113.${(ipCounter += 1)}`;
-
-/** A live webhook workflow with its token (and secret, when asked). */
-async function hook(options: { publish?: boolean; paused?: boolean; secret?: boolean; graph?: GraphInput } = {}) {
-  const { workflow, version } = await createWorkflow(member, { publish: options.publish, paused: options.paused, graph: options.graph });
-  const token = randomBytes(32).toString('base64url');
-  const secret = options.secret ? randomBytes(24).toString('hex') : null;
-  await db().workflow.update({
-    where: { id: workflow.id },
-    data: { webhookTokenHash: webhookTokenHashOf(token), webhookSecretEnc: secret ? seal(secret, webhookSecretPurpose(workflow.id)) : null },
-  });
-  return { workflow, version, token, secret };
-}
+const calls = useWebhookCalls(handleApiRequest);
+const { hook, post, uniqueIp } = calls;
 
 /** Another connection holds `table` (EXCLUSIVE: no writes) for 7 s while `during` runs; answers what it answered. */
 async function whileLockedFor7s<T>(table: 'executions' | 'webhook_deliveries', during: () => Promise<T>): Promise<T> {
@@ -56,34 +29,6 @@ async function whileLockedFor7s<T>(table: 'executions' | 'webhook_deliveries', d
   }
 }
 
-async function post(token: string, body: string, headers: Record<string, string> = {}, ip = uniqueIp()) {
-  const response = await fetch(`${server.base}/hooks/wf/${token}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': ip, ...headers },
-    body,
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? (JSON.parse(text) as Record<string, any>) : null, retryAfter: response.headers.get('retry-after') };
-}
-
-/** Runs `body` with the setting set, then puts the environment and the parsed configuration back. */
-type Setting = 'WEBHOOK_RATE_LIMIT' | 'WEBHOOK_MAX_QUEUED' | 'WEBHOOK_CONCURRENCY' | 'WEBHOOK_QUEUE';
-
-async function withSetting(name: Setting, value: string, body: () => Promise<void>) {
-  const before = process.env[name];
-  process.env[name] = value;
-  resetConfigForTests();
-  try {
-    await body();
-  } finally {
-    if (before === undefined) delete process.env[name];
-    else process.env[name] = before;
-    resetConfigForTests();
-  }
-}
-
-const executionsOf = (workflowId: string) => db().execution.findMany({ where: { workflowId } });
-
 describe('POST /hooks/wf/{token}', () => {
   it('202 {executionId}: a real run of the published version with the body as trigger data, its advance queued', async () => {
     const { workflow, version, token } = await hook();
@@ -93,7 +38,7 @@ describe('POST /hooks/wf/{token}', () => {
     expect(execution).toMatchObject({
       workflowId: workflow.id,
       workflowVersionId: version!.id,
-      memberId: member.id,
+      memberId: calls.member.id,
       triggerType: 'webhook',
       triggerNodeId: 'start',
       triggerData: { order: 42, items: [{ sku: 'a' }] },
@@ -138,7 +83,7 @@ describe('POST /hooks/wf/{token}', () => {
 
   it('needs no credential and ignores cookies and foreign origins (a token route)', async () => {
     const { token } = await hook();
-    const response = await post(token, '{}', { origin: 'https://evil.example', cookie: member.cookie });
+    const response = await post(token, '{}', { origin: 'https://evil.example', cookie: calls.member.cookie });
     expect(response.status).toBe(202);
   });
 
@@ -192,7 +137,7 @@ describe('POST /hooks/wf/{token}', () => {
 
   it('405 for another method on the path', async () => {
     const { token } = await hook();
-    const response = await fetch(`${server.base}/hooks/wf/${token}`, { headers: { 'x-forwarded-for': uniqueIp() } });
+    const response = await fetch(`${calls.base}/hooks/wf/${token}`, { headers: { 'x-forwarded-for': uniqueIp() } });
     expect(response.status).toBe(405);
   });
 
@@ -310,150 +255,6 @@ describe('POST /hooks/wf/{token}: WEBHOOK_MAX_QUEUED', () => {
     for (const value of ['-1', '2.5', 'many', '1000001']) {
       await withSetting('WEBHOOK_MAX_QUEUED', value, async () => {
         expect(() => config()).toThrow(/WEBHOOK_MAX_QUEUED/);
-      });
-    }
-  });
-});
-
-describe('POST /hooks/wf/{token}: WEBHOOK_CONCURRENCY and WEBHOOK_QUEUE', () => {
-  /** Until `release`, another connection holds `executions` (EXCLUSIVE): a call's look-up reads, its run's row waits. */
-  async function holdExecutions() {
-    const holder = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await holder.connect();
-    await holder.query('BEGIN');
-    await holder.query('LOCK TABLE executions IN EXCLUSIVE MODE');
-    return {
-      /** Calls whose statement waits for the lock now. */
-      waiting: async () =>
-        Number(
-          (await holder.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rows[0].n,
-        ),
-      release: async () => {
-        await holder.query('ROLLBACK');
-        await holder.end();
-      },
-    };
-  }
-
-  async function until(condition: () => Promise<boolean>) {
-    for (let tries = 0; !(await condition()); tries += 1) {
-      if (tries > 200) throw new Error('condition not met in 10 s');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-
-  it('that many calls start at once and that many more wait their turn; the next is refused at once: 503 internal.busy, Retry-After 1', async () => {
-    const { workflow, token } = await hook();
-    await withSetting('WEBHOOK_CONCURRENCY', '1', () =>
-      withSetting('WEBHOOK_QUEUE', '1', async () => {
-        const lock = await holdExecutions();
-        let first: Promise<Awaited<ReturnType<typeof post>>>;
-        let second: Promise<Awaited<ReturnType<typeof post>>>;
-        try {
-          first = post(token, '{"n":1}');
-          await until(async () => (await lock.waiting()) === 1);
-          second = post(token, '{"n":2}');
-          // The second waits in the process, not in the database: still one statement waiting for the lock.
-          await new Promise((resolve) => setTimeout(resolve, 300));
-          expect(await lock.waiting()).toBe(1);
-          const third = await post(token, '{"n":3}');
-          expect(third.status).toBe(503);
-          expect(third.body!.error.code).toBe('internal.busy');
-          expect(third.body!.error.details).toMatchObject({ reason: 'intake', retryAfterSeconds: 1 });
-          expect(third.retryAfter).toBe('1');
-        } finally {
-          await lock.release();
-        }
-        // Once the first call's run is written, the waiting one takes its turn: both started, the refused one nothing.
-        expect((await first!).status).toBe(202);
-        expect((await second!).status).toBe(202);
-        const runs = await executionsOf(workflow.id);
-        expect(runs.map((run) => (run.triggerData as { n: number }).n).sort()).toEqual([1, 2]);
-        expect((await post(token, '{"n":4}')).status).toBe(202);
-      }),
-    );
-  });
-
-  it("one workflow's calls hold at most a quarter of the line: its flood is refused while another workflow's call waits its turn", async () => {
-    const flooded = await hook();
-    const quiet = await hook();
-    await withSetting('WEBHOOK_CONCURRENCY', '1', () =>
-      withSetting('WEBHOOK_QUEUE', '4', async () => {
-        const lock = await holdExecutions();
-        const started: Promise<Awaited<ReturnType<typeof post>>>[] = [];
-        try {
-          started.push(post(flooded.token, '{"n":1}'));
-          await until(async () => (await lock.waiting()) === 1);
-          started.push(post(flooded.token, '{"n":2}'));
-          await new Promise((resolve) => setTimeout(resolve, 300));
-          const refused = await post(flooded.token, '{"n":3}');
-          expect(refused.status).toBe(503);
-          expect(refused.body!.error.details.reason).toBe('intake');
-          started.push(post(quiet.token, '{"n":1}'));
-          await new Promise((resolve) => setTimeout(resolve, 300));
-        } finally {
-          await lock.release();
-        }
-        expect((await Promise.all(started)).map((answer) => answer.status)).toEqual([202, 202, 202]);
-        expect(await executionsOf(flooded.workflow.id)).toHaveLength(2);
-        expect(await executionsOf(quiet.workflow.id)).toHaveLength(1);
-      }),
-    );
-  });
-
-  it('a waiting call whose sender hangs up starts nothing: a sender that timed out and retries gets one run', async () => {
-    const { workflow, token } = await hook();
-    await withSetting('WEBHOOK_CONCURRENCY', '1', () =>
-      withSetting('WEBHOOK_QUEUE', '2', async () => {
-        const lock = await holdExecutions();
-        let first: Promise<Awaited<ReturnType<typeof post>>>;
-        try {
-          first = post(token, '{"n":1}');
-          await until(async () => (await lock.waiting()) === 1);
-          // The second call waits in the process; its sender gives up (a client timeout) and the connection closes.
-          const timeout = new AbortController();
-          const abandoned = fetch(`${server.base}/hooks/wf/${token}`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', 'x-forwarded-for': uniqueIp() },
-            body: '{"n":2}',
-            signal: timeout.signal,
-          }).catch((error: unknown) => error);
-          await new Promise((resolve) => setTimeout(resolve, 300));
-          timeout.abort();
-          expect(await abandoned).toMatchObject({ name: 'AbortError' });
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        } finally {
-          await lock.release();
-        }
-        expect((await first!).status).toBe(202);
-        // Its turn came after the first call's run: it started nothing.
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        const runs = await executionsOf(workflow.id);
-        expect(runs.map((run) => (run.triggerData as { n: number }).n)).toEqual([1]);
-      }),
-    );
-  });
-
-  it('a call that fails inside the intake gives its turn back', async () => {
-    const { token } = await hook({ paused: true });
-    await withSetting('WEBHOOK_CONCURRENCY', '1', () =>
-      withSetting('WEBHOOK_QUEUE', '0', async () => {
-        for (let index = 0; index < 3; index += 1) expect((await post(token, '{}')).status).toBe(404);
-      }),
-    );
-  });
-
-  it('values out of bounds stop the configuration with the variable named', async () => {
-    for (const [name, value] of [
-      ['WEBHOOK_CONCURRENCY', '0'],
-      ['WEBHOOK_CONCURRENCY', '65'],
-      ['WEBHOOK_CONCURRENCY', 'some'],
-      ['WEBHOOK_QUEUE', '-1'],
-      ['WEBHOOK_QUEUE', '10001'],
-      ['WEBHOOK_QUEUE', '1.5'],
-    ] as const) {
-      await withSetting(name, value, async () => {
-        expect(() => config()).toThrow(new RegExp(name));
       });
     }
   });
@@ -599,7 +400,7 @@ describe('POST /hooks/wf/{token}: Idempotency-Key', () => {
 describe('paths under /hooks/', () => {
   it('a malformed webhook path answers the JSON envelope, not a page', async () => {
     for (const path of ['/hooks/wf/', '/hooks/wf', '/hooks/other/x', '/hooks/wf/a/b']) {
-      const response = await fetch(`${server.base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': uniqueIp() }, body: '{}' });
+      const response = await fetch(`${calls.base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': uniqueIp() }, body: '{}' });
       expect(response.status, path).toBe(404);
       expect(((await response.json()) as { error: { code: string } }).error.code, path).toBe('request.not_found');
     }
