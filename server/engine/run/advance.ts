@@ -67,9 +67,6 @@ async function advanceClaimed(claimed: ClaimedExecution, owner: string): Promise
     void beat(claimed, owner, leaseStart, stop).catch((error: unknown) => log.warn({ err: error, executionId }, 'execution heartbeat failed'));
   }, heartbeatEveryMs);
   let again = false;
-  // A run never admitted before has no steps yet (steps are written only while it runs), unless it is a
-  // replay, created with the steps it keeps (replay.ts): nothing to read.
-  const neverStarted = claimed.startedAt === null && claimed.startedBy !== 'replay';
   try {
     // No slot: the run is let go, queued. Not a `return`: another admission may take it in before the lease goes
     // back below, without a job since this advance held it (admission.ts), and the release's wake-up must then
@@ -82,7 +79,9 @@ async function advanceClaimed(claimed: ClaimedExecution, owner: string): Promise
     }
     if (admitted) {
       working = true;
-      claimed.journal = openJournal(owner, neverStarted ? [] : await loadSteps(executionId), leaseStart);
+      // A run without steps when claimed (its first advance; a replay is created with the steps it keeps) has nothing
+      // to read: the claim said so (lease.ts `hasSteps`), and only this advance may write them now.
+      claimed.journal = openJournal(owner, claimed.hasSteps ? await loadSteps(executionId) : [], leaseStart);
       again = await drive(claimed, stop.signal, leaseStart);
     }
   } finally {

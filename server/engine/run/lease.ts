@@ -45,6 +45,12 @@ export interface ClaimedExecution {
    * suspect: careful mode and isolation (interruptions.ts).
    */
   leaseTakeovers: number;
+  /**
+   * Whether the run had any step row when it was claimed, read by the claim's own statement: only the lease's holder
+   * writes steps, so a run without any (every run's first advance, and a run admitted by another run's end before
+   * anything advanced it) needs no read of its steps.
+   */
+  hasSteps: boolean;
   /** The run's steps as the advance holding the lease keeps them (step-journal.ts); absent outside an advance. */
   journal?: StepJournal;
 }
@@ -87,6 +93,7 @@ export async function claimExecution(executionId: string, owner: string): Promis
     messageHeadline: row.message_headline ?? null,
     wakeSeq: Number(row.wake_seq),
     leaseTakeovers: Number(row.lease_takeovers),
+    hasSteps: row.has_steps === true,
   };
   // The member the run acts as, read by the claim's own statement (actor.ts): no round trip of its own.
   const member = row.member as (Omit<MemberRow, 'createdAt'> & { createdAt: string }) | null;
@@ -125,6 +132,7 @@ const claimSql = `UPDATE executions SET lease_owner = $2, lease_until = now() + 
     RETURNING id, member_id, workflow_id, workflow_version_id, status, simulated, holds_slot, mailbox_id, message_id,
       trigger_type, trigger_node_id, trigger_data, parent_execution_id, parent_step_id, started_by, working_ms,
       timeout_ms, started_at, message_headline, wake_seq, call_models, lease_takeovers,
+      EXISTS (SELECT 1 FROM execution_steps s WHERE s.execution_id = executions.id) AS has_steps,
       (SELECT json_build_object('id', m.id, 'email', m.email, 'name', m.name, 'role', m.role::text, 'status', m.status::text, 'createdAt', m.created_at)
          FROM members m WHERE m.id = executions.member_id) AS member`;
 
