@@ -39,41 +39,14 @@ import { startSink } from './engine-sink';
 import { burstLines, measureBurst } from './engine-burst';
 import { HttpConnection } from './http-client';
 import { alive, feed, quantiles, RunnerStalled, stepOverheads, type Target, type ThroughputSlice } from './engine-measure';
+import { runnerNodeArgs, settings, targets, webNodeArgs } from './engine-settings';
 import { startServer } from './processes';
 import { fixed, table } from './stats';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-function intEnv(name: string, fallback: number): number {
-  const value = Number(process.env[name]);
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-}
-
-/** A section's length in seconds, where 0 skips the section (an unset or malformed value: the fallback). */
-function secondsEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  const value = Number(raw);
-  return raw !== undefined && raw.trim() !== '' && Number.isFinite(value) && value >= 0 ? value : fallback;
-}
-
-const settings = {
-  inflight: intEnv('BENCH_ENGINE_INFLIGHT', 20),
-  seconds: intEnv('BENCH_ENGINE_SECONDS', 10),
-  aloneSeconds: secondsEnv('BENCH_ENGINE_ALONE_SECONDS', 8),
-  rounds: intEnv('BENCH_ENGINE_ROUNDS', 2),
-  webhookRate: intEnv('BENCH_ENGINE_WEBHOOK_RATE', 50),
-  webhookSeconds: intEnv('BENCH_ENGINE_WEBHOOK_SECONDS', 10),
-  burstSeconds: secondsEnv('BENCH_ENGINE_BURST_SECONDS', 10),
-};
-const targets = { throughputRatio: 1.0, stepOverheadP50Ms: 10, webhookP99Ms: 100 };
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const tsxArgs = (entry: string) => ['--import', 'tsx', entry];
-// e.g. BENCH_RUNNER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the runner's process; BENCH_WEB_NODE_ARGS
-// the same for the web process of the webhook section.
-const nodeArgsFrom = (value: string | undefined) => (value ?? '').split(/\s+/).filter(Boolean);
-const runnerNodeArgs = nodeArgsFrom(process.env.BENCH_RUNNER_NODE_ARGS);
-const webNodeArgs = nodeArgsFrom(process.env.BENCH_WEB_NODE_ARGS);
 
 type RunnerMode = 'main' | 'tasks';
 type Quantiles = ReturnType<typeof quantiles>;
