@@ -57,17 +57,37 @@ function logConnectionErrors(target: pg.Pool, message: string): void {
 }
 
 /**
+ * Pool options whose connections start with a server setting: sent in the startup packet's `options` (as libpq's
+ * PGOPTIONS), so PostgreSQL applies it before the first statement, without a statement of its own. A SET sent from
+ * the pool's 'connect' event instead raced the first query of whoever took the connection (pg queued it behind the
+ * SET and warned that a client running two queries at once stops working in pg 9). Options the database URL already
+ * gives are kept: pg reads the URL's over the pool's, so the setting is added to them there.
+ */
+export function withStartupSetting(config: pg.PoolConfig, setting: string): pg.PoolConfig {
+  const option = `-c ${setting}`;
+  let url: URL | null = null;
+  try {
+    url = new URL(config.connectionString ?? '');
+  } catch {
+    // Not a URL pg-connection-string and WHATWG read alike (a socket path form): the option goes beside it.
+  }
+  const given = url?.searchParams.get('options');
+  if (!url || given === null || given === undefined) return { ...config, options: config.options ? `${config.options} ${option}` : option };
+  url.searchParams.set('options', `${given} ${option}`);
+  return { ...config, connectionString: url.toString() };
+}
+
+/**
  * Another pool of this process (graphile-worker's in the runner), under the same rules as `pool()`.
  *
- * `commitsWaitForWal: false`: its connections commit without waiting for the WAL flush (`synchronous_commit` off,
- * set first on each new connection). For a pool whose writes a database crash may lose without losing anything
- * else: any later durable commit flushes them first, and a crash of the process itself loses nothing.
+ * `commitsWaitForWal: false`: its connections commit without waiting for the WAL flush (`synchronous_commit` off
+ * from their start). For a pool whose writes a database crash may lose without losing anything else: any later
+ * durable commit flushes them first, and a crash of the process itself loses nothing.
  */
 export function separatePool(max: number, lostMessage: string, options: { commitsWaitForWal?: boolean } = {}): pg.Pool {
-  const made = new pg.Pool(poolOptions(max));
+  const config = options.commitsWaitForWal === false ? withStartupSetting(poolOptions(max), 'synchronous_commit=off') : poolOptions(max);
+  const made = new pg.Pool(config);
   logConnectionErrors(made, lostMessage);
-  // pg runs a client's queries in order: the setting is in place before the pool hands the connection out.
-  if (options.commitsWaitForWal === false) made.on('connect', (client) => void client.query('SET synchronous_commit = off').catch(() => undefined));
   return made;
 }
 

@@ -6,7 +6,7 @@
  */
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { pool, separatePool } from '../../core/db';
+import { pool, separatePool, withStartupSetting } from '../../core/db';
 import { claimExecution } from './lease';
 import { createMember } from '../../testing/factories';
 import { useTestDatabase } from '../../testing/test-database';
@@ -63,5 +63,15 @@ describe('commits that do not wait for the WAL', () => {
     const size = pool().totalCount;
     expect(size).toBeGreaterThan(0);
     expect(new Set(await settingOnConnections(pool(), size))).toEqual(new Set(['on']));
+  });
+
+  it('the setting travels in the startup packet, beside the options a database URL already gives', async () => {
+    const url = new URL(databaseUrl);
+    url.searchParams.set('options', '-c statement_timeout=12345');
+    const made = new pg.Pool(withStartupSetting({ connectionString: url.toString(), max: 1 }, 'synchronous_commit=off'));
+    pools.push(made);
+    const shown = async (name: string) => (await made.query<Record<string, string>>(`SHOW ${name}`)).rows[0]![name];
+    expect(await shown('synchronous_commit')).toBe('off');
+    expect(await shown('statement_timeout')).toBe('12345ms');
   });
 });
