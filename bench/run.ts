@@ -17,7 +17,8 @@
  * address book's list with q and a mailbox view at 100,000 entries vs the same SQL on bare pg; BENCH_CONTACTS=0 skips it.
  * Then bench/send.ts: the
  * send pipeline's sends per second vs bare nodemailer to the same local SMTP peer; BENCH_SEND=0 skips it. Then
- * bench/ai-overhead.ts: an ai.classify step's overhead over the bare AI SDK call; BENCH_AI=0 skips it. Last,
+ * bench/http-node-client.ts: the HTTP node's client against undici's bare request, CPU per call; BENCH_HTTP_CLIENT=0
+ * skips it. Then bench/ai-overhead.ts: an ai.classify step's overhead over the bare AI SDK call; BENCH_AI=0 skips it. Last,
  * bench/dashboard.ts: the dashboard's three routes at 1,000,000 executions, 500,000 journal entries and 200,000 AI usage
  * rows (over a year, then all in one month) vs the same SQL on bare pg; BENCH_DASHBOARD=0 skips it.
  * See bench/README.md for the method and the knobs. Timing targets are printed as PASS/MISS and
@@ -517,6 +518,12 @@ async function main(): Promise<void> {
     await runAnalyzerStatsBench({ databaseUrl: database.url, log });
   }
 
+  // The HTTP node's client (bench/http-node-client.ts): guardedRequest and guardedFetch vs undici's bare request, CPU
+  // per call; BENCH_HTTP_CLIENT=0 skips it.
+  if (sectionOn('HTTP_CLIENT')) {
+    const { runHttpNodeClientBench } = await import('./http-node-client');
+    await runHttpNodeClientBench({ log });
+  }
   // AI node overhead (bench/ai-overhead.ts): an ai.classify step through the ai capability vs the bare AI SDK call to
   // the same instant local fake vendor; BENCH_AI=0 skips it.
   if (sectionOn('AI')) {

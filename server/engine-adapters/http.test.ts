@@ -6,6 +6,7 @@
 import type { LookupAddress } from 'node:dns';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NodeFailure, RateLimited } from '../engine/contract/failures';
 import { createHttpCapability, parseAllowHosts, retryAfterOf } from './http';
@@ -34,6 +35,7 @@ const names: Record<string, string[]> = {
   'redirector.example': ['127.0.0.1'],
   'allowed-meta.example': ['169.254.169.254'],
 };
+const bomb = gzipSync(Buffer.alloc(50_000_000));
 let rebindCalls = 0;
 const lookup = async (host: string): Promise<LookupAddress[]> => {
   if (host === 'rebind.example') {
@@ -59,6 +61,9 @@ beforeAll(async () => {
     if (to) response.writeHead(302, { location: to.replace('VICTIM', String(victimPort)) }).end();
     else if (url.pathname === '/limited') response.writeHead(429, { 'retry-after': '120' }).end();
     else if (url.pathname === '/big') response.end('x'.repeat(5_000));
+    // 50 MB of zeros in 49 KB: counted decoded, so refused at the node's bound, not at the 49 KB.
+    else if (url.pathname === '/bomb') response.writeHead(200, { 'content-encoding': 'gzip' }).end(bomb);
+    else if (url.pathname === '/zipped') response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync('{"ok":true}'));
     else response.writeHead(200, { 'content-type': 'text/plain' }).end('redirector ok');
   });
   await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
@@ -200,6 +205,16 @@ describe('HTTP node capability: SSRF', () => {
 
   it('bounds the response body', async () => {
     await expect(request(`http://redirector.example:${R()}/big`, { maxResponseBytes: 1_000 })).rejects.toMatchObject({ code: 'http_response_too_large', kind: 'permanent' });
+  });
+
+  it('reads a compressed answer decoded, and bounds it by its decoded size (a small bomb is refused unread)', async () => {
+    const zipped = await request(`http://redirector.example:${R()}/zipped`);
+    expect(zipped.body).toBe('{"ok":true}');
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    const memoryBefore = process.memoryUsage().rss;
+    await expect(request(`http://redirector.example:${R()}/bomb`, { maxResponseBytes: 1_000_000 })).rejects.toMatchObject({ code: 'http_response_too_large', kind: 'permanent' });
+    // Inflated only as read: the refusal came long before the 50 MB were made.
+    expect(process.memoryUsage().rss - memoryBefore).toBeLessThan(40_000_000);
   });
 
   it('turns a 429 with Retry-After into a postponement', async () => {

@@ -9,9 +9,10 @@
  * (./http-credential.ts); a simulated run sends nothing and answers what it would have sent.
  */
 import type { LookupAddress } from 'node:dns';
+import type { Readable } from 'node:stream';
 import { config } from '../core/config';
 import { allowAddressFor, parseAllowHosts } from '../core/net/allow-list';
-import { guardedFetch } from '../core/net/guarded-fetch';
+import { discardBody, guardedRequest } from '../core/net/guarded-request';
 import { isNetworkGuardError } from '../core/net/network-guard';
 import { maskSecrets } from '../engine/expressions';
 import { fail, NodeFailure, RateLimited } from '../engine/contract/failures';
@@ -49,25 +50,21 @@ export function retryAfterOf(header: string | null, now = Date.now()): Date | nu
   return new Date(Math.min(Math.max(at, now), now + httpCapabilityBounds.maxRetryAfterMs));
 }
 
-async function readBounded(body: ReadableStream<Uint8Array> | null, maxBytes: number, signal: AbortSignal): Promise<string> {
-  if (!body) return '';
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
+/** The answer's body as text, refused past `maxBytes` (counted decoded: a small compressed bomb is refused too). */
+async function readBounded(body: Readable, maxBytes: number, signal: AbortSignal): Promise<string> {
+  const chunks: Buffer[] = [];
   let total = 0;
   try {
-    for (;;) {
+    for await (const chunk of body) {
       if (signal.aborted) throw signal.reason;
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > maxBytes) {
-        await reader.cancel().catch(() => {});
-        throw fail.permanent('http_response_too_large', { details: { maxResponseBytes: maxBytes } });
-      }
-      chunks.push(value);
+      const bytes = chunk as Buffer;
+      total += bytes.byteLength;
+      if (total > maxBytes) throw fail.permanent('http_response_too_large', { details: { maxResponseBytes: maxBytes } });
+      chunks.push(bytes);
     }
   } finally {
-    reader.releaseLock();
+    // Read to its end this does nothing; left early (too large, aborted, cut off) the rest is dropped unread.
+    discardBody(body);
   }
   return Buffer.concat(chunks).toString('utf8');
 }
@@ -143,7 +140,7 @@ export function createHttpCapability(options: HttpCapabilityOptions): HttpCapabi
       const allowAddress = sharedAllowAddress(options.lookup, allowText);
       let response;
       try {
-        response = await guardedFetch(
+        response = await guardedRequest(
           target,
           { method: input.method, headers, body: input.body, signal: input.signal },
           {
@@ -170,24 +167,24 @@ export function createHttpCapability(options: HttpCapabilityOptions): HttpCapabi
         throw fail.transient('http_error', { message: 'The request could not be sent or got no answer.' });
       }
       if (response.status === 429 || response.status === 503) {
-        const retryAt = retryAfterOf(response.headers.get('retry-after'));
+        const retryAt = retryAfterOf(response.headers['retry-after'] ?? null);
         if (retryAt) {
-          await response.body?.cancel().catch(() => {});
+          discardBody(response.body);
           throw new RateLimited(retryAt);
         }
       }
       let body: string;
       try {
-        body = await readBounded(response.body as ReadableStream<Uint8Array> | null, input.maxResponseBytes, input.signal);
+        body = await readBounded(response.body, input.maxResponseBytes, input.signal);
       } catch (error) {
         if (error instanceof NodeFailure) throw error;
         if (input.signal.aborted) throw input.signal.reason;
         throw fail.transient('http_error', { message: 'The response was cut off.' });
       }
       const responseHeaders: Record<string, string> = {};
-      response.headers.forEach((value, name) => {
-        Object.defineProperty(responseHeaders, name, { value: mask(value), enumerable: true, writable: true, configurable: true });
-      });
+      for (const name of Object.keys(response.headers)) {
+        Object.defineProperty(responseHeaders, name, { value: mask(response.headers[name]!), enumerable: true, writable: true, configurable: true });
+      }
       return { status: response.status, headers: responseHeaders, body: mask(body), url: mask(response.url || target) };
     },
   };

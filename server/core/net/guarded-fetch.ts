@@ -88,15 +88,40 @@ function unwrapGuardError(error: unknown): unknown {
   return error;
 }
 
+/** One exchange of the hop loop, as the transport answered it. */
+export interface Hop<Answer> {
+  status: number;
+  location: string | null;
+  /** Drops the body unread (a redirect followed, a refused exchange). */
+  discard(): Promise<void>;
+  answer: Answer;
+}
+
+/** The request of one hop, as the loop has made it (method, body and headers change along redirects). */
+export interface HopRequest<Body> {
+  url: URL;
+  method: string;
+  body: Body | undefined;
+  headers: Headers;
+  signal: AbortSignal;
+  dispatcher: Agent;
+}
+
 /**
- * Like `fetch(url, init)`, refusing what the guard refuses (NetworkGuardError: `unsupported_url`,
- * `host_not_found`, `blocked_address`, `too_many_redirects`). `init.redirect` is ignored: redirects are
- * always followed here, hop by hop. Other network failures are undici's own errors.
+ * The guard's redirect loop over any transport (`send`): every hop's URL checked (`checkHop`, IP literals), at most
+ * `maxRedirects` followed, 303 and a POST's 301/302 turned into a GET without body, credentials dropped when a hop
+ * leaves the original origin, a body that cannot be sent twice not followed. Answers the last hop's answer.
  */
-export async function guardedFetch(input: string | URL, init: RequestInit = {}, options: GuardedFetchOptions): Promise<Response> {
+export async function followGuardedHops<Body, Answer>(
+  input: string | URL,
+  init: { method?: string; body?: Body; headers?: ConstructorParameters<typeof Headers>[0]; signal?: AbortSignal | null },
+  options: GuardedFetchOptions,
+  send: (request: HopRequest<Body>) => Promise<Hop<Answer>>,
+  isReplayableBody: (body: Body | undefined) => boolean,
+): Promise<Answer> {
   const maxRedirects = options.maxRedirects ?? 5;
   const signals = [AbortSignal.timeout(options.timeoutMs ?? 30_000)];
-  if (init.signal) signals.push(init.signal as AbortSignal);
+  if (init.signal) signals.push(init.signal);
   const signal = AbortSignal.any(signals);
   const dispatcher = agentFor(options);
 
@@ -111,28 +136,27 @@ export async function guardedFetch(input: string | URL, init: RequestInit = {}, 
     options.checkHop?.(url);
     // net.connect skips `lookup` for an IP literal: check those here (names are checked at connect).
     if (parseIpLiteral(url.hostname)) await resolveAllowedAddress(url.hostname, options);
-    let response: Response;
+    let sent: Hop<Answer>;
     try {
-      response = await fetch(url, { ...init, method, body, headers, redirect: 'manual', signal, dispatcher });
+      sent = await send({ url, method, body, headers, signal, dispatcher });
     } catch (error) {
       throw unwrapGuardError(error);
     }
-    const location = response.headers.get('location');
-    if (!redirectStatuses.has(response.status) || location === null || options.followRedirects === false) return response;
+    if (!redirectStatuses.has(sent.status) || sent.location === null || options.followRedirects === false) return sent.answer;
     if (hop >= maxRedirects) {
-      await response.body?.cancel().catch(() => {});
+      await sent.discard().catch(() => {});
       throw new NetworkGuardError('too_many_redirects', `More than ${maxRedirects} redirects.`);
     }
-    const next = checkedUrl(location, url);
-    if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+    const next = checkedUrl(sent.location, url);
+    if (sent.status === 303 || ((sent.status === 301 || sent.status === 302) && method === 'POST')) {
       if (method !== 'HEAD') method = 'GET';
       body = undefined;
       headers.delete('content-type');
       headers.delete('content-length');
-    } else if (!isReplayable(body)) {
-      return response; // a streamed body cannot be sent twice: the caller sees the redirect
+    } else if (!isReplayableBody(body)) {
+      return sent.answer; // a streamed body cannot be sent twice: the caller sees the redirect
     }
-    await response.body?.cancel().catch(() => {});
+    await sent.discard().catch(() => {});
     if (next.origin !== origin) {
       for (const name of droppedHeaders) headers.delete(name);
       // Only touched when present: rewriting the query re-encodes the other parameters.
@@ -140,4 +164,22 @@ export async function guardedFetch(input: string | URL, init: RequestInit = {}, 
     }
     url = next;
   }
+}
+
+/**
+ * Like `fetch(url, init)`, refusing what the guard refuses (NetworkGuardError: `unsupported_url`,
+ * `host_not_found`, `blocked_address`, `too_many_redirects`). `init.redirect` is ignored: redirects are
+ * always followed here, hop by hop (followGuardedHops). Other network failures are undici's own errors.
+ */
+export async function guardedFetch(input: string | URL, init: RequestInit = {}, options: GuardedFetchOptions): Promise<Response> {
+  return followGuardedHops<RequestInit['body'], Response>(
+    input,
+    { method: init.method, body: init.body, headers: init.headers as ConstructorParameters<typeof Headers>[0], signal: init.signal as AbortSignal | null | undefined },
+    options,
+    async ({ url, method, body, headers, signal, dispatcher }) => {
+      const response = await fetch(url, { ...init, method, body, headers, redirect: 'manual', signal, dispatcher });
+      return { status: response.status, location: response.headers.get('location'), discard: async () => void (await response.body?.cancel()), answer: response };
+    },
+    isReplayable,
+  );
 }
