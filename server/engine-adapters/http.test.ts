@@ -59,6 +59,12 @@ beforeAll(async () => {
     const url = new URL(request.url!, 'http://x');
     const to = url.searchParams.get('to');
     if (to) response.writeHead(302, { location: to.replace('VICTIM', String(victimPort)) }).end();
+    // Headers and half the body, then the connection dropped; or headers never sent.
+    else if (url.pathname === '/cut') {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      response.write('{"partial":');
+      setTimeout(() => request.socket.destroy(), 20);
+    } else if (url.pathname === '/silent') request.resume();
     else if (url.pathname === '/limited') response.writeHead(429, { 'retry-after': '120' }).end();
     else if (url.pathname === '/big') response.end('x'.repeat(5_000));
     // 50 MB of zeros in 49 KB: counted decoded, so refused at the node's bound, not at the 49 KB.
@@ -215,6 +221,22 @@ describe('HTTP node capability: SSRF', () => {
     await expect(request(`http://redirector.example:${R()}/bomb`, { maxResponseBytes: 1_000_000 })).rejects.toMatchObject({ code: 'http_response_too_large', kind: 'permanent' });
     // Inflated only as read: the refusal came long before the 50 MB were made.
     expect(process.memoryUsage().rss - memoryBefore).toBeLessThan(40_000_000);
+  });
+
+  it('a body cut off and an answer that never comes are temporary failures, never an uncaught error', async () => {
+    const uncaught: unknown[] = [];
+    const onUncaught = (error: unknown) => uncaught.push(error);
+    process.on('uncaughtException', onUncaught);
+    try {
+      await expect(request(`http://redirector.example:${R()}/cut`)).rejects.toMatchObject({ code: 'http_error', kind: 'transient', message: 'The response was cut off.' });
+      const impatient = createHttpCapability({ simulated: false, allowHosts: 'redirector.example', lookup, timeoutMs: 300, connectTimeoutMs: 1_000 });
+      const silent = impatient.request({ method: 'GET', url: `http://redirector.example:${R()}/silent`, headers: {}, maxResponseBytes: 1_000, followRedirects: true, signal: new AbortController().signal });
+      await expect(silent).rejects.toMatchObject({ code: 'http_error', kind: 'transient', message: 'The request could not be sent or got no answer.' });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
+    expect(uncaught).toEqual([]);
   });
 
   it('turns a 429 with Retry-After into a postponement', async () => {
