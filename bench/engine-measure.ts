@@ -123,6 +123,18 @@ export async function feed(target: Target, options: { inflight: number; warmupMs
 }
 
 /** Per-step overhead samples of the executions of `workflowId` finished in [from, to). */
+/**
+ * Runs each target a few seconds, then analyzes its database: the state of a running instance, whose tables
+ * autovacuum analyzes as they grow (each minute at most). A bench database is a minute old when its rounds end and
+ * was never analyzed: each connection's cached plan of a prepared statement was made against near-empty tables, and
+ * the run's end read its steps by scanning all of `execution_steps` (1,901 sequential scans for 1,895 ends, 9 million
+ * rows read, in one bench run), a cost no instance past its first minute pays. ANALYZE invalidates those plans.
+ */
+export async function settleAsAnInstance(targets: { target: Target; client: pg.Client }[], options: { inflight: number; postmasterPid: number | null }): Promise<void> {
+  for (const { target, client } of targets) await feed(target, { inflight: options.inflight, warmupMs: 2_000, durationMs: 500, postmasterPid: options.postmasterPid, client });
+  for (const { client } of targets) await client.query('ANALYZE');
+}
+
 export async function stepOverheads(client: pg.Client, workflowId: string, from: Date, to: Date) {
   const { rows } = await client.query<{
     execution_id: string;
