@@ -35,39 +35,44 @@ export async function runHttpNodeClientBench(options: { log: (message: string) =
   const headers = { 'content-type': 'application/json', 'idempotency-key': 'bench' };
   const url = `http://sink.bench:${port}/hook`;
   const floorAgent = new Agent();
-  const capability = createHttpCapability({ simulated: false, allowHosts: 'sink.bench', lookup });
+  try {
+    const capability = createHttpCapability({ simulated: false, allowHosts: 'sink.bench', lookup });
 
-  const clients: Record<string, () => Promise<unknown>> = {
-    'floor: undici request, bare agent': async () => {
-      const answer = await request(`http://127.0.0.1:${port}/hook`, { method: 'POST', body, headers, dispatcher: floorAgent });
-      return answer.body.text();
-    },
-    'the HTTP node (guardedRequest)': () =>
-      capability.request({ method: 'POST', url, headers, body, maxResponseBytes: 1_000_000, followRedirects: true, signal: new AbortController().signal }),
-    'before: guardedFetch + web stream': async () => (await guardedFetch(url, { method: 'POST', body, headers }, guard)).text(),
-  };
-  const cpuMs: Record<string, number[]> = Object.fromEntries(Object.keys(clients).map((name) => [name, []]));
-  log(`\nthe HTTP node's client: ${calls} POSTs per round to a server in another process, 10 in flight, ${rounds} interleaved rounds`);
-  for (let round = 0; round <= rounds; round += 1) {
-    for (const [name, call] of Object.entries(clients)) {
-      const started = process.cpuUsage();
-      for (let done = 0; done < calls; done += 10) await Promise.all(Array.from({ length: 10 }, call));
-      const used = process.cpuUsage(started);
-      // Round 0 warms every client up (JIT, connections) and is not counted.
-      if (round > 0) cpuMs[name]!.push((used.user + used.system) / 1000 / calls);
+    const clients: Record<string, () => Promise<unknown>> = {
+      'floor: undici request, bare agent': async () => {
+        const answer = await request(`http://127.0.0.1:${port}/hook`, { method: 'POST', body, headers, dispatcher: floorAgent });
+        return answer.body.text();
+      },
+      'the HTTP node (guardedRequest)': () =>
+        capability.request({ method: 'POST', url, headers, body, maxResponseBytes: 1_000_000, followRedirects: true, signal: new AbortController().signal }),
+      'before: guardedFetch + web stream': async () => (await guardedFetch(url, { method: 'POST', body, headers }, guard)).text(),
+    };
+    const cpuMs: Record<string, number[]> = Object.fromEntries(Object.keys(clients).map((name) => [name, []]));
+    log(`\nthe HTTP node's client: ${calls} POSTs per round to a server in another process, 10 in flight, ${rounds} interleaved rounds`);
+    for (let round = 0; round <= rounds; round += 1) {
+      for (const [name, call] of Object.entries(clients)) {
+        const started = process.cpuUsage();
+        for (let done = 0; done < calls; done += 10) await Promise.all(Array.from({ length: 10 }, call));
+        const used = process.cpuUsage(started);
+        // Round 0 warms every client up (JIT, connections) and is not counted.
+        if (round > 0) cpuMs[name]!.push((used.user + used.system) / 1000 / calls);
+      }
     }
+    const best = (name: string) => Math.min(...cpuMs[name]!);
+    const floor = best('floor: undici request, bare agent');
+    const lines = table([
+      ['', 'CPU ms per call (best round)', 'each round', '× floor'],
+      ...Object.keys(clients).map((name) => [name, fixed(best(name), 3), cpuMs[name]!.map((value) => fixed(value, 3)).join(' / '), `${fixed(best(name) / floor, 2)}×`]),
+    ]);
+    for (const line of lines) log(`  ${line}`);
+  } finally {
+    child.kill();
+    await floorAgent.close();
   }
-  const best = (name: string) => Math.min(...cpuMs[name]!);
-  const floor = best('floor: undici request, bare agent');
-  const lines = table([
-    ['', 'CPU ms per call (best round)', 'each round', '× floor'],
-    ...Object.keys(clients).map((name) => [name, fixed(best(name), 3), cpuMs[name]!.map((value) => fixed(value, 3)).join(' / '), `${fixed(best(name) / floor, 2)}×`]),
-  ]);
-  for (const line of lines) log(`  ${line}`);
-  child.kill();
-  await floorAgent.close();
-  // The guard's agents keep their connections open: let the process end.
-  if (import.meta.url === `file://${process.argv[1]}`) process.exit(0);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await runHttpNodeClientBench({ log: (message) => console.log(message) });
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await runHttpNodeClientBench({ log: (message) => console.log(message) });
+  // The guard's agents keep their pooled connections: alone, the process ends here.
+  process.exit(0);
+}
