@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { defineNode, type NodeDefinition } from '../../../server/engine/contract/define-node';
 import { registerFixtureNodeTypes } from '../../../server/engine/nodes/registry';
 import { fail, RateLimited } from '../../../server/engine/contract/failures';
+import { db } from '../../../server/core/db';
 
 const step = z.enum(['ok', 'transient', 'permanent', 'unknown', 'rate_limit', 'hang', 'slow', 'wait', 'branch_true', 'branch_false']);
 const params = z.strictObject({ script: z.array(step).default(['ok']), effectKey: z.string().optional(), label: z.string().optional() });
@@ -180,3 +181,24 @@ export const reportedEffectFixture = defineNode({
 });
 
 registerFixtureNodeTypes([reportedEffectFixture]);
+
+/**
+ * A node with no outside effect that answers the run's step rows as they are saved when it runs (`[nodeId, status]`
+ * in `seq` order): what a runner taking the run over at that moment would find.
+ */
+export const savedStepsProbeFixture = defineNode({
+  type: 'test.saved_steps',
+  version: 1,
+  category: 'data',
+  label: { en: 'test.saved_steps', fr: 'test.saved_steps' },
+  description: { en: 'Engine test fixture.', fr: 'Appareil de test du moteur.' },
+  params: z.strictObject({}),
+  outputs: ['main'],
+  effect: 'none',
+  async execute({ execution }) {
+    const rows = await db().executionStep.findMany({ where: { executionId: execution.id }, orderBy: { seq: 'asc' }, select: { nodeId: true, status: true } });
+    return { data: { saved: rows.map((row) => [row.nodeId, row.status]) } };
+  },
+});
+
+registerFixtureNodeTypes([savedStepsProbeFixture]);

@@ -22,7 +22,7 @@ import { callLineage } from './call-chain';
 import { wakeExecution } from './lease';
 import { startExecution } from './start';
 import { anonymisedSummary } from './summary';
-import { failOpenSteps, flushHeldSteps, heldInsert, heldStepsPayload } from './step-rows';
+import { failOpenSteps, flushHeldSteps, heldStepsPayload, heldWrites } from './step-rows';
 import { leavesCutOffStep, type StepJournal } from './step-journal';
 import { dropReplyWaitsOfRuns } from '../dispatch/reply-waits';
 import type { ClaimedExecution } from './lease';
@@ -122,7 +122,7 @@ const closeWithHeldStatement = prepared(`WITH live AS (
               working_ms = working_ms + $3::int, lease_until = NULL, lease_owner = NULL,
               lease_takeovers = (CASE WHEN $4::boolean THEN 0 ELSE lease_takeovers END)
         WHERE id = $1::uuid AND status = 'running' AND lease_owner = $2 RETURNING id
-     ), written AS (${heldInsert('$6')}), told AS (
+     ), ${heldWrites('$6', 'written')}, told AS (
        SELECT pg_notify($7, n.body) FROM live, unnest($8::text[]) AS n(body)
      )
      SELECT live.id, (SELECT count(*) FROM written)::int AS written, (SELECT count(*) FROM told)::int AS told FROM live`);

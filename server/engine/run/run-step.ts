@@ -23,7 +23,7 @@ import type { ExecutionActor } from '../../core/auth/access';
 import { retryDelayMs, retrySettingsOf, shouldRetry } from './retry-policy';
 import { asStepObject, boundStepData } from './step-data';
 import { assertNodeTypeAllowed } from './allowed-node-types';
-import { nodeStateOf, wrapSuspension, writeStep, type StepRef, type StepRow } from './step-rows';
+import { nodeStateOf, wrapSuspension, writeHeldEnds, writeStep, type StepRef, type StepRow } from './step-rows';
 import type { Tx } from '../../core/db';
 import { dropReplyWait, registerReplyWait } from '../dispatch/reply-waits';
 
@@ -105,7 +105,10 @@ async function beginAttempt(run: StepRun, consumeAttempt: boolean): Promise<Step
   const now = new Date();
   if (!run.step) {
     const ref: StepRef = { id: randomUUID(), persisted: false, attempt: 1, seq: run.seq, startedAt: now };
+    // A step before it that ended with an outside effect is written before this one computes anything (step-journal.ts,
+    // "Held ends"); this step's own first write, when it has one, carries it.
     if (!deferrable(run)) await writeStep(run, ref, { status: 'running', attemptStartedAt: now }, { startsAttempt: true });
+    else await writeHeldEnds(run.execution);
     return ref;
   }
   const attempt = nextAttemptNumber(run.step, consumeAttempt);
@@ -271,7 +274,7 @@ async function saveResult(run: StepRun, ref: StepRef, result: NodeResult, durati
     attemptStartedAt: null,
     nextAttemptAt: null,
     finishedAt: new Date(),
-  }, { also: endOfResumedStep(run), hold: !ref.persisted });
+  }, { also: endOfResumedStep(run), hold: true });
   return { kind: 'done' };
 }
 

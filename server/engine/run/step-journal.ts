@@ -10,7 +10,14 @@
  * effect, a suspension, the run's end, the lease's release), several steps in one statement of that
  * transaction, guarded by the lease (step-rows.ts `flushHeldSteps`). A runner that dies meanwhile
  * loses only work that has no effect outside the run, which the next advancer does again; a run
- * cancelled meanwhile never shows those steps (no step starts after a cancel). Pure: no database here.
+ * cancelled meanwhile never shows those steps (no step starts after a cancel).
+ *
+ * **Held ends.** The success of a step whose row exists (an attempt of a node with an outside effect, written when
+ * it started) is held too, as an update of that row, but only until the next step starts (run-step.ts writes it
+ * then, or with that step's own first write): in the common case, a run whose last step has the effect, it is
+ * written by the run's closing statement, one durable commit instead of two. A runner that dies before that write
+ * leaves the step as one cut off mid-attempt, exactly as if it had died before the success's own write would have
+ * committed: the window between the effect and the durable record is the same round trip. Pure: no database here.
  */
 export interface StepRow {
   id: string;
@@ -29,7 +36,7 @@ export interface StepRow {
   startedAt: Date | null;
 }
 
-/** A step row not written yet, with the columns its INSERT sets (step-rows.ts `flushHeldSteps`). */
+/** A step row not written yet, with the columns its INSERT sets, or a held end (step-rows.ts `flushHeldSteps`). */
 export interface HeldStep {
   id: string;
   nodeId: string;
@@ -51,6 +58,8 @@ export interface HeldStep {
   finishedAt?: Date | null;
   /** Whether the member's browsers hear of it (`execution.step`) when it is written. */
   announce: boolean;
+  /** The success of a step whose row exists: an UPDATE of that row (step-rows.ts `heldWrites`), not an INSERT. */
+  ended?: boolean;
 }
 
 export interface StepJournal {

@@ -120,6 +120,8 @@ export interface StepWriteOptions {
   /**
    * The end of a first attempt that was never written (a node with no outside effect): held in the
    * advancer's journal and created with the next durable write (step-journal.ts), when there is one.
+   * The success of a step whose row exists is held as well when it is a plain end (`isHeldEnd`): written
+   * before the next step starts, or by the run's close (step-journal.ts, "Held ends").
    */
   hold?: boolean;
   /**
@@ -148,15 +150,16 @@ export async function writeStep(run: StepOwner, ref: StepRef, write: StepWrite, 
   const { announce = true, also, hold = false, startsAttempt = false } = options;
   const data: StepWrite = ref.input ? { input: ref.input as object, ...write } : write;
   const journal = run.execution.journal;
-  if (journal && hold && !ref.persisted) {
-    journal.held.push({ ...heldColumns(data), id: ref.id, nodeId: run.node.id, nodeType: run.node.type, attempt: ref.attempt, seq: ref.seq, startedAt: ref.startedAt, announce });
+  const stillHeld = journal?.held.some((step) => step.id === ref.id) ?? false;
+  if (journal && hold && !also && !stillHeld && (!ref.persisted || isHeldEnd(data))) {
+    journal.held.push({ ...heldColumns(data), id: ref.id, nodeId: run.node.id, nodeType: run.node.type, attempt: ref.attempt, seq: ref.seq, startedAt: ref.startedAt, announce, ended: ref.persisted });
     ref.persisted = true;
     remember(journal, ref, run.node.id, data);
     return;
   }
   const guarded = Boolean(journal && (journal.held.length > 0 || startsAttempt));
   const notice = announce && typeof data.status === 'string' ? realtimeNotification(run.execution.memberId, 'execution.step', { executionId: run.execution.id, nodeId: run.node.id, status: data.status }) : null;
-  const columns = also || journal?.held.some((step) => step.id === ref.id) ? null : plainColumns(data);
+  const columns = also || stillHeld ? null : plainColumns(data);
   if (columns) {
     await singleStatementWrite(run, ref, columns, notice, guarded);
   } else {
@@ -247,7 +250,7 @@ async function singleStatementWrite(run: StepOwner, ref: StepRef, columns: SqlCo
   const notices = [...held.filter((step) => step.announce).map((step) => heldNotice(run.execution, step)), ...(notice ? [notice] : [])];
   const text = `WITH live AS (
        ${guarded ? `SELECT id FROM executions WHERE id = $1::uuid AND status = 'running' AND lease_owner = $2 FOR SHARE` : `SELECT $1::uuid AS id WHERE $2::text IS NULL`}
-     ), held AS (${heldInsert('$3')}), written AS (${write} RETURNING 1), told AS (
+     ), ${heldWrites('$3', 'held')}, written AS (${write} RETURNING 1), told AS (
        SELECT pg_notify(${parameter(notices[0]?.channel ?? '', 'text')}, n.body) FROM live, unnest(${parameter(notices.map((each) => each.body), 'text[]')}) AS n(body)
      )
      SELECT (SELECT count(*) FROM live)::int AS live, (SELECT count(*) FROM written)::int AS written, (SELECT count(*) FROM held)::int AS held,
@@ -259,7 +262,26 @@ async function singleStatementWrite(run: StepOwner, ref: StepRef, columns: SqlCo
   if (rows[0].written === 0) throw new Error(`The step ${ref.id} of execution ${run.execution.id} was not found to update.`);
 }
 
-/** The columns of a held step's INSERT, from a step write. */
+/** The columns a held end sets (`heldWrites`' UPDATE): a success's, every one of them given; `input` may be left as it is. */
+const heldEndColumns: readonly (keyof StepWrite)[] = ['status', 'output', 'data', 'dataTruncated', 'durationMs', 'effects', 'warnings', 'attemptStartedAt', 'nextAttemptAt', 'finishedAt'];
+
+/**
+ * Whether a write of an existing step may be held as an end: it sets exactly what the held UPDATE sets (and maybe
+ * `input`), with no attempt open or scheduled. Anything else (a loop's progress, a retry's history, a suspension's
+ * state) is written at once, as before.
+ */
+function isHeldEnd(write: StepWrite): boolean {
+  const keys = Object.keys(write).filter((key) => write[key as keyof StepWrite] !== undefined);
+  return (
+    heldEndColumns.every((column) => write[column] !== undefined) &&
+    keys.every((key) => key === 'input' || heldEndColumns.includes(key as keyof StepWrite)) &&
+    write.attemptStartedAt === null &&
+    write.nextAttemptAt === null &&
+    write.finishedAt !== null
+  );
+}
+
+/** The columns of a held step's INSERT (or a held end's UPDATE), from a step write. */
 function heldColumns(write: StepWrite): Omit<HeldStep, 'id' | 'nodeId' | 'nodeType' | 'attempt' | 'seq' | 'announce'> {
   return {
     status: write.status ?? 'queued',
@@ -283,33 +305,45 @@ function heldColumns(write: StepWrite): Omit<HeldStep, 'id' | 'nodeId' | 'nodeTy
  * the transaction ends) and tells the browsers. False, writing nothing, when it is not: the caller's
  * transaction must not go on as this advance's.
  */
-export async function flushHeldSteps(tx: Pick<Tx, '$queryRawUnsafe'>, execution: Pick<ClaimedExecution, 'id' | 'memberId' | 'journal'>): Promise<boolean> {
+export function flushHeldSteps(tx: Pick<Tx, '$queryRawUnsafe'>, execution: Pick<ClaimedExecution, 'id' | 'memberId' | 'journal'>): Promise<boolean> {
+  return flushHeldStepsBy((values) => tx.$queryRawUnsafe<{ live: number }[]>(flushHeldStepsSql.text, ...values), execution);
+}
+
+async function flushHeldStepsBy(
+  query: (values: unknown[]) => Promise<{ live: number }[]>,
+  execution: Pick<ClaimedExecution, 'id' | 'memberId' | 'journal'>,
+): Promise<boolean> {
   const journal = execution.journal;
   if (!journal) return true;
   const held = heldStepsPayload(execution);
-  const [result] = await tx.$queryRawUnsafe<{ live: number }[]>(
-    flushHeldStepsSql,
-    execution.id,
-    journal.owner,
-    held.rows,
-    held.notices[0]?.channel ?? '',
-    held.notices.map((notice) => notice.body),
-  );
+  const [result] = await query([execution.id, journal.owner, held.rows, held.notices[0]?.channel ?? '', held.notices.map((notice) => notice.body)]);
   if (result.live === 0) return false;
   journal.held = [];
   return true;
 }
 
+/**
+ * Before another step starts: a held end (step-journal.ts, "Held ends") is written with the other steps held, in
+ * one statement on the pool, a durable commit of its own, as the success's own write was. A step whose first write
+ * comes first (an attempt of a node with an outside effect) writes them with it instead (`writeStep`'s guard).
+ * `StepsNotSaved` when the run is no longer this advance's.
+ */
+export async function writeHeldEnds(execution: Pick<ClaimedExecution, 'id' | 'memberId' | 'journal'>): Promise<void> {
+  if (!execution.journal?.held.some((step) => step.ended)) return;
+  const onPool = async (values: unknown[]) => (await pool().query<{ live: number }>({ ...flushHeldStepsSql, values })).rows;
+  if (!(await flushHeldStepsBy(onPool, execution))) throw new StepsNotSaved();
+}
+
 /** Prepared (core/db/prepared.ts): written at every run's end. */
 const flushHeldStepsSql = prepared(`WITH live AS (
        SELECT id FROM executions WHERE id = $1::uuid AND status = 'running' AND lease_owner = $2 FOR SHARE
-     ), written AS (${heldInsert('$3')}), told AS (
+     ), ${heldWrites('$3', 'written')}, told AS (
        SELECT pg_notify($4, n.body) FROM live, unnest($5::text[]) AS n(body)
      )
-     SELECT (SELECT count(*) FROM live)::int AS live, (SELECT count(*) FROM written)::int AS written, (SELECT count(*) FROM told)::int AS told`).text;
+     SELECT (SELECT count(*) FROM live)::int AS live, (SELECT count(*) FROM written)::int AS written, (SELECT count(*) FROM told)::int AS told`);
 
 /**
- * What a statement writing the advance's held steps needs (the run's close, finish.ts): their rows for `heldInsert`,
+ * What a statement writing the advance's held steps needs (the run's close, finish.ts): their rows for `heldWrites`,
  * the live events of those announced, and whether one of them recorded an effect (`acted`, acted.ts: the statement's
  * own reading of the run's steps does not see the rows it inserts).
  */
@@ -322,20 +356,36 @@ export function heldStepsPayload(execution: Pick<ClaimedExecution, 'id' | 'membe
   };
 }
 
-/** The INSERT of the held steps given as a JSON array in `parameter`, for the run in the statement's `live` CTE. */
-export function heldInsert(parameter: string): string {
-  return `INSERT INTO execution_steps (id, execution_id, node_id, node_type, status, attempt, seq, input, output, data, data_truncated,
+/**
+ * Two CTEs writing the held steps given as a JSON array in `parameter`, for the run in the statement's `live` CTE:
+ * `name`, the INSERT of the rows not written yet, and `name_ended`, the UPDATE of the held ends (the rows exist;
+ * `isHeldEnd` says which columns they set). A step is in one or the other, never both: one statement cannot change
+ * a row twice, and `writeStep` writes a step still held through a transaction after the flush.
+ */
+export function heldWrites(parameter: string, name: string): string {
+  const rows = `jsonb_to_recordset(${parameter}::jsonb) AS r(id uuid, node_id text, node_type text, status text, attempt int, seq int, input jsonb,
+              output text, data jsonb, data_truncated boolean, duration_ms int, effects jsonb, warnings text[], loop jsonb, pinned boolean,
+              disabled boolean, started_at timestamptz, finished_at timestamptz, ended boolean)`;
+  return `${name} AS (
+       INSERT INTO execution_steps (id, execution_id, node_id, node_type, status, attempt, seq, input, output, data, data_truncated,
                                     duration_ms, effects, warnings, loop, pinned, disabled, started_at, finished_at)
        SELECT r.id, live.id, r.node_id, r.node_type, r.status, r.attempt, r.seq, r.input, r.output, nullif(r.data, 'null'::jsonb), r.data_truncated,
               r.duration_ms, r.effects, r.warnings, nullif(r.loop, 'null'::jsonb), r.pinned, r.disabled, r.started_at, r.finished_at
-         FROM live, jsonb_to_recordset(${parameter}::jsonb) AS r(id uuid, node_id text, node_type text, status text, attempt int, seq int, input jsonb,
-              output text, data jsonb, data_truncated boolean, duration_ms int, effects jsonb, warnings text[], loop jsonb, pinned boolean,
-              disabled boolean, started_at timestamptz, finished_at timestamptz)
+         FROM live, ${rows}
+        WHERE NOT r.ended
        ON CONFLICT (execution_id, node_id) DO NOTHING
-       RETURNING 1`;
+       RETURNING 1
+     ), ${name}_ended AS (
+       UPDATE execution_steps s SET status = r.status, input = coalesce(nullif(r.input, 'null'::jsonb), s.input), output = r.output,
+              data = nullif(r.data, 'null'::jsonb), data_truncated = r.data_truncated, duration_ms = r.duration_ms, effects = r.effects,
+              warnings = r.warnings, attempt_started_at = NULL, next_attempt_at = NULL, finished_at = r.finished_at
+         FROM live, ${rows}
+        WHERE r.ended AND s.id = r.id AND s.execution_id = live.id
+       RETURNING 1
+     )`;
 }
 
-/** A held step as a row of `heldInsert`'s recordset. */
+/** A held step as a row of `heldWrites`' recordset. */
 function heldRowOf(step: HeldStep) {
   return {
     id: step.id,
@@ -344,7 +394,8 @@ function heldRowOf(step: HeldStep) {
     status: step.status,
     attempt: step.attempt,
     seq: step.seq,
-    input: step.input ?? {},
+    // A held end without parameters keeps the row's (`heldWrites`' UPDATE); a new row has `{}`.
+    input: step.input ?? (step.ended ? null : {}),
     output: step.output ?? null,
     data: step.data ?? null,
     data_truncated: step.dataTruncated ?? false,
@@ -356,6 +407,7 @@ function heldRowOf(step: HeldStep) {
     disabled: step.disabled ?? false,
     started_at: step.startedAt ?? null,
     finished_at: step.finishedAt ?? null,
+    ended: step.ended ?? false,
   };
 }
 
