@@ -7,6 +7,7 @@ import { appError } from '../core/errors/app-error';
 import { contentDisposition, downloadMediaType, previewHeaders, previewMediaType, downloadAttachment, maxUploadBodyBytes, maxUploadBytes, uploadAttachment } from '../domains/mail';
 import { boundedBodyStream } from './body';
 import { plainRoute } from './plain/plain-route';
+import { jsonAnswer } from './json-answer';
 
 export const attachmentDownloadRoute = plainRoute({
   method: 'GET',
@@ -91,6 +92,6 @@ export const attachmentUploadRoute = plainRoute({
   async handle({ actor, request }) {
     if (actor.kind === 'anonymous') throw appError('auth.unauthenticated');
     const uploaded = await uploadAttachment(actor, boundedBodyStream(request, maxUploadBodyBytes), request.headers.get('content-type') ?? '');
-    return Response.json(uploaded, { status: 201 });
+    return jsonAnswer(uploaded, 201);
   },
 });

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { plainRoute } from './plain/plain-route';
+import { jsonAnswer } from './json-answer';
 
 export const openApiRoute = (openApiDocument: (lang: 'en' | 'fr') => unknown) =>
   plainRoute({
@@ -24,5 +25,5 @@ export const openApiRoute = (openApiDocument: (lang: 'en' | 'fr') => unknown) =>
       en: 'The OpenAPI 3.1 description generated from the route schemas, in English or French (`lang`).',
       fr: 'La description OpenAPI 3.1 générée à partir des schémas des routes, en anglais ou en français (`lang`).',
     },
-    handle: ({ query }) => Response.json(openApiDocument(query.lang)),
+    handle: ({ query }) => jsonAnswer(openApiDocument(query.lang), 200),
   });

@@ -46,7 +46,7 @@ export type RestOutcome = { kind: 'data'; status: number; data: unknown; headers
 /** An error, or the stored answer of an idempotent request replayed as it was first given. */
 function failureResponse(error: unknown, extraHeaders?: Headers): Response {
   const replay = error instanceof IdempotentReplay ? error : (error as { cause?: unknown })?.cause;
-  if (replay instanceof IdempotentReplay) return Response.json(replay.body, { status: replay.status, headers: { 'Idempotency-Replayed': 'true' } });
+  if (replay instanceof IdempotentReplay) return jsonAnswer(replay.body, replay.status, { 'Idempotency-Replayed': 'true' });
   return errorResponse(error, extraHeaders);
 }
 

@@ -51,6 +51,26 @@ describe('POST /hooks/wf/{token}', () => {
     expect(jobs[0]!.n).toBe(1n);
   });
 
+  it('answers its 202 whole, with its length and `cache-control: no-store`, as a repeated key’s replay', async () => {
+    const { token } = await hook();
+    const send = () =>
+      fetch(`${calls.base}/hooks/wf/${token}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': uniqueIp(), 'idempotency-key': 'whole-answer' },
+        body: '{"a":1}',
+      });
+    for (const response of [await send(), await send()]) {
+      const text = await response.text();
+      expect(response.status).toBe(202);
+      expect(response.headers.get('content-type')).toBe('application/json');
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      // Written in one call with its length (json-answer.ts), not streamed in chunks.
+      expect(response.headers.get('content-length')).toBe(String(Buffer.byteLength(text)));
+      expect(response.headers.get('transfer-encoding')).toBeNull();
+      expect(JSON.parse(text)).toEqual({ executionId: expect.any(String) });
+    }
+  });
+
   it('takes prototype-named keys of the body as plain data, never as prototypes', async () => {
     const { token } = await hook();
     const body = '{"__proto__":{"polluted":true},"constructor":{"prototype":1},"toString":"x"}';

@@ -12,6 +12,7 @@ import { receiveWebhook, webhookBodyBytes } from '../engine/dispatch/webhook';
 import { departureSignalOf } from './node-bridge';
 import { plainRoute } from './plain/plain-route';
 import { webhookIntake } from './webhook-intake';
+import { jsonAnswer } from './json-answer';
 
 export const webhookRoute = plainRoute({
   method: 'POST',
@@ -52,6 +53,6 @@ export const webhookRoute = plainRoute({
       // A call whose sender hangs up while it waits its turn starts nothing.
       departureSignalOf(request),
     );
-    return Response.json(result, { status: 202, headers: { 'cache-control': 'no-store' } });
+    return jsonAnswer(result, 202, { 'cache-control': 'no-store' });
   },
 });

@@ -26,6 +26,7 @@ import { assertDeclaredLengthWithin, isJsonMediaType, maxBodyBytes, mediaTypeOf,
 import { queryObjectOf } from '../query';
 import { perIpLimitOf, type PlainRoute } from './plain-route';
 import type { PlainRouter } from './plain-router';
+import { jsonAnswer } from '../json-answer';
 
 function checked<S extends z.ZodType>(schema: S, value: unknown, where: 'path' | 'query' | 'body'): z.output<S> {
   assertStorableText(value, where);
@@ -81,7 +82,7 @@ async function idempotent(route: PlainRoute, request: Request, actor: Actor, fin
   if (!route.idempotent || key === null || actor.kind === 'anonymous') return run();
   assertValidIdempotencyKey(key);
   const decision = await claimIdempotencyKey({ memberId: actor.member.id, route: `${route.method} ${route.path}`, key, requestHash: requestHashOf(fingerprint()) });
-  if (decision.kind === 'replay') return Response.json(decision.body, { status: decision.status, headers: { 'Idempotency-Replayed': 'true' } });
+  if (decision.kind === 'replay') return jsonAnswer(decision.body, decision.status, { 'Idempotency-Replayed': 'true' });
   let response: Response;
   try {
     response = await run();
