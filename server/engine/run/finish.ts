@@ -122,7 +122,7 @@ const closeWithHeldStatement = prepared(`WITH live AS (
               working_ms = working_ms + $3::int, lease_until = NULL, lease_owner = NULL,
               lease_takeovers = (CASE WHEN $4::boolean THEN 0 ELSE lease_takeovers END)
         WHERE id = $1::uuid AND status = 'running' AND lease_owner = $2 RETURNING id
-     ), ${heldWrites('$6', 'written')}, told AS (
+     ), ${heldWrites('$6', 'written', '$1')}, told AS (
        SELECT pg_notify($7, n.body) FROM live, unnest($8::text[]) AS n(body)
      )
      SELECT live.id, (SELECT count(*) FROM written)::int AS written, (SELECT count(*) FROM told)::int AS told FROM live`);

@@ -6,6 +6,7 @@
  */
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db, pool } from '../../core/db';
+import { cancelExecutionsIn } from './cancel';
 import { startExecution } from './start';
 import { createMember, type TestMember } from '../../testing/factories';
 import { createWorkflow } from '../../testing/workflow-factories';
@@ -86,6 +87,29 @@ describe('the success of a step with an outside effect is saved with the run’s
       ['first', [{ kind: 'test', description: 'test effect a' }]],
       ['second', [{ kind: 'test', description: 'test effect b' }]],
     ]);
+  });
+
+  it('a run cancelled while the step runs still shows the step’s success and its effect (what an undo reads)', async () => {
+    // `slow` ends 300 ms after the effect, whatever the cancel: the end is then held, and the close's guard fails.
+    const graph = { nodes: [trigger, node('effect', 'test.keyed', { effectKey: 'k4', script: ['slow'] })], connections: [link('start', 'effect')] };
+    const { workflow, version } = await createWorkflow(member, { graph });
+    const { id } = await startExecution({ memberId: member.id, workflowId: workflow.id, workflowVersionId: version!.id, trigger: { type: 'webhook', nodeId: 'start', data: {} } });
+    const deadline = Date.now() + 10_000;
+    while (!(await db().executionStep.findFirst({ where: { executionId: id, nodeId: 'effect', status: 'running' } })) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const outcome = await db().$transaction((tx) => cancelExecutionsIn(tx, member.id, [id]));
+    expect(outcome.cancelled).toEqual([id]);
+    expect((await waitForExecution(id)).status).toBe('cancelled');
+    // The advance's end comes after the cancel: wait for the step's row to settle.
+    const settled = Date.now() + 5_000;
+    let row = await db().executionStep.findFirstOrThrow({ where: { executionId: id, nodeId: 'effect' } });
+    while (row.status !== 'succeeded' && Date.now() < settled) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      row = await db().executionStep.findFirstOrThrow({ where: { executionId: id, nodeId: 'effect' } });
+    }
+    expect(row).toMatchObject({ status: 'succeeded', attemptStartedAt: null });
+    expect(row.effects).toEqual([{ kind: 'test', description: 'test effect k4' }]);
   });
 
   it('a step that fails after it is saved failed, and the effect step before it succeeded', async () => {

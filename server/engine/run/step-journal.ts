@@ -17,7 +17,9 @@
  * then, or with that step's own first write): in the common case, a run whose last step has the effect, it is
  * written by the run's closing statement, one durable commit instead of two. A runner that dies before that write
  * leaves the step as one cut off mid-attempt, exactly as if it had died before the success's own write would have
- * committed: the window between the effect and the durable record is the same round trip. Pure: no database here.
+ * committed: the window between the effect and the durable record is the same round trip. Unlike a held row, a held
+ * end is written even when the run is no longer this advance's (a cancel during the call): its effect happened.
+ * Pure: no database here.
  */
 export interface StepRow {
   id: string;

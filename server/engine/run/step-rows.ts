@@ -250,7 +250,7 @@ async function singleStatementWrite(run: StepOwner, ref: StepRef, columns: SqlCo
   const notices = [...held.filter((step) => step.announce).map((step) => heldNotice(run.execution, step)), ...(notice ? [notice] : [])];
   const text = `WITH live AS (
        ${guarded ? `SELECT id FROM executions WHERE id = $1::uuid AND status = 'running' AND lease_owner = $2 FOR SHARE` : `SELECT $1::uuid AS id WHERE $2::text IS NULL`}
-     ), ${heldWrites('$3', 'held')}, written AS (${write} RETURNING 1), told AS (
+     ), ${heldWrites('$3', 'held', '$1')}, written AS (${write} RETURNING 1), told AS (
        SELECT pg_notify(${parameter(notices[0]?.channel ?? '', 'text')}, n.body) FROM live, unnest(${parameter(notices.map((each) => each.body), 'text[]')}) AS n(body)
      )
      SELECT (SELECT count(*) FROM live)::int AS live, (SELECT count(*) FROM written)::int AS written, (SELECT count(*) FROM held)::int AS held,
@@ -337,7 +337,7 @@ export async function writeHeldEnds(execution: Pick<ClaimedExecution, 'id' | 'me
 /** Prepared (core/db/prepared.ts): written at every run's end. */
 const flushHeldStepsSql = prepared(`WITH live AS (
        SELECT id FROM executions WHERE id = $1::uuid AND status = 'running' AND lease_owner = $2 FOR SHARE
-     ), ${heldWrites('$3', 'written')}, told AS (
+     ), ${heldWrites('$3', 'written', '$1')}, told AS (
        SELECT pg_notify($4, n.body) FROM live, unnest($5::text[]) AS n(body)
      )
      SELECT (SELECT count(*) FROM live)::int AS live, (SELECT count(*) FROM written)::int AS written, (SELECT count(*) FROM told)::int AS told`);
@@ -357,12 +357,15 @@ export function heldStepsPayload(execution: Pick<ClaimedExecution, 'id' | 'membe
 }
 
 /**
- * Two CTEs writing the held steps given as a JSON array in `parameter`, for the run in the statement's `live` CTE:
- * `name`, the INSERT of the rows not written yet, and `name_ended`, the UPDATE of the held ends (the rows exist;
- * `isHeldEnd` says which columns they set). A step is in one or the other, never both: one statement cannot change
- * a row twice, and `writeStep` writes a step still held through a transaction after the flush.
+ * Two CTEs writing the held steps given as a JSON array in `parameter`: `name`, the INSERT of the rows not written
+ * yet, for the run in the statement's `live` CTE (nothing when the lease guard fails: no step starts after a cancel),
+ * and `name_ended`, the UPDATE of the held ends of the run `execution` (the rows exist; `isHeldEnd` says which columns
+ * they set). A held end is written whatever the guard says, as the success's own write was: its effect happened,
+ * and a run cancelled meanwhile must still show it (its `effects`, what an undo reads). A step is in one CTE or the
+ * other, never both: one statement cannot change a row twice, and `writeStep` writes a step still held through a
+ * transaction after the flush.
  */
-export function heldWrites(parameter: string, name: string): string {
+export function heldWrites(parameter: string, name: string, execution: string): string {
   const rows = `jsonb_to_recordset(${parameter}::jsonb) AS r(id uuid, node_id text, node_type text, status text, attempt int, seq int, input jsonb,
               output text, data jsonb, data_truncated boolean, duration_ms int, effects jsonb, warnings text[], loop jsonb, pinned boolean,
               disabled boolean, started_at timestamptz, finished_at timestamptz, ended boolean)`;
@@ -379,8 +382,10 @@ export function heldWrites(parameter: string, name: string): string {
        UPDATE execution_steps s SET status = r.status, input = coalesce(nullif(r.input, 'null'::jsonb), s.input), output = r.output,
               data = nullif(r.data, 'null'::jsonb), data_truncated = r.data_truncated, duration_ms = r.duration_ms, effects = r.effects,
               warnings = r.warnings, attempt_started_at = NULL, next_attempt_at = NULL, finished_at = r.finished_at
-         FROM live, ${rows}
-        WHERE r.ended AND s.id = r.id AND s.execution_id = live.id
+         FROM ${rows}
+        -- After the guard's row lock whatever it found (a one-time filter on it): the run's row, then its steps, the
+        -- order a cancel takes them in, never the reverse (two statements taking them crosswise would deadlock).
+        WHERE r.ended AND s.id = r.id AND s.execution_id = ${execution}::uuid AND (SELECT count(*) FROM live) >= 0
        RETURNING 1
      )`;
 }
