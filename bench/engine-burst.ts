@@ -30,6 +30,22 @@ export interface BurstFigures {
    * of a run's cost end to end (16 connections, then the drain: 53 ms when it was filed).
    */
   cpuPerRun: { web: number; runner: number; pg: number };
+  /** The index of the next call's request (each call its own client address across bursts). */
+  nextIndex: number;
+}
+
+type BurstOptions = Parameters<typeof measureBurst>[0];
+
+/** `count` bursts one after the other, each starting once the one before has drained. */
+export async function measureBursts(options: BurstOptions & { count: number }): Promise<BurstFigures[]> {
+  const bursts: BurstFigures[] = [];
+  let firstIndex = options.firstIndex;
+  for (let round = 0; round < options.count; round += 1) {
+    const burst = await measureBurst({ ...options, firstIndex });
+    bursts.push(burst);
+    firstIndex = burst.nextIndex;
+  }
+  return bursts;
 }
 
 export async function measureBurst(options: {
@@ -99,6 +115,7 @@ export async function measureBurst(options: {
     drainSeconds,
     finishedPerSecondDraining: drainSeconds > 0 ? draining / drainSeconds : 0,
     unfinished,
+    nextIndex: next,
     cpuPerSecond: {
       web: (cpuTo.web - cpuFrom.web) / burstSeconds,
       runner: (cpuTo.runner - cpuFrom.runner) / burstSeconds,
@@ -112,11 +129,35 @@ export async function measureBurst(options: {
   };
 }
 
-/** The burst's lines of the report, next to the engine's saturated throughput of the same run (its rounds' slices). */
-export function burstLines(burst: BurstFigures, slices: readonly ThroughputSlice[]): string[] {
+const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+
+function saturatedRunsPerSecondOf(slices: readonly ThroughputSlice[]): number {
   const engine = slices.filter((slice) => slice.target === 'engine');
-  const saturatedRunsPerSecond = engine.reduce((sum, slice) => sum + slice.completed, 0) / engine.reduce((sum, slice) => sum + slice.seconds, 0);
-  const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+  return engine.reduce((sum, slice) => sum + slice.completed, 0) / engine.reduce((sum, slice) => sum + slice.seconds, 0);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** Every burst's lines, then, for several, the medians of the two figures the issue asks about. */
+export function burstsLines(bursts: readonly BurstFigures[], slices: readonly ThroughputSlice[]): string[] {
+  const lines = bursts.flatMap((burst, index) => [...(bursts.length > 1 ? [`  burst ${index + 1}/${bursts.length}`] : []), ...burstLines(burst, slices)]);
+  if (bursts.length < 2) return lines;
+  const cpu = bursts.map((burst) => burst.cpuPerRun.web + burst.cpuPerRun.runner + burst.cpuPerRun.pg);
+  const finishing = bursts.map((burst) => burst.finishedPerSecondDuring / saturatedRunsPerSecondOf(slices));
+  return [
+    ...lines,
+    `  median of the ${bursts.length} bursts: CPU per accepted run ${fixed(median(cpu))} ms (${cpu.map((value) => fixed(value)).join(', ')}; ≤ 10 ms asked); ` +
+      `runs finished during a burst ${fixed(median(finishing), 2)}× saturated (${finishing.map((value) => fixed(value, 2)).join(', ')}; 1.0× asked)`,
+  ];
+}
+
+/** The burst's lines of the report, next to the engine's saturated throughput of the same run (its rounds' slices). */
+function burstLines(burst: BurstFigures, slices: readonly ThroughputSlice[]): string[] {
+  const saturatedRunsPerSecond = saturatedRunsPerSecondOf(slices);
   const statuses = [...burst.statuses].map(([status, count]) => `${status}×${count}`).join(' ');
   const cpu = burst.cpuPerSecond;
   const perRun = burst.cpuPerRun;

@@ -22,6 +22,9 @@ export const settings = {
   webhookRate: intEnv('BENCH_ENGINE_WEBHOOK_RATE', 50),
   webhookSeconds: intEnv('BENCH_ENGINE_WEBHOOK_SECONDS', 10),
   burstSeconds: secondsEnv('BENCH_ENGINE_BURST_SECONDS', 10),
+  // Bursts one after the other, the median reported: the figure of one burst moved by a third between runs of the
+  // same code on this machine (bench/README.md, 2026-12-06).
+  bursts: intEnv('BENCH_ENGINE_BURSTS', 3),
 };
 
 export const targets = { throughputRatio: 1.0, stepOverheadP50Ms: 10, webhookP99Ms: 100 };

@@ -35,7 +35,7 @@ import { DbObserver } from './db-stats';
 import { chainTask, createFloorDatabase, startGraphileFloor, type ChainPayload } from './engine-graphile';
 import { benchNodeIds, engineBenchGraph } from './engine-graph';
 import { startSink } from './engine-sink';
-import { burstLines, measureBurst } from './engine-burst';
+import { burstsLines, measureBursts } from './engine-burst';
 import { HttpConnection } from './http-client';
 import { alive, feed, quantiles, RunnerStalled, settleAsAnInstance, stepOverheads, type Target, type ThroughputSlice } from './engine-measure';
 import { runnerNodeArgs, settings, targets, webNodeArgs } from './engine-settings';
@@ -396,8 +396,8 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
         for (const send of sends) statuses.set(String(send.status), (statuses.get(String(send.status)) ?? 0) + 1);
         for (const connection of connections) connection.close();
         if (settings.burstSeconds > 0) {
-          const burst = await measureBurst({ port, requestBytes, firstIndex: total, client, workflowId: workflow.id, seconds: settings.burstSeconds, connections: 16, checkRunner, cpu: cpuOfRun });
-          for (const line of burstLines(burst, slices)) log(line);
+          const bursts = await measureBursts({ port, requestBytes, firstIndex: total, client, workflowId: workflow.id, seconds: settings.burstSeconds, connections: 16, checkRunner, cpu: cpuOfRun, count: settings.bursts });
+          for (const line of burstsLines(bursts, slices)) log(line);
         }
         await web.stop();
         children.delete(web);
