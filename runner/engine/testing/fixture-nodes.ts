@@ -18,13 +18,20 @@ export const performedEffects = new Map<string, number>();
 /** Attempts seen per "<executionId>:<nodeId>". */
 export const attemptsSeen = new Map<string, number>();
 
-function scripted(type: string, effect: 'none' | 'keyed' | 'external', outputs: string[]): NodeDefinition {
+/** A fixture's definition: version 1, its type as its label, the fixtures' common description. */
+function fixtureNode<Schema extends z.ZodType>(definition: Omit<NodeDefinition<Schema>, 'version' | 'label' | 'description'>): NodeDefinition<Schema> {
   return defineNode({
-    type,
     version: 1,
-    category: 'data',
-    label: { en: type, fr: type },
+    label: { en: definition.type, fr: definition.type },
     description: { en: 'Engine test fixture.', fr: 'Appareil de test du moteur.' },
+    ...definition,
+  });
+}
+
+function scripted(type: string, effect: 'none' | 'keyed' | 'external', outputs: string[]): NodeDefinition {
+  return fixtureNode({
+    type,
+    category: 'data',
     params,
     outputs,
     effect,
@@ -80,13 +87,10 @@ export const fixtureNodes = [
 registerFixtureNodeTypes(fixtureNodes);
 
 /** A trigger fixture for error workflows (the catalogue's workflow-failure trigger lands separately). */
-export const failureTriggerFixture = defineNode({
+export const failureTriggerFixture = fixtureNode({
   type: 'test.on_failure',
-  version: 1,
   category: 'trigger',
   trigger: 'workflow_failure',
-  label: { en: 'test.on_failure', fr: 'test.on_failure' },
-  description: { en: 'Engine test fixture.', fr: 'Appareil de test du moteur.' },
   params: z.strictObject({}),
   outputs: ['main'],
   effect: 'none',
@@ -96,13 +100,10 @@ export const failureTriggerFixture = defineNode({
 });
 
 /** Starts `count` runs of `workflowId` and ends with their outputs (or fails when one failed). */
-export const childrenFixture = defineNode({
+export const childrenFixture = fixtureNode({
   type: 'test.children',
-  version: 1,
   category: 'flow',
   persistsStepFirst: true,
-  label: { en: 'test.children', fr: 'test.children' },
-  description: { en: 'Engine test fixture.', fr: 'Appareil de test du moteur.' },
   params: z.strictObject({ workflowId: z.string(), count: z.number().int().min(1).max(20) }),
   outputs: ['main'],
   effect: 'none',
@@ -121,13 +122,10 @@ export const childrenFixture = defineNode({
 registerFixtureNodeTypes([failureTriggerFixture, childrenFixture]);
 
 /** Waits for a decision (as an approval does) and takes the port it names. */
-export const decisionFixture = defineNode({
+export const decisionFixture = fixtureNode({
   type: 'test.decision',
-  version: 1,
   category: 'approval',
   persistsStepFirst: true,
-  label: { en: 'test.decision', fr: 'test.decision' },
-  description: { en: 'Engine test fixture.', fr: 'Appareil de test du moteur.' },
   params: z.strictObject({}),
   outputs: ['approve', 'reject'],
   effect: 'none',
@@ -142,13 +140,10 @@ export const decisionFixture = defineNode({
  * The same, but slow to suspend and written when its attempt starts (as the approval step, whose
  * approval row exists before the step suspends): a decision can arrive while it still runs.
  */
-export const slowDecisionFixture = defineNode({
+export const slowDecisionFixture = fixtureNode({
   type: 'test.slow_decision',
-  version: 1,
   category: 'approval',
   persistsStepFirst: true,
-  label: { en: 'test.slow_decision', fr: 'test.slow_decision' },
-  description: { en: 'Engine test fixture.', fr: 'Appareil de test du moteur.' },
   params: z.strictObject({ pauseMs: z.number().int().min(0).max(10_000) }),
   outputs: ['approve', 'reject'],
   effect: 'keyed',
@@ -166,12 +161,9 @@ registerFixtureNodeTypes([decisionFixture, slowDecisionFixture]);
  * inside the instance would): its step is held with its advance (step-journal.ts) and written only with the run's
  * end, so that end must count it in `acted` (server/engine/run/finish.ts).
  */
-export const reportedEffectFixture = defineNode({
+export const reportedEffectFixture = fixtureNode({
   type: 'test.reported_effect',
-  version: 1,
   category: 'data',
-  label: { en: 'test.reported_effect', fr: 'test.reported_effect' },
-  description: { en: 'Engine test fixture.', fr: 'Appareil de test du moteur.' },
   params: z.strictObject({}),
   outputs: ['main'],
   effect: 'none',
@@ -186,12 +178,9 @@ registerFixtureNodeTypes([reportedEffectFixture]);
  * A node with no outside effect that answers the run's step rows as they are saved when it runs (`[nodeId, status]`
  * in `seq` order): what a runner taking the run over at that moment would find.
  */
-export const savedStepsProbeFixture = defineNode({
+export const savedStepsProbeFixture = fixtureNode({
   type: 'test.saved_steps',
-  version: 1,
   category: 'data',
-  label: { en: 'test.saved_steps', fr: 'test.saved_steps' },
-  description: { en: 'Engine test fixture.', fr: 'Appareil de test du moteur.' },
   params: z.strictObject({}),
   outputs: ['main'],
   effect: 'none',
