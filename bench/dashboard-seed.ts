@@ -165,10 +165,14 @@ export async function dashboardIndexes(client: pg.Client): Promise<{ name: strin
   return rows;
 }
 
-/** Empties the seeded tables and their rollups, and `execution_steps` which points at executions (earlier sections' rows, or the other spread's). */
+/**
+ * Empties the seeded tables and their rollups (earlier sections' rows, or the other spread's), and with CASCADE
+ * every table that points at them (steps, effects, review items: whatever the schema adds), which TRUNCATE would
+ * otherwise refuse.
+ */
 export async function clearDashboardFacts(client: pg.Client): Promise<void> {
   // Two statements: the journal's and usage's TRUNCATE triggers empty their rollups themselves, and PostgreSQL
   // refuses a trigger's TRUNCATE of a table the same statement is truncating.
   await client.query(`TRUNCATE ${rollupTables.join(', ')}`);
-  await client.query(`TRUNCATE ${seededTables.join(', ')}, execution_steps`);
+  await client.query(`TRUNCATE ${seededTables.join(', ')} CASCADE`);
 }

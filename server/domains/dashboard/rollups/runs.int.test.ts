@@ -212,6 +212,36 @@ describe('dashboard_run_hours agrees with the raw executions rows', () => {
     await expectAgreement();
   }, 60_000);
 
+  it('counts a run’s end into its hour’s row in place (a HOT update writing no index entry), so a busy hour leaves no dead versions in the indexes (issue 25 §1)', async () => {
+    const createdAt = new Date(Date.now() - 5 * hour);
+    const runs: Array<{ id: string }> = [];
+    for (let index = 0; index < 6; index += 1) {
+      runs.push(await createExecution(member, { workflowId: flows[2]!.id, workflowVersionId: flows[2]!.versionId, status: 'running', createdAt }));
+    }
+    const counted = await db().$transaction(async (tx) => {
+      // The rollup triggers fire at the statement instead of at COMMIT, so this backend's pending statistics see them
+      // (they also hold its earlier, unflushed transactions: hence the difference).
+      await tx.$executeRawUnsafe('SET CONSTRAINTS ALL IMMEDIATE');
+      const updates = async () => {
+        const [row] = await tx.$queryRawUnsafe<Array<{ updated: number; hot: number }>>(
+          `SELECT pg_stat_get_xact_tuples_updated('dashboard_run_hours'::regclass)::int AS updated,
+                  pg_stat_get_xact_tuples_hot_updated('dashboard_run_hours'::regclass)::int AS hot`,
+        );
+        return row!;
+      };
+      const before = await updates();
+      for (const run of runs) {
+        await tx.$executeRawUnsafe(`UPDATE executions SET status = 'succeeded', finished_at = now() WHERE id = $1::uuid`, run.id);
+      }
+      const after = await updates();
+      return { updated: after.updated - before.updated, hot: after.hot - before.hot };
+    });
+    // The first end inserts the hour's row (or counts into an earlier test's), the others add to it.
+    expect(counted.updated).toBeGreaterThanOrEqual(5);
+    expect(counted.hot).toBe(counted.updated);
+    await expectAgreement();
+  }, 60_000);
+
   it('counts a replay (through the replay route) live while it runs, then rolled up in the hour it was created', async () => {
     const failed = await createExecution(admin, { workflowId: flows[0]!.id, workflowVersionId: flows[0]!.versionId, status: 'failed', createdAt: new Date(Date.now() - 3 * hour) });
     const response = await call('POST', `/api/v1/executions/${failed.id}/replay`, { cookie: admin.cookie, body: {} });
