@@ -44,7 +44,7 @@ export interface SeedSizes {
 /** The tables the seed fills; their secondary indexes are dropped for the load. */
 export const seededTables = ['executions', 'incidents', 'mail_journal_entries', 'llm_usage'] as const;
 /** The dashboard's rollups of those facts: emptied with them (TRUNCATE fires no trigger), refilled by the reconcile. */
-export const rollupTables = ['dashboard_run_hours', 'dashboard_duration_days', ...mailAiRollupTables];
+export const rollupTables = ['dashboard_run_hours', 'dashboard_run_hour_deltas', 'dashboard_duration_days', 'dashboard_duration_day_deltas', ...mailAiRollupTables];
 
 const spreadDays = (spread: Spread) => (spread === 'year' ? 365 : 30);
 

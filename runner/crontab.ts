@@ -26,6 +26,8 @@ export const cronItems: CronItem[] = [
   // the whole history once a day (a restore, a load with triggers off). Two entries of one task: distinct identifiers.
   { task: tasks.dashboardReconcile, match: '*/10 * * * *' },
   { task: tasks.dashboardReconcile, identifier: 'dashboard-reconcile-history', match: '43 2 * * *', payload: { history: true } },
+  // A run's end appends its dashboard increment; folded every minute so the reads' pending part stays a minute's.
+  { task: tasks.dashboardFold, match: '* * * * *' },
   // The support sync's interval, a no-op when the instance is not linked (server/domains/support/sync/job.ts).
   { task: tasks.supportSyncInterval, match: '* * * * *' },
 ].map((item) => ({ ...item, options: { backfillPeriod: 0, maxAttempts: 3 } }));

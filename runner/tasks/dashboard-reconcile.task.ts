@@ -1,5 +1,5 @@
-import { dashboardReconcilePayload, housekeepingTaskNames } from '../../server/core/jobs/housekeeping-jobs';
-import { reconcileDashboardRollups } from '../../server/domains/dashboard';
+import { dashboardReconcilePayload, housekeepingPayload, housekeepingTaskNames } from '../../server/core/jobs/housekeeping-jobs';
+import { foldRunRollupIncrements, reconcileDashboardRollups } from '../../server/domains/dashboard';
 import { defineTask } from './define-task';
 
 /** The dashboard's rollups recomputed from raw rows and corrected: the last 48 hours, or (daily) the whole history. */
@@ -11,4 +11,9 @@ export const dashboardReconcileTask = defineTask(housekeepingTaskNames.dashboard
   const took = `${Math.round(performance.now() - started)} ms`;
   if (fixed.length > 0) logger.warn(`dashboard rollups fixed over ${span} in ${took}: ${fixed.map(([name, count]) => `${name} ${count} rows`).join(', ')}`);
   else logger.info(`dashboard rollups agree with their raw rows over ${span} (${took})`);
+});
+
+/** The runs' pending dashboard increments moved into their rollups (every minute; the figures read both, so none changes). */
+export const dashboardFoldTask = defineTask(housekeepingTaskNames.dashboardFold, housekeepingPayload, async () => {
+  await foldRunRollupIncrements();
 });

@@ -31,7 +31,7 @@ import { evalRunTask } from './eval-run.task';
 import { analyzerRunTask } from './analyzer-run.task';
 import { sweepAssistantTurnsTask } from './sweep-assistant-turns.task';
 import { mailWatchdogTask } from './mail-watchdog.task';
-import { dashboardReconcileTask } from './dashboard-reconcile.task';
+import { dashboardFoldTask, dashboardReconcileTask } from './dashboard-reconcile.task';
 import { supportSyncIntervalTask, supportSyncTask } from './support-sync.task';
 
 export const taskDefinitions: readonly TaskDefinition[] = [
@@ -63,6 +63,7 @@ export const taskDefinitions: readonly TaskDefinition[] = [
   sweepAssistantTurnsTask,
   mailWatchdogTask,
   dashboardReconcileTask,
+  dashboardFoldTask,
   supportSyncTask,
   supportSyncIntervalTask,
 ];

@@ -28,6 +28,8 @@ export const housekeepingTaskNames = {
   mailWatchdog: 'mail-watchdog',
   /** Every 10 minutes over the last 48 hours, daily over the whole history: the dashboard's rollups agree with their raw rows (server/domains/dashboard/rollups/reconcile.ts). */
   dashboardReconcile: 'dashboard-reconcile',
+  /** Every minute: the runs' pending dashboard increments moved into their rollups (server/domains/dashboard/repo-rollups.ts). */
+  dashboardFold: 'dashboard-fold',
   /** Every minute: one exchange with the operator's control plane when linked (server/domains/support/sync/job.ts). */
   supportSyncInterval: 'support-sync-interval',
   /** Queued once at every runner start: gives typed slots to tables written before they existed. */

@@ -64,7 +64,7 @@ export function executionFiguresSql(window: DashboardWindow, audience: Dashboard
          CASE WHEN ${at} >= ${countsFrom}::timestamptz THEN width_bucket(${at}, ${starts}::timestamptz[]) END AS bucket`;
   const countsText = `SELECT current, bucket, status, sum(count)::int AS count FROM (
   SELECT ${placed('r.hour')}, r.status, r.runs AS count
-    FROM dashboard_run_hours r
+    FROM dashboard_run_hours_now r
    WHERE ${audienceOn(counts, audience, 'r')}${inRolledHours(counts, 'r.hour', split)}
   UNION ALL
   SELECT ${placed('e.created_at')}, e.status, 1
@@ -90,7 +90,7 @@ export function executionFiguresSql(window: DashboardWindow, audience: Dashboard
              CASE WHEN r.status = 'succeeded' THEN r.runs ELSE 0 END AS succeeded,
              CASE WHEN r.status = 'failed' THEN r.runs ELSE 0 END AS failed,
              r.last_created_at AS last_run_at
-        FROM dashboard_run_hours r
+        FROM dashboard_run_hours_now r
        WHERE ${audienceOn(workflows, audience, 'r')}${inRolledHours(workflows, 'r.hour', split)} AND r.hour >= ${workflowsFrom}::timestamptz AND r.runs > 0
       UNION ALL
       SELECT e.workflow_id, e.member_id, 1, 0, 0, e.created_at

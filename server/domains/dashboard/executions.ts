@@ -12,8 +12,9 @@
  * built by `executionFiguresSql` (executions-sql.ts: text + bound values), so the bench can run the very same SQL on
  * bare pg as its floor. The four statements run in parallel on the pool.
  *
- * The counts and the workflows read ended runs from the hourly rollup `dashboard_run_hours` (kept by a
- * trigger on executions, reconciled by the runner's `dashboard-reconcile`: rollups/) for the whole UTC
+ * The counts and the workflows read ended runs from the hourly rollup `dashboard_run_hours` and the increments
+ * run ends appended since the last fold (the view `dashboard_run_hours_now`; kept by a trigger on executions,
+ * folded and reconciled by the runner: rollups/, repo-rollups.ts) for the whole UTC
  * hours of the window that lie inside one bucket and one period (hours.ts), live runs (queued, running,
  * waiting: not rolled up) raw over those hours, and every run raw in the rest (the window's partial edge
  * hours, the hours a bucket start cuts). `executionFiguresRawSql` is the same figures from raw rows only:

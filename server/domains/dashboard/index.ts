@@ -3,3 +3,4 @@
  * (ESLint refuses their imports of any other file here). Re-exports only; the code lives in the files named.
  */
 export { reconcileDashboardRollups } from './rollups/reconcile';
+export { foldRunRollupIncrements } from './repo-rollups';

@@ -15,7 +15,7 @@
  * corrects; under REPEATABLE READ a row a writer changed meanwhile is a serialization failure (the registry retries).
  */
 import type { Tx } from '../../../core/db';
-import { executeIn, reconcileBy } from '../repo-rollups';
+import { executeIn, foldRunRollupIncrements, reconcileBy } from '../repo-rollups';
 
 const dayMs = 86_400_000;
 
@@ -61,6 +61,7 @@ export const durationDaysEmptyRowsSql = `DELETE FROM dashboard_duration_days WHE
 export async function reconcileDurationDays(tx: Tx, fromHour: Date, toHour: Date): Promise<number> {
   const { fromDay, toDay } = daysOf(fromHour, toHour);
   if (fromDay >= toDay) return 0;
+  await foldRunRollupIncrements(tx);
   const fixed = await reconcileBy(tx, { text: durationDaysReconcileSql, values: [fromDay, toDay] });
   await executeIn(tx, { text: durationDaysEmptyRowsSql, values: [fromDay, toDay] });
   return fixed;

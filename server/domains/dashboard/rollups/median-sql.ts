@@ -7,8 +7,9 @@
  * `dashboard_duration_days` counts the runs per UTC day of `created_at`, member, workflow, mailbox and duration
  * bin (`dashboard_duration_bin`, log-scale, ~5 % wide; table, trigger and function in migration
  * `20261202162000_dashboard_duration_days`), plus one organisation row per day and bin (member, workflow and mailbox
- * null) so an unfiltered org-wide month adds up ~9,000 rows whatever the number of workflows and mailboxes.
- * `mediansSql` is one statement for both periods:
+ * null) so an unfiltered org-wide month adds up ~9,000 rows whatever the number of workflows and mailboxes. It is
+ * read with the increments run ends appended since the last fold (the view `dashboard_duration_days_now`, migration
+ * `run_rollups_take_increments_as_rows`). `mediansSql` is one statement for both periods:
  *
  * 1. histogram: per period and bin, the rolled whole UTC days inside the period plus the raw runs of its partial
  *    days at the edges (when neither period holds a whole UTC day, as a rolling 24 h, the raw statement instead);
@@ -113,7 +114,7 @@ export function mediansSql(window: DashboardWindow, audience: DashboardAudience)
   SELECT h.current, h.bin, sum(h.runs)::bigint AS runs
     FROM (
       SELECT ${currentDay} AS current, r.bin, r.runs
-        FROM dashboard_duration_days r
+        FROM dashboard_duration_days_now r
        WHERE (${inRanges(params, 'r.day', days, 'date')})${filters('r')}${rollupLevel(audience)}
 ${raw.map((range) => `      UNION ALL
       SELECT e.created_at >= ${from} AS current, ${durationBin} AS bin, 1 AS runs

@@ -7,6 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { JobHelpers } from 'graphile-worker';
+import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cronItems } from '../../../../runner/crontab';
 import { dashboardReconcileTask } from '../../../../runner/tasks/dashboard-reconcile.task';
@@ -19,12 +20,13 @@ import { useTestDatabase } from '../../../testing/test-database';
 import { createWorkflow } from '../../../testing/workflow-factories';
 import type { DashboardAudience } from '../audience';
 import { executionFiguresOf } from '../executions';
+import { foldRunRollupIncrements } from '../repo-rollups';
 import { executionFiguresRawSql } from '../executions-sql';
 import { dashboardQueryInput } from '../query';
 import { resolveWindow } from '../window';
 import { reconcileDashboardRollups } from './reconcile';
 
-await useTestDatabase();
+const databaseUrl = await useTestDatabase();
 
 type Status = 'queued' | 'running' | 'waiting' | 'succeeded' | 'failed' | 'cancelled';
 interface Flow {
@@ -118,11 +120,13 @@ async function expectAgreement(): Promise<number> {
   return seen;
 }
 
-/** The rollup as rows, in key order. */
-const rollup = () =>
-  db().$queryRawUnsafe<{ hour: Date; member_id: string; workflow_id: string; mailbox_id: string | null; status: string; runs: number; last_created_at: Date }[]>(
+/** The rollup as rows, in key order, after the runner's minute fold moved the runs' pending increments into it. */
+const rollup = async () => {
+  await foldRunRollupIncrements();
+  return db().$queryRawUnsafe<{ hour: Date; member_id: string; workflow_id: string; mailbox_id: string | null; status: string; runs: number; last_created_at: Date }[]>(
     'SELECT * FROM dashboard_run_hours ORDER BY hour, member_id, workflow_id, mailbox_id NULLS FIRST, status',
   );
+};
 
 async function flowOf(owner: TestMember, name: string): Promise<Flow> {
   const { workflow, version } = await createWorkflow(owner, { name });
@@ -184,9 +188,9 @@ describe('dashboard_run_hours agrees with the raw executions rows', () => {
         await tx.execution.update({ where: { id: waiting.id }, data: { status: 'succeeded', finishedAt: new Date() } });
         await tx.$executeRawUnsafe(`UPDATE executions SET status = 'failed' WHERE status = 'succeeded' AND workflow_id = $1::uuid`, flows[0]!.id);
         // The triggers fire at commit (deferred, migration execution_rollups_at_commit); made to fire now, they show
-        // their work is this transaction's: the rollup moved with the writes…
+        // their work is this transaction’s: the rollup and its pending increments moved with the writes…
         await tx.$executeRawUnsafe('SET CONSTRAINTS ALL IMMEDIATE');
-        const [inside] = await tx.$queryRawUnsafe<{ runs: number }[]>(`SELECT coalesce(sum(runs), 0)::int AS runs FROM dashboard_run_hours WHERE status = 'failed'`);
+        const [inside] = await tx.$queryRawUnsafe<{ runs: number }[]>(`SELECT coalesce(sum(runs), 0)::int AS runs FROM dashboard_run_hours_now WHERE status = 'failed'`);
         expect(inside!.runs).toBeGreaterThan(before.filter((row) => row.status === 'failed').reduce((sum, row) => sum + row.runs, 0));
         throw new Error('the process died');
       }),
@@ -212,15 +216,47 @@ describe('dashboard_run_hours agrees with the raw executions rows', () => {
     await expectAgreement();
   }, 60_000);
 
-  it('counts a run’s end into its hour’s row in place (a HOT update writing no index entry), so a busy hour leaves no dead versions in the indexes (issue 25 §1)', async () => {
+  it('a run’s end appends its increment and waits for no rollup row, even one another transaction holds (issue 25 §1)', async () => {
+    const createdAt = new Date(Date.now() - 4 * hour);
+    const flow = flows[2]!;
+    const [first, second] = [
+      await createExecution(member, { workflowId: flow.id, workflowVersionId: flow.versionId, status: 'running', createdAt }),
+      await createExecution(member, { workflowId: flow.id, workflowVersionId: flow.versionId, status: 'running', createdAt }),
+    ];
+    await db().$executeRawUnsafe(`UPDATE executions SET status = 'succeeded', finished_at = now() WHERE id = $1::uuid`, first.id);
+    await rollup();
+    const holder = new pg.Client({ connectionString: databaseUrl });
+    await holder.connect();
+    try {
+      // A fold or a reconcile holding the hour's row until its commit.
+      await holder.query('BEGIN');
+      const held = await holder.query(`SELECT runs FROM dashboard_run_hours WHERE member_id = $1::uuid AND workflow_id = $2::uuid AND hour = date_trunc('hour', $3::timestamptz, 'UTC') AND status = 'succeeded' FOR UPDATE`, [member.id, flow.id, createdAt]);
+      expect(held.rows).toHaveLength(1);
+      // Writing into that row at commit, as before, this end would wait for the holder and fail its lock timeout.
+      await db().$transaction(async (tx) => {
+        await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '2s'`);
+        await tx.$executeRawUnsafe(`UPDATE executions SET status = 'succeeded', finished_at = now() WHERE id = $1::uuid`, second.id);
+      });
+      await holder.query('COMMIT');
+    } finally {
+      await holder.end();
+    }
+    // Pending, the increment is already in the figures; folded, it is in the row.
+    await expectAgreement();
+    const row = (await rollup()).find((entry) => entry.workflow_id === flow.id && entry.hour.getTime() === Math.floor(createdAt.getTime() / hour) * hour && entry.status === 'succeeded' && entry.mailbox_id === null);
+    expect(row?.runs).toBeGreaterThanOrEqual(2);
+  }, 60_000);
+
+  it('folds increments into their hour’s row in place (a HOT update writing no index entry), so a busy hour leaves no dead versions in the indexes (issue 25 §1)', async () => {
     const createdAt = new Date(Date.now() - 5 * hour);
     const runs: Array<{ id: string }> = [];
     for (let index = 0; index < 6; index += 1) {
       runs.push(await createExecution(member, { workflowId: flows[2]!.id, workflowVersionId: flows[2]!.versionId, status: 'running', createdAt }));
     }
     const counted = await db().$transaction(async (tx) => {
-      // The rollup triggers fire at the statement instead of at COMMIT, so this backend's pending statistics see them
-      // (they also hold its earlier, unflushed transactions: hence the difference).
+      // The rollup triggers fire at the statement instead of at COMMIT, so each fold below sees its end; this
+      // backend's pending statistics see the folds (they also hold its earlier, unflushed transactions: hence the
+      // difference).
       await tx.$executeRawUnsafe('SET CONSTRAINTS ALL IMMEDIATE');
       const updates = async () => {
         const [row] = await tx.$queryRawUnsafe<Array<{ updated: number; hot: number }>>(
@@ -232,11 +268,12 @@ describe('dashboard_run_hours agrees with the raw executions rows', () => {
       const before = await updates();
       for (const run of runs) {
         await tx.$executeRawUnsafe(`UPDATE executions SET status = 'succeeded', finished_at = now() WHERE id = $1::uuid`, run.id);
+        await foldRunRollupIncrements(tx);
       }
       const after = await updates();
       return { updated: after.updated - before.updated, hot: after.hot - before.hot };
     });
-    // The first end inserts the hour's row (or counts into an earlier test's), the others add to it.
+    // The first fold inserts the hour's row (or counts into an earlier test's), the others add to it.
     expect(counted.updated).toBeGreaterThanOrEqual(5);
     expect(counted.hot).toBe(counted.updated);
     await expectAgreement();

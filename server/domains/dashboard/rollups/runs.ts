@@ -5,7 +5,7 @@
  * trigger could not see (a load with triggers off, a restore, a hand edit of the rollup).
  */
 import type { Tx } from '../../../core/db';
-import { reconcileBy } from '../repo-rollups';
+import { foldRunRollupIncrements, reconcileBy } from '../repo-rollups';
 
 /** The runs the dashboard counts (executions.ts's `countedRuns`, without the audience), for the alias `e`. */
 export const countedRunsSql = "e.simulated = false AND e.eval_run_id IS NULL AND e.started_by IS DISTINCT FROM 'loop_iteration'";
@@ -45,5 +45,7 @@ export const runHoursReconcileSql = `WITH fresh AS (
  * then aborts it (40001, tried again) instead of being overwritten by a count that predates it.
  */
 export async function reconcileRunHours(tx: Tx, fromHour: Date, toHour: Date): Promise<number> {
+  // The pending increments first, in this snapshot: the raw runs below already hold the runs they count.
+  await foldRunRollupIncrements(tx);
   return reconcileBy(tx, { text: runHoursReconcileSql, values: [fromHour, toHour] });
 }
