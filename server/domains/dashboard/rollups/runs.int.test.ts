@@ -10,7 +10,7 @@ import type { JobHelpers } from 'graphile-worker';
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cronItems } from '../../../../runner/crontab';
-import { dashboardReconcileTask } from '../../../../runner/tasks/dashboard-reconcile.task';
+import { dashboardFoldTask, dashboardReconcileTask } from '../../../../runner/tasks/dashboard-reconcile.task';
 import { db } from '../../../core/db';
 import { createExecution } from '../../../testing/execution-factories';
 import { createMember, type TestMember } from '../../../testing/factories';
@@ -370,6 +370,19 @@ describe('dashboard_run_hours agrees with the raw executions rows', () => {
       expect.objectContaining({ match: '43 2 * * *', payload: { history: true } }),
     ]);
   });
+
+  it('has its pending increments folded by the runner every minute, the figures unchanged by the fold', async () => {
+    expect(cronItems.filter((item) => item.task === 'dashboard-fold')).toEqual([expect.objectContaining({ match: '* * * * *' })]);
+    const flow = flows[1]!;
+    const run = await createExecution(admin, { workflowId: flow.id, workflowVersionId: flow.versionId, status: 'running', createdAt: new Date(Date.now() - 3 * hour) });
+    await db().$executeRawUnsafe(`UPDATE executions SET status = 'failed', finished_at = now() WHERE id = $1::uuid`, run.id);
+    const pending = async () => (await db().$queryRawUnsafe<{ count: number }[]>('SELECT count(*)::int AS count FROM dashboard_run_hour_deltas'))[0]!.count;
+    expect(await pending()).toBeGreaterThan(0);
+    await expectAgreement();
+    await dashboardFoldTask.task({ _cron: { ts: new Date().toISOString(), backfilled: false } }, {} as unknown as JobHelpers);
+    expect(await pending()).toBe(0);
+    await expectAgreement();
+  }, 120_000);
 
   it('is backfilled by its migration from the runs an upgrading instance already has', async () => {
     const migration = await readFile(new URL('../../../../prisma/migrations/20261202162000_dashboard_run_hours/migration.sql', import.meta.url), 'utf8');
