@@ -73,6 +73,20 @@ describe('prepared for a simple-protocol query (PREPARE once, then EXECUTE)', ()
     }
   });
 
+  it('a statement without parameters is prepared and executed without parentheses', async () => {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      const bare = { text: `SELECT 'bare'::text AS said`, parameterTypes: [] };
+      const [name] = await ensurePrepared(client, [bare]);
+      expect(executeText(name!, bare, [])).toBe(`EXECUTE ${name}`);
+      const results = (await client.query(`SELECT 1; ${executeText(name!, bare, [])}`)) as unknown as pg.QueryResult[];
+      expect(results[1].rows).toEqual([{ said: 'bare' }]);
+    } finally {
+      await client.end();
+    }
+  });
+
   it('a connection that already has it (prepared by another way) is not an error', async () => {
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();

@@ -92,7 +92,8 @@ export async function ensurePrepared(
       try {
         // Analysing the statement locks its tables: bounded as the statement's own run is, when the caller bounds it.
         const bound = options.timeoutMs === undefined ? '' : `${timeoutStatement(options.timeoutMs)};\n`;
-        await client.query(`${bound}PREPARE ${name} (${statement.parameterTypes.join(', ')}) AS ${statement.text}`);
+        const types = statement.parameterTypes.length === 0 ? '' : ` (${statement.parameterTypes.join(', ')})`;
+        await client.query(`${bound}PREPARE ${name}${types} AS ${statement.text}`);
       } catch (error) {
         // Prepared already on this connection (the same text, so the same statement): nothing to do.
         if ((error as { code?: string }).code !== '42P05') throw error;
@@ -110,7 +111,9 @@ export async function ensurePrepared(
  */
 export function executeText(name: string | null, statement: SqlPreparedStatement, values: readonly unknown[]): string {
   if (name === null) return inlinedSql({ text: statement.text, values });
-  return inlinedSql({ text: `EXECUTE ${name}(${values.map((_, index) => `$${index + 1}`).join(', ')})`, values });
+  // A statement without parameters is executed without parentheses (`EXECUTE name()` is a syntax error).
+  const parameters = values.length === 0 ? '' : `(${values.map((_, index) => `$${index + 1}`).join(', ')})`;
+  return inlinedSql({ text: `EXECUTE ${name}${parameters}`, values });
 }
 
 /**

@@ -2,6 +2,7 @@
  * The engine's run rules (spec: Run failure handling, States and transitions: Execution, Events),
  * each shown by the smallest graph of fixture nodes, run by a real graphile-worker with the sweeper.
  */
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../core/db';
 import type { GraphInput } from '../contract/graph';
@@ -250,6 +251,25 @@ describe('slots', () => {
     const rows = await db().execution.findMany({ where: { id: { in: ids } }, select: { id: true, startedAt: true } });
     const order = rows.sort((a, b) => a.startedAt!.getTime() - b.startedAt!.getTime()).map((row) => row.id);
     expect(order).toEqual(ids);
+  }, 30_000);
+
+  it('a run’s end with no run waiting for a slot takes no exclusive admission lock, so ends do not queue behind one another (issue 25 §1)', async () => {
+    const { workflow, version } = await createWorkflow(member, { graph: chain([{ id: 'work', script: ['slow'] }]) });
+    const run = await startExecution({ memberId: member.id, workflowId: workflow.id, workflowVersionId: version!.id, trigger: { type: 'webhook', nodeId: 'start', data: {} } });
+    await waitForExecution(run.id, { statuses: ['running', 'succeeded'] });
+    const other = new pg.Client({ connectionString: databaseUrl });
+    await other.connect();
+    try {
+      // Another end checking for waiting runs at the same time (the admission lock in shared mode).
+      await other.query('SELECT pg_advisory_lock_shared(80417001)');
+      expect((await waitForExecution(run.id)).status).toBe('succeeded');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      // An exclusive admission after the end would be waiting for that holder (for its 10 s timeout).
+      const { rows } = await other.query(`SELECT count(*)::int AS waiting FROM pg_locks WHERE locktype = 'advisory' AND objid = 80417001 AND NOT granted`);
+      expect(rows[0].waiting).toBe(0);
+    } finally {
+      await other.end();
+    }
   }, 30_000);
 
   it('test runs do not occupy a slot', async () => {
