@@ -12,7 +12,12 @@ const texts = new WeakMap<Response, string>();
  */
 export function jsonAnswer(data: unknown, status: number, headers: Record<string, string> = {}): Response {
   const text = data === undefined ? undefined : JSON.stringify(data);
-  const response = new Response(text ?? null, { status, headers: { 'content-type': 'application/json', ...headers } });
+  return textAnswer(text, status, { 'content-type': 'application/json', ...headers });
+}
+
+/** An answer whose text is already made (and its headers, content type included), written by the bridge in one call. */
+export function textAnswer(text: string | undefined, status: number, headers: HeadersInit): Response {
+  const response = new Response(text ?? null, { status, headers });
   if (text !== undefined) texts.set(response, text);
   return response;
 }

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { appError } from '../../core/errors/app-error';
 import { clientIpHeader } from '../../core/http/client-headers';
 import { log } from '../../core/log';
+import { bufferedTextOf } from '../json-answer';
 import { plainOperations } from '../../openapi/plain-paths';
 import { createApiKeyFor, createMember, type TestMember } from '../../testing/factories';
 import { useTestDatabase } from '../../testing/test-database';
@@ -251,6 +252,18 @@ describe('plain routes: idempotency', () => {
     expect(executions).toBe(before);
     expect((await post('plain-k1', 'b'))?.body.error.code).toBe('idempotency.key_reused');
     expect((await post('x'.repeat(201), 'a'))?.body.error.code).toBe('idempotency.invalid_key');
+  });
+
+  it('writes the first answer under a key whole, as its replays: the stored text, ready for one write', async () => {
+    const answer = async (key: string) => {
+      const headers = new Headers({ host: 'localhost', [clientIpHeader]: '127.0.0.1', 'content-type': 'application/json', cookie: member.cookie, 'idempotency-key': key });
+      const response = await handle(new Request('http://localhost/api/v1/test/things', { method: 'POST', headers, body: JSON.stringify({ value: 'whole' }) }));
+      return { text: bufferedTextOf(response!), body: await response!.text() };
+    };
+    const first = await answer('plain-whole');
+    expect(first.text).toBe(first.body);
+    expect(JSON.parse(first.body)).toMatchObject({ value: 'whole' });
+    expect(await answer('plain-whole')).toEqual(first);
   });
 
   it('scopes the key to the member', async () => {

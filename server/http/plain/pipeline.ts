@@ -26,7 +26,7 @@ import { assertDeclaredLengthWithin, isJsonMediaType, maxBodyBytes, mediaTypeOf,
 import { queryObjectOf } from '../query';
 import { perIpLimitOf, type PlainRoute } from './plain-route';
 import type { PlainRouter } from './plain-router';
-import { jsonAnswer } from '../json-answer';
+import { bufferedTextOf, jsonAnswer, textAnswer } from '../json-answer';
 
 function checked<S extends z.ZodType>(schema: S, value: unknown, where: 'path' | 'query' | 'body'): z.output<S> {
   assertStorableText(value, where);
@@ -92,11 +92,12 @@ async function idempotent(route: PlainRoute, request: Request, actor: Actor, fin
   }
   // Only JSON answers are kept for replay (a download is not).
   const storable = isJsonMediaType(response.headers.get('content-type'));
-  const text = storable ? await response.text() : null;
+  const text = storable ? (bufferedTextOf(response) ?? (await response.text())) : null;
   const outcome = await settleIdempotencyKey(decision.recordId, { status: response.status, body: text ? JSON.parse(text) : null, storable });
   const headers = new Headers(response.headers);
   if (outcome === 'unsupported') headers.set('Idempotency-Replayed', 'unsupported');
-  return text === null ? new Response(response.body, { status: response.status, headers }) : new Response(text, { status: response.status, headers });
+  // The stored text is the answer: written whole, as its replays are.
+  return text === null ? new Response(response.body, { status: response.status, headers }) : textAnswer(text, response.status, headers);
 }
 
 export async function servePlainRoute(route: PlainRoute, rawParams: Record<string, string>, request: Request): Promise<Response> {
