@@ -108,10 +108,9 @@ async function slotAwaited(): Promise<boolean> {
   return row?.awaited === true;
 }
 
-const slotAwaitedToPrepare: SqlPreparedStatement = {
-  text: `SELECT EXISTS (SELECT 1 FROM executions WHERE status = 'queued' AND holds_slot AND awaits_slot) AS awaited`,
-  parameterTypes: [],
-};
+/** The question itself; its partial index (`executions_awaiting_slot_idx`) holds only the runs that wait. */
+export const slotAwaitedSql = `SELECT EXISTS (SELECT 1 FROM executions WHERE status = 'queued' AND holds_slot AND awaits_slot) AS awaited`;
+const slotAwaitedToPrepare: SqlPreparedStatement = { text: slotAwaitedSql, parameterTypes: [] };
 
 /**
  * The lock, the admission and (for a run admitting itself, `markSelf`) what became of that run, in one round trip;

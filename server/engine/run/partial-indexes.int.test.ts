@@ -14,7 +14,7 @@ import { createMember } from '../../testing/factories';
 import { useTestDatabase } from '../../testing/test-database';
 import { createWorkflow } from '../../testing/workflow-factories';
 import { actedExpression } from './acted';
-import { keyHeldByEarlierRun } from './admission';
+import { keyHeldByEarlierRun, slotAwaitedSql } from './admission';
 
 await useTestDatabase();
 
@@ -85,6 +85,10 @@ describe('the partial indexes of executions are read by the look-ups they serve'
     ).toContain('executions_workflow_id_serial_key_seq_idx');
   });
 
+  it("a freed slot's question whether a run waits for it reads only the runs that wait, not every queued one", async () => {
+    expect(await indexesRead(Prisma.raw(slotAwaitedSql))).toEqual(['executions_awaiting_slot_idx']);
+  });
+
   it("a run's called runs (acted, cancel), its replays and a message's runs", async () => {
     expect(await indexesRead(Prisma.sql`SELECT ${Prisma.raw(actedExpression(`'${ids.parent}'::uuid`))} AS acted`)).toContain(
       'executions_parent_execution_id_idx',
@@ -107,6 +111,7 @@ describe('the partial indexes of executions are read by the look-ups they serve'
       'executions_parent_execution_id_idx',
       'executions_retry_of_execution_id_idx',
       'executions_message_id_idx',
+      'executions_awaiting_slot_idx',
     ];
     // Index-only counts (the visibility map is set by VACUUM): each index holds the handful of special rows only.
     await db().$executeRawUnsafe('VACUUM executions');
