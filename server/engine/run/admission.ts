@@ -72,8 +72,9 @@ export async function admitQueued(workflowId: string, tx: AdmissionTx, self?: st
 }
 
 /**
- * admitQueued in one round trip and a transaction of its own, for a slot freed outside any transaction (a run's
- * end or wait, finish.ts). The lock and the admission go as one simple-protocol query, which PostgreSQL runs as
+ * admitQueued in a transaction of its own, for a slot freed outside any transaction (a run's end or wait,
+ * finish.ts), and only when a run waits for the slot (slotAwaited, a round trip under the lock in shared mode:
+ * most ends stop there). The lock and the admission go as one simple-protocol query, which PostgreSQL runs as
  * one implicit transaction, each statement with a snapshot of its own: the admission sees every admission that
  * committed while it waited for the lock. The instance-wide lock is then held for the statements' execution, not
  * across an interactive transaction's round trips, each waiting for the runner's event loop (32 ms of lock wait
