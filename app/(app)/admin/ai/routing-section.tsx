@@ -4,6 +4,9 @@
  * Admin → AI models → routing: per purpose a connection and a model (a select when the connection
  * restricts its models, else free text with suggestions), and what serves the purpose now with its
  * source (this choice, the instance default, the configuration order).
+ *
+ * Saving sends only the purposes changed here (the route keeps an absent purpose's choice): another administrator's
+ * change to another purpose, saved meanwhile, is not put back to what this page read.
  */
 import { useState, type FormEvent } from 'react';
 import { useI18n } from '@/app/i18n/client';
@@ -62,26 +65,31 @@ function RoutingForm({ initial, effective }: { initial: Routing; effective: Effe
   const r = t.aiAdmin.routing;
   const connections = useAiConnections();
   const save = usePutAiRouting();
-  const [routing, setRouting] = useState<Routing>(initial);
+  // The purposes changed on this page since the last save; the others show the routing as last read.
+  const [edits, setEdits] = useState<Partial<Routing>>({});
   const [rowErrors, setRowErrors] = useState<Partial<Record<Purpose, string>>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const labels = new Map((connections.data?.connections ?? []).map((connection) => [connection.id, connection.label]));
+  const choiceOf = (purpose: Purpose): Choice | null => (purpose in edits ? (edits[purpose] ?? null) : initial[purpose]);
 
   function set(purpose: Purpose, choice: Choice | null) {
-    setRouting((current) => ({ ...current, [purpose]: choice }));
+    setEdits((current) => ({ ...current, [purpose]: choice }));
   }
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    const edited = llmPurposeList.filter((purpose) => purpose in edits);
     const missing: Partial<Record<Purpose, string>> = {};
-    for (const purpose of llmPurposeList) if (routing[purpose] && !routing[purpose].model.trim()) missing[purpose] = r.modelRequired;
+    for (const purpose of edited) if (edits[purpose] && !edits[purpose].model.trim()) missing[purpose] = r.modelRequired;
     setRowErrors(missing);
     setFormError(null);
     if (Object.keys(missing).length > 0) return;
-    const body = Object.fromEntries(llmPurposeList.map((purpose) => [purpose, routing[purpose] ? { connectionId: routing[purpose].connectionId, model: routing[purpose].model.trim() } : null])) as Routing;
+    const body = Object.fromEntries(edited.map((purpose) => [purpose, edits[purpose] ? { connectionId: edits[purpose].connectionId, model: edits[purpose].model.trim() } : null])) as Partial<Routing>;
     save.mutate(
       { routing: body },
       {
+        // The answer is the whole routing (it becomes `initial`): nothing is left to send.
+        onSuccess: () => setEdits({}),
         onError: (error) => {
           const purpose = appErrorOf(error)?.details.purpose;
           if (typeof purpose === 'string' && (llmPurposeList as readonly string[]).includes(purpose)) setRowErrors({ [purpose]: describeError(error, t) });
@@ -103,7 +111,7 @@ function RoutingForm({ initial, effective }: { initial: Routing; effective: Effe
         </THead>
         <TBody>
           {llmPurposeList.map((purpose) => {
-            const choice = routing[purpose];
+            const choice = choiceOf(purpose);
             const now = effective[purpose];
             return (
               <TR key={purpose} data-testid="ai-routing-row" data-purpose={purpose}>
