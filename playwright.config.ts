@@ -48,7 +48,9 @@ export default defineConfig({
     { name: 'journeys', testIgnore: instanceWideJourneys },
   ],
   retries: 0,
-  reporter: process.env.CI ? [['list']] : [['list']],
+  reporter: [['list']],
+  // The slowest spec files at the end of the run, as vitest prints its own (the suite is kept under CI's time limit).
+  reportSlowTests: { max: 10, threshold: 20_000 },
   outputDir: 'test-results',
   use: {
     baseURL: e2eBaseUrl,
