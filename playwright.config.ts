@@ -33,9 +33,9 @@ const instanceWideJourneys = ['ui/ai-admin.spec.ts', 'ui/ai-nodes.spec.ts', 'ui/
 /**
  * Two browsers at a time, one spec file each. On the 2-core machines CI runs on one worker left a third of the CPU
  * idle (every journey waits on the instance, the runner and its mail servers): 12.7 min for the 60 journeys, 9 min
- * with two (measured 2026-12-06). More cores: E2E_WORKERS.
+ * with two (measured 2026-12-06). More cores: E2E_WORKERS (a count or a share of the cores, `50%`; Playwright checks it).
  */
-const workers = Number(process.env.E2E_WORKERS ?? 2);
+const workers = process.env.E2E_WORKERS ?? 2;
 
 export default defineConfig({
   testDir: 'e2e',

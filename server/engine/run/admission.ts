@@ -23,7 +23,8 @@ import { executeText, preparedRoundTrip, type SqlPreparedStatement } from '../..
 import { emitToMember, realtimeNotification } from '../../core/realtime/emit';
 import { effectiveLimits, instanceCeilings } from '../contract/limits';
 
-const admissionLock = 80_417_001;
+/** The instance-wide advisory lock admissions take (exclusive) and freed slots' questions read under (shared). */
+export const admissionLock = 80_417_001;
 /** The longest an admission outside a caller's transaction waits for the lock and runs (ms); then it fails and is retried. */
 const admissionTimeoutMs = 10_000;
 

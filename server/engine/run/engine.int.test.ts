@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../core/db';
 import type { GraphInput } from '../contract/graph';
 import { startExecution } from './start';
+import { admissionLock } from './admission';
 import { createMember, type TestMember } from '../../testing/factories';
 import { useTestDatabase } from '../../testing/test-database';
 import { createWorkflow } from '../../testing/workflow-factories';
@@ -261,11 +262,11 @@ describe('slots', () => {
     await other.connect();
     try {
       // Another end checking for waiting runs at the same time (the admission lock in shared mode).
-      await other.query('SELECT pg_advisory_lock_shared(80417001)');
+      await other.query('SELECT pg_advisory_lock_shared($1)', [admissionLock]);
       expect((await waitForExecution(run.id)).status).toBe('succeeded');
       await new Promise((resolve) => setTimeout(resolve, 500));
       // An exclusive admission after the end would be waiting for that holder (for its 10 s timeout).
-      const { rows } = await other.query(`SELECT count(*)::int AS waiting FROM pg_locks WHERE locktype = 'advisory' AND objid = 80417001 AND NOT granted`);
+      const { rows } = await other.query(`SELECT count(*)::int AS waiting FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND NOT granted`, [admissionLock]);
       expect(rows[0].waiting).toBe(0);
     } finally {
       await other.end();

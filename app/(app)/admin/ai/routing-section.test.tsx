@@ -61,7 +61,8 @@ describe('RoutingSection', () => {
 
   it('a purpose set back to none is sent as null, alone', async () => {
     const saved = renderRouting();
-    await within(await screen.findByTestId('ai-routing-save').then(() => rowOf('classify'))).findByRole('option', { name: first.label });
+    await screen.findAllByTestId('ai-routing-row');
+    await within(rowOf('classify')).findByRole('option', { name: first.label });
     fireEvent.change(within(rowOf('classify')).getByTestId('ai-routing-connection'), { target: { value: '' } });
     fireEvent.click(screen.getByTestId('ai-routing-save'));
     await waitFor(() => expect(saved).toEqual([{ routing: { classify: null } }]));
