@@ -13,6 +13,7 @@
  */
 import { config } from '../../server/core/config';
 import { db } from '../../server/core/db';
+import { log } from '../../server/core/log';
 import { openAdapter, type AdapterMailbox } from '../../server/mail/adapters';
 import { parseImapProviderKey } from '../../server/mail/imap/sync/provider-key';
 import type { ImapAdapterOptions } from '../../server/mail/imap/sync/adapter';
@@ -21,7 +22,7 @@ import { loadFolderStates, reconcileFolders } from '../../server/mail/mirror/fol
 import { completeOperation, dropOperation, failOperation, pendingOperations, type OperationFence } from '../../server/mail/mirror/operations';
 import { createMirrorSink, MailboxLeaseLost, recountMessages, type MirrorMailbox } from '../../server/mail/mirror/writer';
 import type { MailProviderAdapter, MessageLocator, SyncContext, WatchChange, WatchOptions } from '../../server/mail/provider';
-import { classifySyncError, type ClassifiedSyncError } from '../../server/mail/sync-errors';
+import { classifySyncError, internalFailureCause, type ClassifiedSyncError } from '../../server/mail/sync-errors';
 import { backfillAllowed } from '../../server/mail/sync-mode';
 import { emitToMember } from '../../server/core/realtime/emit';
 import { recordFailure, recordSuccess, type SyncOperation } from './mailbox-status';
@@ -158,6 +159,7 @@ export class MailboxSession {
         return { outcome: 'gone' };
       }
       const failure = classifySyncError(error, { hide: this.secrets });
+      if (failure.kind === 'internal') log.error({ mailboxId: mailbox.id, operation, cause: internalFailureCause(error, { hide: this.secrets }) }, 'mailbox sync failed on our side');
       await this.close();
       const retryInMs = await recordFailure(mailbox.id, failure, operation);
       return { outcome: 'failed', failure, retryInMs };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NetworkGuardError } from '../core/net/network-guard';
-import { backoffMs, classifySyncError, movesToError, SyncError } from './sync-errors';
+import { backoffMs, classifySyncError, internalFailureCause, movesToError, SyncError } from './sync-errors';
 
 const imapError = (fields: Record<string, unknown>) => Object.assign(new Error('x'), fields);
 
@@ -30,6 +30,25 @@ describe('classifySyncError', () => {
   it('never quotes a hidden text from the server', () => {
     const classified = classifySyncError(imapError({ authenticationFailed: true, responseText: 'bad password hunter2' }), { hide: ['hunter2'] });
     expect(classified.message).not.toContain('hunter2');
+  });
+});
+
+describe('internalFailureCause: what the operator reads of a failure on our side', () => {
+  it('names a database error, its SQL state and its first line (a deadlock, through Prisma)', () => {
+    const deadlock = Object.assign(new Error('\nInvalid `prisma.$executeRawUnsafe()` invocation:\n\nRaw query failed. Code: `40P01`. Message: `deadlock detected`'), {
+      name: 'PrismaClientKnownRequestError',
+      code: 'P2010',
+      meta: { driverAdapterError: { cause: { originalCode: '40P01' } } },
+    });
+    expect(internalFailureCause(deadlock)).toEqual({ name: 'PrismaClientKnownRequestError', sqlState: '40P01', message: 'Invalid `prisma.$executeRawUnsafe()` invocation:' });
+  });
+
+  it('names a plain bug without a SQL state', () => {
+    expect(internalFailureCause(new TypeError('undefined is not a function'))).toEqual({ name: 'TypeError', sqlState: null, message: 'undefined is not a function' });
+  });
+
+  it('leaves out a first line that holds a hidden text', () => {
+    expect(internalFailureCause(new Error('login as team with hunter2 failed'), { hide: ['hunter2'] })).toEqual({ name: 'Error', sqlState: null, message: null });
   });
 });
 

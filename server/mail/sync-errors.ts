@@ -8,6 +8,7 @@
  * how long), `protocol` (the server answered something we cannot use), `internal` (our own bug or the
  * database: never blamed on the member's server, never moves the mailbox to error by itself).
  */
+import { sqlStateOf } from '../core/db/sql-state';
 import { classifyImapError } from './imap/classify-imap-error';
 import { classifyProviderSyncError } from './providers/provider-errors';
 import type { ClassifiedSyncError, SyncErrorKind } from './sync-error-kind';
@@ -78,6 +79,18 @@ export function classifySyncError(error: unknown, options: { hide?: (string | nu
   const kind: SyncErrorKind =
     imap.code === 'imap.auth_failed' ? 'auth' : imap.code === 'imap.tls_failed' ? 'tls' : (imapReasonKinds[imap.reason] ?? 'unreachable');
   return { kind, code: imap.code, message: imap.detail, httpStatus: null, retryAfterMs: null };
+}
+
+/**
+ * What the operator's log says of an `internal` failure, whose classification tells the member only that the sync
+ * failed on our side: the error's name, its SQL state when the database raised it, and its first line unless a
+ * hidden text (the account's password, a token) is in it. Without it nothing said why (a deadlock, seen once).
+ */
+export function internalFailureCause(error: unknown, options: { hide?: (string | null | undefined)[] } = {}): { name: string; sqlState: string | null; message: string | null } {
+  const name = textOf(field(error, 'name')) || (error instanceof Error ? 'Error' : typeof error);
+  const firstLine = (error instanceof Error ? error.message : textOf(error)).split('\n').map((line) => line.trim()).find(Boolean)?.slice(0, 300) ?? null;
+  const holdsSecret = firstLine !== null && (options.hide ?? []).some((secret) => secret && firstLine.includes(secret));
+  return { name, sqlState: sqlStateOf(error), message: holdsSecret ? null : firstLine };
 }
 
 /** Consecutive failures after which a mailbox moves to `error` (auth failures move at once). */

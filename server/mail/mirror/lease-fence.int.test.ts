@@ -4,7 +4,8 @@
  * mailbox back to even out the shares) or taken over (it stalled past its lease) writes nothing and fails
  * `MailboxLeaseLost`, which the session takes as the mailbox gone to its holder, not as a sync failure. The same
  * fence guards a folder's reset (UIDVALIDITY changed), the folder list's reconciliation and the outcome of a
- * webmail operation the runner applied at the provider.
+ * webmail operation the runner applied at the provider (which takes its thread before its message, as the webmail's
+ * thread actions do, so the two never deadlock).
  */
 import { describe, expect, it } from 'vitest';
 import { db, pool } from '../../core/db';
@@ -135,6 +136,59 @@ describe('the mirror writes only under its runner’s lease', () => {
       expect(await statusOf(operation.id)).toBe('pending');
       expect((await db().mailMessage.findUniqueOrThrow({ where: { id: operation.messageId } })).folderKey).toBe('INBOX');
       expect((await pendingOperations(mailbox.id)).map((pending) => pending.id)).toEqual([operation.id]);
+    });
+
+    it('a completion takes the thread before its message, as a webmail action does: the two take turns instead of deadlocking', async () => {
+      const { mailbox, operation } = await pendingArchive();
+      const threadId = operation.message!.threadId!;
+      const action = await pool().connect();
+      try {
+        // The member acts on the thread meanwhile (actOnThread: the thread locked first, then its messages changed).
+        await action.query('BEGIN');
+        await action.query('SELECT 1 FROM mail_threads WHERE id = $1::uuid FOR UPDATE', [threadId]);
+        let completed = false;
+        const completion = completeOperation({ id: mailbox.id, leaseOwner: 'runner-a' }, operation, { removed: false, moved }).then(() => (completed = true));
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(completed).toBe(false);
+        // The completion has not touched the message: the action's change of it does not wait (moving the message
+        // first, the completion held it here while it waited for the thread, and one of the two was aborted, 40P01).
+        await action.query(`SET LOCAL lock_timeout = '200ms'`);
+        await action.query(`UPDATE mail_messages SET labels = labels || ARRAY['Follow-up'] WHERE id = $1::uuid`, [operation.messageId]);
+        await action.query('COMMIT');
+        await completion;
+      } finally {
+        // A failed step leaves its transaction open: ended here, so the pool gets the connection back clean.
+        await action.query('ROLLBACK').catch(() => {});
+        action.release();
+      }
+      expect(await statusOf(operation.id)).toBe('done');
+      const message = await db().mailMessage.findUniqueOrThrow({ where: { id: operation.messageId } });
+      expect({ folderKey: message.folderKey, labels: message.labels }).toEqual({ folderKey: 'Archive', labels: ['Follow-up'] });
+      expect((await db().mailThread.findUniqueOrThrow({ where: { id: threadId } })).folderKeys).toEqual(['Archive', 'Follow-up']);
+    });
+
+    it('a completion the database aborts for a deadlock is tried again: a writer taking the message before the thread', async () => {
+      const { mailbox, operation } = await pendingArchive();
+      const threadId = operation.message!.threadId!;
+      const writer = await pool().connect();
+      try {
+        // The order a sync batch writes in: the server's flag on the message, then its thread.
+        await writer.query('BEGIN');
+        await writer.query('UPDATE mail_messages SET seen = true WHERE id = $1::uuid', [operation.messageId]);
+        const completion = completeOperation({ id: mailbox.id, leaseOwner: 'runner-a' }, operation, { removed: false, moved });
+        // The completion holds the thread and waits for the message; the writer now waits for the thread.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await writer.query('UPDATE mail_threads SET updated_at = now() WHERE id = $1::uuid', [threadId]);
+        await writer.query('COMMIT');
+        await completion;
+      } finally {
+        // A failed step leaves its transaction open: ended here, so the pool gets the connection back clean.
+        await writer.query('ROLLBACK').catch(() => {});
+        writer.release();
+      }
+      expect(await statusOf(operation.id)).toBe('done');
+      const message = await db().mailMessage.findUniqueOrThrow({ where: { id: operation.messageId } });
+      expect({ folderKey: message.folderKey, seen: message.seen }).toEqual({ folderKey: 'Archive', seen: true });
     });
 
     it('a failed attempt or a drop after the lease was released counts nothing', async () => {

@@ -11,10 +11,11 @@
  */
 import type { Tx } from '../../core/db';
 import { db } from '../../core/db';
+import { inRetriedTransaction } from '../../core/db/retry';
 import { emitToMember } from '../../core/realtime/emit';
 import { blobStore } from '../../core/storage/blob-store';
 import type { AppliedOperation, MessageLocator } from '../provider';
-import { recomputeThreads } from '../threads/attach';
+import { lockThreads, recomputeThreads } from '../threads/attach';
 import { holdMailboxLease, type MirrorMailbox } from './writer';
 
 /** The mailbox an operation belongs to and, when a runner applies it, that runner's lease owner. */
@@ -88,10 +89,11 @@ async function deleteMessage(tx: Tx, messageId: string): Promise<string | null> 
 
 /** Marks an operation done and brings its message in line with the provider's answer. */
 export async function completeOperation(fence: OperationFence, operation: PendingOperation, result: AppliedOperation): Promise<void> {
-  await db().$transaction(async (tx) => {
+  await inRetriedTransaction(async (tx) => {
     await holdMailboxLease(tx, fence);
     const threads = new Set<string>();
     if (operation.message?.threadId) threads.add(operation.message.threadId);
+    await lockThreads(tx, threads);
     let removed = 0;
     if (result.removed) {
       const threadId = await deleteMessage(tx, operation.messageId);
@@ -126,8 +128,9 @@ export async function completeOperation(fence: OperationFence, operation: Pendin
  */
 export async function failOperation(fence: OperationFence, operation: PendingOperation, message: string, maxAttempts: number, serverFolderKey: string | null): Promise<'retry' | 'failed'> {
   const final = operation.attempts + 1 >= maxAttempts;
-  await db().$transaction(async (tx) => {
+  await inRetriedTransaction(async (tx) => {
     await holdMailboxLease(tx, fence);
+    if (final && operation.message?.threadId) await lockThreads(tx, [operation.message.threadId]);
     await tx.mailOperation.update({ where: { id: operation.id }, data: { attempts: { increment: 1 }, lastError: message.slice(0, 500), ...(final ? { status: 'failed' } : {}) } });
     if (final && operation.message && serverFolderKey !== null) {
       await tx.mailMessage.updateMany({ where: { id: operation.messageId }, data: { folderKey: serverFolderKey } });
@@ -140,7 +143,7 @@ export async function failOperation(fence: OperationFence, operation: PendingOpe
 
 /** An operation whose message is gone from the mirror and names no server identity: nothing to apply. */
 export async function dropOperation(fence: OperationFence, operationId: string): Promise<void> {
-  await db().$transaction(async (tx) => {
+  await inRetriedTransaction(async (tx) => {
     await holdMailboxLease(tx, fence);
     await tx.mailOperation.update({ where: { id: operationId }, data: { status: 'failed', lastError: 'The message is no longer in the mirror.', attempts: { increment: 1 } } });
   });

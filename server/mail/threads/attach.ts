@@ -122,6 +122,19 @@ export async function planMessageThreads(
 }
 
 /**
+ * Locks these threads' rows until the transaction ends, in id order. A writer that changes a thread's messages
+ * takes this before touching them, in the order the webmail's thread actions take their locks (the thread, then
+ * its messages): the other way round, a completion moving a message while the member acted on its thread
+ * deadlocked with that action (seen in the end-to-end undo journey: a workflow labelling a mail while the runner
+ * recorded the operation the workflow's previous step had queued on it).
+ */
+export async function lockThreads(tx: Sql, threadIds: Iterable<string>): Promise<void> {
+  const ids = [...new Set(threadIds)].sort();
+  if (ids.length === 0) return;
+  await tx.$queryRawUnsafe(`SELECT 1 FROM mail_threads WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`, ids);
+}
+
+/**
  * Rewrites the columns of these threads from their messages; deletes the ones left empty. Returns the
  * ids of the threads deleted. `mayEmpty: false` (messages were only added or changed, none removed or
  * moved out of a thread) spares the statement that looks for empty ones.
