@@ -7,6 +7,7 @@
  * webmail operation the runner applied at the provider (which takes its thread before its message, as the webmail's
  * thread actions do, so the two never deadlock).
  */
+import type { PoolClient } from 'pg';
 import { describe, expect, it } from 'vitest';
 import { db, pool } from '../../core/db';
 import { createMember } from '../../testing/factories';
@@ -122,6 +123,18 @@ describe('the mirror writes only under its runner’s lease', () => {
     const moved = { providerKey: 'Archive\n1\n7', folderKey: 'Archive', uid: 7n, uidValidity: 1n, messageIdHeader: null };
     const statusOf = async (id: string) => (await db().mailOperation.findUniqueOrThrow({ where: { id } })).status;
 
+    /** Another writer's transaction on a connection of its own (`work` commits it); rolled back if a step failed. */
+    async function inOtherTransaction(work: (client: PoolClient) => Promise<void>): Promise<void> {
+      const client = await pool().connect();
+      try {
+        await client.query('BEGIN');
+        await work(client);
+      } finally {
+        await client.query('ROLLBACK').catch(() => {});
+        client.release();
+      }
+    }
+
     it('the holder’s completion is written: the operation is done and the message takes its new identity', async () => {
       const { mailbox, operation } = await pendingArchive();
       await completeOperation({ id: mailbox.id, leaseOwner: 'runner-a' }, operation, { removed: false, moved });
@@ -141,10 +154,8 @@ describe('the mirror writes only under its runner’s lease', () => {
     it('a completion takes the thread before its message, as a webmail action does: the two take turns instead of deadlocking', async () => {
       const { mailbox, operation } = await pendingArchive();
       const threadId = operation.message!.threadId!;
-      const action = await pool().connect();
-      try {
-        // The member acts on the thread meanwhile (actOnThread: the thread locked first, then its messages changed).
-        await action.query('BEGIN');
+      // The member acts on the thread meanwhile (actOnThread: the thread locked first, then its messages changed).
+      await inOtherTransaction(async (action) => {
         await action.query('SELECT 1 FROM mail_threads WHERE id = $1::uuid FOR UPDATE', [threadId]);
         let completed = false;
         const completion = completeOperation({ id: mailbox.id, leaseOwner: 'runner-a' }, operation, { removed: false, moved }).then(() => (completed = true));
@@ -156,11 +167,7 @@ describe('the mirror writes only under its runner’s lease', () => {
         await action.query(`UPDATE mail_messages SET labels = labels || ARRAY['Follow-up'] WHERE id = $1::uuid`, [operation.messageId]);
         await action.query('COMMIT');
         await completion;
-      } finally {
-        // A failed step leaves its transaction open: ended here, so the pool gets the connection back clean.
-        await action.query('ROLLBACK').catch(() => {});
-        action.release();
-      }
+      });
       expect(await statusOf(operation.id)).toBe('done');
       const message = await db().mailMessage.findUniqueOrThrow({ where: { id: operation.messageId } });
       expect({ folderKey: message.folderKey, labels: message.labels }).toEqual({ folderKey: 'Archive', labels: ['Follow-up'] });
@@ -170,10 +177,8 @@ describe('the mirror writes only under its runner’s lease', () => {
     it('a completion the database aborts for a deadlock is tried again: a writer taking the message before the thread', async () => {
       const { mailbox, operation } = await pendingArchive();
       const threadId = operation.message!.threadId!;
-      const writer = await pool().connect();
-      try {
-        // The order a sync batch writes in: the server's flag on the message, then its thread.
-        await writer.query('BEGIN');
+      // The order a sync batch writes in: the server's flag on the message, then its thread.
+      await inOtherTransaction(async (writer) => {
         await writer.query('UPDATE mail_messages SET seen = true WHERE id = $1::uuid', [operation.messageId]);
         const completion = completeOperation({ id: mailbox.id, leaseOwner: 'runner-a' }, operation, { removed: false, moved });
         // The completion holds the thread and waits for the message; the writer now waits for the thread.
@@ -181,11 +186,7 @@ describe('the mirror writes only under its runner’s lease', () => {
         await writer.query('UPDATE mail_threads SET updated_at = now() WHERE id = $1::uuid', [threadId]);
         await writer.query('COMMIT');
         await completion;
-      } finally {
-        // A failed step leaves its transaction open: ended here, so the pool gets the connection back clean.
-        await writer.query('ROLLBACK').catch(() => {});
-        writer.release();
-      }
+      });
       expect(await statusOf(operation.id)).toBe('done');
       const message = await db().mailMessage.findUniqueOrThrow({ where: { id: operation.messageId } });
       expect({ folderKey: message.folderKey, seen: message.seen }).toEqual({ folderKey: 'Archive', seen: true });
