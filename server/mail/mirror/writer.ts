@@ -74,16 +74,25 @@ export interface StatisticsRefresh {
  * takes it for a row or two and may read a mailbox-scoped statement through any index that starts
  * with the mailbox (the batch's thread look-ups read the whole mailbox for each id that way), and
  * autovacuum analyses only once a tenth of the table changed: a new mailbox in a large instance may
- * wait for ever. Skipped when another ANALYZE holds the table; a failure only leaves the estimates
- * as they were.
+ * wait for ever.
+ *
+ * It waits for an ANALYZE or VACUUM already on the table for at most `statisticsLockWaitMs`: a waiting
+ * ANALYZE makes an autovacuum give way after `deadlock_timeout` (1 s), so the refresh then runs. It
+ * used to skip instead (SKIP_LOCKED), and the batches after it were planned without their mailbox
+ * whenever autovacuum was analysing the table the sync was filling (a test read 18 million rows for
+ * one batch's look-ups). Past the wait, or on any failure, the estimates are left as they were.
  */
 export async function refreshMailboxStatistics(): Promise<void> {
   try {
-    await pool().query('ANALYZE (SKIP_LOCKED) mail_messages (mailbox_id)');
+    // One simple query: PostgreSQL runs it as one implicit transaction, so the setting ends with it, failed or not.
+    await pool().query(`SELECT set_config('lock_timeout', '${statisticsLockWaitMs}', true); ANALYZE mail_messages (mailbox_id)`);
   } catch (err) {
     log.warn({ err }, 'the statistics of mail_messages could not be refreshed');
   }
 }
+
+/** The longest a statistics refresh waits for the table (ms): past an autovacuum's `deadlock_timeout`, not a long VACUUM. */
+export const statisticsLockWaitMs = 3_000;
 
 /**
  * After one full batch: until then the planner takes the new mailbox for a row or two and may pick the wrong

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { db } from '../../core/db';
+import { db, pool } from '../../core/db';
 import { createMember } from '../../testing/factories';
 import { createMailbox } from '../../testing/mail-factories';
 import { buildRawMessage, type RawMessageFields } from '../../testing/mail-servers/deliver';
@@ -226,6 +226,35 @@ describe('threads in the mirror', () => {
     // A new run's small delta never refreshes.
     await createMirrorSink(mailbox, statistics).commit(batch([await incoming({})]));
     expect(refreshes).toBe(3);
+  });
+
+  it('a statistics refresh waits for an ANALYZE or VACUUM already on the table instead of skipping its mailbox', async () => {
+    const mailbox = await setup();
+    await db().$executeRawUnsafe(
+      `INSERT INTO mail_messages (id, mailbox_id, provider_key, folder_key, received_at, ingested_via, updated_at)
+       SELECT gen_random_uuid(), $1::uuid, 'INBOX' || chr(10) || '1' || chr(10) || n, 'INBOX', now(), 'initial', now() FROM generate_series(1, 500) AS n`,
+      mailbox.id,
+    );
+    const known = async () =>
+      (await db().$queryRawUnsafe<{ known: boolean }[]>(
+        `SELECT coalesce(bool_or($1 = ANY(most_common_vals::text::text[])), false) AS known FROM pg_stats WHERE tablename = 'mail_messages' AND attname = 'mailbox_id'`,
+        mailbox.id,
+      ))[0]!.known;
+    expect(await known()).toBe(false);
+    // An autovacuum analysing the table meanwhile holds the lock ANALYZE takes.
+    const autovacuum = await pool().connect();
+    try {
+      await autovacuum.query('BEGIN');
+      await autovacuum.query('LOCK TABLE mail_messages IN SHARE UPDATE EXCLUSIVE MODE');
+      const refresh = refreshMailboxStatistics();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await autovacuum.query('COMMIT');
+      await refresh;
+    } finally {
+      await autovacuum.query('ROLLBACK').catch(() => {});
+      autovacuum.release();
+    }
+    expect(await known()).toBe(true);
   });
 
   it('writes folder cursors with the batch', async () => {
