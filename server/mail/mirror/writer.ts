@@ -68,6 +68,9 @@ export interface StatisticsRefresh {
   refresh: () => Promise<void>;
 }
 
+/** The longest a statistics refresh waits for the table (ms): past an autovacuum's `deadlock_timeout`, not a long VACUUM. */
+const statisticsLockWaitMs = 3_000;
+
 /**
  * Refreshes the planner's statistics of `mail_messages.mailbox_id` (about 30 ms: one column of a
  * sample). A mailbox mirrored since the table's last ANALYZE is unknown to them, so the planner
@@ -90,9 +93,6 @@ export async function refreshMailboxStatistics(): Promise<void> {
     log.warn({ err }, 'the statistics of mail_messages could not be refreshed');
   }
 }
-
-/** The longest a statistics refresh waits for the table (ms): past an autovacuum's `deadlock_timeout`, not a long VACUUM. */
-export const statisticsLockWaitMs = 3_000;
 
 /**
  * After one full batch: until then the planner takes the new mailbox for a row or two and may pick the wrong

@@ -129,8 +129,9 @@ export async function planMessageThreads(
  * recorded the operation the workflow's previous step had queued on it).
  */
 export async function lockThreads(tx: Sql, threadIds: Iterable<string>): Promise<void> {
-  const ids = [...new Set(threadIds)].sort();
+  const ids = [...threadIds];
   if (ids.length === 0) return;
+  // The rows are locked as the sort hands them over: in id order, whatever order the caller listed them in.
   await tx.$queryRawUnsafe(`SELECT 1 FROM mail_threads WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`, ids);
 }
 
