@@ -1,0 +1,67 @@
+/**
+ * What an initial sync cannot avoid doing, in CPU, measured piece by piece on the same corpus (issue 25 §3): the
+ * fetch (the floor's own CPU: imapflow reading every message, as any sync must), the parse (the ingest that gives
+ * each message its text, HTML, snippet, addresses and signals, and nothing else: no threads, no rows) and the store
+ * (PostgreSQL writing the mirrored rows with their indexes and compressed bodies, nothing else: a server-side copy of
+ * the round's rows into a scratch table shaped as mail_messages, less the CPU of reading them and their bodies back). On a machine of
+ * `cores` cores no sync of this corpus can end before their sum divided by the cores, however well its parts overlap:
+ * the best ratio to the floor this machine allows. Dovecot's CPU and the threads' tables are left out, so the bound
+ * is generous.
+ */
+import { availableParallelism } from 'node:os';
+import { selfCpuMs } from './cpu';
+
+export interface LeastWork {
+  fetchCpuMs: number;
+  parseCpuMs: number;
+  storeCpuMs: number;
+  cores: number;
+  /** The shortest sync these pieces allow on this machine, ms. */
+  boundMs: number;
+}
+
+interface LeastWorkInput {
+  /** This process's CPU during the floor's best fetch. */
+  fetchCpuMs: number;
+  sources: Buffer[];
+  mailboxAddress: string;
+  /** A mailbox whose mirror holds the corpus (an app round's). */
+  mirroredMailboxId: string;
+  /** PostgreSQL's CPU so far, ms (NaN for a remote server). */
+  pgCpuMs: () => number;
+}
+
+export async function measureLeastWork(input: LeastWorkInput): Promise<LeastWork> {
+  const { db } = await import('../server/core/db');
+  const { ingestMessage } = await import('../server/mail/ingest/ingest');
+
+  const parseStart = selfCpuMs();
+  for (const source of input.sources) await ingestMessage(source, { mailboxAddress: input.mailboxAddress, mode: 'full', sourceComplete: true });
+  const parseCpuMs = selfCpuMs() - parseStart;
+
+  const columns = await db().$queryRawUnsafe<{ name: string }[]>(
+    `SELECT quote_ident(column_name) AS name FROM information_schema.columns
+      WHERE table_schema = current_schema() AND table_name = 'mail_messages' AND is_generated = 'NEVER' ORDER BY ordinal_position`,
+  );
+  const list = columns.map((column) => column.name).join(', ');
+  // The bodies as new values (`|| ''` detoasts them), so that they are compressed and stored again as the sync's are;
+  // a stored value copied as it is would keep its compressed form and skip that work.
+  const values = columns.map((column) => (column.name.startsWith('body_') && column.name !== 'body_complete' ? `${column.name} || ''` : column.name)).join(', ');
+  const scratch = 'bench_least_work_messages';
+  await db().$executeRawUnsafe(`DROP TABLE IF EXISTS ${scratch}`);
+  // Indexes, defaults, the generated search column and the bodies' storage, as the mirror's own table has them.
+  await db().$executeRawUnsafe(`CREATE TABLE ${scratch} (LIKE mail_messages INCLUDING ALL)`);
+  try {
+    const readStart = input.pgCpuMs();
+    await db().$queryRawUnsafe(`SELECT sum(octet_length(body_text || '') + octet_length(body_html || '')), count(*) FROM mail_messages WHERE mailbox_id = $1::uuid`, input.mirroredMailboxId);
+    const readCpuMs = input.pgCpuMs() - readStart;
+    const storeStart = input.pgCpuMs();
+    await db().$executeRawUnsafe(`INSERT INTO ${scratch} (${list}) SELECT ${values} FROM mail_messages WHERE mailbox_id = $1::uuid`, input.mirroredMailboxId);
+    // NaN stays NaN (a remote server): the caller then reports no bound.
+    const storeCpuMs = Math.max(0, input.pgCpuMs() - storeStart - readCpuMs);
+    const cores = availableParallelism();
+    return { fetchCpuMs: input.fetchCpuMs, parseCpuMs, storeCpuMs, cores, boundMs: (input.fetchCpuMs + parseCpuMs + storeCpuMs) / cores };
+  } finally {
+    await db().$executeRawUnsafe(`DROP TABLE IF EXISTS ${scratch}`);
+  }
+}
