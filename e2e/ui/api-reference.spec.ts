@@ -21,8 +21,8 @@ function operation(page: Page, method: string, path: string): Locator {
 /**
  * Finds an operation the way a reader does: the filter box narrows the list to the operation's tag,
  * which starts folded, then the operation is opened. The first render of the whole document takes
- * Swagger UI several seconds of CPU (OpenAPI 3.1, a few hundred operations), and much longer on a
- * loaded machine, hence the long waits.
+ * Swagger UI about two seconds of CPU on a quiet machine (a few hundred operations, handed to it in
+ * the 3.0 dialect: browser/openapi-30.js), and much longer on a loaded one, hence the long waits.
  */
 async function openOperation(page: Page, tag: string, method: string, path: string): Promise<Locator> {
   await page.getByPlaceholder('Filter by tag').fill(tag, { timeout: 150_000 });

@@ -32,6 +32,7 @@ const ownFiles = 'server/http/api-reference/browser';
 export const referenceAssetSources = {
   'swagger-ui-bundle.js': { file: `${swaggerUiDist}/swagger-ui-bundle.js`, contentType: 'text/javascript; charset=utf-8' },
   'swagger-ui.css': { file: `${swaggerUiDist}/swagger-ui.css`, contentType: 'text/css; charset=utf-8' },
+  'openapi-30.js': { file: `${ownFiles}/openapi-30.js`, contentType: 'text/javascript; charset=utf-8' },
   'reference.js': { file: `${ownFiles}/reference.js`, contentType: 'text/javascript; charset=utf-8' },
   'reference.css': { file: `${ownFiles}/reference.css`, contentType: 'text/css; charset=utf-8' },
 } satisfies Record<string, AssetSource>;

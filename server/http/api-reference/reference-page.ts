@@ -20,7 +20,7 @@ const texts = {
     manageKeys: 'Manage your API keys',
     document: 'OpenAPI document (JSON)',
     languages: 'Language',
-    loading: 'Loading the reference… This can take several seconds: the document describes every route of the instance.',
+    loading: 'Loading the reference… This can take a few seconds: the document describes every route of the instance.',
     failed: 'The reference could not be loaded.',
     retry: 'Try again',
     noScript: 'The interactive reference needs JavaScript. The OpenAPI document stays readable as JSON (link above).',
@@ -36,7 +36,7 @@ const texts = {
     manageKeys: 'Gérer vos clés d’API',
     document: 'Document OpenAPI (JSON)',
     languages: 'Langue',
-    loading: 'Chargement de la référence… Cela peut prendre plusieurs secondes : le document décrit toutes les routes de l’instance.',
+    loading: 'Chargement de la référence… Cela peut prendre quelques secondes : le document décrit toutes les routes de l’instance.',
     failed: 'La référence n’a pas pu être chargée.',
     retry: 'Réessayer',
     noScript: 'La référence interactive a besoin de JavaScript. Le document OpenAPI reste lisible en JSON (lien ci-dessus).',
@@ -100,6 +100,7 @@ ${t.chromeNote ? `<p>${t.chromeNote}</p>` : ''}
 <div id="reference" data-document="${documentPath}"></div>
 </main>
 <script src="${referenceAssetPath('swagger-ui-bundle.js')}"></script>
+<script src="${referenceAssetPath('openapi-30.js')}"></script>
 <script src="${referenceAssetPath('reference.js')}"></script>
 </body>
 </html>

@@ -14,6 +14,8 @@
  *   gone on reload. No validator badge (it would load an image from another origin).
  * - Tags start folded and the schema list hidden: the document has a few hundred operations, which
  *   Swagger UI would otherwise draw all at once (seconds of rendering); the filter box finds a tag.
+ * - The document is handed to Swagger UI in the OpenAPI 3.0 dialect (./openapi-30.js, loaded before this
+ *   file): its 3.1 path took seconds more to show the same document.
  * - Swagger UI's dark theme (its stylesheet's `html.dark-mode`) follows the browser's preference unless
  *   the member chose a theme in the application (`data-theme`, set with the class by the server).
  */
@@ -57,7 +59,7 @@
     })
     .then((description) => {
       window.ui = SwaggerUIBundle({
-        spec: withoutSessionScheme(description),
+        spec: window.mailflowReference.forSwaggerUi(withoutSessionScheme(description)),
         domNode: root,
         presets: [SwaggerUIBundle.presets.apis],
         layout: 'BaseLayout',
