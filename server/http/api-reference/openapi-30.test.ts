@@ -44,6 +44,10 @@ describe('the API reference hands Swagger UI the document in the OpenAPI 3.0 dia
   it('spells a nullable type as 3.0 does, and several types as an anyOf', () => {
     expect(converted({ type: ['string', 'null'], maxLength: 3 }).schema).toEqual({ type: 'string', maxLength: 3, nullable: true });
     expect(converted({ type: ['string', 'integer'] }).schema).toEqual({ anyOf: [{ type: 'string' }, { type: 'integer' }] });
+    expect(converted({ type: ['string', 'integer'], anyOf: [{ minLength: 1 }, { minimum: 1 }] }).schema).toEqual({
+      anyOf: [{ minLength: 1 }, { minimum: 1 }],
+      allOf: [{ anyOf: [{ type: 'string' }, { type: 'integer' }] }],
+    });
     expect(converted({ type: 'null' }).schema).toEqual({ nullable: true, enum: [null] });
   });
 
@@ -72,6 +76,13 @@ describe('the API reference hands Swagger UI the document in the OpenAPI 3.0 dia
       minimum: 0,
       exclusiveMinimum: true,
       maximum: 1,
+      exclusiveMaximum: true,
+    });
+    // Beside an inclusive bound, the tighter one is kept.
+    expect(converted({ type: 'integer', minimum: 5, exclusiveMinimum: 0, maximum: 10, exclusiveMaximum: 10 }).schema).toEqual({
+      type: 'integer',
+      minimum: 5,
+      maximum: 10,
       exclusiveMaximum: true,
     });
     expect(converted({ type: 'object', propertyNames: { pattern: '^a' }, $schema: 'x' }).schema).toEqual({ type: 'object' });
