@@ -46,7 +46,8 @@ export async function measureLeastWork(input: LeastWorkInput): Promise<LeastWork
   const list = columns.map((column) => column.name).join(', ');
   // The bodies as new values (`|| ''` detoasts them), so that they are compressed and stored again as the sync's are;
   // a stored value copied as it is would keep its compressed form and skip that work.
-  const values = columns.map((column) => (column.name.startsWith('body_') && column.name !== 'body_complete' ? `${column.name} || ''` : column.name)).join(', ');
+  const bodies = new Set(['body_text', 'body_html']);
+  const values = columns.map((column) => (bodies.has(column.name) ? `${column.name} || ''` : column.name)).join(', ');
   const scratch = 'bench_least_work_messages';
   await db().$executeRawUnsafe(`DROP TABLE IF EXISTS ${scratch}`);
   // Indexes, defaults, the generated search column and the bodies' storage, as the mirror's own table has them.
