@@ -3,7 +3,7 @@ import { NetworkGuardError } from '../../core/net/network-guard';
 import { probeTimeoutError } from '../probe-errors';
 import { classifyImapError } from './classify-imap-error';
 
-/** Errors as imapflow 2.1.2 raises them on Node 22 (recorded against Dovecot 2.3 and small fake servers). */
+/** Errors as imapflow raises them on Node 22, recorded against Dovecot 2.3 and small fake servers with imapflow 2.1.2 (2.10.2 still sets every code and field read here). */
 function err(message: string, props: Record<string, unknown>): Error {
   return Object.assign(new Error(message), props);
 }

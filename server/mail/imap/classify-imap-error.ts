@@ -1,5 +1,5 @@
 /**
- * An IMAP connection failure (imapflow 2.1.2, Node's socket/TLS/DNS errors, the network guard) as one
+ * An IMAP connection failure (imapflow 2.x, Node's socket/TLS/DNS errors, the network guard) as one
  * of `imap.host_not_found`, `imap.unreachable`, `imap.tls_failed`, `imap.auth_failed`, with a detail
  * safe to show. Pure; the table of real error shapes is in classify-imap-error.test.ts.
  *
