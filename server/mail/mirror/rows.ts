@@ -7,9 +7,9 @@ import { ingestMessage, type IngestedAttachment } from '../ingest/ingest';
 import type { ListUnsubscribe } from '../ingest/unsubscribe';
 import type { IncomingMessage, IngestedVia } from '../provider';
 import { hasReplyPrefix, subjectKey } from '../threads/subject';
-import type { NewThreadedMessage } from '../threads/attach';
+import type { ThreadingMessage } from '../threads/plan';
 
-export interface PreparedMessage extends NewThreadedMessage {
+export interface PreparedMessage extends ThreadingMessage {
   row: MessageRow;
   attachments: IngestedAttachment[];
 }
@@ -111,7 +111,6 @@ export async function prepareMessage(
     messageId: parsed.messageIdHeader,
     inReplyTo: parsed.inReplyTo,
     references: parsed.references,
-    subject: parsed.subject,
     subjectKey: subjectKey(parsed.subject),
     replyPrefix: hasReplyPrefix(parsed.subject),
     receivedAt,

@@ -14,7 +14,7 @@ import { log } from '../../core/log';
 import { emitToMember, realtimeNotification, type RealtimeEvents } from '../../core/realtime/emit';
 import { blobKeys, blobStore } from '../../core/storage/blob-store';
 import type { FlagUpdate, FolderCursor, MirrorBatch, MirrorSink } from '../provider';
-import { planMessageThreads, recomputeThreads, threadLookupColumnsSql, threadLookupParams, threadLookupsOf } from '../threads/attach';
+import { createdThreadsCte, planMessageThreads, recomputeThreads, threadLookupColumnsSql, threadLookupParams, threadLookupsOf, threadSourceColumns } from '../threads/attach';
 import { markDraftsGone } from '../send/drafts';
 import { queueForDispatch } from './dispatch-queue';
 import { inPgTransaction, type RawSql } from './pg-transaction';
@@ -194,25 +194,26 @@ export async function commitBatch(mailbox: MirrorMailbox, batch: MirrorBatch): P
 
 async function writeBatch(tx: Sql, mailbox: MirrorMailbox, batch: MirrorBatch, prepared: PreparedMessage[]): Promise<CommitResult> {
   await holdMailboxLease(tx, mailbox);
+  // Existing threads whose messages change (recomputed below); the threads the batch opens are written whole by the insert.
   const touched = new Set<string>();
   let inserted = 0;
-  let skipped = false;
-  if (prepared.length > 0) ({ inserted, skipped } = await insertMessages(tx, mailbox, prepared, touched));
+  let opened = new Set<string>();
+  if (prepared.length > 0) ({ inserted, opened } = await insertMessages(tx, mailbox, prepared, touched));
   const updated = batch.flagUpdates.length > 0 ? await applyFlagUpdates(tx, mailbox.id, batch.flagUpdates, touched) : 0;
   const removed = batch.removedProviderKeys.length > 0 ? await removeMessages(tx, mailbox.id, batch.removedProviderKeys, touched) : 0;
   // A draft placed for review that left the Drafts folder: the member deleted or sent it themselves.
   if (batch.removedProviderKeys.length > 0) await markDraftsGone(tx, mailbox.id, batch.removedProviderKeys);
   await writeCursors(tx, mailbox.id, batch.cursors);
-  // A thread is left empty only by a removal, or by a message planned into a new thread and then not
-  // inserted (written meanwhile by a killed run's last commit); a merge deletes what it empties itself.
-  const deletedThreads = await recomputeThreads(tx, touched, { mayEmpty: removed > 0 || skipped });
-  const threadIds = [...touched, ...deletedThreads];
+  // Only a removal leaves a thread empty: a merge deletes what it empties itself, and a thread the
+  // batch opens is written only with the messages actually inserted.
+  const deletedThreads = await recomputeThreads(tx, touched, { mayEmpty: removed > 0 });
+  const threadIds = new Set([...touched, ...opened]);
   const reasons: RealtimeEvents['mail.changed']['reason'][] = [];
   if (inserted > 0) reasons.push(batch.ingestedVia === 'resync' ? 'resync' : 'new');
   if (updated > 0) reasons.push('flags');
   if (removed > 0) reasons.push('expunged');
-  await countAndAnnounce(tx, mailbox, inserted - removed, reasons, threadIds);
-  return { inserted, updated, removed, threadIds: touched };
+  await countAndAnnounce(tx, mailbox, inserted - removed, reasons, [...threadIds, ...deletedThreads]);
+  return { inserted, updated, removed, threadIds };
 }
 
 async function announce(tx: Sql, mailbox: MirrorMailbox, reason: RealtimeEvents['mail.changed']['reason'], threadIds: string[]): Promise<void> {
@@ -235,8 +236,11 @@ async function countAndAnnounce(tx: Sql, mailbox: MirrorMailbox, delta: number, 
   );
 }
 
-/** Inserts the batch's messages the mirror lacks; `skipped` when some planned ones were found written meanwhile (ON CONFLICT). */
-async function insertMessages(tx: Sql, mailbox: MirrorMailbox, prepared: PreparedMessage[], touched: Set<string>): Promise<{ inserted: number; skipped: boolean }> {
+/**
+ * Inserts the batch's messages the mirror lacks, with the threads they open; adds the existing threads
+ * they join to `touched` and returns the threads opened.
+ */
+async function insertMessages(tx: Sql, mailbox: MirrorMailbox, prepared: PreparedMessage[], touched: Set<string>): Promise<{ inserted: number; opened: Set<string> }> {
   // One round trip: which of the batch's messages the mirror holds already (a batch read again after
   // a crash) and what the batch's messages may thread with. Each key is looked up alone: a mailbox
   // being synced has no statistics yet, and one `= ANY` test was planned as a read of the whole mailbox.
@@ -250,11 +254,11 @@ async function insertMessages(tx: Sql, mailbox: MirrorMailbox, prepared: Prepare
   );
   const existing = new Set(lookup!.existing);
   const fresh = prepared.filter((message) => !existing.has(message.row.provider_key));
-  if (fresh.length === 0) return { inserted: 0, skipped: false };
+  if (fresh.length === 0) return { inserted: 0, opened: new Set() };
   // The lookups were read for the whole batch; with some of it mirrored already they are read again
   // for the rest, so a thread is planned exactly as for those messages alone.
   const lookups = fresh.length === prepared.length ? threadLookupsOf(lookup!) : undefined;
-  const { threadOf, touched: threads } = await planMessageThreads(tx, mailbox.id, fresh, lookups);
+  const { threadOf, touched: joined, created } = await planMessageThreads(tx, mailbox.id, fresh, lookups);
   for (const message of fresh) message.row.thread_id = threadOf.get(message.id) ?? null;
   // The bodies, nearly all of a batch's bytes, travel as parameters of their own: PostgreSQL takes a
   // text parameter as it comes, where inside the JSON it would read and unescape every character.
@@ -265,22 +269,27 @@ async function insertMessages(tx: Sql, mailbox: MirrorMailbox, prepared: Prepare
     bodyRows.push(`(${index + 1}, $${2 * index + 2}::text, $${2 * index + 3}::text)`);
     return rest;
   });
-  const insertedRows = await tx.$queryRawUnsafe<{ id: string; ingested_via: string }[]>(
-    `INSERT INTO mail_messages (id, mailbox_id, thread_id, provider_key, folder_key, labels, uid, uid_validity, modseq,
-        message_id_header, in_reply_to, "references", subject, snippet, from_name, from_email, recipients, date_header,
-        received_at, seen, flagged, draft, sent, is_auto_reply, is_no_reply, is_mailing_list, list_id, list_unsubscribe, is_from_self,
-        is_bulk, is_delivery_report, is_calendar, has_attachments, size, body_text, body_html, body_complete, ingested_via, updated_at)
-     SELECT r.id, r.mailbox_id, r.thread_id, r.provider_key, r.folder_key, coalesce(r.labels, ARRAY[]::text[]), r.uid, r.uid_validity, r.modseq,
-        r.message_id_header, r.in_reply_to, coalesce(r."references", ARRAY[]::text[]), r.subject, r.snippet, r.from_name, r.from_email,
-        coalesce(r.recipients, '{}'::jsonb), r.date_header, r.received_at, r.seen, r.flagged, r.draft, r.sent, r.is_auto_reply, r.is_no_reply,
-        r.is_mailing_list, r.list_id, r.list_unsubscribe, r.is_from_self, r.is_bulk, r.is_delivery_report, r.is_calendar, r.has_attachments,
-        r.size, b.body_text, b.body_html, r.body_complete, r.ingested_via, now()
-       FROM json_populate_recordset(null::mail_messages, $1::json) WITH ORDINALITY AS r
-       JOIN (VALUES ${bodyRows.join(', ')}) AS b(n, body_text, body_html) ON b.n = r.ordinality
-     ON CONFLICT (mailbox_id, provider_key) DO NOTHING
-     RETURNING id, ingested_via`,
+  const threadParams = 2 * fresh.length + 2;
+  const insertedRows = await tx.$queryRawUnsafe<{ id: string; ingested_via: string; thread_id: string | null }[]>(
+    `WITH inserted AS (
+       INSERT INTO mail_messages (id, mailbox_id, thread_id, provider_key, folder_key, labels, uid, uid_validity, modseq,
+          message_id_header, in_reply_to, "references", subject, snippet, from_name, from_email, recipients, date_header,
+          received_at, seen, flagged, draft, sent, is_auto_reply, is_no_reply, is_mailing_list, list_id, list_unsubscribe, is_from_self,
+          is_bulk, is_delivery_report, is_calendar, has_attachments, size, body_text, body_html, body_complete, ingested_via, updated_at)
+       SELECT r.id, r.mailbox_id, r.thread_id, r.provider_key, r.folder_key, coalesce(r.labels, ARRAY[]::text[]), r.uid, r.uid_validity, r.modseq,
+          r.message_id_header, r.in_reply_to, coalesce(r."references", ARRAY[]::text[]), r.subject, r.snippet, r.from_name, r.from_email,
+          coalesce(r.recipients, '{}'::jsonb), r.date_header, r.received_at, r.seen, r.flagged, r.draft, r.sent, r.is_auto_reply, r.is_no_reply,
+          r.is_mailing_list, r.list_id, r.list_unsubscribe, r.is_from_self, r.is_bulk, r.is_delivery_report, r.is_calendar, r.has_attachments,
+          r.size, b.body_text, b.body_html, r.body_complete, r.ingested_via, now()
+         FROM json_populate_recordset(null::mail_messages, $1::json) WITH ORDINALITY AS r
+         JOIN (VALUES ${bodyRows.join(', ')}) AS b(n, body_text, body_html) ON b.n = r.ordinality
+       ON CONFLICT (mailbox_id, provider_key) DO NOTHING
+       RETURNING ingested_via, ${threadSourceColumns}
+     )${created.length > 0 ? `, opened AS (${createdThreadsCte('inserted', `$${threadParams}`, `$${threadParams + 1}`, `$${threadParams + 2}`)})` : ''}
+     SELECT id, ingested_via, thread_id FROM inserted`,
     JSON.stringify(meta),
     ...bodies,
+    ...(created.length > 0 ? [mailbox.id, created.map((thread) => thread.threadId), created.map((thread) => thread.subjectKey)] : []),
   );
   const insertedIds = new Set(insertedRows.map((row) => row.id));
   const newMail = new Set(insertedRows.filter((row) => row.ingested_via === 'delta').map((row) => row.id));
@@ -291,9 +300,11 @@ async function insertMessages(tx: Sql, mailbox: MirrorMailbox, prepared: Prepare
     mailbox.id,
     fresh.map((message) => message.id).filter((id) => newMail.has(id)),
   );
-  for (const threadId of threads) touched.add(threadId);
+  for (const threadId of joined) touched.add(threadId);
+  const createdIds = new Set(created.map((thread) => thread.threadId));
+  const opened = new Set(insertedRows.map((row) => row.thread_id).filter((threadId): threadId is string => threadId !== null && createdIds.has(threadId)));
   await insertAttachments(tx, fresh.filter((message) => insertedIds.has(message.id)));
-  return { inserted: insertedIds.size, skipped: insertedIds.size < fresh.length };
+  return { inserted: insertedIds.size, opened };
 }
 
 async function insertAttachments(tx: Sql, messages: PreparedMessage[]): Promise<void> {

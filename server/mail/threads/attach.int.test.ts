@@ -4,8 +4,9 @@ import { createMember } from '../../testing/factories';
 import { createMailbox } from '../../testing/mail-factories';
 import { buildRawMessage, type RawMessageFields } from '../../testing/mail-servers/deliver';
 import { useTestDatabase } from '../../testing/test-database';
+import { channel } from '../../core/realtime/disconnect';
 import { commitBatch, createMirrorSink, refreshMailboxStatistics, type MirrorMailbox } from '../mirror/writer';
-import { threadLookupColumnsSql, threadLookupParams } from './attach';
+import { recomputeThreads, threadLookupColumnsSql, threadLookupParams } from './attach';
 import type { IncomingMessage, MirrorBatch } from '../provider';
 
 await useTestDatabase();
@@ -86,6 +87,65 @@ describe('threads in the mirror', () => {
     expect((await db().mailbox.findUniqueOrThrow({ where: { id: mailbox.id } })).messageCount).toBe(2);
     const attachments = await db().mailAttachment.findMany({ where: { message: { mailboxId: mailbox.id } } });
     expect(attachments).toMatchObject([{ position: 0, filename: 'a.txt', size: 1, blobKey: expect.stringMatching(/^att\//) }]);
+  });
+
+  it('writes the threads a batch opens with the columns a recompute gives them, and one live event naming them', async () => {
+    const mailbox = await setup();
+    const at = (minute: number) => new Date(Date.UTC(2026, 1, 1, 9, minute));
+    // One thread of five senders (participants cut at three, the count of all), read and unread, a
+    // label, two folders, an attachment, sent out of order; another of one message; a third with no sender.
+    const messages = [
+      await incoming({ messageId: '<p3@x>', inReplyTo: '<p2@x>', subject: 'Re: Offsite', from: 'Carol <carol@example.test>', at: at(3), folder: 'Archive', labels: ['trips'] }),
+      await incoming({ messageId: '<p1@x>', subject: 'Offsite', from: 'Dana <DANA@example.test>', at: at(1), seen: true, text: 'Where shall we go' }),
+      await incoming({ messageId: '<p2@x>', inReplyTo: '<p1@x>', subject: 'Re: Offsite', from: 'Bob <bob@example.test>', at: at(2), attachments: [{ filename: 'map.pdf', content: 'x' }] }),
+      await incoming({ messageId: '<p4@x>', references: ['<p1@x>', '<p3@x>'], subject: 'Re: Offsite', from: 'dana@example.test', at: at(4) }),
+      await incoming({ messageId: '<p5@x>', inReplyTo: '<p4@x>', subject: 'Re: Offsite', from: 'Erin <erin@example.test>', at: at(5), text: 'Latest word' }),
+      await incoming({ messageId: '<p6@x>', inReplyTo: '<p5@x>', subject: 'Re: Offsite', from: 'Ann <ann@example.test>', at: at(6), seen: true }),
+      await incoming({ messageId: '<solo@x>', subject: 'Invoice 7', from: 'Billing <billing@example.test>', at: at(7) }),
+      await incoming({ messageId: '<anon@x>', subject: 'No sender', from: '', at: at(8) }),
+    ];
+    const announced: string[][] = [];
+    const listener = await pool().connect();
+    try {
+      listener.on('notification', (message) => {
+        const [event, payload] = (JSON.parse(message.payload ?? '{}') as { data?: { packet?: { data?: [string, { mailboxId?: string; threadIds?: string[] }] } } }).data?.packet?.data ?? [];
+        if (event === 'mail.changed' && payload?.mailboxId === mailbox.id) announced.push(payload.threadIds ?? []);
+      });
+      await listener.query(`LISTEN "${channel}"`);
+      await commitBatch(mailbox, batch(messages));
+      // Notifications come after their commit; a round trip on the listening connection flushes them.
+      await listener.query('SELECT 1');
+    } finally {
+      // A connection left listening does not go back to the pool.
+      listener.release(true);
+    }
+
+    const opened = await threadsOf(mailbox.id);
+    expect(opened).toHaveLength(3);
+    expect(opened[0]).toMatchObject({
+      subject: 'Offsite',
+      subjectKey: 'offsite',
+      messageCount: 6,
+      unreadCount: 4,
+      hasAttachments: true,
+      participantCount: 5,
+      participants: [
+        { name: 'Dana', email: 'DANA@example.test' },
+        { name: 'Bob', email: 'bob@example.test' },
+        { name: 'Carol', email: 'carol@example.test' },
+      ],
+      folderKeys: ['Archive', 'INBOX', 'trips'],
+    });
+    expect(opened[0]!.lastMessageAt).toEqual(at(6));
+    expect(opened[1]).toMatchObject({ subject: 'Invoice 7', messageCount: 1, participantCount: 1, participants: [{ name: 'Billing', email: 'billing@example.test' }] });
+    expect(opened[2]).toMatchObject({ subject: 'No sender', messageCount: 1, participantCount: 0, participants: [] });
+    expect(announced).toHaveLength(1);
+    expect([...announced[0]!].sort()).toEqual(opened.map((thread) => thread.id).sort());
+    // Recomputed from the mirror, every column stays as the insert wrote it.
+    await recomputeThreads(db(), opened.map((thread) => thread.id));
+    const recomputed = await threadsOf(mailbox.id);
+    const columns = ({ updatedAt: _updatedAt, ...rest }: (typeof opened)[number]) => rest;
+    expect(recomputed.map(columns)).toEqual(opened.map(columns));
   });
 
   it('merges two threads when a message links both, and never duplicates a message sent twice', async () => {

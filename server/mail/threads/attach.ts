@@ -5,8 +5,9 @@
  * is never seen out of step with its messages.
  *
  * - `planMessageThreads` (before inserting messages): looks up what the new messages link to, applies
- *   the pure rule (./plan.ts), creates new thread rows and merges linked threads; returns the thread of
- *   each message, for the insert to carry.
+ *   the pure rule (./plan.ts) and merges linked threads; returns the thread of each message, for the
+ *   insert to carry, and the new threads, which the insert writes itself (`createdThreadsCte`) with
+ *   their columns computed from the rows it inserts: written once, not created and then rewritten.
  * - `recomputeThreads` (after any change to messages: insert, flags, move, labels, removal): rewrites
  *   the columns of the given threads; threads left without messages are deleted.
  */
@@ -15,10 +16,6 @@ import type { Tx } from '../../core/db';
 import { planThreads, threadingIds, subjectWindowDays, type KnownMessage, type KnownThread, type ThreadingMessage } from './plan';
 
 type Sql = Pick<Tx, '$queryRawUnsafe' | '$executeRawUnsafe'>;
-
-export interface NewThreadedMessage extends ThreadingMessage {
-  subject: string | null;
-}
 
 /** Participants shown on a thread. */
 export const threadParticipantsShown = 3;
@@ -65,7 +62,7 @@ export const threadLookupColumnsSql = `
       ORDER BY last_message_at DESC LIMIT 2000) t) AS threads`;
 
 /** The parameters `$2`-`$5` of `threadLookupColumnsSql` for these messages. */
-export function threadLookupParams(messages: readonly NewThreadedMessage[]): [string[], string[], Date, Date] {
+export function threadLookupParams(messages: readonly ThreadingMessage[]): [string[], string[], Date, Date] {
   const keys = [...new Set(messages.map((message) => message.subjectKey).filter((key): key is string => !!key))];
   const times = messages.map((message) => message.receivedAt.getTime());
   const windowMs = subjectWindowDays * 24 * 3600 * 1000;
@@ -83,42 +80,34 @@ export function threadLookupsOf(row: { known: Array<{ threadId: string; id: stri
 }
 
 /**
- * Assigns each new message a thread (existing, merged or created here) and returns message id →
- * thread id plus every thread touched (to recompute once the messages are written). `lookups`, when
- * the caller read them already for exactly these messages (or more), saves their statement.
+ * Assigns each new message a thread (existing, merged or new) and returns message id → thread id,
+ * the existing threads touched (to recompute once the messages are written) and the new threads,
+ * which the caller writes with the messages (`createdThreadsCte`), their columns computed from them.
+ * `lookups`, when the caller read them already for exactly these messages (or more), saves their
+ * statement.
  */
 export async function planMessageThreads(
   tx: Sql,
   mailboxId: string,
-  messages: readonly NewThreadedMessage[],
+  messages: readonly ThreadingMessage[],
   lookups?: ThreadLookups,
-): Promise<{ threadOf: Map<string, string>; touched: Set<string> }> {
-  if (messages.length === 0) return { threadOf: new Map(), touched: new Set() };
+): Promise<{ threadOf: Map<string, string>; touched: Set<string>; created: Array<{ threadId: string; subjectKey: string | null }> }> {
+  if (messages.length === 0) return { threadOf: new Map(), touched: new Set(), created: [] };
   const { known, threads } =
     lookups ?? threadLookupsOf((await tx.$queryRawUnsafe<Parameters<typeof threadLookupsOf>[0][]>(`SELECT ${threadLookupColumnsSql}`, mailboxId, ...threadLookupParams(messages)))[0]!);
 
   const plan = planThreads(messages, { messages: known, threads }, randomUUID);
   const byId = new Map(messages.map((message) => [message.id, message]));
-  if (plan.created.length > 0) {
-    const rows = plan.created.map(({ threadId, firstMessageId }) => {
-      const first = byId.get(firstMessageId)!;
-      return { id: threadId, mailbox_id: mailboxId, subject: first.subject, subject_key: first.subjectKey, last_message_at: first.receivedAt.toISOString() };
-    });
-    await tx.$executeRawUnsafe(
-      `INSERT INTO mail_threads (id, mailbox_id, subject, subject_key, last_message_at, updated_at)
-       SELECT id, mailbox_id, subject, subject_key, last_message_at, now()
-         FROM json_populate_recordset(null::mail_threads, $1::json)`,
-      JSON.stringify(rows),
-    );
-  }
-  const touched = new Set(plan.assignments.values());
+  const created = plan.created.map(({ threadId, firstMessageId }) => ({ threadId, subjectKey: byId.get(firstMessageId)!.subjectKey }));
+  const createdIds = new Set(created.map((thread) => thread.threadId));
+  const touched = new Set([...plan.assignments.values()].filter((threadId) => !createdIds.has(threadId)));
   for (const merge of plan.merges) {
     await tx.$executeRawUnsafe(`UPDATE mail_messages SET thread_id = $1::uuid WHERE thread_id = ANY($2::uuid[])`, merge.into, merge.from);
     await tx.$executeRawUnsafe(`UPDATE mail_operations SET thread_id = $1::uuid WHERE thread_id = ANY($2::uuid[])`, merge.into, merge.from);
     await tx.$executeRawUnsafe(`DELETE FROM mail_threads WHERE id = ANY($1::uuid[])`, merge.from);
     touched.add(merge.into);
   }
-  return { threadOf: plan.assignments, touched };
+  return { threadOf: plan.assignments, touched, created };
 }
 
 /**
@@ -133,6 +122,64 @@ export async function lockThreads(tx: Sql, threadIds: Iterable<string>): Promise
   if (ids.length === 0) return;
   // The rows are locked as the sort hands them over: in id order, whatever order the caller listed them in.
   await tx.$queryRawUnsafe(`SELECT 1 FROM mail_threads WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`, ids);
+}
+
+/** The message columns a thread's own columns are computed from (`threadColumnsSql`'s input). */
+export const threadSourceColumns = 'thread_id, id, seen, flagged, has_attachments, received_at, snippet, subject, folder_key, labels, from_name, from_email';
+
+/**
+ * A thread's columns from its messages, one row per thread: `messages` is a relation (a table
+ * expression or a CTE's name) with `threadSourceColumns`, holding every message of each thread
+ * computed. Set-wise (grouped, not one look-up per thread) so that the sync's batch writer can run
+ * it over the rows its INSERT returns, for the threads that batch opens (`createdThreadsCte`), and
+ * recomputeThreads over the mirror, with one rule for both.
+ */
+function threadColumnsSql(messages: string): string {
+  return `
+    SELECT a.id, a.n, a.unread, a.flagged, a.attachments, a.last, a.snippet, a.subject,
+           coalesce(f.folders, ARRAY[]::text[]) AS folders,
+           coalesce(p.participants, '[]'::jsonb) AS participants,
+           coalesce(p.participant_count, 0) AS participant_count
+      FROM (SELECT m.thread_id AS id,
+                   count(*)::int AS n,
+                   count(*) FILTER (WHERE NOT m.seen)::int AS unread,
+                   coalesce(bool_or(m.flagged), false) AS flagged,
+                   coalesce(bool_or(m.has_attachments), false) AS attachments,
+                   max(m.received_at) AS last,
+                   (array_agg(m.snippet ORDER BY m.received_at DESC, m.id DESC))[1] AS snippet,
+                   (array_agg(m.subject ORDER BY m.received_at, m.id))[1] AS subject
+              FROM ${messages} m GROUP BY m.thread_id) a
+      LEFT JOIN (SELECT d.thread_id AS id, array_agg(d.k ORDER BY d.k) AS folders
+                   FROM (SELECT DISTINCT m.thread_id, k FROM ${messages} m, unnest(array_prepend(m.folder_key, m.labels)) AS k) d
+                  GROUP BY d.thread_id) f ON f.id = a.id
+      LEFT JOIN (SELECT r.thread_id AS id,
+                        jsonb_agg(r.person ORDER BY r.first_at, r.email) FILTER (WHERE r.place <= ${threadParticipantsShown}) AS participants,
+                        count(*)::int AS participant_count
+                   FROM (SELECT x.*, row_number() OVER (PARTITION BY x.thread_id ORDER BY x.first_at, x.email) AS place
+                           FROM (SELECT m.thread_id, lower(m.from_email) AS email, min(m.received_at) AS first_at,
+                                        jsonb_strip_nulls(jsonb_build_object(
+                                          'name', (array_agg(m.from_name ORDER BY m.received_at, m.id))[1],
+                                          'email', (array_agg(m.from_email ORDER BY m.received_at, m.id))[1])) AS person
+                                   FROM ${messages} m
+                                  WHERE m.from_email IS NOT NULL
+                                  GROUP BY m.thread_id, lower(m.from_email)) x) r
+                  GROUP BY r.thread_id) p ON p.id = a.id`;
+}
+
+/**
+ * A CTE that writes the rows of the threads a batch opens, their columns computed from the batch's
+ * messages as the same statement inserts them: `inserted` names the CTE of that INSERT (returning
+ * `threadSourceColumns`), `$threadIds`/`$subjectKeys` the parameters holding `created`'s ids and
+ * subject keys. A thread whose messages were all skipped (ON CONFLICT) gets no row. The messages'
+ * foreign key is checked at the statement's end, when these rows exist.
+ */
+export function createdThreadsCte(inserted: string, mailboxParam: string, threadIdsParam: string, subjectKeysParam: string): string {
+  return `INSERT INTO mail_threads (id, mailbox_id, subject_key, message_count, unread_count, flagged, has_attachments, last_message_at,
+             snippet, subject, folder_keys, participants, participant_count, updated_at)
+          SELECT s.id, ${mailboxParam}::uuid, c.subject_key, s.n, s.unread, s.flagged, s.attachments, s.last,
+                 s.snippet, s.subject, s.folders, s.participants, s.participant_count, now()
+            FROM (${threadColumnsSql(`(SELECT ${threadSourceColumns} FROM ${inserted} WHERE thread_id = ANY(${threadIdsParam}::uuid[]))`)}) s
+            JOIN unnest(${threadIdsParam}::uuid[], ${subjectKeysParam}::text[]) AS c(id, subject_key) ON c.id = s.id`;
 }
 
 /**
@@ -156,44 +203,7 @@ export async function recomputeThreads(tx: Sql, threadIds: Iterable<string>, opt
         participants = s.participants,
         participant_count = s.participant_count,
         updated_at = now()
-       FROM (
-         SELECT ids.id, a.*, f.folders, p.participants, pc.participant_count
-           FROM unnest($1::uuid[]) AS ids(id)
-           CROSS JOIN LATERAL (
-             SELECT count(*)::int AS n,
-                    count(*) FILTER (WHERE NOT m.seen)::int AS unread,
-                    coalesce(bool_or(m.flagged), false) AS flagged,
-                    coalesce(bool_or(m.has_attachments), false) AS attachments,
-                    max(m.received_at) AS last,
-                    (array_agg(m.snippet ORDER BY m.received_at DESC, m.id DESC))[1] AS snippet,
-                    (array_agg(m.subject ORDER BY m.received_at, m.id))[1] AS subject
-               FROM mail_messages m WHERE m.thread_id = ids.id
-           ) a
-           CROSS JOIN LATERAL (
-             SELECT coalesce(array_agg(DISTINCT k ORDER BY k), ARRAY[]::text[]) AS folders
-               FROM mail_messages m, unnest(array_prepend(m.folder_key, m.labels)) AS k
-              WHERE m.thread_id = ids.id
-           ) f
-           CROSS JOIN LATERAL (
-             SELECT coalesce(jsonb_agg(x.person ORDER BY x.first_at, x.email), '[]'::jsonb) AS participants
-               FROM (
-                 SELECT lower(m.from_email) AS email, min(m.received_at) AS first_at,
-                        jsonb_strip_nulls(jsonb_build_object(
-                          'name', (array_agg(m.from_name ORDER BY m.received_at, m.id))[1],
-                          'email', (array_agg(m.from_email ORDER BY m.received_at, m.id))[1])) AS person
-                   FROM mail_messages m
-                  WHERE m.thread_id = ids.id AND m.from_email IS NOT NULL
-                  GROUP BY lower(m.from_email)
-                  ORDER BY first_at, email
-                  LIMIT ${threadParticipantsShown}
-               ) x
-           ) p
-           CROSS JOIN LATERAL (
-             SELECT count(DISTINCT lower(m.from_email))::int AS participant_count
-               FROM mail_messages m WHERE m.thread_id = ids.id AND m.from_email IS NOT NULL
-           ) pc
-          WHERE a.n > 0
-       ) s
+       FROM (${threadColumnsSql(`(SELECT ${threadSourceColumns} FROM mail_messages WHERE thread_id = ANY($1::uuid[]))`)}) s
       WHERE t.id = s.id`,
     ids,
   );
