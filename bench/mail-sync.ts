@@ -28,6 +28,7 @@ import { readFileSync } from 'node:fs';
 import { clusterCpuMs, processCpuMs, selfCpuMs } from './cpu';
 import { mailCorpus } from './mail-sync-corpus';
 import { measureLeastWork } from './mail-sync-least-work';
+import { measureWriterAlone } from './mail-sync-writer';
 import { watchFirstPage } from './mail-sync-first-page';
 import { percentile } from './stats';
 import { runSectionAlone } from './database';
@@ -190,6 +191,12 @@ export async function runMailSyncBench(options: MailBenchOptions): Promise<{ rat
           ? `store unknown (a remote PostgreSQL's CPU is not read), so no bound`
           : `store ${seconds(least.storeCpuMs)} s (PostgreSQL copying the mirrored rows into a table like mail_messages); on ${least.cores} cores no sync ends before ` +
             `${seconds(least.boundMs)} s: at best ${(floorBest / least.boundMs).toFixed(2)}× of the floor here (./mail-sync-least-work.ts)`),
+    );
+    const writer = await measureWriterAlone({ memberId: member.id, sources: corpus, pgCpuMs });
+    log(
+      `  the app's writer alone (the same batches, ingested beforehand, written one after the other as a sync writes them): ${seconds(writer.ms)} s, ` +
+        `PostgreSQL ${Number.isNaN(writer.pgCpuMs) ? '?' : seconds(writer.pgCpuMs)} s; no sync ends sooner while the writer stays as it is: ` +
+        `at most ${(floorBest / writer.ms).toFixed(2)}× of the floor (./mail-sync-writer.ts)`,
     );
     const firstPageBest = Math.min(...firstPageMs.map((ms) => (Number.isNaN(ms) ? Number.POSITIVE_INFINITY : ms)));
     log(

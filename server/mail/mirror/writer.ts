@@ -183,7 +183,8 @@ export async function holdMailboxLease(tx: Pick<Sql, '$queryRawUnsafe'>, mailbox
   if (held.length === 0) throw new MailboxLeaseLost(mailbox.id);
 }
 
-function writePrepared(mailbox: MirrorMailbox, batch: MirrorBatch, prepared: PreparedMessage[]): Promise<CommitResult> {
+/** Writes a batch already ingested (`prepareMessage` for each of its messages) in one transaction; exported for the sync bench's measure of the writer alone. */
+export function writePrepared(mailbox: MirrorMailbox, batch: MirrorBatch, prepared: PreparedMessage[]): Promise<CommitResult> {
   return inPgTransaction((sql) => writeBatch(sql, mailbox, batch, prepared), { timeoutMs: transactionTimeoutMs });
 }
 
