@@ -34,6 +34,7 @@ interface LeastWorkInput {
 export async function measureLeastWork(input: LeastWorkInput): Promise<LeastWork> {
   const { db } = await import('../server/core/db');
   const { ingestMessage } = await import('../server/mail/ingest/ingest');
+  const { serverCompressesWithLz4 } = await import('../server/mail/mirror/pg-transaction');
 
   const parseStart = selfCpuMs();
   for (const source of input.sources) await ingestMessage(source, { mailboxAddress: input.mailboxAddress, mode: 'full', sourceComplete: true });
@@ -52,6 +53,10 @@ export async function measureLeastWork(input: LeastWorkInput): Promise<LeastWork
   await db().$executeRawUnsafe(`DROP TABLE IF EXISTS ${scratch}`);
   // Indexes, defaults, the generated search column and the bodies' storage, as the mirror's own table has them.
   await db().$executeRawUnsafe(`CREATE TABLE ${scratch} (LIKE mail_messages INCLUDING ALL)`);
+  // Compressed as the writer compresses them: lz4 where the server has it (../server/mail/mirror/pg-transaction.ts).
+  if (await serverCompressesWithLz4()) {
+    await db().$executeRawUnsafe(`ALTER TABLE ${scratch} ${[...bodies].map((column) => `ALTER COLUMN ${column} SET COMPRESSION lz4`).join(', ')}`);
+  }
   try {
     const readStart = input.pgCpuMs();
     await db().$queryRawUnsafe(`SELECT sum(octet_length(body_text || '') + octet_length(body_html || '')), count(*) FROM mail_messages WHERE mailbox_id = $1::uuid`, input.mirroredMailboxId);

@@ -39,15 +39,43 @@ export async function inPgTransaction<T>(work: (sql: RawSql) => Promise<T>, opti
   }
 }
 
+const lz4ByPool = new WeakMap<pg.Pool, Promise<boolean>>();
+
+/**
+ * Whether the server can compress values with lz4 (PostgreSQL 14 and later, built with it: most packaged servers;
+ * not the embedded one). Asked once per pool; a failed question is asked again next time.
+ */
+export function serverCompressesWithLz4(of: pg.Pool = pool()): Promise<boolean> {
+  let known = lz4ByPool.get(of);
+  if (!known) {
+    known = of
+      .query<{ lz4: boolean }>(`SELECT 'lz4' = ANY(enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'`)
+      .then((result) => result.rows[0]?.lz4 === true)
+      .catch(() => {
+        lz4ByPool.delete(of);
+        return false;
+      });
+    lz4ByPool.set(of, known);
+  }
+  return known;
+}
+
 async function inPgTransactionOnce<T>(work: (sql: RawSql) => Promise<T>, options: { timeoutMs: number }): Promise<T> {
+  const lz4 = await serverCompressesWithLz4();
   const client = await pool().connect();
   let broken = false;
   try {
     // A batch that hangs (a lock, a stalled server) ends instead of holding its connection forever.
     // No parallel workers: the batch's statements are index look-ups of a few hundred rows, where
     // starting two workers took 6-17 ms against under 1 ms of work (the thread look-up, measured on
-    // 2 cores) and took the cores the sync itself runs on. All in one round trip (a simple query).
-    await client.query(`BEGIN; SET LOCAL statement_timeout = ${Math.trunc(options.timeoutMs)}; SET LOCAL max_parallel_workers_per_gather = 0`);
+    // 2 cores) and took the cores the sync itself runs on. The bodies compressed with lz4 where the
+    // server has it: pglz took about a quarter of PostgreSQL's CPU in a sync, lz4 a fraction of that
+    // (bench/README); the setting is the transaction's, so a dump restored elsewhere is not tied to it.
+    // All in one round trip (a simple query).
+    await client.query(
+      `BEGIN; SET LOCAL statement_timeout = ${Math.trunc(options.timeoutMs)}; SET LOCAL max_parallel_workers_per_gather = 0` +
+        (lz4 ? `; SET LOCAL default_toast_compression = 'lz4'` : ''),
+    );
     const result = await work(rawSql(client));
     await client.query('COMMIT');
     return result;
