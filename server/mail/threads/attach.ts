@@ -169,9 +169,10 @@ function threadColumnsSql(messages: string): string {
 /**
  * A CTE that writes the rows of the threads a batch opens, their columns computed from the batch's
  * messages as the same statement inserts them: `inserted` names the CTE of that INSERT (returning
- * `threadSourceColumns`), `$threadIds`/`$subjectKeys` the parameters holding `created`'s ids and
- * subject keys. A thread whose messages were all skipped (ON CONFLICT) gets no row. The messages'
- * foreign key is checked at the statement's end, when these rows exist.
+ * `threadSourceColumns`); the other three name the statement's parameters holding the mailbox, the
+ * new threads' ids and their subject keys (`planMessageThreads`'s `created`). A thread whose messages
+ * were all skipped (ON CONFLICT) gets no row. The messages' foreign key is checked at the statement's
+ * end, when these rows exist.
  */
 export function createdThreadsCte(inserted: string, mailboxParam: string, threadIdsParam: string, subjectKeysParam: string): string {
   return `INSERT INTO mail_threads (id, mailbox_id, subject_key, message_count, unread_count, flagged, has_attachments, last_message_at,
