@@ -205,7 +205,9 @@ export async function recomputeThreads(tx: Sql, threadIds: Iterable<string>, opt
         participant_count = s.participant_count,
         updated_at = now()
        FROM (${threadColumnsSql(`(SELECT ${threadSourceColumns} FROM mail_messages WHERE thread_id = ANY($1::uuid[]))`)}) s
-      WHERE t.id = s.id`,
+      -- The ids named again on the threads' side: joined on s alone, the planner read every thread of the
+      -- database (a sequential scan of 16,401 rows for 200 of them, measured) rather than look each one up.
+      WHERE t.id = ANY($1::uuid[]) AND t.id = s.id`,
     ids,
   );
   if (options.mayEmpty === false) return [];
