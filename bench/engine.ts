@@ -70,7 +70,8 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
   process.env.DATABASE_URL = databaseUrl;
   const { db, disconnectDb } = await import('../server/core/db');
   const { resetConfigForTests } = await import('../server/core/config');
-  const { startExecution } = await import('../server/engine/run/start');
+  const { aloneStartValues, startAloneStatement, startExecution } = await import('../server/engine/run/start');
+  const { effectiveLimits } = await import('../server/engine/contract/limits');
   const { findNodeType } = await import('../server/engine/nodes/registry');
   const { tokenHash, randomToken } = await import('../server/core/auth/tokens');
   const { createWorkflow, webhookGraph } = await import('../server/testing/workflow-factories');
@@ -139,12 +140,32 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
   const children = new Set<{ stop(): Promise<void> }>();
   let floorClientConnected = false;
 
-  const startRun = (workflowId: string, versionId: string, count: number) =>
-    db().$transaction(async (tx) => {
+  // The runs are started as the webhook starts one (`startAloneStatement`: the row and its job in one statement,
+  // prepared), a batch in one transaction on the bench's own connection, as the floor's feed adds its chains'
+  // first jobs. Until 2026-12-06 the feed went through `startExecution` in a Prisma transaction (a workflow read,
+  // the row, the job: three statements planned each time per run, and Prisma's engine in this process), which cost
+  // the engine's side of the machine what no webhook start pays.
+  const timeoutMs = effectiveLimits({ maxConcurrency: 100, executionTimeoutMs: null }).executionTimeoutMs;
+  const startRun = async (workflowId: string, versionId: string, count: number) => {
+    await client.query('BEGIN');
+    try {
       for (let index = 0; index < count; index += 1) {
-        await startExecution({ memberId: member.id, workflowId, workflowVersionId: versionId, trigger: { type: 'webhook', nodeId: 'start', data: { index, amount: index % 100 } } }, tx);
+        const { values } = aloneStartValues({
+          memberId: member.id,
+          workflowId,
+          workflowVersionId: versionId,
+          trigger: { type: 'webhook', nodeId: 'start', data: { index, amount: index % 100 } },
+          timeoutMs,
+          serialKey: null,
+        });
+        await client.query({ name: 'bench-start-run', text: startAloneStatement.text, values });
       }
-    });
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+  };
 
   let lastBatchDelay = '-1';
   /** `batchDelay` (tasks mode): graphile's completion batching, -1 (off) unless BENCH_ENGINE_BATCH_DELAY says otherwise. */

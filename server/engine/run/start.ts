@@ -116,8 +116,8 @@ export interface AloneStartInput {
 // The row and its first advance in one statement, its own transaction: one round trip where a Prisma transaction
 // took five (BEGIN, the workflow's timeout, the row, the job, COMMIT). `id` and `updated_at` are Prisma's own
 // defaults (its client fills them), so they are written here; everything else is the column's default, as for
-// `startExecution` with the same input.
-const startAloneStatement: SqlPreparedStatement = {
+// `startExecution` with the same input. Exported for the engine bench, which starts its runs with it (bench/engine.ts).
+export const startAloneStatement: SqlPreparedStatement = {
   text: `
   WITH started AS (
     INSERT INTO executions (id, member_id, workflow_id, workflow_version_id, trigger_type, trigger_node_id, trigger_data,
@@ -137,16 +137,8 @@ const startAloneTimeoutMs = 5_000;
 /** Drops `__proto__` keys at any depth, as Prisma's JSON writer does for `startExecution`: the stored data never holds one. */
 const withoutProtoKeys = (key: string, value: unknown) => (key === '__proto__' ? undefined : value);
 
-/**
- * Starts a top-level live run (it takes a slot) outside any transaction: the row and its job commit together, in
- * one statement. For an entry that answers a caller as soon as the run exists (the inbound webhook), where a
- * transaction of its own would only add round trips. Same row as `startExecution`.
- *
- * Bounded as the transaction it replaces was: the statement runs under a 5 s `statement_timeout`, set for its
- * implicit transaction in the same simple-protocol round trip (the statement `PREPARE`d once per connection, run
- * by `EXECUTE`); past it nothing is started and the caller gets DatabaseBusyError (503 `internal.busy`).
- */
-export async function startExecutionAlone(input: AloneStartInput): Promise<{ id: string }> {
+/** A new run's id and the parameters of `startAloneStatement` that start it. */
+export function aloneStartValues(input: AloneStartInput): { id: string; values: unknown[] } {
   const id = randomUUID();
   const values = [
     id,
@@ -159,6 +151,20 @@ export async function startExecutionAlone(input: AloneStartInput): Promise<{ id:
     input.timeoutMs,
     input.serialKey,
   ];
+  return { id, values };
+}
+
+/**
+ * Starts a top-level live run (it takes a slot) outside any transaction: the row and its job commit together, in
+ * one statement. For an entry that answers a caller as soon as the run exists (the inbound webhook), where a
+ * transaction of its own would only add round trips. Same row as `startExecution`.
+ *
+ * Bounded as the transaction it replaces was: the statement runs under a 5 s `statement_timeout`, set for its
+ * implicit transaction in the same simple-protocol round trip (the statement `PREPARE`d once per connection, run
+ * by `EXECUTE`); past it nothing is started and the caller gets DatabaseBusyError (503 `internal.busy`).
+ */
+export async function startExecutionAlone(input: AloneStartInput): Promise<{ id: string }> {
+  const { id, values } = aloneStartValues(input);
   try {
     await preparedRoundTrip(pool(), [startAloneStatement], ([name]) => [executeText(name ?? null, startAloneStatement, values)], { timeoutMs: startAloneTimeoutMs });
     return { id };
