@@ -41,6 +41,20 @@ export function clusterCpuMs(postmasterPid: number): number {
   return total;
 }
 
+/** The pid of a process named `command` whose command line contains `argument`, or null (e.g. a server started for this run). */
+export function pidOf(command: string, argument: string): number | null {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== command) continue;
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(argument)) return Number(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return null;
+}
+
 /** Busy and total CPU time of the machine (all cores), ms. */
 export function machineCpuMs(): { busy: number; total: number } {
   const line = readFileSync('/proc/stat', 'utf8').split('\n')[0];

@@ -5,8 +5,9 @@
  * (PostgreSQL writing the mirrored rows with their indexes and compressed bodies, nothing else: a server-side copy of
  * the round's rows into a scratch table shaped as mail_messages, less the CPU of reading them and their bodies back). On a machine of
  * `cores` cores no sync of this corpus can end before their sum divided by the cores, however well its parts overlap:
- * the best ratio to the floor this machine allows. Dovecot's CPU and the threads' tables are left out, so the bound
- * is generous.
+ * the best ratio to the floor this machine allows. The IMAP server shares the machine too: its CPU for the floor's
+ * fetch (Dovecot reading and sending every message, which any sync of it makes it do) is counted when the caller
+ * could read it. The threads' tables, the attachments and every round trip are left out, so the bound is generous.
  */
 import { availableParallelism } from 'node:os';
 import { selfCpuMs } from './cpu';
@@ -15,6 +16,8 @@ export interface LeastWork {
   fetchCpuMs: number;
   parseCpuMs: number;
   storeCpuMs: number;
+  /** The IMAP server's CPU for the same fetch (NaN when it could not be read: then left out of the bound). */
+  serverCpuMs: number;
   cores: number;
   /** The shortest sync these pieces allow on this machine, ms. */
   boundMs: number;
@@ -23,6 +26,8 @@ export interface LeastWork {
 interface LeastWorkInput {
   /** This process's CPU during the floor's best fetch. */
   fetchCpuMs: number;
+  /** The IMAP server's CPU during that fetch, NaN when unknown. */
+  serverCpuMs: number;
   sources: Buffer[];
   mailboxAddress: string;
   /** A mailbox whose mirror holds the corpus (an app round's). */
@@ -66,7 +71,15 @@ export async function measureLeastWork(input: LeastWorkInput): Promise<LeastWork
     // NaN stays NaN (a remote server): the caller then reports no bound.
     const storeCpuMs = Math.max(0, input.pgCpuMs() - storeStart - readCpuMs);
     const cores = availableParallelism();
-    return { fetchCpuMs: input.fetchCpuMs, parseCpuMs, storeCpuMs, cores, boundMs: (input.fetchCpuMs + parseCpuMs + storeCpuMs) / cores };
+    const serverCpuMs = Number.isFinite(input.serverCpuMs) ? input.serverCpuMs : 0;
+    return {
+      fetchCpuMs: input.fetchCpuMs,
+      parseCpuMs,
+      storeCpuMs,
+      serverCpuMs: input.serverCpuMs,
+      cores,
+      boundMs: (input.fetchCpuMs + serverCpuMs + parseCpuMs + storeCpuMs) / cores,
+    };
   } finally {
     await db().$executeRawUnsafe(`DROP TABLE IF EXISTS ${scratch}`);
   }
