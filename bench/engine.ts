@@ -32,6 +32,7 @@ import { ensureProductionBuild } from './build';
 import { clusterCpuMs, othersShare, processCpuMs } from './cpu';
 import { runSectionAlone } from './database';
 import { DbObserver } from './db-stats';
+import { createEngineFeed } from './engine-feed';
 import { chainTask, createFloorDatabase, startGraphileFloor, type ChainPayload } from './engine-graphile';
 import { benchNodeIds, engineBenchGraph } from './engine-graph';
 import { startSink } from './engine-sink';
@@ -70,8 +71,7 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
   process.env.DATABASE_URL = databaseUrl;
   const { db, disconnectDb } = await import('../server/core/db');
   const { resetConfigForTests } = await import('../server/core/config');
-  const { aloneStartValues, startAloneStatement, startExecution } = await import('../server/engine/run/start');
-  const { effectiveLimits } = await import('../server/engine/contract/limits');
+  const { startExecution } = await import('../server/engine/run/start');
   const { findNodeType } = await import('../server/engine/nodes/registry');
   const { tokenHash, randomToken } = await import('../server/core/auth/tokens');
   const { createWorkflow, webhookGraph } = await import('../server/testing/workflow-factories');
@@ -140,32 +140,7 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
   const children = new Set<{ stop(): Promise<void> }>();
   let floorClientConnected = false;
 
-  // The runs are started as the webhook starts one (`startAloneStatement`: the row and its job in one statement,
-  // prepared), a batch in one transaction on the bench's own connection, as the floor's feed adds its chains'
-  // first jobs. Until 2026-12-06 the feed went through `startExecution` in a Prisma transaction (a workflow read,
-  // the row, the job: three statements planned each time per run, and Prisma's engine in this process), which cost
-  // the engine's side of the machine what no webhook start pays.
-  const timeoutMs = effectiveLimits({ maxConcurrency: 100, executionTimeoutMs: null }).executionTimeoutMs;
-  const startRun = async (workflowId: string, versionId: string, count: number) => {
-    await client.query('BEGIN');
-    try {
-      for (let index = 0; index < count; index += 1) {
-        const { values } = aloneStartValues({
-          memberId: member.id,
-          workflowId,
-          workflowVersionId: versionId,
-          trigger: { type: 'webhook', nodeId: 'start', data: { index, amount: index % 100 } },
-          timeoutMs,
-          serialKey: null,
-        });
-        await client.query({ name: 'bench-start-run', text: startAloneStatement.text, values });
-      }
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    }
-  };
+  const startRuns = await createEngineFeed(client);
 
   let lastBatchDelay = '-1';
   /** `batchDelay` (tasks mode): graphile's completion batching, -1 (off) unless BENCH_ENGINE_BATCH_DELAY says otherwise. */
@@ -208,7 +183,7 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
         const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM executions WHERE workflow_id = $1::uuid AND status IN ('queued', 'running', 'waiting')`, [workflow.id]);
         return rows[0].n;
       },
-      start: (count) => startRun(workflow.id, version!.id, count),
+      start: (count) => startRuns({ memberId: member.id, workflowId: workflow.id, versionId: version!.id }, count),
       async diagnose() {
         const { rows: statuses } = await client.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM executions WHERE workflow_id = $1::uuid GROUP BY status`, [workflow.id]);
         const { rows: jobs } = await client.query<{ n: number; last_error: string | null; locked: number; future: number; attempts: number }>(
