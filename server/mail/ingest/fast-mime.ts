@@ -240,15 +240,27 @@ function isPlainCharset(charset: string | false): boolean {
  * every other character kept as its byte.
  */
 export function quotedPrintable(body: Buffer): Buffer {
-  const text = body
-    .toString('latin1')
-    .replace(/[\t ]+$/gm, '')
-    .replace(/=(?:\r?\n|$)/g, '');
+  let text = body.toString('latin1');
+  // Most bodies have no blank to drop (an encoder writes a line's last blank as =20). Looking for one with `includes`
+  // costs half of running the rule's expression, which tries a match at every space of the text: 28 against 58 ms
+  // for 3,000 messages of the bench's corpus; the expression was 2.6 % of the syncing process's CPU in a profile.
+  if (hasBlankBeforeLineEnd(text)) text = text.replace(/[\t ]+$/gm, '');
+  if (!text.includes('=')) return Buffer.from(text, 'latin1');
+  text = text.replace(/=(?:\r?\n|$)/g, '');
   if (!text.includes('=')) return Buffer.from(text, 'latin1');
   return Buffer.from(
     text.replace(/=([\da-fA-F]{2})/g, (_escape, hex: string) => String.fromCharCode(parseInt(hex, 16))),
     'latin1',
   );
+}
+
+/**
+ * Whether a space or a tab stands right before a line end or at the very end: where `/[\t ]+$/gm` matches (in a
+ * latin1 text the only line ends are CR and LF).
+ */
+function hasBlankBeforeLineEnd(text: string): boolean {
+  const last = text.charCodeAt(text.length - 1);
+  return last === 0x20 || last === 0x09 || text.includes(' \n') || text.includes(' \r') || text.includes('\t\n') || text.includes('\t\r');
 }
 
 /** Well-formed base64 lines: the alphabet, line ends, padding only at the very end. */
