@@ -97,6 +97,24 @@ describe('the fast MIME path answers as mailparser does', () => {
   });
 });
 
+describe('bodies shaped to make a pattern work in the square of their length (mail is anyone’s input)', () => {
+  // Each of these took one to five minutes before (seconds for 40 KB, growing with the square), past the test's
+  // timeout; linear, they take milliseconds.
+  const size = 256 * 1024;
+  const message = (encoding: string, body: string) =>
+    Buffer.from(`From: a@example.test\r\nTo: b@example.test\r\nSubject: s\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: ${encoding}\r\n\r\n${body}`, 'latin1');
+
+  it('a quoted-printable body with 256 KB of blanks before a word, and a blank before a line end', () => {
+    const body = `a${' '.repeat(size)}b \r\nc`;
+    expect(quotedPrintable(Buffer.from(body, 'latin1')).toString('latin1')).toBe(`a${' '.repeat(size)}b\r\nc`);
+    expect(fastParseMime(message('quoted-printable', body), { keepContent: true })?.text).toBe(`a${' '.repeat(size)}b\nc`);
+  });
+
+  it('a base64 body of 256 KB of line ends and then a character outside the alphabet goes to mailparser', () => {
+    expect(fastParseMime(message('base64', `${'\r\n'.repeat(size / 2)}!`), { keepContent: true })).toBeNull();
+  });
+});
+
 describe('quoted-printable', () => {
   it('decodes exactly as libqp does, on seeded random input full of its special cases', () => {
     const random = seeded(25);
