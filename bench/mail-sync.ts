@@ -158,6 +158,9 @@ export async function runMailSyncBench(options: MailBenchOptions): Promise<{ rat
     const floorCpuMs: number[] = [];
     const floorServerCpuMs: number[] = [];
     const appMs: number[] = [];
+    /** From the sync's start to the body pass's end: every message's body in. */
+    const filledMs: number[] = [];
+    let bodiesLeft = 0;
     const firstPageMs: number[] = [];
     const appCpu: number[] = [];
     const pgCpu: number[] = [];
@@ -176,6 +179,14 @@ export async function runMailSyncBench(options: MailBenchOptions): Promise<{ rat
       const firstPage = await watchFirstPage({ databaseUrl: options.databaseUrl, mailboxId: mailbox.id, memberId: member.id, newestIds, startedAt: begin });
       const result = await session.run({ delta: true }, new AbortController().signal);
       const elapsed = performance.now() - begin;
+      // The body pass, run to its end as the worker runs it (one budget a run, each after the last).
+      let filling = result.outcome === 'ok' && result.more.bodies;
+      while (filling) {
+        const pass = await session.run({ bodies: true }, new AbortController().signal);
+        if (pass.outcome !== 'ok') throw new Error(`the body pass failed: ${JSON.stringify(pass)}`);
+        filling = pass.more.bodies;
+      }
+      const filledAt = performance.now() - begin;
       // Shown at the latest when the sync ended: one more read settles it.
       firstPageMs.push(await Promise.race([firstPage.shown, new Promise<number>((resolve) => setTimeout(() => resolve(Number.NaN), 5_000))]));
       await firstPage.stop();
@@ -184,7 +195,9 @@ export async function runMailSyncBench(options: MailBenchOptions): Promise<{ rat
       await session.close();
       if (result.outcome !== 'ok') throw new Error(`the sync failed: ${JSON.stringify(result)}`);
       appMs.push(elapsed);
+      filledMs.push(filledAt);
       mirrored = await db().mailMessage.count({ where: { mailboxId: mailbox.id } });
+      bodiesLeft = await db().mailMessage.count({ where: { mailboxId: mailbox.id, bodyPending: true } });
       mirroredMailboxId = mailbox.id;
       // Leave the row in place (its mirror is the bench's data) but out of the way of the next phases.
       await db().mailbox.update({ where: { id: mailbox.id }, data: { status: 'disconnected' } });
@@ -193,11 +206,20 @@ export async function runMailSyncBench(options: MailBenchOptions): Promise<{ rat
     const appBest = Math.min(...appMs);
     const ratio = floorBest / appBest;
     log(`  floor bare imapflow FETCH: best ${(floorBest / 1000).toFixed(2)} s (${((count / floorBest) * 1000).toFixed(0)} messages/s); rounds ${floorMs.map((ms) => (ms / 1000).toFixed(2)).join(', ')} s`);
+    const filledBest = Math.min(...filledMs);
     log(
-      `  app   initial sync into the mirror: best ${(appBest / 1000).toFixed(2)} s (${((count / appBest) * 1000).toFixed(0)} messages/s); rounds ${appMs.map((ms) => (ms / 1000).toFixed(2)).join(', ')} s; ` +
-        `${mirrored} rows; CPU of this process ${appCpu.map((ms) => (ms / 1000).toFixed(1)).join(', ')} s, PostgreSQL ${pgCpu.map((ms) => (Number.isNaN(ms) ? '?' : (ms / 1000).toFixed(1))).join(', ')} s`,
+      `  app   initial sync into the mirror, every message listed: best ${(appBest / 1000).toFixed(2)} s (${((count / appBest) * 1000).toFixed(0)} messages/s); rounds ${appMs.map((ms) => (ms / 1000).toFixed(2)).join(', ')} s; ` +
+        `${mirrored} rows`,
     );
-    log(`  ${ratio >= targets.throughputRatio && mirrored === count ? 'PASS' : 'MISS'}  initial sync ≥ ${targets.throughputRatio} × bare imapflow fetch: ${ratio.toFixed(2)}× (${mirrored}/${count} mirrored)`);
+    log(
+      `        every body in (the body pass after a headers-first listing): best ${(filledBest / 1000).toFixed(2)} s from the start, ${(floorBest / filledBest).toFixed(2)}× of the floor; ` +
+        `rounds ${filledMs.map((ms) => (ms / 1000).toFixed(2)).join(', ')} s; ${bodiesLeft} left pending; CPU of this process ${appCpu.map((ms) => (ms / 1000).toFixed(1)).join(', ')} s, ` +
+        `PostgreSQL ${pgCpu.map((ms) => (Number.isNaN(ms) ? '?' : (ms / 1000).toFixed(1))).join(', ')} s (listing and bodies)`,
+    );
+    log(
+      `  ${ratio >= targets.throughputRatio && mirrored === count && bodiesLeft === 0 ? 'PASS' : 'MISS'}  initial sync ≥ ${targets.throughputRatio} × bare imapflow fetch: ${ratio.toFixed(2)}× ` +
+        `(${mirrored}/${count} listed, ${count - bodiesLeft} bodies in when the pass ended)`,
+    );
     const least = await measureLeastWork({
       fetchCpuMs: floorCpuMs[floorMs.indexOf(floorBest)]!,
       serverCpuMs: floorServerCpuMs[floorMs.indexOf(floorBest)]!,

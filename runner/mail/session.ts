@@ -6,7 +6,8 @@
  *    from the source side before the delta could see the moved copy as new mail);
  * 2. the delta (initial sync of recent mail on the first run);
  * 3. a resync window, when one was requested (silent);
- * 4. a backfill slice budget, when a backfill is pending or running.
+ * 4. a budget of the body pass, when a large initial window was listed from its headers (`headersFirstAbove`);
+ * 5. a backfill slice budget, when a backfill is pending or running.
  *
  * Failures are classified and recorded (./mailbox-status.ts); the caller schedules the retry with the
  * backoff returned. One session runs one thing at a time (the worker serialises calls).
@@ -18,6 +19,7 @@ import { openAdapter, type AdapterMailbox } from '../../server/mail/adapters';
 import { parseImapProviderKey } from '../../server/mail/imap/sync/provider-key';
 import type { ImapAdapterOptions } from '../../server/mail/imap/sync/adapter';
 import type { BatchLimits } from '../../server/mail/imap/sync/fetch-batches';
+import { pendingBodies } from '../../server/mail/mirror/bodies';
 import { loadFolderStates, reconcileFolders } from '../../server/mail/mirror/folders';
 import { completeOperation, dropOperation, failOperation, pendingOperations, type OperationFence } from '../../server/mail/mirror/operations';
 import { createMirrorSink, MailboxLeaseLost, recountMessages, type MirrorMailbox } from '../../server/mail/mirror/writer';
@@ -32,11 +34,13 @@ export interface WorkRequest {
   delta?: boolean | 'inbox';
   operations?: boolean;
   resync?: boolean;
+  /** Bodies of messages listed from their headers. */
+  bodies?: boolean;
   backfill?: boolean;
 }
 
 export type RunResult =
-  | { outcome: 'ok'; more: { backfill: boolean; operations: boolean } }
+  | { outcome: 'ok'; more: { backfill: boolean; operations: boolean; bodies: boolean } }
   | { outcome: 'failed'; failure: ClassifiedSyncError; retryInMs: number }
   | { outcome: 'gone' };
 
@@ -59,6 +63,10 @@ export interface SessionOptions {
   imap?: ImapAdapterOptions['imap'];
   /** Backfill messages per run before handing the connection back to the delta. */
   backfillPerRun?: number;
+  /** Listing from headers first above this initial window (default MAIL_HEADERS_FIRST_ABOVE). */
+  headersFirstAbove?: number;
+  /** Bodies filled per run before handing the connection back to the delta. */
+  bodiesPerRun?: number;
   /** Folder list re-read at most this often (ms); always on the first run. */
   folderListEveryMs?: number;
   /** Attempts of one webmail operation before it is marked failed. */
@@ -123,6 +131,7 @@ export class MailboxSession {
         signal,
         initialSince: new Date(Date.now() - (this.options.initialDays ?? config().MAIL_INITIAL_SYNC_DAYS) * 24 * 3600_000),
         initialMaxPerFolder: this.options.initialMaxPerFolder ?? config().MAIL_INITIAL_SYNC_MAX_PER_FOLDER,
+        headersFirstAbove: this.options.headersFirstAbove ?? config().MAIL_HEADERS_FIRST_ABOVE,
       };
       let moreOperations = false;
       // Pending operations go first whatever was asked: a delta or resync must never read back what
@@ -145,13 +154,20 @@ export class MailboxSession {
         operation = 'resync';
         await this.resync(adapter, mailbox, context);
       }
+      // After a delta the pass is only looked for (its first budget comes in a run of its own, so a sync that
+      // listed headers first ends as soon as every message is listed).
+      let moreBodies = false;
+      if ((work.bodies || work.delta) && !signal.aborted) {
+        operation = 'sync';
+        moreBodies = await this.bodies(adapter, context, work.bodies === true);
+      }
       let moreBackfill = false;
       if (work.backfill && !signal.aborted) {
         operation = 'backfill';
         moreBackfill = await this.backfill(adapter, mailbox, context);
       }
       if (!signal.aborted) await recordSuccess(mailbox.id, { delta: Boolean(work.delta), initialComplete: initialComplete && work.delta === true }, this.options.leaseOwner);
-      return { outcome: 'ok', more: { backfill: moreBackfill, operations: moreOperations } };
+      return { outcome: 'ok', more: { backfill: moreBackfill, operations: moreOperations, bodies: moreBodies } };
     } catch (error) {
       if (leaseLost(error)) {
         // Released or taken over while a batch was on its way: the holder syncs it now; nothing to record.
@@ -232,6 +248,16 @@ export class MailboxSession {
     await db().$executeRaw`
       UPDATE mailboxes SET sync_state = sync_state - 'resyncSince'
        WHERE id = ${mailbox.id}::uuid AND sync_state->>'resyncSince' = ${since.toISOString()}`;
+  }
+
+  /** One budget of the body pass when `fill`, else only the look; returns true when more remains. */
+  private async bodies(adapter: MailProviderAdapter, context: SyncContext, fill: boolean): Promise<boolean> {
+    if (!adapter.fillBodies) return false;
+    const budget = this.options.bodiesPerRun ?? 2_000;
+    const pending = await pendingBodies(context.mailboxId, fill ? budget + 1 : 1);
+    if (!fill || pending.length === 0) return pending.length > 0;
+    await adapter.fillBodies(context, pending.slice(0, budget));
+    return pending.length > budget && !context.signal.aborted;
   }
 
   /** One budget of backfill; returns true when more remains. */

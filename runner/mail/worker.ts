@@ -1,5 +1,5 @@
 /**
- * The work of one leased mailbox in this runner: requests (delta, operations, resync, backfill) are
+ * The work of one leased mailbox in this runner: requests (delta, operations, resync, bodies, backfill) are
  * merged and run one at a time through the mailbox's session; an IMAP IDLE watch asks for a delta on
  * every change it sees; a timer polls (often when the provider offers no push, rarely otherwise, for
  * the folders IDLE does not watch); a failure closes the watch and retries everything after the
@@ -90,7 +90,7 @@ const watchSettledMs = 60_000;
 /** Run failures after which reopening the watch is worth trying at once (the server may just be back). */
 const reopenAfterFailure = new Set(['unreachable', 'timeout']);
 
-const everything: Required<WorkRequest> = { delta: true, operations: true, resync: true, backfill: true };
+const everything: Required<WorkRequest> = { delta: true, operations: true, resync: true, bodies: true, backfill: true };
 
 export class MailboxWorker {
   private readonly session: MailboxSession;
@@ -145,13 +145,14 @@ export class MailboxWorker {
       delta: this.pending.delta === true || work.delta === true ? true : this.pending.delta || work.delta,
       operations: this.pending.operations || work.operations,
       resync: this.pending.resync || work.resync,
+      bodies: this.pending.bodies || work.bodies,
       backfill: this.pending.backfill || work.backfill,
     };
     this.kick();
   }
 
   private hasWork(): boolean {
-    return Boolean(this.pending.delta || this.pending.operations || this.pending.resync || this.pending.backfill);
+    return Boolean(this.pending.delta || this.pending.operations || this.pending.resync || this.pending.bodies || this.pending.backfill);
   }
 
   private kick(): void {
@@ -210,7 +211,8 @@ export class MailboxWorker {
     this.failing = false;
     this.lastFailureKind = null;
     if (result.more.operations) this.pending.operations = true;
-    // A backfill continues after whatever else is waiting, one budget at a time.
+    // The body pass and a backfill continue after whatever else is waiting, one budget at a time.
+    if (result.more.bodies) setImmediate(() => this.request({ bodies: true }));
     if (result.more.backfill) setImmediate(() => this.request({ backfill: true }));
     await this.ensureWatch();
     // Without an open watch, the successful run is what proves the mailbox watched (by its poll).

@@ -190,6 +190,11 @@ const environmentSchema = z.object({
   MAIL_INITIAL_SYNC_DAYS: positiveInt(30),
   MAIL_INITIAL_SYNC_MAX_PER_FOLDER: positiveInt(1000),
   /**
+   * A folder whose initial window holds more messages than this is listed from their headers first (every
+   * message shows in the lists at once) and its bodies are fetched right after, newest first (the body pass).
+   */
+  MAIL_HEADERS_FIRST_ABOVE: positiveInt(500),
+  /**
    * Mailbox health (runner/mail/health-watchdog.ts): the watch heartbeat is written at most every N
    * seconds; an `active` mailbox is stalled after no successful sync for N minutes (3x the 5-min poll
    * while IDLE watches), a watch heartbeat older than N seconds, or mail mirrored and not journaled

@@ -1,6 +1,7 @@
 /**
  * On-demand content: a message whose body was not mirrored (`bodyComplete` false: processing_only,
- * a message too large to fetch whole, parts beyond the ingest bounds) or whose attachment content is
+ * a message too large to fetch whole, parts beyond the ingest bounds, a message listed from its header
+ * the body pass has not reached yet) or whose attachment content is
  * missing is read from the provider when a member opens it or downloads the attachment (web process:
  * the message read and attachment download routes call this after checking the member's access; it
  * checks none itself).
@@ -17,7 +18,8 @@ import { db } from '../core/db';
 import { blobKeys, blobStore } from '../core/storage/blob-store';
 import { openAdapter } from './adapters';
 import { ingestMessage } from './ingest/ingest';
-import type { MailProviderAdapter } from './provider';
+import { createMirrorSink } from './mirror/writer';
+import type { IncomingMessage, MailProviderAdapter } from './provider';
 import { classifySyncError, type SyncErrorKind } from './sync-errors';
 import { withDeadline } from './with-deadline';
 
@@ -74,7 +76,25 @@ export async function fetchMessageContent(messageId: string, options: { attachme
           if (!content && wanted.partRef) content = (await opened.adapter.fetchContent(locator, { part: wanted.partRef }))?.content ?? null;
           if (content) attachment = { content, mime: wanted.mime, filename: wanted.filename };
         }
-        if (full) {
+        if (full && message.bodyPending && !wanted) {
+          // Listed from its header and opened before the body pass reached it: filled as the pass fills it (the
+          // snippet, the signals its parts give, its attachments and its thread), so the answer lists them too.
+          const mailbox = { id: message.mailbox.id, memberId: message.mailbox.memberId, address: message.mailbox.address, syncMode: 'full' as const };
+          const incoming: IncomingMessage = {
+            providerKey: message.providerKey,
+            folderKey: message.folderKey,
+            labels: message.labels,
+            uid: message.uid,
+            uidValidity: message.uidValidity,
+            modseq: message.modseq,
+            flags: { seen: message.seen, flagged: message.flagged, draft: message.draft, sent: message.sent },
+            internalDate: message.receivedAt,
+            size: message.size,
+            source: source.content,
+            sourceComplete: source.complete,
+          };
+          await createMirrorSink(mailbox).fillBodies({ messages: [{ messageId: message.id, incoming }], missing: [] });
+        } else if (full) {
           await db().$transaction(async (tx) => {
             await tx.mailMessage.update({
               where: { id: message.id },

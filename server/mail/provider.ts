@@ -59,6 +59,24 @@ export interface IncomingMessage {
    */
   source: Buffer;
   sourceComplete: boolean;
+  /**
+   * Only the header was fetched, so that a large initial sync lists every message first (`headersFirstAbove`):
+   * the row is written with `bodyPending` and the body pass (`MirrorSink.fillBodies`) brings the rest.
+   */
+  bodyDeferred?: boolean;
+}
+
+/** A row the body pass still has to fill: its id in the mirror and where the provider keeps it. */
+export interface PendingBody {
+  id: string;
+  providerKey: string;
+}
+
+/** One transaction of the body pass: full sources of rows listed from their header, and rows the provider no longer has. */
+export interface BodyBatch {
+  messages: Array<{ messageId: string; incoming: IncomingMessage }>;
+  /** Pending rows whose message the provider did not return: left to the delta's expunge, no longer pending. */
+  missing: string[];
 }
 
 export interface FlagUpdate {
@@ -112,6 +130,8 @@ export interface MirrorSink {
    * ones are fetched and ingested. Optional: without it the adapters fetch every changed message.
    */
   known?(providerKeys: string[]): Promise<Set<string>>;
+  /** Fills rows listed from their header (`bodyPending`) with their body, snippet, signals and attachments; in order with `commit`. */
+  fillBodies(batch: BodyBatch): Promise<{ filled: number }>;
 }
 
 /**
@@ -134,6 +154,11 @@ export interface SyncContext {
   /** Initial sync window: messages newer than this (and at most `initialMaxPerFolder` per folder). */
   initialSince: Date;
   initialMaxPerFolder: number;
+  /**
+   * A folder whose initial window holds more messages than this is listed from their headers first, its bodies
+   * fetched by the body pass afterwards (`MailProviderAdapter.fillBodies`); absent: every message is fetched whole.
+   */
+  headersFirstAbove?: number;
 }
 
 export interface SyncOutcome {
@@ -204,6 +229,11 @@ export interface MailProviderAdapter {
   backfill(context: SyncContext, options: { since: Date | null; sliceSize: number }): Promise<BackfillOutcome>;
   /** Re-reads messages received since the date: refreshes flags and folders, inserts missing ones (silent). */
   resync(context: SyncContext, since: Date): Promise<{ inserted: number; refreshed: number }>;
+  /**
+   * The body pass: fetches the whole source of rows listed from their header and hands them to
+   * `context.sink.fillBodies`, in batches. Only adapters that list headers first (`headersFirstAbove`) have it.
+   */
+  fillBodies?(context: SyncContext, pending: PendingBody[]): Promise<{ filled: number }>;
   /**
    * The RFC 5322 source of one message (or, with `part`, the decoded content of one MIME part), up
    * to a bound; `complete` false when it was cut. Null when the message is gone from the server.

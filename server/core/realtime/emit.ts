@@ -18,7 +18,7 @@ const maxPayloadBytes = 7_000;
 
 /** Event names the UI listens to, with their payloads. */
 export interface RealtimeEvents {
-  'mail.changed': { mailboxId: string; threadIds?: string[]; reason: 'new' | 'flags' | 'moved' | 'expunged' | 'resync' };
+  'mail.changed': { mailboxId: string; threadIds?: string[]; reason: 'new' | 'flags' | 'moved' | 'expunged' | 'resync' | 'bodies' };
   'mailbox.status': { mailboxId: string; status: string; backfill?: unknown; lastDeltaAt?: string | null };
   'notification.created': { id: string; kind: string; unreadCount?: number };
   /** The member's unread count changed (read, read-all, archive), for the bell. */

@@ -53,6 +53,8 @@ export interface MessageRow {
   body_text: string | null;
   body_html: string | null;
   body_complete: boolean;
+  /** Listed from its header: the body pass fills it (./bodies.ts). */
+  body_pending: boolean;
   ingested_via: IngestedVia;
 }
 
@@ -62,9 +64,10 @@ export async function prepareMessage(
   mailbox: { id: string; address: string; syncMode: 'full' | 'processing_only' },
   incoming: IncomingMessage,
   ingestedVia: IngestedVia,
+  /** The row's id: a new one, or the row the body pass fills. */
+  id: string = randomUUID(),
 ): Promise<PreparedMessage> {
   const parsed = await ingestMessage(incoming.source, { mailboxAddress: mailbox.address, mode: mailbox.syncMode, sourceComplete: incoming.sourceComplete });
-  const id = randomUUID();
   const receivedAt = incoming.internalDate ?? parsed.date ?? new Date();
   const row: MessageRow = {
     id,
@@ -104,6 +107,7 @@ export async function prepareMessage(
     body_text: parsed.bodyText,
     body_html: parsed.bodyHtml,
     body_complete: parsed.bodyComplete,
+    body_pending: incoming.bodyDeferred === true && mailbox.syncMode === 'full',
     ingested_via: ingestedVia,
   };
   return {

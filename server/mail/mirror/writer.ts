@@ -13,7 +13,7 @@ import { db, pool, type Tx } from '../../core/db';
 import { log } from '../../core/log';
 import { emitToMember, realtimeNotification, type RealtimeEvents } from '../../core/realtime/emit';
 import { blobKeys, blobStore } from '../../core/storage/blob-store';
-import type { FlagUpdate, FolderCursor, MirrorBatch, MirrorSink } from '../provider';
+import type { BodyBatch, FlagUpdate, FolderCursor, MirrorBatch, MirrorSink } from '../provider';
 import { createdThreadsCte, planMessageThreads, recomputeThreads, threadLookupColumnsSql, threadLookupParams, threadLookupsOf, threadSourceColumns } from '../threads/attach';
 import { markDraftsGone } from '../send/drafts';
 import { queueForDispatch } from './dispatch-queue';
@@ -147,6 +147,17 @@ export function createMirrorSink(mailbox: MirrorMailbox, statistics: StatisticsR
       await tail.catch(() => {});
       return knownProviderKeys(mailbox.id, providerKeys);
     },
+    fillBodies(batch) {
+      const previous = tail;
+      const written = (async () => {
+        const prepared = await prepareBodies(mailbox, batch);
+        await previous;
+        return { filled: await inPgTransaction((sql) => writeBodies(sql, mailbox, prepared, batch.missing), { timeoutMs: transactionTimeoutMs }) };
+      })();
+      tail = written;
+      written.catch(() => {});
+      return written;
+    },
   };
 }
 
@@ -169,6 +180,62 @@ async function prepareBatch(mailbox: MirrorMailbox, batch: MirrorBatch): Promise
     }
   }
   return prepared;
+}
+
+/** The body pass's sources ingested as the rows they fill (each keeps the id of its row). */
+async function prepareBodies(mailbox: MirrorMailbox, batch: BodyBatch): Promise<PreparedMessage[]> {
+  const prepared: PreparedMessage[] = [];
+  let sliceStart = performance.now();
+  for (const { messageId, incoming } of batch.messages) {
+    prepared.push(await prepareMessage(mailbox, { ...incoming, bodyDeferred: false }, 'initial', messageId));
+    if (performance.now() - sliceStart > parseSliceMs) {
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
+  }
+  return prepared;
+}
+
+/**
+ * Fills rows listed from their header with what only the whole source gives: the body, snippet, the signals read
+ * from its parts, the attachments; their threads' snippets and attachment marks follow. A row filled meanwhile
+ * (read on demand and filled by an earlier pass) or removed is left alone; `missing` rows (the provider no longer
+ * has the message) stop being pending, for the delta's expunge to remove. Returns the rows filled.
+ */
+async function writeBodies(tx: Sql, mailbox: MirrorMailbox, prepared: PreparedMessage[], missing: string[]): Promise<number> {
+  await holdMailboxLease(tx, mailbox);
+  let filled: { id: string; thread_id: string | null }[] = [];
+  if (prepared.length > 0) {
+    const bodies: (string | null)[] = [];
+    const bodyRows: string[] = [];
+    const meta = prepared.map(({ row: { body_text: text, body_html: html, ...rest } }, index) => {
+      bodies.push(text, html);
+      bodyRows.push(`(${index + 1}, $${2 * index + 3}::text, $${2 * index + 4}::text)`);
+      return rest;
+    });
+    filled = await tx.$queryRawUnsafe<{ id: string; thread_id: string | null }[]>(
+      `UPDATE mail_messages m SET
+          snippet = r.snippet, body_text = b.body_text, body_html = b.body_html, body_complete = r.body_complete, body_pending = false,
+          has_attachments = r.has_attachments, is_auto_reply = r.is_auto_reply, is_no_reply = r.is_no_reply, is_mailing_list = r.is_mailing_list,
+          is_bulk = r.is_bulk, is_delivery_report = r.is_delivery_report, is_calendar = r.is_calendar, updated_at = now()
+         FROM json_populate_recordset(null::mail_messages, $2::json) WITH ORDINALITY AS r
+         JOIN (VALUES ${bodyRows.join(', ')}) AS b(n, body_text, body_html) ON b.n = r.ordinality
+        WHERE m.id = r.id AND m.mailbox_id = $1::uuid AND m.body_pending
+       RETURNING m.id, m.thread_id`,
+      mailbox.id,
+      JSON.stringify(meta),
+      ...bodies,
+    );
+    const filledIds = new Set(filled.map((row) => row.id));
+    await insertAttachments(tx, prepared.filter((message) => filledIds.has(message.id)));
+  }
+  if (missing.length > 0) {
+    await tx.$executeRawUnsafe(`UPDATE mail_messages SET body_pending = false WHERE mailbox_id = $1::uuid AND id = ANY($2::uuid[]) AND body_pending`, mailbox.id, missing);
+  }
+  const threadIds = [...new Set(filled.map((row) => row.thread_id).filter((id): id is string => id !== null))];
+  await recomputeThreads(tx, threadIds);
+  if (filled.length > 0) await announce(tx, mailbox, 'bodies', threadIds);
+  return filled.length;
 }
 
 /**
@@ -276,12 +343,12 @@ async function insertMessages(tx: Sql, mailbox: MirrorMailbox, prepared: Prepare
        INSERT INTO mail_messages (id, mailbox_id, thread_id, provider_key, folder_key, labels, uid, uid_validity, modseq,
           message_id_header, in_reply_to, "references", subject, snippet, from_name, from_email, recipients, date_header,
           received_at, seen, flagged, draft, sent, is_auto_reply, is_no_reply, is_mailing_list, list_id, list_unsubscribe, is_from_self,
-          is_bulk, is_delivery_report, is_calendar, has_attachments, size, body_text, body_html, body_complete, ingested_via, updated_at)
+          is_bulk, is_delivery_report, is_calendar, has_attachments, size, body_text, body_html, body_complete, body_pending, ingested_via, updated_at)
        SELECT r.id, r.mailbox_id, r.thread_id, r.provider_key, r.folder_key, coalesce(r.labels, ARRAY[]::text[]), r.uid, r.uid_validity, r.modseq,
           r.message_id_header, r.in_reply_to, coalesce(r."references", ARRAY[]::text[]), r.subject, r.snippet, r.from_name, r.from_email,
           coalesce(r.recipients, '{}'::jsonb), r.date_header, r.received_at, r.seen, r.flagged, r.draft, r.sent, r.is_auto_reply, r.is_no_reply,
           r.is_mailing_list, r.list_id, r.list_unsubscribe, r.is_from_self, r.is_bulk, r.is_delivery_report, r.is_calendar, r.has_attachments,
-          r.size, b.body_text, b.body_html, r.body_complete, r.ingested_via, now()
+          r.size, b.body_text, b.body_html, r.body_complete, r.body_pending, r.ingested_via, now()
          FROM json_populate_recordset(null::mail_messages, $1::json) WITH ORDINALITY AS r
          JOIN (VALUES ${bodyRows.join(', ')}) AS b(n, body_text, body_html) ON b.n = r.ordinality
        ON CONFLICT (mailbox_id, provider_key) DO NOTHING

@@ -120,6 +120,7 @@ export function abortingAfter(context: SyncContext, after: number, reason = 'lea
       resetFolder: (folderKey, uidValidity) => sink.resetFolder(folderKey, uidValidity),
       mirroredKeys: (prefix) => sink.mirroredKeys(prefix),
       known: sink.known ? (keys) => sink.known!(keys) : undefined,
+      fillBodies: (batch) => sink.fillBodies(batch),
       commit: async (batch) => {
         const result = await sink.commit(batch);
         commits += 1;

@@ -73,8 +73,8 @@ export function useLiveUpdates() {
     if (queryClient.isMutating({ mutationKey: mailKeys.threadAction }) === 0) {
       refreshMail(Array.isArray(payload.threadIds) ? payload.threadIds : undefined);
     }
-    // New or removed mail changes the mailbox's message count.
-    if (payload.reason !== 'flags') refreshMailboxes();
+    // New or removed mail changes the mailbox's message count (flags and bodies filled in do not).
+    if (payload.reason !== 'flags' && payload.reason !== 'bodies') refreshMailboxes();
   });
 
   useRealtimeEvent('mailbox.status', (payload) => {

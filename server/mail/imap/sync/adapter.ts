@@ -1,6 +1,6 @@
 /**
  * The IMAP provider adapter (../../provider.ts): one logged-in imapflow connection per run, used
- * for listing folders, the delta, backfill and resync slices, on-demand content and webmail
+ * for listing folders, the delta, backfill and resync slices, the body pass, on-demand content and webmail
  * operations; IDLE watches run on a connection of their own.
  */
 import type { ImapFlow, ImapFlowOptions } from 'imapflow';
@@ -10,6 +10,7 @@ import type {
   MailOperationInput,
   MailProviderAdapter,
   MessageLocator,
+  PendingBody,
   ProviderFolder,
   SyncContext,
   SyncOutcome,
@@ -23,6 +24,7 @@ import { closeImap, fullFetchBytes, openImapClient, type ImapMailboxSource } fro
 import { defaultBatchLimits, type BatchLimits } from './fetch-batches';
 import { labelToKeyword } from './flags';
 import { folderRows, isSyncedFolder } from './folders';
+import { fillBodies } from './bodies';
 import { backfillFolder, resyncFolder, syncFolder, type FolderState } from './folder-sync';
 import { imapProviderKey, parseImapProviderKey } from './provider-key';
 import { watchImap } from './watch';
@@ -131,6 +133,10 @@ export class ImapAdapter implements MailProviderAdapter {
       }
     }
     return { inserted, refreshed };
+  }
+
+  async fillBodies(context: SyncContext, pending: PendingBody[]): Promise<{ filled: number }> {
+    return fillBodies(this.client, context.sink, this.limits, pending, context.signal);
   }
 
   async fetchContent(message: MessageLocator, options: { part?: string } = {}): Promise<{ content: Buffer; complete: boolean } | null> {

@@ -28,14 +28,19 @@ export interface FolderRef {
   uidValidity: bigint;
 }
 
-/** MODSEQ is asked for by imapflow itself whenever CONDSTORE is enabled. */
-export function fetchQuery(limits: BatchLimits): FetchQueryObject {
-  return { uid: true, flags: true, internalDate: true, size: true, source: { start: 0, maxLength: limits.fetchBytes } };
+/**
+ * MODSEQ is asked for by imapflow itself whenever CONDSTORE is enabled. `headersOnly`: the header block
+ * (BODY.PEEK[HEADER]) instead of the source, for a large initial window listed first (the body pass follows).
+ */
+export function fetchQuery(limits: BatchLimits, headersOnly = false): FetchQueryObject {
+  const content: FetchQueryObject = headersOnly ? { headers: true } : { source: { start: 0, maxLength: limits.fetchBytes } };
+  return { uid: true, flags: true, internalDate: true, size: true, ...content };
 }
 
-export function incomingOf(message: FetchMessageObject, folder: FolderRef, limits: BatchLimits): IncomingMessage {
+export function incomingOf(message: FetchMessageObject, folder: FolderRef, limits: BatchLimits, headersOnly = false): IncomingMessage {
   const size = message.size ?? message.source?.length ?? 0;
   const internalDate = message.internalDate ? new Date(message.internalDate) : null;
+  const headers = headersOnly ? { source: message.headers ?? Buffer.alloc(0), sourceComplete: false, bodyDeferred: true } : null;
   return {
     providerKey: imapProviderKey(folder.key, folder.uidValidity, message.uid),
     folderKey: folder.key,
@@ -46,8 +51,7 @@ export function incomingOf(message: FetchMessageObject, folder: FolderRef, limit
     flags: flagsOf(message.flags, folder.role),
     internalDate: internalDate && !Number.isNaN(internalDate.getTime()) ? internalDate : null,
     size,
-    source: message.source ?? Buffer.alloc(0),
-    sourceComplete: message.source !== undefined && size <= limits.fetchBytes,
+    ...(headers ?? { source: message.source ?? Buffer.alloc(0), sourceComplete: message.source !== undefined && size <= limits.fetchBytes }),
   };
 }
 
@@ -93,6 +97,8 @@ export interface FetchNewOptions {
   holdSyncedUid?: boolean;
   /** Messages per batch, when not `limits.messages` (the newest batch is one, whatever its size). */
   batchMessages?: number;
+  /** Headers only (an initial window listed first): every UID read must be below `boundaryUid`, initial mail. */
+  headersOnly?: boolean;
   signal: AbortSignal;
 }
 
@@ -121,13 +127,13 @@ export async function fetchNew(client: ImapFlow, pipe: BatchPipe, limits: BatchL
   };
   const upTo = options.toUid ?? Number.POSITIVE_INFINITY;
   const range = options.toUid === undefined ? `${options.fromUid}:*` : `${options.fromUid}:${options.toUid}`;
-  for await (const message of client.fetch(range, fetchQuery(limits), { uid: true })) {
+  for await (const message of client.fetch(range, fetchQuery(limits, options.headersOnly), { uid: true })) {
     // "n:*" always answers the last message, even below n.
     if (message.uid < options.fromUid || message.uid > upTo) continue;
     const via: IngestedVia = message.uid < options.boundaryUid ? 'initial' : 'delta';
     if (batch.length > 0 && via !== batchVia) await flush();
     batchVia = via;
-    const incoming = incomingOf(message, options.folder, limits);
+    const incoming = incomingOf(message, options.folder, limits, options.headersOnly);
     batch.push(incoming);
     bytes += incoming.source.length;
     lastUid = message.uid;

@@ -141,23 +141,29 @@ async function initialSync(
     });
     if (top.aborted || context.signal.aborted) return aborted();
   }
+  // A large window is listed from its headers (the body pass fetches the rest): only initial mail, below the
+  // boundary; mail that came during the run is new mail, fetched whole for the workflows it may start.
+  const headersFirst = context.syncMode === 'full' && context.headersFirstAbove !== undefined && initial.length - newest.length > context.headersFirstAbove;
   const below = await fetchNew(client, pipe, limits, {
     folder: ref,
     fromUid: start,
-    toUid: newest.length > 0 ? newest[0]! - 1 : undefined,
+    toUid: newest.length > 0 ? newest[0]! - 1 : headersFirst ? boundary - 1 : undefined,
     boundaryUid: boundary,
     firstCursor: { uidNext: BigInt(boundary), oldestUid: BigInt(start) },
+    headersOnly: headersFirst,
     signal: context.signal,
   });
   if (below.aborted) return aborted();
   let lastUid = below.lastUid;
-  if (newest.length > 0) {
-    // Everything up to the newest batch is mirrored now; what lies above it came during the run.
+  // What lies above the range just read: the newest batch (written already) and mail that came during the run.
+  const readUpTo = newest.length > 0 ? newest.at(-1)! : headersFirst ? boundary - 1 : null;
+  if (readUpTo !== null) {
     if (context.signal.aborted) return aborted();
-    await pipe.push(cursorOnly({ ...done, uidNext: BigInt(boundary), oldestUid: BigInt(start), syncedUid: BigInt(newest.at(-1)!) }));
-    const above = await fetchNew(client, pipe, limits, { folder: ref, fromUid: newest.at(-1)! + 1, boundaryUid: boundary, signal: context.signal });
+    // Everything up to the newest batch is mirrored now (the headers-first range: the cursor is where its last batch left it).
+    if (newest.length > 0) await pipe.push(cursorOnly({ ...done, uidNext: BigInt(boundary), oldestUid: BigInt(start), syncedUid: BigInt(readUpTo) }));
+    const above = await fetchNew(client, pipe, limits, { folder: ref, fromUid: readUpTo + 1, boundaryUid: boundary, signal: context.signal });
     if (above.aborted) return aborted();
-    lastUid = above.lastUid ?? newest.at(-1)!;
+    lastUid = above.lastUid ?? (newest.length > 0 ? readUpTo : lastUid);
   }
   await pipe.push(cursorOnly({ ...done, syncedUid: BigInt(Math.max(lastUid ?? 0, boundary - 1)), uidNext: BigInt(boundary), oldestUid: BigInt(start) }));
   await pipe.drain();

@@ -1,0 +1,96 @@
+/**
+ * The body pass over IMAP: the rows an initial sync listed from their header, fetched whole by UID
+ * folder by folder and handed to the sink in batches (bounded like the sync's), newest first. A message
+ * the folder no longer has (expunged, or the folder's UIDVALIDITY changed) is reported missing: the
+ * delta removes its row.
+ */
+import type { ImapFlow } from 'imapflow';
+import type { BodyBatch, MirrorSink, PendingBody } from '../../provider';
+import { fetchQuery, incomingOf, type BatchLimits } from './fetch-batches';
+import { parseImapProviderKey } from './provider-key';
+import { packUids } from './uid-ranges';
+
+interface FolderPending {
+  folderKey: string;
+  uidValidity: bigint;
+  /** Row id by UID. */
+  ids: Map<number, string>;
+}
+
+function byFolder(pending: PendingBody[]): { folders: FolderPending[]; unreadable: string[] } {
+  const folders = new Map<string, FolderPending>();
+  const unreadable: string[] = [];
+  for (const row of pending) {
+    const located = parseImapProviderKey(row.providerKey);
+    if (!located) {
+      unreadable.push(row.id);
+      continue;
+    }
+    const key = `${located.folderKey}\n${located.uidValidity}`;
+    let folder = folders.get(key);
+    if (!folder) folders.set(key, (folder = { folderKey: located.folderKey, uidValidity: located.uidValidity, ids: new Map() }));
+    folder.ids.set(Number(located.uid), row.id);
+  }
+  return { folders: [...folders.values()], unreadable };
+}
+
+/** Hands batches to the sink without waiting for the previous one's write, at most `inFlight` outstanding. */
+class BodyPipe {
+  private readonly outstanding: Promise<{ filled: number }>[] = [];
+  filled = 0;
+
+  constructor(
+    private readonly sink: MirrorSink,
+    private readonly inFlight: number,
+  ) {}
+
+  async push(batch: BodyBatch): Promise<void> {
+    this.outstanding.push(this.sink.fillBodies(batch));
+    while (this.outstanding.length >= this.inFlight) this.filled += (await this.outstanding.shift()!).filled;
+  }
+
+  async drain(): Promise<void> {
+    while (this.outstanding.length > 0) this.filled += (await this.outstanding.shift()!).filled;
+  }
+}
+
+export async function fillBodies(client: ImapFlow, sink: MirrorSink, limits: BatchLimits, pending: PendingBody[], signal: AbortSignal): Promise<{ filled: number }> {
+  const { folders, unreadable } = byFolder(pending);
+  const pipe = new BodyPipe(sink, limits.inFlight);
+  if (unreadable.length > 0) await pipe.push({ messages: [], missing: unreadable });
+  for (const folder of folders) {
+    if (signal.aborted) break;
+    const missing = new Set(folder.ids.values());
+    let box;
+    try {
+      box = await client.mailboxOpen(folder.folderKey, { readOnly: true });
+    } catch (error) {
+      if (!(error as { mailboxMissing?: boolean }).mailboxMissing) throw error;
+      await pipe.push({ messages: [], missing: [...missing] });
+      continue;
+    }
+    if (box.uidValidity === folder.uidValidity) {
+      const ref = { key: folder.folderKey, role: null, uidValidity: box.uidValidity };
+      let batch: BodyBatch['messages'] = [];
+      let bytes = 0;
+      for await (const message of client.fetch(packUids([...folder.ids.keys()].sort((a, b) => a - b)), fetchQuery(limits), { uid: true })) {
+        const messageId = folder.ids.get(message.uid);
+        if (messageId === undefined || !missing.delete(messageId)) continue;
+        const incoming = incomingOf(message, ref, limits);
+        batch.push({ messageId, incoming });
+        bytes += incoming.source.length;
+        if (batch.length >= limits.messages || bytes >= limits.bytes) {
+          await pipe.push({ messages: batch, missing: [] });
+          batch = [];
+          bytes = 0;
+          if (signal.aborted) break;
+        }
+      }
+      if (batch.length > 0) await pipe.push({ messages: batch, missing: [] });
+    }
+    // Not returned by the folder (or a folder of another generation): the delta removes these rows.
+    if (!signal.aborted && missing.size > 0) await pipe.push({ messages: [], missing: [...missing] });
+  }
+  await pipe.drain();
+  return { filled: pipe.filled };
+}
