@@ -163,6 +163,8 @@ export async function runMailSyncBench(options: MailBenchOptions): Promise<{ rat
     let bodiesLeft = 0;
     const firstPageMs: number[] = [];
     const appCpu: number[] = [];
+    /** CPU until every message was listed. */
+    const listingCpu: { app: number; pg: number }[] = [];
     const pgCpu: number[] = [];
     let mirrored = 0;
     let mirroredMailboxId = '';
@@ -179,6 +181,7 @@ export async function runMailSyncBench(options: MailBenchOptions): Promise<{ rat
       const firstPage = await watchFirstPage({ databaseUrl: options.databaseUrl, mailboxId: mailbox.id, memberId: member.id, newestIds, startedAt: begin });
       const result = await session.run({ delta: true }, new AbortController().signal);
       const elapsed = performance.now() - begin;
+      listingCpu.push({ app: selfCpuMs() - cpuBefore, pg: pgCpuMs() - pgBefore });
       // The body pass, run to its end as the worker runs it (one budget a run, each after the last).
       let filling = result.outcome === 'ok' && result.more.bodies;
       while (filling) {
@@ -209,7 +212,7 @@ export async function runMailSyncBench(options: MailBenchOptions): Promise<{ rat
     const filledBest = Math.min(...filledMs);
     log(
       `  app   initial sync into the mirror, every message listed: best ${(appBest / 1000).toFixed(2)} s (${((count / appBest) * 1000).toFixed(0)} messages/s); rounds ${appMs.map((ms) => (ms / 1000).toFixed(2)).join(', ')} s; ` +
-        `${mirrored} rows`,
+        `${mirrored} rows; CPU of this process ${listingCpu.map((cpu) => (cpu.app / 1000).toFixed(1)).join(', ')} s, PostgreSQL ${listingCpu.map((cpu) => (Number.isNaN(cpu.pg) ? '?' : (cpu.pg / 1000).toFixed(1))).join(', ')} s`,
     );
     log(
       `        every body in (the body pass after a headers-first listing): best ${(filledBest / 1000).toFixed(2)} s from the start, ${(floorBest / filledBest).toFixed(2)}× of the floor; ` +

@@ -3,7 +3,9 @@
  * it writes, the sync runs again, and the mirror equals the one an uninterrupted run builds from the
  * same account (same provider keys, same Message-IDs, same counts, every message still `initial`).
  * Two moments: in the middle of the ascending pass, and right after the inbox's newest batch (read
- * first, before the window from its oldest UID up).
+ * first, before the window from its oldest UID up). The inbox's window (600 messages) is above
+ * MAIL_HEADERS_FIRST_ABOVE, so its ascending pass reads headers only (the body pass is
+ * runner/mail/headers-first.int.test.ts's); the archive's 200 are read whole.
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';

@@ -4,7 +4,9 @@
  * newest first. Once the pass has ended the mirror holds exactly what a sync of whole messages writes (bodies,
  * snippets, the signals read from the parts, attachments, threads) and a body's words are searchable; a message
  * gone from the server before its body was read stops being pending and the delta removes it; the pass writes
- * nothing under a lease that is no longer the writer's; a runner's worker carries the pass to its end by itself.
+ * nothing under a lease that is no longer the writer's; a pass stopped halfway resumes where it stopped; a runner's
+ * worker carries the pass to its end by itself. (runner/mail/crash-resume.int.test.ts SIGKILLs a sync whose inbox
+ * it lists headers first.)
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -222,6 +224,39 @@ it('fills a message opened before the pass reached it as the pass would, attachm
   // Not written again by the pass.
   expect((await db().mailMessage.findUniqueOrThrow({ where: { id: invoice.id }, select: { updatedAt: true } })).updatedAt).toEqual(row.updatedAt);
   expect(await db().mailAttachment.count({ where: { messageId: invoice.id } })).toBe(1);
+}, 120_000);
+
+it('resumes a pass stopped halfway (a shutdown, a lease lost) where it stopped, filling no row twice', async () => {
+  const member = await createMember();
+  const mailbox = await createImapMailbox(member, server, user, { address: `stopped-${user.user}` });
+  const session = new MailboxSession(mailbox.id, { ...headersFirst, bodiesPerRun: 1_000 });
+  expect(await session.run({ delta: true }, new AbortController().signal)).toMatchObject({ outcome: 'ok', more: { bodies: true } });
+  const waiting = await db().mailMessage.count({ where: { mailboxId: mailbox.id, bodyPending: true } });
+
+  // Stopped once its first batches are in.
+  const stop = new AbortController();
+  const watching = (async () => {
+    while (!stop.signal.aborted) {
+      if ((await db().mailMessage.count({ where: { mailboxId: mailbox.id, bodyPending: true } })) <= waiting - 25) stop.abort(new Error('shutting down'));
+      else await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  })();
+  const stopped = await session.run({ bodies: true }, stop.signal);
+  stop.abort(new Error('the run ended'));
+  await watching;
+  expect(stopped).toMatchObject({ outcome: 'ok', more: { bodies: false } });
+  const left = await db().mailMessage.count({ where: { mailboxId: mailbox.id, bodyPending: true } });
+  expect(left).toBeGreaterThan(0);
+  expect(left).toBeLessThan(waiting);
+  const filledBefore = await db().mailMessage.findMany({ where: { mailboxId: mailbox.id, bodyPending: false }, select: { id: true, updatedAt: true } });
+
+  // The next run (the worker asks for it again when the mailbox is next held) carries on with what is left.
+  await passToTheEnd(session);
+  await session.close();
+  const after = new Map((await db().mailMessage.findMany({ where: { mailboxId: mailbox.id }, select: { id: true, updatedAt: true, bodyPending: true } })).map((row) => [row.id, row]));
+  expect([...after.values()].every((row) => !row.bodyPending)).toBe(true);
+  for (const row of filledBefore) expect(after.get(row.id)!.updatedAt).toEqual(row.updatedAt);
+  expect(await db().mailAttachment.count({ where: { message: { mailboxId: mailbox.id } } })).toBe((2 * inboxCount) / 5);
 }, 120_000);
 
 it('lists a processing_only mailbox from whole messages, as before: it keeps no body to fill in', async () => {

@@ -233,7 +233,8 @@ async function writeBodies(tx: Sql, mailbox: MirrorMailbox, prepared: PreparedMe
     await tx.$executeRawUnsafe(`UPDATE mail_messages SET body_pending = false WHERE mailbox_id = $1::uuid AND id = ANY($2::uuid[]) AND body_pending`, mailbox.id, missing);
   }
   const threadIds = [...new Set(filled.map((row) => row.thread_id).filter((id): id is string => id !== null))];
-  await recomputeThreads(tx, threadIds);
+  // Their snippets and attachment marks; a fill removes no message, so no thread is left empty.
+  await recomputeThreads(tx, threadIds, { mayEmpty: false });
   if (filled.length > 0) await announce(tx, mailbox, 'bodies', threadIds);
   return filled.length;
 }

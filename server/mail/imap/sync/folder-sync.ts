@@ -26,6 +26,8 @@ export type FolderState = SyncContext['folders'][number];
 
 /** Flag updates / removals per transaction. */
 const changesPerBatch = 1000;
+/** Messages per transaction when only their headers are read, in `limits.messages`. */
+const headerBatchFactor = 5;
 
 function condstoreUsable(client: ImapFlow, box: MailboxObject): boolean {
   return client.enabled.has('CONDSTORE') && !box.noModseq && box.highestModseq !== undefined;
@@ -151,6 +153,9 @@ async function initialSync(
     boundaryUid: boundary,
     firstCursor: { uidNext: BigInt(boundary), oldestUid: BigInt(start) },
     headersOnly: headersFirst,
+    // A header is a few hundred bytes to a few KB: five batches' worth in one transaction costs what one whole batch
+    // costs, and a fifth of the round trips, statements and live events.
+    ...(headersFirst ? { batchMessages: limits.messages * headerBatchFactor } : {}),
     signal: context.signal,
   });
   if (below.aborted) return aborted();
