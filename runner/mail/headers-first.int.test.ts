@@ -156,7 +156,7 @@ it('lists a large window from its headers, then the body pass leaves exactly the
   expect(first, JSON.stringify(first)).toMatchObject({ outcome: 'ok', more: { bodies: true } });
 
   // Every message is listed, with what its header says and its thread.
-  const rows = await db().mailMessage.findMany({ where: { mailboxId: listed.id }, select: { folderKey: true, subject: true, fromEmail: true, threadId: true, bodyPending: true, bodyText: true, snippet: true, receivedAt: true } });
+  const rows = await db().mailMessage.findMany({ where: { mailboxId: listed.id }, select: { id: true, folderKey: true, subject: true, fromEmail: true, threadId: true, bodyPending: true, bodyText: true, snippet: true, receivedAt: true } });
   expect(rows).toHaveLength(inboxCount + archiveCount);
   expect(rows.every((row) => row.subject && row.fromEmail && row.threadId)).toBe(true);
   // The inbox's newest were read whole (the first page has its previews); the rest waits for the pass.
@@ -171,8 +171,13 @@ it('lists a large window from its headers, then the body pass leaves exactly the
   const times = queue.map((row) => receivedOf.get(row.id)!);
   expect(times).toEqual([...times].sort((a, b) => b - a));
 
-  // 110 bodies at 30 a run: four runs.
-  expect(await passToTheEnd(session)).toBe(4);
+  // The first budget fills the newest of the waiting messages.
+  const firstBudget = await session.run({ bodies: true }, new AbortController().signal);
+  expect(firstBudget).toMatchObject({ outcome: 'ok', more: { bodies: true } });
+  const filledFirst = await db().mailMessage.findMany({ where: { mailboxId: listed.id, id: { in: waiting.map((row) => row.id) }, bodyPending: false }, select: { id: true } });
+  expect(new Set(filledFirst.map((row) => row.id))).toEqual(new Set(queue.slice(0, 30).map((row) => row.id)));
+  // 110 bodies at 30 a run: three more runs.
+  expect(await passToTheEnd(session)).toBe(3);
   await session.close();
 
   const reference = await createImapMailbox(member, server, user, { address: `whole-${user.user}` });

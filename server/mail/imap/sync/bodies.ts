@@ -1,8 +1,8 @@
 /**
  * The body pass over IMAP: the rows an initial sync listed from their header, fetched whole by UID
- * folder by folder and handed to the sink in batches (bounded like the sync's), newest first. A message
- * the folder no longer has (expunged, or the folder's UIDVALIDITY changed) is reported missing: the
- * delta removes its row.
+ * folder by folder (in the queue's order, newest first), the highest UIDs of a folder first, and handed
+ * to the sink in batches bounded like the sync's. A message the folder no longer has (expunged, or the
+ * folder's UIDVALIDITY changed) is reported missing: the delta removes its row.
  */
 import type { ImapFlow } from 'imapflow';
 import type { BodyBatch, MirrorSink, PendingBody } from '../../provider';
@@ -71,22 +71,26 @@ export async function fillBodies(client: ImapFlow, sink: MirrorSink, limits: Bat
     }
     if (box.uidValidity === folder.uidValidity) {
       const ref = { key: folder.folderKey, role: null, uidValidity: box.uidValidity };
-      let batch: BodyBatch['messages'] = [];
-      let bytes = 0;
-      for await (const message of client.fetch(packUids([...folder.ids.keys()].sort((a, b) => a - b)), fetchQuery(limits), { uid: true })) {
-        const messageId = folder.ids.get(message.uid);
-        if (messageId === undefined || !missing.delete(messageId)) continue;
-        const incoming = incomingOf(message, ref, limits);
-        batch.push({ messageId, incoming });
-        bytes += incoming.source.length;
-        if (batch.length >= limits.messages || bytes >= limits.bytes) {
-          await pipe.push({ messages: batch, missing: [] });
-          batch = [];
-          bytes = 0;
-          if (signal.aborted) break;
+      // A server answers a UID set in ascending order whatever order it was asked in: one FETCH per batch, the
+      // highest UIDs (the newest mail) first.
+      const uids = [...folder.ids.keys()].sort((a, b) => b - a);
+      for (let start = 0; start < uids.length && !signal.aborted; start += limits.messages) {
+        let batch: BodyBatch['messages'] = [];
+        let bytes = 0;
+        for await (const message of client.fetch(packUids(uids.slice(start, start + limits.messages)), fetchQuery(limits), { uid: true })) {
+          const messageId = folder.ids.get(message.uid);
+          if (messageId === undefined || !missing.delete(messageId)) continue;
+          const incoming = incomingOf(message, ref, limits);
+          batch.push({ messageId, incoming });
+          bytes += incoming.source.length;
+          if (bytes >= limits.bytes) {
+            await pipe.push({ messages: batch, missing: [] });
+            batch = [];
+            bytes = 0;
+          }
         }
+        if (batch.length > 0) await pipe.push({ messages: batch, missing: [] });
       }
-      if (batch.length > 0) await pipe.push({ messages: batch, missing: [] });
     }
     // Not returned by the folder (or a folder of another generation): the delta removes these rows.
     if (!signal.aborted && missing.size > 0) await pipe.push({ messages: [], missing: [...missing] });
