@@ -18,7 +18,7 @@ import { createdThreadsCte, planMessageThreads, recomputeThreads, threadLookupCo
 import { markDraftsGone } from '../send/drafts';
 import { queueForDispatch } from './dispatch-queue';
 import { inPgTransaction, type RawSql } from './pg-transaction';
-import { prepareMessage, type PreparedMessage } from './rows';
+import { prepareMessage, type MessageRow, type PreparedMessage } from './rows';
 
 export interface MirrorMailbox {
   id: string;
@@ -206,20 +206,14 @@ async function writeBodies(tx: Sql, mailbox: MirrorMailbox, prepared: PreparedMe
   await holdMailboxLease(tx, mailbox);
   let filled: { id: string; thread_id: string | null }[] = [];
   if (prepared.length > 0) {
-    const bodies: (string | null)[] = [];
-    const bodyRows: string[] = [];
-    const meta = prepared.map(({ row: { body_text: text, body_html: html, ...rest } }, index) => {
-      bodies.push(text, html);
-      bodyRows.push(`(${index + 1}, $${2 * index + 3}::text, $${2 * index + 4}::text)`);
-      return rest;
-    });
+    const { meta, bodies, bodyValues } = splitBodies(prepared, 3);
     filled = await tx.$queryRawUnsafe<{ id: string; thread_id: string | null }[]>(
       `UPDATE mail_messages m SET
           snippet = r.snippet, body_text = b.body_text, body_html = b.body_html, body_complete = r.body_complete, body_pending = false,
           has_attachments = r.has_attachments, is_auto_reply = r.is_auto_reply, is_no_reply = r.is_no_reply, is_mailing_list = r.is_mailing_list,
           is_bulk = r.is_bulk, is_delivery_report = r.is_delivery_report, is_calendar = r.is_calendar, updated_at = now()
          FROM json_populate_recordset(null::mail_messages, $2::json) WITH ORDINALITY AS r
-         JOIN (VALUES ${bodyRows.join(', ')}) AS b(n, body_text, body_html) ON b.n = r.ordinality
+         JOIN ${bodyValues} ON b.n = r.ordinality
         WHERE m.id = r.id AND m.mailbox_id = $1::uuid AND m.body_pending
        RETURNING m.id, m.thread_id`,
       mailbox.id,
@@ -329,15 +323,7 @@ async function insertMessages(tx: Sql, mailbox: MirrorMailbox, prepared: Prepare
   const lookups = fresh.length === prepared.length ? threadLookupsOf(lookup!) : undefined;
   const { threadOf, touched: joined, created } = await planMessageThreads(tx, mailbox.id, fresh, lookups);
   for (const message of fresh) message.row.thread_id = threadOf.get(message.id) ?? null;
-  // The bodies, nearly all of a batch's bytes, travel as parameters of their own: PostgreSQL takes a
-  // text parameter as it comes, where inside the JSON it would read and unescape every character.
-  const bodies: (string | null)[] = [];
-  const bodyRows: string[] = [];
-  const meta = fresh.map(({ row: { body_text: text, body_html: html, ...rest } }, index) => {
-    bodies.push(text, html);
-    bodyRows.push(`(${index + 1}, $${2 * index + 2}::text, $${2 * index + 3}::text)`);
-    return rest;
-  });
+  const { meta, bodies, bodyValues } = splitBodies(fresh, 2);
   const threadParams = 2 * fresh.length + 2;
   const insertedRows = await tx.$queryRawUnsafe<{ id: string; ingested_via: string; thread_id: string | null }[]>(
     `WITH inserted AS (
@@ -351,7 +337,7 @@ async function insertMessages(tx: Sql, mailbox: MirrorMailbox, prepared: Prepare
           r.is_mailing_list, r.list_id, r.list_unsubscribe, r.is_from_self, r.is_bulk, r.is_delivery_report, r.is_calendar, r.has_attachments,
           r.size, b.body_text, b.body_html, r.body_complete, r.body_pending, r.ingested_via, now()
          FROM json_populate_recordset(null::mail_messages, $1::json) WITH ORDINALITY AS r
-         JOIN (VALUES ${bodyRows.join(', ')}) AS b(n, body_text, body_html) ON b.n = r.ordinality
+         JOIN ${bodyValues} ON b.n = r.ordinality
        ON CONFLICT (mailbox_id, provider_key) DO NOTHING
        RETURNING ingested_via, ${threadSourceColumns}
      )${created.length > 0 ? `, opened AS (${createdThreadsCte('inserted', `$${threadParams}`, `$${threadParams + 1}`, `$${threadParams + 2}`)})` : ''}
@@ -374,6 +360,22 @@ async function insertMessages(tx: Sql, mailbox: MirrorMailbox, prepared: Prepare
   const opened = new Set(insertedRows.map((row) => row.thread_id).filter((threadId): threadId is string => threadId !== null && createdIds.has(threadId)));
   await insertAttachments(tx, fresh.filter((message) => insertedIds.has(message.id)));
   return { inserted: insertedIds.size, opened };
+}
+
+/**
+ * The rows' columns but their bodies, for JSON, and the bodies (nearly all of a batch's bytes) as parameters of
+ * their own from `$firstParam` on, in `bodyValues` (`b(n, body_text, body_html)`, n the row's ordinality):
+ * PostgreSQL takes a text parameter as it comes, where inside the JSON it would read and unescape every character.
+ */
+function splitBodies(prepared: PreparedMessage[], firstParam: number): { meta: Omit<MessageRow, 'body_text' | 'body_html'>[]; bodies: (string | null)[]; bodyValues: string } {
+  const bodies: (string | null)[] = [];
+  const rows: string[] = [];
+  const meta = prepared.map(({ row: { body_text: text, body_html: html, ...rest } }, index) => {
+    bodies.push(text, html);
+    rows.push(`(${index + 1}, $${firstParam + 2 * index}::text, $${firstParam + 2 * index + 1}::text)`);
+    return rest;
+  });
+  return { meta, bodies, bodyValues: `(VALUES ${rows.join(', ')}) AS b(n, body_text, body_html)` };
 }
 
 async function insertAttachments(tx: Sql, messages: PreparedMessage[]): Promise<void> {

@@ -6,7 +6,7 @@
  */
 import type { ImapFlow } from 'imapflow';
 import type { BodyBatch, MirrorSink, PendingBody } from '../../provider';
-import { fetchQuery, incomingOf, type BatchLimits } from './fetch-batches';
+import { fetchQuery, incomingOf, OrderedPipe, type BatchLimits } from './fetch-batches';
 import { parseImapProviderKey } from './provider-key';
 import { packUids } from './uid-ranges';
 
@@ -34,29 +34,9 @@ function byFolder(pending: PendingBody[]): { folders: FolderPending[]; unreadabl
   return { folders: [...folders.values()], unreadable };
 }
 
-/** Hands batches to the sink without waiting for the previous one's write, at most `inFlight` outstanding. */
-class BodyPipe {
-  private readonly outstanding: Promise<{ filled: number }>[] = [];
-  filled = 0;
-
-  constructor(
-    private readonly sink: MirrorSink,
-    private readonly inFlight: number,
-  ) {}
-
-  async push(batch: BodyBatch): Promise<void> {
-    this.outstanding.push(this.sink.fillBodies(batch));
-    while (this.outstanding.length >= this.inFlight) this.filled += (await this.outstanding.shift()!).filled;
-  }
-
-  async drain(): Promise<void> {
-    while (this.outstanding.length > 0) this.filled += (await this.outstanding.shift()!).filled;
-  }
-}
-
 export async function fillBodies(client: ImapFlow, sink: MirrorSink, limits: BatchLimits, pending: PendingBody[], signal: AbortSignal): Promise<{ filled: number }> {
   const { folders, unreadable } = byFolder(pending);
-  const pipe = new BodyPipe(sink, limits.inFlight);
+  const pipe = new OrderedPipe<BodyBatch>(async (batch) => (await sink.fillBodies(batch)).filled, limits.inFlight);
   if (unreadable.length > 0) await pipe.push({ messages: [], missing: unreadable });
   for (const folder of folders) {
     if (signal.aborted) break;
@@ -96,5 +76,5 @@ export async function fillBodies(client: ImapFlow, sink: MirrorSink, limits: Bat
     if (!signal.aborted && missing.size > 0) await pipe.push({ messages: [], missing: [...missing] });
   }
   await pipe.drain();
-  return { filled: pipe.filled };
+  return { filled: pipe.written };
 }

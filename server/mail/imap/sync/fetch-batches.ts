@@ -55,28 +55,40 @@ export function incomingOf(message: FetchMessageObject, folder: FolderRef, limit
   };
 }
 
-/** Orders writes and bounds the batches outstanding. */
-export class BatchPipe {
-  private readonly outstanding: Promise<{ inserted: number }>[] = [];
-  inserted = 0;
+/**
+ * Hands batches to a writer that keeps them in order (the mirror sink) without waiting for the previous one's
+ * write, with at most `inFlight` outstanding; `written` adds up what the settled writes counted.
+ */
+export class OrderedPipe<Batch> {
+  private readonly outstanding: Promise<number>[] = [];
+  written = 0;
 
   constructor(
-    private readonly sink: MirrorSink,
-    private readonly limits: BatchLimits,
+    private readonly write: (batch: Batch) => Promise<number>,
+    private readonly inFlight: number,
   ) {}
 
-  async push(batch: MirrorBatch): Promise<void> {
-    this.outstanding.push(this.sink.commit(batch));
-    while (this.outstanding.length >= this.limits.inFlight) await this.settleOne();
+  async push(batch: Batch): Promise<void> {
+    const written = this.write(batch);
+    // Awaited in order below; a failed write is reported once, by that await (the later ones fail with it).
+    written.catch(() => {});
+    this.outstanding.push(written);
+    while (this.outstanding.length >= this.inFlight) this.written += await this.outstanding.shift()!;
   }
 
   async drain(): Promise<void> {
-    while (this.outstanding.length > 0) await this.settleOne();
+    while (this.outstanding.length > 0) this.written += await this.outstanding.shift()!;
+  }
+}
+
+/** The sync's batches: rows inserted. */
+export class BatchPipe extends OrderedPipe<MirrorBatch> {
+  constructor(sink: MirrorSink, limits: BatchLimits) {
+    super(async (batch) => (await sink.commit(batch)).inserted, limits.inFlight);
   }
 
-  private async settleOne(): Promise<void> {
-    const next = this.outstanding.shift();
-    if (next) this.inserted += (await next).inserted;
+  get inserted(): number {
+    return this.written;
   }
 }
 
