@@ -163,6 +163,8 @@ export async function runMailSyncBench(options: MailBenchOptions): Promise<{ rat
     /** From the sync's start to the body pass's end: every message's body in. */
     const filledMs: number[] = [];
     let bodiesLeft = 0;
+    /** The same sync of whole messages (headers first off), interleaved, for comparison. */
+    const wholeMs: number[] = [];
     const firstPageMs: number[] = [];
     const appCpu: number[] = [];
     /** CPU until every message was listed. */
@@ -206,6 +208,16 @@ export async function runMailSyncBench(options: MailBenchOptions): Promise<{ rat
       mirroredMailboxId = mailbox.id;
       // Leave the row in place (its mirror is the bench's data) but out of the way of the next phases.
       await db().mailbox.update({ where: { id: mailbox.id }, data: { status: 'disconnected' } });
+
+      // The same sync with headers first off: every message fetched and written whole, as before it.
+      const wholeMailbox = await createImapMailbox(member, server, user, { address: `whole${round}-${user.user}` });
+      const wholeSession = new MailboxSession(wholeMailbox.id, { initialDays: 3650, initialMaxPerFolder: 1_000_000, headersFirstAbove: Number.MAX_SAFE_INTEGER });
+      const wholeBegin = performance.now();
+      const whole = await wholeSession.run({ delta: true }, new AbortController().signal);
+      wholeMs.push(performance.now() - wholeBegin);
+      await wholeSession.close();
+      if (whole.outcome !== 'ok') throw new Error(`the sync of whole messages failed: ${JSON.stringify(whole)}`);
+      await db().mailbox.update({ where: { id: wholeMailbox.id }, data: { status: 'disconnected' } });
     }
     const floorBest = Math.min(...floorMs);
     const appBest = Math.min(...appMs);
@@ -220,6 +232,11 @@ export async function runMailSyncBench(options: MailBenchOptions): Promise<{ rat
       `        every body in (the body pass after a headers-first listing): best ${(filledBest / 1000).toFixed(2)} s from the start, ${(floorBest / filledBest).toFixed(2)}× of the floor; ` +
         `rounds ${filledMs.map((ms) => (ms / 1000).toFixed(2)).join(', ')} s; ${bodiesLeft} left pending; CPU of this process ${appCpu.map((ms) => (ms / 1000).toFixed(1)).join(', ')} s, ` +
         `PostgreSQL ${pgCpu.map((ms) => (Number.isNaN(ms) ? '?' : (ms / 1000).toFixed(1))).join(', ')} s (listing and bodies)`,
+    );
+    const wholeBest = Math.min(...wholeMs);
+    log(
+      `        the same sync of whole messages (headers first off), for comparison: best ${(wholeBest / 1000).toFixed(2)} s, ${(floorBest / wholeBest).toFixed(2)}× of the floor; ` +
+        `rounds ${wholeMs.map((ms) => (ms / 1000).toFixed(2)).join(', ')} s`,
     );
     log(
       `  ${ratio >= targets.throughputRatio && mirrored === count && bodiesLeft === 0 ? 'PASS' : 'MISS'}  initial sync ≥ ${targets.throughputRatio} × bare imapflow fetch: ${ratio.toFixed(2)}× ` +

@@ -14,7 +14,7 @@ import { log } from '../../core/log';
 import { emitToMember, realtimeNotification, type RealtimeEvents } from '../../core/realtime/emit';
 import { blobKeys, blobStore } from '../../core/storage/blob-store';
 import type { BodyBatch, FlagUpdate, FolderCursor, MirrorBatch, MirrorSink } from '../provider';
-import { createdThreadsCte, planMessageThreads, recomputeThreads, threadLookupColumnsSql, threadLookupParams, threadLookupsOf, threadSourceColumns } from '../threads/attach';
+import { createdThreadsCte, planMessageThreads, recomputeThreadPreviews, recomputeThreads, threadLookupColumnsSql, threadLookupParams, threadLookupsOf, threadSourceColumns } from '../threads/attach';
 import { markDraftsGone } from '../send/drafts';
 import { queueForDispatch } from './dispatch-queue';
 import { inPgTransaction, type RawSql } from './pg-transaction';
@@ -227,8 +227,7 @@ async function writeBodies(tx: Sql, mailbox: MirrorMailbox, prepared: PreparedMe
     await tx.$executeRawUnsafe(`UPDATE mail_messages SET body_pending = false WHERE mailbox_id = $1::uuid AND id = ANY($2::uuid[]) AND body_pending`, mailbox.id, missing);
   }
   const threadIds = [...new Set(filled.map((row) => row.thread_id).filter((id): id is string => id !== null))];
-  // Their snippets and attachment marks; a fill removes no message, so no thread is left empty.
-  await recomputeThreads(tx, threadIds, { mayEmpty: false });
+  await recomputeThreadPreviews(tx, threadIds);
   if (filled.length > 0) await announce(tx, mailbox, 'bodies', threadIds);
   return filled.length;
 }

@@ -10,6 +10,8 @@
  *   their columns computed from the rows it inserts: written once, not created and then rewritten.
  * - `recomputeThreads` (after any change to messages: insert, flags, move, labels, removal): rewrites
  *   the columns of the given threads; threads left without messages are deleted.
+ * - `recomputeThreadPreviews` (after the body pass filled messages listed from their header): the
+ *   snippet and the attachments mark only, by the same rules, where they changed.
  */
 import { randomUUID } from 'node:crypto';
 import type { Tx } from '../../core/db';
@@ -127,6 +129,11 @@ export async function lockThreads(tx: Sql, threadIds: Iterable<string>): Promise
 /** The message columns a thread's own columns are computed from (`threadColumnsSql`'s input). */
 export const threadSourceColumns = 'thread_id, id, seen, flagged, has_attachments, received_at, snippet, subject, folder_key, labels, from_name, from_email';
 
+/** A thread's preview: its newest message's snippet. Over its messages `m`, grouped by thread. */
+const snippetAggregate = '(array_agg(m.snippet ORDER BY m.received_at DESC, m.id DESC))[1]';
+/** Whether any of its messages has attachments. */
+const attachmentsAggregate = 'coalesce(bool_or(m.has_attachments), false)';
+
 /**
  * A thread's columns from its messages, one row per thread: `messages` is a relation (a table
  * expression or a CTE's name) with `threadSourceColumns`, holding every message of each thread
@@ -144,9 +151,9 @@ function threadColumnsSql(messages: string): string {
                    count(*)::int AS n,
                    count(*) FILTER (WHERE NOT m.seen)::int AS unread,
                    coalesce(bool_or(m.flagged), false) AS flagged,
-                   coalesce(bool_or(m.has_attachments), false) AS attachments,
+                   ${attachmentsAggregate} AS attachments,
                    max(m.received_at) AS last,
-                   (array_agg(m.snippet ORDER BY m.received_at DESC, m.id DESC))[1] AS snippet,
+                   ${snippetAggregate} AS snippet,
                    (array_agg(m.subject ORDER BY m.received_at, m.id))[1] AS subject
               FROM ${messages} m GROUP BY m.thread_id) a
       LEFT JOIN (SELECT d.thread_id AS id, array_agg(d.k ORDER BY d.k) AS folders
@@ -218,4 +225,22 @@ export async function recomputeThreads(tx: Sql, threadIds: Iterable<string>, opt
     ids,
   );
   return emptied.map((row) => row.id);
+}
+
+/**
+ * Rewrites only the two columns a message's body changes, the snippet and the attachments mark, of these threads
+ * (by the same rules as `recomputeThreads`), and only where they differ: what the body pass needs (a message
+ * listed from its header gets its body; nothing else about it moves), without the participants and folders the
+ * whole recomputation groups again.
+ */
+export async function recomputeThreadPreviews(tx: Sql, threadIds: Iterable<string>): Promise<void> {
+  const ids = [...new Set(threadIds)];
+  if (ids.length === 0) return;
+  await tx.$executeRawUnsafe(
+    `UPDATE mail_threads t SET snippet = s.snippet, has_attachments = s.attachments, updated_at = now()
+       FROM (SELECT m.thread_id AS id, ${snippetAggregate} AS snippet, ${attachmentsAggregate} AS attachments
+               FROM mail_messages m WHERE m.thread_id = ANY($1::uuid[]) GROUP BY m.thread_id) s
+      WHERE t.id = ANY($1::uuid[]) AND t.id = s.id AND (t.snippet, t.has_attachments) IS DISTINCT FROM (s.snippet, s.attachments)`,
+    ids,
+  );
 }

@@ -4,9 +4,9 @@
  * to the sink in batches bounded like the sync's. A message the folder no longer has (expunged, or the
  * folder's UIDVALIDITY changed) is reported missing: the delta removes its row.
  */
-import type { ImapFlow } from 'imapflow';
+import type { FetchQueryObject, ImapFlow } from 'imapflow';
 import type { BodyBatch, MirrorSink, PendingBody } from '../../provider';
-import { fetchQuery, incomingOf, OrderedPipe, type BatchLimits } from './fetch-batches';
+import { incomingOf, OrderedPipe, type BatchLimits } from './fetch-batches';
 import { parseImapProviderKey } from './provider-key';
 import { packUids } from './uid-ranges';
 
@@ -34,6 +34,11 @@ function byFolder(pending: PendingBody[]): { folders: FolderPending[]; unreadabl
   return { folders: [...folders.values()], unreadable };
 }
 
+/** The source and its size (whether it was cut): flags and dates are the delta's, kept from the listing. */
+function bodyQuery(limits: BatchLimits): FetchQueryObject {
+  return { uid: true, size: true, source: { start: 0, maxLength: limits.fetchBytes } };
+}
+
 export async function fillBodies(client: ImapFlow, sink: MirrorSink, limits: BatchLimits, pending: PendingBody[], signal: AbortSignal): Promise<{ filled: number }> {
   const { folders, unreadable } = byFolder(pending);
   const pipe = new OrderedPipe<BodyBatch>(async (batch) => (await sink.fillBodies(batch)).filled, limits.inFlight);
@@ -57,7 +62,7 @@ export async function fillBodies(client: ImapFlow, sink: MirrorSink, limits: Bat
       for (let start = 0; start < uids.length && !signal.aborted; start += limits.messages) {
         let batch: BodyBatch['messages'] = [];
         let bytes = 0;
-        for await (const message of client.fetch(packUids(uids.slice(start, start + limits.messages)), fetchQuery(limits), { uid: true })) {
+        for await (const message of client.fetch(packUids(uids.slice(start, start + limits.messages)), bodyQuery(limits), { uid: true })) {
           const messageId = folder.ids.get(message.uid);
           if (messageId === undefined || !missing.delete(messageId)) continue;
           const incoming = incomingOf(message, ref, limits);
