@@ -3,7 +3,9 @@
  *
  * - `full`: the whole mirror. Every synced message keeps its metadata, flags, signals, text and raw
  *   HTML bodies (bounded, server/mail/ingest/limits.ts) and its attachments' content (blobs);
- *   older mail can be backfilled on request.
+ *   older mail can be backfilled on request. A large IMAP initial window is listed from headers
+ *   first and its bodies filled by the body pass right after (`bodyPending` meanwhile: see
+ *   server/mail/mirror/bodies.ts).
  *
  * - `processing_only`: what workflows and the journal need, nothing a member would browse offline.
  *   Messages are mirrored as rows with sender, recipients, subject, snippet, ids (threading), flags,
