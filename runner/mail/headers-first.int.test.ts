@@ -99,6 +99,16 @@ afterAll(async () => {
   await server?.stop();
 });
 
+/** A new member's mailbox on `account`, its initial sync run once: every message listed, the body pass due. */
+async function listedMailbox(name: string, options: SessionOptions = headersFirst, account = user) {
+  const member = await createMember();
+  const mailbox = await createImapMailbox(member, server, account, { address: `${name}-${account.user}` });
+  const session = new MailboxSession(mailbox.id, options);
+  const first = await session.run({ delta: true }, new AbortController().signal);
+  expect(first, JSON.stringify(first)).toMatchObject({ outcome: 'ok', more: { bodies: true } });
+  return { member, mailbox, session };
+}
+
 /** Every body pass run a worker would make, one after the other; returns how many it took. */
 async function passToTheEnd(session: MailboxSession): Promise<number> {
   for (let runs = 1; runs <= 50; runs += 1) {
@@ -149,11 +159,7 @@ async function mirrorOf(mailboxId: string) {
 }
 
 it('lists a large window from its headers, then the body pass leaves exactly the mirror a sync of whole messages writes', async () => {
-  const member = await createMember();
-  const listed = await createImapMailbox(member, server, user, { address: `listed-${user.user}` });
-  const session = new MailboxSession(listed.id, headersFirst);
-  const first = await session.run({ delta: true }, new AbortController().signal);
-  expect(first, JSON.stringify(first)).toMatchObject({ outcome: 'ok', more: { bodies: true } });
+  const { member, mailbox: listed, session } = await listedMailbox('listed');
 
   // Every message is listed, with what its header says and its thread.
   const rows = await db().mailMessage.findMany({ where: { mailboxId: listed.id }, select: { id: true, folderKey: true, subject: true, fromEmail: true, threadId: true, bodyPending: true, bodyText: true, snippet: true, receivedAt: true } });
@@ -206,10 +212,7 @@ it('lists a large window from its headers, then the body pass leaves exactly the
 }, 180_000);
 
 it('fills a message opened before the pass reached it as the pass would, attachments listed, and the pass then leaves it alone', async () => {
-  const member = await createMember();
-  const mailbox = await createImapMailbox(member, server, user, { address: `opened-${user.user}` });
-  const session = new MailboxSession(mailbox.id, headersFirst);
-  expect(await session.run({ delta: true }, new AbortController().signal)).toMatchObject({ outcome: 'ok', more: { bodies: true } });
+  const { member, mailbox, session } = await listedMailbox('opened');
   // The oldest invoice: the last the pass would reach.
   const invoice = await db().mailMessage.findFirstOrThrow({ where: { mailboxId: mailbox.id, subject: 'Invoice 3' }, select: { id: true, bodyPending: true, threadId: true } });
   expect(invoice.bodyPending).toBe(true);
@@ -232,10 +235,7 @@ it('fills a message opened before the pass reached it as the pass would, attachm
 }, 120_000);
 
 it('resumes a pass stopped halfway (a shutdown, a lease lost) where it stopped, filling no row twice', async () => {
-  const member = await createMember();
-  const mailbox = await createImapMailbox(member, server, user, { address: `stopped-${user.user}` });
-  const session = new MailboxSession(mailbox.id, { ...headersFirst, bodiesPerRun: 1_000 });
-  expect(await session.run({ delta: true }, new AbortController().signal)).toMatchObject({ outcome: 'ok', more: { bodies: true } });
+  const { mailbox, session } = await listedMailbox('stopped', { ...headersFirst, bodiesPerRun: 1_000 });
   const waiting = await db().mailMessage.count({ where: { mailboxId: mailbox.id, bodyPending: true } });
 
   // Stopped once its first batches are in.
@@ -278,11 +278,7 @@ it('lists a processing_only mailbox from whole messages, as before: it keeps no 
 }, 120_000);
 
 it('stops waiting for a body the server no longer has, and the delta then removes its row', async () => {
-  const member = await createMember();
-  const mailbox = await createImapMailbox(member, server, other);
-  const session = new MailboxSession(mailbox.id, { ...headersFirst, headersFirstAbove: 5 });
-  const first = await session.run({ delta: true }, new AbortController().signal);
-  expect(first, JSON.stringify(first)).toMatchObject({ outcome: 'ok', more: { bodies: true } });
+  const { mailbox, session } = await listedMailbox('gone', { ...headersFirst, headersFirstAbove: 5 }, other);
   const pending = await db().mailMessage.findMany({ where: { mailboxId: mailbox.id, bodyPending: true }, select: { id: true, uid: true, subject: true }, orderBy: { uid: 'asc' } });
   expect(pending.length).toBeGreaterThan(0);
   const expunged = pending[0]!;
@@ -307,10 +303,7 @@ it('stops waiting for a body the server no longer has, and the delta then remove
 }, 120_000);
 
 it('writes no body under a lease that is no longer the writer’s', async () => {
-  const member = await createMember();
-  const mailbox = await createImapMailbox(member, server, user, { address: `fenced-${user.user}` });
-  const session = new MailboxSession(mailbox.id, headersFirst);
-  expect(await session.run({ delta: true }, new AbortController().signal)).toMatchObject({ outcome: 'ok', more: { bodies: true } });
+  const { member, mailbox, session } = await listedMailbox('fenced');
   await session.close();
   const [row] = await pendingBodies(mailbox.id, 1);
   await db().mailbox.update({ where: { id: mailbox.id }, data: { leaseOwner: 'runner-b', leaseUntil: new Date(Date.now() + 60_000) } });

@@ -170,24 +170,20 @@ const parseSliceMs = 4;
 
 async function prepareBatch(mailbox: MirrorMailbox, batch: MirrorBatch): Promise<PreparedMessage[]> {
   const unique = new Map(batch.messages.map((message) => [message.providerKey, message]));
-  const prepared: PreparedMessage[] = [];
-  let sliceStart = performance.now();
-  for (const message of unique.values()) {
-    prepared.push(await prepareMessage(mailbox, message, batch.ingestedVia));
-    if (performance.now() - sliceStart > parseSliceMs) {
-      await new Promise((resolve) => setImmediate(resolve));
-      sliceStart = performance.now();
-    }
-  }
-  return prepared;
+  return prepareInSlices([...unique.values()], (message) => prepareMessage(mailbox, message, batch.ingestedVia));
 }
 
 /** The body pass's sources ingested as the rows they fill (each keeps the id of its row). */
-async function prepareBodies(mailbox: MirrorMailbox, batch: BodyBatch): Promise<PreparedMessage[]> {
+function prepareBodies(mailbox: MirrorMailbox, batch: BodyBatch): Promise<PreparedMessage[]> {
+  return prepareInSlices(batch.messages, ({ messageId, incoming }) => prepareMessage(mailbox, { ...incoming, bodyDeferred: false }, 'initial', messageId));
+}
+
+/** Ingests one message after the other, giving the event loop back every `parseSliceMs`. */
+async function prepareInSlices<T>(items: readonly T[], prepare: (item: T) => Promise<PreparedMessage>): Promise<PreparedMessage[]> {
   const prepared: PreparedMessage[] = [];
   let sliceStart = performance.now();
-  for (const { messageId, incoming } of batch.messages) {
-    prepared.push(await prepareMessage(mailbox, { ...incoming, bodyDeferred: false }, 'initial', messageId));
+  for (const item of items) {
+    prepared.push(await prepare(item));
     if (performance.now() - sliceStart > parseSliceMs) {
       await new Promise((resolve) => setImmediate(resolve));
       sliceStart = performance.now();
