@@ -32,8 +32,8 @@ const other = { user: `hf-gone-${randomUUID().slice(0, 8)}@example.test`, passwo
 const inboxCount = 140;
 const archiveCount = 30;
 const minute = 60_000;
-/** Listed from headers above 20 messages, 30 bodies a run: several runs of the pass. */
-const headersFirst: SessionOptions = { initialDays: 30, initialMaxPerFolder: 1_000_000, headersFirstAbove: 20, bodiesPerRun: 30, limits: { messages: 25 } };
+/** Listed from headers above 20 messages, 30 bodies a run (and no time budget a loaded machine could reach): several runs of the pass. */
+const headersFirst: SessionOptions = { initialDays: 30, initialMaxPerFolder: 1_000_000, headersFirstAbove: 20, bodiesPerRun: 30, bodiesRunMs: 600_000, limits: { messages: 25 } };
 const whole: SessionOptions = { ...headersFirst, headersFirstAbove: 1_000_000 };
 
 /** Mail as a team's inbox holds it: plain notes, an HTML-only newsletter, an auto-reply, an invitation, an invoice with its PDF. */
@@ -262,6 +262,25 @@ it('resumes a pass stopped halfway (a shutdown, a lease lost) where it stopped, 
   expect([...after.values()].every((row) => !row.bodyPending)).toBe(true);
   for (const row of filledBefore) expect(after.get(row.id)!.updatedAt).toEqual(row.updatedAt);
   expect(await db().mailAttachment.count({ where: { message: { mailboxId: mailbox.id } } })).toBe((2 * inboxCount) / 5);
+}, 120_000);
+
+it('ends a run of the pass once its time is up, after one batch at least, so new mail never waits long behind it', async () => {
+  const { mailbox, session } = await listedMailbox('timed', { ...headersFirst, bodiesPerRun: 1_000, bodiesRunMs: 0 });
+  let waiting = await db().mailMessage.count({ where: { mailboxId: mailbox.id, bodyPending: true } });
+  let runs = 0;
+  while (waiting > 0) {
+    const result = await session.run({ bodies: true }, new AbortController().signal);
+    runs += 1;
+    const left = await db().mailMessage.count({ where: { mailboxId: mailbox.id, bodyPending: true } });
+    // One FETCH batch a run (25 here), never none.
+    expect(waiting - left).toBeGreaterThan(0);
+    expect(waiting - left).toBeLessThanOrEqual(25);
+    expect(result).toMatchObject({ outcome: 'ok', more: { bodies: left > 0 } });
+    waiting = left;
+  }
+  await session.close();
+  expect(runs).toBeGreaterThanOrEqual(Math.ceil((inboxCount - newestFirstCount + archiveCount) / 25));
+  expect(await db().mailMessage.count({ where: { mailboxId: mailbox.id, snippet: null } })).toBe(0);
 }, 120_000);
 
 it('lists a processing_only mailbox from whole messages, as before: it keeps no body to fill in', async () => {

@@ -65,8 +65,9 @@ export interface SessionOptions {
   backfillPerRun?: number;
   /** Listing from headers first above this initial window (default MAIL_HEADERS_FIRST_ABOVE). */
   headersFirstAbove?: number;
-  /** Bodies filled per run before handing the connection back to the delta. */
+  /** Bodies filled per run before handing the connection back to the delta (2,000), and the run's time (3 s, past its first batch). */
   bodiesPerRun?: number;
+  bodiesRunMs?: number;
   /** Folder list re-read at most this often (ms); always on the first run. */
   folderListEveryMs?: number;
   /** Attempts of one webmail operation before it is marked failed. */
@@ -253,11 +254,11 @@ export class MailboxSession {
   /** One budget of the body pass when `fill`, else only the look; returns true when more remains. */
   private async bodies(adapter: MailProviderAdapter, context: SyncContext, fill: boolean): Promise<boolean> {
     if (!adapter.fillBodies) return false;
-    const budget = this.options.bodiesPerRun ?? 2_000;
-    const pending = await pendingBodies(context.mailboxId, fill ? budget + 1 : 1);
+    const until = Date.now() + (this.options.bodiesRunMs ?? 3_000);
+    const pending = await pendingBodies(context.mailboxId, fill ? (this.options.bodiesPerRun ?? 2_000) : 1);
     if (!fill || pending.length === 0) return pending.length > 0;
-    await adapter.fillBodies(context, pending.slice(0, budget));
-    return pending.length > budget && !context.signal.aborted;
+    await adapter.fillBodies(context, pending, { until });
+    return !context.signal.aborted && (await pendingBodies(context.mailboxId, 1)).length > 0;
   }
 
   /** One budget of backfill; returns true when more remains. */

@@ -231,9 +231,10 @@ export interface MailProviderAdapter {
   resync(context: SyncContext, since: Date): Promise<{ inserted: number; refreshed: number }>;
   /**
    * The body pass: fetches the whole source of rows listed from their header and hands them to
-   * `context.sink.fillBodies`, in batches. Only adapters that list headers first (`headersFirstAbove`) have it.
+   * `context.sink.fillBodies`, in batches; past `until` (ms since the epoch) it stops between batches, after its
+   * first. Only adapters that list headers first (`headersFirstAbove`) have it.
    */
-  fillBodies?(context: SyncContext, pending: PendingBody[]): Promise<{ filled: number }>;
+  fillBodies?(context: SyncContext, pending: PendingBody[], options?: { until?: number }): Promise<{ filled: number }>;
   /**
    * The RFC 5322 source of one message (or, with `part`, the decoded content of one MIME part), up
    * to a bound; `complete` false when it was cut. Null when the message is gone from the server.

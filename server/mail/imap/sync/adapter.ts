@@ -135,8 +135,8 @@ export class ImapAdapter implements MailProviderAdapter {
     return { inserted, refreshed };
   }
 
-  async fillBodies(context: SyncContext, pending: PendingBody[]): Promise<{ filled: number }> {
-    return fillBodies(this.client, context.sink, this.limits, pending, context.signal);
+  async fillBodies(context: SyncContext, pending: PendingBody[], options: { until?: number } = {}): Promise<{ filled: number }> {
+    return fillBodies(this.client, context.sink, this.limits, pending, context.signal, options.until);
   }
 
   async fetchContent(message: MessageLocator, options: { part?: string } = {}): Promise<{ content: Buffer; complete: boolean } | null> {

@@ -99,6 +99,15 @@ describe('the body pass over IMAP', () => {
     expect(batches.flatMap((batch) => batch.missing).sort()).toEqual(['Gone-1', 'Gone-2', 'Renumbered-3', 'odd']);
   });
 
+  it('past its time, stops after one batch, the newest, leaving the rest pending (not missing)', async () => {
+    const { client, fetches } = fakeClient({ INBOX: { uidValidity: 7n, answer: (asked) => asked } });
+    const { sink, batches } = recordingSink();
+    const result = await fillBodies(client, sink, limits, pendingOf('INBOX', 7n, [1, 2, 3, 4, 5, 6, 7]), new AbortController().signal, Date.now() - 1);
+    expect(fetches).toEqual([[5, 6, 7]]);
+    expect(result.filled).toBe(3);
+    expect(batches.flatMap((batch) => batch.missing)).toEqual([]);
+  });
+
   it('stops between batches once aborted, leaving the rest pending (not missing)', async () => {
     const { client } = fakeClient({ INBOX: { uidValidity: 7n, answer: (asked) => asked } });
     const controller = new AbortController();

@@ -39,13 +39,28 @@ function bodyQuery(limits: BatchLimits): FetchQueryObject {
   return { uid: true, size: true, source: { start: 0, maxLength: limits.fetchBytes } };
 }
 
-export async function fillBodies(client: ImapFlow, sink: MirrorSink, limits: BatchLimits, pending: PendingBody[], signal: AbortSignal): Promise<{ filled: number }> {
+/**
+ * Past `until` (ms since the epoch) the pass stops between FETCH batches, after its first one: every run moves it
+ * on, and none holds the connection (new mail waiting behind it) much past its time, whatever the link's speed.
+ */
+export async function fillBodies(
+  client: ImapFlow,
+  sink: MirrorSink,
+  limits: BatchLimits,
+  pending: PendingBody[],
+  signal: AbortSignal,
+  until = Number.POSITIVE_INFINITY,
+): Promise<{ filled: number }> {
   const { folders, unreadable } = byFolder(pending);
   const pipe = new OrderedPipe<BodyBatch>(async (batch) => (await sink.fillBodies(batch)).filled, limits.inFlight);
   if (unreadable.length > 0) await pipe.push({ messages: [], missing: unreadable });
+  let fetches = 0;
+  const stopping = () => signal.aborted || (fetches > 0 && Date.now() >= until);
   for (const folder of folders) {
-    if (signal.aborted) break;
+    if (stopping()) break;
     const missing = new Set(folder.ids.values());
+    /** Whether every UID of the folder was asked for (only then is what it did not answer missing). */
+    let asked = true;
     let box;
     try {
       box = await client.mailboxOpen(folder.folderKey, { readOnly: true });
@@ -59,7 +74,12 @@ export async function fillBodies(client: ImapFlow, sink: MirrorSink, limits: Bat
       // A server answers a UID set in ascending order whatever order it was asked in: one FETCH per batch, the
       // highest UIDs (the newest mail) first.
       const uids = [...folder.ids.keys()].sort((a, b) => b - a);
-      for (let start = 0; start < uids.length && !signal.aborted; start += limits.messages) {
+      for (let start = 0; start < uids.length; start += limits.messages) {
+        if (stopping()) {
+          asked = false;
+          break;
+        }
+        fetches += 1;
         let batch: BodyBatch['messages'] = [];
         let bytes = 0;
         for await (const message of client.fetch(packUids(uids.slice(start, start + limits.messages)), bodyQuery(limits), { uid: true })) {
@@ -78,7 +98,7 @@ export async function fillBodies(client: ImapFlow, sink: MirrorSink, limits: Bat
       }
     }
     // Not returned by the folder (or a folder of another generation): the delta removes these rows.
-    if (!signal.aborted && missing.size > 0) await pipe.push({ messages: [], missing: [...missing] });
+    if (asked && !signal.aborted && missing.size > 0) await pipe.push({ messages: [], missing: [...missing] });
   }
   await pipe.drain();
   return { filled: pipe.written };
