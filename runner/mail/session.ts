@@ -155,10 +155,11 @@ export class MailboxSession {
         operation = 'resync';
         await this.resync(adapter, mailbox, context);
       }
-      // After a delta the pass is only looked for (its first budget comes in a run of its own, so a sync that
-      // listed headers first ends as soon as every message is listed).
+      // After a full delta (where an initial sync lists headers first) the pass is only looked for: its first budget
+      // comes in a run of its own, so a sync that listed headers first ends as soon as every message is listed. An
+      // IDLE-woken inbox delta, new mail's path, does not look.
       let moreBodies = false;
-      if ((work.bodies || work.delta) && !signal.aborted) {
+      if ((work.bodies || work.delta === true) && !signal.aborted) {
         operation = 'sync';
         moreBodies = await this.bodies(adapter, context, work.bodies === true);
       }

@@ -105,30 +105,39 @@ export function createMirrorSink(mailbox: MirrorMailbox, statistics: StatisticsR
   // Writes happen one after the other, in the order batches were handed over; a failed write stops
   // every later one (its promise rejects with the same error).
   let tail: Promise<unknown> = Promise.resolve();
+  /** Ingests at once (batches handed over together parse while earlier ones are written), writes after every earlier write. */
+  const inOrder = <Prepared, Result>(prepare: () => Promise<Prepared>, write: (prepared: Prepared) => Promise<Result>): Promise<Result> => {
+    const previous = tail;
+    const written = (async () => {
+      const prepared = await prepare();
+      await previous;
+      return write(prepared);
+    })();
+    tail = written;
+    // The caller awaits `written`; this copy only keeps an unawaited failure from being reported twice.
+    written.catch(() => {});
+    return written;
+  };
   const totals = { inserted: 0, updated: 0, removed: 0 };
   let refreshStatisticsAt = statistics.firstAt;
   return {
     totals,
     commit(batch) {
-      const previous = tail;
-      const written = (async () => {
-        const prepared = await prepareBatch(mailbox, batch);
-        await previous;
-        const result = await writePrepared(mailbox, batch, prepared);
-        totals.inserted += result.inserted;
-        totals.updated += result.updated;
-        totals.removed += result.removed;
-        // Before the next batch is written, so that its statements are planned on the new figures.
-        if (totals.inserted >= refreshStatisticsAt) {
-          while (refreshStatisticsAt <= totals.inserted) refreshStatisticsAt *= 2;
-          await statistics.refresh();
-        }
-        return { inserted: result.inserted };
-      })();
-      tail = written;
-      // The caller awaits `written`; this copy only keeps an unawaited failure from being reported twice.
-      written.catch(() => {});
-      return written;
+      return inOrder(
+        () => prepareBatch(mailbox, batch),
+        async (prepared) => {
+          const result = await writePrepared(mailbox, batch, prepared);
+          totals.inserted += result.inserted;
+          totals.updated += result.updated;
+          totals.removed += result.removed;
+          // Before the next batch is written, so that its statements are planned on the new figures.
+          if (totals.inserted >= refreshStatisticsAt) {
+            while (refreshStatisticsAt <= totals.inserted) refreshStatisticsAt *= 2;
+            await statistics.refresh();
+          }
+          return { inserted: result.inserted };
+        },
+      );
     },
     async resetFolder(folderKey, uidValidity) {
       await tail.catch(() => {});
@@ -148,15 +157,10 @@ export function createMirrorSink(mailbox: MirrorMailbox, statistics: StatisticsR
       return knownProviderKeys(mailbox.id, providerKeys);
     },
     fillBodies(batch) {
-      const previous = tail;
-      const written = (async () => {
-        const prepared = await prepareBodies(mailbox, batch);
-        await previous;
-        return { filled: await inPgTransaction((sql) => writeBodies(sql, mailbox, prepared, batch.missing), { timeoutMs: transactionTimeoutMs }) };
-      })();
-      tail = written;
-      written.catch(() => {});
-      return written;
+      return inOrder(
+        () => prepareBodies(mailbox, batch),
+        async (prepared) => ({ filled: await inPgTransaction((sql) => writeBodies(sql, mailbox, prepared, batch.missing), { timeoutMs: transactionTimeoutMs }) }),
+      );
     },
   };
 }
