@@ -80,6 +80,26 @@ async function settleDovecotCpu(read: () => number): Promise<void> {
   }
 }
 
+/** With BENCH_SYNC_CPU_PROFILE=<dir>, a V8 CPU profile of this process over one phase (`<dir>/<name>.cpuprofile`), for finding where a listing's time goes. */
+async function profileIfAsked(name: string): Promise<{ stop(): Promise<void> }> {
+  const dir = process.env.BENCH_SYNC_CPU_PROFILE;
+  if (!dir) return { stop: async () => {} };
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  return {
+    stop: async () => {
+      const { profile } = await session.post('Profiler.stop');
+      await mkdir(dir, { recursive: true });
+      await writeFile(path.join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
 export async function runMailSyncBench(options: MailBenchOptions): Promise<{ ratio: number; firstPageMs: number; p99: number } | null> {
   const { log } = options;
   const count = options.messages ?? (Number(process.env.BENCH_SYNC_MESSAGES) || 10_000);
@@ -109,7 +129,7 @@ export async function runMailSyncBench(options: MailBenchOptions): Promise<{ rat
   const listener = new pg.Client({ connectionString: options.databaseUrl });
   try {
     let started = Date.now();
-    const corpus = await mailCorpus(count, { seed: 5, to: user.user });
+    const corpus = await mailCorpus(count, { seed: 5, to: user.user, traceHeaders: process.env.BENCH_SYNC_TRACE_HEADERS !== '0' });
     const bytes = corpus.reduce((sum, message) => sum + message.raw.length, 0);
     await fillMaildir(server.dir, user.user, corpus);
     log(`  corpus: ${count} messages, ${(bytes / 1024 / 1024).toFixed(0)} MB (${(bytes / count / 1024).toFixed(1)} KB average), written as maildir files in ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -183,8 +203,10 @@ export async function runMailSyncBench(options: MailBenchOptions): Promise<{ rat
       const pgBefore = pgCpuMs();
       const begin = performance.now();
       const firstPage = await watchFirstPage({ databaseUrl: options.databaseUrl, mailboxId: mailbox.id, memberId: member.id, newestIds, startedAt: begin });
+      const profile = await profileIfAsked(`listing-${round}`);
       const result = await session.run({ delta: true }, new AbortController().signal);
       const elapsed = performance.now() - begin;
+      await profile.stop();
       listingCpu.push({ app: selfCpuMs() - cpuBefore, pg: pgCpuMs() - pgBefore });
       // The body pass, run to its end as the worker runs it (one budget a run, each after the last).
       let filling = result.outcome === 'ok' && result.more.bodies;

@@ -36,8 +36,22 @@ const minute = 60_000;
 const headersFirst: SessionOptions = { initialDays: 30, initialMaxPerFolder: 1_000_000, headersFirstAbove: 20, bodiesPerRun: 30, bodiesRunMs: 600_000, limits: { messages: 25 } };
 const whole: SessionOptions = { ...headersFirst, headersFirstAbove: 1_000_000 };
 
-/** Mail as a team's inbox holds it: plain notes, an HTML-only newsletter, an auto-reply, an invitation, an invoice with its PDF. */
+/** What the servers on the way prepend: a listing that fetches only the lines a row is made of leaves these out. */
+function withTrace(raw: Buffer, index: number): Buffer {
+  const trace = [
+    `Received: from mail-out.example.test (mail-out.example.test [192.0.2.${index % 250}])\r\n\tby mx.example.test (Postfix) with ESMTPS id Q${index}\r\n\tfor <${user.user}>; Mon, 30 Nov 2026 10:00:00 +0000`,
+    'Authentication-Results: mx.example.test; dkim=pass header.d=example.test; spf=pass smtp.mailfrom=example.test',
+    `DKIM-Signature: v=1; a=rsa-sha256; c=relaxed/relaxed; d=example.test; s=s1;\r\n\th=from:to:subject:date:message-id;\r\n\tbh=${'A'.repeat(43)}=;\r\n\tb=${'x'.repeat(72)}\r\n\t${'y'.repeat(72)}`,
+  ];
+  return Buffer.concat([Buffer.from(`${trace.join('\r\n')}\r\n`), raw]);
+}
+
+/** Mail as a team's inbox holds it, with the trace servers add: plain notes, an HTML-only newsletter, an auto-reply, an invitation, an invoice with its PDF. */
 async function realisticMessage(index: number): Promise<Buffer> {
+  return withTrace(await composedMessage(index), index);
+}
+
+async function composedMessage(index: number): Promise<Buffer> {
   const common = { to: user.user, messageId: `<hf${index}@headers-first.test>`, date: new Date(Date.now() - (inboxCount - index) * minute) };
   const codeword = `Codeword qx${index}z`;
   switch (index % 5) {
@@ -71,7 +85,8 @@ async function realisticMessage(index: number): Promise<Buffer> {
       return buildRawMessage({
         ...common,
         from: `Colleague ${index % 3} <c${index % 3}@team.example.test>`,
-        subject: index % 10 === 4 ? `Re: Report ${index - 4}` : `Report ${index}`,
+        // Non-ASCII: an encoded-word subject, decoded alike from the listed lines and the whole header.
+        subject: index % 10 === 4 ? `Re: Report ${index - 4} — Zürich` : `Report ${index} — Zürich`,
         ...(index % 10 === 4 ? { inReplyTo: `<hf${index - 4}@headers-first.test>`, references: `<hf${index - 4}@headers-first.test>` } : {}),
         text: `${codeword} for this one.\n${'Filler text, naïve and long enough to be quoted-printable. '.repeat(20)}`,
       });

@@ -26,6 +26,7 @@ import type { HeaderLines, Headers } from 'mailparser';
 import { MailParser } from 'mailparser';
 import { ingestLimits } from './limits';
 import { parserOptions } from './parser-options';
+import { isDecodedHeader } from './decoded-headers';
 import type { ParsedMime, ParsedPart, ParseOptions } from './parse-mime';
 
 interface HeaderLine {
@@ -331,7 +332,7 @@ function parse(source: Buffer, options: ParseOptions, loaded: Pieces): ParsedMim
   const result: ParsedMime = { headers: null, headerLines: [], text: null, html: null, parts: [], complete: true };
   const rootHeaders = root.headers;
   if (!rootHeaders) throw new NotHandled();
-  result.headers = loaded.processHeaders(rootHeaders.getList());
+  result.headers = loaded.processHeaders(rootHeaders.getList().filter(isDecodedHeader));
   result.headerLines = rootHeaders.lines as unknown as HeaderLines;
 
   const texts: string[] = [];
@@ -391,7 +392,8 @@ function parse(source: Buffer, options: ParseOptions, loaded: Pieces): ParsedMim
     const keep = options.keepContent && decoded.length <= ingestLimits.attachmentBytes && decoded.length <= budget;
     const content = options.keepContent ? (keep ? Buffer.from(decoded) : null) : null;
     if (content) budget -= content.length;
-    const partHeaders = loaded.processHeaders(node.headers ? node.headers.getList() : []);
+    // Of a part's headers only its Content-ID is read decoded (the rest is the node's own fields).
+    const partHeaders = loaded.processHeaders(node.headers ? node.headers.getList().filter((line) => line.key === 'content-id') : []);
     const contentId = partHeaders.has('content-id') ? ([] as unknown[]).concat(partHeaders.get('content-id') ?? []).shift() : undefined;
     const partNr = (node.partNr || []).filter((nr): nr is number => typeof nr === 'number').join('.') || null;
     const filename = node.filename || null;

@@ -8,6 +8,7 @@
  */
 import type { AddressObject, HeaderLines, Headers } from 'mailparser';
 import { ingestLimits } from './limits';
+import { decodedHeaderKeys, type DecodedHeaderKey } from './decoded-headers';
 import { addressesOf, parseMime, type ParsedPart } from './parse-mime';
 import { listUnsubscribeOf, type ListUnsubscribe } from './unsubscribe';
 import { listIdOf, signalHeaderNames, signalsOf, type HeaderValues, type MessageSignals } from './signals';
@@ -65,6 +66,15 @@ export interface IngestOptions {
 /** Header names kept raw: what the signals read, and the Date header as written. */
 const signalHeaders = new Set<string>([...signalHeaderNames, 'date', 'list-unsubscribe-post']);
 
+/**
+ * Every header a message's row is made of: those decoded, those kept raw, and the root's MIME fields the
+ * parser reads to find the body's shape. A source holding only these lines ingests to the same row, but
+ * for what its body gives (text, snippet, parts), as its whole header does: what a headers-first listing
+ * fetches (`BODY.PEEK[HEADER.FIELDS (…)]`), leaving out the Received, DKIM, ARC and vendor lines that
+ * make up most of a real header's 2-5 KB.
+ */
+export const ingestedHeaderNames: readonly string[] = [...new Set([...decodedHeaderKeys, ...signalHeaders, 'mime-version', 'content-transfer-encoding', 'content-disposition'])];
+
 /** Raw values of the headers named in `signalHeaders`, unfolded and bounded. */
 export function headerValues(lines: HeaderLines): Map<string, string[]> {
   const map = new Map<string, string[]>();
@@ -114,7 +124,7 @@ function addressList(value: AddressObject | AddressObject[] | undefined): Addres
     .filter((address): address is Address => address !== null);
 }
 
-function header<T>(headers: Headers | null, name: string): T | undefined {
+function header<T>(headers: Headers | null, name: DecodedHeaderKey): T | undefined {
   return headers?.get(name) as T | undefined;
 }
 

@@ -10,6 +10,7 @@
  * mirror stores neither.
  */
 import { MailParser, type AddressObject, type AttachmentStream, type HeaderLines, type Headers, type MessageText } from 'mailparser';
+import { isDecodedHeader } from './decoded-headers';
 import { fastParseMime } from './fast-mime';
 import { ingestLimits } from './limits';
 import { parserOptions } from './parser-options';
@@ -31,6 +32,7 @@ export interface ParsedPart {
 }
 
 export interface ParsedMime {
+  /** The headers of `decodedHeaderKeys` (./decoded-headers.ts), decoded by mailparser; null when the parser stopped before the header. */
   headers: Headers | null;
   headerLines: HeaderLines;
   text: string | null;
@@ -71,7 +73,7 @@ export function parseMimeStream(source: Buffer, options: ParseOptions): Promise<
     };
 
     parser.on('headers', (headers: Headers) => {
-      result.headers = headers;
+      result.headers = new Map([...headers].filter(([key]) => isDecodedHeader({ key })));
     });
     parser.on('headerLines', (lines: HeaderLines) => {
       result.headerLines = lines;

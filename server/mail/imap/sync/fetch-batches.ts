@@ -5,6 +5,7 @@
  */
 import type { FetchMessageObject, FetchQueryObject, ImapFlow } from 'imapflow';
 import type { FolderCursor, IncomingMessage, IngestedVia, MirrorBatch, MirrorSink } from '../../provider';
+import { ingestedHeaderNames } from '../../ingest/ingest';
 import { flagsOf, labelsOf } from './flags';
 import { imapProviderKey } from './provider-key';
 import { packUids } from './uid-ranges';
@@ -29,11 +30,12 @@ export interface FolderRef {
 }
 
 /**
- * MODSEQ is asked for by imapflow itself whenever CONDSTORE is enabled. `headersOnly`: the header block
- * (BODY.PEEK[HEADER]) instead of the source, for a large initial window listed first (the body pass follows).
+ * MODSEQ is asked for by imapflow itself whenever CONDSTORE is enabled. `headersOnly`: the header lines a
+ * row is made of (BODY.PEEK[HEADER.FIELDS (…)], ingest's `ingestedHeaderNames`) instead of the source, for
+ * a large initial window listed first (the body pass follows).
  */
 export function fetchQuery(limits: BatchLimits, headersOnly = false): FetchQueryObject {
-  const content: FetchQueryObject = headersOnly ? { headers: true } : { source: { start: 0, maxLength: limits.fetchBytes } };
+  const content: FetchQueryObject = headersOnly ? { headers: [...ingestedHeaderNames] } : { source: { start: 0, maxLength: limits.fetchBytes } };
   return { uid: true, flags: true, internalDate: true, size: true, ...content };
 }
 
