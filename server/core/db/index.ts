@@ -40,9 +40,15 @@ export function keepConnectionsOpen(): void {
   if (sharedPool) sharedPool.options.idleTimeoutMillis = idleTimeoutMillis();
 }
 
-/** The idle rule and the connection of every pool of this process. */
+/**
+ * The idle rule and the connection of every pool of this process, JIT compilation off from each connection's start.
+ * Every statement here is a short one, and where the planner overestimates (the sync's thread look-up probes a GIN
+ * index once per Message-ID, each probe estimated at 50 rows where it finds none) its cost passed the JIT thresholds:
+ * a server built with LLVM (Debian's packages, the official Docker image) compiled and optimised it for 300 ms to
+ * run it in 10, once for every batch of a sync (bench/README, "JIT"). Off, as the tables' reads already had it.
+ */
 function poolOptions(max: number): pg.PoolConfig {
-  return { connectionString: databaseUrl(), max, idleTimeoutMillis: idleTimeoutMillis() };
+  return withStartupSetting({ connectionString: databaseUrl(), max, idleTimeoutMillis: idleTimeoutMillis() }, 'jit=off');
 }
 
 /**

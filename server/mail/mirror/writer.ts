@@ -120,6 +120,19 @@ export function createMirrorSink(mailbox: MirrorMailbox, statistics: StatisticsR
   };
   const totals = { inserted: 0, updated: 0, removed: 0 };
   let refreshStatisticsAt = statistics.firstAt;
+  /** A later refresh still running (they never fail: a failure leaves the estimates as they were). */
+  let refreshing: Promise<void> | null = null;
+  /**
+   * The first refresh is awaited: until it the planner takes the mailbox for a row or two. The later ones only
+   * bring figures that are off by at most a factor of two up to date, and ANALYZE takes no lock an INSERT
+   * waits for, so they run beside the next batches (on a connection of their own) instead of before them:
+   * on a 10,000-message listing they were 4 × 40 ms of the writer's critical path.
+   */
+  const refreshStatistics = async (first: boolean) => {
+    if (first) return statistics.refresh();
+    if (refreshing) return;
+    refreshing = statistics.refresh().finally(() => (refreshing = null));
+  };
   return {
     totals,
     commit(batch) {
@@ -130,10 +143,11 @@ export function createMirrorSink(mailbox: MirrorMailbox, statistics: StatisticsR
           totals.inserted += result.inserted;
           totals.updated += result.updated;
           totals.removed += result.removed;
-          // Before the next batch is written, so that its statements are planned on the new figures.
+          // The first before the next batch is written, so that its statements are planned on the mailbox's figures.
           if (totals.inserted >= refreshStatisticsAt) {
+            const first = refreshStatisticsAt === statistics.firstAt;
             while (refreshStatisticsAt <= totals.inserted) refreshStatisticsAt *= 2;
-            await statistics.refresh();
+            await refreshStatistics(first);
           }
           return { inserted: result.inserted };
         },
