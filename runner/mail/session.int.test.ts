@@ -228,6 +228,34 @@ describe('sync against Dovecot', () => {
     expect(after.backfillOldestAt!.getTime()).toBeLessThan(Date.now() - 150 * day);
   });
 
+  it('a backfill run past its time ends after one batch, never none, and the runs after it finish the walk without a gap or a duplicate', async () => {
+    // No time at all: each run fetches its first batch (5 messages) and hands the connection back.
+    const { user, mailbox, session, run } = await setup({ session: { limits: { messages: 5 }, backfillRunMs: 0 } });
+    const day = 24 * 3600_000;
+    const old = await Promise.all(Array.from({ length: 12 }, async (_, index) => ({ raw: await message(`Old ${index}`), internalDate: new Date(Date.now() - (100 + index) * day) })));
+    await deliver(user, [...old, { raw: await message('Recent'), internalDate: new Date(Date.now() - day) }]);
+    await run();
+    await db().mailbox.update({ where: { id: mailbox.id }, data: { backfillStatus: 'pending', backfillSince: null } });
+    const first = await run({ backfill: true });
+    expect(first).toMatchObject({ outcome: 'ok', more: { backfill: true } });
+    expect((await messagesOf(mailbox.id)).filter((row) => row.ingestedVia === 'backfill')).toHaveLength(5);
+    const running = await db().mailbox.findUniqueOrThrow({ where: { id: mailbox.id } });
+    expect(running.backfillStatus).toBe('running');
+    // 6 of 13 mirrored, 7 left: progress counts what the run did not fetch.
+    expect(running.backfillProgressPct).toBeCloseTo(46.2, 1);
+    let runs = 1;
+    while ((await run({ backfill: true })).outcome === 'ok' && runs < 10) {
+      runs += 1;
+      if ((await db().mailbox.findUniqueOrThrow({ where: { id: mailbox.id } })).backfillStatus === 'done') break;
+    }
+    await session.close();
+    expect(runs).toBe(3);
+    const rows = await messagesOf(mailbox.id);
+    expect(rows.map((row) => row.subject).sort()).toEqual([...old.map((_, index) => `Old ${index}`), 'Recent'].sort());
+    expect(new Set(rows.map((row) => row.providerKey)).size).toBe(13);
+    expect(await db().mailbox.findUniqueOrThrow({ where: { id: mailbox.id } })).toMatchObject({ backfillStatus: 'done', backfillProgressPct: 100, messageCount: 13 });
+  });
+
   it('resync refreshes flags and inserts what the mirror misses, silently, and nothing else', async () => {
     const { user, mailbox, session, run } = await setup();
     await deliver(user, [{ raw: await message('Kept') }, { raw: await message('Lost') }]);

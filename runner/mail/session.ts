@@ -61,8 +61,9 @@ export interface SessionOptions {
   limits?: Partial<BatchLimits>;
   /** imapflow options over the defaults (tests only). */
   imap?: ImapAdapterOptions['imap'];
-  /** Backfill messages per run before handing the connection back to the delta. */
+  /** Backfill messages per run before handing the connection back to the delta (1,000), and the run's time (3 s, past its first batch). */
   backfillPerRun?: number;
+  backfillRunMs?: number;
   /** Listing from headers first above this initial window (default MAIL_HEADERS_FIRST_ABOVE). */
   headersFirstAbove?: number;
   /** Bodies filled per run before handing the connection back to the delta (2,000), and the run's time (3 s, past its first batch). */
@@ -270,7 +271,9 @@ export class MailboxSession {
     let outcome = { done, remaining: 0 as number | null, inserted: 0 };
     if (!done) {
       await db().mailbox.update({ where: { id: mailbox.id }, data: { backfillStatus: 'running' } });
-      outcome = await adapter.backfill({ ...context, folders: await loadFolderStates(mailbox.id) }, { since: mailbox.backfillSince, sliceSize: this.options.backfillPerRun ?? 1000 });
+      // Also a time budget: over a slow link 1,000 messages take tens of seconds, and new mail reported by IDLE waits for the run.
+      const until = Date.now() + (this.options.backfillRunMs ?? 3_000);
+      outcome = await adapter.backfill({ ...context, folders: await loadFolderStates(mailbox.id) }, { since: mailbox.backfillSince, sliceSize: this.options.backfillPerRun ?? 1000, until });
     }
     const [stats] = await db().$queryRaw<{ mirrored: bigint; oldest: Date | null }[]>`
       SELECT count(*) AS mirrored, min(received_at) AS oldest FROM mail_messages WHERE mailbox_id = ${mailbox.id}::uuid`;

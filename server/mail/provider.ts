@@ -225,8 +225,11 @@ export interface MailProviderAdapter {
   listFolders(): Promise<ProviderFolder[]>;
   /** Initial sync of recent mail where a folder has none yet, then the delta of every folder. */
   syncDelta(context: SyncContext): Promise<SyncOutcome>;
-  /** One slice of older mail, down to `since` (null: everything). */
-  backfill(context: SyncContext, options: { since: Date | null; sliceSize: number }): Promise<BackfillOutcome>;
+  /**
+   * One slice of older mail, down to `since` (null: everything): at most `sliceSize` messages and, where the
+   * adapter fetches in batches, past `until` (ms since the epoch) no batch after the run's first.
+   */
+  backfill(context: SyncContext, options: { since: Date | null; sliceSize: number; until?: number }): Promise<BackfillOutcome>;
   /** Re-reads messages received since the date: refreshes flags and folders, inserts missing ones (silent). */
   resync(context: SyncContext, since: Date): Promise<{ inserted: number; refreshed: number }>;
   /**

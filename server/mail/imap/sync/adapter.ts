@@ -99,17 +99,21 @@ export class ImapAdapter implements MailProviderAdapter {
     return { inserted, initialComplete };
   }
 
-  async backfill(context: SyncContext, options: { since: Date | null; sliceSize: number }): Promise<BackfillOutcome> {
+  async backfill(context: SyncContext, options: { since: Date | null; sliceSize: number; until?: number }): Promise<BackfillOutcome> {
     let inserted = 0;
     let remaining = 0;
     let budget = options.sliceSize;
+    /** UIDs fetched so far this run: past `until`, the folders after the first that fetched are only counted. */
+    let fetched = 0;
     for (const folder of syncOrder(context.folders)) {
       if (context.signal.aborted) break;
+      const timeUp = options.until !== undefined && fetched > 0 && Date.now() >= options.until;
       try {
-        const result = await backfillFolder(this.client, context, folder, this.limits, { since: options.since, max: Math.max(budget, 0) });
+        const result = await backfillFolder(this.client, context, folder, this.limits, { since: options.since, max: timeUp ? 0 : Math.max(budget, 0), until: options.until });
         inserted += result.inserted;
         remaining += result.remaining;
         budget -= result.inserted;
+        fetched += result.fetched;
       } catch (error) {
         if ((error as { mailboxMissing?: boolean }).mailboxMissing) continue;
         throw error;

@@ -20,7 +20,7 @@ import { newestFirstCount, type FlagUpdate, type FolderCursor, type MirrorBatch,
 import { BatchPipe, fetchNew, fetchUids, type BatchLimits, type FolderRef } from './fetch-batches';
 import { flagsOf, labelsOf } from './flags';
 import { imapFolderPrefix, imapProviderKey, parseImapProviderKey } from './provider-key';
-import { uidSlices } from './uid-ranges';
+import { uidSlices, uidSlicesFromNewest } from './uid-ranges';
 
 export type FolderState = SyncContext['folders'][number];
 
@@ -237,26 +237,29 @@ async function expungedByComparison(client: ImapFlow, context: SyncContext, fold
 
 /**
  * One backfill slice of a folder: the newest `max` UIDs below `oldestUid` (received since `since`
- * when given). Returns how many were read and how many older remain.
+ * when given), one FETCH per batch, and past `until` (ms since the epoch) no batch after its first: over a
+ * slow link a slice of 1,000 takes tens of seconds, and new mail reported by IDLE waits for the run to end.
+ * Returns how many were inserted, how many UIDs were fetched and how many older remain.
  */
 export async function backfillFolder(
   client: ImapFlow,
   context: SyncContext,
   folder: FolderState,
   limits: BatchLimits,
-  options: { since: Date | null; max: number },
-): Promise<{ inserted: number; remaining: number }> {
+  options: { since: Date | null; max: number; until?: number },
+): Promise<{ inserted: number; fetched: number; remaining: number }> {
+  const none = { inserted: 0, fetched: 0, remaining: 0 };
   const { box, state, reset } = await openFolder(client, context, folder);
   const oldest = num(state.oldestUid);
   // Not synced yet (or just reset): the delta's initial sync comes first.
-  if (reset || oldest === null || state.syncedUid === null || oldest <= 1) return { inserted: 0, remaining: 0 };
+  if (reset || oldest === null || state.syncedUid === null || oldest <= 1) return none;
   // The walk stays contiguous in UIDs (every UID from oldestUid up is mirrored), so a later backfill
   // further back never skips anything: with a date, it goes down to the lowest UID received since
   // then, taking along the few older ones in between (dates and UIDs are not always in step).
   let floor = 1;
   if (options.since) {
     const recent = ((await client.search({ uid: `1:${oldest - 1}`, since: options.since }, { uid: true })) || []).filter((uid) => uid < oldest);
-    if (recent.length === 0) return { inserted: 0, remaining: 0 };
+    if (recent.length === 0) return none;
     floor = recent[0]!;
   }
   const below = ((await client.search({ uid: `${floor}:${oldest - 1}` }, { uid: true })) || []).filter((uid) => uid >= floor && uid < oldest);
@@ -267,16 +270,20 @@ export async function backfillFolder(
       await pipe.push(cursorOnly({ folderKey: folder.key, uidValidity: box.uidValidity, oldestUid: 1n }));
       await pipe.drain();
     }
-    return { inserted: 0, remaining: 0 };
+    return none;
   }
   const slice = options.max > 0 ? below.slice(-options.max) : [];
-  if (slice.length === 0) return { inserted: 0, remaining: below.length };
+  if (slice.length === 0) return { ...none, remaining: below.length };
   const pipe = new BatchPipe(context.sink, limits);
   const ref: FolderRef = { key: folder.key, role: folder.role, uidValidity: box.uidValidity };
-  // Slices are read from the newest down so `oldestUid` only ever moves down over mirrored UIDs.
-  const groups = uidSlices(slice, limits.messages).reverse();
+  // Slices are read from the newest down so `oldestUid` only ever moves down over mirrored UIDs, the newest
+  // a full one (a run stopped by its time after one batch fetched a whole batch).
+  const groups = uidSlicesFromNewest(slice, limits.messages);
+  let fetched = 0;
   for (const group of groups) {
     if (context.signal.aborted) break;
+    if (fetched > 0 && options.until !== undefined && Date.now() >= options.until) break;
+    fetched += group.length;
     await fetchUids(client, pipe, limits, {
       folder: ref,
       uids: group,
@@ -286,7 +293,7 @@ export async function backfillFolder(
     });
   }
   await pipe.drain();
-  return { inserted: pipe.inserted, remaining: below.length - slice.length };
+  return { inserted: pipe.inserted, fetched, remaining: below.length - fetched };
 }
 
 /**

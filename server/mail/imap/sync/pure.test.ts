@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { flagsOf, keywordToLabel, labelsOf, labelToKeyword } from './flags';
 import { folderRows, isSyncedFolder } from './folders';
 import { imapFolderPrefix, imapProviderKey, parseImapProviderKey } from './provider-key';
-import { packUids, uidSlices } from './uid-ranges';
+import { packUids, uidSlices, uidSlicesFromNewest } from './uid-ranges';
 
 describe('provider keys', () => {
   it.each([
@@ -108,5 +108,7 @@ describe('uid ranges', () => {
 
   it('slices ascending', () => {
     expect(uidSlices([5, 1, 3, 2, 4], 2)).toEqual([[1, 2], [3, 4], [5]]);
+    expect(uidSlicesFromNewest([5, 1, 3, 2, 4, 4], 2)).toEqual([[4, 5], [2, 3], [1]]);
+    expect(uidSlicesFromNewest([], 2)).toEqual([]);
   });
 });

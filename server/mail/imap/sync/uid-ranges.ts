@@ -23,3 +23,11 @@ export function uidSlices(uids: readonly number[], size: number): number[][] {
   for (let index = 0; index < sorted.length; index += size) slices.push(sorted.slice(index, index + size));
   return slices;
 }
+
+/** Slices of at most `size` UIDs from the highest down (each ascending): the newest slice is a full one. */
+export function uidSlicesFromNewest(uids: readonly number[], size: number): number[][] {
+  const sorted = [...new Set(uids)].sort((a, b) => a - b);
+  const slices: number[][] = [];
+  for (let end = sorted.length; end > 0; end -= size) slices.push(sorted.slice(Math.max(0, end - size), end));
+  return slices;
+}
