@@ -288,6 +288,30 @@ describe('threads in the mirror', () => {
     expect(refreshes).toBe(3);
   });
 
+  it('awaits only the first statistics refresh: a later one runs beside the next batches, one at a time', async () => {
+    const mailbox = await setup();
+    const refreshes: Array<() => void> = [];
+    const statistics = { firstAt: 5, refresh: () => new Promise<void>((resolve) => refreshes.push(resolve)) };
+    const sink = createMirrorSink(mailbox, statistics);
+    const some = async (size: number) => batch(await Promise.all(Array.from({ length: size }, () => incoming({ subject: 'Bulk' }))));
+    // The first (5 written): the commit waits for it, so the next batch is planned on the mailbox's figures.
+    let firstWritten = false;
+    const first = sink.commit(await some(5)).then(() => (firstWritten = true));
+    while (refreshes.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(firstWritten).toBe(false);
+    refreshes[0]!();
+    await first;
+    // The second (10 written) never ends here, and the batches after it are written all the same.
+    await sink.commit(await some(5));
+    expect(refreshes).toHaveLength(2);
+    // Past the next threshold (20) while it still runs: no second one beside it.
+    await sink.commit(await some(12));
+    expect(refreshes).toHaveLength(2);
+    expect(sink.totals.inserted).toBe(22);
+    refreshes[1]!();
+  });
+
   it('a statistics refresh waits for an ANALYZE or VACUUM already on the table instead of skipping its mailbox', async () => {
     const mailbox = await setup();
     await db().$executeRawUnsafe(
