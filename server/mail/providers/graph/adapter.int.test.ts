@@ -190,6 +190,26 @@ describe('Graph adapter against the fake Graph API', () => {
     expect(await h.adapter.backfill(await h.context(), { since: new Date(now - 51 * day), sliceSize: 10 })).toMatchObject({ inserted: 0, done: true });
   });
 
+  it('a backfill run past its time reads one page, never none, and the runs after it finish the walk', async () => {
+    clear(graph);
+    const ids: string[] = [];
+    ids.push(await deliver(graph, 'Recent', { ageDays: 1 }));
+    for (let index = 0; index < 4; index += 1) ids.push(await deliver(graph, `Old ${index}`, { ageDays: 50 + index }));
+    const h = await harness(graph, { limits: { pageSize: 1 } });
+    await h.folders();
+    expect(await h.adapter.syncDelta(await h.context())).toMatchObject({ initialComplete: true });
+    const runs = [];
+    for (let round = 0; round < 20; round += 1) {
+      // No time at all: each run reads its first page (one message, or a folder's empty last page) and hands the connection back.
+      const run = await h.adapter.backfill(await h.context(), { since: null, sliceSize: 1000, until: 0 });
+      runs.push(run);
+      if (run.done) break;
+    }
+    expect(runs.slice(0, 4).map((run) => run.inserted)).toEqual([1, 1, 1, 1]);
+    expect(runs.at(-1)).toMatchObject({ done: true, progressPct: 100 });
+    expect((await h.rows()).map((row) => row.providerKey)).toEqual(ids);
+  });
+
   it('expired delta state (410) re-reads the folder window without duplicates', async () => {
     clear(graph);
     const kept = await deliver(graph, 'Kept');

@@ -138,10 +138,12 @@ class GraphAdapter implements MailProviderAdapter {
     return { inserted, initialComplete };
   }
 
-  async backfill(context: SyncContext, options: { since: Date | null; sliceSize: number }): Promise<BackfillOutcome> {
+  async backfill(context: SyncContext, options: { since: Date | null; sliceSize: number; until?: number }): Promise<BackfillOutcome> {
     const sinceMs = options.since?.getTime() ?? -1;
     let budget = Math.max(1, Math.min(1000, options.sliceSize));
     let inserted = 0;
+    /** Pages read this run: past `until`, none after the first (a page's messages are fetched one call each). */
+    let pages = 0;
     const states: GraphCursor[] = [];
     for (const folder of syncedFolders(context)) {
       let cursor = decodeGraphCursor(folder.deltaToken);
@@ -153,6 +155,8 @@ class GraphAdapter implements MailProviderAdapter {
       }
       while (!cursor.backfillDone && budget > 0) {
         if (context.signal.aborted) throw abortReason(context.signal);
+        if (pages > 0 && options.until !== undefined && Date.now() >= options.until) break;
+        pages += 1;
         // Below the window, or just above the oldest seen when a new request resumes (the overlap is known).
         const before = cursor.backfillOldestMs === undefined ? windowMs : Math.min(windowMs, cursor.backfillOldestMs + 1000);
         const filter = `receivedDateTime lt ${odataDate(new Date(before))}${options.since ? ` and receivedDateTime ge ${odataDate(options.since)}` : ''}`;
