@@ -75,6 +75,9 @@ export interface SessionOptions {
   operationAttempts?: number;
 }
 
+/** The time budget of a backfill run and of a run of the body pass (server/mail/provider.ts `runTimeIsUp`). */
+const runTimeMs = 3_000;
+
 type LoadedMailbox = AdapterMailbox & MirrorMailbox & { status: string; backfillStatus: string | null; backfillSince: Date | null; syncState: unknown };
 
 async function loadMailbox(mailboxId: string): Promise<LoadedMailbox | null> {
@@ -256,7 +259,7 @@ export class MailboxSession {
   /** One budget of the body pass when `fill`, else only the look; returns true when more remains. */
   private async bodies(adapter: MailProviderAdapter, context: SyncContext, fill: boolean): Promise<boolean> {
     if (!adapter.fillBodies) return false;
-    const until = Date.now() + (this.options.bodiesRunMs ?? 3_000);
+    const until = Date.now() + (this.options.bodiesRunMs ?? runTimeMs);
     const pending = await pendingBodies(context.mailboxId, fill ? (this.options.bodiesPerRun ?? 2_000) : 1);
     if (!fill || pending.length === 0) return pending.length > 0;
     await adapter.fillBodies(context, pending, { until });
@@ -272,7 +275,7 @@ export class MailboxSession {
     if (!done) {
       await db().mailbox.update({ where: { id: mailbox.id }, data: { backfillStatus: 'running' } });
       // Also a time budget: over a slow link 1,000 messages take tens of seconds, and new mail reported by IDLE waits for the run.
-      const until = Date.now() + (this.options.backfillRunMs ?? 3_000);
+      const until = Date.now() + (this.options.backfillRunMs ?? runTimeMs);
       outcome = await adapter.backfill({ ...context, folders: await loadFolderStates(mailbox.id) }, { since: mailbox.backfillSince, sliceSize: this.options.backfillPerRun ?? 1000, until });
     }
     const [stats] = await db().$queryRaw<{ mirrored: bigint; oldest: Date | null }[]>`

@@ -141,6 +141,15 @@ export interface MirrorSink {
  */
 export const newestFirstCount = 50;
 
+/**
+ * The rule of a run's time budget (backfill, body pass): past `until` (ms since the epoch) no batch starts once the
+ * run has done one, so every run moves its work on and none holds the connection, new mail waiting behind it, much
+ * past its time whatever the link's speed.
+ */
+export function runTimeIsUp(until: number | undefined, batchesDone: number): boolean {
+  return until !== undefined && batchesDone > 0 && Date.now() >= until;
+}
+
 /** What the orchestrator knows of the mirror when it calls an adapter. */
 export interface SyncContext {
   mailboxId: string;

@@ -18,6 +18,7 @@ import type {
   WatchHandle,
   WatchOptions,
 } from '../../provider';
+import { runTimeIsUp } from '../../provider';
 import { SyncError } from '../../sync-errors';
 import { processingOnlyFetchBytes } from '../../sync-mode';
 import { closeImap, fullFetchBytes, openImapClient, type ImapMailboxSource } from './connect';
@@ -107,7 +108,7 @@ export class ImapAdapter implements MailProviderAdapter {
     let fetched = 0;
     for (const folder of syncOrder(context.folders)) {
       if (context.signal.aborted) break;
-      const timeUp = options.until !== undefined && fetched > 0 && Date.now() >= options.until;
+      const timeUp = runTimeIsUp(options.until, fetched);
       try {
         const result = await backfillFolder(this.client, context, folder, this.limits, { since: options.since, max: timeUp ? 0 : Math.max(budget, 0), until: options.until });
         inserted += result.inserted;

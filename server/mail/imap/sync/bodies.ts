@@ -5,7 +5,7 @@
  * folder's UIDVALIDITY changed) is reported missing: the delta removes its row.
  */
 import type { FetchQueryObject, ImapFlow } from 'imapflow';
-import type { BodyBatch, MirrorSink, PendingBody } from '../../provider';
+import { runTimeIsUp, type BodyBatch, type MirrorSink, type PendingBody } from '../../provider';
 import { incomingOf, OrderedPipe, type BatchLimits } from './fetch-batches';
 import { parseImapProviderKey } from './provider-key';
 import { packUids } from './uid-ranges';
@@ -49,13 +49,13 @@ export async function fillBodies(
   limits: BatchLimits,
   pending: PendingBody[],
   signal: AbortSignal,
-  until = Number.POSITIVE_INFINITY,
+  until?: number,
 ): Promise<{ filled: number }> {
   const { folders, unreadable } = byFolder(pending);
   const pipe = new OrderedPipe<BodyBatch>(async (batch) => (await sink.fillBodies(batch)).filled, limits.inFlight);
   if (unreadable.length > 0) await pipe.push({ messages: [], missing: unreadable });
   let fetches = 0;
-  const stopping = () => signal.aborted || (fetches > 0 && Date.now() >= until);
+  const stopping = () => signal.aborted || runTimeIsUp(until, fetches);
   for (const folder of folders) {
     if (stopping()) break;
     const missing = new Set(folder.ids.values());

@@ -16,7 +16,7 @@
  * - `highestModseq`: CONDSTORE position; flag changes and QRESYNC expunges since it are read.
  */
 import type { ImapFlow, MailboxObject } from 'imapflow';
-import { newestFirstCount, type FlagUpdate, type FolderCursor, type MirrorBatch, type SyncContext } from '../../provider';
+import { newestFirstCount, runTimeIsUp, type FlagUpdate, type FolderCursor, type MirrorBatch, type SyncContext } from '../../provider';
 import { BatchPipe, fetchNew, fetchUids, type BatchLimits, type FolderRef } from './fetch-batches';
 import { flagsOf, labelsOf } from './flags';
 import { imapFolderPrefix, imapProviderKey, parseImapProviderKey } from './provider-key';
@@ -282,7 +282,7 @@ export async function backfillFolder(
   let fetched = 0;
   for (const group of groups) {
     if (context.signal.aborted) break;
-    if (fetched > 0 && options.until !== undefined && Date.now() >= options.until) break;
+    if (runTimeIsUp(options.until, fetched)) break;
     fetched += group.length;
     await fetchUids(client, pipe, limits, {
       folder: ref,

@@ -22,6 +22,7 @@
 import { config } from '../../../core/config';
 import {
   newestFirstCount,
+  runTimeIsUp,
   type AppliedOperation,
   type BackfillOutcome,
   type FlagUpdate,
@@ -155,7 +156,7 @@ class GraphAdapter implements MailProviderAdapter {
       }
       while (!cursor.backfillDone && budget > 0) {
         if (context.signal.aborted) throw abortReason(context.signal);
-        if (pages > 0 && options.until !== undefined && Date.now() >= options.until) break;
+        if (runTimeIsUp(options.until, pages)) break;
         pages += 1;
         // Below the window, or just above the oldest seen when a new request resumes (the overlap is known).
         const before = cursor.backfillOldestMs === undefined ? windowMs : Math.min(windowMs, cursor.backfillOldestMs + 1000);
