@@ -2,9 +2,9 @@
  * Headers first (issue 25 §3): a large initial window is listed from its messages' headers (every message in
  * the lists at once, the inbox's newest still fetched whole), then the body pass fills the rest in budgets,
  * newest first. Once the pass has ended the mirror holds exactly what a sync of whole messages writes (bodies,
- * snippets, the signals read from the parts, attachments, threads) and a body's words are searchable; a message
- * gone from the server before its body was read stops being pending and the delta removes it; the pass writes
- * nothing under a lease that is no longer the writer's; a pass stopped halfway resumes where it stopped; a runner's
+ * snippets, the signals read from the raw header lines and the parts, the list's unsubscribe, attachments, threads)
+ * and a body's words are searchable; a message gone from the server before its body was read stops being pending
+ * and the delta removes it; the pass writes nothing under a lease that is no longer the writer's; a pass stopped halfway resumes where it stopped; a runner's
  * worker carries the pass to its end by itself. (runner/mail/crash-resume.int.test.ts SIGKILLs a sync whose inbox
  * it lists headers first.)
  */
@@ -36,7 +36,7 @@ const minute = 60_000;
 const headersFirst: SessionOptions = { initialDays: 30, initialMaxPerFolder: 1_000_000, headersFirstAbove: 20, bodiesPerRun: 30, bodiesRunMs: 600_000, limits: { messages: 25 } };
 const whole: SessionOptions = { ...headersFirst, headersFirstAbove: 1_000_000 };
 
-/** What the servers on the way prepend: a listing that fetches only the lines a row is made of leaves these out. */
+/** What the servers on the way prepend: a listing that fetches only the lines a list shows leaves these out. */
 function withTrace(raw: Buffer, index: number): Buffer {
   const trace = [
     `Received: from mail-out.example.test (mail-out.example.test [192.0.2.${index % 250}])\r\n\tby mx.example.test (Postfix) with ESMTPS id Q${index}\r\n\tfor <${user.user}>; Mon, 30 Nov 2026 10:00:00 +0000`,
@@ -139,8 +139,14 @@ const compared = {
   folderKey: true,
   subject: true,
   snippet: true,
+  fromName: true,
   fromEmail: true,
+  recipients: true,
+  dateHeader: true,
   messageIdHeader: true,
+  inReplyTo: true,
+  references: true,
+  isFromSelf: true,
   bodyText: true,
   bodyHtml: true,
   bodyComplete: true,
@@ -186,6 +192,9 @@ it('lists a large window from its headers, then the body pass leaves exactly the
   const waiting = rows.filter((row) => row.bodyPending);
   expect(waiting).toHaveLength(inboxCount - newestFirstCount + archiveCount);
   expect(waiting.every((row) => row.bodyText === null && row.snippet === null)).toBe(true);
+  // Only the lines a list shows were fetched: a waiting newsletter has its sender and subject, not yet its list.
+  const newsletter = await db().mailMessage.findFirstOrThrow({ where: { mailboxId: listed.id, subject: 'Digest 10' }, select: { bodyPending: true, fromName: true, isBulk: true, listId: true } });
+  expect(newsletter).toEqual({ bodyPending: true, fromName: 'Weekly Digest', isBulk: false, listId: null });
   // The pass's queue is newest first.
   const queue = await pendingBodies(listed.id, 1_000);
   const receivedOf = new Map((await db().mailMessage.findMany({ where: { mailboxId: listed.id }, select: { id: true, receivedAt: true } })).map((row) => [row.id, row.receivedAt.getTime()]));

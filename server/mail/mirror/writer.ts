@@ -212,7 +212,8 @@ async function prepareInSlices<T>(items: readonly T[], prepare: (item: T) => Pro
 
 /**
  * Fills rows listed from their header with what only the whole source gives: the body, snippet, the signals read
- * from its parts, the attachments; their threads' snippets and attachment marks follow. A row filled meanwhile
+ * from the raw header lines and the parts, the list's id and unsubscribe, the attachments; their threads' snippets
+ * and attachment marks follow. A row filled meanwhile
  * (read on demand and filled by an earlier pass) or removed is left alone; `missing` rows (the provider no longer
  * has the message) stop being pending, for the delta's expunge to remove. Returns the rows filled.
  */
@@ -225,7 +226,8 @@ async function writeBodies(tx: Sql, mailbox: MirrorMailbox, prepared: PreparedMe
       `UPDATE mail_messages m SET
           snippet = r.snippet, body_text = b.body_text, body_html = b.body_html, body_complete = r.body_complete, body_pending = false,
           has_attachments = r.has_attachments, is_auto_reply = r.is_auto_reply, is_no_reply = r.is_no_reply, is_mailing_list = r.is_mailing_list,
-          is_bulk = r.is_bulk, is_delivery_report = r.is_delivery_report, is_calendar = r.is_calendar, updated_at = now()
+          is_bulk = r.is_bulk, is_delivery_report = r.is_delivery_report, is_calendar = r.is_calendar,
+          list_id = r.list_id, list_unsubscribe = r.list_unsubscribe, updated_at = now()
          FROM json_populate_recordset(null::mail_messages, $2::json) WITH ORDINALITY AS r
          JOIN ${bodyValues} ON b.n = r.ordinality
         WHERE m.id = r.id AND m.mailbox_id = $1::uuid AND m.body_pending

@@ -5,7 +5,7 @@
  */
 import type { FetchMessageObject, FetchQueryObject, ImapFlow } from 'imapflow';
 import type { FolderCursor, IncomingMessage, IngestedVia, MirrorBatch, MirrorSink } from '../../provider';
-import { ingestedHeaderNames } from '../../ingest/ingest';
+import { listedHeaderNames } from '../../ingest/ingest';
 import { flagsOf, labelsOf } from './flags';
 import { imapProviderKey } from './provider-key';
 import { packUids } from './uid-ranges';
@@ -31,11 +31,11 @@ export interface FolderRef {
 
 /**
  * MODSEQ is asked for by imapflow itself whenever CONDSTORE is enabled. `headersOnly`: the header lines a
- * row is made of (BODY.PEEK[HEADER.FIELDS (…)], ingest's `ingestedHeaderNames`) instead of the source, for
- * a large initial window listed first (the body pass follows).
+ * list shows (BODY.PEEK[HEADER.FIELDS (…)], ingest's `listedHeaderNames`) instead of the source, for a large
+ * initial window listed first (the body pass writes the rest of each row).
  */
 export function fetchQuery(limits: BatchLimits, headersOnly = false): FetchQueryObject {
-  const content: FetchQueryObject = headersOnly ? { headers: [...ingestedHeaderNames] } : { source: { start: 0, maxLength: limits.fetchBytes } };
+  const content: FetchQueryObject = headersOnly ? { headers: [...listedHeaderNames] } : { source: { start: 0, maxLength: limits.fetchBytes } };
   return { uid: true, flags: true, internalDate: true, size: true, ...content };
 }
 
