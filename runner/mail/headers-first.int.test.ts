@@ -183,7 +183,7 @@ it('lists a large window from its headers, then the body pass leaves exactly the
   const { member, mailbox: listed, session } = await listedMailbox('listed');
 
   // Every message is listed, with what its header says and its thread.
-  const rows = await db().mailMessage.findMany({ where: { mailboxId: listed.id }, select: { id: true, folderKey: true, subject: true, fromEmail: true, threadId: true, bodyPending: true, bodyText: true, snippet: true, receivedAt: true } });
+  const rows = await db().mailMessage.findMany({ where: { mailboxId: listed.id }, select: { id: true, folderKey: true, subject: true, fromEmail: true, threadId: true, bodyPending: true, bodyText: true, snippet: true, receivedAt: true, ingestedAt: true } });
   expect(rows).toHaveLength(inboxCount + archiveCount);
   expect(rows.every((row) => row.subject && row.fromEmail && row.threadId)).toBe(true);
   // The inbox's newest were read whole (the first page has its previews); the rest waits for the pass.
@@ -192,6 +192,11 @@ it('lists a large window from its headers, then the body pass leaves exactly the
   const waiting = rows.filter((row) => row.bodyPending);
   expect(waiting).toHaveLength(inboxCount - newestFirstCount + archiveCount);
   expect(waiting.every((row) => row.bodyText === null && row.snippet === null)).toBe(true);
+  // Headers are written five batches' worth a transaction (a row's ingested_at is its transaction's start), but the
+  // first: the writer, done with the newest batch, waits for it.
+  const inboxBatches = new Map<number, number>();
+  for (const row of waiting.filter((row) => row.folderKey === 'INBOX')) inboxBatches.set(row.ingestedAt.getTime(), (inboxBatches.get(row.ingestedAt.getTime()) ?? 0) + 1);
+  expect([...inboxBatches.entries()].sort(([a], [b]) => a - b).map(([, count]) => count)).toEqual([25, inboxCount - newestFirstCount - 25]);
   // Only the lines a list shows were fetched: a waiting newsletter has its sender and subject, not yet its list.
   const newsletter = await db().mailMessage.findFirstOrThrow({ where: { mailboxId: listed.id, subject: 'Digest 10' }, select: { bodyPending: true, fromName: true, isBulk: true, listId: true } });
   expect(newsletter).toEqual({ bodyPending: true, fromName: 'Weekly Digest', isBulk: false, listId: null });

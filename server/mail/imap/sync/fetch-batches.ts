@@ -111,6 +111,8 @@ export interface FetchNewOptions {
   holdSyncedUid?: boolean;
   /** Messages per batch, when not `limits.messages` (the newest batch is one, whatever its size). */
   batchMessages?: number;
+  /** Messages in the first batch, when not `batchMessages`. */
+  firstBatchMessages?: number;
   /** Headers only (an initial window listed first): every UID read must be below `boundaryUid`, initial mail. */
   headersOnly?: boolean;
   signal: AbortSignal;
@@ -126,6 +128,7 @@ export async function fetchNew(client: ImapFlow, pipe: BatchPipe, limits: BatchL
   let bytes = 0;
   let lastUid: number | null = null;
   let first = options.firstCursor;
+  let batchesPushed = 0;
   const flush = async () => {
     if (batch.length === 0) return;
     const cursor: FolderCursor = {
@@ -136,6 +139,7 @@ export async function fetchNew(client: ImapFlow, pipe: BatchPipe, limits: BatchL
     };
     first = undefined;
     await pipe.push({ ingestedVia: batchVia, messages: batch, flagUpdates: [], removedProviderKeys: [], cursors: [cursor] });
+    batchesPushed += 1;
     batch = [];
     bytes = 0;
   };
@@ -151,7 +155,8 @@ export async function fetchNew(client: ImapFlow, pipe: BatchPipe, limits: BatchL
     batch.push(incoming);
     bytes += incoming.source.length;
     lastUid = message.uid;
-    if (batch.length >= (options.batchMessages ?? limits.messages) || bytes >= limits.bytes) {
+    const batchSize = (batchesPushed === 0 ? options.firstBatchMessages : undefined) ?? options.batchMessages ?? limits.messages;
+    if (batch.length >= batchSize || bytes >= limits.bytes) {
       await flush();
       if (options.signal.aborted) return { lastUid, aborted: true };
     }
