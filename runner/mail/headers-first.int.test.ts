@@ -4,8 +4,8 @@
  * newest first. Once the pass has ended the mirror holds exactly what a sync of whole messages writes (bodies,
  * snippets, the signals read from the raw header lines and the parts, the list's unsubscribe, attachments, threads)
  * and a body's words are searchable; a message gone from the server before its body was read stops being pending
- * and the delta removes it; the pass writes nothing under a lease that is no longer the writer's; a pass stopped halfway resumes where it stopped; a runner's
- * worker carries the pass to its end by itself. (runner/mail/crash-resume.int.test.ts SIGKILLs a sync whose inbox
+ * and the delta removes it; the pass writes nothing under a lease that is no longer the writer's; a pass stopped
+ * halfway resumes where it stopped; a runner's worker carries the pass to its end by itself. (runner/mail/crash-resume.int.test.ts SIGKILLs a sync whose inbox
  * it lists headers first.)
  */
 import { randomUUID } from 'node:crypto';
