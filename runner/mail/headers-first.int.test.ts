@@ -263,6 +263,22 @@ it('fills a message opened before the pass reached it as the pass would, attachm
   expect(await db().mailAttachment.count({ where: { messageId: invoice.id } })).toBe(1);
 }, 120_000);
 
+it('reads a listed newsletter\'s unsubscribe from the whole message when a member asks for it before the pass did', async () => {
+  const { member, mailbox, session } = await listedMailbox('unsubscribe');
+  await session.close();
+  // The oldest newsletter: listed from its header, its list not read yet.
+  const digest = await db().mailMessage.findFirstOrThrow({ where: { mailboxId: mailbox.id, subject: 'Digest 0' }, select: { id: true, bodyPending: true, listUnsubscribe: true } });
+  expect(digest).toMatchObject({ bodyPending: true, listUnsubscribe: null });
+
+  // Not refused as a message without one (409 webmail.unsubscribe_unavailable): the list's one-click URL is read and
+  // tried (its host does not resolve here: 502 webmail.unsubscribe_failed, naming it).
+  const answer = await call('POST', `/api/v1/messages/${digest.id}/unsubscribe`, { cookie: member.cookie });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(502);
+  expect(answer.body.error).toMatchObject({ code: 'webmail.unsubscribe_failed', details: { host: 'digest.example.test' } });
+  const filled = await db().mailMessage.findUniqueOrThrow({ where: { id: digest.id }, select: { bodyPending: true, isBulk: true, listId: true, listUnsubscribe: true } });
+  expect(filled).toMatchObject({ bodyPending: false, isBulk: true, listId: 'weekly.digest.example.test', listUnsubscribe: { oneClickUrl: 'https://digest.example.test/u/1' } });
+}, 120_000);
+
 it('resumes a pass stopped halfway (a shutdown, a lease lost) where it stopped, filling no row twice', async () => {
   const { mailbox, session } = await listedMailbox('stopped', { ...headersFirst, bodiesPerRun: 1_000 });
   const waiting = await db().mailMessage.count({ where: { mailboxId: mailbox.id, bodyPending: true } });

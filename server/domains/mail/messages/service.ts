@@ -2,14 +2,13 @@
 import type { AuthenticatedActor } from '../../../core/auth/access';
 import { appError } from '../../../core/errors/app-error';
 import { decodeCursor, pageOf } from '../../../core/http/cursor';
-import { fetchMessageContent } from '../../../mail/content';
-import { log } from '../../../core/log';
 import { addressesOf, presentMessageSummary, recordOf, type MessageSummaryRow } from '../present';
 import { mailboxesInScope, runStatement } from '../repo';
 import { preparedSearchOf } from '../search/prepare';
 import { attachmentDownloadPath } from './links';
 import { messageListStatement } from './list-statement';
-import { findMemberMessage, type MemberMessage } from './repo';
+import { completeMessage } from './complete';
+import { findMemberMessage } from './repo';
 import { safeBodyOf } from './safe-body';
 import { listUnsubscribeOfRow } from './unsubscribe';
 import { mailtoParts } from '../../../mail/ingest/unsubscribe';
@@ -28,24 +27,6 @@ export async function listMessages(actor: AuthenticatedActor, input: ListMessage
 
 function notFound(): never {
   throw appError('request.not_found', { message: 'No such message.' });
-}
-
-/**
- * The message with what the mirror lacks fetched from the server first (`bodyComplete` false); in
- * `processing_only` mode the fetched body is used without being stored. A server that cannot be
- * reached leaves the answer as the mirror has it: `bodyComplete: false`.
- */
-async function completeMessage(memberId: string, message: MemberMessage): Promise<MemberMessage> {
-  if (message.bodyComplete) return message;
-  let fetched: Awaited<ReturnType<typeof fetchMessageContent>> = null;
-  try {
-    fetched = await fetchMessageContent(message.id);
-  } catch (error) {
-    log.warn({ messageId: message.id, err: error instanceof Error ? error.message : String(error) }, 'message content could not be fetched');
-  }
-  if (!fetched?.fetched) return message;
-  const reread = (await findMemberMessage(memberId, message.id)) ?? message;
-  return { ...reread, bodyText: fetched.bodyText, bodyHtml: fetched.bodyHtml, bodyComplete: fetched.bodyComplete };
 }
 
 export async function getMessage(actor: AuthenticatedActor, input: { id: string; allowRemoteImages: boolean }): Promise<MessageOutput> {

@@ -13,6 +13,7 @@ import { guardedFetch } from '../../../core/net/guarded-fetch';
 import { allowPrivateHosts, NetworkGuardError } from '../../../core/net/network-guard';
 import { log } from '../../../core/log';
 import type { ListUnsubscribe } from '../../../mail/ingest/unsubscribe';
+import { completeMessage } from './complete';
 import { findMemberMessage } from './repo';
 
 export const unsubscribeLimits = {
@@ -30,8 +31,10 @@ export function listUnsubscribeOfRow(value: unknown): ListUnsubscribe | null {
 }
 
 export async function unsubscribeOneClick(actor: AuthenticatedActor, input: { id: string }, ip: string | null = null): Promise<{ unsubscribed: true; host: string; status: number }> {
-  const message = await findMemberMessage(actor.member.id, input.id);
-  if (!message) throw appError('webmail.message_not_found');
+  const found = await findMemberMessage(actor.member.id, input.id);
+  if (!found) throw appError('webmail.message_not_found');
+  // A row listed from its header has no unsubscribe yet (the body pass reads it from the whole message): read now.
+  const message = listUnsubscribeOfRow(found.listUnsubscribe) ? found : await completeMessage(actor.member.id, found);
   const target = listUnsubscribeOfRow(message.listUnsubscribe)?.oneClickUrl ?? null;
   if (!target) throw appError('webmail.unsubscribe_unavailable');
   const host = new URL(target).host;
