@@ -34,7 +34,7 @@ export async function unsubscribeOneClick(actor: AuthenticatedActor, input: { id
   const found = await findMemberMessage(actor.member.id, input.id);
   if (!found) throw appError('webmail.message_not_found');
   // A row listed from its header has no unsubscribe yet (the body pass reads it from the whole message): read now.
-  const message = listUnsubscribeOfRow(found.listUnsubscribe) ? found : await completeMessage(actor.member.id, found);
+  const message = found.bodyPending ? await completeMessage(actor.member.id, found) : found;
   const target = listUnsubscribeOfRow(message.listUnsubscribe)?.oneClickUrl ?? null;
   if (!target) throw appError('webmail.unsubscribe_unavailable');
   const host = new URL(target).host;
