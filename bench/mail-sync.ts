@@ -4,10 +4,11 @@
  * 1. Initial sync of BENCH_SYNC_MESSAGES (10,000) messages of the mail corpus into the mirror, by the
  *    real engine (runner/mail/session.ts: ingest, threads, attachments, batches with their cursors),
  *    against the floor: a bare imapflow FETCH of the same data (UID, flags, date, size, source) that
- *    keeps nothing. Both warmed first (one untimed read each), then interleaved rounds, a new mailbox row per app round; target floor/app ≥ 0.3
- *    (issue 25 §3), the app's time being the sync's run: every message listed (headers first above
- *    MAIL_HEADERS_FIRST_ABOVE, as this window is). Then the body pass, run to its end as a runner's worker
- *    runs it, timed from the same start and checked to leave no row pending. In each app round, the time from the sync's start to the app's messages list
+ *    keeps nothing. Both warmed first (one untimed read each), then interleaved rounds, a new mailbox row
+ *    per app round; target floor/app ≥ 0.3 (issue 25 §3), the app's time being the sync's run: every
+ *    message listed (headers first above MAIL_HEADERS_FIRST_ABOVE, as this window is). Then the body
+ *    pass, run to its end as a runner's worker runs it, timed from the same start and checked to leave no
+ *    row pending. In each app round, the time from the sync's start to the app's messages list
  *    answering the mailbox's newest 50 (./mail-sync-first-page.ts); target 2 s. Then the least work any
  *    sync of the corpus must do, in CPU, and the best ratio it allows on this machine's cores
  *    (./mail-sync-least-work.ts): how far the app's own overhead is from what the hardware permits.

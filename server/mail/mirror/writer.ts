@@ -215,9 +215,9 @@ async function prepareInSlices<T>(items: readonly T[], prepare: (item: T) => Pro
 /**
  * Fills rows listed from their header with what only the whole source gives: the body, snippet, the signals read
  * from the raw header lines and the parts, the list's id and unsubscribe, the attachments; their threads' snippets
- * and attachment marks follow. A row filled meanwhile
- * (read on demand and filled by an earlier pass) or removed is left alone; `missing` rows (the provider no longer
- * has the message) stop being pending, for the delta's expunge to remove. Returns the rows filled.
+ * and attachment marks follow. A row filled meanwhile (read on demand and filled by an earlier pass) or removed is
+ * left alone; `missing` rows (the provider no longer has the message) stop being pending, for the delta's expunge
+ * to remove. Returns the rows filled.
  */
 async function writeBodies(tx: Sql, mailbox: MirrorMailbox, prepared: PreparedMessage[], missing: string[]): Promise<number> {
   await holdMailboxLease(tx, mailbox);
