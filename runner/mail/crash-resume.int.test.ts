@@ -62,10 +62,14 @@ async function snapshot(mailboxId: string) {
   };
 }
 
-/** Starts a sync process (batches of 25) and SIGKILLs it once the mirror holds `killWhen` rows. */
+/**
+ * Starts a sync process (batches of 25) and SIGKILLs it once the mirror holds `killWhen` rows. The syncing process
+ * itself, with tsx's loader: tsx's CLI would run it as a child of its own, which a SIGKILL of the CLI leaves running,
+ * so the "killed" sync went on writing beside the second one (two writers threading the same mail apart).
+ */
 function killDuringSync(mailboxId: string, killWhen: (count: number) => boolean): Promise<{ killedAt: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'runner/mail/testing/sync-once.ts', mailboxId, '25'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'runner/mail/testing/sync-once.ts', mailboxId, '25'], {
       cwd: root,
       env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' },
       stdio: ['ignore', 'pipe', 'pipe'],
