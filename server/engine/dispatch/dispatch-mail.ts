@@ -19,7 +19,8 @@
  * the last two; mail-trigger.node.ts `mailGuardrailOf`); anything else `unmatched`.
  *
  * In the same transaction, a message that is a reply in a thread some run waits on (flow.wait_for_reply)
- * resumes that run (./reply-waits.ts), whatever the outcome but an exclusion.
+ * resumes that run (./reply-waits.ts), whatever the outcome but an exclusion. A row queued `replies_only`
+ * (a listed row the body pass filled, not new mail) does only that: no journal entry, no run.
  *
  * A workflow that runs one at a time per key starts its run under the message's key (./serial-key.ts);
  * with a burst window the message may join the key's run that has not started yet (./bursts.ts).
@@ -82,7 +83,7 @@ export async function dispatchNewMail(mailboxId: string): Promise<number> {
 
 /** One message, one transaction. False when the mailbox's queue is empty (or every row is taken). */
 async function dispatchOne(tx: Tx, mailboxId: string): Promise<boolean> {
-  const taken = await tx.$queryRaw<{ message_id: string }[]>`
+  const taken = await tx.$queryRaw<{ message_id: string; replies_only: boolean }[]>`
     DELETE FROM mail_dispatch_queue
      WHERE message_id = (
        SELECT message_id FROM mail_dispatch_queue
@@ -90,12 +91,17 @@ async function dispatchOne(tx: Tx, mailboxId: string): Promise<boolean> {
         ORDER BY enqueued_at, position
         LIMIT 1
         FOR UPDATE SKIP LOCKED)
-    RETURNING message_id`;
+    RETURNING message_id, replies_only`;
   const messageId = taken[0]?.message_id;
   if (!messageId) return false;
   const message = await loadMessage(tx, messageId);
   // Removed since (expunged, mailbox deleted): nothing to journal.
   if (!message) return true;
+  // Not new mail (a listed row the body pass filled): it only wakes the waits it answers, as new mail would.
+  if (taken[0].replies_only) {
+    if (!(await senderExclusionOf(tx, message.memberId, message.fromEmail))) await wakeReplyWaits(tx, message);
+    return true;
+  }
   const decision = await decide(tx, message);
   const inserted = await tx.$queryRaw<{ id: string }[]>`
     INSERT INTO mail_journal_entries (id, member_id, mailbox_id, message_id, outcome, rule_ref, automated)

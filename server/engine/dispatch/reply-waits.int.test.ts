@@ -10,7 +10,9 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../core/db';
+import { listedHeaderNames } from '../../mail/ingest/ingest';
 import { createMirrorSink } from '../../mail/mirror/writer';
+import type { IncomingMessage } from '../../mail/provider';
 import { createMember, type TestMember } from '../../testing/factories';
 import { createMailbox } from '../../testing/mail-factories';
 import { buildRawMessage, type RawMessageFields } from '../../testing/mail-servers/deliver';
@@ -97,6 +99,37 @@ async function setUp(wait?: Record<string, unknown>, options: { failingBranch?: 
     const row = await db().mailMessage.findFirstOrThrow({ where: { mailboxId: mailbox.id, messageIdHeader: messageId }, select: { id: true, threadId: true } });
     return { ...row, messageId };
   }
+  /**
+   * A message of a large initial sync's listing: only the header lines a list shows (as IMAP's headers-first
+   * listing fetches them), no signals, pending for the body pass; `fill()` is that pass's turn for it.
+   */
+  async function list(fields: Omit<RawMessageFields, 'to'> & { to?: string }) {
+    uid += 1n;
+    const messageId = fields.messageId ?? `<${randomUUID()}@mail.test>`;
+    const source = await buildRawMessage({ to: mailbox.address, ...fields, messageId });
+    const listed = new Set(listedHeaderNames.map((name) => name.toLowerCase()));
+    const header = source.subarray(0, source.indexOf('\r\n\r\n') + 2).toString('latin1');
+    const lines = header.split(/\r\n(?![ \t])/).filter((line) => listed.has(line.slice(0, line.indexOf(':')).trim().toLowerCase()));
+    const incoming: IncomingMessage = {
+      providerKey: `INBOX\n1\n${uid}`,
+      folderKey: 'INBOX',
+      labels: [],
+      uid,
+      uidValidity: 1n,
+      modseq: null,
+      flags: { seen: false, flagged: false, draft: false, sent: false },
+      internalDate: fields.date ?? new Date(),
+      size: source.length,
+      source: Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'),
+      sourceComplete: false,
+      bodyDeferred: true,
+    };
+    await sink.commit({ ingestedVia: 'initial', messages: [incoming], flagUpdates: [], removedProviderKeys: [], cursors: [] });
+    const row = await db().mailMessage.findFirstOrThrow({ where: { mailboxId: mailbox.id, messageIdHeader: messageId }, select: { id: true, threadId: true, bodyPending: true } });
+    expect(row.bodyPending).toBe(true);
+    const fill = () => sink.fillBodies({ messages: [{ messageId: row.id, incoming: { ...incoming, source, sourceComplete: true, bodyDeferred: false } }], missing: [] });
+    return { ...row, messageId, fill };
+  }
   /** The client's first message, dispatched: the run starts and waits. */
   async function firstMessage() {
     const first = await deliver({ from: anne, subject: 'Quote for 40 chairs', text: 'Could you send a quote?', date: new Date(Date.now() - 60_000) });
@@ -104,7 +137,7 @@ async function setUp(wait?: Record<string, unknown>, options: { failingBranch?: 
     const run = await db().execution.findFirstOrThrow({ where: { workflowId: workflow.id, messageId: first.id } });
     return { first, run };
   }
-  return { mailbox, workflow, deliver, firstMessage };
+  return { mailbox, workflow, deliver, list, firstMessage };
 }
 
 const waitsOf = (executionId: string) => db().executionReplyWait.findMany({ where: { executionId } });
@@ -211,6 +244,55 @@ describe('flow.wait_for_reply in a run', () => {
     expect(done.error).toBeNull();
     expect(done.steps.find((step) => step.nodeId === 'wait')).toMatchObject({ output: 'replied', data: { replied: true, reply: { id: reply.id } } });
     expect(await waitsOf(run.id)).toEqual([]);
+  });
+
+  it('a reply still listed from its header (no signals yet) is left to the body pass: a filled auto-reply wakes nothing, a filled reply from the client wakes the wait', async () => {
+    const context = await setUp();
+    const first = await context.deliver({ from: anne, subject: 'Invoice 2291', text: 'Please find the invoice attached.', date: new Date(Date.now() - 120_000) });
+    // A resync lists the thread's later mail from its headers: the out-of-office first, then the client's answer.
+    const outOfOffice = await context.list({
+      from: anne,
+      subject: 'Automatic reply: Invoice 2291',
+      text: 'I am out of the office until Monday.',
+      inReplyTo: first.messageId,
+      references: first.messageId,
+      headers: { 'Auto-Submitted': 'auto-replied', 'X-Autoreply': 'yes' },
+      date: new Date(Date.now() - 60_000),
+    });
+    const answer = await context.list({ from: anne, subject: 'Re: Invoice 2291', text: 'Paid this morning, reference 77-A.', inReplyTo: first.messageId, references: first.messageId });
+    expect([outOfOffice.threadId, answer.threadId]).toEqual([first.threadId, first.threadId]);
+    // The run reaches its wait with both rows still pending: neither is taken for a reply.
+    expect(await dispatchNewMail(context.mailbox.id)).toBe(1);
+    const run = await db().execution.findFirstOrThrow({ where: { workflowId: context.workflow.id, messageId: first.id } });
+    await waiting(run.id);
+    expect(await waitsOf(run.id)).toHaveLength(1);
+
+    // The pass reads the out-of-office's whole header: an auto-reply, queued for nothing.
+    expect(await outOfOffice.fill()).toEqual({ filled: 1 });
+    expect(await db().mailMessage.findUniqueOrThrow({ where: { id: outOfOffice.id }, select: { isAutoReply: true, bodyPending: true } })).toEqual({ isAutoReply: true, bodyPending: false });
+    expect(await dispatchNewMail(context.mailbox.id)).toBe(0);
+    expect(await waitsOf(run.id)).toHaveLength(1);
+
+    // The client's answer, filled: it wakes the wait with its body, and is not journaled as new mail (it is not).
+    expect(await answer.fill()).toEqual({ filled: 1 });
+    expect(await dispatchNewMail(context.mailbox.id)).toBe(1);
+    expect(await db().mailJournalEntry.findUnique({ where: { messageId: answer.id } })).toBeNull();
+    const done = await waitForExecution(run.id);
+    expect(done.error).toBeNull();
+    expect(done.steps.find((step) => step.nodeId === 'wait')).toMatchObject({
+      output: 'replied',
+      data: { replied: true, reply: { id: answer.id, text: expect.stringContaining('Paid this morning, reference 77-A.'), isAutoReply: false } },
+    });
+    expect(await waitsOf(run.id)).toEqual([]);
+    // No run was started by either listed row.
+    expect(await db().execution.count({ where: { workflowId: context.workflow.id } })).toBe(1);
+  });
+
+  it('a listed row filled with no wait on its thread queues nothing', async () => {
+    const context = await setUp();
+    const listed = await context.list({ from: anne, subject: 'Hello', text: 'Just saying hello.' });
+    expect(await listed.fill()).toEqual({ filled: 1 });
+    expect(await db().mailDispatchQueue.count({ where: { mailboxId: context.mailbox.id } })).toBe(0);
   });
 
   it('the deadline passed first: the timeout port, nothing stays registered', async () => {

@@ -22,10 +22,16 @@
  *   ingest signals), not a draft, and not from a sender the member's or the organisation's exclusions
  *   keep out of workflows. The step receives it as a mail trigger gives a message (`summaryOf`, without
  *   the sender's card).
+ * - **A row listed from its header** (a large initial sync's, `body_pending`) has no signals yet: the
+ *   registration's look passes it over, and the body pass, once it has filled it, queues it for the
+ *   dispatcher to wake the waits it answers (`replies_only`: no journal entry, no run started;
+ *   server/mail/mirror/dispatch-queue.ts). Both hold the mailbox's `holdReplyLook` lock before they look,
+ *   so a fill and a registration at the same moment cannot both miss the other.
  * - **Dropped** when the step ends otherwise (its timer: run-step.ts), when its run fails or is
  *   cancelled (run/finish.ts, run/cancel.ts), and with the run or the mailbox (foreign keys).
  */
 import type { Tx } from '../../core/db';
+import { holdReplyLook } from '../../mail/mirror/dispatch-queue';
 import { resumeWithDecision } from '../run/resume';
 import { storeDecision } from '../run/step-rows';
 import { loadMessage, senderExclusionOf, summaryOf, type QueuedMessage } from './mail-message';
@@ -66,10 +72,14 @@ export async function registerReplyWait(tx: Tx, wait: { executionId: string; mem
           anchor_header = excluded.anchor_header, after_at = excluded.after_at
     RETURNING mailbox_id, thread_id, anchor_header, after_at`;
   if (!registered) return;
+  // A row still listed from its header has no signals to judge it by: the body pass's fill queues it once they are
+  // known, and this lock makes the fill see this registration, or this look see the filled row.
+  await holdReplyLook(tx, registered.mailbox_id);
   const candidates = await tx.$queryRaw<{ id: string }[]>`
     SELECT r.id FROM mail_messages r
      WHERE r.mailbox_id = ${registered.mailbox_id}::uuid
        AND r.id <> ${wait.messageId}::uuid
+       AND NOT r.body_pending
        AND r.received_at >= ${registered.after_at}
        AND (${registered.anchor_header}::text IS NULL OR r.message_id_header IS DISTINCT FROM ${registered.anchor_header}::text)
        AND NOT (r.is_from_self OR r.is_auto_reply OR r.is_bulk OR r.is_delivery_report OR r.is_no_reply OR r.draft)

@@ -16,7 +16,7 @@ import { blobKeys, blobStore } from '../../core/storage/blob-store';
 import type { BodyBatch, FlagUpdate, FolderCursor, MirrorBatch, MirrorSink } from '../provider';
 import { createdThreadsCte, planMessageThreads, recomputeThreadPreviews, recomputeThreads, threadLookupColumnsSql, threadLookupParams, threadLookupsOf, threadSourceColumns } from '../threads/attach';
 import { markDraftsGone } from '../send/drafts';
-import { queueForDispatch } from './dispatch-queue';
+import { queueFilledReplies, queueForDispatch } from './dispatch-queue';
 import { inPgTransaction, type RawSql } from './pg-transaction';
 import { prepareMessage, type MessageRow, type PreparedMessage } from './rows';
 
@@ -215,7 +215,7 @@ async function prepareInSlices<T>(items: readonly T[], prepare: (item: T) => Pro
 /**
  * Fills rows listed from their header with what only the whole source gives: the body, snippet, the signals read
  * from the raw header lines and the parts, the list's id and unsubscribe, the attachments; their threads' snippets
- * and attachment marks follow. A row filled meanwhile (read on demand and filled by an earlier pass) or removed is
+ * and attachment marks follow, and a filled reply some run waits for is queued to wake it (./dispatch-queue.ts). A row filled meanwhile (read on demand and filled by an earlier pass) or removed is
  * left alone; `missing` rows (the provider no longer has the message) stop being pending, for the delta's expunge
  * to remove. Returns the rows filled.
  */
@@ -240,6 +240,7 @@ async function writeBodies(tx: Sql, mailbox: MirrorMailbox, prepared: PreparedMe
     );
     const filledIds = new Set(filled.map((row) => row.id));
     await insertAttachments(tx, prepared.filter((message) => filledIds.has(message.id)));
+    await queueFilledReplies(tx, mailbox.id, [...filledIds]);
   }
   if (missing.length > 0) {
     await tx.$executeRawUnsafe(`UPDATE mail_messages SET body_pending = false WHERE mailbox_id = $1::uuid AND id = ANY($2::uuid[]) AND body_pending`, mailbox.id, missing);
