@@ -45,3 +45,14 @@ export function updateAnalysis(id: string, data: Prisma.MailboxAnalysisUpdateInp
 export function markMailboxAnalyzed(mailboxId: string, at: Date) {
   return db().mailbox.update({ where: { id: mailboxId }, data: { analyzedAt: at } });
 }
+
+/**
+ * How many of the mailbox's rows its initial sync listed from their header and the body pass has not filled yet
+ * (read through the partial index that holds only them), when the mailbox is active, so that the pass goes on.
+ */
+export async function bodiesStillPending(mailboxId: string): Promise<number> {
+  const [row] = await db().$queryRaw<{ pending: number }[]>`
+    SELECT count(*)::int AS pending FROM mail_messages m JOIN mailboxes b ON b.id = m.mailbox_id
+     WHERE m.mailbox_id = ${mailboxId}::uuid AND m.body_pending AND b.status = 'active'`;
+  return row?.pending ?? 0;
+}

@@ -12,7 +12,7 @@ export const enAnalyzer = {
   starting: 'Starting…',
   never: 'This mailbox was never analysed.',
   statuses: { pending: 'Queued', running: 'Running', done: 'Done', failed: 'Failed' } as Record<string, string>,
-  phases: { statistics: 'Counting mail…', groups: 'Grouping senders…', model: 'Asking the model…' } as Record<string, string>,
+  phases: { mail_sync: 'Waiting for the mailbox’s first sync to read its messages…', statistics: 'Counting mail…', groups: 'Grouping senders…', model: 'Asking the model…' } as Record<string, string>,
   batches: (done: number, total: number) => `${done} of ${total} ${total === 1 ? 'batch' : 'batches'}`,
   stats: {
     title: 'Figures',

@@ -14,7 +14,7 @@ export const frAnalyzer: typeof enAnalyzer = {
   starting: 'Démarrage…',
   never: 'Cette boîte n’a jamais été analysée.',
   statuses: { pending: 'En file', running: 'En cours', done: 'Terminée', failed: 'Échouée' },
-  phases: { statistics: 'Comptage du courrier…', groups: 'Regroupement des expéditeurs…', model: 'Interrogation du modèle…' },
+  phases: { mail_sync: 'Attente de la première synchronisation de la boîte, qui lit ses messages…', statistics: 'Comptage du courrier…', groups: 'Regroupement des expéditeurs…', model: 'Interrogation du modèle…' },
   batches: (done: number, total: number) => `${done} ${done <= 1 ? 'lot' : 'lots'} sur ${total}`,
   stats: {
     title: 'Chiffres',

@@ -15,7 +15,9 @@ import { createMember, type TestMember } from '../../../testing/factories';
 import { createMailbox, createMessage } from '../../../testing/mail-factories';
 import { call } from '../../../testing/rest-client';
 import { useTestDatabase } from '../../../testing/test-database';
-import { runAnalysis } from './analyze';
+import { jobKeys } from '../../../core/jobs/catalogue';
+import { jobPending } from '../../../core/jobs/enqueue';
+import { bodyPassWaitMs, runAnalysis } from './analyze';
 import { countGroupMessages } from './repo-statistics';
 
 const databaseUrl = await useTestDatabase();
@@ -178,6 +180,39 @@ describe('runAnalysis', () => {
     expect(row.status).toBe('done');
     expect(body.stats).toMatchObject({ messages30d: 1, senders: 1, domains: 1, groups: 0, groupsAnalyzed: 0, llmOutcome: { status: 'nothing_to_analyze' } });
     expect(vendor.requests).toHaveLength(0);
+  });
+
+  it('asked while the body pass still has listed rows to fill, waits for it (a newsletter then reads as one); past the bound, or for a disconnected mailbox, counts what the mirror has', async () => {
+    await db().llmConnection.deleteMany();
+    const mailbox = await createMailbox(owner);
+    // A large first sync listed these from their headers: sender and subject, no list or bulk signal yet.
+    for (let index = 0; index < 6; index += 1) {
+      const message = await createMessage(mailbox, { fromEmail: 'letters@digest.example', subject: `Digest #${index}`, receivedAt: at(index + 1, 7) });
+      await db().mailMessage.update({ where: { id: message.id }, data: { bodyPending: true, bodyComplete: false, bodyText: null } });
+    }
+    const id = await analysisOf(mailbox.id);
+    await runAnalysis(id);
+    const waitingRow = await db().mailboxAnalysis.findUniqueOrThrow({ where: { id } });
+    expect(waitingRow).toMatchObject({ status: 'running', progress: { phase: 'mail_sync' }, body: null });
+    expect(await jobPending(jobKeys.analysis(id))).toBe(true);
+
+    // The pass fills the rows (their List-Id read from the whole header), and the analysis comes back.
+    await db().mailMessage.updateMany({ where: { mailboxId: mailbox.id }, data: { bodyPending: false, bodyComplete: true, isMailingList: true, listId: 'digest.example' } });
+    await runAnalysis(id);
+    const { row, body } = await bodyOf(id);
+    expect(row.status).toBe('done');
+    expect(body.groups.find((group) => group.key === 'domain:digest.example')).toMatchObject({ volume: 6, mailingListShare: 1 });
+
+    // Past the bound, the analysis does not wait any longer: what the mirror has is counted.
+    await db().mailMessage.updateMany({ where: { mailboxId: mailbox.id }, data: { bodyPending: true, isMailingList: false } });
+    const late = await analysisOf(mailbox.id);
+    await runAnalysis(late, { now: new Date(Date.now() + bodyPassWaitMs + 1_000) });
+    expect((await db().mailboxAnalysis.findUniqueOrThrow({ where: { id: late } })).status).toBe('done');
+    // Nor for a disconnected mailbox, whose pass does not go on.
+    await db().mailbox.update({ where: { id: mailbox.id }, data: { status: 'disconnected' } });
+    const disconnected = await analysisOf(mailbox.id);
+    await runAnalysis(disconnected);
+    expect((await db().mailboxAnalysis.findUniqueOrThrow({ where: { id: disconnected } })).status).toBe('done');
   });
 
   it('asks the model in batches; our builders make the graphs; one batch failing is counted', async () => {

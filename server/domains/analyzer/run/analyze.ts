@@ -12,7 +12,19 @@ import { runModelPhase } from './model-phase';
 import { computeGroups, computeStatistics, countGroupMessages } from './repo-statistics';
 import { starterProposals, starterRules } from '../template-proposals';
 import { findEnabledBySlugs } from '../../templates';
-import { findAnalysis, markMailboxAnalyzed, updateAnalysis } from '../repo';
+import { bodiesStillPending, findAnalysis, markMailboxAnalyzed, updateAnalysis } from '../repo';
+import { enqueue } from '../../../core/jobs/enqueue';
+import { jobKeys } from '../../../core/jobs/catalogue';
+
+/**
+ * An analysis asked in the first moments of a large mailbox's sync waits this long at most for the body pass: the
+ * rows listed from their header have no list or bulk signals yet, so a newsletter's group would read as personal
+ * mail (its proposal without `includeMailingLists`). Past it (a pass stopped by its budget, a server gone quiet), the
+ * analysis counts what the mirror has.
+ */
+export const bodyPassWaitMs = 3 * 60_000;
+/** While it waits, the analysis looks again this often: its job comes back later and holds no worker meanwhile. */
+const bodyPassRecheckMs = 5_000;
 
 /** The enabled starter templates the no-model proposals can name. */
 const enabledStarters = () =>
@@ -38,6 +50,11 @@ export async function runAnalysis(analysisId: string, options: AnalyzeOptions = 
   // reusing the model's answers it had kept.
   if (!row || row.status === 'done' || row.status === 'failed') return;
   const now = options.now ?? new Date();
+  if (now.getTime() - row.createdAt.getTime() < bodyPassWaitMs && (await bodiesStillPending(row.mailboxId)) > 0) {
+    await progress(row, 'running', 'mail_sync');
+    await enqueue('analyzer.run', { analysisId }, { jobKey: jobKeys.analysis(analysisId), runAt: new Date(Date.now() + bodyPassRecheckMs) });
+    return;
+  }
   await updateAnalysis(row.id, { startedAt: now });
   try {
     await progress(row, 'running', 'statistics');
