@@ -47,8 +47,9 @@ export async function runSendBench(options: { databaseUrl: string; log: (message
   const user = { user: `bench-${randomUUID().slice(0, 8)}@example.test`, password: `pw-${randomUUID()}` };
   const smtp = await startSmtpServer({ users: [user] });
   const body = 'A line of an ordinary business message, long enough to look like one.\n'.repeat(40);
-  // The worker's own pool, ended here (the database is removed after the section).
-  const workerPool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+  // The worker's own pool, ended here (the database is removed after the section); sized as the runner's is, to the
+  // concurrency plus the listener and the cron, so no job waits for a connection (graphile warns when it is smaller).
+  const workerPool = new pg.Pool({ connectionString: options.databaseUrl, max: concurrency + 2 });
   workerPool.on('error', () => {});
   workerPool.on('connect', (client) => client.on('error', () => {}));
   const worker = await run({
@@ -60,7 +61,7 @@ export async function runSendBench(options: { databaseUrl: string; log: (message
         await runSend((payload as { outboundId: string }).outboundId, { runnerId: 'bench-runner', allowPrivate: true, skipSentCopy: true });
       },
     },
-    preset: { worker: { concurrentJobs: concurrency, localQueue: { size: 100 }, completeJobBatchDelay: -1, failJobBatchDelay: -1, pollInterval: 200 } },
+    preset: { worker: { concurrentJobs: concurrency, maxPoolSize: concurrency + 2, localQueue: { size: 100 }, completeJobBatchDelay: -1, failJobBatchDelay: -1, pollInterval: 200 } },
   });
   try {
     const member = await db().member.create({ data: { email: `bench-${randomUUID().slice(0, 8)}@example.test`, name: 'Bench', passwordHash: 'x' } });
