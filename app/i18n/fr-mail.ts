@@ -211,6 +211,9 @@ export const frMailboxHealth: typeof enMailboxHealth = {
   dispatchLag: 'En attente des workflows',
   dispatchLagValue: (pending: number, oldest: string | null) =>
     pending === 0 ? 'Rien en attente' : `${pending} message${pending === 1 ? '' : 's'}${oldest ? `, le plus ancien ${oldest}` : ''}`,
+  bodies: 'Contenu des messages',
+  bodiesValue: (pending: number) => `${pending.toLocaleString('fr-FR')} encore à lire`,
+  bodiesCompact: (pending: number) => `lecture de ${pending.toLocaleString('fr-FR')} message${pending === 1 ? '' : 's'}`,
   never: 'jamais',
   justNow: 'à l’instant',
   syncedCompact: (when: string) => `synchro ${when}`,

@@ -41,6 +41,7 @@ function answer() {
         lastError: null,
         oauth: null,
         dispatchLag: { pending: 0, oldestEnqueuedAt: null },
+        bodiesPending: 0,
         stalled: null,
       },
       {
@@ -56,7 +57,24 @@ function answer() {
         lastError: { kind: 'timeout', at: minutesAgo(10) },
         oauth: { expiresAt: minutesAgo(-30 * 24 * 60), lastRefreshedAt: minutesAgo(50) },
         dispatchLag: { pending: 2, oldestEnqueuedAt: minutesAgo(12) },
+        bodiesPending: 0,
         stalled: { since: minutesAgo(5), reason: 'watch_silent' },
+      },
+      {
+        mailboxId: 'm3',
+        memberId: 'u1',
+        address: 'large@example.test',
+        provider: 'imap',
+        status: 'active',
+        state: 'syncing',
+        lastSuccessfulSyncAt: minutesAgo(0),
+        lastDeltaAt: minutesAgo(0),
+        watch: { mode: 'idle', alive: true, lastHeartbeatAt: minutesAgo(0) },
+        lastError: null,
+        oauth: null,
+        dispatchLag: { pending: 0, oldestEnqueuedAt: null },
+        bodiesPending: 4210,
+        stalled: null,
       },
     ],
   };
@@ -88,11 +106,11 @@ function renderPanel(options: { compact?: boolean; locale?: Locale } = {}) {
 }
 
 describe('MailboxHealthPanel', () => {
-  it('shows per mailbox its state, last sync, watch, stall, last error, OAuth expiry and dispatch lag', async () => {
+  it('shows per mailbox its state, last sync, watch, stall, last error, OAuth expiry, dispatch lag and the messages its first sync has still to read', async () => {
     renderPanel();
     const rows = await screen.findAllByTestId('mailbox-health-row', {}, { timeout: 10_000 });
-    expect(rows).toHaveLength(2);
-    const [ok, quiet] = rows as [HTMLElement, HTMLElement];
+    expect(rows).toHaveLength(3);
+    const [ok, quiet, large] = rows as [HTMLElement, HTMLElement, HTMLElement];
     expect(within(ok).getByText('Healthy')).toBeTruthy();
     expect(within(ok).getAllByText('3 min ago')).toHaveLength(2);
     expect(within(ok).getByText('Push (IMAP IDLE) · alive')).toBeTruthy();
@@ -103,13 +121,18 @@ describe('MailboxHealthPanel', () => {
     expect(within(quiet).getByText(/took too long to answer/)).toBeTruthy();
     expect(within(quiet).getByText('Access token expires')).toBeTruthy();
     expect(within(quiet).getByText(/^2 messages, oldest 12 min/)).toBeTruthy();
+    // A large mailbox's body pass: how many messages it has still to read; none shown where there are none.
+    expect(within(large).getByText('First sync')).toBeTruthy();
+    expect(within(large).getByTestId('mailbox-health-bodies').textContent).toBe('4,210 still to read');
+    expect(within(ok).queryByTestId('mailbox-health-bodies')).toBeNull();
   });
 
   it('has a compact form with one line per mailbox, and speaks French', async () => {
     renderPanel({ compact: true, locale: 'fr' });
     const rows = await screen.findAllByTestId('mailbox-health-row', {}, { timeout: 10_000 });
-    expect(rows).toHaveLength(2);
+    expect(rows).toHaveLength(3);
     expect(screen.getByText('État des boîtes')).toBeTruthy();
+    expect(within(rows[2]!).getByTestId('mailbox-health-bodies').textContent?.replace(/\s/g, ' ')).toBe('lecture de 4 210 messages');
     expect(within(rows[1]!).getByText('Muette')).toBeTruthy();
     expect(within(rows[1]!).getByText('2 messages')).toBeTruthy();
     expect(within(rows[0]!).getByText(/^synchro il y a 3/)).toBeTruthy();

@@ -2,8 +2,8 @@
 
 /**
  * Mailbox health (GET /api/v1/mailboxes/health): per mailbox its state, last sync, how new mail is
- * watched and whether that watch is alive, the last error, the OAuth token's expiry and the dispatch
- * lag. Self-contained (fetches its own data, refreshed every 30 s), for Settings → Mailboxes and, in
+ * watched and whether that watch is alive, the last error, the OAuth token's expiry, the dispatch
+ * lag and the messages a large first sync has still to read. Self-contained (fetches its own data, refreshed every 30 s), for Settings → Mailboxes and, in
  * its `compact` form (one line per mailbox), the dashboard.
  */
 import { useEffect, useState } from 'react';
@@ -20,6 +20,8 @@ import { useMailboxHealth } from './_lib/api';
 const stateTones: Record<string, BadgeTone> = { healthy: 'success', syncing: 'brand', stalled: 'warning', error: 'danger', disconnected: 'neutral' };
 
 const refreshMs = 30_000;
+/** While a mailbox syncs (its first sync, or the body pass reading a large mailbox's messages), its figures move by the second. */
+const syncingRefreshMs = 3_000;
 
 /** "3 min ago" / "il y a 3 min" (or "in 40 min" for a future expiry), from the API's ISO time. */
 export function relativeTime(iso: string, locale: Locale, now: number, justNow: string): string {
@@ -58,7 +60,7 @@ export function MailboxHealthPanel({ compact = false }: { compact?: boolean }) {
   const { t, locale } = useI18n();
   const h = t.mailboxHealth;
   const now = useNow();
-  const health = useMailboxHealth(refreshMs);
+  const health = useMailboxHealth(refreshMs, syncingRefreshMs);
   const ago = (iso: string | null) => (iso ? relativeTime(iso, locale, now, h.justNow) : h.never);
 
   return (
@@ -86,6 +88,7 @@ export function MailboxHealthPanel({ compact = false }: { compact?: boolean }) {
                     {h.watchModes[mailbox.watch.mode]} · {mailbox.watch.alive ? h.watchAlive : h.watchDead}
                   </span>
                 ) : null}
+                {mailbox.bodiesPending > 0 ? <span className="text-xs text-muted" data-testid="mailbox-health-bodies">{h.bodiesCompact(mailbox.bodiesPending)}</span> : null}
                 {mailbox.dispatchLag.pending > 0 ? <span className="text-xs text-amber-800 dark:text-amber-300">{h.dispatchLagValue(mailbox.dispatchLag.pending, null)}</span> : null}
               </li>
             ))}
@@ -116,6 +119,11 @@ export function MailboxHealthPanel({ compact = false }: { compact?: boolean }) {
                   <Figure label={h.dispatchLag} tone={mailbox.dispatchLag.pending > 0 ? 'warning' : undefined}>
                     {h.dispatchLagValue(mailbox.dispatchLag.pending, mailbox.dispatchLag.oldestEnqueuedAt ? ago(mailbox.dispatchLag.oldestEnqueuedAt) : null)}
                   </Figure>
+                  {mailbox.bodiesPending > 0 ? (
+                    <Figure label={h.bodies}>
+                      <span data-testid="mailbox-health-bodies">{h.bodiesValue(mailbox.bodiesPending)}</span>
+                    </Figure>
+                  ) : null}
                   {mailbox.oauth ? (
                     <>
                       <Figure label={h.oauthExpires}>{mailbox.oauth.expiresAt ? formatDateTime(mailbox.oauth.expiresAt, locale) : h.never}</Figure>

@@ -9,7 +9,7 @@ import { mailboxErrorSchema, mailboxProviderSchema, mailboxStatusSchema } from '
 export const healthStateSchema = z
   .enum(['healthy', 'syncing', 'stalled', 'error', 'disconnected'])
   .describe(
-    '`disconnected` (taken offline), `error` (the sync failed: `lastError` says why), `stalled` (active but silent: `stalled` says since when and why), `syncing` (active, first sync not finished), `healthy`. In that order: the first that applies.',
+    '`disconnected` (taken offline), `error` (the sync failed: `lastError` says why), `stalled` (active but silent: `stalled` says since when and why), `syncing` (active, first sync not finished, or its body pass still reading: `bodiesPending`), `healthy`. In that order: the first that applies.',
   );
 
 export const stallReasonSchema = z
@@ -51,6 +51,13 @@ export const mailboxHealthSchema = z
         oldestEnqueuedAt: isoDateTime.nullable(),
       })
       .meta({ id: 'MailboxDispatchLag' }),
+    bodiesPending: z
+      .number()
+      .int()
+      .min(0)
+      .describe(
+        'Messages a large first sync listed from their headers (sender, subject, date) whose body, preview and signals the body pass has not read yet; 0 once it is done. Such a message is read at once when opened.',
+      ),
     stalled: z.object({ since: isoDateTime, reason: stallReasonSchema }).nullable(),
   })
   .meta({ id: 'MailboxHealth' });

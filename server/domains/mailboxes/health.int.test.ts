@@ -64,8 +64,23 @@ describe('GET /api/v1/mailboxes/health', () => {
       lastError: null,
       oauth: null,
       dispatchLag: { pending: 2, oldestEnqueuedAt: oldest.toISOString() },
+      bodiesPending: 0,
       stalled: null,
     });
+  });
+
+  it('says syncing while the body pass has rows of a headers-first listing to read, with how many, and healthy once it is done', async () => {
+    const mailbox = await createMailbox(owner, { address: 'large@example.test' });
+    const synced = minutesAgo(1);
+    await db().mailbox.update({
+      where: { id: mailbox.id },
+      data: { initialSyncDoneAt: synced, lastSuccessfulSyncAt: synced, lastDeltaAt: synced, watchMode: 'idle', watchAliveAt: synced },
+    });
+    const listed = [await createMessage(mailbox), await createMessage(mailbox), await createMessage(mailbox)];
+    await db().mailMessage.updateMany({ where: { id: { in: listed.slice(0, 2).map((message) => message.id) } }, data: { bodyPending: true } });
+    expect((await healthOf(owner)).find((entry) => entry.mailboxId === mailbox.id)).toMatchObject({ state: 'syncing', bodiesPending: 2 });
+    await db().mailMessage.updateMany({ where: { mailboxId: mailbox.id }, data: { bodyPending: false } });
+    expect((await healthOf(owner)).find((entry) => entry.mailboxId === mailbox.id)).toMatchObject({ state: 'healthy', bodiesPending: 0 });
   });
 
   it('says syncing before the first sync, stalled with since and reason, error with the last error, disconnected, and a silent watch as not alive', async () => {

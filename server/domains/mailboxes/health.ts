@@ -1,7 +1,8 @@
 /**
  * Mailbox health: per mailbox its state, sync times, how it is watched and whether that watch is
  * alive (the runner's heartbeat, runner/mail/worker.ts), the last error, the OAuth grant's expiry, the
- * dispatch lag (`mail_dispatch_queue`) and the watchdog's stall (runner/mail/watchdog.ts).
+ * dispatch lag (`mail_dispatch_queue`), the messages the body pass has still to read and the watchdog's stall
+ * (runner/mail/watchdog.ts).
  *
  * A member sees their own mailboxes; an administrator may ask for `scope=org` (every member's, no
  * content). Nothing secret leaves: the OAuth grant is opened only for its expiry time.
@@ -35,7 +36,7 @@ function stateOf(row: HealthRow): MailboxHealth['state'] {
   if (row.status === 'disconnected') return 'disconnected';
   if (row.status === 'error') return 'error';
   if (row.stalled_since) return 'stalled';
-  if (!row.initial_sync_done_at) return 'syncing';
+  if (!row.initial_sync_done_at || row.bodies_pending > 0) return 'syncing';
   return 'healthy';
 }
 
@@ -56,6 +57,7 @@ export function presentHealth(row: HealthRow): MailboxHealth {
     lastError: presentLastError(row.last_error),
     oauth: provider === 'imap' ? null : { expiresAt: iso(oauthExpiry(row.credential_id, row.credential_data)), lastRefreshedAt: iso(row.credential_updated_at) },
     dispatchLag: { pending: Number(row.pending ?? 0), oldestEnqueuedAt: iso(row.oldest_enqueued_at) },
+    bodiesPending: row.bodies_pending,
     stalled: row.stalled_since ? { since: row.stalled_since.toISOString(), reason: reason.success ? reason.data : 'sync_overdue' } : null,
   };
 }

@@ -1,6 +1,6 @@
 /**
- * The health query (./health.ts): each mailbox with its OAuth grant's sealed data (opened only for its expiry) and
- * its dispatch lag (`mail_dispatch_queue`), in one statement.
+ * The health query (./health.ts): each mailbox with its OAuth grant's sealed data (opened only for its expiry), its
+ * dispatch lag (`mail_dispatch_queue`) and the rows its body pass has still to fill, in one statement.
  */
 import { db } from '../../core/db';
 
@@ -23,6 +23,7 @@ export interface HealthRow {
   credential_updated_at: Date | null;
   pending: bigint | null;
   oldest_enqueued_at: Date | null;
+  bodies_pending: number;
   alive: boolean;
 }
 
@@ -38,6 +39,8 @@ export function healthRows(memberId: string | null, watchSeconds: number, limit:
            CASE WHEN m.provider <> 'imap' THEN c.data_enc END AS credential_data,
            CASE WHEN m.provider <> 'imap' THEN c.updated_at END AS credential_updated_at,
            q.pending, q.oldest_enqueued_at,
+           -- Read through the partial index that holds only the pending rows: nothing to read once the pass is done.
+           (SELECT count(*)::int FROM mail_messages b WHERE b.mailbox_id = m.id AND b.body_pending) AS bodies_pending,
            (m.status = 'active' AND m.watch_alive_at IS NOT NULL
              AND m.watch_alive_at >= now() - make_interval(secs => ${watchSeconds}::float8)) AS alive
       FROM mailboxes m
