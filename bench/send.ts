@@ -14,12 +14,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import nodemailer from 'nodemailer';
-import pg from 'pg';
+import { runnerConcurrency } from '../runner/worker-preset';
 import { runSectionAlone } from './database';
 import { fixed } from './stats';
 
 const targetRatio = 0.5;
-const concurrency = 20;
+/** The runner's jobs at once; the floor sends as many at a time. */
+const concurrency = runnerConcurrency;
 
 export async function runSendBench(options: { databaseUrl: string; log: (message: string) => void; messages?: number; rounds?: number }): Promise<{ ratio: number }> {
   const { log } = options;
@@ -47,11 +48,12 @@ export async function runSendBench(options: { databaseUrl: string; log: (message
   const user = { user: `bench-${randomUUID().slice(0, 8)}@example.test`, password: `pw-${randomUUID()}` };
   const smtp = await startSmtpServer({ users: [user] });
   const body = 'A line of an ordinary business message, long enough to look like one.\n'.repeat(40);
-  // The worker's own pool, ended here (the database is removed after the section); sized as the runner's is, to the
-  // concurrency plus the listener and the cron, so no job waits for a connection (graphile warns when it is smaller).
-  const workerPool = new pg.Pool({ connectionString: options.databaseUrl, max: concurrency + 2 });
-  workerPool.on('error', () => {});
-  workerPool.on('connect', (client) => client.on('error', () => {}));
+  // The worker's own pool as the runner makes it (runner/main.ts): sized to the concurrency plus the listener and
+  // the cron, its commits (a job taken, a job done) not waiting for the WAL flush; ended here (the database is removed
+  // after the section).
+  const { separatePool } = await import('../server/core/db');
+  const { runnerPoolSize, runnerWorkerPreset } = await import('../runner/worker-preset');
+  const workerPool = separatePool(runnerPoolSize, 'bench: job worker database connection lost', { commitsWaitForWal: false });
   const worker = await run({
     pgPool: workerPool,
     logger: graphileLogger,
@@ -61,7 +63,7 @@ export async function runSendBench(options: { databaseUrl: string; log: (message
         await runSend((payload as { outboundId: string }).outboundId, { runnerId: 'bench-runner', allowPrivate: true, skipSentCopy: true });
       },
     },
-    preset: { worker: { concurrentJobs: concurrency, maxPoolSize: concurrency + 2, localQueue: { size: 100 }, completeJobBatchDelay: -1, failJobBatchDelay: -1, pollInterval: 200 } },
+    preset: runnerWorkerPreset,
   });
   try {
     const member = await db().member.create({ data: { email: `bench-${randomUUID().slice(0, 8)}@example.test`, name: 'Bench', passwordHash: 'x' } });
