@@ -22,9 +22,16 @@ export async function queueForDispatch(tx: RawSql, mailboxId: string, messageIds
     mailboxId,
     messageIds,
   );
-  // A pending job keeps its run time (a burst of new mail is one dispatch run); a running one is
-  // followed by a new job, which picks up what the running one did not see.
-  await enqueue('mail.dispatch', { mailboxId }, { jobKey: jobKeys.dispatch(mailboxId), jobKeyMode: 'preserve_run_at' }, tx);
+  await queueDispatchJob(tx, mailboxId);
+}
+
+/**
+ * The mailbox's `mail.dispatch` job, in the transaction that queued its rows. A pending job keeps its run time (a
+ * burst of new mail is one dispatch run); a running one is followed by a new job, which picks up what the running
+ * one did not see.
+ */
+function queueDispatchJob(tx: RawSql, mailboxId: string): Promise<unknown> {
+  return enqueue('mail.dispatch', { mailboxId }, { jobKey: jobKeys.dispatch(mailboxId), jobKeyMode: 'preserve_run_at' }, tx);
 }
 
 /**
@@ -63,5 +70,5 @@ export async function queueFilledReplies(tx: RawSql, mailboxId: string, filledId
     mailboxId,
     filledIds,
   );
-  if (queued.length > 0) await enqueue('mail.dispatch', { mailboxId }, { jobKey: jobKeys.dispatch(mailboxId), jobKeyMode: 'preserve_run_at' }, tx);
+  if (queued.length > 0) await queueDispatchJob(tx, mailboxId);
 }
