@@ -20,6 +20,7 @@ import { appendMessages, buildRawMessage, openTestImap, type AppendOptions } fro
 import { startDovecot, type DovecotServer } from '../../server/testing/mail-servers/dovecot';
 import { call } from '../../server/testing/rest-client';
 import { useTestDatabase } from '../../server/testing/test-database';
+import { createCapabilities } from '../../server/engine-adapters/create';
 import { MailboxSession, type SessionOptions } from './session';
 import { MailboxWorker } from './worker';
 
@@ -29,6 +30,8 @@ let server: DovecotServer;
 const user = { user: `hf-${randomUUID().slice(0, 8)}@example.test`, password: `pw-${randomUUID()}` };
 /** An account of its own for the test that expunges. */
 const other = { user: `hf-gone-${randomUUID().slice(0, 8)}@example.test`, password: `pw-${randomUUID()}` };
+/** An account whose inbox holds a conversation a workflow reads while the pass has not reached it. */
+const talk = { user: `hf-talk-${randomUUID().slice(0, 8)}@example.test`, password: `pw-${randomUUID()}` };
 const inboxCount = 140;
 const archiveCount = 30;
 const minute = 60_000;
@@ -94,7 +97,7 @@ async function composedMessage(index: number): Promise<Buffer> {
 }
 
 beforeAll(async () => {
-  server = await startDovecot({ users: [user, other] });
+  server = await startDovecot({ users: [user, other, talk] });
   const messages: AppendOptions[] = [];
   for (let index = 0; index < inboxCount; index += 1) {
     messages.push({ raw: await realisticMessage(index), internalDate: new Date(Date.now() - (inboxCount - index) * minute) });
@@ -109,6 +112,22 @@ beforeAll(async () => {
     gone.push({ raw: await buildRawMessage({ from: 'b@example.test', to: other.user, subject: `Note ${index}`, messageId: `<gone${index}@headers-first.test>`, text: `Note ${index}.` }) });
   }
   await appendMessages({ server, ...other }, gone);
+  // A client's question, the mailbox's answer (from the address listedMailbox gives it), the client's out-of-office
+  // to it, then 30 newer notes (the pass,
+  // newest first, reaches the conversation last).
+  const hour = 60 * minute;
+  const conversation: AppendOptions[] = [
+    { raw: await buildRawMessage({ from: 'Anne Client <anne@client.example.test>', to: talk.user, subject: 'Quote for 40 chairs', messageId: '<q1@talk.test>', text: 'Could you send a quote?', date: new Date(Date.now() - 5 * hour) }), internalDate: new Date(Date.now() - 5 * hour) },
+    { raw: await buildRawMessage({ from: `Shop <talk-${talk.user}>`, to: 'anne@client.example.test', subject: 'Re: Quote for 40 chairs', messageId: '<q2@talk.test>', inReplyTo: '<q1@talk.test>', references: '<q1@talk.test>', text: 'Here is our quote: 4,800 EUR.', date: new Date(Date.now() - 4 * hour) }), internalDate: new Date(Date.now() - 4 * hour) },
+    {
+      raw: await buildRawMessage({ from: 'Anne Client <anne@client.example.test>', to: talk.user, subject: 'Automatic reply: Re: Quote for 40 chairs', messageId: '<q3@talk.test>', inReplyTo: '<q2@talk.test>', references: '<q1@talk.test> <q2@talk.test>', text: 'I am out of the office until Monday.', headers: { 'Auto-Submitted': 'auto-replied' }, date: new Date(Date.now() - 4 * hour + minute) }),
+      internalDate: new Date(Date.now() - 4 * hour + minute),
+    },
+  ];
+  for (let index = 0; index < 30; index += 1) {
+    conversation.push({ raw: await buildRawMessage({ from: 'c@team.example.test', to: talk.user, subject: `Note ${index}`, messageId: `<note${index}@talk.test>`, text: `Note ${index}.` }), internalDate: new Date(Date.now() - (30 - index) * minute) });
+  }
+  await appendMessages({ server, ...talk }, conversation);
 }, 120_000);
 afterAll(async () => {
   await server?.stop();
@@ -277,6 +296,31 @@ it('reads a listed newsletter\'s unsubscribe from the whole message when a membe
   expect(answer.body.error).toMatchObject({ code: 'webmail.unsubscribe_failed', details: { host: 'digest.example.test' } });
   const filled = await db().mailMessage.findUniqueOrThrow({ where: { id: digest.id }, select: { bodyPending: true, isBulk: true, listId: true, listUnsubscribe: true } });
   expect(filled).toMatchObject({ bodyPending: false, isBulk: true, listId: 'weekly.digest.example.test', listUnsubscribe: { oneClickUrl: 'https://digest.example.test/u/1' } });
+}, 120_000);
+
+it('gives a workflow reading a conversation the pass has not reached its messages filled: the out-of-office is automatic, the mailbox still awaits a reply', async () => {
+  const { member, mailbox, session } = await listedMailbox('talk', headersFirst, talk);
+  await session.close();
+  const rows = await db().mailMessage.findMany({ where: { mailboxId: mailbox.id, messageIdHeader: { in: ['<q1@talk.test>', '<q2@talk.test>', '<q3@talk.test>'] } }, select: { id: true, messageIdHeader: true, bodyPending: true, isAutoReply: true } });
+  expect(rows.map((row) => [row.messageIdHeader, row.bodyPending, row.isAutoReply]).sort()).toEqual([
+    ['<q1@talk.test>', true, false],
+    ['<q2@talk.test>', true, false],
+    ['<q3@talk.test>', true, false],
+  ]);
+  const question = rows.find((row) => row.messageIdHeader === '<q1@talk.test>')!;
+  const executionId = randomUUID();
+  const actor = { kind: 'execution' as const, executionId, member: { id: member.id, email: member.email, name: member.name, role: member.role, createdAt: new Date() } };
+  const read = await createCapabilities({ actor, simulated: false, effectKeyPrefix: `${executionId}:read` }).mail.thread({ messageId: question.id, limit: 50 });
+  expect(read).not.toBeNull();
+  expect(read!.messages.map((message) => [message.subject, message.direction, message.automatic])).toEqual([
+    ['Quote for 40 chairs', 'inbound', false],
+    ['Re: Quote for 40 chairs', 'outbound', false],
+    ['Automatic reply: Re: Quote for 40 chairs', 'inbound', true],
+  ]);
+  expect(read!.messages[2]!.snippet).toContain('out of the office');
+  // The mailbox wrote last; the out-of-office is no answer.
+  expect(read!.awaitingReply).toBe(true);
+  expect(await db().mailMessage.count({ where: { id: { in: rows.map((row) => row.id) }, bodyPending: true } })).toBe(0);
 }, 120_000);
 
 it('resumes a pass stopped halfway (a shutdown, a lease lost) where it stopped, filling no row twice', async () => {

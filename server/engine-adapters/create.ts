@@ -44,6 +44,7 @@ import { fail, NodeFailure } from '../engine/contract/failures';
 import { createAiCapability } from './ai';
 import { createContactsCapability } from './contacts';
 import { createHttpCapability, type HttpCapabilityOptions } from './http';
+import { fillListedRowsOfThread } from './listed-thread';
 import { databaseCredentialSource } from './http-credential';
 import { createSendCapability } from './send';
 import type { CapabilityRun } from '../engine';
@@ -187,6 +188,7 @@ export function createCapabilities(run: CapabilityRun, options: CapabilityOption
         if (!isUuid(input.messageId)) return [];
         const message = await memberMessage(memberId, input.messageId);
         if (!message) return [];
+        await fillListedRowsOfThread(memberId, message.id, Math.min(input.limit, 20));
         const rows = await db().mailMessage.findMany({
           where: message.threadId ? { threadId: message.threadId, mailboxId: message.mailboxId, receivedAt: { lte: message.receivedAt } } : { id: message.id },
           orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }],
@@ -226,6 +228,7 @@ export function createCapabilities(run: CapabilityRun, options: CapabilityOption
       },
       async thread(input) {
         if (!isUuid(input.messageId)) return null;
+        await fillListedRowsOfThread(memberId, input.messageId, input.limit);
         return conversationOf(memberId, input.messageId, input.limit);
       },
       check: checkMail,

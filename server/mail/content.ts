@@ -15,6 +15,7 @@
  * the mirror has, `fetched: false` and the failure's kind, and the caller answers with it.
  */
 import { db } from '../core/db';
+import type { Prisma } from '../generated/prisma/client';
 import { blobKeys, blobStore } from '../core/storage/blob-store';
 import { openAdapter } from './adapters';
 import { ingestMessage } from './ingest/ingest';
@@ -79,21 +80,7 @@ export async function fetchMessageContent(messageId: string, options: { attachme
         if (full && message.bodyPending && !wanted) {
           // Listed from its header and opened before the body pass reached it: filled as the pass fills it (the
           // snippet, the signals its parts give, its attachments and its thread), so the answer lists them too.
-          const mailbox = { id: message.mailbox.id, memberId: message.mailbox.memberId, address: message.mailbox.address, syncMode: 'full' as const };
-          const incoming: IncomingMessage = {
-            providerKey: message.providerKey,
-            folderKey: message.folderKey,
-            labels: message.labels,
-            uid: message.uid,
-            uidValidity: message.uidValidity,
-            modseq: message.modseq,
-            flags: { seen: message.seen, flagged: message.flagged, draft: message.draft, sent: message.sent },
-            internalDate: message.receivedAt,
-            size: message.size,
-            source: source.content,
-            sourceComplete: source.complete,
-          };
-          await createMirrorSink(mailbox).fillBodies({ messages: [{ messageId: message.id, incoming }], missing: [] });
+          await listedSinkOf(message.mailbox).fillBodies({ messages: [{ messageId: message.id, incoming: listedIncomingOf(message, source) }], missing: [] });
         } else if (full) {
           await db().$transaction(async (tx) => {
             await tx.mailMessage.update({
@@ -123,6 +110,79 @@ export async function fetchMessageContent(messageId: string, options: { attachme
   } finally {
     await (adapter as MailProviderAdapter | null)?.close().catch(() => {});
   }
+}
+
+type ListedRow = Pick<
+  Prisma.MailMessageGetPayload<object>,
+  'id' | 'providerKey' | 'folderKey' | 'labels' | 'uid' | 'uidValidity' | 'modseq' | 'seen' | 'flagged' | 'draft' | 'sent' | 'receivedAt' | 'size'
+>;
+
+/** A listed row with its whole source, as the body pass hands it to the writer. */
+function listedIncomingOf(message: ListedRow, source: { content: Buffer; complete: boolean }): IncomingMessage {
+  return {
+    providerKey: message.providerKey,
+    folderKey: message.folderKey,
+    labels: message.labels,
+    uid: message.uid,
+    uidValidity: message.uidValidity,
+    modseq: message.modseq,
+    flags: { seen: message.seen, flagged: message.flagged, draft: message.draft, sent: message.sent },
+    internalDate: message.receivedAt,
+    size: message.size,
+    source: source.content,
+    sourceComplete: source.complete,
+  };
+}
+
+function listedSinkOf(mailbox: { id: string; memberId: string; address: string }) {
+  return createMirrorSink({ id: mailbox.id, memberId: mailbox.memberId, address: mailbox.address, syncMode: 'full' });
+}
+
+/** At most this many listed rows filled per call: a conversation's read (mail.read_thread reads at most 50). */
+const listedFillLimit = 50;
+
+/**
+ * Fills, as the body pass would, the rows among `messageIds` that a large first sync listed from their headers and
+ * the pass has not reached, over one connection per mailbox: for a reader of several messages at once (a workflow
+ * reading a conversation), which would otherwise see them without body, preview or signals (an out-of-office read as
+ * a person's answer). Within the read's deadline; never throws: a provider that cannot be reached, or a message it no
+ * longer has, leaves the rows as they are. Answers how many it filled.
+ */
+export async function completeListedMessages(messageIds: readonly string[]): Promise<number> {
+  if (messageIds.length === 0) return 0;
+  const rows = await db().mailMessage.findMany({
+    where: { id: { in: [...messageIds].slice(0, listedFillLimit) }, bodyPending: true, mailbox: { status: { not: 'disconnected' } } },
+    include: { mailbox: { include: { credential: { select: { id: true, dataEnc: true } } } } },
+    orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }],
+  });
+  let filled = 0;
+  for (const group of Map.groupBy(rows, (row) => row.mailboxId).values()) {
+    const mailbox = group[0]!.mailbox;
+    let adapter: MailProviderAdapter | null = null;
+    try {
+      filled += await withDeadline(
+        (async () => {
+          const opened = await openAdapter(mailbox);
+          adapter = opened.adapter;
+          const messages: { messageId: string; incoming: IncomingMessage }[] = [];
+          for (const row of group) {
+            const locator = { providerKey: row.providerKey, folderKey: row.folderKey, uid: row.uid, uidValidity: row.uidValidity, messageIdHeader: row.messageIdHeader };
+            const source = await opened.adapter.fetchContent(locator);
+            if (source) messages.push({ messageId: row.id, incoming: listedIncomingOf(row, source) });
+          }
+          return messages.length > 0 ? (await listedSinkOf(mailbox).fillBodies({ messages, missing: [] })).filled : 0;
+        })(),
+        deadlineMs,
+        () => void (adapter as MailProviderAdapter | null)?.close(),
+        () => Object.assign(new Error('The mail server did not answer in time.'), { code: 'ETIMEOUT' }),
+      );
+    } catch {
+      // The rows stay listed: the body pass fills them in its turn, and the reader reads what the mirror has.
+    } finally {
+      await (adapter as MailProviderAdapter | null)?.close().catch(() => {});
+    }
+  }
+  return filled;
 }
 
 function mirrored(message: { bodyText: string | null; bodyHtml: string | null; bodyComplete: boolean }): Omit<FetchedContent, 'attachment'> {
