@@ -140,6 +140,11 @@ function listedSinkOf(mailbox: { id: string; memberId: string; address: string }
 
 /** At most this many listed rows filled per call: a conversation's read (mail.read_thread reads at most 50). */
 const listedFillLimit = 50;
+/**
+ * A slow server stops the fetching after this long, and what was fetched by then is written (the rest waits for the
+ * pass): a read that reached the deadline wrote nothing, and the next read of the thread paid the same wait again.
+ */
+const listedFetchBudgetMs = deadlineMs / 2;
 
 /**
  * Fills, as the body pass would, the rows among `messageIds` that a large first sync listed from their headers and
@@ -165,7 +170,9 @@ export async function completeListedMessages(messageIds: readonly string[]): Pro
           const opened = await openAdapter(mailbox);
           adapter = opened.adapter;
           const messages: { messageId: string; incoming: IncomingMessage }[] = [];
+          const stopAt = Date.now() + listedFetchBudgetMs;
           for (const row of group) {
+            if (Date.now() > stopAt) break;
             const locator = { providerKey: row.providerKey, folderKey: row.folderKey, uid: row.uid, uidValidity: row.uidValidity, messageIdHeader: row.messageIdHeader };
             const source = await opened.adapter.fetchContent(locator);
             if (source) messages.push({ messageId: row.id, incoming: listedIncomingOf(row, source) });
