@@ -25,6 +25,8 @@ export const settings = {
   // Bursts one after the other, the median reported: the figure of one burst moved by a third between runs of the
   // same code on this machine (bench/README.md, 2026-12-06).
   bursts: intEnv('BENCH_ENGINE_BURSTS', 3),
+  // Then one burst with the workflow at its default slots (BENCH_ENGINE_DEFAULT_SLOTS_BURST=0 skips it).
+  defaultSlotsBurst: process.env.BENCH_ENGINE_DEFAULT_SLOTS_BURST !== '0',
 };
 
 export const targets = { throughputRatio: 1.0, stepOverheadP50Ms: 10, webhookP99Ms: 100 };

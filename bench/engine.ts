@@ -77,6 +77,7 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
   const { createWorkflow, webhookGraph } = await import('../server/testing/workflow-factories');
   const { graphInput } = await import('../server/engine/contract/graph');
   const { validateGraph } = await import('../server/engine/graph/validate-graph');
+  const { effectiveLimits } = await import('../server/engine/contract/limits');
   const { findFreePort } = await import('../server/core/free-port');
   resetConfigForTests();
 
@@ -392,8 +393,18 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
         for (const send of sends) statuses.set(String(send.status), (statuses.get(String(send.status)) ?? 0) + 1);
         for (const connection of connections) connection.close();
         if (settings.burstSeconds > 0) {
-          const bursts = await measureBursts({ port, requestBytes, firstIndex: total, client, workflowId: workflow.id, seconds: settings.burstSeconds, connections: 16, checkRunner, cpu: cpuOfRun, count: settings.bursts });
+          const burstOptions = (firstIndex: number) => ({ port, requestBytes, firstIndex, client, workflowId: workflow.id, seconds: settings.burstSeconds, connections: 16, checkRunner, cpu: cpuOfRun });
+          const bursts = await measureBursts({ ...burstOptions(total), count: settings.bursts });
           for (const line of burstsLines(bursts, slices)) log(line);
+          if (settings.defaultSlotsBurst) {
+            // The issue's other burst: the workflow at its default slots (2.7 runs/s finished while webhooks arrived, when
+            // filed). With fewer slots than the instance's, every admission of the full workflow may look for another's run.
+            await db().workflow.update({ where: { id: workflow.id }, data: { maxConcurrency: null } });
+            const [atDefault] = await measureBursts({ ...burstOptions(bursts.at(-1)!.nextIndex), count: 1 });
+            log(`  at the workflow's default ${effectiveLimits({ maxConcurrency: null, executionTimeoutMs: null }).maxConcurrency} slots:`);
+            for (const line of burstsLines([atDefault!], slices)) log(line);
+            await db().workflow.update({ where: { id: workflow.id }, data: { maxConcurrency: 100 } });
+          }
         }
         await web.stop();
         children.delete(web);

@@ -14,7 +14,7 @@ import { createMember } from '../../testing/factories';
 import { useTestDatabase } from '../../testing/test-database';
 import { createWorkflow } from '../../testing/workflow-factories';
 import { actedExpression } from './acted';
-import { keyHeldByEarlierRun, slotAwaitedSql } from './admission';
+import { awaitedElsewhere, keyHeldByEarlierRun, slotAwaitedSql } from './admission';
 
 await useTestDatabase();
 
@@ -87,6 +87,11 @@ describe('the partial indexes of executions are read by the look-ups they serve'
 
   it("a freed slot's question whether a run waits for it reads only the runs that wait, not every queued one", async () => {
     expect(await indexesRead(Prisma.raw(slotAwaitedSql))).toEqual(['executions_awaiting_slot_idx']);
+  });
+
+  it("an admission's question whether a run of another workflow waits reads only the runs that wait, by workflow", async () => {
+    // Two descents of the index, whatever the backlog of the admitting workflow (issue 25 §1, a burst at 10 slots).
+    expect(await indexesRead(Prisma.sql`SELECT ${awaitedElsewhere(ids.workflow)} AS waits`)).toEqual(['executions_awaiting_slot_idx', 'executions_awaiting_slot_idx']);
   });
 
   it("a run's called runs (acted, cancel), its replays and a message's runs", async () => {
