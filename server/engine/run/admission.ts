@@ -19,7 +19,8 @@
 import { Prisma } from '../../generated/prisma/client';
 import { db, pool, type Tx } from '../../core/db';
 import { Placeholder, inlinedSql } from '../../core/db/inline-sql';
-import { executeText, preparedRoundTrip, type SqlPreparedStatement } from '../../core/db/prepared';
+import { executeText, prepared, preparedRoundTrip, type SqlPreparedStatement } from '../../core/db/prepared';
+import { log } from '../../core/log';
 import { emitToMember, realtimeNotification } from '../../core/realtime/emit';
 import { effectiveLimits, instanceCeilings } from '../contract/limits';
 
@@ -71,6 +72,32 @@ export async function admitQueued(workflowId: string, tx: AdmissionTx, self?: st
   const [result] = await tx.$queryRaw<AdmissionRow[]>(admissionStatement({ workflowId, self: self ?? null, ...slotLimits() }));
   return result.admitted.map((run) => run.id);
 }
+
+/**
+ * A run the webhook started waiting, behind runs of its workflow that wait for a slot (start.ts, no job of its own),
+ * looks once more for a free slot, in a transaction begun after its commit: an end that freed a slot before that
+ * commit may have asked whether anyone waits (slotAwaited) before the run showed; if so, this look sees the slot,
+ * and otherwise that end's question saw the run. Admits under the lock when a slot is free (in arrival order: the
+ * runs ahead of it first). A failure here leaves a started run waiting, which the sweeper's admission for its
+ * workflow takes within seconds (sweeper.ts): the caller, which answers that the run started, is not failed for it.
+ */
+export async function admitIfSlotFreed(workflowId: string, runId: string): Promise<void> {
+  try {
+    const { defaultLimit, instanceCap } = slotLimits();
+    const { rows } = await pool().query<{ free: number | string }>({ ...prepared(lookAgainSql), values: [runId, workflowId, defaultLimit, instanceCap] });
+    if (rows[0] && Number(rows[0].free) > 0) await admissionRoundTrip(workflowId, undefined);
+  } catch (error) {
+    log.warn({ err: error, workflowId, executionId: runId }, 'no admission after a start behind waiting runs; the sweep admits for the workflow');
+  }
+}
+
+/** The free slots of the workflow $2 (its own, at most the instance's), as the admission's `room` counts them. */
+const freeSlotsSql = `least(
+    coalesce((SELECT max_concurrency FROM workflows WHERE id = $2::uuid), $3::int)
+      - (SELECT count(*) FROM executions WHERE workflow_id = $2::uuid AND status = 'running' AND holds_slot),
+    $4::int - (SELECT count(*) FROM executions WHERE status = 'running' AND holds_slot))`;
+/** The free slots for a run ($1) that still waits; no row once it was admitted (or cancelled) meanwhile. */
+const lookAgainSql = `SELECT ${freeSlotsSql} AS free FROM executions WHERE id = $1::uuid AND status = 'queued' AND awaits_slot`;
 
 /**
  * admitQueued in a transaction of its own, for a slot freed outside any transaction (a run's end or wait,

@@ -13,6 +13,7 @@ import { enqueue } from '../../core/jobs/enqueue';
 import { jobKeys } from '../../core/jobs/catalogue';
 import type { CallPosition } from './call-chain';
 import { effectiveLimits } from '../contract/limits';
+import { admitIfSlotFreed } from './admission';
 
 export type StartedBy = 'sub_workflow' | 'loop_iteration' | 'error_workflow' | 'replay';
 
@@ -117,17 +118,26 @@ export interface AloneStartInput {
 // took five (BEGIN, the workflow's timeout, the row, the job, COMMIT). `id` and `updated_at` are Prisma's own
 // defaults (its client fills them), so they are written here; everything else is the column's default, as for
 // `startExecution` with the same input. Exported for the engine bench, which starts its runs with it (bench/engine.ts).
+//
+// A run that arrives behind runs of its workflow waiting for a slot starts waiting too (`awaits_slot`), with no job:
+// its job would only have taken the admission lock to find no slot and let it wait (in a burst at the default 10
+// slots, a second job, claim and admission for every run; issue 25 §1). Whoever frees a slot admits it, in arrival
+// order, as it admits the runs ahead of it; startExecutionAlone looks for a free slot once more after the commit.
 export const startAloneStatement: SqlPreparedStatement = {
   text: `
-  WITH started AS (
+  WITH behind AS (
+    SELECT EXISTS (SELECT 1 FROM executions WHERE workflow_id = $3 AND status = 'queued' AND holds_slot AND awaits_slot) AS waiting
+  ), started AS (
     INSERT INTO executions (id, member_id, workflow_id, workflow_version_id, trigger_type, trigger_node_id, trigger_data,
-                            timeout_ms, serial_key, updated_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now())
-    RETURNING id
+                            timeout_ms, serial_key, updated_at, awaits_slot)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now(), (SELECT waiting FROM behind))
+    RETURNING id, awaits_slot
+  ), job AS (
+    SELECT graphile_worker.add_job('execution.advance', json_build_object('executionId', id),
+                                   job_key => 'execution:' || id::text, job_key_mode => 'replace')
+      FROM started WHERE NOT awaits_slot
   )
-  SELECT graphile_worker.add_job('execution.advance', json_build_object('executionId', id),
-                                 job_key => 'execution:' || id::text, job_key_mode => 'replace')
-    FROM started`,
+  SELECT s.awaits_slot AS waits, (SELECT count(*) FROM job) AS jobs FROM started s`,
   parameterTypes: ['uuid', 'uuid', 'uuid', 'uuid', 'text', 'text', 'jsonb', 'int', 'text'],
 };
 
@@ -165,11 +175,14 @@ export function aloneStartValues(input: AloneStartInput): { id: string; values: 
  */
 export async function startExecutionAlone(input: AloneStartInput): Promise<{ id: string }> {
   const { id, values } = aloneStartValues(input);
+  let waits: boolean;
   try {
-    await preparedRoundTrip(pool(), [startAloneStatement], ([name]) => [executeText(name ?? null, startAloneStatement, values)], { timeoutMs: startAloneTimeoutMs });
-    return { id };
+    const [result] = await preparedRoundTrip(pool(), [startAloneStatement], ([name]) => [executeText(name ?? null, startAloneStatement, values)], { timeoutMs: startAloneTimeoutMs });
+    waits = (result!.rows[0] as { waits: boolean } | undefined)?.waits === true;
   } catch (error) {
     if (sqlStateOf(error) === sqlStates.queryCanceled) throw new DatabaseBusyError(error, 'the run could not be started within its statement timeout');
     throw error;
   }
+  if (waits) await admitIfSlotFreed(input.workflowId, id);
+  return { id };
 }

@@ -1,6 +1,6 @@
 /**
  * The safety net that makes crashes cheap: every few seconds, executions whose advancer died (lease
- * expired), whose wait ended, that sit queued with no live job to admit them, or whose only job is
+ * expired), whose wait ended, that sit queued with no live job and no admission of theirs yet, or whose only job is
  * held by a runner that died before taking their lease, are queued to advance again; and, as the last
  * net, a running execution nobody holds, with no job and nothing left to wait for, is looked at again.
  * Nothing left to wait for: no retry due later, and no step still waiting: a step waiting for its
@@ -8,12 +8,13 @@
  * step has no job by design (the last child's end or the decision wakes it); if that wake-up was lost,
  * this finds it. Job keys dedupe, so several runners sweeping together queue each execution once.
  * A queued run held back by an earlier run of its key (one run at a time, admission.ts) is left alone:
- * it may wait days behind a run waiting for a reply, and that run's end admits it.
+ * it may wait days behind a run waiting for a reply, and that run's end admits it. A run waiting for a slot is
+ * admitted for, once per workflow (admitWaitingWorkflows).
  */
 import { db } from '../../core/db';
 import { enqueue } from '../../core/jobs/enqueue';
 import { jobKeys } from '../../core/jobs/catalogue';
-import { keyHeldByEarlierRun } from './admission';
+import { admitQueuedAlone, keyHeldByEarlierRun } from './admission';
 
 export const sweepEveryMs = 3_000;
 /**
@@ -29,7 +30,7 @@ export async function sweepExecutions(limit = 500): Promise<number> {
     UNION
     (SELECT id FROM executions WHERE status = 'waiting' AND wait_until IS NOT NULL AND wait_until <= now() LIMIT ${limit})
     UNION
-    (SELECT e.id FROM executions e WHERE e.status = 'queued' AND e.lease_owner IS NULL
+    (SELECT e.id FROM executions e WHERE e.status = 'queued' AND e.lease_owner IS NULL AND NOT e.awaits_slot
        AND e.created_at < now() - interval '10 seconds'
        AND NOT ${keyHeldByEarlierRun}
        AND NOT EXISTS (SELECT 1 FROM graphile_worker.jobs j WHERE j.key = 'execution:' || e.id::text
@@ -54,5 +55,23 @@ export async function sweepExecutions(limit = 500): Promise<number> {
   for (const row of rows) {
     await enqueue('execution.advance', { executionId: row.id }, { jobKey: jobKeys.execution(row.id) });
   }
-  return rows.length;
+  return rows.length + (await admitWaitingWorkflows());
+}
+
+/** The most workflows with runs waiting for a slot that one sweep admits for. */
+const waitingWorkflowsPerSweep = 100;
+
+/**
+ * A run waiting for a slot (`awaits_slot`: its own admission found none) has no job by design: the end that frees a
+ * slot admits it (admission.ts). The net for an admission that never came (a runner that died between a run's end and
+ * the admission after it) is one admission per workflow that has runs waiting, each sweep; when no slot is free it
+ * admits nothing. The sweep used to give each such run a job of its own instead, up to 500 every 3 s, and during a
+ * backlog every one of those jobs took the instance-wide admission lock to find no slot (issue 25 §1).
+ */
+async function admitWaitingWorkflows(): Promise<number> {
+  const workflows = await db().$queryRaw<{ workflow_id: string }[]>`
+    SELECT DISTINCT workflow_id FROM executions WHERE status = 'queued' AND holds_slot AND awaits_slot LIMIT ${waitingWorkflowsPerSweep}`;
+  let admitted = 0;
+  for (const { workflow_id: workflowId } of workflows) admitted += (await admitQueuedAlone(workflowId)).length;
+  return admitted;
 }
