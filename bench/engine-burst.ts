@@ -155,6 +155,23 @@ export function burstsLines(bursts: readonly BurstFigures[], slices: readonly Th
   ];
 }
 
+/**
+ * The issue's other burst: one with the workflow at its default slots (10: 2.7 runs/s finished while calls arrived
+ * when the issue was filed, 18.9/s after), then back at the 100 the bench runs it with. With fewer slots than the
+ * instance's cap, a backlog forms and every admission of the full workflow is paid by the runs waiting in it.
+ */
+export async function defaultSlotsBurstLines(
+  options: BurstOptions & { setSlots: (slots: number | null) => Promise<void>; slices: readonly ThroughputSlice[] },
+): Promise<string[]> {
+  const { setSlots, slices, ...burstOptions } = options;
+  const { effectiveLimits } = await import('../server/engine/contract/limits');
+  const defaultSlots = effectiveLimits({ maxConcurrency: null, executionTimeoutMs: null }).maxConcurrency;
+  await setSlots(null);
+  const burst = await measureBurst(burstOptions);
+  await setSlots(100);
+  return [`  at the workflow's default ${defaultSlots} slots:`, ...burstsLines([burst], slices)];
+}
+
 /** The burst's lines of the report, next to the engine's saturated throughput of the same run (its rounds' slices). */
 function burstLines(burst: BurstFigures, slices: readonly ThroughputSlice[]): string[] {
   const saturatedRunsPerSecond = saturatedRunsPerSecondOf(slices);

@@ -36,7 +36,7 @@ import { createEngineFeed } from './engine-feed';
 import { chainTask, createFloorDatabase, startGraphileFloor, type ChainPayload } from './engine-graphile';
 import { benchNodeIds, engineBenchGraph } from './engine-graph';
 import { startSink } from './engine-sink';
-import { burstsLines, measureBursts } from './engine-burst';
+import { burstsLines, defaultSlotsBurstLines, measureBursts } from './engine-burst';
 import { HttpConnection } from './http-client';
 import { alive, feed, quantiles, RunnerStalled, settleAsAnInstance, stepOverheads, type Target, type ThroughputSlice } from './engine-measure';
 import { runnerNodeArgs, settings, targets, webNodeArgs } from './engine-settings';
@@ -77,7 +77,6 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
   const { createWorkflow, webhookGraph } = await import('../server/testing/workflow-factories');
   const { graphInput } = await import('../server/engine/contract/graph');
   const { validateGraph } = await import('../server/engine/graph/validate-graph');
-  const { effectiveLimits } = await import('../server/engine/contract/limits');
   const { findFreePort } = await import('../server/core/free-port');
   resetConfigForTests();
 
@@ -396,15 +395,8 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
           const burstOptions = (firstIndex: number) => ({ port, requestBytes, firstIndex, client, workflowId: workflow.id, seconds: settings.burstSeconds, connections: 16, checkRunner, cpu: cpuOfRun });
           const bursts = await measureBursts({ ...burstOptions(total), count: settings.bursts });
           for (const line of burstsLines(bursts, slices)) log(line);
-          if (settings.defaultSlotsBurst) {
-            // The issue's other burst: the workflow at its default slots (2.7 runs/s finished while webhooks arrived, when
-            // filed). With fewer slots than the instance's, every admission of the full workflow may look for another's run.
-            await db().workflow.update({ where: { id: workflow.id }, data: { maxConcurrency: null } });
-            const [atDefault] = await measureBursts({ ...burstOptions(bursts.at(-1)!.nextIndex), count: 1 });
-            log(`  at the workflow's default ${effectiveLimits({ maxConcurrency: null, executionTimeoutMs: null }).maxConcurrency} slots:`);
-            for (const line of burstsLines([atDefault!], slices)) log(line);
-            await db().workflow.update({ where: { id: workflow.id }, data: { maxConcurrency: 100 } });
-          }
+          const setSlots = async (maxConcurrency: number | null) => void (await db().workflow.update({ where: { id: workflow.id }, data: { maxConcurrency } }));
+          if (settings.defaultSlotsBurst) for (const line of await defaultSlotsBurstLines({ ...burstOptions(bursts.at(-1)!.nextIndex), setSlots, slices })) log(line);
         }
         await web.stop();
         children.delete(web);
