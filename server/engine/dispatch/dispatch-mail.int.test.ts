@@ -379,3 +379,38 @@ describe('mail dispatch: the sender’s address book entry in the trigger data (
     expect(run!.triggerData).toMatchObject({ contact: null });
   });
 });
+
+describe('mail dispatch: a workflow whose slots are full', () => {
+  // Issue 25 §1: a run that arrives behind runs waiting for a slot would only take the admission lock to find none.
+  const jobOf = async (id: string) => (await db().$queryRaw<unknown[]>`SELECT 1 FROM graphile_worker.jobs WHERE key = ${jobKeys.execution(id)}`).length > 0;
+
+  it('starts the run of a message that arrives behind waiting runs waiting too, without a job; a free slot admits it', async () => {
+    const own = await createMember();
+    const box = await createMailbox(own);
+    const { workflow } = await createWorkflow(own, { name: 'one at a time', graph: mailGraph() });
+    await db().workflow.update({ where: { id: workflow.id }, data: { maxConcurrency: 1 } });
+    const first = await newMail(box, { subject: 'first' });
+    const second = await newMail(box, { subject: 'second' });
+    expect(await dispatchNewMail(box.id)).toBe(2);
+    // The first holds the slot (a live runner's lease); the second found none and waits, its job done.
+    const [holder] = await executionsOf(first.id);
+    const [waiting] = await executionsOf(second.id);
+    await db().execution.update({ where: { id: holder!.id }, data: { status: 'running', startedAt: new Date(), leaseOwner: 'alive', leaseUntil: new Date(Date.now() + 60_000) } });
+    await db().execution.update({ where: { id: waiting!.id }, data: { awaitsSlot: true } });
+    await db().$executeRaw`DELETE FROM graphile_worker._private_jobs WHERE key = ${jobKeys.execution(waiting!.id)}`;
+
+    const third = await newMail(box, { subject: 'third' });
+    expect(await dispatchNewMail(box.id)).toBe(1);
+    const [arrival] = await executionsOf(third.id);
+    expect(arrival).toMatchObject({ status: 'queued', awaitsSlot: true });
+    expect(await jobOf(arrival!.id)).toBe(false);
+
+    // A slot freed whose end looked before the arrival showed: the arrival's look after its commit admits, in order.
+    await db().execution.update({ where: { id: holder!.id }, data: { status: 'succeeded', finishedAt: new Date(), leaseOwner: null, leaseUntil: null } });
+    const fourth = await newMail(box, { subject: 'fourth' });
+    expect(await dispatchNewMail(box.id)).toBe(1);
+    expect(await db().execution.findUniqueOrThrow({ where: { id: waiting!.id } })).toMatchObject({ status: 'running', awaitsSlot: false });
+    expect(await jobOf(waiting!.id)).toBe(true);
+    for (const message of [third, fourth]) expect((await executionsOf(message.id))[0]).toMatchObject({ status: 'queued', awaitsSlot: true });
+  });
+});

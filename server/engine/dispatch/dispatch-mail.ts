@@ -30,6 +30,7 @@ import { jobKeys } from '../../core/jobs/catalogue';
 import { enqueue } from '../../core/jobs/enqueue';
 import { mailGuardrailOf, mailTriggerFilterMiss, mailTriggerParams, type MailGuardrail, type MailTriggerFilter, type MatchableMessage } from '../nodes/triggers/mail-trigger.node.ts';
 import { oneRunAtATimeOf, type OneRunAtATime } from '../contract/one-run-at-a-time';
+import { admitIfSlotFreed } from '../run/admission';
 import { startExecution } from '../run/start';
 import { joinOpenBurst, openingTriggerData, recordOpeningMessage } from './bursts';
 import { loadMessage, senderExclusionOf, signalsOf, summaryOf, type QueuedMessage } from './mail-message';
@@ -72,7 +73,10 @@ const maxPerRun = 500;
 export async function dispatchNewMail(mailboxId: string): Promise<number> {
   let handled = 0;
   while (handled < maxPerRun) {
-    const done = await db().$transaction((tx) => dispatchOne(tx, mailboxId), { timeout: 60_000, maxWait: 30_000 });
+    const waiting: WaitingStart[] = [];
+    const done = await db().$transaction((tx) => dispatchOne(tx, mailboxId, waiting), { timeout: 60_000, maxWait: 30_000 });
+    // Runs started behind waiting runs look once more for a slot, now that their start has committed.
+    for (const run of waiting) await admitIfSlotFreed(run.workflowId, run.id);
     if (!done) break;
     handled += 1;
   }
@@ -81,8 +85,17 @@ export async function dispatchNewMail(mailboxId: string): Promise<number> {
   return handled;
 }
 
-/** One message, one transaction. False when the mailbox's queue is empty (or every row is taken). */
-async function dispatchOne(tx: Tx, mailboxId: string): Promise<boolean> {
+/** A run the dispatch started waiting for a slot, behind runs of its workflow (startExecution's `waitBehindWaitingRuns`). */
+interface WaitingStart {
+  workflowId: string;
+  id: string;
+}
+
+/**
+ * One message, one transaction. False when the mailbox's queue is empty (or every row is taken). The runs it started
+ * waiting are added to `waiting`, for the caller to look for a slot for once the transaction has committed.
+ */
+async function dispatchOne(tx: Tx, mailboxId: string, waiting: WaitingStart[]): Promise<boolean> {
   const taken = await tx.$queryRaw<{ message_id: string; replies_only: boolean }[]>`
     DELETE FROM mail_dispatch_queue
      WHERE message_id = (
@@ -116,7 +129,8 @@ async function dispatchOne(tx: Tx, mailboxId: string): Promise<boolean> {
   if (decision.outcome === 'dispatched') {
     const summary = await summaryOf(tx, message, decision.workflows.some((workflow) => workflow.senderCard));
     for (const workflow of decision.workflows) {
-      await startMailRun(tx, message, workflow, workflow.senderCard ? summary : { ...summary, contact: null });
+      const run = await startMailRun(tx, message, workflow, workflow.senderCard ? summary : { ...summary, contact: null });
+      if (run?.waits) waiting.push({ workflowId: workflow.id, id: run.id });
     }
   }
   return true;
@@ -126,10 +140,15 @@ async function dispatchOne(tx: Tx, mailboxId: string): Promise<boolean> {
  * One workflow's run for the message, under its "one run at a time" key when it has one; with a burst
  * window, the message joins the key's open burst instead when there is one (./bursts.ts).
  */
-async function startMailRun(tx: Tx, message: QueuedMessage, workflow: LiveMailWorkflow, data: Record<string, unknown>): Promise<void> {
+async function startMailRun(
+  tx: Tx,
+  message: QueuedMessage,
+  workflow: LiveMailWorkflow,
+  data: Record<string, unknown>,
+): Promise<{ id: string; waits: boolean } | null> {
   const serialKey = await serialKeyOf(workflow.oneRunAtATime, data, message);
   const coalesceSeconds = serialKey ? (workflow.oneRunAtATime?.coalesceSeconds ?? 0) : 0;
-  if (serialKey && coalesceSeconds > 0 && (await joinOpenBurst(tx, { workflowId: workflow.id, serialKey, messageId: message.id, data }))) return;
+  if (serialKey && coalesceSeconds > 0 && (await joinOpenBurst(tx, { workflowId: workflow.id, serialKey, messageId: message.id, data }))) return null;
   const run = await startExecution(
     {
       memberId: message.memberId,
@@ -145,10 +164,12 @@ async function startMailRun(tx: Tx, message: QueuedMessage, workflow: LiveMailWo
       },
       serialKey,
       coalesceSeconds,
+      waitBehindWaitingRuns: true,
     },
     tx,
   );
   if (coalesceSeconds > 0) await recordOpeningMessage(tx, run.id, message.id);
+  return run;
 }
 
 /**

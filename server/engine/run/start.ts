@@ -49,12 +49,18 @@ export interface StartExecutionInput {
   serialKey?: string | null;
   /** Opens a burst window of this many seconds (mail of the same key joins the run, dispatch/bursts.ts): admitted after it. */
   coalesceSeconds?: number;
+  /**
+   * Behind runs of its workflow waiting for a slot, the run starts waiting too, without a job (as a webhook's run,
+   * startAloneStatement): then `waits` is true, and the caller, once its transaction has committed, calls
+   * `admitIfSlotFreed` (admission.ts) for it. Only for a caller that does.
+   */
+  waitBehindWaitingRuns?: boolean;
 }
 
 type Writer = Pick<Tx, 'execution' | 'workflow' | '$executeRaw' | '$queryRaw'>;
 
-/** Creates the execution and queues its first advance. Returns its id. */
-export async function startExecution(input: StartExecutionInput, tx: Writer = db()): Promise<{ id: string }> {
+/** Creates the execution and queues its first advance (unless it starts waiting: `waitBehindWaitingRuns`). Returns its id. */
+export async function startExecution(input: StartExecutionInput, tx: Writer = db()): Promise<{ id: string; waits: boolean }> {
   const simulated = input.simulated ?? false;
   // Test runs, sub-workflow runs and loop iterations never take a slot (spec, States: Execution).
   const holdsSlot = !simulated && input.startedBy !== 'sub_workflow' && input.startedBy !== 'loop_iteration';
@@ -63,8 +69,11 @@ export async function startExecution(input: StartExecutionInput, tx: Writer = db
     const workflow = await tx.workflow.findUnique({ where: { id: input.workflowId }, select: { executionTimeoutMs: true, maxConcurrency: true } });
     timeoutMs = effectiveLimits(workflow ?? { executionTimeoutMs: null, maxConcurrency: null }).executionTimeoutMs;
   }
+  const coalesceSeconds = holdsSlot && input.serialKey ? (input.coalesceSeconds ?? 0) : 0;
+  const waits = input.waitBehindWaitingRuns === true && holdsSlot && coalesceSeconds === 0 && (await runsWaitForSlot(tx, input.workflowId));
   const row = await tx.execution.create({
     data: {
+      awaitsSlot: waits,
       memberId: input.memberId,
       workflowId: input.workflowId,
       workflowVersionId: input.workflowVersionId,
@@ -90,17 +99,24 @@ export async function startExecution(input: StartExecutionInput, tx: Writer = db
     },
     select: { id: true },
   });
-  const coalesceSeconds = holdsSlot && input.serialKey ? (input.coalesceSeconds ?? 0) : 0;
+  if (waits) return { id: row.id, waits };
   if (coalesceSeconds > 0) {
     // The window by the database's clock, which admission and the burst's joiners read too.
     const [window] = await tx.$queryRaw<{ until: Date }[]>`
       UPDATE executions SET coalesce_until = clock_timestamp() + make_interval(secs => ${coalesceSeconds})
        WHERE id = ${row.id}::uuid RETURNING coalesce_until AS until`;
     await enqueue('execution.advance', { executionId: row.id }, { jobKey: jobKeys.execution(row.id), runAt: window.until }, tx);
-    return row;
+    return { id: row.id, waits };
   }
   await enqueue('execution.advance', { executionId: row.id }, { jobKey: jobKeys.execution(row.id) }, tx);
-  return row;
+  return { id: row.id, waits };
+}
+
+/** Whether slot-holding runs of the workflow wait for a slot (the same question as startAloneStatement's `behind`). */
+async function runsWaitForSlot(tx: Writer, workflowId: string): Promise<boolean> {
+  const [row] = await tx.$queryRaw<{ waiting: boolean }[]>`
+    SELECT EXISTS (SELECT 1 FROM executions WHERE workflow_id = ${workflowId}::uuid AND status = 'queued' AND holds_slot AND awaits_slot) AS waiting`;
+  return row?.waiting === true;
 }
 
 /** A top-level live run started on its own (no caller transaction): what `startExecutionAlone` needs. */
