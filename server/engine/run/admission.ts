@@ -137,8 +137,14 @@ async function slotAwaited(): Promise<boolean> {
   return row?.awaited === true;
 }
 
+/**
+ * A run waiting for a slot: queued, slot-holding, its own admission found none (`awaits_slot`). Exactly the predicate
+ * of `executions_awaiting_slot_idx` (keyed by workflow), so every look-up written with it reads that index alone.
+ */
+export const waitingForSlotSql = `status = 'queued' AND holds_slot AND awaits_slot`;
+
 /** The question itself; its partial index (`executions_awaiting_slot_idx`) holds only the runs that wait. */
-export const slotAwaitedSql = `SELECT EXISTS (SELECT 1 FROM executions WHERE status = 'queued' AND holds_slot AND awaits_slot) AS awaited`;
+export const slotAwaitedSql = `SELECT EXISTS (SELECT 1 FROM executions WHERE ${waitingForSlotSql}) AS awaited`;
 const slotAwaitedToPrepare: SqlPreparedStatement = { text: slotAwaitedSql, parameterTypes: [] };
 
 /**
@@ -218,7 +224,7 @@ const markSelfToPrepare: SqlPreparedStatement = {
  * still to come, which reads the freed slot.
  */
 export function awaitedElsewhere(workflowId: string | Placeholder): Prisma.Sql {
-  const waiting = Prisma.sql`status = 'queued' AND holds_slot AND awaits_slot`;
+  const waiting = Prisma.raw(waitingForSlotSql);
   return Prisma.sql`(EXISTS (SELECT 1 FROM executions WHERE ${waiting} AND workflow_id < ${workflowId}::uuid)
                   OR EXISTS (SELECT 1 FROM executions WHERE ${waiting} AND workflow_id > ${workflowId}::uuid))`;
 }

@@ -5,6 +5,7 @@
  * sub-workflows and loop iterations.
  */
 import { randomUUID } from 'node:crypto';
+import { Prisma } from '../../generated/prisma/client';
 import { db, pool, type Tx } from '../../core/db';
 import { DatabaseBusyError } from '../../core/db/busy';
 import { executeText, preparedRoundTrip, type SqlPreparedStatement } from '../../core/db/prepared';
@@ -13,7 +14,7 @@ import { enqueue } from '../../core/jobs/enqueue';
 import { jobKeys } from '../../core/jobs/catalogue';
 import type { CallPosition } from './call-chain';
 import { effectiveLimits } from '../contract/limits';
-import { admitIfSlotFreed } from './admission';
+import { admitIfSlotFreed, waitingForSlotSql } from './admission';
 
 export type StartedBy = 'sub_workflow' | 'loop_iteration' | 'error_workflow' | 'replay';
 
@@ -115,7 +116,7 @@ export async function startExecution(input: StartExecutionInput, tx: Writer = db
 /** Whether slot-holding runs of the workflow wait for a slot (the same question as startAloneStatement's `behind`). */
 async function runsWaitForSlot(tx: Writer, workflowId: string): Promise<boolean> {
   const [row] = await tx.$queryRaw<{ waiting: boolean }[]>`
-    SELECT EXISTS (SELECT 1 FROM executions WHERE workflow_id = ${workflowId}::uuid AND status = 'queued' AND holds_slot AND awaits_slot) AS waiting`;
+    SELECT EXISTS (SELECT 1 FROM executions WHERE workflow_id = ${workflowId}::uuid AND ${Prisma.raw(waitingForSlotSql)}) AS waiting`;
   return row?.waiting === true;
 }
 
@@ -142,7 +143,7 @@ export interface AloneStartInput {
 export const startAloneStatement: SqlPreparedStatement = {
   text: `
   WITH behind AS (
-    SELECT EXISTS (SELECT 1 FROM executions WHERE workflow_id = $3 AND status = 'queued' AND holds_slot AND awaits_slot) AS waiting
+    SELECT EXISTS (SELECT 1 FROM executions WHERE workflow_id = $3 AND ${waitingForSlotSql}) AS waiting
   ), started AS (
     INSERT INTO executions (id, member_id, workflow_id, workflow_version_id, trigger_type, trigger_node_id, trigger_data,
                             timeout_ms, serial_key, updated_at, awaits_slot)

@@ -14,7 +14,8 @@
 import { db } from '../../core/db';
 import { enqueue } from '../../core/jobs/enqueue';
 import { jobKeys } from '../../core/jobs/catalogue';
-import { admitQueuedAlone, keyHeldByEarlierRun } from './admission';
+import { Prisma } from '../../generated/prisma/client';
+import { admitQueuedAlone, keyHeldByEarlierRun, waitingForSlotSql } from './admission';
 
 export const sweepEveryMs = 3_000;
 /**
@@ -70,7 +71,7 @@ const waitingWorkflowsPerSweep = 100;
  */
 async function admitWaitingWorkflows(): Promise<number> {
   const workflows = await db().$queryRaw<{ workflow_id: string }[]>`
-    SELECT DISTINCT workflow_id FROM executions WHERE status = 'queued' AND holds_slot AND awaits_slot LIMIT ${waitingWorkflowsPerSweep}`;
+    SELECT DISTINCT workflow_id FROM executions WHERE ${Prisma.raw(waitingForSlotSql)} LIMIT ${waitingWorkflowsPerSweep}`;
   let admitted = 0;
   for (const { workflow_id: workflowId } of workflows) admitted += (await admitQueuedAlone(workflowId)).length;
   return admitted;
