@@ -7,6 +7,7 @@
  */
 import type pg from 'pg';
 import type { ThroughputSlice } from './engine-measure';
+import { benchWorkflowSlots } from './engine-settings';
 import { HttpConnection } from './http-client';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -157,7 +158,7 @@ export function burstsLines(bursts: readonly BurstFigures[], slices: readonly Th
 
 /**
  * The issue's other burst: one with the workflow at its default slots (10: 2.7 runs/s finished while calls arrived
- * when the issue was filed, 18.9/s after), then back at the 100 the bench runs it with. With fewer slots than the
+ * when the issue was filed, 18.9/s after), then back at the bench's own (benchWorkflowSlots). With fewer slots than the
  * instance's cap, a backlog forms and every admission of the full workflow is paid by the runs waiting in it.
  */
 export async function defaultSlotsBurstLines(
@@ -168,7 +169,7 @@ export async function defaultSlotsBurstLines(
   const defaultSlots = effectiveLimits({ maxConcurrency: null, executionTimeoutMs: null }).maxConcurrency;
   await setSlots(null);
   const burst = await measureBurst(burstOptions);
-  await setSlots(100);
+  await setSlots(benchWorkflowSlots);
   return [`  at the workflow's default ${defaultSlots} slots:`, ...burstsLines([burst], slices)];
 }
 

@@ -39,7 +39,7 @@ import { startSink } from './engine-sink';
 import { burstsLines, defaultSlotsBurstLines, measureBursts } from './engine-burst';
 import { HttpConnection } from './http-client';
 import { alive, feed, quantiles, RunnerStalled, settleAsAnInstance, stepOverheads, type Target, type ThroughputSlice } from './engine-measure';
-import { runnerNodeArgs, settings, targets, webNodeArgs } from './engine-settings';
+import { benchWorkflowSlots, runnerNodeArgs, settings, targets, webNodeArgs } from './engine-settings';
 import { startServer } from './processes';
 import { fixed, table } from './stats';
 
@@ -107,9 +107,8 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
   });
   const { workflow, version } = await createWorkflow(member, { name: 'Engine bench', graph });
   const token = randomToken(32);
-  // The engine is measured, not the per-workflow policy: the workflow may run 100 at once (the spec's
-  // ceiling; its default of 10 would make the latency figure a measure of that setting).
-  await db().workflow.update({ where: { id: workflow.id }, data: { webhookTokenHash: tokenHash(token), maxConcurrency: 100 } });
+  // The engine is measured, not the per-workflow policy (benchWorkflowSlots).
+  await db().workflow.update({ where: { id: workflow.id }, data: { webhookTokenHash: tokenHash(token), maxConcurrency: benchWorkflowSlots } });
   // A trigger-only workflow: one run of it shows a runner is taking jobs.
   const probe = await createWorkflow(member, { name: 'Engine bench probe', graph: webhookGraph() });
 

@@ -140,6 +140,7 @@ export interface AloneStartInput {
 // its job would only have taken the admission lock to find no slot and let it wait (in a burst at the default 10
 // slots, a second job, claim and admission for every run; issue 25 §1). Whoever frees a slot admits it, in arrival
 // order, as it admits the runs ahead of it; startExecutionAlone looks for a free slot once more after the commit.
+// The answer's `jobs` is what makes the `job` CTE run at all: PostgreSQL evaluates a SELECT in WITH only if it is read.
 export const startAloneStatement: SqlPreparedStatement = {
   text: `
   WITH behind AS (
