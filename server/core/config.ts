@@ -115,9 +115,10 @@ const environmentSchema = z.object({
   /**
    * Webhook calls this web process starts at once (the look-up and the run's row, after the rate limit); further
    * calls wait their turn. A burst's intake otherwise takes as many database connections, and as much of the
-   * database's CPU, as it has senders, and the runs already queued get done ever slower (bench/README.md).
+   * database's CPU, as it has senders, and the runs already queued get done ever slower (bench/README.md). A workflow
+   * with as many runs queued as its slots gets half of them (server/http/webhook-intake.ts).
    */
-  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   /** Webhook calls waiting for their turn in this web process beyond which one is refused at once (503 internal.busy). */
   WEBHOOK_QUEUE: z.coerce.number().int().min(0).max(10_000).default(100),
   /** Invitation accept attempts per client (IPv4 address or IPv6 /64) per sliding 10 minutes. */

@@ -6,9 +6,11 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { config } from '../core/config';
+import { db } from '../core/db';
 import { useTestDatabase } from '../testing/test-database';
 import { executionsOf, useWebhookCalls, withSetting } from '../testing/webhook-calls';
 import { handleApiRequest } from './api-handler';
+import { webhookIntake } from './webhook-intake';
 
 await useTestDatabase();
 
@@ -23,11 +25,16 @@ describe('POST /hooks/wf/{token}: WEBHOOK_CONCURRENCY and WEBHOOK_QUEUE', () => 
     await holder.query('BEGIN');
     await holder.query('LOCK TABLE executions IN EXCLUSIVE MODE');
     return {
-      /** Calls whose statement waits for the lock now. */
-      waiting: async () =>
-        Number(
-          (await holder.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rows[0].n,
-        ),
+      /**
+       * Calls whose statement waits for the lock now. The holder's transaction would otherwise read the list of
+       * backends as it was at its first look (PostgreSQL keeps that snapshot for the transaction): a connection
+       * the pool opened since would not be counted.
+       */
+      waiting: async () => {
+        await holder.query('SELECT pg_stat_clear_snapshot()');
+        const { rows } = await holder.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+        return Number(rows[0].n);
+      },
       release: async () => {
         await holder.query('ROLLBACK');
         await holder.end();
@@ -132,6 +139,54 @@ describe('POST /hooks/wf/{token}: WEBHOOK_CONCURRENCY and WEBHOOK_QUEUE', () => 
         expect(runs.map((run) => (run.triggerData as { n: number }).n)).toEqual([1]);
       }),
     );
+  });
+
+  it('a workflow whose look-up counted as many queued runs as its slots starts half the calls at once; another workflow takes the rest', async () => {
+    const slow = await hook();
+    const other = await hook();
+    await db().workflow.update({ where: { id: slow.workflow.id }, data: { maxConcurrency: 2 } });
+    await withSetting('WEBHOOK_CONCURRENCY', '4', () =>
+      withSetting('WEBHOOK_QUEUE', '10', async () => {
+        // No runner takes runs here: they stay queued, as many as the workflow's slots.
+        for (const n of [1, 2]) expect((await post(slow.token, `{"n":${n}}`)).status).toBe(202);
+        const lock = await holdExecutions();
+        const started: Promise<Awaited<ReturnType<typeof post>>>[] = [];
+        try {
+          // A call's look-up counts them, which puts the workflow behind for a second (this one is then refused for
+          // its key, so it writes nothing the lock would hold).
+          expect((await post(slow.token, '{}', { 'idempotency-key': 'k'.repeat(201) })).status).toBe(400);
+          for (const n of [3, 4, 5]) started.push(post(slow.token, `{"n":${n}}`));
+          await until(async () => (await lock.waiting()) === 2);
+          // The third waits in the process for the slow workflow's half of the intake (2 of 4).
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          expect(await lock.waiting()).toBe(2);
+          for (const n of [1, 2, 3]) started.push(post(other.token, `{"n":${n}}`));
+          // The other workflow takes the two places left, and its third call waits for a slot of the whole.
+          await until(async () => (await lock.waiting()) === 4);
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          expect(await lock.waiting()).toBe(4);
+        } finally {
+          await lock.release();
+        }
+        expect((await Promise.all(started)).map((answer) => answer.status)).toEqual([202, 202, 202, 202, 202, 202]);
+        expect(await executionsOf(slow.workflow.id)).toHaveLength(5);
+        expect(await executionsOf(other.workflow.id)).toHaveLength(3);
+      }),
+    );
+  });
+
+  it('the look-up counts queued runs up to the workflow’s slots even with WEBHOOK_MAX_QUEUED off', async () => {
+    const { workflow, token } = await hook();
+    await db().workflow.update({ where: { id: workflow.id }, data: { maxConcurrency: 2 } });
+    await withSetting('WEBHOOK_MAX_QUEUED', '0', async () => {
+      expect((await post(token, '{"n":1}')).status).toBe(202);
+      // One run queued, fewer than the two slots: not behind.
+      expect((await post(token, '{"n":2}')).status).toBe(202);
+      expect(webhookIntake().isBehind(token)).toBe(false);
+      // Two queued: this call's look-up puts the workflow behind.
+      expect((await post(token, '{"n":3}')).status).toBe(202);
+      expect(webhookIntake().isBehind(token)).toBe(true);
+    });
   });
 
   it('a call that fails inside the intake gives its turn back', async () => {

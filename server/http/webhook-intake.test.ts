@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { heldTask } from '../testing/held-task';
-import { WebhookIntake } from './webhook-intake';
+import { maxBehindTracked, WebhookIntake } from './webhook-intake';
 
 /** The call's answer, or the error it was refused with. */
 const settle = <T>(promise: Promise<T>) => promise.then((value) => value, (error: unknown) => error);
@@ -84,5 +84,67 @@ describe('WebhookIntake', () => {
     again.finish();
     expect(await Promise.all([runningAgain, eWaits])).toEqual(['ok', 'ok']);
     expect(intake.load()).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('a workflow whose look-up counted as many queued runs as its slots starts half the calls at once; another keeps the rest', async () => {
+    const intake = new WebhookIntake(4, 10);
+    expect(intake.behindConcurrency).toBe(2);
+    intake.noteBacklog('slow', { queued: 10, slots: 10 });
+    const slow = [heldTask(), heldTask(), heldTask()];
+    const slowAnswers = slow.map((call) => settle(intake.run('slow', call.task)));
+    expect(slow.map((call) => call.started())).toEqual([true, true, false]);
+    // The two places the slow workflow leaves are another workflow's.
+    const fast = [heldTask(), heldTask(), heldTask()];
+    const fastAnswers = fast.map((call) => settle(intake.run('fast', call.task)));
+    expect(fast.map((call) => call.started())).toEqual([true, true, false]);
+    expect(intake.load()).toEqual({ running: 4, waiting: 2 });
+    // A slow call ends: its half lets the next slow call in, which then waits for a slot of the whole behind the fast one.
+    slow[0]!.finish();
+    await slowAnswers[0];
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(fast[2]!.started()).toBe(true);
+    expect(slow[2]!.started()).toBe(false);
+    fast[0]!.finish();
+    await fastAnswers[0];
+    expect(slow[2]!.started()).toBe(true);
+    for (const call of [...slow, ...fast]) call.finish();
+    expect(await Promise.all([...slowAnswers, ...fastAnswers])).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'ok']);
+    expect(intake.load()).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('a workflow stays behind for a second after the look-up that saw its backlog, or until a look-up sees fewer runs queued than slots', () => {
+    const intake = new WebhookIntake(4, 10);
+    const now = 1_000_000;
+    intake.noteBacklog('a', { queued: 9, slots: 10 }, now);
+    expect(intake.isBehind('a', now)).toBe(false);
+    intake.noteBacklog('a', { queued: 10, slots: 10 }, now);
+    expect(intake.isBehind('a', now + 999)).toBe(true);
+    expect(intake.isBehind('a', now + 1000)).toBe(false);
+    intake.noteBacklog('a', { queued: 1000, slots: 100 }, now);
+    intake.noteBacklog('a', { queued: 3, slots: 100 }, now + 10);
+    expect(intake.isBehind('a', now + 20)).toBe(false);
+  });
+
+  it('remembers a bounded number of workflows as behind, forgetting the longest-marked first', () => {
+    const intake = new WebhookIntake(4, 10);
+    const now = 1_000_000;
+    for (let index = 0; index <= maxBehindTracked; index += 1) intake.noteBacklog(`token-${index}`, { queued: 10, slots: 10 }, now);
+    expect(intake.isBehind('token-0', now)).toBe(false);
+    expect(intake.isBehind('token-1', now)).toBe(true);
+    expect(intake.isBehind(`token-${maxBehindTracked}`, now)).toBe(true);
+  });
+
+  it('the line counts the calls waiting for either width: a full line refuses whichever workflow comes next', async () => {
+    const intake = new WebhookIntake(2, 2);
+    intake.noteBacklog('slow', { queued: 2, slots: 1 });
+    const running = [heldTask(), heldTask()];
+    const runningAnswers = [settle(intake.run('slow', running[0]!.task)), settle(intake.run('fast', running[1]!.task))];
+    // One waits for the slow workflow's half, one for a slot of the whole: the line of 2 is full.
+    const waiters = [heldTask(), heldTask()];
+    const waiterAnswers = [settle(intake.run('slow', waiters[0]!.task)), settle(intake.run('other', waiters[1]!.task))];
+    expect(intake.load()).toEqual({ running: 2, waiting: 2 });
+    expect(await settle(intake.run('fast', async () => 'ok'))).toMatchObject(refusal);
+    for (const call of [...running, ...waiters]) call.finish();
+    expect(await Promise.all([...runningAnswers, ...waiterAnswers])).toEqual(['ok', 'ok', 'ok', 'ok']);
   });
 });

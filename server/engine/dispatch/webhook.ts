@@ -47,6 +47,8 @@ export interface WebhookCall {
   timestamp: string | null;
   idempotencyKey: string | null;
   now?: Date;
+  /** Told what the workflow's look-up counted: its queued runs (up to WEBHOOK_MAX_QUEUED) and its slots. */
+  onBacklog?: (seen: { queued: number; slots: number }) => void;
 }
 
 /** The hex HMAC-SHA256 a sender puts in `X-Signature` (after `sha256=`). */
@@ -83,11 +85,14 @@ function bodyObjectOf(rawBody: Buffer): Record<string, unknown> {
 
 // The workflow a token names with its published version, in one statement (two Prisma look-ups before): every
 // webhook call pays it, refused ones too.
-// Its queued runs are counted up to the backlog bound ($2; LIMIT 0 counts none), through (workflow_id, status, seq).
+// Its queued runs are counted through (workflow_id, status, seq) up to the backlog bound ($2; 0 when off) or the
+// workflow's slots ($3 when it sets none), whichever is more: the bound refuses, the slots tell the intake whether the
+// engine keeps up (webhook-intake.ts).
 const startableWorkflowStatement = prepared(`
   SELECT w.id, w.member_id, w.paused, w.archived_at IS NOT NULL AS archived, w.webhook_secret_enc, w.settings,
          w.max_concurrency, w.execution_timeout_ms, v.id AS version_id, v.trigger_type, v.trigger_node_id,
-         (SELECT count(*)::int FROM (SELECT 1 FROM executions q WHERE q.workflow_id = w.id AND q.status = 'queued' LIMIT $2) b) AS queued
+         (SELECT count(*)::int FROM (SELECT 1 FROM executions q WHERE q.workflow_id = w.id AND q.status = 'queued'
+                                      LIMIT greatest($2::int, coalesce(w.max_concurrency, $3::int))) b) AS queued
     FROM workflows w
     LEFT JOIN workflow_versions v ON v.id = w.published_version_id
    WHERE w.webhook_token_hash = $1`);
@@ -111,14 +116,20 @@ interface StartableRow {
 }
 
 async function startableWorkflow(token: string) {
-  const backlogBound = config().WEBHOOK_MAX_QUEUED;
-  const { rows } = await pool().query<StartableRow>({ ...startableWorkflowStatement, values: [webhookTokenHashOf(token), backlogBound] });
+  const { WEBHOOK_MAX_QUEUED: backlogBound, WORKFLOW_DEFAULT_CONCURRENCY: defaultSlots } = config();
+  const { rows } = await pool().query<StartableRow>({ ...startableWorkflowStatement, values: [webhookTokenHashOf(token), backlogBound, defaultSlots] });
   const row = rows[0];
   if (!row || row.paused || row.archived || row.version_id === null || row.trigger_type !== 'webhook') throw appError('webhook.not_found');
   const workflow = { id: row.id, memberId: row.member_id, webhookSecretEnc: row.webhook_secret_enc, settings: row.settings };
   const version = { id: row.version_id, triggerNodeId: row.trigger_node_id };
-  const timeoutMs = effectiveLimits({ maxConcurrency: row.max_concurrency, executionTimeoutMs: row.execution_timeout_ms }).executionTimeoutMs;
-  return { workflow, version, timeoutMs, backlogFull: backlogBound > 0 && row.queued >= backlogBound };
+  const limits = effectiveLimits({ maxConcurrency: row.max_concurrency, executionTimeoutMs: row.execution_timeout_ms });
+  return {
+    workflow,
+    version,
+    timeoutMs: limits.executionTimeoutMs,
+    backlog: { queued: row.queued, slots: limits.maxConcurrency },
+    backlogFull: backlogBound > 0 && row.queued >= backlogBound,
+  };
 }
 
 /**
@@ -144,7 +155,8 @@ function secretOf(workflow: { id: string; webhookSecretEnc: string | null }): st
 /** Checks and starts one webhook call. Returns the execution (the first one for a repeated key). */
 export async function receiveWebhook(call: WebhookCall): Promise<{ executionId: string }> {
   const now = call.now ?? new Date();
-  const { workflow, version, timeoutMs, backlogFull } = await startableWorkflow(call.token);
+  const { workflow, version, timeoutMs, backlog, backlogFull } = await startableWorkflow(call.token);
+  call.onBacklog?.(backlog);
   const key = call.idempotencyKey;
   if (key !== null && (key.length < 1 || key.length > 200)) throw appError('idempotency.invalid_key');
   const secret = secretOf(workflow);
