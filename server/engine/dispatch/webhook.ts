@@ -47,7 +47,7 @@ export interface WebhookCall {
   timestamp: string | null;
   idempotencyKey: string | null;
   now?: Date;
-  /** Told what the workflow's look-up counted: its queued runs (up to WEBHOOK_MAX_QUEUED) and its slots. */
+  /** Told what the workflow's look-up counted: its queued runs (up to WEBHOOK_MAX_QUEUED or its slots, whichever is more) and its slots. */
   onBacklog?: (seen: { queued: number; slots: number }) => void;
 }
 
