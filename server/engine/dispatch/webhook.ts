@@ -47,7 +47,10 @@ export interface WebhookCall {
   timestamp: string | null;
   idempotencyKey: string | null;
   now?: Date;
-  /** Told what the workflow's look-up counted: its queued runs (up to WEBHOOK_MAX_QUEUED or its slots, whichever is more) and its slots. */
+  /**
+   * Told what the workflow's look-up counted: its queued runs (up to WEBHOOK_MAX_QUEUED or its slots, whichever is
+   * more) and its slots. Called before any check that may refuse the call, so a refused call reports its backlog too.
+   */
   onBacklog?: (seen: { queued: number; slots: number }) => void;
 }
 
