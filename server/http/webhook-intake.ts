@@ -1,9 +1,7 @@
 /**
  * The web process's webhook intake (issue 25 §1, "a burst must not starve the runs"): WEBHOOK_CONCURRENCY calls
- * start runs at once (the run's row and its job, after the call's checks), up to WEBHOOK_QUEUE more wait their turn
- * in the process, and beyond, a call is refused at once with 503 `internal.busy`. The call's look-up of its workflow
- * comes before its turn (with the per-address limit's hit, one statement), so its own count of the backlog decides
- * which width it waits for. Unlimited, a burst kept one
+ * start runs at once (the workflow's look-up, the run's row and its job), up to WEBHOOK_QUEUE more wait their turn
+ * in the process, and beyond, a call is refused at once with 503 `internal.busy`. Unlimited, a burst kept one
  * intake per sender running in PostgreSQL and took the CPU the runners need (bench/README.md, "A burst").
  *
  * A workflow whose runs pile up gets half the intake: when a call's look-up finds at least as many of its runs queued

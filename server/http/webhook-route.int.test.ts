@@ -1,11 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { config } from '../core/config';
-import { db, pool } from '../core/db';
+import { db } from '../core/db';
 import { jobKeys } from '../core/jobs/catalogue';
 import { purgeWebhookDeliveries, webhookSignature } from '../engine/dispatch/webhook';
-import { postNeverEndingChunkedBody } from '../testing/raw-chunked';
 import { useTestDatabase } from '../testing/test-database';
 import { executionsOf, useWebhookCalls, withSetting } from '../testing/webhook-calls';
 import { handleApiRequest } from './api-handler';
@@ -213,41 +212,6 @@ describe('POST /hooks/wf/{token}: WEBHOOK_RATE_LIMIT', () => {
         expect(() => config()).toThrow(/WEBHOOK_RATE_LIMIT/);
       });
     }
-  });
-});
-
-describe('POST /hooks/wf/{token}: the first statement counts the call and finds the workflow, before the body', () => {
-  /** A call whose chunked body stops after 16 KB and never ends: only an answer that needs no body comes back. */
-  const postStalledBody = (token: string, ip: string) =>
-    postNeverEndingChunkedBody({ port: Number(new URL(calls.base).port), path: `/hooks/wf/${token}`, totalBytes: 16 * 1024, headers: { 'x-forwarded-for': ip } });
-
-  it('an unknown token is 404 and a call over the per-address limit 429, while their bodies have not ended', async () => {
-    expect((await postStalledBody('unknown-token', uniqueIp())).status).toBe(404);
-    const { token } = await hook();
-    await withSetting('WEBHOOK_RATE_LIMIT', '1', async () => {
-      const ip = uniqueIp();
-      expect((await post(token, '{}', {}, ip)).status).toBe(202);
-      const limited = await postStalledBody(token, ip);
-      expect(limited.status).toBe(429);
-      expect(JSON.parse(limited.body).error.code).toBe('request.rate_limited');
-    });
-  });
-
-  it('a call without a key is two round trips on the pool: the hit with the look-up, then the start', async () => {
-    const { workflow, token } = await hook();
-    const queries = vi.spyOn(pool(), 'query');
-    const connections = vi.spyOn(pool(), 'connect');
-    try {
-      expect((await post(token, '{"n":1}')).status).toBe(202);
-      // Each round trip takes a connection (the pool's own query does too): the look-up's on the pool, and the
-      // start's, whose statement_timeout goes in the same round trip. Three before: the hit had its own.
-      expect(queries).toHaveBeenCalledTimes(1);
-      expect(connections).toHaveBeenCalledTimes(2);
-    } finally {
-      queries.mockRestore();
-      connections.mockRestore();
-    }
-    expect(await executionsOf(workflow.id)).toHaveLength(1);
   });
 });
 

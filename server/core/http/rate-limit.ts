@@ -54,33 +54,22 @@ export function rateLimitSubject(ip: string | null): string {
   return `${groups.slice(0, 4).map((group) => group.toString(16)).join(':')}::/64`;
 }
 
-/**
- * The hit as SQL to put before a statement's own work: a CTE `current` that counts one hit for the key `$key` in the
- * second `$second`, and `hits`, an expression of the hits in the window of `$window` seconds, this one included. The
- * arguments are the statement's parameter references (`$1::text`…), so a caller that has a statement to run anyway
- * counts the hit in it (the webhook's look-up) rather than in a round trip of its own.
- */
-export function hitSql(key: string, second: string, window: string): { cte: string; hits: string } {
-  return {
-    cte: `current AS (
-    INSERT INTO rate_limit_buckets (key, second, hits) VALUES (${key}, ${second}, 1)
+// Every rate-limited request pays this statement (the webhook entry first of all): prepared, on the pool.
+const hitStatement = prepared(`
+  WITH current AS (
+    INSERT INTO rate_limit_buckets (key, second, hits) VALUES ($1::text, $2::bigint, 1)
     ON CONFLICT (key, second) DO UPDATE SET hits = rate_limit_buckets.hits + 1
     RETURNING hits
-  )`,
-    hits: `((SELECT hits FROM current)::bigint + (SELECT coalesce(sum(hits), 0) FROM rate_limit_buckets
-           WHERE key = ${key} AND second > ${second} - ${window} AND second < ${second})::bigint)`,
-  };
-}
-
-const plainHit = hitSql('$1::text', '$2::bigint', '$3::int');
-
-// Every rate-limited request pays this statement (or counts its hit in a statement of its own): prepared, on the pool.
-const hitStatement = prepared(`WITH ${plainHit.cte} SELECT ${plainHit.hits} AS hits`);
+  )
+  SELECT (SELECT hits FROM current)::int AS hits,
+         (SELECT coalesce(sum(hits), 0) FROM rate_limit_buckets
+           WHERE key = $1::text AND second > $2::bigint - $3::int AND second < $2::bigint)::bigint AS earlier`);
 
 /** Counts one hit for `rule.key` and says whether it is within the limit. */
 export async function hit(rule: RateLimitRule, now = currentSecond()): Promise<RateLimitResult> {
-  const { rows } = await pool().query<{ hits: string }>({ ...hitStatement, values: [rule.key, now, rule.windowSeconds] });
-  return judge(rule, Number(rows[0]!.hits), now);
+  const { rows } = await pool().query<{ hits: number; earlier: string }>({ ...hitStatement, values: [rule.key, now, rule.windowSeconds] });
+  const count = Number(rows[0]!.hits) + Number(rows[0]!.earlier);
+  return judge(rule, count, now);
 }
 
 /** Completes a hit counted elsewhere (the API key lookup counts in the same statement). */

@@ -19,8 +19,7 @@ import { db, pool, type Tx } from '../../core/db';
 import { prepared } from '../../core/db/prepared';
 import { isUniqueViolation } from '../../core/db/sql-state';
 import { config } from '../../core/config';
-import { appError, busyError, rateLimitError } from '../../core/errors/app-error';
-import { currentSecond, hitSql, judge, type RateLimitRule } from '../../core/http/rate-limit';
+import { appError, busyError } from '../../core/errors/app-error';
 import { assertStorableText } from '../../core/http/storable-text';
 import { log } from '../../core/log';
 import { oneRunAtATimeOf } from '../contract/one-run-at-a-time';
@@ -48,6 +47,11 @@ export interface WebhookCall {
   timestamp: string | null;
   idempotencyKey: string | null;
   now?: Date;
+  /**
+   * Told what the workflow's look-up counted: its queued runs (up to WEBHOOK_MAX_QUEUED or its slots, whichever is
+   * more) and its slots. Called before any check that may refuse the call, so a refused call reports its backlog too.
+   */
+  onBacklog?: (seen: { queued: number; slots: number }) => void;
 }
 
 /** The hex HMAC-SHA256 a sender puts in `X-Signature` (after `sha256=`). */
@@ -87,24 +91,14 @@ function bodyObjectOf(rawBody: Buffer): Record<string, unknown> {
 // Its queued runs are counted through (workflow_id, status, seq) up to the backlog bound ($2; 0 when off) or the
 // workflow's slots ($3 when it sets none), whichever is more: the bound refuses, the slots tell the intake whether the
 // engine keeps up (webhook-intake.ts).
-const lookUpColumns = `
-  w.id, w.member_id, w.paused, w.archived_at IS NOT NULL AS archived, w.webhook_secret_enc, w.settings,
-  w.max_concurrency, w.execution_timeout_ms, v.id AS version_id, v.trigger_type, v.trigger_node_id,
-  (SELECT count(*)::int FROM (SELECT 1 FROM executions q WHERE q.workflow_id = w.id AND q.status = 'queued'
-                               LIMIT greatest($2::int, coalesce(w.max_concurrency, $3::int))) b) AS queued
-  FROM workflows w
-  LEFT JOIN workflow_versions v ON v.id = w.published_version_id`;
-
-const startableWorkflowStatement = prepared(`SELECT ${lookUpColumns} WHERE w.webhook_token_hash = $1`);
-
-// The same look-up after the per-address limit's hit, in one statement: the call's first round trip counts it and
-// finds the workflow (two round trips before; issue 25 §1). The workflow is read only when the hit is within the
-// limit ($7), so a refused call reads nothing more than it did.
-const addressHit = hitSql('$4::text', '$5::bigint', '$6::int');
-const countedLookUpStatement = prepared(`
-  WITH ${addressHit.cte}, counted AS (SELECT ${addressHit.hits} AS address_hits)
-  SELECT counted.address_hits, found.*
-    FROM counted LEFT JOIN LATERAL (SELECT ${lookUpColumns} WHERE w.webhook_token_hash = $1 AND counted.address_hits <= $7) found ON true`);
+const startableWorkflowStatement = prepared(`
+  SELECT w.id, w.member_id, w.paused, w.archived_at IS NOT NULL AS archived, w.webhook_secret_enc, w.settings,
+         w.max_concurrency, w.execution_timeout_ms, v.id AS version_id, v.trigger_type, v.trigger_node_id,
+         (SELECT count(*)::int FROM (SELECT 1 FROM executions q WHERE q.workflow_id = w.id AND q.status = 'queued'
+                                      LIMIT greatest($2::int, coalesce(w.max_concurrency, $3::int))) b) AS queued
+    FROM workflows w
+    LEFT JOIN workflow_versions v ON v.id = w.published_version_id
+   WHERE w.webhook_token_hash = $1`);
 
 /** How long a call refused for its workflow's backlog is told to wait (Retry-After). */
 const backlogRetryAfterSeconds = 10;
@@ -124,37 +118,10 @@ interface StartableRow {
   queued: number;
 }
 
-/** The counted look-up's row: the hits in the address's window, and the workflow's columns (null when none was read). */
-type CountedRow = { address_hits: string } & (StartableRow | { id: null });
-
-/** What a call's look-up found: the workflow it starts, with its published version, run timeout and backlog. */
-export interface WebhookTarget {
-  workflow: { id: string; memberId: string; webhookSecretEnc: string | null; settings: unknown };
-  version: { id: string; triggerNodeId: string | null };
-  timeoutMs: number;
-  /** Its queued runs as counted (up to WEBHOOK_MAX_QUEUED or its slots, whichever is more) and its slots. */
-  backlog: { queued: number; slots: number };
-  backlogFull: boolean;
-}
-
-/**
- * The call's first statement: the workflow its token names, and with `addressLimit` (the route's per-address limit,
- * counted by this statement) the hit first: 429 `request.rate_limited` beyond it. 404 `webhook.not_found` for a token
- * that starts nothing. Needs no body: the route runs it before reading one.
- */
-export async function lookUpWebhook(token: string, addressLimit: RateLimitRule | null = null, now = currentSecond()): Promise<WebhookTarget> {
+async function startableWorkflow(token: string) {
   const { WEBHOOK_MAX_QUEUED: backlogBound, WORKFLOW_DEFAULT_CONCURRENCY: defaultSlots } = config();
-  const values = [webhookTokenHashOf(token), backlogBound, defaultSlots];
-  let row: StartableRow | undefined;
-  if (addressLimit) {
-    const { rows } = await pool().query<CountedRow>({ ...countedLookUpStatement, values: [...values, addressLimit.key, now, addressLimit.windowSeconds, addressLimit.limit] });
-    const counted = rows[0]!;
-    const limit = await judge(addressLimit, Number(counted.address_hits), now);
-    if (!limit.allowed) throw rateLimitError('request.rate_limited', limit.retryAfterSeconds);
-    row = counted.id === null ? undefined : counted;
-  } else {
-    ({ rows: [row] } = await pool().query<StartableRow>({ ...startableWorkflowStatement, values }));
-  }
+  const { rows } = await pool().query<StartableRow>({ ...startableWorkflowStatement, values: [webhookTokenHashOf(token), backlogBound, defaultSlots] });
+  const row = rows[0];
   if (!row || row.paused || row.archived || row.version_id === null || row.trigger_type !== 'webhook') throw appError('webhook.not_found');
   const workflow = { id: row.id, memberId: row.member_id, webhookSecretEnc: row.webhook_secret_enc, settings: row.settings };
   const version = { id: row.version_id, triggerNodeId: row.trigger_node_id };
@@ -190,13 +157,9 @@ function secretOf(workflow: { id: string; webhookSecretEnc: string | null }): st
 
 /** Checks and starts one webhook call. Returns the execution (the first one for a repeated key). */
 export async function receiveWebhook(call: WebhookCall): Promise<{ executionId: string }> {
-  return startWebhook(await lookUpWebhook(call.token), call);
-}
-
-/** Checks and starts a call whose workflow its look-up found (lookUpWebhook). */
-export async function startWebhook(target: WebhookTarget, call: WebhookCall): Promise<{ executionId: string }> {
   const now = call.now ?? new Date();
-  const { workflow, version, timeoutMs, backlogFull } = target;
+  const { workflow, version, timeoutMs, backlog, backlogFull } = await startableWorkflow(call.token);
+  call.onBacklog?.(backlog);
   const key = call.idempotencyKey;
   if (key !== null && (key.length < 1 || key.length > 200)) throw appError('idempotency.invalid_key');
   const secret = secretOf(workflow);

@@ -4,9 +4,7 @@
  * per-IP rate limit (429 `request.rate_limited`) → authorize (403) → per-member throttle (429
  * `request.throttled`) → path and query parameters (400)
  * → body, bounded on the bytes read (415, 413, 400) → idempotency → handler. Every failure answers the
- * envelope with the catalogue status; an unexpected error is logged once and answered as an opaque 500. A route
- * whose handler counts its per-IP limit itself (`rateLimit.countedByHandler`, the webhook entry) is counted when its
- * handler runs, before it reads its body.
+ * envelope with the catalogue status; an unexpected error is logged once and answered as an opaque 500.
  */
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
@@ -20,7 +18,7 @@ import { guardCrossOrigin } from '../../core/http/cross-origin-rule';
 import { assertValidIdempotencyKey, claimIdempotencyKey, idempotencyKeyHeader, settleIdempotencyKey } from '../../core/http/idempotency-claim';
 import { requestHashOf } from '../../core/http/idempotency-store';
 import { throttleMember } from '../../core/http/member-throttles';
-import { hit, rateLimitSubject, type RateLimitRule } from '../../core/http/rate-limit';
+import { hit, rateLimitSubject } from '../../core/http/rate-limit';
 import { assertStorableText } from '../../core/http/storable-text';
 import { envelopeOf, logIfUnexpected } from '../../trpc/errors';
 import { errorResponse } from '../error-response';
@@ -45,22 +43,13 @@ async function authenticated(route: PlainRoute, request: Request): Promise<Actor
   return actor;
 }
 
-/** The route's per-address rule for this request's client, or null when the route has none or its setting turns it off. */
-function perIpRuleOf(route: PlainRoute, request: Request): RateLimitRule | null {
+async function limitPerIp(route: PlainRoute, request: Request): Promise<void> {
   const rule = perIpLimitOf(route);
-  if (!rule) return null;
+  if (!rule) return;
   // IPv6 clients count per /64, as sign-in does: one subscriber holds the whole network.
   const subject = rateLimitSubject(request.headers.get(clientIpHeader));
-  return { key: `ip:${route.method} ${route.path}:${subject}`, ...rule };
-}
-
-/** Counts the request against its route's per-address limit (429 beyond); a rule its handler counts is handed on. */
-async function limitPerIp(route: PlainRoute, request: Request): Promise<RateLimitRule | null> {
-  const rule = perIpRuleOf(route, request);
-  if (!rule || route.rateLimit?.countedByHandler) return rule;
-  const result = await hit(rule);
+  const result = await hit({ key: `ip:${route.method} ${route.path}:${subject}`, ...rule });
   if (!result.allowed) throw rateLimitError('request.rate_limited', result.retryAfterSeconds);
-  return null;
 }
 
 /** The body as the route takes it: refused by type (415), bounded (413), parsed and checked when JSON. */
@@ -114,7 +103,7 @@ async function idempotent(route: PlainRoute, request: Request, actor: Actor, fin
 export async function servePlainRoute(route: PlainRoute, rawParams: Record<string, string>, request: Request): Promise<Response> {
   try {
     const actor = await authenticated(route, request);
-    const perIpLimit = await limitPerIp(route, request);
+    await limitPerIp(route, request);
     if (actor.kind !== 'anonymous') {
       authorize(route.access, actor);
       if (route.throttle) await throttleMember(route.throttle.bucket, actor.member.id);
@@ -126,7 +115,7 @@ export async function servePlainRoute(route: PlainRoute, rawParams: Record<strin
     // What makes two requests "the same" for an Idempotency-Key: raw bodies by their digest.
     const fingerprint = () => ({ params, query, body: Buffer.isBuffer(body) ? createHash('sha256').update(body).digest('hex') : body });
     return await idempotent(route, request, actor, fingerprint, async () =>
-      route.handle({ request, actor, params, query, body: body as never, origin, perIpLimit }),
+      route.handle({ request, actor, params, query, body: body as never, origin }),
     );
   } catch (error) {
     logIfUnexpected(error, `${route.method} ${route.path}`);

@@ -9,7 +9,6 @@
 import type { z } from 'zod';
 import type { Access, Actor } from '../../core/auth/access';
 import type { ErrorCode } from '../../core/errors/catalogue';
-import type { RateLimitRule } from '../../core/http/rate-limit';
 import type { ThrottleBucketName } from '../../core/http/member-throttles';
 import type { Localised } from '../../trpc/meta';
 
@@ -21,10 +20,9 @@ export interface PlainRouteBody<B extends z.ZodType | undefined = z.ZodType | un
   /** For `application/json` bodies: the schema the parsed body must match (400 otherwise). */
   schema?: B;
   /**
-   * The handler reads the body itself (server/http/body.ts): as a stream (`boundedBodyStream(request, bound)`) for
-   * bodies too large to hold whole (an upload), or whole (`readBytesWithin`) after a check of its own that must come
-   * first (the webhook's hit and look-up, `rateLimit.countedByHandler`). The pipeline checks the media type and the
-   * declared length against the bound, and hands the handler an empty buffer.
+   * The handler reads the body itself, as a stream (`boundedBodyStream(request, bound)` from
+   * server/http/body.ts), for bodies too large to hold whole (an upload). The pipeline checks the
+   * media type and the declared length against the bound, and hands the handler an empty buffer.
    */
   streamed?: boolean;
   description?: Localised;
@@ -38,13 +36,6 @@ export interface PerIpRateLimit {
    */
   limit: number | (() => number);
   windowSeconds: number;
-  /**
-   * The handler counts the hit itself, in the statement it runs first anyway, before it reads the body
-   * (`body.streamed`): `PlainInput.perIpLimit` is the rule to count and `judge` (core/http/rate-limit.ts) completes
-   * it. The webhook entry, whose look-up of the workflow carries the hit: one round trip fewer per call (issue 25
-   * §1). The pipeline then counts nothing; the route's document says the same as for a limit it counts.
-   */
-  countedByHandler?: boolean;
 }
 
 /** The route's per-address limit as it applies now, or null when the route has none or its setting turns it off. */
@@ -75,8 +66,6 @@ export interface PlainInput<P extends AnyObjectSchema, Q extends AnyObjectSchema
   body: B;
   /** Client address and user agent, as plain values for services. */
   origin: { ip: string | null; userAgent: string | null };
-  /** The per-address limit as it applies to this request, for a handler that counts it (`rateLimit.countedByHandler`); else null. */
-  perIpLimit: RateLimitRule | null;
 }
 
 export interface PlainRouteSpec<P extends AnyObjectSchema, Q extends AnyObjectSchema, B extends z.ZodType | undefined> {
