@@ -428,7 +428,9 @@ it('is carried to its end by the mailbox’s worker, one budget a run, with no r
   const worker = new MailboxWorker(mailbox.id, { session: headersFirst, watch: false, pollMs: 600_000 }, () => {});
   worker.start();
   try {
-    const deadline = Date.now() + 60_000;
+    // Most of the test's 120 s: the pass takes seconds alone; beside 156 other files this test once failed (its cause
+    // not kept), and a loaded machine is the likeliest.
+    const deadline = Date.now() + 100_000;
     for (;;) {
       const listed = await db().mailMessage.count({ where: { mailboxId: mailbox.id } });
       const waiting = await db().mailMessage.count({ where: { mailboxId: mailbox.id, bodyPending: true } });
