@@ -59,13 +59,11 @@ export class WebhookIntake {
 
   /** Records what a call's look-up saw: at least as many runs queued as slots puts the workflow behind for a while. */
   noteBacklog(token: string, seen: BacklogSeen, now = Date.now()): void {
-    if (seen.queued < seen.slots) {
-      this.behindUntil.delete(token);
-      return;
-    }
+    // Deleted first either way: a refreshed mark is set again at the end of the insertion order.
     this.behindUntil.delete(token);
+    if (seen.queued < seen.slots) return;
     this.behindUntil.set(token, now + behindForMs);
-    // The oldest mark goes first (a Map iterates in insertion order; a refreshed mark was moved to the end).
+    // The oldest mark goes first (a Map iterates in insertion order).
     if (this.behindUntil.size > maxBehindTracked) this.behindUntil.delete(this.behindUntil.keys().next().value!);
   }
 
