@@ -23,6 +23,7 @@ import { executeText, prepared, preparedRoundTrip, type SqlPreparedStatement } f
 import { log } from '../../core/log';
 import { emitToMember, realtimeNotification } from '../../core/realtime/emit';
 import { effectiveLimits, instanceCeilings } from '../contract/limits';
+import { statusFilter } from './run-by-id';
 
 /** The instance-wide advisory lock admissions take (exclusive) and freed slots' questions read under (shared). */
 export const admissionLock = 80_417_001;
@@ -97,7 +98,7 @@ const freeSlotsSql = `least(
       - (SELECT count(*) FROM executions WHERE workflow_id = $2::uuid AND status = 'running' AND holds_slot),
     $4::int - (SELECT count(*) FROM executions WHERE status = 'running' AND holds_slot))`;
 /** The free slots for a run ($1) that still waits; no row once it was admitted (or cancelled) meanwhile. */
-const lookAgainSql = `SELECT ${freeSlotsSql} AS free FROM executions WHERE id = $1::uuid AND status = 'queued' AND awaits_slot`;
+const lookAgainSql = `SELECT ${freeSlotsSql} AS free FROM executions WHERE id = $1::uuid AND ${statusFilter("status = 'queued'")} AND awaits_slot`;
 
 /**
  * admitQueued in a transaction of its own, for a slot freed outside any transaction (a run's end or wait,

@@ -26,6 +26,7 @@ import { failOpenSteps, flushHeldSteps, heldStepsPayload, heldWrites } from './s
 import { leavesCutOffStep, type StepJournal } from './step-journal';
 import { dropReplyWaitsOfRuns } from '../dispatch/reply-waits';
 import type { ClaimedExecution } from './lease';
+import { statusFilter } from './run-by-id';
 
 export interface ExecutionError {
   code: string;
@@ -106,7 +107,7 @@ const closeStatement = prepared(`WITH closed AS (
               lease_until = (CASE WHEN lease_owner = $7 THEN NULL ELSE lease_until END),
               lease_takeovers = (CASE WHEN lease_owner = $7 AND $9 THEN 0 ELSE lease_takeovers END),
               lease_owner = (CASE WHEN lease_owner = $7 THEN NULL ELSE lease_owner END)
-        WHERE id = $1::uuid AND status = ANY($4::text[]) RETURNING id
+        WHERE id = $1::uuid AND ${statusFilter('status = ANY($4::text[])')} RETURNING id
      ), told AS (SELECT pg_notify($5, $6) FROM closed)
      SELECT closed.id, (SELECT count(*) FROM told)::int AS told FROM closed`);
 
@@ -114,25 +115,41 @@ const closeStatement = prepared(`WITH closed AS (
  * The close of a success whose advance still holds steps (step-journal.ts: the effect-free steps since its last
  * write), with those steps, in one statement: what `close` does with flushHeldSteps and the closing statement in a
  * transaction. As flushHeldSteps, only for a run still running under this advance's lease; nothing is written
- * otherwise. `acted` also counts the held steps, which the statement's own reading of the run's steps cannot see.
+ * otherwise.
+ *
+ * Two statements, by whether a held step recorded an effect: then the run acted and `acted` is `true`, read from
+ * nothing; otherwise the statement reads the run's steps and called runs (acted.ts), which cannot see the held ones
+ * (they are not written yet, and are effect-free). One statement with `acted = ($5 OR …)` was planned again at every
+ * execution: PostgreSQL folds a known `true` away, so each custom plan cost a fortieth of the generic one (34 against
+ * 914) and the generic plan was never chosen; 0.54 ms of planning per run end in the engine bench (issue 25 §1).
+ * Exported for the test of their plans (run-end-plans.int.test.ts).
  */
-const closeWithHeldStatement = prepared(`WITH live AS (
+export const closeWithHeldStatements = {
+  acted: closeWithHeldStatement('true'),
+  readingSteps: closeWithHeldStatement(actedExpression('executions.id')),
+};
+
+function closeWithHeldStatement(acted: string) {
+  return prepared(`WITH live AS (
        UPDATE executions SET status = 'succeeded', finished_at = clock_timestamp(), wait_until = NULL, updated_at = now(),
-              acted = ($5::boolean OR ${actedExpression('executions.id')}),
+              acted = ${acted},
               working_ms = working_ms + $3::int, lease_until = NULL, lease_owner = NULL,
               lease_takeovers = (CASE WHEN $4::boolean THEN 0 ELSE lease_takeovers END)
-        WHERE id = $1::uuid AND status = 'running' AND lease_owner = $2 RETURNING id
-     ), ${heldWrites('$6', 'written', '$1')}, told AS (
-       SELECT pg_notify($7, n.body) FROM live, unnest($8::text[]) AS n(body)
+        WHERE id = $1::uuid AND ${statusFilter("status = 'running'")} AND lease_owner = $2 RETURNING id
+     ), ${heldWrites('$5', 'written', '$1')}, told AS (
+       SELECT pg_notify($6, n.body) FROM live, unnest($7::text[]) AS n(body)
      )
      SELECT live.id, (SELECT count(*) FROM written)::int AS written, (SELECT count(*) FROM told)::int AS told FROM live`);
+}
 
-function closeWithHeldValues(execution: ClaimedExecution & { journal: StepJournal }): unknown[] {
+/** The held close for this run's end, with its values in its parameters' order. */
+function closeWithHeld(execution: ClaimedExecution & { journal: StepJournal }): { name: string | undefined; text: string; values: unknown[] } {
   const held = heldStepsPayload(execution);
   const notice = statusNotice(execution, 'succeeded');
   const given = leaseGivenAtEnd(execution.journal);
   // The steps' events before the run's, as a flush before the close sent them.
-  return [execution.id, execution.journal.owner, given.workedMs, given.endsStreak, held.acted, held.rows, notice.channel, [...held.notices.map((each) => each.body), notice.body]];
+  const values = [execution.id, execution.journal.owner, given.workedMs, given.endsStreak, held.rows, notice.channel, [...held.notices.map((each) => each.body), notice.body]];
+  return { ...(held.acted ? closeWithHeldStatements.acted : closeWithHeldStatements.readingSteps), values };
 }
 
 /**
@@ -149,7 +166,7 @@ export async function succeedExecution(execution: ClaimedExecution): Promise<voi
     // a Prisma transaction would add its BEGIN and COMMIT round trips, and the held steps' flush one more (issue 25 §1).
     const holding = execution.journal.held.length > 0;
     const { rows } = holding
-      ? await pool().query({ ...closeWithHeldStatement, values: closeWithHeldValues(execution) })
+      ? await pool().query(closeWithHeld(execution))
       : await pool().query({ ...closeStatement, values: closeValues(execution, 'succeeded', undefined) });
     if (rows.length > 0) execution.journal.held = [];
     leaseGivenBack(execution, rows.length > 0);

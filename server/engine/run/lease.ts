@@ -6,12 +6,14 @@
  *
  * Working time (spec: only working time counts towards the run timeout) is the time a lease is held.
  */
+import { Prisma } from '../../generated/prisma/client';
 import { db, pool, type Tx } from '../../core/db';
 import { executeText, preparedRoundTrip, type SqlPreparedStatement } from '../../core/db/prepared';
 import { rememberMember, type MemberRow } from './actor';
 import { jobKeys } from '../../core/jobs/catalogue';
 import { enqueue } from '../../core/jobs/enqueue';
 import type { StepJournal } from './step-journal';
+import { statusFilter } from './run-by-id';
 
 export const leaseTtlMs = 15_000;
 export const heartbeatEveryMs = 4_000;
@@ -104,7 +106,7 @@ export async function claimExecution(executionId: string, owner: string): Promis
 function requeueEndedWait(executionId: string): Promise<number> {
   return db().$executeRaw`
     UPDATE executions SET status = 'queued', wait_until = NULL, updated_at = now()
-    WHERE id = ${executionId}::uuid AND status = 'waiting'
+    WHERE id = ${executionId}::uuid AND ${Prisma.raw(statusFilter("status = 'waiting'"))}
       AND ((wait_until IS NOT NULL AND wait_until <= now())
         OR EXISTS (SELECT 1 FROM execution_steps s WHERE s.execution_id = executions.id AND s.status = 'waiting' AND s.decision IS NOT NULL))`;
 }

@@ -19,6 +19,7 @@ import type { GraphNode } from '../contract/graph';
 import type { ClaimedExecution } from './lease';
 import { boundStepData } from './step-data';
 import { remember, type HeldStep, type StepRow } from './step-journal';
+import { statusFilter } from './run-by-id';
 
 export type { StepRow } from './step-journal';
 
@@ -249,7 +250,7 @@ async function singleStatementWrite(run: StepOwner, ref: StepRef, columns: SqlCo
          FROM live`;
   const notices = [...held.filter((step) => step.announce).map((step) => heldNotice(run.execution, step)), ...(notice ? [notice] : [])];
   const text = `WITH live AS (
-       ${guarded ? `SELECT id FROM executions WHERE id = $1::uuid AND status = 'running' AND lease_owner = $2 FOR SHARE` : `SELECT $1::uuid AS id WHERE $2::text IS NULL`}
+       ${guarded ? `SELECT id FROM executions WHERE id = $1::uuid AND ${statusFilter("status = 'running'")} AND lease_owner = $2 FOR SHARE` : `SELECT $1::uuid AS id WHERE $2::text IS NULL`}
      ), ${heldWrites('$3', 'held', '$1')}, written AS (${write} RETURNING 1), told AS (
        SELECT pg_notify(${parameter(notices[0]?.channel ?? '', 'text')}, n.body) FROM live, unnest(${parameter(notices.map((each) => each.body), 'text[]')}) AS n(body)
      )
@@ -336,7 +337,7 @@ export async function writeHeldEnds(execution: Pick<ClaimedExecution, 'id' | 'me
 
 /** Prepared (core/db/prepared.ts): written at every run's end. */
 const flushHeldStepsSql = prepared(`WITH live AS (
-       SELECT id FROM executions WHERE id = $1::uuid AND status = 'running' AND lease_owner = $2 FOR SHARE
+       SELECT id FROM executions WHERE id = $1::uuid AND ${statusFilter("status = 'running'")} AND lease_owner = $2 FOR SHARE
      ), ${heldWrites('$3', 'written', '$1')}, told AS (
        SELECT pg_notify($4, n.body) FROM live, unnest($5::text[]) AS n(body)
      )
