@@ -11,7 +11,7 @@
  *   workflow that calls the failing workflow again would otherwise start itself again, forever.
  */
 import { db, pool, type Tx } from '../../core/db';
-import { prepared } from '../../core/db/prepared';
+import { prepared, type PreparedText } from '../../core/db/prepared';
 import { log } from '../../core/log';
 import { emitToMember, realtimeNotification } from '../../core/realtime/emit';
 import { engineComposition, runHooks } from '../composition';
@@ -129,7 +129,7 @@ export const closeWithHeldStatements = {
   readingSteps: closeWithHeldStatement(actedExpression('executions.id')),
 };
 
-function closeWithHeldStatement(acted: string) {
+function closeWithHeldStatement(acted: string): PreparedText {
   return prepared(`WITH live AS (
        UPDATE executions SET status = 'succeeded', finished_at = clock_timestamp(), wait_until = NULL, updated_at = now(),
               acted = ${acted},
@@ -143,7 +143,7 @@ function closeWithHeldStatement(acted: string) {
 }
 
 /** The held close for this run's end, with its values in its parameters' order. */
-function closeWithHeld(execution: ClaimedExecution & { journal: StepJournal }): { name: string | undefined; text: string; values: unknown[] } {
+function closeWithHeld(execution: ClaimedExecution & { journal: StepJournal }): PreparedText & { values: unknown[] } {
   const held = heldStepsPayload(execution);
   const notice = statusNotice(execution, 'succeeded');
   const given = leaseGivenAtEnd(execution.journal);
