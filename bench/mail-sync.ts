@@ -300,6 +300,12 @@ export async function runMailSyncBench(options: MailBenchOptions): Promise<{ rat
         `PostgreSQL ${Number.isNaN(writer.pgCpuMs) ? '?' : seconds(writer.pgCpuMs)} s; no sync of whole messages ends sooner while the writer stays as it is: ` +
         `at most ${(floorBest / writer.ms).toFixed(2)}× of the floor (./mail-sync-writer.ts)`,
     );
+    const listingWriter = await measureWriterAlone({ memberId: member.id, sources: corpus, pgCpuMs, listing: true });
+    log(
+      `  the app's writer alone for the listing (its batches of listed header lines, ingested beforehand, written one after the other): ${seconds(listingWriter.ms)} s, ` +
+        `PostgreSQL ${Number.isNaN(listingWriter.pgCpuMs) ? '?' : seconds(listingWriter.pgCpuMs)} s; no listing ends sooner while the writer stays as it is: ` +
+        `at most ${(floorBest / listingWriter.ms).toFixed(2)}× of the floor`,
+    );
     const firstPageBest = Math.min(...firstPageMs.map((ms) => (Number.isNaN(ms) ? Number.POSITIVE_INFINITY : ms)));
     log(
       `  ${firstPageBest <= targets.firstPageMs ? 'PASS' : 'MISS'}  newest ${firstPageSize} listed by the app's messages list ≤ ${targets.firstPageMs / 1000} s after the sync started: ` +

@@ -23,13 +23,23 @@ function rawSql(client: pg.PoolClient): RawSql {
   return sql as unknown as RawSql;
 }
 
+export interface PgTransactionOptions {
+  timeoutMs: number;
+  /**
+   * false: the commit returns without waiting for its WAL flush (`synchronous_commit` off for this transaction), for
+   * writes a database crash may lose whole without losing anything: a later durable commit flushes them first, and
+   * what a crash takes back (a batch with the cursor that covers it) is read from the provider again.
+   */
+  commitsWaitForWal?: boolean;
+}
+
 /**
  * Runs `work` in one transaction; one the database aborts for a deadlock or a serialization failure
  * (two syncs of one server's mail threading the same messages, a killed process's backend still
  * finishing its statement) is run again from the start, up to three times in all: nothing of an
  * aborted try was kept.
  */
-export async function inPgTransaction<T>(work: (sql: RawSql) => Promise<T>, options: { timeoutMs: number }): Promise<T> {
+export async function inPgTransaction<T>(work: (sql: RawSql) => Promise<T>, options: PgTransactionOptions): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await inPgTransactionOnce(work, options);
@@ -60,7 +70,7 @@ export function serverCompressesWithLz4(of: pg.Pool = pool()): Promise<boolean> 
   return known;
 }
 
-async function inPgTransactionOnce<T>(work: (sql: RawSql) => Promise<T>, options: { timeoutMs: number }): Promise<T> {
+async function inPgTransactionOnce<T>(work: (sql: RawSql) => Promise<T>, options: PgTransactionOptions): Promise<T> {
   const lz4 = await serverCompressesWithLz4();
   const client = await pool().connect();
   let broken = false;
@@ -74,7 +84,8 @@ async function inPgTransactionOnce<T>(work: (sql: RawSql) => Promise<T>, options
     // All in one round trip (a simple query).
     await client.query(
       `BEGIN; SET LOCAL statement_timeout = ${Math.trunc(options.timeoutMs)}; SET LOCAL max_parallel_workers_per_gather = 0` +
-        (lz4 ? `; SET LOCAL default_toast_compression = 'lz4'` : ''),
+        (lz4 ? `; SET LOCAL default_toast_compression = 'lz4'` : '') +
+        (options.commitsWaitForWal === false ? '; SET LOCAL synchronous_commit = off' : ''),
     );
     const result = await work(rawSql(client));
     await client.query('COMMIT');
