@@ -49,26 +49,43 @@ export interface ThreadPlan {
   merges: Array<{ into: string; from: string[] }>;
 }
 
+/**
+ * Disjoint sets over three kinds of node (new messages, Message-IDs, mirrored threads), each kind keyed by its own
+ * string in a map of its own, the sets over integers: a batch of 1,000 headers makes some 10,000 look-ups, which as
+ * one map of prefixed keys (`m:${id}`) built and hashed a new string for each: planning a batch of 1,000 with 2,000
+ * candidate threads took 6.9 ms of the writer's critical path, 2.8 over integers.
+ */
 class UnionFind {
-  private readonly parent = new Map<string, string>();
+  private readonly parent: number[] = [];
+  private readonly nodes = { message: new Map<string, number>(), id: new Map<string, number>(), thread: new Map<string, number>() };
 
-  find(node: string): string {
+  node(kind: keyof UnionFind['nodes'], key: string): number {
+    const nodes = this.nodes[kind];
+    let node = nodes.get(key);
+    if (node === undefined) {
+      node = this.parent.length;
+      this.parent.push(node);
+      nodes.set(key, node);
+    }
+    return node;
+  }
+
+  find(node: number): number {
     let root = node;
-    for (let next = this.parent.get(root); next !== undefined && next !== root; next = this.parent.get(root)) root = next;
+    while (this.parent[root] !== root) root = this.parent[root]!;
     // Path compression.
     for (let at = node; at !== root; ) {
-      const next = this.parent.get(at)!;
-      this.parent.set(at, root);
+      const next = this.parent[at]!;
+      this.parent[at] = root;
       at = next;
     }
-    if (!this.parent.has(node)) this.parent.set(node, node);
     return root;
   }
 
-  union(a: string, b: string): void {
+  union(a: number, b: number): void {
     const rootA = this.find(a);
     const rootB = this.find(b);
-    if (rootA !== rootB) this.parent.set(rootB, rootA);
+    if (rootA !== rootB) this.parent[rootB] = rootA;
   }
 }
 
@@ -81,28 +98,29 @@ export function planThreads(
   newId: () => string,
 ): ThreadPlan {
   const sets = new UnionFind();
-  const messageNode = (id: string) => `m:${id}`;
-  const threadNode = (id: string) => `t:${id}`;
+  const messageNode = (id: string) => sets.node('message', id);
+  const threadNode = (id: string) => sets.node('thread', id);
   for (const message of messages) {
-    sets.find(messageNode(message.id));
-    for (const id of idsOf(message)) sets.union(messageNode(message.id), `i:${id}`);
+    const node = messageNode(message.id);
+    for (const id of idsOf(message)) sets.union(node, sets.node('id', id));
   }
   for (const message of known.messages) {
-    for (const id of message.ids) sets.union(threadNode(message.threadId), `i:${id}`);
+    const node = threadNode(message.threadId);
+    for (const id of message.ids) sets.union(node, sets.node('id', id));
   }
 
   const knownThreadIds = new Set(known.messages.map((message) => message.threadId));
 
   // Subject fallback, in receive order so an original precedes its replies.
   const ordered = [...messages].sort((a, b) => a.receivedAt.getTime() - b.receivedAt.getTime() || (a.id < b.id ? -1 : 1));
-  const bySubject = new Map<string, Array<{ node: string; at: number }>>();
+  const bySubject = new Map<string, Array<{ node: number; at: number }>>();
   for (const thread of known.threads) {
     const list = bySubject.get(thread.subjectKey) ?? [];
     list.push({ node: threadNode(thread.threadId), at: thread.lastMessageAt.getTime() });
     bySubject.set(thread.subjectKey, list);
   }
   // Linked by identity: sharing a component with another new message or with a mirrored thread.
-  const membersByRoot = new Map<string, number>();
+  const membersByRoot = new Map<number, number>();
   for (const message of messages) {
     const root = sets.find(messageNode(message.id));
     membersByRoot.set(root, (membersByRoot.get(root) ?? 0) + 1);
@@ -131,7 +149,7 @@ export function planThreads(
 
   // Components → one thread each.
   const allThreadIds = new Set([...knownThreadIds, ...known.threads.map((thread) => thread.threadId)]);
-  const threadsByRoot = new Map<string, string[]>();
+  const threadsByRoot = new Map<number, string[]>();
   for (const threadId of allThreadIds) {
     const root = sets.find(threadNode(threadId));
     threadsByRoot.set(root, [...(threadsByRoot.get(root) ?? []), threadId]);
@@ -139,7 +157,7 @@ export function planThreads(
   const assignments = new Map<string, string>();
   const created: ThreadPlan['created'] = [];
   const merges: ThreadPlan['merges'] = [];
-  const targetByRoot = new Map<string, string>();
+  const targetByRoot = new Map<number, string>();
   for (const message of ordered) {
     const root = sets.find(messageNode(message.id));
     let target = targetByRoot.get(root);
