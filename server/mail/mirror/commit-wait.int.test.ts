@@ -8,8 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { db, pool } from '../../core/db';
 import { createMember } from '../../testing/factories';
-import { createMailbox } from '../../testing/mail-factories';
-import { buildRawMessage } from '../../testing/mail-servers/deliver';
+import { createMailbox, providerMessage } from '../../testing/mail-factories';
 import { useTestDatabase } from '../../testing/test-database';
 import type { IncomingMessage, IngestedVia, MirrorBatch } from '../provider';
 import { inPgTransaction } from './pg-transaction';
@@ -50,24 +49,13 @@ async function probed(): Promise<Array<{ operation: string; synchronous_commit: 
   return rows.sort((a, b) => a.seq - b.seq).map(({ operation, synchronous_commit }) => ({ operation, synchronous_commit }));
 }
 
-let uid = 0;
+let sent = 0;
+/** An invoice as the provider hands it over: whole, or (`headersOnly`) as a listing fetches it, its body deferred. */
 async function incoming(options: { headersOnly?: boolean } = {}): Promise<IncomingMessage> {
-  uid += 1;
-  const date = new Date(Date.UTC(2026, 10, 2, 9, uid));
-  const source = await buildRawMessage({ from: 'Invoices <billing@vendor.test>', to: 'me@example.test', subject: `Invoice ${uid}`, text: 'Amount due: 120 EUR', date });
-  const header = source.subarray(0, source.indexOf('\r\n\r\n') + 4);
-  return {
-    providerKey: `INBOX\n3\n${uid}`,
-    folderKey: 'INBOX',
-    labels: [],
-    uid: BigInt(uid),
-    uidValidity: 3n,
-    modseq: null,
-    flags: { seen: false, flagged: false, draft: false, sent: false },
-    internalDate: date,
-    size: source.length,
-    ...(options.headersOnly ? { source: header, sourceComplete: false, bodyDeferred: true } : { source, sourceComplete: true }),
-  };
+  sent += 1;
+  const message = await providerMessage(`INBOX\n3\n${sent}`, { from: 'Invoices <billing@vendor.test>', subject: `Invoice ${sent}`, text: 'Amount due: 120 EUR' });
+  if (!options.headersOnly) return message;
+  return { ...message, source: message.source.subarray(0, message.source.indexOf('\r\n\r\n') + 4), sourceComplete: false, bodyDeferred: true };
 }
 
 function batch(ingestedVia: IngestedVia, messages: IncomingMessage[]): MirrorBatch {
@@ -76,7 +64,7 @@ function batch(ingestedVia: IngestedVia, messages: IncomingMessage[]): MirrorBat
 
 async function setup(): Promise<MirrorMailbox> {
   const member = await createMember();
-  const mailbox = await createMailbox(member, { address: `wal-${uid}@example.test` });
+  const mailbox = await createMailbox(member, { address: `wal-${sent}@example.test` });
   return { id: mailbox.id, memberId: member.id, address: mailbox.address, syncMode: 'full' };
 }
 
@@ -107,11 +95,11 @@ it("the initial window's batches and the body pass's fills commit without waitin
 
   const [row] = await db().$queryRawUnsafe<{ id: string }[]>(`SELECT id FROM mail_messages WHERE mailbox_id = $1::uuid AND provider_key = $2`, mailbox.id, listed.providerKey);
   const sink = createMirrorSink(mailbox);
-  const whole = await buildRawMessage({ from: 'Invoices <billing@vendor.test>', to: 'me@example.test', subject: 'Invoice 1', text: 'Amount due: 120 EUR', date: listed.internalDate! });
-  expect(await sink.fillBodies({ messages: [{ messageId: row!.id, incoming: { ...listed, source: whole, sourceComplete: true, bodyDeferred: false } }], missing: [] })).toEqual({ filled: 1 });
+  const whole = await providerMessage(listed.providerKey, { from: 'Invoices <billing@vendor.test>', subject: 'Invoice 1', text: 'Amount due: 120 EUR' });
+  expect(await sink.fillBodies({ messages: [{ messageId: row!.id, incoming: whole }], missing: [] })).toEqual({ filled: 1 });
   expect(await probed()).toEqual([{ operation: 'UPDATE', synchronous_commit: 'off' }]);
   // The listed rows, whose commits did not wait, are there and whole: bodies, where filled.
-  const rows = await db().mailMessage.findMany({ where: { mailboxId: mailbox.id }, orderBy: { uid: 'asc' }, select: { subject: true, bodyText: true, bodyPending: true } });
+  const rows = await db().mailMessage.findMany({ where: { mailboxId: mailbox.id }, orderBy: { subject: 'asc' }, select: { subject: true, bodyText: true, bodyPending: true } });
   expect(rows.map((message) => [message.subject, message.bodyPending, message.bodyText?.trim() ?? null])).toEqual([
     ['Invoice 1', false, 'Amount due: 120 EUR'],
     ['Invoice 2', true, null],
