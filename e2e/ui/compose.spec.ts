@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { e2eDatabase } from '../fixtures/database';
+import { openComposeFrom } from '../fixtures/compose';
 import { e2eAdmin } from '../fixtures/env';
 import { signIn } from '../fixtures/session';
 
@@ -68,14 +69,7 @@ test('reply all prefilled, send, undo; a new message sent to review', async ({ p
   await signIn(page, e2eAdmin.email, e2eAdmin.password);
   await page.goto(`/messages?mailbox=${seeded.mailboxId}&thread=${seeded.threadId}`);
 
-  // Seen once in a full run: after the click no dialog at all for 30 s (the screenshot shows the thread, its buttons
-  // idle), cause not established; a click that lands before the pane's handlers are attached does nothing. Click
-  // again until the dialog opens, and fail here by name when it never does.
-  const dialog = page.getByRole('dialog');
-  await expect(async () => {
-    if ((await dialog.count()) === 0) await page.getByTestId('answer-replyAll').click();
-    await expect(dialog, 'the reply-all dialog did not open').toBeVisible({ timeout: 2_000 });
-  }).toPass({ timeout: 30_000 });
+  await openComposeFrom(page, page.getByTestId('answer-replyAll'));
   const form = page.getByTestId('compose-form');
   // The form waits for the reply's context (recipients, quote), read when the dialog opens: on a loaded machine
   // that once took longer than the 10 s an assertion waits. A failure to read it is shown, and fails here by name.

@@ -22,6 +22,7 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import { appendMessage, buildRawMessage } from '@/server/testing/mail-servers/deliver';
 import { startDovecot, type DovecotServer, type MailUser } from '@/server/testing/mail-servers/dovecot';
 import { startSmtpServer, type ReceivedMessage, type TestSmtpServer } from '@/server/testing/mail-servers/smtp';
+import { openComposeFrom } from '../fixtures/compose';
 import { e2eAdmin } from '../fixtures/env';
 import { connectTestMailbox, waitForFirstSync, waitForMirrored } from '../fixtures/mail';
 import { signedInMember } from '../fixtures/members';
@@ -343,7 +344,7 @@ test('a reply from the webmail leaves after the undo window; a second reply undo
       await expect(row).toBeVisible({ timeout: 60_000 });
       await row.click();
       await expect(view.getByRole('heading', { name: subject })).toBeVisible();
-      await view.getByTestId('answer-reply').click();
+      await openComposeFrom(webmail, view.getByTestId('answer-reply'));
       await expect(webmail.getByTestId('compose-to')).toHaveValue('bob@partner.example.test');
       await expect(webmail.getByTestId('compose-subject')).toHaveValue(`Re: ${subject}`);
       await webmail.getByTestId('compose-body').press('Control+Home');
@@ -368,7 +369,7 @@ test('a reply from the webmail leaves after the undo window; a second reply undo
 
     await test.step('a second reply is undone within the window: the toast says so', async () => {
       await expect(toast).toHaveCount(0, { timeout: 15_000 });
-      await view.getByTestId('answer-reply').last().click();
+      await openComposeFrom(webmail, view.getByTestId('answer-reply').last());
       await webmail.getByTestId('compose-to').fill('bob@partner.example.test');
       await webmail.getByTestId('compose-body').press('Control+Home');
       await webmail.getByTestId('compose-body').pressSequentially(secondReply + ' ');
