@@ -39,7 +39,7 @@ export async function measureWriterAlone(input: WriterAloneInput): Promise<Write
   const { db } = await import('../server/core/db');
   const { createMailbox } = await import('../server/testing/mail-factories');
   const { prepareMessage } = await import('../server/mail/mirror/rows');
-  const { refreshMailboxStatistics, writePrepared } = await import('../server/mail/mirror/writer');
+  const { refreshMailboxStatistics, statisticsRefreshGrowth, writePrepared } = await import('../server/mail/mirror/writer');
   const { listedHeaderNames } = await import('../server/mail/ingest/ingest');
   const listed = new Set(listedHeaderNames.map((name) => name.toLowerCase()));
   const created = await createMailbox({ id: input.memberId }, { address: `writer-${randomUUID().slice(0, 8)}@example.test` });
@@ -68,7 +68,7 @@ export async function measureWriterAlone(input: WriterAloneInput): Promise<Write
   }
   const pgBefore = input.pgCpuMs();
   const begin = performance.now();
-  // The statistics refreshed as a sync's sink does: after its first batch, then at each doubling; a listing's sink
+  // The statistics refreshed as a sync's sink does: after its first batch, then at each fourfold; a listing's sink
   // awaits only the first and runs the later ones beside the next batches (../server/mail/mirror/writer.ts).
   let written = 0;
   let refreshAt = batchSize;
@@ -77,7 +77,7 @@ export async function measureWriterAlone(input: WriterAloneInput): Promise<Write
     written += (await writePrepared(mailbox, batch, prepared)).inserted;
     if (written < refreshAt) continue;
     const first = refreshAt === batchSize;
-    while (refreshAt <= written) refreshAt *= 2;
+    while (refreshAt <= written) refreshAt *= statisticsRefreshGrowth;
     if (input.listing && !first) beside.push(refreshMailboxStatistics());
     else await refreshMailboxStatistics();
   }

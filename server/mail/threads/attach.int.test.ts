@@ -271,14 +271,14 @@ describe('threads in the mirror', () => {
     }
   });
 
-  it('refreshes the statistics once a sink wrote its first threshold of messages, then at each doubling', async () => {
+  it('refreshes the statistics once a sink wrote its first threshold of messages, then each time it wrote four times as many', async () => {
     const mailbox = await setup();
     let refreshes = 0;
     const statistics = { firstAt: 20, refresh: async () => void (refreshes += 1) };
     const sink = createMirrorSink(mailbox, statistics);
     const seen: number[] = [];
-    // 3, 19 (none), 22 (the first), 30 (none), 41 (past 40: the second), 90 (past 80: the third, once).
-    for (const size of [3, 16, 3, 8, 11, 49]) {
+    // 3, 19 (none), 22 (the first), 41 (none: past twice, not four times), 90 (past 80: the second), 330 (past 320: the third, once).
+    for (const size of [3, 16, 3, 19, 49, 240]) {
       await sink.commit(batch(await Promise.all(Array.from({ length: size }, () => incoming({ subject: 'Bulk' })))));
       seen.push(refreshes);
     }
@@ -302,13 +302,16 @@ describe('threads in the mirror', () => {
     expect(firstWritten).toBe(false);
     refreshes[0]!();
     await first;
-    // The second (10 written) never ends here, and the batches after it are written all the same.
+    // None at 10 written (not yet four times the first); the second (20 written) never ends here, and the batches
+    // after it are written all the same.
     await sink.commit(await some(5));
+    expect(refreshes).toHaveLength(1);
+    await sink.commit(await some(10));
     expect(refreshes).toHaveLength(2);
-    // Past the next threshold (20) while it still runs: no second one beside it.
-    await sink.commit(await some(12));
+    // Past the next threshold (80) while it still runs: no second one beside it.
+    await sink.commit(await some(62));
     expect(refreshes).toHaveLength(2);
-    expect(sink.totals.inserted).toBe(22);
+    expect(sink.totals.inserted).toBe(82);
     refreshes[1]!();
   });
 
