@@ -58,7 +58,7 @@ interface Measured {
   /** One run (or chain) at a time: the engine's own per-step overhead, no queue in it. */
   alone: { hops: number[]; perExecution: number[]; floorHops: number[] };
   // cpuPerRun: ms of CPU per accepted run in each process, over the open loop and its drain.
-  webhook: null | { latency: Quantiles; http: Quantiles; floor: Quantiles; statuses: Map<string, number>; missing: number; overhead: Awaited<ReturnType<typeof stepOverheads>>; cpuPerRun: { web: number; runner: number; pg: number } };
+  webhook: null | { latency: Quantiles; http: Quantiles; floor: Quantiles; statuses: Map<string, number>; missing: number; slowest: string; overhead: Awaited<ReturnType<typeof stepOverheads>>; cpuPerRun: { web: number; runner: number; pg: number } };
   runnerLines: { lines: number; distinct: string[] };
 }
 
@@ -381,12 +381,22 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
         );
         const startedById = new Map(firstSteps.map((row) => [row.id, row.started_at]));
         const latencies: number[] = [];
+        /** Each started run's latency with when it was sent: a p99 of 500 is its 5 slowest, often one stall of a process. */
+        const timed: { latency: number; http: number; scheduled: number }[] = [];
         let missing = 0;
         for (const send of sends) {
           const started = send.executionId ? startedById.get(send.executionId) : null;
-          if (started) latencies.push(started.getTime() - send.scheduled);
-          else missing += 1;
+          if (started) {
+            latencies.push(started.getTime() - send.scheduled);
+            timed.push({ latency: started.getTime() - send.scheduled, http: send.answered - send.scheduled, scheduled: send.scheduled });
+          } else missing += 1;
         }
+        const loopStart = Math.min(...sends.map((send) => send.scheduled));
+        const slowest = timed
+          .sort((a, b) => b.latency - a.latency)
+          .slice(0, 6)
+          .map((one) => `${one.latency} ms (HTTP ${one.http}) at +${fixed((one.scheduled - loopStart) / 1000, 2)} s, :${new Date(one.scheduled).toISOString().slice(17, 23)}`)
+          .join('; ');
         const statuses = new Map<string, number>();
         for (const send of sends) statuses.set(String(send.status), (statuses.get(String(send.status)) ?? 0) + 1);
         for (const connection of connections) connection.close();
@@ -418,6 +428,7 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
           floor: quantiles(pickups),
           statuses,
           missing,
+          slowest,
           overhead: await stepOverheads(client, workflow.id, webhookFrom, webhookTo),
           cpuPerRun: {
             web: (cpuTo.web - cpuFrom.web) / Math.max(1, ids.length),
@@ -552,6 +563,7 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
       ]))
         log(`    ${line}`);
       log(`    answers: ${[...webhook.statuses].map(([status, count]) => `${status} × ${count}`).join(', ')}${webhook.missing ? `; ${webhook.missing} without a started trigger step` : ''}`);
+      log(`    slowest (into the loop, the second of the minute): ${webhook.slowest}`);
       const { web, runner, pg: pgCpu } = webhook.cpuPerRun;
       log(
         `  CPU per run through the webhook, all processes: ${fixed(web + runner + pgCpu, 1)} ms (web ${fixed(web, 1)} + runner ${fixed(runner, 1)} + PostgreSQL ${fixed(pgCpu, 1)}; ` +
