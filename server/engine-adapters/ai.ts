@@ -21,9 +21,8 @@
  */
 import { callModel, type AiNetOptions } from '../core/ai';
 import type { AiEndpoint } from '../core/ai/types';
-import { db } from '../core/db';
 import { AppError } from '../core/errors/app-error';
-import { endpointOf, enforceBudget, isRefusal, llmNetOptions, memberChoice, recordUsage, resolveForPurpose } from '../domains/llm/engine-api';
+import { endpointOf, enforceBudget, isRefusal, llmNetOptions, memberChoice, pricesOfModel, recordCallUsage, resolveForPurpose } from '../domains/llm/engine-api';
 import { aiFailure, simulatedOutcome } from '../engine/contract/ai-outcomes';
 import { fail } from '../engine/contract/failures';
 import type { AiCapability, AiCallInput } from '../engine/contract/capabilities';
@@ -56,15 +55,20 @@ async function ownKeyTarget(memberId: string, model: string | undefined): Promis
 }
 
 async function instanceTarget(memberId: string, input: AiCallInput): Promise<CallTarget> {
+  // The budget is read beside the routing (one round trip, not two); a refusal of the routing still answers first.
+  const budgetRefusal = enforceBudget(memberId).then(
+    () => null,
+    (error: unknown) => ({ error }),
+  );
   const choice = await resolveForPurpose(input.purpose, input.model ? { model: input.model } : undefined);
   if (choice === null) throw fail.permanent('llm.no_provider');
   if (isRefusal(choice)) {
     if (choice.refused === 'model_not_allowed') throw fail.permanent('llm.model_not_allowed', { details: { model: input.model ?? null } });
     throw fail.permanent('llm.no_provider');
   }
-  try {
-    await enforceBudget(memberId);
-  } catch (error) {
+  const refused = await budgetRefusal;
+  if (refused) {
+    const { error } = refused;
     if (error instanceof AppError && error.code === 'llm.budget_exceeded') {
       throw fail.permanent('llm.budget_exceeded', { details: { ...error.details } });
     }
@@ -80,6 +84,11 @@ export function createAiCapability(run: AiCapabilityRun): AiCapability {
       const target = (await ownKeyTarget(run.memberId, input.model)) ?? (await instanceTarget(run.memberId, input));
       const { endpoint, model } = target;
       const net = llmNetOptions(endpoint.provider, { forMember: target.credentialId !== null });
+      // Read while the model answers: its prices are known before the call, and the row after it is then one
+      // statement. Awaited only after a successful call; a failed call records nothing (the catch keeps its
+      // rejection from being reported as unhandled meanwhile).
+      const prices = pricesOfModel(endpoint.provider, model);
+      prices.catch(() => {});
       let result;
       try {
         result = await callModel({
@@ -112,10 +121,7 @@ export function createAiCapability(run: AiCapabilityRun): AiCapability {
       };
       // A usage row is accounting, not an effect: its commit does not wait for the WAL flush (a crash
       // may lose the last fraction of a second of rows; never a half row). Saves a disk flush per call.
-      const usage = await db().$transaction(async (tx) => {
-        await tx.$executeRaw`SET LOCAL synchronous_commit = off`;
-        return recordUsage(record, tx);
-      });
+      const usage = await recordCallUsage(record, await prices);
       return {
         text: result.text,
         object: result.object,

@@ -8,4 +8,4 @@ export { memberChoice } from './member-endpoints';
 export { endpointOf } from './repo';
 export { isRefusal } from './resolve';
 export { resolveForPurpose } from './routing';
-export { enforceBudget, recordUsage } from './usage';
+export { enforceBudget, pricesOfModel, recordCallUsage } from './usage';

@@ -13,7 +13,19 @@ import { appError } from '../../core/errors/app-error';
 import { iso } from '../../core/http/schemas';
 import { aiProviders } from './catalogue';
 import { budgetVerdict, costOf, monthOf, monthWindow, priceOf, type BudgetVerdict, type Budgets, type TokenCounts } from './cost';
-import { findBudgetRow, findPriceRows, findPricesForModel, insertUsageRow, replacePriceRows, spentUsd, upsertBudgetRow, usageFigureRows, type FigureRow } from './repo-usage';
+import {
+  findBudgetRow,
+  findPriceRows,
+  findPricesForModel,
+  insertUsageRow,
+  insertUsageRowUnflushed,
+  replacePriceRows,
+  spentUsd,
+  upsertBudgetRow,
+  usageFigureRows,
+  type FigureRow,
+  type UsageRowData,
+} from './repo-usage';
 import type { PutBudgetsInput, PutPricesInput, UsageFigures } from './schemas';
 
 export { spentUsd, spentUsdSql } from './repo-usage';
@@ -126,29 +138,43 @@ export interface UsageRecord extends TokenCounts {
 
 const tokenCount = (value: number) => (Number.isFinite(value) && value > 0 ? Math.min(Math.floor(value), 2_147_483_647) : 0);
 
+type PriceRows = Awaited<ReturnType<typeof findPricesForModel>>;
+
+/** The row of one model call: its tokens bounded to the column, its cost at the given prices (null when unknown). */
+function usageRowOf(usage: UsageRecord, prices: PriceRows): UsageRowData {
+  const tokens = { inputTokens: tokenCount(usage.inputTokens), outputTokens: tokenCount(usage.outputTokens), reasoningTokens: tokenCount(usage.reasoningTokens) };
+  return {
+    connectionId: usage.connectionId,
+    credentialId: usage.credentialId ?? null,
+    provider: usage.provider,
+    model: usage.model,
+    purpose: usage.purpose,
+    memberId: usage.memberId,
+    workflowId: usage.workflowId ?? null,
+    executionId: usage.executionId ?? null,
+    stepId: usage.stepId ?? null,
+    conversationId: usage.conversationId ?? null,
+    ...tokens,
+    costUsd: costOf(tokens, priceOf(prices, usage.provider, usage.model)),
+  };
+}
+
 /** Records one model call with its cost at today's prices (null when unknown); answers the row's id and cost. */
 export async function recordUsage(usage: UsageRecord, tx: Parameters<typeof findPricesForModel>[2] & Parameters<typeof insertUsageRow>[1] = db()): Promise<{ id: string; costUsd: number | null }> {
-  const tokens = { inputTokens: tokenCount(usage.inputTokens), outputTokens: tokenCount(usage.outputTokens), reasoningTokens: tokenCount(usage.reasoningTokens) };
-  const prices = await findPricesForModel(usage.provider, usage.model, tx);
-  const costUsd = costOf(tokens, priceOf(prices, usage.provider, usage.model));
-  const row = await insertUsageRow(
-    {
-      connectionId: usage.connectionId,
-      credentialId: usage.credentialId ?? null,
-      provider: usage.provider,
-      model: usage.model,
-      purpose: usage.purpose,
-      memberId: usage.memberId,
-      workflowId: usage.workflowId ?? null,
-      executionId: usage.executionId ?? null,
-      stepId: usage.stepId ?? null,
-      conversationId: usage.conversationId ?? null,
-      ...tokens,
-      costUsd,
-    },
-    tx,
-  );
-  return row;
+  return insertUsageRow(usageRowOf(usage, await findPricesForModel(usage.provider, usage.model, tx)), tx);
+}
+
+/** The prices one model's calls are costed at: an AI step reads them while its call runs (it takes seconds). */
+export function pricesOfModel(provider: string, model: string): Promise<PriceRows> {
+  return findPricesForModel(provider, model);
+}
+
+/**
+ * Records an AI step's call (server/engine-adapters/ai.ts) at the prices read beside it, as accounting: its commit
+ * does not wait for the WAL flush (`insertUsageRowUnflushed`). Answers the row's id and cost.
+ */
+export async function recordCallUsage(usage: UsageRecord, prices: PriceRows): Promise<{ id: string; costUsd: number | null }> {
+  return insertUsageRowUnflushed(usageRowOf(usage, prices));
 }
 
 function figuresOf(row: FigureRow): UsageFigures {
