@@ -1,7 +1,7 @@
 /**
  * The engine bench's measuring tools (bench/engine.ts): quantiles and tables, the database counters
  * around a slice, the throughput feeder that keeps runs in flight, the per-step overheads read from
- * step rows.
+ * step rows, the webhook loop's latencies.
  */
 import pg from 'pg';
 import { cpuBetween, sampleCpu, type CpuUse } from './cpu';
@@ -209,3 +209,33 @@ export function alive(pid: number): boolean {
   }
 }
 
+
+/** One webhook of the open loop: when it was due, when its answer came, and the run it started. */
+export interface WebhookSend {
+  scheduled: number;
+  answered: number;
+  status: number;
+  executionId: string | null;
+}
+
+/**
+ * Each started run's latency (its trigger step's start − the request's due time), the requests that started none, and
+ * the slowest six named with the HTTP answer's share and when they were due (into the loop, the second of the
+ * minute): a p99 of 500 is its five slowest, often one stall of one process, and this says which and when.
+ */
+export function webhookLatencies(sends: WebhookSend[], startedById: Map<string, Date | null>) {
+  const timed: { latency: number; http: number; scheduled: number }[] = [];
+  let missing = 0;
+  for (const send of sends) {
+    const started = send.executionId ? startedById.get(send.executionId) : null;
+    if (started) timed.push({ latency: started.getTime() - send.scheduled, http: send.answered - send.scheduled, scheduled: send.scheduled });
+    else missing += 1;
+  }
+  const loopStart = Math.min(...sends.map((send) => send.scheduled));
+  const slowest = [...timed]
+    .sort((a, b) => b.latency - a.latency)
+    .slice(0, 6)
+    .map((one) => `${one.latency} ms (HTTP ${one.http}) at +${((one.scheduled - loopStart) / 1000).toFixed(2)} s, :${new Date(one.scheduled).toISOString().slice(17, 23)}`)
+    .join('; ');
+  return { latencies: timed.map((one) => one.latency), missing, slowest };
+}

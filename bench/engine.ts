@@ -38,7 +38,7 @@ import { benchNodeIds, engineBenchGraph } from './engine-graph';
 import { startSink } from './engine-sink';
 import { burstsLines, defaultSlotsBurstLines, measureBursts } from './engine-burst';
 import { HttpConnection } from './http-client';
-import { alive, feed, quantiles, RunnerStalled, settleAsAnInstance, stepOverheads, type Target, type ThroughputSlice } from './engine-measure';
+import { alive, feed, quantiles, RunnerStalled, settleAsAnInstance, stepOverheads, webhookLatencies, type Target, type ThroughputSlice, type WebhookSend } from './engine-measure';
 import { benchWorkflowSlots, runnerNodeArgs, settings, targets, webNodeArgs } from './engine-settings';
 import { startServer } from './processes';
 import { fixed, table } from './stats';
@@ -320,7 +320,7 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
         const total = settings.webhookRate * settings.webhookSeconds;
         const intervalMs = 1000 / settings.webhookRate;
         const connections: HttpConnection[] = [];
-        const sends: { scheduled: number; answered: number; status: number; executionId: string | null }[] = [];
+        const sends: WebhookSend[] = [];
         const requestBytes = (index: number) => {
           const body = JSON.stringify({ index, amount: index % 100 });
           return Buffer.from(
@@ -380,23 +380,7 @@ export async function runEngineBench(options: { databaseUrl: string; log: (messa
           [ids],
         );
         const startedById = new Map(firstSteps.map((row) => [row.id, row.started_at]));
-        const latencies: number[] = [];
-        /** Each started run's latency with when it was sent: a p99 of 500 is its 5 slowest, often one stall of a process. */
-        const timed: { latency: number; http: number; scheduled: number }[] = [];
-        let missing = 0;
-        for (const send of sends) {
-          const started = send.executionId ? startedById.get(send.executionId) : null;
-          if (started) {
-            latencies.push(started.getTime() - send.scheduled);
-            timed.push({ latency: started.getTime() - send.scheduled, http: send.answered - send.scheduled, scheduled: send.scheduled });
-          } else missing += 1;
-        }
-        const loopStart = Math.min(...sends.map((send) => send.scheduled));
-        const slowest = timed
-          .sort((a, b) => b.latency - a.latency)
-          .slice(0, 6)
-          .map((one) => `${one.latency} ms (HTTP ${one.http}) at +${fixed((one.scheduled - loopStart) / 1000, 2)} s, :${new Date(one.scheduled).toISOString().slice(17, 23)}`)
-          .join('; ');
+        const { latencies, missing, slowest } = webhookLatencies(sends, startedById);
         const statuses = new Map<string, number>();
         for (const send of sends) statuses.set(String(send.status), (statuses.get(String(send.status)) ?? 0) + 1);
         for (const connection of connections) connection.close();
