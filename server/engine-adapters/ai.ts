@@ -55,20 +55,15 @@ async function ownKeyTarget(memberId: string, model: string | undefined): Promis
 }
 
 async function instanceTarget(memberId: string, input: AiCallInput): Promise<CallTarget> {
-  // The budget is read beside the routing (one round trip, not two); a refusal of the routing still answers first.
-  const budgetRefusal = enforceBudget(memberId).then(
-    () => null,
-    (error: unknown) => ({ error }),
-  );
   const choice = await resolveForPurpose(input.purpose, input.model ? { model: input.model } : undefined);
   if (choice === null) throw fail.permanent('llm.no_provider');
   if (isRefusal(choice)) {
     if (choice.refused === 'model_not_allowed') throw fail.permanent('llm.model_not_allowed', { details: { model: input.model ?? null } });
     throw fail.permanent('llm.no_provider');
   }
-  const refused = await budgetRefusal;
-  if (refused) {
-    const { error } = refused;
+  try {
+    await enforceBudget(memberId);
+  } catch (error) {
     if (error instanceof AppError && error.code === 'llm.budget_exceeded') {
       throw fail.permanent('llm.budget_exceeded', { details: { ...error.details } });
     }
