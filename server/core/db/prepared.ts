@@ -145,6 +145,6 @@ export async function preparedRoundTrip(
 }
 
 /** This transaction's `statement_timeout`, for the statements after it in a simple-protocol query. */
-function timeoutStatement(timeoutMs: number): string {
+export function timeoutStatement(timeoutMs: number): string {
   return `SELECT set_config('statement_timeout', '${Math.trunc(timeoutMs)}', true)`;
 }

@@ -5,113 +5,40 @@
  *
  * Under a transaction-level advisory lock of the mailbox (and the workflow), the item first joins an
  * open hold of its mailbox or workflow; otherwise the rules (./rules.ts) are checked against counts
- * of recent sends (./repo.ts). A trip opens one hold per scope and reason, pauses the workflow (it
+ * of recent sends (./reading.ts). A trip opens one hold per scope and reason, pauses the workflow (it
  * stays published), and tells the member (notification `send.held`, live event `sending.hold`). The
  * pipeline then marks the item `held` with the hold's id and writes the journal's `held` entry, in
  * the same transaction: the lock is held until then, so the next claim of the mailbox counts it.
+ *
+ * The pipeline's quick claim reads the same batch on its own connection (`readGuard`) and comes here only when the
+ * item joins a hold or trips one: opening a hold is this transaction's work.
  */
-import { config } from '../../core/config';
 import type { Tx } from '../../core/db';
+import { batchInPrisma } from '../../core/db/statement-batch';
 import { emitToMember } from '../../core/realtime/emit';
 import type { OutboundMessage } from '../../generated/prisma/client';
 import { notify } from '../notifications';
-import {
-  autoReplyCounterpart,
-  busiestRecipient,
-  countAutomatedSendsTo,
-  countMailboxSends,
-  countWorkflowSends,
-  findOpenHoldOfScopes,
-  insertHold,
-  lockScopes,
-  pauseWorkflow,
-  releasedReasons,
-  windowStart,
-  workflowForHold,
-  workflowSettingsOf,
-} from './repo';
-import { applicableRules, bareAddress, decideTrip, isHumanSend, scopeOf, workflowHoldReasons, workflowCap, type GuardFacts, type GuardLimits, type HoldReason, type Trip } from './rules';
+import { insertHold, lockScopes, pauseWorkflow, workflowForHold } from './repo';
+import { readGuard } from './reading';
+import { guardLimits } from './limits';
+import { scopeOf, type Trip } from './rules';
 
 export interface GuardVerdict {
   /** The open hold that keeps this item (an existing one, or one this call tripped), or null: send. */
   holdId: string | null;
 }
 
-const hourMs = 60 * 60 * 1000;
-
-export function guardLimits(): GuardLimits {
-  const settings = config();
-  return {
-    mailboxPerHour: settings.SEND_CAP_MAILBOX_PER_HOUR,
-    workflowPerHour: settings.SEND_CAP_WORKFLOW_PER_HOUR,
-    loopWindowMinutes: settings.SEND_GUARD_LOOP_WINDOW_MINUTES,
-    loopMaxSends: settings.SEND_GUARD_LOOP_MAX_SENDS,
-    repeatMaxSends: settings.SEND_GUARD_REPEAT_MAX_SENDS,
-  };
-}
-
+/**
+ * The item joins an open hold of its mailbox's cap, or any hold of its workflow (a cap, a loop, a repeated
+ * recipient: the workflow is paused until the member has looked) unless it is a human's send; a hold of a reason the
+ * item was released from is not met again. Otherwise the rules are checked against the counts (./reading.ts).
+ */
 export async function evaluateSendGuard(item: OutboundMessage, tx: Tx): Promise<GuardVerdict> {
   await lockScopes(tx, item.mailboxId, item.workflowId);
-  const released = await releasedReasons(tx, item.id);
-  const rules = applicableRules(item, released);
-
-  const open = await joinableHold(item, released, tx);
-  if (open) return { holdId: open };
-
-  const limits = guardLimits();
-  const facts = await gatherFacts(item, rules, limits, tx);
-  const trip = decideTrip(rules, facts, limits);
-  if (!trip) return { holdId: null };
-  return { holdId: await openHold(item, trip, tx) };
-}
-
-/**
- * An open hold the item meets: its mailbox's cap hold, or any hold of its workflow (a cap, a loop, a
- * repeated recipient: the workflow is paused until the member has looked) unless the item is a
- * human's send. A hold of a reason the item was released from is not met again.
- */
-async function joinableHold(item: OutboundMessage, released: ReadonlySet<string>, tx: Tx): Promise<string | null> {
-  const scopes: object[] = [];
-  if (!released.has('mailbox_hourly_cap')) scopes.push({ mailboxId: item.mailboxId, workflowId: null, reason: 'mailbox_hourly_cap' });
-  if (item.workflowId && !isHumanSend(item)) {
-    const reasons = workflowHoldReasons.filter((reason) => !released.has(reason));
-    if (reasons.length > 0) scopes.push({ workflowId: item.workflowId, reason: { in: reasons } });
-  }
-  if (scopes.length === 0) return null;
-  const hold = await findOpenHoldOfScopes(tx, item.memberId, scopes);
-  return hold?.id ?? null;
-}
-
-async function gatherFacts(item: OutboundMessage, rules: HoldReason[], limits: GuardLimits, tx: Tx): Promise<GuardFacts> {
-  const now = new Date();
-  const facts: GuardFacts = {};
-  const mailboxScope = { mailboxId: item.mailboxId, workflowId: null } as const;
-  if (rules.includes('mailbox_hourly_cap')) {
-    const since = await windowStart(tx, mailboxScope, 'mailbox_hourly_cap', hourMs, now);
-    facts.mailboxSends = await countMailboxSends(tx, item.mailboxId, item.id, since);
-  }
-  const workflowId = item.workflowId;
-  if (!workflowId) return facts;
-  const workflowScope = { workflowId };
-  if (rules.includes('workflow_hourly_cap')) {
-    const workflow = await workflowSettingsOf(tx, workflowId);
-    facts.workflowCap = workflowCap(workflow?.settings, limits.workflowPerHour);
-    const since = await windowStart(tx, workflowScope, 'workflow_hourly_cap', hourMs, now);
-    facts.workflowSends = await countWorkflowSends(tx, workflowId, item.id, since);
-  }
-  if (rules.includes('auto_reply_loop') && item.relatedMessageId) {
-    const counterpart = await autoReplyCounterpart(tx, item.relatedMessageId, item.mailboxId);
-    if (counterpart) {
-      const since = await windowStart(tx, workflowScope, 'auto_reply_loop', limits.loopWindowMinutes * 60_000, now);
-      facts.loop = { counterpart, sends: await countAutomatedSendsTo(tx, item.mailboxId, counterpart, item.id, since) };
-    }
-  }
-  if (rules.includes('repeat_recipient')) {
-    const recipients = [...new Set([...item.toAddrs, ...item.ccAddrs, ...item.bccAddrs].map(bareAddress).filter((address) => address.length > 0))];
-    const since = await windowStart(tx, workflowScope, 'repeat_recipient', hourMs, now);
-    facts.repeat = (await busiestRecipient(tx, workflowId, recipients, item.id, since)) ?? undefined;
-  }
-  return facts;
+  const reading = await readGuard(item, guardLimits(), batchInPrisma(tx));
+  if (reading.joinableHoldId) return { holdId: reading.joinableHoldId };
+  if (!reading.trip) return { holdId: null };
+  return { holdId: await openHold(item, reading.trip, tx) };
 }
 
 /** Opens the hold of a trip, pauses the workflow, and tells the member. */

@@ -3,3 +3,6 @@
  * (ESLint refuses their imports of any other file here). Re-exports only; the code lives in the files named.
  */
 export { evaluateSendGuard } from './evaluate';
+export { guardLimits } from './limits';
+export { readGuard, type GuardedItem } from './reading';
+export { lockScopesOfItemStatements } from './repo';

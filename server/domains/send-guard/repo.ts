@@ -1,14 +1,13 @@
 /**
- * The guard's counting queries and locks. A send counts when its row is `done` or `running`, at the
- * instant it went (sent, else started); the item being judged never counts itself. After a hold of a
- * rule and scope is released, that rule counts sends from the release on (the member said those were
- * fine), so a release does not trip again at once on the same history.
+ * The guard's locks and its holds' queries. What it reads to judge a send (releases, open holds, counts) is
+ * ./reading.ts, one batch that runs in Prisma or on the send pipeline's own connection.
  */
 import type { Tx } from '../../core/db';
 import { afterCursor, decodeCursor } from '../../core/http/cursor';
 import type { OutboundMessage, Prisma, SendHold } from '../../generated/prisma/client';
-import type { HoldReason } from './rules';
 import type { ListHoldsQuery } from './schemas';
+
+const lockKeyPrefix = { mailbox: 'send-guard:mailbox:', workflow: 'send-guard:workflow:' } as const;
 
 /**
  * Serialises the guard's decisions on one mailbox (and one workflow) until the transaction ends, so
@@ -16,95 +15,25 @@ import type { ListHoldsQuery } from './schemas';
  * workflow: one order, no deadlock.
  */
 export async function lockScopes(tx: Tx, mailboxId: string | null, workflowId: string | null): Promise<void> {
-  if (mailboxId) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`send-guard:mailbox:${mailboxId}`}, 0))`;
-  if (workflowId) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`send-guard:workflow:${workflowId}`}, 0))`;
-}
-
-/** Reasons of the holds this item was released from (journal `released` entries). */
-export async function releasedReasons(tx: Tx, outboundId: string): Promise<Set<string>> {
-  const rows = await tx.sendingJournalEntry.findMany({ where: { outboundId, event: 'released', reason: { not: null } }, select: { reason: true }, distinct: ['reason'] });
-  return new Set(rows.map((row) => row.reason ?? ''));
-}
-
-/** The start of a rule's window: `windowMs` ago, or the last release of a hold of that rule and scope if later. */
-export async function windowStart(
-  tx: Tx,
-  scope: { mailboxId: string; workflowId: null } | { workflowId: string },
-  reason: HoldReason,
-  windowMs: number,
-  now: Date,
-): Promise<Date> {
-  const last = await tx.sendHold.findFirst({
-    where: { ...scope, reason, releasedAt: { not: null } },
-    orderBy: { releasedAt: 'desc' },
-    select: { releasedAt: true },
-  });
-  const start = new Date(now.getTime() - windowMs);
-  return last?.releasedAt && last.releasedAt > start ? last.releasedAt : start;
-}
-
-export async function countMailboxSends(tx: Tx, mailboxId: string, exceptId: string, since: Date): Promise<number> {
-  const [row] = await tx.$queryRaw<{ n: number }[]>`
-    SELECT count(*)::int AS n FROM outbound_messages o
-    WHERE o.mailbox_id = ${mailboxId}::uuid AND o.id <> ${exceptId}::uuid AND o.send_status IN ('done', 'running')
-      AND coalesce(o.sent_at, o.send_started_at, o.updated_at) >= ${since}`;
-  return row?.n ?? 0;
-}
-
-export async function countWorkflowSends(tx: Tx, workflowId: string, exceptId: string, since: Date): Promise<number> {
-  const [row] = await tx.$queryRaw<{ n: number }[]>`
-    SELECT count(*)::int AS n FROM outbound_messages o
-    WHERE o.workflow_id = ${workflowId}::uuid AND o.id <> ${exceptId}::uuid AND o.send_status IN ('done', 'running')
-      AND coalesce(o.sent_at, o.send_started_at, o.updated_at) >= ${since}`;
-  return row?.n ?? 0;
+  if (mailboxId) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${lockKeyPrefix.mailbox} || ${mailboxId}::uuid::text, 0))`;
+  if (workflowId) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${lockKeyPrefix.workflow} || ${workflowId}::uuid::text, 0))`;
 }
 
 /**
- * The sender of the answered message when it is automatic mail (an auto-reply, or a delivery report:
- * a bounce answers itself as surely as a vacation reply), else null.
+ * `lockScopes` for an item known by its id (the pipeline's quick claim, before it has read the item): the same keys,
+ * mailbox first, each its own statement so the second is taken after the first.
  */
-export async function autoReplyCounterpart(tx: Tx, relatedMessageId: string, mailboxId: string): Promise<string | null> {
-  const message = await tx.mailMessage.findFirst({
-    where: { id: relatedMessageId, mailboxId },
-    select: { isAutoReply: true, isDeliveryReport: true, fromEmail: true },
-  });
-  return (message?.isAutoReply || message?.isDeliveryReport) && message.fromEmail ? message.fromEmail.trim().toLowerCase() : null;
-}
-
-/** Automated sends (not the member's webmail, not reviewed by a human) of the mailbox to the counterpart since. */
-export async function countAutomatedSendsTo(tx: Tx, mailboxId: string, counterpart: string, exceptId: string, since: Date): Promise<number> {
-  const [row] = await tx.$queryRaw<{ n: number }[]>`
-    SELECT count(*)::int AS n FROM outbound_messages o
-    WHERE o.mailbox_id = ${mailboxId}::uuid AND o.id <> ${exceptId}::uuid AND o.send_status IN ('done', 'running')
-      AND o.origin <> 'webmail' AND o.review_status = 'none'
-      AND coalesce(o.sent_at, o.send_started_at, o.updated_at) >= ${since}
-      AND EXISTS (
-        SELECT 1 FROM unnest(o.to_addrs || o.cc_addrs || o.bcc_addrs) AS a(addr)
-        WHERE lower(btrim(regexp_replace(a.addr, '^.*<([^<>]*)>\\s*$', '\\1'))) = ${counterpart}
-      )`;
-  return row?.n ?? 0;
-}
-
-/** Of the given recipients, the one the workflow sent to most since without a human's review, with its count (null: none). */
-export async function busiestRecipient(tx: Tx, workflowId: string, recipients: string[], exceptId: string, since: Date): Promise<{ recipient: string; sends: number } | null> {
-  if (recipients.length === 0) return null;
-  const rows = await tx.$queryRaw<{ recipient: string; n: number }[]>`
-    SELECT r.recipient, count(DISTINCT o.id)::int AS n
-    FROM outbound_messages o
-    CROSS JOIN LATERAL (
-      SELECT lower(btrim(regexp_replace(a.addr, '^.*<([^<>]*)>\\s*$', '\\1'))) AS recipient
-      FROM unnest(o.to_addrs || o.cc_addrs || o.bcc_addrs) AS a(addr)
-    ) r
-    WHERE o.workflow_id = ${workflowId}::uuid AND o.id <> ${exceptId}::uuid AND o.send_status IN ('done', 'running')
-      AND o.review_status = 'none'
-      AND coalesce(o.sent_at, o.send_started_at, o.updated_at) >= ${since}
-      AND r.recipient = ANY(${recipients}::text[])
-    GROUP BY r.recipient
-    ORDER BY n DESC, r.recipient
-    LIMIT 1`;
-  const row = rows[0];
-  return row ? { recipient: row.recipient, sends: row.n } : null;
-}
+export const lockScopesOfItemStatements = [
+  {
+    text: `SELECT pg_advisory_xact_lock(hashtextextended('${lockKeyPrefix.mailbox}' || o.mailbox_id::text, 0)) FROM outbound_messages o WHERE o.id = $1::uuid`,
+    parameterTypes: ['uuid'],
+  },
+  {
+    text: `SELECT pg_advisory_xact_lock(hashtextextended('${lockKeyPrefix.workflow}' || o.workflow_id::text, 0)) FROM outbound_messages o
+            WHERE o.id = $1::uuid AND o.workflow_id IS NOT NULL`,
+    parameterTypes: ['uuid'],
+  },
+] as const;
 
 /** Items a hold keeps now. */
 export async function countHeld(tx: Pick<Tx, 'outboundMessage'>, holdId: string): Promise<number> {
@@ -174,20 +103,6 @@ export async function unpauseWorkflow(tx: Tx, workflowId: string, memberId: stri
 
 export function markReleased(tx: Tx, id: string, releasedBy: string, releasedAt: Date, details: Record<string, string | number | boolean>): Promise<SendHold> {
   return tx.sendHold.update({ where: { id }, data: { releasedAt, releasedBy, details } });
-}
-
-/** The member's oldest open hold of any of these scopes (each a where of mailbox, workflow and reason), or null. */
-export function findOpenHoldOfScopes(tx: Tx, memberId: string, scopes: object[]): Promise<{ id: string } | null> {
-  return tx.sendHold.findFirst({
-    where: { memberId, releasedAt: null, OR: scopes },
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    select: { id: true },
-  });
-}
-
-/** A workflow's settings (its own hourly cap may be there). */
-export function workflowSettingsOf(tx: Tx, workflowId: string) {
-  return tx.workflow.findUnique({ where: { id: workflowId }, select: { settings: true } });
 }
 
 /** What opening a hold needs of the item's workflow: its name, whether it is paused, its owner. */

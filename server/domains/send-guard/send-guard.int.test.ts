@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { db } from '../../core/db';
+import { db, pool } from '../../core/db';
+import { batchOnConnection } from '../../core/db/statement-batch';
 import type { OutboundMessage } from '../../generated/prisma/client';
 import { createApiKeyFor, createMember, type TestMember } from '../../testing/factories';
 import { createMailbox, createMessage } from '../../testing/mail-factories';
@@ -8,6 +9,8 @@ import { call } from '../../testing/rest-client';
 import { useTestDatabase } from '../../testing/test-database';
 import { createWorkflow } from '../../testing/workflow-factories';
 import { evaluateSendGuard } from './evaluate';
+import { guardLimits } from './limits';
+import { readGuard, type GuardReading } from './reading';
 
 // Small caps so each rule is reached with a handful of rows.
 process.env.SEND_CAP_MAILBOX_PER_HOUR = '10';
@@ -61,8 +64,8 @@ async function sent(count: number, member: TestMember, mailbox: Mailbox, options
   for (let index = 0; index < count; index += 1) await item(member, mailbox, { ...options, sendStatus: 'done' });
 }
 
-/** What the send pipeline does when it claims an item: ask the guard, then hold it or start it, in one transaction. */
-async function claim(id: string, beforeCommit?: () => Promise<void>): Promise<string | null> {
+/** What the send pipeline's full claim does: ask the guard, then hold the item or start it, in one transaction. */
+async function claimInTransaction(id: string, beforeCommit?: () => Promise<void>): Promise<string | null> {
   return db().$transaction(async (tx) => {
     const row = await tx.outboundMessage.findUniqueOrThrow({ where: { id } });
     const verdict = await evaluateSendGuard(row, tx);
@@ -75,6 +78,28 @@ async function claim(id: string, beforeCommit?: () => Promise<void>): Promise<st
     }
     return verdict.holdId;
   });
+}
+
+/** The guard's reading as the pipeline's quick claim gets it: the same statements in one round trip on a connection. */
+async function readingOnConnection(id: string): Promise<GuardReading> {
+  const row = await db().outboundMessage.findUniqueOrThrow({ where: { id } });
+  const client = await pool().connect();
+  try {
+    return await readGuard(row, guardLimits(), batchOnConnection(client));
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * `claimInTransaction`, one claim at a time, checked against the quick claim's reading of the same moment: where
+ * the guard lets the item go, so does that reading; where it holds it, that reading does not let it go.
+ */
+async function claim(id: string): Promise<string | null> {
+  const quick = await readingOnConnection(id);
+  const holdId = await claimInTransaction(id);
+  expect(quick.joinableHoldId !== null || quick.trip !== null).toBe(holdId !== null);
+  return holdId;
 }
 
 async function sendJobKeys(): Promise<string[]> {
@@ -379,8 +404,8 @@ describe('concurrent claims at the cap boundary', () => {
 
     let secondClaim: Promise<string | null> | null = null;
     // A has judged (and holds the lock) when B starts; A commits only once B is seen waiting for the lock.
-    const first = claim(a.id, async () => {
-      secondClaim = claim(b.id);
+    const first = claimInTransaction(a.id, async () => {
+      secondClaim = claimInTransaction(b.id);
       for (;;) {
         const [row] = await db().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`;
         if ((row?.n ?? 0) > 0) break;
@@ -397,7 +422,7 @@ describe('concurrent claims at the cap boundary', () => {
     const mailbox = await createMailbox(owner);
     await sent(7, owner, mailbox, { origin: 'webmail' });
     const items = await Promise.all(Array.from({ length: 6 }, () => item(owner, mailbox, { origin: 'webmail' })));
-    const verdicts = await Promise.all(items.map((row) => claim(row.id)));
+    const verdicts = await Promise.all(items.map((row) => claimInTransaction(row.id)));
     expect(verdicts.filter((verdict) => verdict === null)).toHaveLength(3);
     expect(new Set(verdicts.filter((verdict) => verdict !== null)).size).toBe(1);
   });

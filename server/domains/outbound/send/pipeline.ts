@@ -1,7 +1,7 @@
 /**
  * The send pipeline: everything that leaves a mailbox goes through `runSend` (the `mail.send` task).
  *
- * 1. Claim, in one transaction (every change conditional on `pending`): only a `pending` item whose review allows it
+ * 1. Claim (./claim.ts), in one transaction (every change conditional on `pending`): only a `pending` item whose review allows it
  *    (`none` or `sent`) and whose undo window / retry time is due (else its job is put back at that
  *    time). A mailbox that is not connected holds it (`held`, `mailbox_not_active`; released when the
  *    mailbox is reconnected); the blast-radius guard may hold it (`held`, `hold_id`). Otherwise it
@@ -15,7 +15,6 @@
  * claims at once, one changes the row; the other finds no `pending` row and stops), and a `running` item whose runner died is made `unknown` by the sweeper (./sweeper.ts),
  * never sent again without a member's decision. Each transaction announces `outbound.changed`.
  */
-import type { Tx } from '../../../core/db';
 import { db } from '../../../core/db';
 import { jobKeys } from '../../../core/jobs/catalogue';
 import { enqueue } from '../../../core/jobs/enqueue';
@@ -24,18 +23,10 @@ import { resolveAttachments } from '../../../mail/send/attachments';
 import { isSendError, type SendFailure } from '../../../mail/send/errors';
 import { buildMime, envelopeRecipients } from '../../../mail/send/mime';
 import { sendThroughMailbox, type SendResult, type TransportOptions } from '../../../mail/send/transport';
-import { emitToMember, realtimeNotification } from '../../../core/realtime/emit';
-import { evaluateSendGuard } from '../../send-guard';
-import type { OutboundMessage } from '../../../generated/prisma/client';
+import { realtimeNotification } from '../../../core/realtime/emit';
+import { announce, claim, type Claimed, type ClaimResult } from './claim';
 import {
-  claimPending,
-  failPurgedPending,
-  findOutbound,
-  findSendingMailbox,
   finishJournalAttempt,
-  holdPendingByGuard,
-  holdPendingForMailbox,
-  journalHeld,
   markDone,
   releaseFailedAttempt,
   setDoneWarning,
@@ -50,74 +41,10 @@ export const sendPolicy = {
   maxDelayMs: 30 * 60_000,
 } as const;
 
-/** Mailbox statuses a send may go out from (`error` is a sync trouble; the send finds out for itself). */
-const sendableMailboxStatuses = new Set(['active', 'error']);
-
-export type SendRunResult = 'done' | 'failed' | 'unknown' | 'retry' | 'held' | 'deferred' | 'skipped';
+export type SendRunResult = 'done' | 'failed' | 'unknown' | 'retry' | ClaimResult;
 
 export interface SendRunOptions extends TransportOptions {
   runnerId: string;
-}
-
-interface Claimed {
-  item: OutboundMessage;
-  attempt: number;
-  journalId: string;
-  mailbox: { id: string; provider: string; address: string; settings: unknown; credential: { id: string; dataEnc: string } | null };
-  /** The member's display name, shown in From beside the mailbox's address. */
-  fromName: string;
-}
-
-type ClaimAnswer = { claimed: Claimed } | { result: Exclude<SendRunResult, 'done' | 'failed' | 'unknown' | 'retry'> };
-
-async function announce(tx: Tx, item: { id: string; memberId: string; mailboxId: string }, sendStatus: string): Promise<void> {
-  await emitToMember(item.memberId, 'outbound.changed', { outboundId: item.id, mailboxId: item.mailboxId, sendStatus }, tx);
-}
-
-async function claim(outboundId: string, runnerId: string): Promise<ClaimAnswer> {
-  return db().$transaction(async (tx) => {
-    // Every change below is conditional on `pending`: of two jobs claiming at once, one changes the row.
-    const item = await findOutbound(tx, outboundId);
-    if (!item) return { result: 'skipped' as const };
-    if (item.sendStatus !== 'pending' || (item.reviewStatus !== 'none' && item.reviewStatus !== 'sent')) return { result: 'skipped' as const };
-    // A draft goes out only once a member sent it from the review.
-    if (item.mode === 'draft' && item.reviewStatus !== 'sent') return { result: 'skipped' as const };
-    if (item.contentPurgedAt !== null) {
-      // Nothing left to send (purged by retention before it went out): never an empty message.
-      await failPurgedPending(tx, item.id);
-      await announce(tx, item, 'failed');
-      return { result: 'skipped' as const };
-    }
-    const now = new Date();
-    const dueAt = [item.notBefore, item.nextAttemptAt].filter((at): at is Date => at !== null && at.getTime() > now.getTime()).sort((a, b) => b.getTime() - a.getTime())[0];
-    if (dueAt) {
-      await enqueue('mail.send', { outboundId }, { jobKey: jobKeys.send(outboundId), runAt: dueAt }, tx);
-      return { result: 'deferred' as const };
-    }
-    const mailbox = await findSendingMailbox(tx, item.mailboxId);
-    if (!mailbox || !sendableMailboxStatuses.has(mailbox.status)) {
-      const held = await holdPendingForMailbox(tx, item.id);
-      if (held.count === 0) return { result: 'skipped' as const };
-      await journalHeld(tx, item, 'mailbox_not_active');
-      await announce(tx, item, 'held');
-      return { result: 'held' as const };
-    }
-    const verdict = await evaluateSendGuard(item, tx);
-    if (verdict.holdId) {
-      const held = await holdPendingByGuard(tx, item.id, verdict.holdId);
-      if (held.count === 0) return { result: 'skipped' as const };
-      await journalHeld(tx, item, 'guard');
-      await announce(tx, item, 'held');
-      return { result: 'held' as const };
-    }
-    // The claim, its journal row and its announcement in one statement.
-    const notice = realtimeNotification(item.memberId, 'outbound.changed', { outboundId: item.id, mailboxId: item.mailboxId, sendStatus: 'running' });
-    const rows = await claimPending(tx, outboundId, runnerId, notice);
-    if (rows.length === 0) return { result: 'skipped' as const };
-    const { status: _status, member, ...transportMailbox } = mailbox;
-    void _status;
-    return { claimed: { item, attempt: rows[0].attempt, journalId: rows[0].id, mailbox: transportMailbox, fromName: member.name } };
-  });
 }
 
 async function deliver(claimed: Claimed, options: SendRunOptions): Promise<SendResult> {

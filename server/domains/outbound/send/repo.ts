@@ -5,12 +5,38 @@
  */
 import type { Tx } from '../../../core/db';
 import { db } from '../../../core/db';
+import type { OutboundMessage } from '../../../generated/prisma/client';
 
 type Item = { id: string; memberId: string; mailboxId: string };
 
 export function findOutbound(tx: Tx, id: string) {
   return tx.outboundMessage.findUnique({ where: { id } });
 }
+
+/** The item's row, as `outboundFromRow` reads it (the quick claim). */
+export const outboundRowStatement = { text: 'SELECT * FROM outbound_messages WHERE id = $1::uuid', parameterTypes: ['uuid'] } as const;
+
+/** A column's name as Prisma's field (`send_attempts` → `sendAttempts`): every column of the table is mapped so. */
+const fieldOf = (column: string) => column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+
+/**
+ * An `outbound_messages` row read by `pg` as Prisma's client answers it: pg already reads its times as Dates, its
+ * lists as arrays and its JSON as values; only the names differ. A test compares the two readings of one row.
+ */
+export function outboundFromRow(row: Record<string, unknown>): OutboundMessage {
+  return Object.fromEntries(Object.entries(row).map(([column, value]) => [fieldOf(column), value])) as unknown as OutboundMessage;
+}
+
+/** `findSendingMailbox` for the item known by its id (the quick claim): its mailbox, the mailbox's secret sealed, its member's name. */
+export const sendingMailboxStatement = {
+  text: `SELECT m.id, m.provider, m.address, m.status, m.settings, c.id AS credential_id, c.data_enc AS credential_data_enc, mem.name AS member_name
+           FROM outbound_messages o
+           JOIN mailboxes m ON m.id = o.mailbox_id
+           JOIN members mem ON mem.id = m.member_id
+           LEFT JOIN credentials c ON c.id = m.credential_id
+          WHERE o.id = $1::uuid`,
+  parameterTypes: ['uuid'],
+} as const;
 
 /** A pending item whose content retention purged: failed (never an empty message). */
 export function failPurgedPending(tx: Tx, id: string) {
@@ -47,22 +73,23 @@ export function journalHeld(tx: Tx, item: Item, reason: 'mailbox_not_active' | '
 }
 
 /**
- * The claim: a pending item whose review allows it becomes `running` under `runnerId` with its attempt counted, its
- * journal row is written and `notice` announced, in one statement. No row: another claim took it first.
+ * The claim: a pending item whose review allows it becomes `running` under `runnerId` ($2) with its attempt counted,
+ * its journal row is written and the notice ($3 channel, $4 body) announced, in one statement. No row: another claim
+ * took it first. Run by both claims (./claim.ts).
  */
-export function claimPending(tx: Tx, outboundId: string, runnerId: string, notice: { channel: string; body: string }) {
-  return tx.$queryRaw<{ id: string; attempt: number }[]>`
-      WITH claimed AS (
-        UPDATE outbound_messages SET send_status = 'running', send_attempts = send_attempts + 1, send_runner_id = ${runnerId},
+export const claimStatement = {
+  text: `WITH claimed AS (
+        UPDATE outbound_messages SET send_status = 'running', send_attempts = send_attempts + 1, send_runner_id = $2,
                send_started_at = now(), send_error_kind = NULL, send_error_message = NULL, updated_at = now()
-         WHERE id = ${outboundId}::uuid AND send_status = 'pending' AND review_status IN ('none', 'sent')
+         WHERE id = $1::uuid AND send_status = 'pending' AND review_status IN ('none', 'sent')
         RETURNING id, member_id, mailbox_id, send_attempts, send_started_at),
       entry AS (
         INSERT INTO sending_journal (id, member_id, outbound_id, mailbox_id, event, attempt, result, runner_id, started_at)
-        SELECT gen_random_uuid(), member_id, id, mailbox_id, 'attempt', send_attempts, 'running', ${runnerId}, send_started_at FROM claimed
+        SELECT gen_random_uuid(), member_id, id, mailbox_id, 'attempt', send_attempts, 'running', $2, send_started_at FROM claimed
         RETURNING id, attempt)
-      SELECT entry.id, entry.attempt, pg_notify(${notice.channel}, ${notice.body}) IS NULL AS notified FROM entry`;
-}
+      SELECT entry.id, entry.attempt, pg_notify($3, $4) IS NULL AS notified FROM entry`,
+  parameterTypes: ['uuid', 'text', 'text', 'text'],
+} as const;
 
 /**
  * The item `done` with its journal row and `notice` announced, in one statement, if the attempt is still this

@@ -14,6 +14,7 @@ import { channel } from '../../../core/realtime/disconnect';
 import { blobStore } from '../../../core/storage/blob-store';
 import { createOutbound, type OutboundInput } from '../create';
 import { evaluateSendGuard } from '../../send-guard/evaluate';
+import { readGuard } from '../../send-guard/reading';
 import { createMember, type TestMember } from '../../../testing/factories';
 import { createImapMailbox } from '../../../testing/imap-mailbox';
 import { createMessage } from '../../../testing/mail-factories';
@@ -25,7 +26,9 @@ import { useTestDatabase } from '../../../testing/test-database';
 import { runSend, sendPolicy } from './pipeline';
 import { sweepSends } from './sweeper';
 
+// The pipeline's own rules, not the guard's (send-guard's tests): the guard lets everything go, here in both claims.
 vi.mock('../../send-guard/evaluate', () => ({ evaluateSendGuard: vi.fn(async () => ({ holdId: null })) }));
+vi.mock('../../send-guard/reading', () => ({ readGuard: vi.fn(async () => ({ joinableHoldId: null, trip: null })) }));
 
 const databaseUrl = await useTestDatabase();
 
@@ -325,6 +328,8 @@ describe('a send that waits', () => {
 
   it('is held when the guard holds it', async () => {
     const hold = await db().sendHold.create({ data: { memberId: member.id, mailboxId: mailbox.id, reason: 'mailbox_hourly_cap' } });
+    // The quick claim sees the hold and leaves the item to the full claim, whose guard holds it.
+    vi.mocked(readGuard).mockResolvedValueOnce({ joinableHoldId: hold.id, trip: null });
     vi.mocked(evaluateSendGuard).mockResolvedValueOnce({ holdId: hold.id });
     const created = await makeItem();
     expect(await runSend(created.id, runner)).toBe('held');
