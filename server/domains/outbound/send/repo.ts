@@ -4,7 +4,8 @@
  * claim and the record of a delivery are single statements (row, journal and announcement together).
  */
 import type { Tx } from '../../../core/db';
-import { db } from '../../../core/db';
+import { db, pool } from '../../../core/db';
+import { prepared } from '../../../core/db/prepared';
 import type { OutboundMessage } from '../../../generated/prisma/client';
 
 type Item = { id: string; memberId: string; mailboxId: string };
@@ -93,8 +94,22 @@ export const claimStatement = {
 
 /**
  * The item `done` with its journal row and `notice` announced, in one statement, if the attempt is still this
- * runner's (or a sweeper gave it up as `unknown`: the send is known to be done).
+ * runner's (or a sweeper gave it up as `unknown`: the send is known to be done). A named statement on the pool: every
+ * send pays it, and through Prisma's client it cost more than its work in PostgreSQL.
  */
+const markDoneStatement = prepared(`
+    WITH item AS (
+      UPDATE outbound_messages SET send_status = 'done', provider_message_id = $5, sent_at = now(),
+             send_error_kind = NULL, send_error_message = $6, next_attempt_at = NULL, send_runner_id = NULL, updated_at = now()
+       WHERE id = $1::uuid AND send_attempts = $2
+         AND ((send_status = 'running' AND send_runner_id = $4) OR send_status = 'unknown')
+      RETURNING id),
+    entry AS (
+      UPDATE sending_journal SET result = 'done', provider_message_id = $5, finished_at = now(), error_kind = NULL, error_message = $6
+       WHERE id = $3::uuid AND EXISTS (SELECT 1 FROM item)
+      RETURNING id)
+    SELECT pg_notify($7, $8) IS NULL AS notified FROM item, entry`);
+
 export async function markDone(
   claim: { id: string; attempt: number; journalId: string; runnerId: string },
   providerMessageId: string | null,
@@ -102,18 +117,7 @@ export async function markDone(
   notice: { channel: string; body: string },
 ): Promise<void> {
   const { id, attempt, journalId, runnerId } = claim;
-  await db().$queryRaw`
-    WITH item AS (
-      UPDATE outbound_messages SET send_status = 'done', provider_message_id = ${providerMessageId}, sent_at = now(),
-             send_error_kind = NULL, send_error_message = ${warning}, next_attempt_at = NULL, send_runner_id = NULL, updated_at = now()
-       WHERE id = ${id}::uuid AND send_attempts = ${attempt}
-         AND ((send_status = 'running' AND send_runner_id = ${runnerId}) OR send_status = 'unknown')
-      RETURNING id),
-    entry AS (
-      UPDATE sending_journal SET result = 'done', provider_message_id = ${providerMessageId}, finished_at = now(), error_kind = NULL, error_message = ${warning}
-       WHERE id = ${journalId}::uuid AND EXISTS (SELECT 1 FROM item)
-      RETURNING id)
-    SELECT pg_notify(${notice.channel}, ${notice.body}) IS NULL AS notified FROM item, entry`;
+  await pool().query({ ...markDoneStatement, values: [id, attempt, journalId, runnerId, providerMessageId, warning, notice.channel, notice.body] });
 }
 
 /** A warning found after the send was recorded, on the done item. */
