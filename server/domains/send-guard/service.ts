@@ -3,7 +3,7 @@
  * hold keeps back to `pending` with its send job (journal `released`, reason = the hold's), un-pauses
  * the workflow the trip paused (unless another open hold paused it too), and is remembered: the
  * released items skip the rule that tripped, and that rule counts sends from the release on
- * (./repo.ts `windowStart`). Nothing is dropped.
+ * (./reading.ts, each count's window). Nothing is dropped.
  */
 import type { AuthenticatedActor } from '../../core/auth/access';
 import { db, type Tx } from '../../core/db';

@@ -1,8 +1,8 @@
 /**
  * The send pipeline: everything that leaves a mailbox goes through `runSend` (the `mail.send` task).
  *
- * 1. Claim (./claim.ts), in one transaction (every change conditional on `pending`): only a `pending` item whose review allows it
- *    (`none` or `sent`) and whose undo window / retry time is due (else its job is put back at that
+ * 1. Claim (./claim.ts), in one transaction (every change conditional on `pending`): only a `pending` item whose
+ *    review allows it (`none` or `sent`) and whose undo window / retry time is due (else its job is put back at that
  *    time). A mailbox that is not connected holds it (`held`, `mailbox_not_active`; released when the
  *    mailbox is reconnected); the blast-radius guard may hold it (`held`, `hold_id`). Otherwise it
  *    becomes `running` under this runner's id with its attempt counted, and the attempt is journaled.
