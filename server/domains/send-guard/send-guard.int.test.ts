@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db, pool } from '../../core/db';
-import { batchOnConnection } from '../../core/db/statement-batch';
+import { batchInPrisma, batchOnConnection } from '../../core/db/statement-batch';
 import type { OutboundMessage } from '../../generated/prisma/client';
 import { createApiKeyFor, createMember, type TestMember } from '../../testing/factories';
 import { createMailbox, createMessage } from '../../testing/mail-factories';
@@ -11,6 +11,7 @@ import { createWorkflow } from '../../testing/workflow-factories';
 import { evaluateSendGuard } from './evaluate';
 import { guardLimits } from './limits';
 import { readGuard, type GuardReading } from './reading';
+import { bareAddress } from './rules';
 
 // Small caps so each rule is reached with a handful of rows.
 process.env.SEND_CAP_MAILBOX_PER_HOUR = '10';
@@ -274,6 +275,23 @@ describe('repeated recipient', () => {
     const hold = await db().sendHold.findUniqueOrThrow({ where: { id: held! } });
     expect(hold).toMatchObject({ reason: 'repeat_recipient', workflowId: workflow.id });
     expect(hold.details).toMatchObject({ recipient: 'alice@x.test', sends: 3, limit: 3 });
+  });
+
+  it('recipients written as hostile text are counted alike in one round trip and in Prisma (quotes, backslashes, $1, accents)', async () => {
+    const owner = await createMember();
+    const mailbox = await createMailbox(owner);
+    const { workflow } = await createWorkflow(owner);
+    const hostile = [`o'brien\\x@x.test`, 'Dollar <$1@x.test>', "'); DROP TABLE send_holds; --@x.test", 'Zoë <ZOË@exämple.test>'];
+    await sent(3, owner, mailbox, { workflow, to: hostile });
+    // Read before any hold opens (each would join it): every one trips on its own recipient, both ways alike.
+    for (const recipient of hostile) {
+      const next = await item(owner, mailbox, { workflow, to: [recipient] });
+      const quick = await readingOnConnection(next.id);
+      expect(quick.trip).toMatchObject({ reason: 'repeat_recipient', details: { recipient: bareAddress(recipient), sends: 3 } });
+      expect(await db().$transaction((tx) => readGuard(next, guardLimits(), batchInPrisma(tx)))).toEqual(quick);
+    }
+    // The text was a value, never SQL: the table it names is still there.
+    await expect(db().sendHold.count()).resolves.toBeTypeOf('number');
   });
 
   it('the member’s webmail sends to one recipient are never held by it', async () => {
