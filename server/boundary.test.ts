@@ -294,7 +294,7 @@ describe('repob lane: the Prisma rule on the 27 files that left stillQuerying', 
   it.each([
     ['a nested repo-<part>.ts runs raw SQL', 'server/domains/tables/rows/repo-bulk.ts', "import type { Tx } from '../../../core/db';\nexport const run = (tx: Tx) => tx.$executeRaw`SELECT 1`;"],
     ['a nested repo.ts claims on its transaction', 'server/domains/outbound/send/repo.ts', "import type { Tx } from '../../../core/db';\nexport const run = (tx: Tx) => tx.outboundMessage.findUnique({ where: { id: '' } });"],
-    ['the send pipeline hands its tx to its repo', 'server/domains/outbound/send/pipeline.ts', "import { db } from '../../../core/db';\nimport { findOutbound } from './repo';\nexport const run = () => db().$transaction((tx) => findOutbound(tx, ''));"],
+    ['the send pipeline hands its tx to its repo', 'server/domains/outbound/send/pipeline.ts', "import { db } from '../../../core/db';\nimport { failPurgedPending } from './repo';\nexport const run = () => db().$transaction((tx) => failPurgedPending(tx, ''));"],
   ])('allows %s', async (_name, file, source) => {
     expect(await boundaryFindings(file, source)).toEqual([]);
   });

@@ -40,10 +40,7 @@ export function batchOnConnection(client: pg.ClientBase, around: { before?: read
   return async (batch) => {
     const before = around.before ?? [];
     const after = around.after ?? [];
-    const names = await ensurePrepared(
-      client,
-      batch.map((each) => each.statement),
-    );
+    const names = await ensurePrepared(client, batch.map((each) => each.statement));
     const texts = [...before, ...batch.map((each, index) => executeText(names[index], each.statement, each.values)), ...after];
     if (texts.length === 0) return [];
     const results = (await client.query(texts.join(';\n'))) as unknown as pg.QueryResult | pg.QueryResult[];

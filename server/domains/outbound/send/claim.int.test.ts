@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db, pool } from '../../../core/db';
+import { batchInPrisma } from '../../../core/db/statement-batch';
 import { createMember, type TestMember } from '../../../testing/factories';
 import { createImapMailbox } from '../../../testing/imap-mailbox';
 import { startSmtpServer, type TestSmtpServer } from '../../../testing/mail-servers/smtp';
@@ -56,7 +57,7 @@ async function advisoryLockWaiters(): Promise<number> {
 }
 
 describe('the quick claim', () => {
-  it('reads the item as Prisma does, every column included', async () => {
+  it('reads the item as Prisma’s client does, every column included, on a connection and through Prisma’s raw query', async () => {
     const member = await createMember();
     const mailbox = await sendingMailbox(member);
     const { workflow } = await createWorkflow(member, { name: 'Columns' });
@@ -83,6 +84,9 @@ describe('the quick claim', () => {
     const byPrisma = await db().outboundMessage.findUniqueOrThrow({ where: { id: item.id } });
     const { rows } = await pool().query(outboundRowStatement.text, [item.id]);
     expect(outboundFromRow(rows[0])).toEqual(byPrisma);
+    // The full claim reads the same statement through Prisma's raw query: the same item.
+    const [viaPrisma] = await db().$transaction((tx) => batchInPrisma(tx)([{ statement: outboundRowStatement, values: [item.id] }]));
+    expect(outboundFromRow(viaPrisma[0])).toEqual(byPrisma);
   });
 
   it('claims an item that goes out now without a Prisma transaction, and it is delivered once', async () => {

@@ -11,12 +11,14 @@
  * - the full claim, in a Prisma transaction, for everything else: a purged item failed, a retry not yet due put
  *   back, a hold. The quick claim rolls back and leaves these to it, which reads and decides again under its own
  *   locks; opening a hold (a notification, a paused workflow) is the guard's Prisma work.
+ *
+ * Both read the item and its mailbox with the same statements (`claimReads`) and answer through `claimAnswer`.
  */
 import type pg from 'pg';
 import type { Tx } from '../../../core/db';
 import { db, pool } from '../../../core/db';
 import { timeoutStatement } from '../../../core/db/prepared';
-import { batchInPrisma, batchOnConnection } from '../../../core/db/statement-batch';
+import { batchInPrisma, batchOnConnection, type BoundStatement } from '../../../core/db/statement-batch';
 import { jobKeys } from '../../../core/jobs/catalogue';
 import { enqueue } from '../../../core/jobs/enqueue';
 import { emitToMember, realtimeNotification } from '../../../core/realtime/emit';
@@ -25,8 +27,6 @@ import { evaluateSendGuard, guardLimits, lockScopesOfItemStatements, readGuard }
 import {
   claimStatement,
   failPurgedPending,
-  findOutbound,
-  findSendingMailbox,
   holdPendingByGuard,
   holdPendingForMailbox,
   journalHeld,
@@ -47,9 +47,6 @@ export interface Claimed {
 }
 
 export type ClaimAnswer = { claimed: Claimed } | { result: ClaimResult };
-
-/** Mailbox statuses a send may go out from (`error` is a sync trouble; the send finds out for itself). */
-const sendableMailboxStatuses = new Set(['active', 'error']);
 
 /** The quick claim's bound on each of its statements (the guard's locks wait behind another claim of the mailbox). */
 const quickClaimStatementTimeoutMs = 5_000;
@@ -78,6 +75,45 @@ export async function claim(outboundId: string, runnerId: string): Promise<Claim
   return quick ?? fullClaim(outboundId, runnerId);
 }
 
+/** What both claims read: the item's row and the mailbox it goes out from (`claimReadsFrom` reads the answers). */
+function claimReads(outboundId: string): BoundStatement[] {
+  return [
+    { statement: outboundRowStatement, values: [outboundId] },
+    { statement: sendingMailboxStatement, values: [outboundId] },
+  ];
+}
+
+function claimReadsFrom([itemRows, mailboxRows]: Record<string, unknown>[][]): { item: OutboundMessage | null; mailbox: Record<string, unknown> | undefined } {
+  return { item: itemRows?.[0] ? outboundFromRow(itemRows[0]) : null, mailbox: mailboxRows?.[0] };
+}
+
+/** A mailbox a send may go out from (`error` is a sync trouble; the send finds out for itself). */
+function sendable(mailbox: Record<string, unknown> | undefined): mailbox is Record<string, unknown> {
+  return mailbox !== undefined && (mailbox.status === 'active' || mailbox.status === 'error');
+}
+
+/** The claim's answer from its statement's row (none: another claim took the item first). */
+function claimAnswer(item: OutboundMessage, mailbox: Record<string, unknown>, claimed: Record<string, unknown>[]): ClaimAnswer {
+  const row = claimed[0];
+  if (!row) return { result: 'skipped' };
+  const credentialId = mailbox.credential_id as string | null;
+  return {
+    claimed: {
+      item,
+      attempt: Number(row.attempt),
+      journalId: row.id as string,
+      mailbox: {
+        id: mailbox.id as string,
+        provider: mailbox.provider as string,
+        address: mailbox.address as string,
+        settings: mailbox.settings,
+        credential: credentialId ? { id: credentialId, dataEnc: mailbox.credential_data_enc as string } : null,
+      },
+      fromName: mailbox.member_name as string,
+    },
+  };
+}
+
 /** The claim's statement for this item, its announcement of `running` as its parameters. */
 function claimValues(item: OutboundMessage, runnerId: string): [string, string, string, string] {
   const notice = realtimeNotification(item.memberId, 'outbound.changed', { outboundId: item.id, mailboxId: item.mailboxId, sendStatus: 'running' });
@@ -89,38 +125,20 @@ async function quickClaim(outboundId: string, runnerId: string): Promise<ClaimAn
   const client = await pool().connect();
   let failure: Error | undefined;
   try {
-    const [, , itemRows, mailboxRows] = await batchOnConnection(client, { before: ['BEGIN', timeoutStatement(quickClaimStatementTimeoutMs)] })([
+    const answers = await batchOnConnection(client, { before: ['BEGIN', timeoutStatement(quickClaimStatementTimeoutMs)] })([
       ...lockScopesOfItemStatements.map((statement) => ({ statement, values: [outboundId] })),
-      { statement: outboundRowStatement, values: [outboundId] },
-      { statement: sendingMailboxStatement, values: [outboundId] },
+      ...claimReads(outboundId),
     ]);
-    const item = itemRows[0] ? outboundFromRow(itemRows[0]) : null;
+    const { item, mailbox } = claimReadsFrom(answers.slice(lockScopesOfItemStatements.length));
     const ready = readiness(item, new Date());
     if (ready === 'skip') return await rolledBack(client, { result: 'skipped' });
-    const mailbox = mailboxRows[0];
-    if (!item || ready !== 'ready' || !mailbox || !sendableMailboxStatuses.has(mailbox.status as string)) return await rolledBack(client, null);
+    if (!item || ready !== 'ready' || !sendable(mailbox)) return await rolledBack(client, null);
 
     const reading = await readGuard(item, guardLimits(), batchOnConnection(client));
     if (reading.joinableHoldId || reading.trip) return await rolledBack(client, null);
 
     const [claimed] = await batchOnConnection(client, { after: ['COMMIT'] })([{ statement: claimStatement, values: claimValues(item, runnerId) }]);
-    if (claimed.length === 0) return { result: 'skipped' };
-    const credentialId = mailbox.credential_id as string | null;
-    return {
-      claimed: {
-        item,
-        attempt: Number(claimed[0].attempt),
-        journalId: claimed[0].id as string,
-        mailbox: {
-          id: mailbox.id as string,
-          provider: mailbox.provider as string,
-          address: mailbox.address as string,
-          settings: mailbox.settings,
-          credential: credentialId ? { id: credentialId, dataEnc: mailbox.credential_data_enc as string } : null,
-        },
-        fromName: mailbox.member_name as string,
-      },
-    };
+    return claimAnswer(item, mailbox, claimed);
   } catch (error) {
     // The connection is dropped rather than given back mid-transaction: its server process rolls back as it ends.
     failure = error instanceof Error ? error : new Error(String(error));
@@ -138,7 +156,7 @@ async function rolledBack<T>(client: pg.PoolClient, answer: T): Promise<T> {
 async function fullClaim(outboundId: string, runnerId: string): Promise<ClaimAnswer> {
   return db().$transaction(async (tx) => {
     // Every change below is conditional on `pending`: of two jobs claiming at once, one changes the row.
-    const item = await findOutbound(tx, outboundId);
+    const { item, mailbox } = claimReadsFrom(await batchInPrisma(tx)(claimReads(outboundId)));
     const ready = readiness(item, new Date());
     if (!item || ready === 'skip') return { result: 'skipped' as const };
     if (ready === 'purged') {
@@ -150,8 +168,7 @@ async function fullClaim(outboundId: string, runnerId: string): Promise<ClaimAns
       await enqueue('mail.send', { outboundId }, { jobKey: jobKeys.send(outboundId), runAt: ready.dueAt }, tx);
       return { result: 'deferred' as const };
     }
-    const mailbox = await findSendingMailbox(tx, item.mailboxId);
-    if (!mailbox || !sendableMailboxStatuses.has(mailbox.status)) {
+    if (!sendable(mailbox)) {
       const held = await holdPendingForMailbox(tx, item.id);
       if (held.count === 0) return { result: 'skipped' as const };
       await journalHeld(tx, item, 'mailbox_not_active');
@@ -167,10 +184,7 @@ async function fullClaim(outboundId: string, runnerId: string): Promise<ClaimAns
       return { result: 'held' as const };
     }
     // The claim, its journal row and its announcement in one statement.
-    const [rows] = await batchInPrisma(tx)([{ statement: claimStatement, values: claimValues(item, runnerId) }]);
-    if (rows.length === 0) return { result: 'skipped' as const };
-    const { status: _status, member, ...transportMailbox } = mailbox;
-    void _status;
-    return { claimed: { item, attempt: Number(rows[0].attempt), journalId: rows[0].id as string, mailbox: transportMailbox, fromName: member.name } };
+    const [claimed] = await batchInPrisma(tx)([{ statement: claimStatement, values: claimValues(item, runnerId) }]);
+    return claimAnswer(item, mailbox, claimed);
   });
 }

@@ -10,11 +10,7 @@ import type { OutboundMessage } from '../../../generated/prisma/client';
 
 type Item = { id: string; memberId: string; mailboxId: string };
 
-export function findOutbound(tx: Tx, id: string) {
-  return tx.outboundMessage.findUnique({ where: { id } });
-}
-
-/** The item's row, as `outboundFromRow` reads it (the quick claim). */
+/** The item's row, as `outboundFromRow` reads it (both claims, ./claim.ts). */
 export const outboundRowStatement = { text: 'SELECT * FROM outbound_messages WHERE id = $1::uuid', parameterTypes: ['uuid'] } as const;
 
 /** A column's name as Prisma's field (`send_attempts` → `sendAttempts`): every column of the table is mapped so. */
@@ -28,7 +24,7 @@ export function outboundFromRow(row: Record<string, unknown>): OutboundMessage {
   return Object.fromEntries(Object.entries(row).map(([column, value]) => [fieldOf(column), value])) as unknown as OutboundMessage;
 }
 
-/** `findSendingMailbox` for the item known by its id (the quick claim): its mailbox, the mailbox's secret sealed, its member's name. */
+/** The mailbox the item goes out from, with what its transport needs (its secret sealed) and its member's name (both claims). */
 export const sendingMailboxStatement = {
   text: `SELECT m.id, m.provider, m.address, m.status, m.settings, c.id AS credential_id, c.data_enc AS credential_data_enc, mem.name AS member_name
            FROM outbound_messages o
@@ -44,14 +40,6 @@ export function failPurgedPending(tx: Tx, id: string) {
   return tx.outboundMessage.updateMany({
     where: { id, sendStatus: 'pending' },
     data: { sendStatus: 'failed', sendErrorKind: 'internal', sendErrorMessage: 'The content of this message is no longer available.' },
-  });
-}
-
-/** The mailbox a send goes out from, with what its transport needs (its secret sealed) and its member's name. */
-export function findSendingMailbox(tx: Tx, mailboxId: string) {
-  return tx.mailbox.findUnique({
-    where: { id: mailboxId },
-    select: { id: true, provider: true, address: true, status: true, settings: true, credential: { select: { id: true, dataEnc: true } }, member: { select: { name: true } } },
   });
 }
 
